@@ -136,7 +136,12 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 	rc = discord_interact_event(dc->it, t, d, (int64_t)time(NULL), &out, &req, rx_ns, deadline,
 	                            send_ns);
 	if (rc == INTERACT_SHED) {
-		discord_answer_count_shed(dc); /* not even worked out: too late already */
+		/* Not even worked out: too late already. A replay may be one an
+		 * earlier process answered: Discord says which. */
+		if (discord_gw_state(discord_shard_gw(s)) == DISCORD_GW_RESUMING)
+			discord_answer_late_replay(dc, d);
+		else
+			discord_answer_count_shed(dc);
 	} else if (rc == INTERACT_ANSWER && dc->rest != NULL) {
 		discord_answer_now(dc, &out);
 	} else if (rc == INTERACT_REQUEST) {
@@ -594,7 +599,8 @@ part_closed(void *ctx)
 	struct discord *dc = ctx;
 
 	if (--dc->closing == 0) {
-		discord_wsctx_shutdown(dc->wsctx);
+		if (dc->ws_down)
+			discord_wsctx_shutdown(dc->wsctx);
 		if (dc->on_stopped != NULL)
 			dc->on_stopped(dc->stopped_ctx);
 	}
@@ -683,6 +689,16 @@ discord_stop(struct discord *dc, void (*done)(void *ctx), void *ctx)
 		discord_shard_stop(dc->shards[i]);
 	dc->stop_deadline = (int64_t)uv_now(dc->loop) + STOP_GRACE;
 	uv_timer_start(&dc->stop_timer, on_stop_timer, 0, 20);
+}
+
+void
+discord_shutdown(struct discord *dc)
+{
+	if (dc == NULL || dc->ws_down)
+		return;
+	dc->ws_down = true;
+	if (dc->stopped && dc->closing == 0)
+		discord_wsctx_shutdown(dc->wsctx);
 }
 
 void

@@ -48,9 +48,13 @@
  * Lifetime: discord_start() before or while the loop runs; discord_stop()
  * closes the gateway (with 4000 when the session is kept, so Discord keeps
  * it for the next start; else 1000), writes the resume point, lets answers
- * in flight finish for up to 2 s, closes its loop handles and then calls done;
- * libwebsockets' own handles close by themselves. discord_free() must come
- * after uv_run() has returned (libwebsockets frees its context only then).
+ * in flight finish for up to 2 s, closes its loop handles and then calls done.
+ * libwebsockets is left standing until discord_shutdown(), which the daemon
+ * calls only after the store has made its last commit and its snapshot and
+ * joined its threads: tearing libwebsockets down closes descriptors
+ * (discord_ws.h), which must not happen while another thread opens files.
+ * Its handles then close by themselves. discord_free() must come after
+ * uv_run() has returned (libwebsockets frees its context only then).
  */
 #ifndef DELVER_DISCORD_H
 #define DELVER_DISCORD_H
@@ -110,6 +114,9 @@ struct app;
 /* Returns NULL (and logs why) when the transport cannot start. */
 struct discord *discord_start(uv_loop_t *loop, const struct discord_opts *o);
 void discord_stop(struct discord *dc, void (*done)(void *ctx), void *ctx);
+/* Starts tearing libwebsockets down: at once when discord_stop() is over,
+ * else when it is. */
+void discord_shutdown(struct discord *dc);
 void discord_free(struct discord *dc);
 
 /* Uses another GM role name (or id) from now on (a reload). */

@@ -809,6 +809,62 @@ post_then_answer(struct discord *dc, struct request *req, struct interact_out *o
 		panel_posted(p, why);
 }
 
+/* A replay that came past Discord's 3 s, not worked out (as discord_answer_count_shed's);
+ * GET @original tells what it was. */
+struct late {
+	struct discord *dc;
+	char id[24];
+};
+
+/* Discord's word on a late replay: an original response (not a deferral
+ * left loading) means an earlier process answered it, and it is counted
+ * so; anything else means it went unanswered: shed, as ever. */
+static void
+on_late_original(void *ctx, const struct rest_result *res)
+{
+	struct late *l = ctx;
+	struct discord *dc = l->dc;
+	cJSON *j = NULL;
+	const cJSON *flags;
+
+	if (res->status >= 200 && res->status <= 299 &&
+	    (j = cJSON_ParseWithLength(res->body, res->len)) != NULL &&
+	    (flags = cJSON_GetObjectItemCaseSensitive(j, "flags"),
+	     !cJSON_IsNumber(flags) || ((unsigned)flags->valueint & MESSAGE_LOADING) == 0)) {
+		dc->stats.replayed_answered++;
+		log_debug("discord: interaction %s, replayed too late to answer, was answered "
+		          "before the restart",
+		          l->id);
+	} else {
+		discord_answer_count_shed(dc);
+	}
+	cJSON_Delete(j);
+	free(l);
+}
+
+void
+discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
+{
+	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "id"));
+	char *hook = discord_interact_webhook_of(d);
+	char path[2200];
+	struct late *l;
+
+	if (hook == NULL || id == NULL || strlen(id) >= sizeof(l->id) || dc->rest == NULL) {
+		free(hook);
+		discord_answer_count_shed(dc);
+		return;
+	}
+	l = xcalloc(1, sizeof(*l));
+	l->dc = dc;
+	snprintf(l->id, sizeof(l->id), "%s", id);
+	snprintf(path, sizeof(path), "%s/messages/@original", hook);
+	free(hook);
+	dc->stats.replayed++;
+	discord_rest_call(dc->rest, "GET", path, NULL, REST_INTERACTION | REST_OPTIONAL,
+	                  on_late_original, l);
+}
+
 void
 discord_answer_deliver(struct discord *dc, struct request *req, struct interact_out *out,
                        bool known, struct discord_live_post *post)

@@ -58,6 +58,11 @@ void discord_answer_deliver(struct discord *dc, struct request *req, struct inte
 
 /* Counts an interaction shed (too late to answer). */
 void discord_answer_count_shed(struct discord *dc);
+/* An INTERACTION_CREATE's d replayed after a resume too late to answer (not
+ * worked out either): counted as answered by an earlier process when
+ * Discord has its original response (GET @original), else as shed. */
+struct cJSON;
+void discord_answer_late_replay(struct discord *dc, const struct cJSON *d);
 
 /* Ends the summary period: logs what was shed or failed in it. */
 void discord_answer_summary(struct discord *dc);

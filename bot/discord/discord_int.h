@@ -66,7 +66,8 @@ struct discord {
 	int gateway_tries;
 	bool stopping, stopped;
 	int64_t stop_deadline;
-	int closing; /* handles and parts still closing */
+	int closing;  /* handles and parts still closing */
+	bool ws_down; /* discord_shutdown() asked; libwebsockets goes once closing is 0 */
 	void (*on_stopped)(void *);
 	void *stopped_ctx;
 	void (*on_fatal)(void *, int, const char *);

@@ -874,6 +874,18 @@ discord_interact_webhook(const struct request *req)
 }
 
 char *
+discord_interact_webhook_of(const cJSON *d)
+{
+	const char *token = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "token"));
+	const cJSON *app = cJSON_GetObjectItemCaseSensitive(d, "application_id");
+	uint64_t appn;
+
+	if (!valid_token(token) || !snowflake(app, &appn))
+		return NULL;
+	return webhook_path(snowflake_digits(app), token);
+}
+
+char *
 discord_interact_panel_body(struct interact *it, const struct reply *r)
 {
 	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);

@@ -143,6 +143,9 @@ int discord_interact_render(struct interact *it, struct request *req, struct int
 /* "/webhooks/<application id>/<token>" of a request's interaction, or NULL
  * when the interaction did not name its application. */
 const char *discord_interact_webhook(const struct request *req);
+/* The same for an INTERACTION_CREATE's d (owned by the caller), or NULL
+ * when its token or application id is not valid. */
+char *discord_interact_webhook_of(const struct cJSON *d);
 /* The id of the guild a request's interaction came from, "" outside any
  * (a DM, a group DM) or for a request of no interaction. */
 const char *discord_interact_guild(const struct request *req);

@@ -1,7 +1,8 @@
 /*
  * discord_service: the Discord transport as an app service: started when
  * the configuration has a [discord] section; draining closes the gateway
- * and lets answers in flight finish; a fatal Discord error stops delver
+ * and lets answers in flight finish; stopping (after the store has
+ * drained) tears libwebsockets down; a fatal Discord error stops delver
  * with exit status 1. libwebsockets frees its context only after the loop
  * has ended, so the memory goes in the release step.
  */
@@ -39,10 +40,16 @@ drain(void *ctx, struct app_service *s)
 	discord_stop(ds->dc, drained, ds);
 }
 
+/* The stop phase comes after every service's drain, the store's too (its
+ * last commit and the stop snapshot, its threads joined): only now does
+ * libwebsockets go, whose teardown closes descriptors (discord_ws.h). */
 static void
 stop(void *ctx, struct app_service *s)
 {
-	app_service_done(s); /* the drain closed everything */
+	struct discord_service *ds = ctx;
+
+	discord_shutdown(ds->dc);
+	app_service_done(s);
 }
 
 static bool

@@ -2,11 +2,16 @@
 #include "bot/discord/discord_ws.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <libwebsockets.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bot/discord/discord_gw.h"
 #include "bot/discord/discord_zlib.h"
@@ -20,12 +25,18 @@
 #define RX_CHUNK     (64 * 1024)
 /* The close opcode: what lws_close_reason() would send. Writing it in the
  * writeable callback is the way 4.1 reliably sends our own close code. */
-#define WRITE_CLOSE ((enum lws_write_protocol)4)
+#define WRITE_CLOSE  ((enum lws_write_protocol)4)
+#define EVENTFDS_MAX 32 /* eventfds of the process looked at */
+#define HELD_MAX     4  /* descriptor numbers held for libwebsockets */
 
 struct discord_wsctx {
 	uv_loop_t *loop;
 	struct lws_context *ctx;
 	bool tls_verify;
+	bool down;          /* the first pass of the teardown was made */
+	int held[HELD_MAX]; /* numbers held by a placeholder (hold()) */
+	size_t nheld;
+	dev_t null_rdev; /* what a placeholder is: /dev/null */
 };
 
 struct discord_ws {
@@ -295,17 +306,113 @@ discord_wsctx_new(uv_loop_t *loop, bool tls_verify)
 	return x;
 }
 
+/* Up to max numbers of the process's open eventfds (/proc/self/fd). */
+static size_t
+open_eventfds(int *fds, size_t max)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	size_t n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((e = readdir(d)) != NULL && n < max) {
+		char link[64], *end;
+		long fd = strtol(e->d_name, &end, 10);
+		ssize_t len;
+
+		if (end == e->d_name || *end != '\0' || fd == dirfd(d))
+			continue;
+		len = readlinkat(dirfd(d), e->d_name, link, sizeof(link) - 1);
+		if (len < 0)
+			continue;
+		link[len] = '\0';
+		if (strcmp(link, "anon_inode:[eventfd]") == 0)
+			fds[n++] = (int)fd;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Takes the number fd, just closed, with a placeholder (/dev/null) that
+ * libwebsockets' second close of it will close: F_DUPFD gives the lowest
+ * free number from fd, so fd exactly when it is still free. */
+static void
+hold(struct discord_wsctx *x, int fd)
+{
+	int src = open("/dev/null", O_RDONLY | O_CLOEXEC), p;
+	struct stat st;
+
+	if (src < 0 || fstat(src, &st) < 0) {
+		log_warnx("discord: cannot open /dev/null to hold descriptor %d: %s", fd,
+		          strerror(errno));
+		if (src >= 0)
+			close(src);
+		return;
+	}
+	x->null_rdev = st.st_rdev;
+	p = src == fd ? src : fcntl(src, F_DUPFD_CLOEXEC, fd);
+	if (p != src)
+		close(src);
+	if (p == fd && x->nheld < HELD_MAX) {
+		x->held[x->nheld++] = fd;
+		return;
+	}
+	if (p >= 0)
+		close(p);
+	log_warnx("discord: descriptor %d, which libwebsockets closes a second time, was reused "
+	          "before it could be held",
+	          fd);
+}
+
+/* After the teardown: a placeholder that libwebsockets did not close (a
+ * version without the double close) is closed here, once. */
+static void
+release_held(struct discord_wsctx *x)
+{
+	for (size_t i = 0; i < x->nheld; i++) {
+		struct stat st;
+
+		if (fstat(x->held[i], &st) == 0 && S_ISCHR(st.st_mode) &&
+		    st.st_rdev == x->null_rdev)
+			close(x->held[i]);
+	}
+	x->nheld = 0;
+}
+
 /*
  * libwebsockets on a foreign loop destroys its context in two passes: the
  * first closes its loop handles (they live inside the context, so the loop
  * must finish closing them before anything frees it); the second, once the
  * loop has ended, frees the context. discord_wsctx_free() makes the second.
+ *
+ * The first pass of libwebsockets 4.1 closes its event pipe (an eventfd)
+ * and closes the same number again when the pipe's poll handle has closed,
+ * a loop iteration later. Whatever the process opened in between under
+ * that number (a snapshot file, a database's descriptor) would be closed
+ * under its owner's feet: so each eventfd the first pass closed is held at
+ * once by a placeholder until that second close.
  */
 void
 discord_wsctx_shutdown(struct discord_wsctx *x)
 {
-	if (x->ctx != NULL)
-		lws_context_destroy(x->ctx);
+	int before[EVENTFDS_MAX], after[EVENTFDS_MAX];
+	size_t nb, na;
+
+	if (x->ctx == NULL || x->down)
+		return;
+	x->down = true;
+	nb = open_eventfds(before, EVENTFDS_MAX);
+	lws_context_destroy(x->ctx);
+	na = open_eventfds(after, EVENTFDS_MAX);
+	for (size_t i = 0; i < nb; i++) {
+		size_t j = 0;
+
+		while (j < na && after[j] != before[i])
+			j++;
+		if (j == na)
+			hold(x, before[i]);
+	}
 }
 
 void
@@ -313,10 +420,15 @@ discord_wsctx_free(struct discord_wsctx *x)
 {
 	if (x == NULL)
 		return;
+	if (x->ctx != NULL && !x->down) {
+		discord_wsctx_shutdown(x);
+		uv_run(x->loop, UV_RUN_DEFAULT);
+	}
 	if (x->ctx != NULL) {
 		lws_context_destroy(x->ctx); /* the second pass */
 		uv_run(x->loop, UV_RUN_DEFAULT);
 	}
+	release_held(x);
 	free(x);
 }
 

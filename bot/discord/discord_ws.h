@@ -30,7 +30,14 @@
  * discord_wsctx_shutdown() starts tearing libwebsockets down, which closes
  * its handles by itself, so the loop then ends. After uv_run() has
  * returned, discord_wsctx_free() makes libwebsockets' second pass (a
- * foreign loop needs two); discord_ws_free() of each socket after it.
+ * foreign loop needs two; it makes the first too when it was not made);
+ * discord_ws_free() of each socket after it.
+ *
+ * libwebsockets 4.1 closes its event pipe's descriptor twice in that
+ * teardown, a loop iteration apart; discord_wsctx_shutdown() holds the
+ * number with a placeholder in between, so the second close cannot hit a
+ * file that another part of delver opened meanwhile. Call it when no other
+ * thread is opening files (the daemon: after the store has closed).
  */
 #ifndef DELVER_DISCORD_WS_H
 #define DELVER_DISCORD_WS_H

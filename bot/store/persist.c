@@ -4,6 +4,7 @@
 #include "bot/store/persist_queue.h"
 #include "bot/store/persist_read.h"
 #include "bot/store/keyset.h"
+#include "bot/store/markset.h"
 #include "bot/store/snapfile.h"
 
 #include <errno.h>
@@ -181,6 +182,8 @@ persist__mark(struct persist *p, struct request *req)
 	m->len = b.len;
 	buf_free(&b);
 	request_add_change(req, m->id);
+	if (p->known_marks != NULL)
+		markset_add(p->known_marks, request_key(req), m->at);
 	mark_add(p, m);
 }
 
@@ -194,38 +197,85 @@ persist_expire(struct persist *p)
 	mark_add(p, m);
 }
 
-struct marked_ctx {
-	struct request *req;
-};
+/* Whether memory tells if the event key was handled: 1 marked (req, when
+ * not NULL, gets what was kept), 0 not marked, -1 only the store can
+ * tell. */
+static int
+mark_in_memory(struct persist *p, const char *key, struct request *req)
+{
+	char id[KEY_MAX + 2];
+	struct mark *m = NULL;
+	const char *kept;
+	size_t len;
+
+	if (p->known_marks == NULL)
+		return -1;
+	/* One of this process's, not committed yet. */
+	persist__make_id(id, 'h', key);
+	HASH_FIND_STR(p->marks, id, m);
+	if (m != NULL) {
+		if (req != NULL)
+			request_set_kept(req, m->answer, m->len);
+		return 1;
+	}
+	if ((kept = markset_answer(p->known_marks, key, &len)) != NULL) {
+		if (req != NULL)
+			request_set_kept(req, kept, len);
+		return 1;
+	}
+	return markset_may_hold(p->known_marks, key) ? -1 : 0;
+}
 
 static int
 marked_row(const struct store_row *r, void *ctx)
 {
-	struct marked_ctx *c = ctx;
-
-	request_set_kept(c->req, r->rec, r->rec_len);
+	request_set_kept(ctx, r->rec, r->rec_len);
 	return 0;
+}
+
+/* SQLite: reads the mark of req's key now, on the loop. */
+static int
+marked_now(struct persist *p, struct request *req)
+{
+	char err[1100];
+	int rc;
+
+	p->stats.reads++;
+	rc = store_sqlite_load_now(p->be, STORE_HANDLED, request_key(req), marked_row, req, err,
+	                           sizeof(err));
+	if (rc < 0)
+		log_error("store: cannot tell whether event '%s' was handled: %s", request_key(req),
+		          err);
+	return rc;
+}
+
+bool
+persist__mark_unknown(struct persist *p, const char *key)
+{
+	return mark_in_memory(p, key, NULL) < 0;
 }
 
 int
 persist__marked(struct persist *p, struct request *req)
 {
-	struct marked_ctx c = {.req = req};
-	char err[1100], id[KEY_MAX + 2];
+	char id[KEY_MAX + 2];
 	struct fetch *f = NULL;
-	int rc;
+	int rc = mark_in_memory(p, request_key(req), req);
 
-	if (p->sqlite) {
-		rc = store_sqlite_load_now(p->be, STORE_HANDLED, request_key(req), marked_row, &c,
-		                           err, sizeof(err));
-		if (rc < 0)
-			log_error("store: cannot tell whether event '%s' was handled: %s",
-			          request_key(req), err);
+	if (rc >= 0)
 		return rc;
-	}
-	/* Another backend: the read by key the request waited for. */
+	/* The read by key the request waited for; on SQLite past the bound of
+	 * requests waiting (marks_now), none or one not over: read now, on the
+	 * loop. */
 	persist__make_id(id, 'h', request_key(req));
 	HASH_FIND_STR(p->fetches, id, f);
+	if (p->sqlite && (f == NULL || f->state != FETCHED)) {
+		if (f != NULL && f->state == FETCHING)
+			f->orphan = true; /* freed when its read is over */
+		else if (f != NULL)
+			persist_read_free(p, f);
+		return marked_now(p, req);
+	}
 	if (f == NULL || f->state != FETCHED)
 		return -1;
 	rc = f->found ? 1 : 0;
@@ -314,12 +364,12 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 	}
 	do {
 		grew = false;
-		for (struct request *req = p->qhead; req != NULL; req = request_hold(req)->next) {
+		for (struct request *req = p->ran_head; req != NULL;
+		     req = request_hold(req)->state_next) {
 			size_t i = 0, nc = request_nchanges(req);
 
 			/* One not kept before holds no change any more. */
-			if (request_hold(req)->state != Q_RAN ||
-			    request_outcome(req) == REQUEST_NOT_KEPT)
+			if (request_outcome(req) == REQUEST_NOT_KEPT)
 				continue;
 			while (i < nc && id_find(drop, request_change(req, i)) == NULL)
 				i++;
@@ -394,6 +444,10 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 		if (row_status[i] == STORE_OK && e->id[0] == 'h') {
 			retried = retried || id_find(p->retry, e->id) != NULL;
 			id_del(&p->retry, e->id);
+			/* The expiry ("h:") deleted the marks made before its
+			 * time: they leave the set of those stored. */
+			if (e->id[2] == '\0' && p->known_marks != NULL)
+				markset_expire(p->known_marks, e->at);
 			mark_free(p, e->id);
 		} else if (row_status[i] == STORE_OK) {
 			uint64_t g = e->deleted ? 0 : e->record ? e->generation + 1 : e->generation;
@@ -564,6 +618,7 @@ row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b,
 			return 0;
 		mark_row(m, row);
 		e->deleted = false;
+		e->at = m->at;
 		return 1;
 	}
 	memset(row, 0, sizeof(*row));
@@ -865,7 +920,9 @@ free_persist(struct persist *p)
 	while (p->marks != NULL)
 		mark_free(p, p->marks->id);
 	free(p->batch);
+	free(p->ready);
 	keyset_free(p->away);
+	markset_free(p->known_marks);
 	if (p->lock_fd >= 0)
 		close(p->lock_fd);
 	free(p);
@@ -982,7 +1039,7 @@ open_rest(struct persist *p, char *err, size_t errlen)
 {
 	if (p->sqlite)
 		p->away = keyset_new();
-	if (persist_read_all(p, err, errlen) < 0) {
+	if (persist_read_all(p, err, errlen) < 0 || persist_read_marks(p, err, errlen) < 0) {
 		int e = errno;
 
 		/* Nothing is under way: the backend closes at once. */
@@ -1164,8 +1221,11 @@ persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx)
 	p->closed = done;
 	p->closed_ctx = ctx;
 	uv_timer_stop(&p->tick);
-	/* Requests waiting for reads run now when read, else are refused. */
+	/* Requests waiting for reads run now when read, else are refused; on
+	 * SQLite, a replay reads its mark now. */
+	p->marks_now = p->sqlite;
 	persist__reads_over(p);
+	p->marks_now = false;
 	persist__collect(p);
 	persist__close_step(p);
 }

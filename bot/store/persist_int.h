@@ -32,6 +32,7 @@ struct id {
 	bool record;         /* in a batch: the record was sent (not only its log) */
 	uint32_t changes;    /* in a batch: channel_changes() of the record sent */
 	uint64_t log_sent;   /* in a batch: the newest log entry sent (0: none) */
+	int64_t at;          /* in a batch: a mark's time as sent */
 	UT_hash_handle hh;
 };
 
@@ -58,6 +59,7 @@ struct fetch {
 	} state;
 	struct persist *p;
 	bool found;            /* FETCHED: a row is stored (else the record is new) */
+	bool orphan;           /* FETCHING, no longer wanted: freed when over */
 	struct store_row *row; /* FETCHED and found: the row read (owned: store_row_dup) */
 	int64_t used;          /* a user known absent: when last used (unix seconds) */
 	UT_hash_handle hh;
@@ -127,6 +129,9 @@ struct persist {
 	struct keyset *away;
 	uv_idle_t resume;   /* runs the requests read for in the turn after a read */
 	struct mark *marks; /* the marks not committed yet, by id */
+	/* SQLite: the marks stored, and the newest answers (markset.h); the
+	 * only writer of its database, this process knows them all. */
+	struct markset *known_marks;
 	uint64_t next_expiry_ms;
 	/* group commit */
 	struct id *pending;  /* to write in the next batch */
@@ -147,7 +152,14 @@ struct persist {
 	struct qchan *qchans;
 	struct quser *qusers;
 	size_t nwaiting; /* requests waiting to run */
-	size_t nready;   /* requests whose answer may be due */
+	bool marks_now;  /* SQLite: a replay reads its mark on the loop, waits for no read */
+	struct request *wait_head, *wait_tail; /* those, in the order they came */
+	struct request *ran_head, *ran_tail;   /* Q_RAN, in the order they ran (by seq) */
+	/* Q_DONE and the oldest of their channel in flight (or of none): the
+	 * answers that may go, a binary min-heap by the order they came */
+	struct request **ready;
+	size_t nready, ready_cap;
+	uint64_t norder; /* requests submitted so far */
 	/* snapshot files */
 	bool snapping;
 	char snap_path[4200 + 64];
@@ -185,9 +197,16 @@ void persist__wake(struct persist *p);
 /* persist.c: req (which changed records and carries a key) leaves its
  * mark in the next commit, noted among its changes. */
 void persist__mark(struct persist *p, struct request *req);
-/* persist.c: whether the mark of key is stored (SQLite: read on the loop);
- * when it is, req gets what was kept with it. Returns 1 (marked), 0 (not),
- * -1 (cannot be read: logged). */
+/* persist.c: whether only the store can tell if the event key was
+ * handled: on SQLite, when it is not told by this process's marks not
+ * committed yet, by the answers read at open, or by the set of the marks
+ * stored (known_marks: a key not in it was never marked); always on
+ * another backend. Then the request reads the mark by key first
+ * (persist_read_want_mark). */
+bool persist__mark_unknown(struct persist *p, const char *key);
+/* persist.c: whether the mark of req's key is stored, from memory or from
+ * the read by key it waited for; when it is, req gets what was kept with
+ * it. Returns 1 (marked), 0 (not), -1 (the read failed: logged). */
 int persist__marked(struct persist *p, struct request *req);
 
 /* persist_queue.c: the requests whose changes are in commits up to seq

@@ -60,16 +60,108 @@ user_count(struct persist *p, const char *key, int add)
 	}
 }
 
+/* --- the lists by state, and the answers that may go --- */
+
+/* Appends req to the list *head..*tail (through state_prev, state_next). */
+static void
+state_list_add(struct request **head, struct request **tail, struct request *req)
+{
+	struct request_hold *h = request_hold(req);
+
+	h->state_prev = *tail;
+	h->state_next = NULL;
+	if (*tail != NULL)
+		request_hold(*tail)->state_next = req;
+	else
+		*head = req;
+	*tail = req;
+}
+
+static void
+state_list_del(struct request **head, struct request **tail, struct request *req)
+{
+	struct request_hold *h = request_hold(req);
+
+	if (h->state_prev != NULL)
+		request_hold(h->state_prev)->state_next = h->state_next;
+	else
+		*head = h->state_next;
+	if (h->state_next != NULL)
+		request_hold(h->state_next)->state_prev = h->state_prev;
+	else
+		*tail = h->state_prev;
+	h->state_prev = h->state_next = NULL;
+}
+
+static bool
+came_first(struct request *a, struct request *b)
+{
+	return request_hold(a)->order < request_hold(b)->order;
+}
+
+/* req may be answered: into the heap of answers that may go. */
+static void
+ready_push(struct persist *p, struct request *req)
+{
+	size_t i;
+
+	if (p->nready == p->ready_cap) {
+		p->ready_cap = p->ready_cap != 0 ? p->ready_cap * 2 : 64;
+		p->ready = xrealloc(p->ready, p->ready_cap * sizeof(*p->ready));
+	}
+	for (i = p->nready++; i > 0 && came_first(req, p->ready[(i - 1) / 2]); i = (i - 1) / 2)
+		p->ready[i] = p->ready[(i - 1) / 2];
+	p->ready[i] = req;
+}
+
+/* The oldest request that may be answered, out of the heap (nready > 0). */
+static struct request *
+ready_pop(struct persist *p)
+{
+	struct request *top = p->ready[0], *last = p->ready[--p->nready];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < p->nready) {
+		if (c + 1 < p->nready && came_first(p->ready[c + 1], p->ready[c]))
+			c++;
+		if (!came_first(p->ready[c], last))
+			break;
+		p->ready[i] = p->ready[c];
+		i = c;
+	}
+	if (p->nready > 0)
+		p->ready[i] = last;
+	return top;
+}
+
+/* Whether req is the oldest of its channel in flight (or joined none). */
+static bool
+chan_first(struct request *req)
+{
+	const struct qchan *c = request_hold(req)->chan;
+
+	return c == NULL || c->head == req;
+}
+
+/* Moves req into state (0: none, once answered): into the list of that
+ * state, and into the heap of answers that may go when it is Q_DONE and the
+ * first of its channel (or when it becomes that first: unlink_req). */
 static void
 set_state(struct persist *p, struct request *req, enum persist_qstate state)
 {
 	struct request_hold *h = request_hold(req);
 
-	if (h->state == Q_DONE)
-		p->nready--;
+	if (h->state == Q_WAIT)
+		state_list_del(&p->wait_head, &p->wait_tail, req);
+	else if (h->state == Q_RAN)
+		state_list_del(&p->ran_head, &p->ran_tail, req);
 	h->state = (int)state;
-	if (state == Q_DONE)
-		p->nready++;
+	if (state == Q_WAIT)
+		state_list_add(&p->wait_head, &p->wait_tail, req);
+	else if (state == Q_RAN)
+		state_list_add(&p->ran_head, &p->ran_tail, req);
+	else if (state == Q_DONE && chan_first(req))
+		ready_push(p, req);
 }
 
 /* req no longer waits to run: the next of its channel is the oldest that
@@ -138,31 +230,41 @@ static int
 records(struct persist *p, struct request *req, bool restart)
 {
 	const struct origin *o = request_origin(req);
-	int r;
+	int r = 0;
 
-	if (p->sqlite)
-		return 0; /* read on the loop when needed (persist_read.h) */
-	r = persist_read_want(p, o->chan_key, o->user_key, o->legacy_user_key, restart);
-	if (r == PERSIST_WANT_CHANNEL)
-		return -REQUEST_CHANNEL_UNREADABLE;
-	if (r == PERSIST_WANT_USER)
-		return -REQUEST_USER_UNREADABLE;
-	/* A thread's parent channel too, for its GM seat: a failed read of
-	 * it only leaves the seat unknown (invocation_seat), it refuses
-	 * nothing. */
-	if (o->parent_key[0] != '\0' &&
-	    persist_read_want(p, o->parent_key, o->user_key, "", restart) == 1)
-		r = 1;
-	/* A replay waits for its event's mark too (persist__marked). */
-	if (request_replayed(req) && request_key(req)[0] != '\0') {
-		int m = persist_read_want_mark(p, request_key(req), restart);
+	/* SQLite's records are read on the loop when needed (persist_read.h). */
+	if (!p->sqlite) {
+		r = persist_read_want(p, o->chan_key, o->user_key, o->legacy_user_key, restart);
+		if (r == PERSIST_WANT_CHANNEL)
+			return -REQUEST_CHANNEL_UNREADABLE;
+		if (r == PERSIST_WANT_USER)
+			return -REQUEST_USER_UNREADABLE;
+		/* A thread's parent channel too, for its GM seat: a failed read
+		 * of it only leaves the seat unknown (invocation_seat), it
+		 * refuses nothing. */
+		if (o->parent_key[0] != '\0' &&
+		    persist_read_want(p, o->parent_key, o->user_key, "", restart) == 1)
+			r = 1;
+	}
+	/* A replay waits for its event's mark too (persist__marked), unless
+	 * memory tells. */
+	if (request_replayed(req) && request_key(req)[0] != '\0' &&
+	    persist__mark_unknown(p, request_key(req))) {
+		int m;
 
+		/* Past the bound of requests waiting, SQLite reads it on the
+		 * loop instead, when it runs (persist_queue_submit). */
+		if (p->marks_now)
+			return r;
+		m = persist_read_want_mark(p, request_key(req), restart);
 		if (m < 0)
 			return -REQUEST_CHANNEL_UNREADABLE;
 		r = r > 0 || m > 0 ? 1 : 0;
 	}
 	return r;
 }
+
+static void run_waiting(struct persist *p);
 
 void
 persist_queue_submit(void *store, struct request *req)
@@ -173,7 +275,16 @@ persist_queue_submit(void *store, struct request *req)
 	struct qchan *c = NULL;
 	int r;
 
+	/* On SQLite only replays wait, for their marks: at the bound, those
+	 * waiting read them now, on the loop, and run, rather than refuse
+	 * more requests. */
+	if (p->sqlite && p->nwaiting >= REQUEST_WAITING_MAX) {
+		p->marks_now = true;
+		run_waiting(p);
+		p->marks_now = false;
+	}
 	memset(h, 0, sizeof(*h));
+	h->order = p->norder++;
 	h->prev = p->qtail;
 	if (p->qtail != NULL)
 		request_hold(p->qtail)->next = req;
@@ -239,39 +350,36 @@ unlink_req(struct persist *p, struct request *req)
 	if (c->head == NULL) {
 		HASH_DEL(p->qchans, c);
 		free(c);
+	} else if (request_hold(c->head)->state == Q_DONE) {
+		ready_push(p, c->head);
 	}
 }
 
+/*
+ * The answers go oldest first. Answering one may let the next of its
+ * channel go, and may submit more requests (they come later, and go in
+ * this call when they may): each joins the heap when it may go, so the
+ * order is that of the one pass over the list it replaces.
+ */
 void
 persist__answer_ready(struct persist *p)
 {
-	struct request *req = p->qhead;
+	while (p->nready > 0) {
+		struct request *req = ready_pop(p);
 
-	while (req != NULL && p->nready > 0) {
-		struct request_hold *h = request_hold(req);
-		struct request *before = h->prev;
-
-		if (h->state != Q_DONE ||
-		    (h->chan != NULL && ((struct qchan *)h->chan)->head != req)) {
-			req = h->next;
-			continue;
-		}
 		unlink_req(p, req);
-		/* The answer may submit more requests: they join at the end,
-		 * where this pass reaches them. */
 		request_answer(req);
-		req = before != NULL ? request_hold(before)->next : p->qhead;
 	}
 }
 
+/* The requests that ran are in order of their commits (seq): those over
+ * are the first of the list. */
 void
 persist__commit_over(struct persist *p, uint64_t seq, int lost)
 {
-	for (struct request *req = p->qhead; req != NULL; req = request_hold(req)->next) {
-		struct request_hold *h = request_hold(req);
+	while (p->ran_head != NULL && request_hold(p->ran_head)->seq <= seq) {
+		struct request *req = p->ran_head;
 
-		if (h->state != Q_RAN || h->seq > seq)
-			continue;
 		if (request_outcome(req) != REQUEST_NOT_KEPT)
 			request_set_outcome(req, lost < 0   ? REQUEST_REFUSED_FULL
 			                         : lost > 0 ? REQUEST_NOT_DURABLE
@@ -282,21 +390,24 @@ persist__commit_over(struct persist *p, uint64_t seq, int lost)
 }
 
 /*
- * One pass over the requests in the order they came. Only the oldest
- * request of a channel that has not run may run, and one that does makes
- * the next of its channel the oldest, which comes later in the pass; so
- * every request whose records are in memory runs in this pass, in order,
- * and the records of each channel are asked for once.
+ * One pass over the requests waiting, in the order they came. Only the
+ * oldest request of a channel that has not run may run, and one that does
+ * makes the next of its channel the oldest, which comes later in the pass;
+ * so every request whose records are in memory runs in this pass, in
+ * order, and the records of each channel are asked for once.
  */
-void
-persist__reads_over(struct persist *p)
+static void
+run_waiting(struct persist *p)
 {
-	for (struct request *req = p->qhead; req != NULL && p->nwaiting > 0;
-	     req = request_hold(req)->next) {
+	struct request *req, *next;
+
+	for (req = p->wait_head; req != NULL && p->nwaiting > 0; req = next) {
 		struct request_hold *h = request_hold(req);
+		struct request *before = h->state_prev;
 		int r;
 
-		if (h->state != Q_WAIT || ((struct qchan *)h->chan)->wait_head != req)
+		next = h->state_next;
+		if (((struct qchan *)h->chan)->wait_head != req)
 			continue;
 		r = records(p, req, false);
 		if (r == 1)
@@ -308,7 +419,16 @@ persist__reads_over(struct persist *p)
 		} else {
 			run_one(p, req);
 		}
+		/* req left the list; what follows it now (a request submitted
+		 * meanwhile included) follows the one before it. */
+		next = before != NULL ? request_hold(before)->state_next : p->wait_head;
 	}
+}
+
+void
+persist__reads_over(struct persist *p)
+{
+	run_waiting(p);
 	persist__answer_ready(p);
 	persist__wake(p);
 }

@@ -11,6 +11,7 @@
 
 #include "bot/log.h"
 #include "bot/store/keyset.h"
+#include "bot/store/markset.h"
 #include "bot/store/store.h"
 #include "bot/store/store_record.h"
 #include "bot/store/store_sqlite.h"
@@ -79,6 +80,10 @@ fetched(void *ctx, enum store_status status, const struct store_row *row, const 
 	/* The commands waiting for it run (or are refused) in the next turn,
 	 * outside the backend's callback. */
 	uv_idle_start(&f->p->resume, resume_cb);
+	if (f->orphan) {
+		persist_read_free(f->p, f);
+		return;
+	}
 
 	if (status != STORE_OK) {
 		log_warnx("store: cannot read '%s' again from %s (%s); the next command that needs "
@@ -448,8 +453,9 @@ idle_key(const char *key, void *ctx)
 	persist__away(ctx, 'c', key);
 }
 
-/* Loads every user, and the channels used within evict_after (all of them
- * when evict_after is 0); the others stay in the store until used. */
+/* Loads every user, the channels used within evict_after (all of them
+ * when evict_after is 0) and those whose record holds load_also; the
+ * others stay in the store until used. */
 int
 persist_read_all(struct persist *p, char *err, size_t errlen)
 {
@@ -460,7 +466,8 @@ persist_read_all(struct persist *p, char *err, size_t errlen)
 	int ret = -1, e;
 
 	err[0] = '\0';
-	if (p->be->ops->load_active(p->be, since, active_row, &a, err, errlen) < 0) {
+	if (p->be->ops->load_active(p->be, since, p->o.load_also, active_row, &a, err, errlen) <
+	    0) {
 		/* A damaged record stays damaged; a read that failed may pass. */
 		errno = a.damaged ? PERSIST_DAMAGED : EIO;
 		goto out;
@@ -469,7 +476,8 @@ persist_read_all(struct persist *p, char *err, size_t errlen)
 	state_flush(p->st, NULL, NULL, NULL);
 	/* The channels left in the store: read when used (struct persist's
 	 * away). */
-	if (p->sqlite && store_sqlite_idle_keys(p->be, since, idle_key, p, err, errlen) < 0) {
+	if (p->sqlite &&
+	    store_sqlite_idle_keys(p->be, since, p->o.load_also, idle_key, p, err, errlen) < 0) {
 		errno = EIO;
 		goto out;
 	}
@@ -497,4 +505,66 @@ out:
 	free(a.empty);
 	errno = e;
 	return ret;
+}
+
+/* The marks of the store at open, newest first (store_sqlite_marks): into
+ * the set of those stored, and the keys of the newest whose answers fit
+ * the set's room for answers (read afterwards). */
+struct marks_ctx {
+	struct persist *p;
+	char **keys; /* the answers to read */
+	size_t nkeys, cap;
+	size_t room; /* bytes of answers that may still be kept */
+	bool full;   /* the newest answers took the room */
+};
+
+static void
+mark_stored(const char *key, int64_t at, size_t answer_len, void *ctx)
+{
+	struct marks_ctx *m = ctx;
+	size_t cost = strlen(key) + answer_len + 128; /* markset's own bytes, roughly */
+
+	markset_add_older(m->p->known_marks, key, at);
+	if (m->full || cost > m->room) {
+		m->full = true;
+		return;
+	}
+	m->room -= cost;
+	if (m->nkeys == m->cap) {
+		m->cap = m->cap != 0 ? m->cap * 2 : 64;
+		m->keys = xrealloc(m->keys, m->cap * sizeof(*m->keys));
+	}
+	m->keys[m->nkeys++] = xstrdup(key);
+}
+
+static int
+answer_row(const struct store_row *r, void *ctx)
+{
+	struct persist *p = ctx;
+
+	markset_keep_answer(p->known_marks, r->key, r->last_used, r->rec != NULL ? r->rec : "",
+	                    r->rec != NULL ? r->rec_len : 0);
+	return 0;
+}
+
+int
+persist_read_marks(struct persist *p, char *err, size_t errlen)
+{
+	struct marks_ctx m = {.p = p, .room = MARKSET_ANSWER_BYTES};
+	int rc;
+
+	if (!p->sqlite)
+		return 0;
+	p->known_marks = markset_new();
+	rc = store_sqlite_marks(p->be, MARKSET_MAX + 1, mark_stored, &m, err, errlen);
+	for (size_t i = 0; i < m.nkeys; i++) {
+		if (rc == 0 && store_sqlite_load_now(p->be, STORE_HANDLED, m.keys[i], answer_row, p,
+		                                     err, errlen) < 0)
+			rc = -1;
+		free(m.keys[i]);
+	}
+	free(m.keys);
+	if (rc < 0)
+		errno = EIO;
+	return rc;
 }

@@ -31,6 +31,11 @@ struct user;
  * the record that cannot be read. */
 int persist_read_all(struct persist *p, char *err, size_t errlen);
 
+/* On SQLite, the set of the marks stored (struct persist's known_marks)
+ * and the newest answers kept with them, read at open (on another backend
+ * nothing). Returns 0, or -1 with one sentence in err and errno EIO. */
+int persist_read_marks(struct persist *p, char *err, size_t errlen);
+
 /* The state's loaders on SQLite (ctx: the persist). 1 loaded, 0 not
  * stored (a new record), -1 unreadable (logged). */
 int persist_read_channel_now(struct channel *fresh, void *ctx);
@@ -58,9 +63,9 @@ int persist_read_fetched_user(struct user *fresh, void *ctx);
 int persist_read_want(void *ctx, const char *chan_key, const char *user_key, const char *legacy_key,
                       bool restart);
 
-/* On a backend other than SQLite, whether the mark of the handled event
- * key was read (0: the read is over, persist__marked takes it), is being
- * read (1), or its last read failed (-1). */
+/* Whether the mark of the handled event key was read (0: the read is over,
+ * persist__marked takes it), is being read (1), or its last read failed
+ * (-1). */
 int persist_read_want_mark(struct persist *p, const char *key, bool restart);
 
 /* Starts reading id ("c:KEY", "u:KEY" or the mark "h:KEY") back by key,

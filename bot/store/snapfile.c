@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -41,12 +42,35 @@ dir_of(const char *path, char *dir, size_t len)
 	         slash == NULL ? "." : path);
 }
 
+/* Whether the gzip file gz expands whole to len bytes whose CRC-32 is crc
+ * (buf: CHUNK bytes to read into). */
+static bool
+gz_holds(const char *gz, uLong crc, off_t len, char *buf)
+{
+	gzFile z = gzopen(gz, "rb");
+	uLong got = crc32(0L, Z_NULL, 0);
+	off_t total = 0;
+	int n;
+
+	if (z == NULL)
+		return false;
+	while ((n = gzread(z, buf, CHUNK)) > 0) {
+		got = crc32(got, (const Bytef *)buf, (uInt)n);
+		total += n;
+	}
+	/* A stream cut short reads as an end of file: gzclose tells it. */
+	return gzclose(z) == Z_OK && n == 0 && total == len && got == crc;
+}
+
 int
 snapfile_compress(const char *db, const char *gz, char *err, size_t errlen)
 {
 	char tmp[4400], dir[4400], *chunk = NULL;
 	int in = -1, out = -1, n = 0;
 	gzFile z = NULL;
+	uLong crc = crc32(0L, Z_NULL, 0);
+	off_t len = 0;
+	struct stat st;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", gz) >= (int)sizeof(tmp)) {
 		snprintf(err, errlen, "the snapshot's name is too long");
@@ -67,9 +91,12 @@ snapfile_compress(const char *db, const char *gz, char *err, size_t errlen)
 		goto fail;
 	}
 	chunk = xmalloc(CHUNK);
-	while ((n = (int)read(in, chunk, CHUNK)) > 0)
+	while ((n = (int)read(in, chunk, CHUNK)) > 0) {
 		if (gzwrite(z, chunk, (unsigned)n) != n)
 			break;
+		crc = crc32(crc, (const Bytef *)chunk, (uInt)n);
+		len += n;
+	}
 	if (n != 0 || gzclose(z) != Z_OK) {
 		if (n != 0 && z != NULL)
 			gzclose(z);
@@ -79,6 +106,12 @@ snapfile_compress(const char *db, const char *gz, char *err, size_t errlen)
 		goto fail;
 	}
 	z = NULL;
+	if (fstat(in, &st) < 0 || st.st_size != len || !gz_holds(tmp, crc, len, chunk)) {
+		snprintf(err, errlen,
+		         "the compressed copy %s does not read back as %s, so it is not kept", tmp,
+		         db);
+		goto fail;
+	}
 	dir_of(gz, dir, sizeof(dir));
 	if (fsio_fsync(out) < 0 || fsio_rename(tmp, gz) < 0 || fsio_fsync_dir(dir) < 0) {
 		snprintf(err, errlen, "cannot install %s: %s", gz, strerror(errno));
@@ -148,15 +181,22 @@ snapfile_expand(const char *file, const char *dir, char *out, size_t outlen, cha
 }
 
 void
-snapfile_remove(const char *expanded)
+snapfile_remove_sides(const char *db)
 {
-	static const char *const parts[] = {"", "-wal", "-shm"};
+	static const char *const sides[] = {"-wal", "-shm"};
 	char path[4500];
 
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		snprintf(path, sizeof(path), "%s%s", expanded, parts[i]);
+	for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", db, sides[i]);
 		unlink(path);
 	}
+}
+
+void
+snapfile_remove(const char *expanded)
+{
+	unlink(expanded);
+	snapfile_remove_sides(expanded);
 }
 
 void

@@ -20,8 +20,9 @@
 bool snapfile_compressed(const char *path);
 
 /*
- * Writes db compressed as gz (through gz.tmp, fsynced, renamed, the
- * directory fsynced; mode 0600), then removes db. Blocking: a thread's
+ * Writes db compressed as gz (through gz.tmp, read back and compared with
+ * what was read of db, whole, fsynced, renamed, the directory fsynced;
+ * mode 0600), then removes db. Blocking: a thread's
  * work. Returns 0, or -1 with one sentence in err (db is then left as it
  * is and gz is not made).
  */
@@ -50,5 +51,7 @@ void snapfile_name_original(char *why, size_t len, const char *plain, const char
 /* Removes an expanded copy, and the -wal and -shm files SQLite may have
  * made beside it when it was read. */
 void snapfile_remove(const char *expanded);
+/* Removes only those -wal and -shm files beside db. */
+void snapfile_remove_sides(const char *db);
 
 #endif

@@ -16,13 +16,14 @@
  *   1's tables WITHOUT ROWID are copied into rowid tables (a record past
  *   about 1 KB took overflow pages of its own there) and the file is
  *   vacuumed.
- * - One connection does the writing. Commits, loads by key and the
- *   everysec checkpoint run on a thread of the backend's own, one at a time
- *   in the order they were asked (the connection is used by one thread at a
- *   time), each handed over with one wake of that thread;
- *   a second, read-only connection serves store_sqlite_load_now on the loop
- *   (WAL: a reader never waits for a writer). Snapshots use connections of
- *   their own on the pool.
+ * - One connection does the writing. Commits and loads by key run on a
+ *   thread of the backend's own, one at a time in the order they were asked
+ *   (the connection is used by one thread at a time), each handed over with
+ *   one wake of that thread; a second, read-only connection serves
+ *   store_sqlite_load_now on the loop (WAL: a reader never waits for a
+ *   writer); a third makes the everysec checkpoint on libuv's pool, beside
+ *   the commits (WAL: no commit waits for its fsyncs). Snapshots use
+ *   connections of their own on the pool.
  * - fsync policy onto synchronous: always FULL, everysec NORMAL with a
  *   PASSIVE checkpoint on the pool once a second after commits, no OFF.
  * - A damaged file (failing quick_check, or empty) is refused at open and
@@ -69,11 +70,20 @@ int store_sqlite_load_now(struct store_backend *b, enum store_kind kind, const c
                           size_t errlen);
 
 /* Calls fn with the key of every channel stored but not used at or after
- * used_since (those load_active leaves in the store), on the calling
- * thread: at start-up. Returns 0, or -1 with one sentence in err. */
-int store_sqlite_idle_keys(struct store_backend *b, int64_t used_since,
+ * used_since whose record does not hold also (NULL: any record): those
+ * load_active leaves in the store; on the calling thread: at start-up.
+ * Returns 0, or -1 with one sentence in err. */
+int store_sqlite_idle_keys(struct store_backend *b, int64_t used_since, const char *also,
                            void (*fn)(const char *key, void *ctx), void *ctx, char *err,
                            size_t errlen);
+
+/* Calls fn with the key, time and answer length of the newest marks of
+ * handled events stored (STORE_HANDLED), limit at most, newest first, on
+ * the calling thread: at start-up. Returns 0, or -1 with one sentence in
+ * err. */
+int store_sqlite_marks(struct store_backend *b, size_t limit,
+                       void (*fn)(const char *key, int64_t at, size_t answer_len, void *ctx),
+                       void *ctx, char *err, size_t errlen);
 
 /* Writes rows[0..n) in one transaction with synchronous FULL, now, on the
  * calling thread, ignoring generations (each row is stored at generation

@@ -152,15 +152,18 @@ void request_set_kept(struct request *req, const char *bytes, size_t len);
 enum request_outcome request_outcome(const struct request *req);
 /*
  * What a store keeps on a request it holds: its place in the store's list
- * of requests in flight (oldest first) and in its channel's, its state in
- * the store, and the commit that holds its changes. The store's alone.
+ * of requests in flight (oldest first), in its channel's and in a list of
+ * those in its state, its state in the store, the commit that holds its
+ * changes, and its rank in the order requests came. The store's alone.
  */
 struct request_hold {
 	struct request *prev, *next;
 	struct request *chan_next;
-	void *chan;   /* the store's entry for the channel */
-	int state;    /* the store's */
-	uint64_t seq; /* the commit that holds its changes, 0: none */
+	struct request *state_prev, *state_next;
+	void *chan;     /* the store's entry for the channel */
+	int state;      /* the store's */
+	uint64_t seq;   /* the commit that holds its changes, 0: none */
+	uint64_t order; /* the store's count of requests when it came */
 };
 struct request_hold *request_hold(struct request *req);
 /* The request's answer will never be wanted (its transport is gone): it is

@@ -165,8 +165,8 @@ static const struct cmd_opt disarm_opts[] = {
 };
 static const struct cmd_opt combat_opts[] = {
     {.name = "monsters",
-     .desc = "The monsters fighting, named only when more stand than a turn holds (default: "
-             "all standing)",
+     .desc = "Monsters to fight first, when more stand than a turn holds (the next standing "
+             "fill the rest)",
      .type = OPT_STRING,
      .flags = OPT_REST | OPT_AUTOCOMPLETE,
      .max = 400,
@@ -246,8 +246,10 @@ static const struct help_topic combat_topics[] = {
              "to a monster earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a "
              "turn "
              "takes at most 13 participants; beyond, the first monsters standing fight and "
-             "the others stay out, unless whoever made them names the ones that fight; "
-             "with fewer, every standing monster fights each turn. Any player whose "
+             "the others stay out, unless whoever made them names the ones that fight "
+             "first, the next standing filling the places left (naming picks which monsters "
+             "fight, never how few); with fewer, every standing monster fights each turn. Any "
+             "player whose "
              "Fungeoneer is in play may play the turn; the GM may decide for anyone."},
     {0},
 };
@@ -261,7 +263,8 @@ static const struct command fungeon_subs[] = {
              "starts at level floor - 1 (at least 1) for the rest of that dungeon and waits "
              "for the next hallway, as does anyone joining while the party is in a room. "
              "Ruling: anyone joining a dungeon under way starts at floor - 1 (at least 1), as "
-             "a replacement does; in town and at the entrance the level is yours to choose.",
+             "a replacement does (a level typed is taken as that one, and said so); in town "
+             "and at the entrance the level is yours to choose.",
      .opts = join_opts,
      .fn = cmd_fungeon_join},
     {.name = "leave",
@@ -321,8 +324,9 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_xprule},
     {.name = "entrance",
      .desc = "Into a dungeon when the players don't agree on it: the highest roll describes it",
-     .help = "From town. Every player rolls one die, their Thwack-O (ties re-rolled); the "
-             "highest describes the entrance, which opens on floor = Party Min. Ruling: a new "
+     .help = "From town. Every player rolls one die, their Thwack-O (a tie for the highest "
+             "re-rolled, the others not); the highest describes the entrance, which opens on floor "
+             "= Party Min. Ruling: a new "
              "dungeon begins with every living Fungeoneer's hits whole.",
      .fn = cmd_fungeon_hallway_entrance},
     {.name = "hallway",
@@ -335,7 +339,9 @@ static const struct command fungeon_subs[] = {
              "against a trap's earns its cost in XP), and holds end; (4) every player whose "
              "Fungeoneer lives rolls one die, their Thwack-O: the highest chooses first "
              "among Traps, Monsters, Treasure with {/fungeon pick category=CATEGORY}, then "
-             "the next (ties re-rolled; a player chooses again only when there are fewer "
+             "the next (Ruling: a tie that reaches into the first three places is re-rolled, "
+             "shown tied group by tied group; one below them decides nothing and stays; a "
+             "player chooses again only when there are fewer "
              "players than categories; a lone player holds all three). One who died in (3) "
              "is out until the next hallway. If Party Min rose (Ruling: since the room before "
              "was counted), the Traps player places a downward stair. Ruling: the room's budgets "

@@ -23,6 +23,7 @@ typedef char word_t[FUNGEON_NAME_MAX * 2 + 2];
 struct turn {
 	int nmon;
 	struct fungeon_part mon[CF_PARTS_MAX];
+	int nnamed;           /* mon[0..nnamed) were named; the rest filled the turn */
 	int ab[CF_PARTS_MAX]; /* the ability mon[i] uses: an index, or -1 for none */
 	int nuse;
 	struct fungeon_part use[CF_PARTS_MAX]; /* abilities used this turn */
@@ -67,6 +68,16 @@ pick_fighters(const struct fungeon_channel *c, struct turn *t, struct reply *out
 	return 0;
 }
 
+/* Whether monster m is in this turn already. */
+static bool
+in_turn(const struct turn *t, const struct fungeon_piece *m)
+{
+	for (int k = 0; k < t->nmon; k++)
+		if (t->mon[k].s == m)
+			return true;
+	return false;
+}
+
 /* Says which standing monsters of the room the names leave out, when a
  * turn would hold every one of them: monsters attack on sight (line 136)
  * and everyone makes the Painful conflict roll (line 252), so none sits a
@@ -84,11 +95,8 @@ all_fight(const struct fungeon_channel *c, const struct turn *t, int standing, i
 	buf_init(&b, 2000);
 	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++) {
 		const struct fungeon_piece *m = &r->p[FUNGEON_MONSTER][i];
-		bool named = false;
 
-		for (int k = 0; k < t->nmon; k++)
-			named |= t->mon[k].s == m;
-		if (named || m->hits <= 0)
+		if (in_turn(t, m) || m->hits <= 0)
 			continue;
 		buf_addf(&b, "%s%s", left++ ? ", " : "", m->name);
 	}
@@ -103,9 +111,28 @@ all_fight(const struct fungeon_channel *c, const struct turn *t, int standing, i
 	return -1;
 }
 
+/* Adds the room's standing monsters not in the turn yet, first made
+ * first, until the turn holds room of them. */
+static void
+fill_turn(struct fungeon_room *r, struct turn *t, int room)
+{
+	for (int i = 0; i < r->n[FUNGEON_MONSTER] && t->nmon < room; i++) {
+		if (r->p[FUNGEON_MONSTER][i].hits <= 0 || in_turn(t, &r->p[FUNGEON_MONSTER][i]))
+			continue;
+		t->mon[t->nmon] = (struct fungeon_part){.kind = FGP_MONSTER,
+		                                        .member = -1,
+		                                        .s = &r->p[FUNGEON_MONSTER][i],
+		                                        .target = -1};
+		t->nmon++;
+	}
+}
+
 /* The monsters of this turn: every standing one, as many as a turn holds
- * (the first made; the others wait), or, when more stand than it holds,
- * those named; only the one directing a monster may hold it back. */
+ * (the first made; the others wait). When more stand than it holds, the
+ * ones named take their places first and the next standing fill the rest:
+ * naming picks which monsters fight, never how few (monsters attack on
+ * sight, line 136, and combat is sure once in a room, line 246). Only the
+ * one directing a monster may leave it out. */
 static int
 pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *list, struct turn *t,
               struct reply *out)
@@ -115,15 +142,7 @@ pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *lis
 	int n, room = CF_PARTS_MAX - t->nfight, standing = fungeon_room_standing(r);
 
 	if (list == NULL) {
-		for (int i = 0; i < r->n[FUNGEON_MONSTER] && t->nmon < room; i++) {
-			if (r->p[FUNGEON_MONSTER][i].hits <= 0)
-				continue;
-			t->mon[t->nmon] = (struct fungeon_part){.kind = FGP_MONSTER,
-			                                        .member = -1,
-			                                        .s = &r->p[FUNGEON_MONSTER][i],
-			                                        .target = -1};
-			t->nmon++;
-		}
+		fill_turn(r, t, room);
 		if (t->nmon == 0) {
 			reply_error(out, "No monster of this room has hits left: there is nothing "
 			                 "to fight here.");
@@ -142,7 +161,7 @@ pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *lis
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		struct fungeon_part *p = &t->mon[t->nmon++];
+		struct fungeon_part *p = &t->mon[t->nmon];
 
 		if (fungeon_roll_part_resolve(c, w[i], FGP_MONSTER, p, out) < 0)
 			return -1;
@@ -151,17 +170,17 @@ pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *lis
 			            p->s->name);
 			return -1;
 		}
+		t->nmon++;
 	}
+	t->nnamed = t->nmon;
 	if (all_fight(c, t, standing, room, out) < 0)
 		return -1;
+	fill_turn(r, t, room);
 	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++) {
 		const struct fungeon_piece *m = &r->p[FUNGEON_MONSTER][i];
-		bool named = false;
 		int d;
 
-		for (int k = 0; k < t->nmon; k++)
-			named |= t->mon[k].s == m;
-		if (named || m->hits <= 0 || directs(c, inv, m))
+		if (in_turn(t, m) || m->hits <= 0 || directs(c, inv, m))
 			continue;
 		d = fungeon_channel_director(c, m);
 		reply_error(out,
@@ -649,12 +668,21 @@ say_waiting(const struct fungeon_channel *c, const struct turn *t, struct reply 
 
 	if (t->nfight + t->nmon < CF_PARTS_MAX)
 		return;
+	if (t->nnamed > 0 && t->nnamed < t->nmon) {
+		for (int k = t->nnamed; k < t->nmon; k++)
+			reply_add(out, RS_DIM, "%s%s",
+			          k == t->nnamed     ? ""
+			          : k == t->nmon - 1 ? " and "
+			                             : ", ",
+			          t->mon[k].s->name);
+		reply_add(out, RS_DIM,
+		          " %s the places the names leave: naming picks which monsters fight, "
+		          "and a turn takes as many as it holds.",
+		          t->nmon - t->nnamed == 1 ? "fills" : "fill");
+		reply_nl(out);
+	}
 	for (int i = 0; i < r->n[FUNGEON_MONSTER] && n < FUNGEON_ROOM_MONSTERS_MAX; i++) {
-		bool in = false;
-
-		for (int k = 0; k < t->nmon; k++)
-			in |= t->mon[k].s == &r->p[FUNGEON_MONSTER][i];
-		if (!in && r->p[FUNGEON_MONSTER][i].hits > 0)
+		if (!in_turn(t, &r->p[FUNGEON_MONSTER][i]) && r->p[FUNGEON_MONSTER][i].hits > 0)
 			out_of[n++] = i;
 	}
 	if (n == 0)
@@ -678,12 +706,11 @@ say_waiting(const struct fungeon_channel *c, const struct turn *t, struct reply 
 /* While a monster of this fight stands and a Fungeoneer is in play to
  * fight it, a button plays the next turn against the same monsters. */
 static void
-next_buttons(struct invocation *inv, const struct fungeon_channel *c, const struct turn *t,
-             struct reply *out)
+next_buttons(const struct fungeon_channel *c, const struct turn *t, struct reply *out)
 {
-	const char *list = invocation_str(inv, "monsters");
 	char action[120];
 	bool standing = false, fighter = false;
+	size_t len;
 
 	for (int i = 0; i < t->nmon; i++)
 		standing |= t->mon[i].s->hits > 0;
@@ -691,8 +718,13 @@ next_buttons(struct invocation *inv, const struct fungeon_channel *c, const stru
 		fighter |= fungeon_channel_in_play(c, i);
 	if (!standing || !fighter)
 		return;
-	if ((size_t)snprintf(action, sizeof(action), "fungeon combat%s%s", list ? " " : "",
-	                     list ? list : "") <= 100)
+	/* the monsters named that still stand: the next turn fills the rest */
+	len = (size_t)snprintf(action, sizeof(action), "fungeon combat");
+	for (int i = 0; i < t->nnamed && len < sizeof(action); i++)
+		if (t->mon[i].s->hits > 0)
+			len += (size_t)snprintf(action + len, sizeof(action) - len, " %s",
+			                        t->mon[i].s->name);
+	if (len <= 100)
 		reply_button(out, "Next combat turn", action);
 }
 
@@ -722,7 +754,7 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 	step_abilities(inv, c, t, styles, out);
 	step_pain(inv, c, t, styles, out);
 	channel_touch(inv->chan);
-	next_buttons(inv, c, t, out);
+	next_buttons(c, t, out);
 	if (fungeon_room_standing(&c->d.room) == 0) {
 		reply_add(out, RS_GOOD, "Every monster here is defeated");
 		if (c->d.phase == FUNGEON_ROOM && c->d.room.n[FUNGEON_TREASURE] > 0)
@@ -730,6 +762,8 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 			          ": the treasure can be taken unless a trap guards it");
 		reply_add(out, RS_GOOD, ".");
 		reply_nl(out);
+		if (c->d.phase == FUNGEON_RETREAT)
+			fungeon_channel_go_on_back(c, out);
 	}
 	free(t);
 }

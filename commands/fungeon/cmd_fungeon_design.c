@@ -48,10 +48,11 @@ cmd_fungeon_design_of(struct invocation *inv, enum fungeon_kind k, struct fungeo
 	return 0;
 }
 
-/* The arithmetic: plain points, each doubling, the total. */
+/* The arithmetic: plain points, each doubling, the total; typed is the
+ * design as its player wrote it. */
 static void
 price_lines(struct reply *out, enum fungeon_kind k, const struct fungeon_design *d,
-            const struct fungeon_price *p)
+            const struct fungeon_price *p, const char *typed)
 {
 	int64_t run = p->plain;
 
@@ -80,6 +81,10 @@ price_lines(struct reply *out, enum fungeon_kind k, const struct fungeon_design 
 		reply_add(out, 0, " Sells in town for %lld.",
 		          (long long)fungeon_cost_sell_value(p->total));
 	reply_nl(out);
+	if (k == FUNGEON_TREASURE && !fungeon_cost_treasure_kind_named(typed ? typed : ""))
+		reply_line(out, RS_BAD,
+		           "Neither mundane nor fancy was named, so this is priced as a mundane "
+		           "item (1 point); a fancy one costs 2 and only it may be magic.");
 }
 
 /* A monster's Resist dice must be against a Type a Fungeoneer has. */
@@ -119,7 +124,7 @@ cost_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 
 		fungeon_cost_format(&d, spec, sizeof(spec));
 		reply_title(out, "%s: %s", what[k], spec);
-		price_lines(out, k, &d, p);
+		price_lines(out, k, &d, p, invocation_str(inv, "design"));
 		if (c->n > 0) /* a party's budget to price it against */
 			fungeon_channel_budget_line(out, c, k, p->total);
 		if (c->n > 0 && k == FUNGEON_MONSTER && p->total < fungeon_channel_floor(c))
@@ -287,7 +292,7 @@ add_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 	else
 		reply_add(out, 0, " for room %lld.", (long long)c->d.room.number);
 	reply_nl(out);
-	price_lines(out, k, &d, p);
+	price_lines(out, k, &d, p, invocation_str(inv, "design"));
 	if (payer >= 0)
 		reply_line(out, 0, "Wandering monsters %s has left to build: %d.",
 		           c->m[payer].player, c->m[payer].nwander);

@@ -58,8 +58,41 @@ final_die(const struct fungeon_draw *d, int g)
 	return die;
 }
 
+/* Round k of the tie re-rolls, one tied group after the other, the best
+ * placed first: "Tie at 3, re-rolled: al ♥1, bo ◆6 · tie at 2: cy ●6,
+ * di ▲5". */
+static void
+tie_line(struct reply *out, const struct fungeon_channel *c, const struct fungeon_draw *d,
+         const struct thwacko_style *styles, int k)
+{
+	for (int g = 1; g <= d->n; g++) {
+		bool first = true;
+
+		for (int i = 0; i < d->n; i++) {
+			int at = k == 0 ? d->rank.value[i] : d->rank.round[k - 1][i];
+
+			if (d->rank.group[k][i] != g)
+				continue;
+			if (first && g == 1)
+				reply_add(out, 0, "Tie at %d, re-rolled: ", at);
+			else if (first)
+				reply_add(out, 0, " · tie at %d: ", at);
+			else
+				reply_add(out, 0, ", ");
+			first = false;
+			reply_add(out, 0, "%s ", c->m[d->member[i]].player);
+			reply_add_user(out, &styles[d->member[i]], RS_BOLD, "%d",
+			               d->rank.round[k][i]);
+		}
+		if (first)
+			break;
+	}
+	reply_nl(out);
+}
+
 /* Each player's die, the tie re-rolls and the order; a draw's group i is
- * member d->member[i]. */
+ * member d->member[i]. Past the first three places, who chooses nothing,
+ * in no order the roll decided. */
 static void
 draw_lines(struct reply *out, const struct fungeon_channel *c, const struct fungeon_draw *d,
            const struct thwacko_style *styles, const char *order_label)
@@ -69,22 +102,16 @@ draw_lines(struct reply *out, const struct fungeon_channel *c, const struct fung
 		reply_add_user(out, &styles[d->member[i]], RS_BOLD, "%d", d->roll.g[i].v[0]);
 		reply_nl(out);
 	}
-	for (int k = 0; k < d->rank.nrounds; k++) {
-		reply_add(out, 0, "Tied, re-rolled:");
-		for (int i = 0; i < d->n; i++) {
-			if (d->rank.round[k][i] == 0)
-				continue;
-			reply_add(out, 0, " %s ", c->m[d->member[i]].player);
-			reply_add_user(out, &styles[d->member[i]], RS_BOLD, "%d",
-			               d->rank.round[k][i]);
-		}
-		reply_nl(out);
-	}
+	for (int k = 0; k < d->rank.nrounds; k++)
+		tie_line(out, c, d, styles, k);
 	if (order_label == NULL)
 		return;
 	reply_add(out, 0, "%s:", order_label);
-	for (int i = 0; i < d->n; i++)
+	for (int i = 0; i < d->n && i < FUNGEON_CAT_COUNT; i++)
 		reply_add(out, 0, "%s %d. %s", i ? "," : "", i + 1, c->m[d->order[i]].player);
+	for (int i = FUNGEON_CAT_COUNT; i < d->n; i++)
+		reply_add(out, 0, "%s %s",
+		          i > FUNGEON_CAT_COUNT ? "," : "; no category:", c->m[d->order[i]].player);
 	reply_nl(out);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/fungeon/cmd_fungeon_town.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_roll.h"
 #include "rules/base/buf.h"
@@ -63,6 +64,29 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 	return 0;
 }
 
+/* Says so when member i's player chose a Thwack-O mark another die of
+ * this party has already: their die keeps another here. */
+static void
+mark_taken_here(struct invocation *inv, const struct fungeon_channel *c, int i, struct reply *out)
+{
+	const struct thwacko_style *mine = user_style(inv->user);
+	struct thwacko_style all[FUNGEON_PARTY_MAX];
+
+	if (mine == NULL)
+		return;
+	fungeon_channel_styles(c, inv->state, all);
+	if (strcmp(all[i].mark, mine->mark) == 0)
+		return;
+	reply_add(out, 0,
+	          "Thwack-O mark %s is another player's in this party, so %s's die here is ",
+	          mine->mark, c->m[i].player);
+	reply_add_user(out, &all[i], RS_BOLD, "6");
+	reply_add(out, 0, " (%s, mark %s; ", thwacko_style_colour_name(all[i].colour), all[i].mark);
+	reply_cmd(out, 0, "thwacko style", NULL);
+	reply_add(out, 0, " chooses another).");
+	reply_nl(out);
+}
+
 void
 cmd_fungeon_join(struct invocation *inv, struct reply *out)
 {
@@ -80,6 +104,7 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	                 c->d.phase == FUNGEON_RETREAT;
 	struct fungeon_party p;
 	struct fungeon_member *m;
+	bool other = false;
 
 	if (me >= 0 && !replacing) {
 		reply_error(out, "You already play %s here (one Fungeoneer per player); ",
@@ -97,18 +122,9 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	fungeon_channel_party(c, &p);
 	if (after_death || under_way) {
 		level = fungeon_replacement_level(fungeon_channel_floor(c));
-		if (invocation_has(inv, "level") && invocation_int(inv, "level", 0) != level) {
-			reply_error(out,
-			            after_death
-			                ? "A new Fungeoneer after a death starts at level %d "
-			                  "(floor %d - 1, at least 1) for the rest of this "
-			                  "dungeon; join at level %d."
-			                : "A Fungeoneer who joins a dungeon under way starts "
-			                  "at level %d (floor %d - 1, at least 1), as a "
-			                  "replacement does; join at level %d.",
-			            level, fungeon_channel_floor(c), level);
-			return;
-		}
+		/* one level is allowed: a different one typed is taken as that,
+		 * and said (play-test 3, F8) */
+		other = invocation_has(inv, "level") && invocation_int(inv, "level", 0) != level;
 	} else {
 		level = (int)invocation_int(inv, "level", p.n > 0 ? p.min : 1);
 	}
@@ -135,6 +151,13 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, ", level %d %s%s%s%s: %d hits, class bonus %d, %lld XP.", m->level,
 	          m->cls, m->ctype[0] ? " (class type " : "", m->ctype, m->ctype[0] ? ")" : "",
 	          m->hits, fungeon_class_bonus(m->level), (long long)m->xp);
+	if (other)
+		reply_add(out, 0,
+		          after_death ? " Level %d is the only one after a death: floor %d - 1, at "
+		                        "least 1, for the rest of this dungeon."
+		                      : " Level %d is the only one for whoever joins a dungeon "
+		                        "under way: floor %d - 1, at least 1, as a replacement.",
+		          level, fungeon_channel_floor(c));
 	if (m->fresh && c->d.phase == FUNGEON_RETREAT)
 		reply_add(out, 0,
 		          " %s joins the party when it reaches town (no hallway comes on the way "
@@ -143,6 +166,7 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	else if (m->fresh)
 		reply_add(out, 0, " %s joins the party in the next hallway.", m->name);
 	reply_nl(out);
+	mark_taken_here(inv, c, (int)(m - c->m), out);
 }
 
 void
@@ -184,6 +208,7 @@ next_level(const struct fungeon_channel *c, const struct fungeon_member *m, stru
 static void
 sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
 {
+	char credit[48];
 	const struct fungeon_member *m = &c->m[i];
 
 	reply_title(out, "%s (%s): level %d %s%s%s%s%s", m->name, m->player, m->level, m->cls,
@@ -233,7 +258,8 @@ sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
 		           (long long)m->items[k].cost, m->items[k].cost == 1 ? "" : "s");
 	}
 	if (m->credit || m->half)
-		reply_line(out, 0, "Town credit %lld%s.", (long long)m->credit, m->half ? "½" : "");
+		reply_line(out, 0, "Town credit %s.",
+		           cmd_fungeon_town_points(m->credit, m->half, credit, sizeof(credit)));
 	for (int k = 0; k < m->nwander; k++)
 		reply_line(out, 0, "Wandering monster to build: %lld points.",
 		           (long long)m->wanderer[k]);
@@ -304,6 +330,54 @@ waived_here(const struct fungeon_channel *c)
 	return c->d.phase == FUNGEON_ROOM && strncmp(c->waived, prefix, (size_t)n) == 0;
 }
 
+/* What waits to be done before the party goes on: a downward stair not
+ * taken; on the way back, the wandering monsters to build or fight, or the
+ * next step back. */
+static void
+pending_lines(const struct fungeon_channel *c, struct reply *out)
+{
+	const struct fungeon_dungeon *d = &c->d;
+	int standing = fungeon_room_standing(&d->room);
+
+	if (d->phase == FUNGEON_ROOM && d->room.stair && d->floor == d->room.floor) {
+		reply_add(out, 0, "A downward stair in room %lld leads on to floor %d, not taken: ",
+		          (long long)d->room.number, d->room.floor + 1);
+		reply_cmd(out, 0, "fungeon stair", NULL);
+		reply_line(out, 0, " before the next hallway.");
+	}
+	if (d->phase == FUNGEON_HALLWAY && d->room.stair)
+		reply_line(
+		    out, 0,
+		    "Party Min rose: whoever makes the Traps places a downward stair to floor "
+		    "%d in room %lld.",
+		    d->room.floor + 1, (long long)d->room.number);
+	if (d->phase != FUNGEON_RETREAT)
+		return;
+	reply_line(out, 0, "Heading back to town: room %lld re-entered.",
+	           (long long)d->room.number);
+	for (int i = 0; i < c->n; i++) {
+		const struct fungeon_member *m = &c->m[i];
+
+		if (m->dead)
+			continue;
+		for (int k = 0; k < m->nwander; k++) {
+			reply_add(out, 0,
+			          "%s builds a wandering monster of %lld points: ", m->player,
+			          (long long)m->wanderer[k]);
+			reply_cmd(out, 0, "fungeon monster add", "name", "NAME", "design", "DESIGN",
+			          NULL);
+			reply_line(out, 0, ".");
+		}
+	}
+	if (standing > 0) {
+		reply_add(out, 0, "%d wandering monster%s stand%s: ", standing,
+		          standing == 1 ? "" : "s", standing == 1 ? "s" : "");
+		reply_cmd(out, 0, "fungeon combat", NULL);
+		reply_line(out, 0, " before going on back.");
+	}
+	fungeon_channel_go_on_back(c, out);
+}
+
 void
 cmd_fungeon_party(struct invocation *inv, struct reply *out)
 {
@@ -354,6 +428,7 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 	}
 	if (c->waived[0] && waived_here(c))
 		reply_line(out, RS_DIM, "Waived: %s.", c->waived);
+	pending_lines(c, out);
 	if (c->d.phase == FUNGEON_TOWN || c->d.phase == FUNGEON_ENTRANCE) {
 		reply_add(out, RS_DIM, "Categories are drawn in the hallway (");
 		reply_cmd(out, RS_DIM, "fungeon hallway", NULL);

@@ -87,6 +87,18 @@ treasure_open(const struct fungeon_channel *c, struct reply *out)
 
 	switch (fungeon_room_treasure_gate(&c->d.room, &guard)) {
 	case FUNGEON_TREASURE_GUARDED:
+		if (guard->state == FUNGEON_TRAP_HIDDEN) { /* found before disarmed */
+			reply_error(
+			    out,
+			    "%s guards the treasure and is not found yet: trigger it or get "
+			    "past it (",
+			    guard->name);
+			reply_cmd(out, RS_BAD, "fungeon trigger", "trap", guard->name, NULL);
+			reply_add(out, RS_BAD, "), or find it (");
+			reply_cmd(out, RS_BAD, "fungeon find", "trap", guard->name, NULL);
+			reply_add(out, RS_BAD, ") to disarm it, before taking any.");
+			return -1;
+		}
 		reply_error(out, "%s guards the treasure: trigger it, disarm it or get past it (",
 		            guard->name);
 		reply_cmd(out, RS_BAD, "fungeon trigger", "trap", guard->name, NULL);
@@ -427,15 +439,25 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 	if (fungeon_dungeon_next_back(&c->d) == 0)
 		reply_line(out, 0, "Room %lld is the last before the entrance.", (long long)next);
 	fungeon_render_narration_lines(out, &r->annoy.nar, c, styles, NULL);
+	fungeon_channel_go_on_back(c, out);
 	free(r);
 }
 
-/* "5", or "5½" with a half point of credit waiting for the next sale. */
+const char *
+cmd_fungeon_town_points(int64_t points, bool half, char *buf, size_t len)
+{
+	if (points == 0 && half)
+		snprintf(buf, len, "half a point");
+	else
+		snprintf(buf, len, "%lld%s point%s", (long long)points, half ? " and a half" : "",
+		         points == 1 && !half ? "" : "s");
+	return buf;
+}
+
 static const char *
 credit_words(const struct fungeon_member *m, char *buf, size_t len)
 {
-	snprintf(buf, len, "%lld%s", (long long)m->credit, m->half ? "½" : "");
-	return buf;
+	return cmd_fungeon_town_points(m->credit, m->half, buf, len);
 }
 
 static void
@@ -444,7 +466,7 @@ town_sell(struct invocation *inv, struct reply *out)
 	struct fungeon_channel *c = fungeon_channel(inv);
 	int me, i;
 	struct fungeon_member *m;
-	char name[FUNGEON_NAME_MAX + 1], credit[32];
+	char name[FUNGEON_NAME_MAX + 1], credit[48], gain[48];
 	int64_t cost, got;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
@@ -462,10 +484,12 @@ town_sell(struct invocation *inv, struct reply *out)
 	}
 	fungeon_item_remove(m, i);
 	channel_touch(inv->chan);
-	reply_add(out, 0, "%s sells %s (%lld point%s) for half its points: credit ", m->name, name,
-	          (long long)cost, cost == 1 ? "" : "s");
+	(void)got; /* whole points: the half of an odd sale waits in m->half */
+	reply_add(out, 0, "%s sells %s (%lld point%s) for half its points, %s: credit ", m->name,
+	          name, (long long)cost, cost == 1 ? "" : "s",
+	          cmd_fungeon_town_points(cost / 2, cost % 2 != 0, gain, sizeof(gain)));
 	reply_add(out, RS_BOLD, "%s", credit_words(m, credit, sizeof(credit)));
-	reply_add(out, 0, " (+%lld).", (long long)got);
+	reply_add(out, 0, ".");
 	reply_nl(out);
 }
 
@@ -477,7 +501,7 @@ town_buy(struct invocation *inv, struct reply *out)
 	struct fungeon_price *p = xmalloc(sizeof(*p));
 	struct fungeon_design d;
 	struct fungeon_member *m;
-	char credit[32];
+	char credit[48];
 	int me;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
@@ -522,7 +546,7 @@ town_healer(struct invocation *inv, struct reply *out)
 	struct fungeon_member *m;
 	int me, heal;
 	int64_t cost;
-	char credit[32];
+	char credit[48];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
 	    (me = fungeon_channel_need_self(c, inv, out)) < 0)
@@ -591,7 +615,7 @@ const struct command cmd_fungeon_town_subs[] = {
      .desc = "Sell an item: half its points, rounded down on all you sell, as credit",
      .help = "Treasure traded in gives half its points for new treasure. Ruling: the half is "
              "of all a Fungeoneer sells, rounded down once, not item by item: two 1-point "
-             "coins give 1 (a half point waits for the next sale, shown as ½).",
+             "coins give 1 (a half point waits for the next sale).",
      .opts = sell_opts,
      .fn = town_sell},
     {.name = "buy",

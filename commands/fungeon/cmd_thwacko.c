@@ -29,13 +29,21 @@ style_here(struct invocation *inv, struct thwacko_style *out)
 	}
 }
 
+/* One die as it is drawn here; mine is its player's chosen style (NULL:
+ * none), which the party may not let it use (its mark is another's). */
 static void
-sample(struct reply *out, const char *who, const struct thwacko_style *s, bool chosen)
+sample(struct reply *out, const char *who, const struct thwacko_style *s,
+       const struct thwacko_style *mine)
 {
 	reply_add(out, 0, "%s: ", who);
 	reply_add_user(out, s, RS_BOLD, "6");
-	reply_add(out, 0, " (%s, mark %s%s)", thwacko_style_colour_name(s->colour), s->mark,
-	          chosen ? "" : ", default");
+	reply_add(out, 0, " (%s, mark %s", thwacko_style_colour_name(s->colour), s->mark);
+	if (mine == NULL)
+		reply_add(out, 0, ", default");
+	else if (strcmp(mine->mark, s->mark) != 0)
+		reply_add(out, 0, ", default here: mark %s is another player's in this party",
+		          mine->mark);
+	reply_add(out, 0, ")");
 	reply_nl(out);
 }
 
@@ -107,7 +115,7 @@ thwacko_show(struct invocation *inv, struct reply *out)
 	style_here(inv, &st);
 	reply_title(out, "Thwack-O dice");
 	if (me < 0) /* else the party's list names the invoker */
-		sample(out, "You", &st, user_style(inv->user) != NULL);
+		sample(out, "You", &st, user_style(inv->user));
 	if (c == NULL || c->n == 0)
 		return;
 	{
@@ -119,7 +127,7 @@ thwacko_show(struct invocation *inv, struct reply *out)
 			char who[FUNGEON_PLAYER_MAX + 8];
 
 			snprintf(who, sizeof(who), "%s%s", c->m[i].player, i == me ? " (you)" : "");
-			sample(out, who, &all[i], u != NULL && user_style(u) != NULL);
+			sample(out, who, &all[i], u != NULL ? user_style(u) : NULL);
 		}
 	}
 }
@@ -154,8 +162,10 @@ const struct command cmd_thwacko = {
     .desc = "Your Thwack-O die's style: a colour and a mark",
     .help = "In every Fungeon roll your Thwack-O die is drawn in your colour with your mark "
             "before it, so it stands out where colour does not render. Without a choice "
-            "you get a stable default, distinct from the other players of the party where "
-            "possible.",
+            "you get a stable default. Your style holds in every channel, but in a party "
+            "no two dice share a mark: where another player's die has yours already (a "
+            "default, or chosen by one who joined before you), your die keeps its default "
+            "there.",
     .subs = thwacko_subs,
     .default_sub = "show",
 };

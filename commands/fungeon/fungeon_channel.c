@@ -395,9 +395,8 @@ fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct repl
 		            fungeon_channel_out_until(c));
 	else if (m->fresh)
 		reply_error(out,
-		            "%s is a replacement: %s is out until the next hallway, where %s joins "
-		            "the party.",
-		            m->name, m->player, m->name);
+		            "%s is a replacement: %s is out until %s, where %s joins the party.",
+		            m->name, m->player, fungeon_channel_out_until(c), m->name);
 	else
 		return true;
 	return false;
@@ -473,6 +472,14 @@ fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocatio
 	if (!anyone && (a == FUNGEON_ACT_HALLWAY || a == FUNGEON_ACT_ENTER ||
 	                (a == FUNGEON_ACT_RETREAT && c->d.phase == FUNGEON_RETREAT)))
 		return true;
+	if (!anyone && c->d.phase == FUNGEON_RETREAT) {
+		reply_error(out,
+		            "Nobody of the party is in play on the way back, so nobody fights or "
+		            "rolls there: any of its players takes it on to town (");
+		reply_cmd(out, RS_BAD, "fungeon retreat", NULL);
+		reply_add(out, RS_BAD, ").");
+		return false;
+	}
 	if (c->m[me].dead)
 		reply_error(out,
 		            "%s is dead: %s is out of the game until %s, and the players whose "
@@ -507,6 +514,30 @@ fungeon_channel_wanderers_due(const struct fungeon_channel *c, struct reply *out
 	return 0;
 }
 
+bool
+fungeon_channel_go_on_back(const struct fungeon_channel *c, struct reply *out)
+{
+	int64_t next = fungeon_dungeon_next_back(&c->d);
+	bool any = false;
+
+	for (int i = 0; i < c->n; i++) {
+		any |= fungeon_channel_in_play(c, i);
+		if (c->m[i].nwander > 0 && !c->m[i].dead)
+			return false;
+	}
+	if (c->d.phase != FUNGEON_RETREAT || fungeon_room_standing(&c->d.room) > 0)
+		return false;
+	reply_add(out, 0, "Go on back with ");
+	reply_cmd(out, 0, "fungeon retreat", NULL);
+	if (next > 0 && any)
+		reply_add(out, 0, ": the rolls before room %lld.", (long long)next);
+	else
+		reply_add(out, 0, ": out of the dungeon, to town.");
+	reply_nl(out);
+	reply_button(out, "Go on", "fungeon retreat");
+	return true;
+}
+
 void
 fungeon_channel_new_room(struct fungeon_channel *c)
 {
@@ -522,14 +553,45 @@ fungeon_channel_roller(const struct fungeon_channel *c, const char *maker)
 	return fungeon_channel_in_play(c, i) ? i : -1;
 }
 
+static bool
+mark_taken(const struct thwacko_style *taken, int n, const char *mark)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(taken[i].mark, mark))
+			return true;
+	return false;
+}
+
 void
 fungeon_channel_styles(const struct fungeon_channel *c, struct state *st, struct thwacko_style *out)
 {
+	struct thwacko_style taken[FUNGEON_PARTY_MAX];
+	bool chosen[FUNGEON_PARTY_MAX];
+	int nt = 0;
+
 	for (int i = 0; i < c->n; i++) {
 		const struct user *u = state_user_find(st, c->m[i].user_key);
-		const struct thwacko_style *chosen = u != NULL ? user_style(u) : NULL;
+		const struct thwacko_style *mine = u != NULL ? user_style(u) : NULL;
 
-		out[i] = chosen != NULL ? *chosen : c->style[i];
+		chosen[i] = mine != NULL;
+		out[i] = mine != NULL ? *mine : c->style[i];
+	}
+	/* Defaults first, then chosen styles, each in joining order: a die
+	 * whose mark one placed before it has takes its party default, or
+	 * failing that the first free one. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < c->n; i++) {
+			if (chosen[i] != (pass == 1))
+				continue;
+			if (mark_taken(taken, nt, out[i].mark)) {
+				if (chosen[i] && !mark_taken(taken, nt, c->style[i].mark))
+					out[i] = c->style[i];
+				else
+					thwacko_style_distinct(c->m[i].user_key, taken, nt,
+					                       &out[i]);
+			}
+			taken[nt++] = out[i];
+		}
 	}
 }
 

@@ -139,6 +139,10 @@ bool fungeon_channel_may_move(const struct fungeon_channel *c, const struct invo
  * room's monsters are all built before the party fights or goes on), else
  * 0. */
 int fungeon_channel_wanderers_due(const struct fungeon_channel *c, struct reply *out);
+/* On the way back, once the room re-entered has no wandering monster left
+ * to build or standing: says how to go on (`/fungeon retreat`, with a "Go
+ * on" button) and returns true; otherwise says nothing and returns false. */
+bool fungeon_channel_go_on_back(const struct fungeon_channel *c, struct reply *out);
 /* A new room: the Fungeoneers' standing aims are forgotten. */
 void fungeon_channel_new_room(struct fungeon_channel *c);
 
@@ -155,7 +159,10 @@ bool fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct
 
 /* Every member's Thwack-O style: the one its player chose, else the default
  * it was given when it joined (stable: others joining or leaving change
- * nothing). */
+ * nothing). No two members' dice share a mark: a player's chosen style
+ * applies in every channel, so where its mark is another member's die's
+ * already (a default, or chosen by one who joined before), that player's
+ * die keeps its party default here, or the first mark free. */
 void fungeon_channel_styles(const struct fungeon_channel *c, struct state *st,
                             struct thwacko_style *out);
 /* The default style a player joining now gets: distinct from the party's

@@ -115,7 +115,11 @@ tension_line(struct reply *out, const struct channel *ch, const struct procedure
 		cmd_tension_bar(out, tension_state_value(ch));
 		reply_add(out, 0, " · ");
 	} else {
-		reply_add(out, RS_DIM, "Tension: hidden behind the GM's screen · ");
+		/* Italic, not dimmed: a colour would draw Discord's line as a
+		 * code block, unlike the panel's others. */
+		reply_add(out, 0, "Tension: ");
+		reply_add(out, RS_ITALIC, "hidden behind the GM's screen");
+		reply_add(out, 0, " · ");
 	}
 	hazard_part(out, s);
 	holders_part(out, fungeon_channel_peek(ch));
@@ -174,10 +178,10 @@ panel_show(struct invocation *inv, struct reply *out)
 
 	reply_panel(out, panel_state_message(inv->chan));
 	panel_lines(inv, out, !hidden);
-	reply_button_panel(out, "Next turn", "hazard");
+	reply_button_panel(out, "Next turn", "hazard roll");
 	reply_button_panel(out, "Rest", "rest");
 	reply_button_panel(out, "Tension +1", "tension raise amount:1 reason:from the panel");
-	reply_button_panel(out, "Wander", "wander");
+	reply_button_panel(out, "Wander", "wander check");
 	reply_button_panel(out, "Undo", "undo");
 	if (hidden && inv->is_gm) {
 		reply_to(out, REPLY_INVOKER);
@@ -193,8 +197,9 @@ const struct command cmd_panel = {
             "lights and their turns left, Tension (its bar while Tension is open; in hidden "
             "mode the GM alone sees it, in a copy of their own), the hazard die and, for a "
             "Fungeon party, each Fungeoneer's level, hits and XP and who holds which "
-            "category. Its buttons run {/hazard roll}, {/rest}, {/tension raise amount:1}, "
-            "{/wander check} and {/undo}, with the rights of each (a player pressing the GM's "
+            "category. Its buttons run {/hazard roll}, {/rest}, {/tension raise amount:1} "
+            "(its reason: from the panel), {/wander check} and {/undo}, with the rights of each (a "
+            "player pressing the GM's "
             "button is told why, alone). On Discord the panel is one message of the bot's "
             "that stays current: every change to the channel, by any command or button, "
             "edits it, a burst of changes as one edit; a new {/panel} moves it, and a panel "

@@ -78,13 +78,14 @@ key_cmp(const int key[][CF_ROUNDS_MAX + 1], int a, int b, int depth)
 
 /*
  * The shared tie-breaker: orders the `in` players by their keys, re-rolling
- * tied groups (only the group at the top when top_only) until no tie is
- * left to break or CF_ROUNDS_MAX rounds were rolled. order receives the
- * indices best first; rounds the re-rolls.
+ * the tied groups that begin within the first `upto` places until no such
+ * tie is left or CF_ROUNDS_MAX rounds were rolled. order receives the
+ * indices best first; round the re-rolls; group (when not NULL) each
+ * re-roller's group, numbered from the best placed.
  */
 static int
-break_ties(struct rng *rng, const int *values, const bool *in, int n, int sides, bool top_only,
-           int *order, int round[][CF_PLAYERS_MAX])
+break_ties(struct rng *rng, const int *values, const bool *in, int n, int sides, int upto,
+           int *order, int round[][CF_PLAYERS_MAX], int group[][CF_PLAYERS_MAX])
 {
 	int key[CF_PLAYERS_MAX][CF_ROUNDS_MAX + 1];
 	int m = 0, depth = 0;
@@ -97,7 +98,7 @@ break_ties(struct rng *rng, const int *values, const bool *in, int n, int sides,
 		order[m++] = i;
 	}
 	for (;;) {
-		bool tied[CF_PLAYERS_MAX] = {false}, any = false;
+		int tied[CF_PLAYERS_MAX] = {0}, ngroups = 0;
 
 		/* insertion sort: stable, so equal keys keep party order */
 		for (int i = 1; i < m; i++) {
@@ -109,18 +110,25 @@ break_ties(struct rng *rng, const int *values, const bool *in, int n, int sides,
 			}
 			order[j] = x;
 		}
-		for (int i = 0; i + 1 < m; i++) {
-			if (key_cmp(key, order[i], order[i + 1], depth) != 0)
+		for (int i = 0; i + 1 < m && i < upto; i++) {
+			int j = i;
+
+			while (j + 1 < m && key_cmp(key, order[i], order[j + 1], depth) == 0)
+				j++;
+			if (j == i)
 				continue;
-			if (top_only && key_cmp(key, order[0], order[i], depth) != 0)
-				break;
-			tied[order[i]] = tied[order[i + 1]] = any = true;
+			ngroups++;
+			for (int k = i; k <= j; k++)
+				tied[order[k]] = ngroups;
+			i = j;
 		}
-		if (!any || depth == CF_ROUNDS_MAX)
+		if (ngroups == 0 || depth == CF_ROUNDS_MAX)
 			return depth;
 		for (int i = 0; i < n; i++) {
 			key[i][depth + 1] = tied[i] ? (int)rng_die(rng, sides) : 0;
 			round[depth][i] = key[i][depth + 1];
+			if (group != NULL)
+				group[depth][i] = tied[i];
 		}
 		depth++;
 	}
@@ -146,23 +154,27 @@ conflict_narrator(struct rng *rng, const struct cf_roll *r, int sides, struct cf
 	if (any == 0)
 		return;
 	out->nrounds =
-	    break_ties(rng, out->value, in, CF_PLAYERS_MAX, sides, true, order, out->round);
+	    break_ties(rng, out->value, in, CF_PLAYERS_MAX, sides, 1, order, out->round, NULL);
 	out->winner = order[0];
 }
 
 void
-conflict_rank(struct rng *rng, const int *values, int n, int sides, struct cf_ranking *out)
+conflict_rank(struct rng *rng, const int *values, int n, int upto, int sides,
+              struct cf_ranking *out)
 {
 	bool in[CF_PLAYERS_MAX];
 
 	memset(out, 0, sizeof(*out));
 	if (n > CF_PLAYERS_MAX)
 		n = CF_PLAYERS_MAX;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		in[i] = true;
+		out->value[i] = values[i];
+	}
 	out->n = n;
 	if (n > 0)
-		out->nrounds = break_ties(rng, values, in, n, sides, false, out->order, out->round);
+		out->nrounds =
+		    break_ties(rng, values, in, n, sides, upto, out->order, out->round, out->group);
 }
 
 void

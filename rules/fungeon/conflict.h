@@ -79,15 +79,22 @@ struct cf_narration {
 void conflict_narrator(struct rng *rng, const struct cf_roll *r, int sides,
                        struct cf_narration *out);
 
-/* A full order of n (<= CF_PLAYERS_MAX) values high to low, ties broken by
- * re-rolling the tied (every tied group re-rolls in the same round). */
+/* An order of n (<= CF_PLAYERS_MAX) values high to low, ties broken by
+ * re-rolling the tied: only a tied group that reaches into the first
+ * `upto` places is re-rolled (every such group in the same round), since
+ * the order past them decides nothing; the others keep their order. */
 struct cf_ranking {
 	int n;
 	int order[CF_PLAYERS_MAX]; /* indices, best first */
 	int nrounds;
 	int round[CF_ROUNDS_MAX][CF_PLAYERS_MAX]; /* as in cf_narration */
+	/* group[k][p]: which tied group p re-rolled with in round k, 1 for
+	 * the best placed group, 2 for the next..., 0 when p did not re-roll */
+	int group[CF_ROUNDS_MAX][CF_PLAYERS_MAX];
+	int value[CF_PLAYERS_MAX]; /* the values ranked */
 };
-void conflict_rank(struct rng *rng, const int *values, int n, int sides, struct cf_ranking *out);
+void conflict_rank(struct rng *rng, const int *values, int n, int upto, int sides,
+                   struct cf_ranking *out);
 
 /* Annoying conflict: group `obstacle` against every other group. */
 struct cf_annoy {

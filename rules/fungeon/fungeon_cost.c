@@ -381,6 +381,20 @@ parse_treasure(struct parser *ps, struct fungeon_design *d)
 	return 0;
 }
 
+bool
+fungeon_cost_treasure_kind_named(const char *spec)
+{
+	char err[200];
+	struct parser ps = {.p = spec, .err = err, .errlen = sizeof(err), .kind = "treasure"};
+	struct fungeon_design d;
+	unsigned seen;
+
+	memset(&d, 0, sizeof(d));
+	if (strlen(spec) > FUNGEON_SPEC_MAX || parse_flat(&ps, treasure_words, "", &d, &seen) < 0)
+		return false;
+	return (seen & 3u) != 0; /* entries 0 and 1: fancy and mundane */
+}
+
 int
 fungeon_cost_parse(enum fungeon_kind kind, const char *spec, struct fungeon_design *out, char *err,
                    size_t errlen)

@@ -111,6 +111,10 @@ const char *fungeon_cost_kind_name(enum fungeon_kind k);
  * FUNGEON_LEVEL_MIN..FUNGEON_LEVEL_MAX); the rules a design must follow (a trap needs
  * Annoy dice, only fancy treasure is magic, ...) are fungeon_cost_price()'s.
  */
+/* Whether a treasure design's words name its kind, "mundane" or "fancy"
+ * (without either it is a mundane item); false for one that does not
+ * parse. */
+bool fungeon_cost_treasure_kind_named(const char *spec);
 int fungeon_cost_parse(enum fungeon_kind kind, const char *spec, struct fungeon_design *out,
                        char *err, size_t errlen);
 

@@ -82,9 +82,10 @@ fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi,
 	out->hits_after = m->hits;
 }
 
-/* Each of members[0..n) rolls one die; order them, ties re-rolled. */
+/* Each of members[0..n) rolls one die; order them, re-rolling the ties
+ * that reach into the first `upto` places (those the roll decides). */
 static void
-draw_among(struct rng *rng, const int *members, int n, struct fungeon_draw *out)
+draw_among(struct rng *rng, const int *members, int n, int upto, struct fungeon_draw *out)
 {
 	int values[CF_PLAYERS_MAX];
 
@@ -101,7 +102,7 @@ draw_among(struct rng *rng, const int *members, int n, struct fungeon_draw *out)
 	conflict_roll(rng, &out->roll, FUNGEON_DIE);
 	for (int i = 0; i < n; i++)
 		values[i] = out->roll.g[i].v[0];
-	conflict_rank(rng, values, n, FUNGEON_DIE, &out->rank);
+	conflict_rank(rng, values, n, upto, FUNGEON_DIE, &out->rank);
 	for (int i = 0; i < n; i++)
 		out->order[i] = members[out->rank.order[i]];
 }
@@ -109,13 +110,15 @@ draw_among(struct rng *rng, const int *members, int n, struct fungeon_draw *out)
 void
 fungeon_hallway_draw(struct rng *rng, const int *members, int n, struct fungeon_draw *out)
 {
-	draw_among(rng, members, n, out);
+	/* the first three choose; with fewer players the choosing goes round
+	 * again in the same order, so all of it counts */
+	draw_among(rng, members, n, n < FUNGEON_CAT_COUNT ? n : FUNGEON_CAT_COUNT, out);
 }
 
 void
 fungeon_hallway_entrance(struct rng *rng, const int *members, int n, struct fungeon_draw *out)
 {
-	draw_among(rng, members, n, out);
+	draw_among(rng, members, n, 1, out); /* only who describes counts */
 }
 
 static void

@@ -78,8 +78,8 @@ void fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, in
                                int roller, struct fungeon_cont *out);
 
 /* The category draw: group i is member[i]'s single die, their Thwack-O;
- * order lists the members best first (ties re-rolled, rank.round by
- * group). */
+ * order lists the members best first (the ties among the first three
+ * places re-rolled, rank.round by group; the others keep party order). */
 struct fungeon_draw {
 	int n;
 	int member[FUNGEON_PARTY_MAX];
@@ -93,8 +93,8 @@ void fungeon_hallway_draw(struct rng *rng, const int *members, int n, struct fun
 
 /* Entering the dungeon when the players don't agree on it: each of the
  * members rolls one die (their Thwack-O) and the highest describes the
- * entrance, ties re-rolled (the same roll as the category draw: order[0]
- * describes). */
+ * entrance, a tie for the highest re-rolled (order[0] describes; the
+ * places below it are not re-rolled). */
 void fungeon_hallway_entrance(struct rng *rng, const int *members, int n, struct fungeon_draw *out);
 
 enum fungeon_hall_kind {

@@ -7,7 +7,8 @@
  * with a configuration of defaults: a state directory of its own (the
  * SQLite store, fsync everysec, snapshots every 60 s), the compressed
  * gateway (zlib-stream; compress = none with DELVER_BENCH_COMPRESS=none in
- * the environment), dice seeded (--seed 1). Then, phase by phase, the fake
+ * the environment), dice seeded (--seed 1); DELVER_BENCH_FSYNC=no or
+ * always sets fsync instead. Then, phase by phase, the fake
  * sends interactions at a steady rate and this program prints, for the
  * daemon:
  * - how many were answered within Discord's 3 s (the fake's count), and
@@ -37,8 +38,10 @@
  * CPU time per interaction depends little on what else runs, the
  * latencies do (a preempted daemon shows as a slow answer): read those as
  * upper bounds. To see the daemon's own latencies on a busy machine, run
- * this program (its children inherit it) ahead of the others: chrt -f 10
- * bench_discord.
+ * this program ahead of the others: chrt -f 10 bench_discord (the daemon
+ * and the fake inherit it; the CPU-bound child drops to SCHED_OTHER, as a
+ * server's other programs run, unless DELVER_BENCH_BURNER=rt keeps it
+ * real-time, where it holds a whole core).
  *
  * For profilers: DELVER_BENCH_ONLY=N runs one phase of 8 s at N a second
  * (DELVER_BENCH_ONLY=max: the saturating phase alone):
@@ -62,10 +65,12 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <libgen.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -256,6 +261,7 @@ start_bot(const char *argv0)
 	char *delver = sibling(argv0, "delver"), conf[sizeof(work) + 16], *argv[WRAP_WORDS + 8];
 	char wrap[1024];
 	const char *mode = getenv("DELVER_BENCH_COMPRESS"), *w = getenv("DELVER_BENCH_WRAP");
+	const char *fsync = getenv("DELVER_BENCH_FSYNC");
 	int n = 0;
 	FILE *f;
 
@@ -265,12 +271,17 @@ start_bot(const char *argv0)
 	if (f == NULL)
 		fatal("cannot write the configuration");
 	fprintf(f,
-	        "[bot]\nstate_dir = %s/state\ngm_role = Game Master\n[discord]\n"
+	        "[bot]\nstate_dir = %s/state\ngm_role = Game Master\nfsync = %s\n[discord]\n"
 	        "token_source = env:" TOKEN_ENV "\nrest_url = http://127.0.0.1:%d/api/v10\n"
 	        "stats_interval = 0\n",
-	        work, port);
+	        work,
+	        fsync != NULL && (strcmp(fsync, "no") == 0 || strcmp(fsync, "always") == 0)
+	            ? fsync
+	            : "everysec",
+	        port);
 	if (mode != NULL && strcmp(mode, "none") == 0)
 		fprintf(f, "compress = none\n");
+
 	fclose(f);
 	if (getenv("DELVER_BENCH_CALLGRIND") != NULL)
 		snprintf(
@@ -472,7 +483,10 @@ bot_stats(struct bot_stats *s)
 	s->max = number_after(line, "max ");
 }
 
-/* A child that spins until killed: a CPU-bound neighbour. */
+/* A child that spins until killed: a CPU-bound neighbour, scheduled as a
+ * server's other programs are (SCHED_OTHER, nice 0) even when this program
+ * runs under a real-time policy (chrt), unless DELVER_BENCH_BURNER=rt: then
+ * it keeps the inherited policy and, never yielding, holds a whole core. */
 static pid_t
 start_spinner(void)
 {
@@ -480,11 +494,27 @@ start_spinner(void)
 
 	if (pid == 0) {
 		volatile unsigned long x = 0;
+		const char *b = getenv("DELVER_BENCH_BURNER");
 
+		if ((b == NULL || strcmp(b, "rt") != 0) &&
+		    (sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){0}) != 0 ||
+		     setpriority(PRIO_PROCESS, 0, 0) != 0))
+			_exit(1);
 		for (;;)
 			x++;
 	}
 	return pid;
+}
+
+/* The scheduling of the spinner, as printed with the phase. */
+static const char *
+spinner_policy(void)
+{
+	const char *b = getenv("DELVER_BENCH_BURNER");
+
+	if (b != NULL && strcmp(b, "rt") == 0 && sched_getscheduler(0) != SCHED_OTHER)
+		return "the spinner real-time like this program: a whole core";
+	return "the spinner SCHED_OTHER, nice 0";
 }
 
 /* Runs one phase: count interactions at rate a second (0: as fast as the
@@ -555,6 +585,9 @@ phase(const char *what, int count, int rate, int channels, const char *templates
 	       s1.p50, s1.p99, s1.max, in_time > 0 ? (cpu1 - cpu0) / in_time : 0,
 	       in_time > 0 ? (sys1 - sys0) / in_time : 0, (double)peak / 1024,
 	       (bot_runq_ns() - wait0) / 1e6);
+	if (busy)
+		printf("  (%s; this program %s)\n", spinner_policy(),
+		       sched_getscheduler(0) == SCHED_OTHER ? "SCHED_OTHER" : "real-time");
 	if (check && ok < in_time) {
 		printf("  (%.0f answers did not hold what their command should say)\n",
 		       in_time - ok);

@@ -35,6 +35,8 @@
 #                                  (n counts them; a test adds its own bulk)
 # press LABEL USER EXPECT PRIVATE [EXTRA]
 #                                  a template: USER presses the button LABEL
+# turns                            the sum of every channel's turn counter in
+#                                  $WORK/state/delver.db (read-only)
 # finish                           stop both, fail on any violation, on the
 #                                  token in any log line, or on a bot crash
 # Every helper fails the test (exit 1) with one line saying why.
@@ -288,6 +290,14 @@ one() {
 press() {
 	printf '{"type":3,"press":"%s","user":%s,"expect":"%s","private":%s%s}' "$1" "$2" "$3" \
 		"$4" "${5:-}"
+}
+
+turns() {
+	python3 -c '
+import json, sqlite3, sys
+c = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+print(sum(json.loads(bytes(r[0])[9:]).get("mods", {}).get("procedure", {}).get("turn", 0)
+          for r in c.execute("SELECT rec FROM channels")))' "$WORK/state/delver.db"
 }
 
 finish() {

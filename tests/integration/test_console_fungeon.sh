@@ -16,10 +16,10 @@ transcript fungeon 7 || exit 1
 # hallway, the way back with a wandering monster, town and a new dungeon.
 transcript room 70 || exit 1
 # The text's worked examples, each played as written.
-transcript fungeon_party 278 || exit 1
+transcript fungeon_party 1228 || exit 1
 transcript fungeon_vanity 9 || exit 1
 transcript fungeon_wasps 4 || exit 1
-transcript fungeon_ring 90 || exit 1
+transcript fungeon_ring 335 || exit 1
 
 out=$(mktemp)
 if ! transcript_input fungeon | delver_fresh --console --seed 7 --color always --user gm \

@@ -15,14 +15,6 @@ TURN='{"data":{"type":1,"name":"turn","options":[{"type":1,"name":"advance"}]},"
 BURST="{\"count\":20,\"rate\":50,\"channels\":1,\"users\":2,\"templates\":[$TURN]}"
 SESSION=$WORK/state/discord-session-0.json
 
-turns() {
-	python3 -c '
-import json, sqlite3, sys
-c = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
-print(sum(json.loads(bytes(r[0])[9:]).get("mods", {}).get("procedure", {}).get("turn", 0)
-          for r in c.execute("SELECT rec FROM channels")))' "$WORK/state/delver.db"
-}
-
 fake_start --heartbeat 41250
 bot_start
 wait_until "g['ready']" 15

@@ -192,6 +192,34 @@ narrator_with_no_player(void **unused)
 	free(r);
 }
 
+/* Only the places that count are re-rolled (play-test 3, F8): with the
+ * first three counting, a tie among the 4th and 5th stays as it fell (party
+ * order) while a tie reaching into 3rd place re-rolls whole; with only the
+ * first counting, a tie below it is not rolled at all. */
+static void
+ranking_re_rolls_only_the_places_that_count(void **unused)
+{
+	struct rng *rng = rng_new_seeded(5);
+	struct cf_ranking k;
+	const int low[] = {6, 5, 4, 2, 2}, mid[] = {6, 5, 3, 3, 1}, top[] = {5, 4, 4, 1};
+
+	(void)unused;
+	conflict_rank(rng, low, 5, 3, 6, &k);
+	assert_int_equal(k.nrounds, 0);
+	assert_int_equal(k.order[3], 3);
+	assert_int_equal(k.order[4], 4);
+	conflict_rank(rng, mid, 5, 3, 6, &k);
+	assert_true(k.nrounds >= 1);
+	assert_int_equal(k.group[0][2], 1);
+	assert_int_equal(k.group[0][3], 1);
+	assert_int_equal(k.group[0][0] + k.group[0][1] + k.group[0][4], 0);
+	conflict_rank(rng, top, 4, 1, 6, &k);
+	assert_int_equal(k.nrounds, 0);
+	assert_int_equal(k.order[1], 1);
+	assert_int_equal(k.order[2], 2);
+	rng_free(rng);
+}
+
 /* The full ranking of the category draw: every tied group re-rolls. */
 static void
 ranking_breaks_every_tie(void **unused)
@@ -200,7 +228,7 @@ ranking_breaks_every_tie(void **unused)
 	struct cf_ranking k;
 	const int values[] = {4, 6, 4, 2, 2};
 
-	conflict_rank(rng, values, 5, 6, &k);
+	conflict_rank(rng, values, 5, 5, 6, &k);
 	assert_int_equal(k.n, 5);
 	assert_int_equal(k.order[0], 1);
 	assert_true(k.nrounds >= 1);
@@ -221,6 +249,12 @@ ranking_breaks_every_tie(void **unused)
 	assert_int_equal(k.round[0][3], 4);
 	assert_int_equal(k.round[0][4], 5);
 	assert_int_equal(k.order[3], 4);
+	/* the groups, the best placed first */
+	assert_int_equal(k.group[0][0], 1);
+	assert_int_equal(k.group[0][1], 0);
+	assert_int_equal(k.group[0][2], 1);
+	assert_int_equal(k.group[0][3], 2);
+	assert_int_equal(k.group[0][4], 2);
 	rng_free(rng);
 	rng_free(check);
 }
@@ -397,6 +431,7 @@ main(void)
 	    cmocka_unit_test(narrator_tie_below_the_top_is_kept),
 	    cmocka_unit_test(narrator_with_no_player),
 	    cmocka_unit_test(ranking_breaks_every_tie),
+	    cmocka_unit_test(ranking_re_rolls_only_the_places_that_count),
 	    cmocka_unit_test(annoy_lower_fails_equal_succeeds),
 	    cmocka_unit_test(trigger_highest_avoids),
 	    cmocka_unit_test(pain_uneven_counts),

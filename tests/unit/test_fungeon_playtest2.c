@@ -175,19 +175,20 @@ d5_joining_a_dungeon_under_way(void **unused)
 	c = fgtable_fungeon(t);
 	assert_int_equal(c->d.floor, 5);
 	fgtable_ok(t, "al", "/fungeon leave");
-	fgtable_fails_unchanged(t, "al", "/fungeon join Zork fighter 9",
-	                        "A Fungeoneer who joins a dungeon under way starts at level 4 "
-	                        "(floor 5 - 1, at least 1), as a replacement does; join at level "
-	                        "4.");
-	fgtable_fails_unchanged(t, "bo", "/fungeon join Bob fighter 12",
-	                        "A Fungeoneer who joins a dungeon under way starts at level 4 "
-	                        "(floor 5 - 1, at least 1), as a replacement does; join at level "
-	                        "4.");
-	text = fgtable_said(t, "al", "/fungeon join Zork fighter");
-	assert_string_equal(text,
-	                    "al joins as Zork, level 4 fighter: 20 hits, class bonus 2, 0 XP.\n");
+	/* the one level allowed is taken for any other typed, and said
+	 * (play-test 3, F8) */
+	text = fgtable_said(t, "al", "/fungeon join Zork fighter 9");
+	assert_string_equal(text, "al joins as Zork, level 4 fighter: 20 hits, class bonus 2, 0 "
+	                          "XP. Level 4 is the only one for whoever joins a dungeon under "
+	                          "way: floor 5 - 1, at least 1, as a replacement.\n");
 	free(text);
-	fgtable_ok(t, "bo", "/fungeon join Bob fighter 4");
+	text = fgtable_said(t, "bo", "/fungeon join Bob fighter");
+	assert_string_equal(text,
+	                    "bo joins as Bob, level 4 fighter: 20 hits, class bonus 2, 0 XP.\n");
+	free(text);
+	assert_int_equal(c->n, 3); /* Dora, Zork, Bob */
+	assert_int_equal(c->m[1].level, 4);
+	assert_int_equal(c->m[2].level, 4);
 	fgtable_free(t);
 }
 
@@ -416,11 +417,12 @@ u9_on_the_way_back_town_comes_next(void **unused)
 	fgtable_fails_unchanged(t, "bo", "/fungeon combat",
 	                        "Bob waits to join the party when it reaches town; until then the "
 	                        "players whose Fungeoneers are in play move the party on.");
+	/* with Al dead nobody is in play: the way on is town (play-test 4, P8) */
 	fgtable_gm(t, "/fungeon adjust Al hits:-10");
 	fgtable_fails_unchanged(t, "al", "/fungeon combat",
-	                        "Al is dead: al is out of the game until the party reaches town, "
-	                        "and the players whose Fungeoneers are in play move the party "
-	                        "on.");
+	                        "Nobody of the party is in play on the way back, so nobody fights "
+	                        "or rolls there: any of its players takes it on to town (/fungeon "
+	                        "retreat).");
 	fgtable_free(t);
 }
 

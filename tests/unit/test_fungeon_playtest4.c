@@ -41,6 +41,10 @@ p8_a_party_fallen_on_the_way_back_reaches_town(void **unused)
 	text = fgtable_said(t, "al", "/fungeon sheet");
 	fgtable_holds(text, "Dead: al is out until the party reaches town and makes a new one");
 	free(text);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat",
+	                        "Nobody of the party is in play on the way back, so nobody fights "
+	                        "or rolls there: any of its players takes it on to town (/fungeon "
+	                        "retreat).");
 	/* a newcomer on the way back waits for town, and moves nothing while
 	 * someone of the party is in play; here nobody is */
 	text = fgtable_said(t, "bo", "/fungeon join Bo fighter 1");
@@ -78,6 +82,33 @@ p8_the_fallen_wait_while_one_stands(void **unused)
 	                        "Al is dead: al is out of the game until the party reaches town, "
 	                        "and the players whose Fungeoneers are in play move the party on.");
 	assert_int_equal(c->d.phase, FUNGEON_RETREAT);
+	fgtable_free(t);
+}
+
+/* P8's wording: on the way back, a newcomer (a replacement) waits for
+ * town, not for a hallway that does not come. */
+static void
+p8_a_replacement_on_the_way_back_waits_for_town(void **unused)
+{
+	struct fgtable *t = fgtable_new(81);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 1");
+	for (int room = 0; room < 3; room++) {
+		fgtable_ok(t, "al", "/fungeon hallway");
+		fgtable_pick_all(t);
+		fgtable_enter_waived(t);
+	}
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+	c = fgtable_fungeon(t);
+	assert_int_equal(c->d.phase, FUNGEON_RETREAT);
+	c->m[0].nwander = 0; /* whatever the roll: nothing to build */
+	fgtable_ok(t, "bo", "/fungeon join Bob fighter 1");
+	free(fgtable_run(t, "gm", "/gm claim"));
+	fgtable_fails_unchanged(t, "gm", "/fungeon retreat Bob",
+	                        "Bob is a replacement: bo is out until the party reaches town, "
+	                        "where Bob joins the party.");
 	fgtable_free(t);
 }
 
@@ -153,14 +184,163 @@ p1_orders_lapse_when_their_maker_leaves(void **unused)
 	fgtable_free(t);
 }
 
+/* Fails unless the n dice of the party in channel chan all differ in
+ * their marks. */
+static void
+marks_differ(struct fgtable *t, const char *chan)
+{
+	struct thwacko_style st[FUNGEON_PARTY_MAX];
+	const struct fungeon_channel *c;
+
+	t->chan = chan;
+	c = fgtable_fungeon(t);
+	fungeon_channel_styles(c, t->st, st);
+	for (int i = 0; i < c->n; i++)
+		for (int k = i + 1; k < c->n; k++)
+			if (strcmp(st[i].mark, st[k].mark) == 0)
+				fail_msg("in %s, %s and %s both have mark %s", chan, c->m[i].player,
+				         c->m[k].player, st[i].mark);
+}
+
+/* P7 (line 6: each player's Thwack-O die is told apart from the others;
+ * line 244: whoever rolled highest on it narrates): a chosen style holds in
+ * every channel, so a mark taken in one party can come in from another,
+ * by joining or by a style chosen elsewhere. No two dice of a party share
+ * a mark even then: the one who brings the clash keeps its default in that
+ * party, and is told so. */
+static void
+p7_no_two_dice_of_a_party_share_a_mark(void **unused)
+{
+	struct fgtable *t = fgtable_new(64);
+	struct thwacko_style st[FUNGEON_PARTY_MAX];
+	char *text, line[80], want[200];
+
+	(void)unused;
+	/* al chose ★ at table t; p2 chose ★ too at table u, where al was not */
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_ok(t, "al", "/thwacko style pink ★");
+	t->chan = "u";
+	fgtable_ok(t, "p2", "/fungeon join Pol fighter 2");
+	fgtable_ok(t, "p2", "/thwacko style red ★");
+	/* al joins u: p2's ★ was here first */
+	text = fgtable_said(t, "al", "/fungeon join Al2 fighter 2");
+	fgtable_holds(text, "Thwack-O mark ★ is another player's in this party, so al's die here "
+	                    "is ");
+	free(text);
+	marks_differ(t, "u");
+	fungeon_channel_styles(fgtable_fungeon(t), t->st, st);
+	assert_string_equal(st[0].mark, "★");
+	text = fgtable_said(t, "al", "/thwacko show");
+	snprintf(want, sizeof(want),
+	         "al (you): 6 (%s, mark %s, default here: mark ★ is another player's in this "
+	         "party)",
+	         thwacko_style_colour_name(st[1].colour), st[1].mark);
+	fgtable_holds(text, want);
+	free(text);
+	/* p1 joins t with a default mark; al then chooses that mark at u,
+	 * where nobody has it: at t, p1's die keeps it and al's does not */
+	t->chan = "t";
+	fgtable_ok(t, "p1", "/fungeon join Pia fighter 2");
+	fungeon_channel_styles(fgtable_fungeon(t), t->st, st);
+	t->chan = "u";
+	snprintf(line, sizeof(line), "/thwacko style green %s", st[1].mark);
+	fgtable_ok(t, "al", line);
+	marks_differ(t, "u");
+	marks_differ(t, "t");
+	{
+		struct thwacko_style now[FUNGEON_PARTY_MAX];
+
+		fungeon_channel_styles(fgtable_fungeon(t), t->st, now);
+		assert_string_equal(now[1].mark, st[1].mark); /* p1's default stays */
+	}
+	/* and where it is typed, a mark another die has is refused */
+	t->chan = "u";
+	fgtable_fails_unchanged(t, "al", "/thwacko style green ★",
+	                        "Mark ★ is p2's Thwack-O die's in this party (red, mark ★); choose "
+	                        "another mark, so that the dice can be told apart where colour "
+	                        "does not show.");
+	fgtable_free(t);
+}
+
+/* Eight level 1 Fungeoneers (q1..q8) in room 1 on floor 1, with the nine
+ * level 1 monsters k1..k9 made by the holder of Monsters, whose user name
+ * is returned. */
+static const char *
+eight_against_nine(struct fgtable *t)
+{
+	const char *maker;
+
+	for (int i = 1; i <= 8; i++) {
+		char user[8], line[64];
+
+		snprintf(user, sizeof(user), "q%d", i);
+		snprintf(line, sizeof(line), "/fungeon join Q%d fighter 1", i);
+		fgtable_ok(t, user, line);
+	}
+	fgtable_ok(t, "q1", "/fungeon hallway");
+	fgtable_pick_all(t);
+	maker = fgtable_holder(t, FUNGEON_CAT_MONSTERS);
+	for (int i = 1; i <= 9; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "/fungeon monster add k%d level 1", i);
+		fgtable_ok(t, maker, line);
+	}
+	fgtable_enter_waived(t);
+	return maker;
+}
+
+/* P11 (Monsters, line 136: the maker must have them attack; line 246:
+ * combat is sure once the party piles into a room; Ruling: a turn takes
+ * at most 13 participants): with 8 Fungeoneers a turn holds 5 of the 9
+ * monsters, and naming picks which 5 fight, not how few: the ones named
+ * come first and the next standing fill the places left. */
+static void
+p11_naming_picks_which_monsters_fight_not_how_few(void **unused)
+{
+	struct fgtable *t = fgtable_new(160);
+	const char *maker;
+	char *text, *step3;
+
+	(void)unused;
+	maker = eight_against_nine(t);
+	fgtable_fails_unchanged(t, maker, "/fungeon combat k1 k1",
+	                        "k1 is named twice; name each participant once.");
+	text = fgtable_said(t, maker, "/fungeon combat k9");
+	fgtable_holds(text, "k1, k2, k3 and k4 fill the places the names leave: naming picks "
+	                    "which monsters fight, and a turn takes as many as it holds.\n");
+	fgtable_holds(text, "k5, k6, k7 and k8 stay out of this turn");
+	step3 = strstr(text, "3. Painful conflict");
+	assert_non_null(step3);
+	for (int i = 1; i <= 9; i++) {
+		char who[16];
+
+		snprintf(who, sizeof(who), "\nk%d deals", i);
+		if ((strstr(step3, who) != NULL) != (i <= 4 || i == 9))
+			fail_msg("k%d %s the Painful conflict", i,
+			         i <= 4 || i == 9 ? "is not in" : "is in");
+	}
+	free(text);
+	{
+		const struct reply_msg *m = reply_msg(t->last, REPLY_CHANNEL);
+
+		assert_int_equal(m->nbuttons, 1);
+		assert_string_equal(m->buttons[0].action, "fungeon combat k9");
+	}
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(p8_a_party_fallen_on_the_way_back_reaches_town),
 	    cmocka_unit_test(p8_the_fallen_wait_while_one_stands),
+	    cmocka_unit_test(p8_a_replacement_on_the_way_back_waits_for_town),
 	    cmocka_unit_test(p1_orders_lapse_with_those_they_concern),
 	    cmocka_unit_test(p1_orders_lapse_when_their_maker_leaves),
+	    cmocka_unit_test(p7_no_two_dice_of_a_party_share_a_mark),
+	    cmocka_unit_test(p11_naming_picks_which_monsters_fight_not_how_few),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

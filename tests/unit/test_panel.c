@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/discord/render_discord.h"
 #include "bot/irc/render_irc.h"
 #include "commands/core/dispatch.h"
 #include "commands/core/undo.h"
@@ -107,6 +108,33 @@ table(void)
 	return state_channel(dispatch_state(d), "console:table");
 }
 
+/* delver(7) names each of the panel's buttons with the command it runs, as
+ * the console shows it: "**Label** (`/action`" (its lines joined, as
+ * markdown reads them). Run from the repository's top, as make unit does. */
+static void
+buttons_as_the_manual_says(const struct reply_msg *m)
+{
+	FILE *f = fopen("bot/man/delver.7.md", "r");
+	static char page[1 << 20];
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(page, 1, sizeof(page) - 1, f);
+	fclose(f);
+	page[n] = '\0';
+	for (char *p = page; *p != '\0'; p++)
+		if (*p == '\n')
+			*p = ' ';
+	for (size_t i = 0; i < m->nbuttons; i++) {
+		char want[200];
+
+		snprintf(want, sizeof(want), "**%s** (`/%s`", m->buttons[i].label,
+		         m->buttons[i].action);
+		if (strstr(page, want) == NULL)
+			fail_msg("delver(7) does not name the panel's button as %s", want);
+	}
+}
+
 static void
 shows_the_state_at_a_glance(void **unused)
 {
@@ -138,8 +166,8 @@ shows_the_state_at_a_glance(void **unused)
 		static const char *const labels[] = {"Next turn", "Rest", "Tension +1", "Wander",
 		                                     "Undo"};
 		static const char *const actions[] = {
-		    "hazard", "rest", "tension raise amount:1 reason:from the panel", "wander",
-		    "undo"};
+		    "hazard roll", "rest", "tension raise amount:1 reason:from the panel",
+		    "wander check", "undo"};
 
 		for (size_t i = 0; i < 5; i++) {
 			assert_string_equal(m->buttons[i].label, labels[i]);
@@ -147,6 +175,7 @@ shows_the_state_at_a_glance(void **unused)
 			assert_true(m->buttons[i].panel);
 			assert_false(m->buttons[i].update);
 		}
+		buttons_as_the_manual_says(m);
 	}
 }
 
@@ -182,6 +211,28 @@ hidden_tension_stays_behind_the_screen(void **unused)
 	free(t);
 	/* The GM's copy has no buttons: the panel's are on the channel's. */
 	assert_int_equal(reply_msg(last, REPLY_INVOKER)->nbuttons, 0);
+	/* On Discord both read as the panel's other lines do: markdown, no
+	 * code block. */
+	{
+		const enum reply_audience to[] = {REPLY_CHANNEL, REPLY_INVOKER};
+
+		for (size_t i = 0; i < 2; i++) {
+			cJSON *part = NULL;
+			const char *content;
+
+			assert_int_equal(
+			    render_discord_parts(reply_msg(last, to[i]), i == 1, NULL, &part, 1),
+			    1);
+			content =
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(part, "content"));
+			assert_non_null(content);
+			assert_null(strstr(content, "```"));
+			assert_non_null(
+			    strstr(content, i == 0 ? "Tension: *hidden behind the GM's screen*"
+			                           : "Tension ███████░░░ **7**/10"));
+			cJSON_Delete(part);
+		}
+	}
 }
 
 /* A Fungeon party: each Fungeoneer's level, hits and XP; in the hallway,

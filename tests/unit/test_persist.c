@@ -22,6 +22,7 @@
 
 #include "bot/fsio.h"
 #include "bot/store/crc32.h"
+#include "bot/store/markset.h"
 #include "bot/store/persist.h"
 #include "bot/console/render_text.h"
 #include "bot/store/store_record.h"
@@ -832,6 +833,31 @@ bot_keeping_one(char *snaps, size_t len)
 	return b;
 }
 
+/* A copy whose writes were lost on the way fails --restore's check
+ * (store_check.h) and never takes a snapshot's name; the next whole one
+ * does. */
+static void
+test_a_damaged_snapshot_copy_is_not_kept(void **state)
+{
+	char snaps[512];
+	struct bot *b = bot_keeping_one(snaps, sizeof(snaps));
+
+	say(b, "ann", "crypt", "/gm claim");
+	assert_int_equal(flush(b), 0);
+	faultio_arm(FAULTIO_WRITE, 1, 0, true); /* every write lost */
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	faultio_off();
+	assert_int_equal(stats(b).snapshots, 0);
+	assert_int_equal(stats(b).snapshot_failures, 1);
+	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 0);
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	assert_int_equal(stats(b).snapshots, 1);
+	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 1);
+	bot_free(b);
+}
+
 /* Writes an empty gzip file (a snapshot by its looks) named name in snaps;
  * its path goes to path. */
 static void
@@ -1240,10 +1266,10 @@ keep_text(struct request *req, struct buf *out)
 }
 
 /* Starts "/line" by ann in chan as the answer to platform event key, a
- * replay or not, and waits for its answer. */
+ * replay or not. */
 static void
-keyed(struct bot *b, struct pending_reply *pr, const char *chan, const char *line, const char *key,
-      bool replayed)
+keyed_start(struct bot *b, struct pending_reply *pr, const char *chan, const char *line,
+            const char *key, bool replayed)
 {
 	struct origin o = {.platform = "console"};
 	struct request *req;
@@ -1262,6 +1288,14 @@ keyed(struct bot *b, struct pending_reply *pr, const char *chan, const char *lin
 	if (replayed)
 		request_set_replayed(req);
 	dispatch_submit(b->d, req);
+}
+
+/* The same, and waits for its answer. */
+static void
+keyed(struct bot *b, struct pending_reply *pr, const char *chan, const char *line, const char *key,
+      bool replayed)
+{
+	keyed_start(b, pr, chan, line, key, replayed);
 	while (!pr->ready || !persist_settled(b->p))
 		uv_run(&b->loop, UV_RUN_ONCE);
 }
@@ -1338,6 +1372,172 @@ test_handled_events_are_marked_with_their_changes(void **state)
 	while (!persist_settled(b->p))
 		uv_run(&b->loop, UV_RUN_ONCE);
 	assert_string_equal(marks_on_disk(b), "ev-3=kept ev-3;");
+	bot_free(b);
+}
+
+/* Runs sql on the bot's database (closed or not). */
+static void
+sql(struct bot *b, const char *text)
+{
+	char path[512];
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s/delver.db", b->dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, text, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/*
+ * A replay is told from memory when memory can tell: the answers of the
+ * marks stored at open, and the set of the marks stored (a key not in it
+ * was never marked) cost no read. A mark made since open is in the set
+ * without its answer: that replay reads it by key, off the loop, and
+ * waits, while a command of another channel is answered first.
+ */
+static void
+test_replays_are_told_from_memory(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply pr, other;
+	uint64_t reads;
+
+	keyed(b, &pr, "hall", "/gm claim", "ev-1", false);
+	reply_free(pr.r);
+	bot_close(b);
+	bot_open(b);
+	reads = stats(b).reads;
+	keyed(b, &pr, "hall", "/gm release", "ev-1", true);
+	assert_int_equal(pr.outcome, REQUEST_REPLAYED);
+	assert_string_equal(pr.kept, "kept ev-1");
+	reply_free(pr.r);
+	keyed(b, &pr, "cellar", "/gm claim", "ev-2", true); /* never handled */
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	reply_free(pr.r);
+	assert_int_equal(stats(b).reads, reads);
+	assert_string_equal(gm_on_disk(b, "hall"), "console:ann");
+	assert_string_equal(gm_on_disk(b, "cellar"), "console:ann");
+	/* ev-2 again: its mark is stored, its answer not in memory. */
+	released = 0;
+	keyed_start(b, &pr, "cellar", "/gm release", "ev-2", true);
+	assert_true(start(b, &other, "attic", "/gm"));
+	while (!pr.ready || !other.ready || !persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(other.order, 1);
+	assert_int_equal(pr.order, 2);
+	assert_int_equal(pr.outcome, REQUEST_REPLAYED);
+	assert_string_equal(pr.kept, "kept ev-2");
+	assert_int_equal(stats(b).reads, reads + 1);
+	assert_string_equal(gm_on_disk(b, "cellar"), "console:ann");
+	reply_free(pr.r);
+	reply_free(other.r);
+	bot_free(b);
+}
+
+/* Marks older than 15 minutes read at open are known until the expiry
+ * deletes them; after it, a replay of one runs, with no read. */
+static void
+test_expired_marks_leave_memory_with_their_rows(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply pr;
+	uint64_t reads;
+
+	bot_close(b);
+	sql(b, "INSERT INTO handled(key, at, answer) VALUES('old-1', strftime('%s') - 1000, "
+	       "'kept old-1'), ('old-2', strftime('%s') - 1000, 'kept old-2')");
+	bot_open(b);
+	reads = stats(b).reads;
+	keyed(b, &pr, "hall", "/gm claim", "old-1", true);
+	assert_int_equal(pr.outcome, REQUEST_REPLAYED);
+	assert_string_equal(pr.kept, "kept old-1");
+	reply_free(pr.r);
+	persist_expire(b->p);
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(marks_on_disk(b), "");
+	keyed(b, &pr, "hall", "/gm claim", "old-2", true);
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	assert_string_equal(gm_on_disk(b, "hall"), "console:ann");
+	assert_int_equal(stats(b).reads, reads);
+	reply_free(pr.r);
+	bot_free(b);
+}
+
+/* Past the set's bound at open (more marks stored than it keeps), memory
+ * cannot tell a key never marked: its replay reads the store first. */
+static void
+test_past_the_bound_a_replay_reads_its_mark(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply pr;
+	char text[256];
+	uint64_t reads;
+
+	bot_close(b);
+	snprintf(text, sizeof(text),
+	         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %u) "
+	         "INSERT INTO handled(key, at, answer) SELECT 'fill-' || i, strftime('%%s'), 'a' "
+	         "FROM n",
+	         MARKSET_MAX + 1);
+	sql(b, text);
+	bot_open(b);
+	reads = stats(b).reads;
+	keyed(b, &pr, "hall", "/gm claim", "ev-new", true);
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	assert_int_equal(stats(b).reads, reads + 1);
+	assert_string_equal(gm_on_disk(b, "hall"), "console:ann");
+	reply_free(pr.r);
+	bot_free(b);
+}
+
+/* Answers go in the order the requests came, save that each waits for the
+ * one before it in its channel: a burst over two channels, a change first
+ * in each. */
+static void
+test_answers_go_in_order_behind_their_channel(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	static const char *const chans[6] = {"a", "a", "b", "b", "a", "b"};
+	static const char *const lines[6] = {"/gm claim", "/gm", "/gm", "/gm claim", "/gm", "/gm"};
+	static const int order[6] = {2, 3, 1, 4, 5, 6};
+	struct pending_reply pr[6];
+
+	say(b, "ann", "c0", "/gm");
+	released = 0;
+	for (int i = 0; i < 6; i++)
+		assert_true(start(b, &pr[i], chans[i], lines[i]));
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	for (int i = 0; i < 6; i++) {
+		assert_true(pr[i].ready);
+		assert_int_equal(pr[i].order, order[i]);
+		reply_free(pr[i].r);
+	}
+	bot_free(b);
+}
+
+/* The everysec checkpoint goes beside the commits: while its fsync
+ * hangs, a change is committed and answered. */
+static void
+test_a_checkpoint_holds_no_commit(void **state)
+{
+	struct bot *b = bot_new(FSYNC_EVERYSEC);
+	struct pending_reply pr;
+	bool answered;
+
+	say(b, "ann", "crypt", "/gm claim");
+	faultsql_hold_syncs(true);
+	SPIN_UNTIL(b, 0, faultsql_syncs_waiting() == 1); /* the checkpoint's, of the WAL */
+	assert_int_equal(stats(b).checkpoints, 1);
+	assert_true(start(b, &pr, "hall", "/gm claim"));
+	SPIN_UNTIL(b, 0, pr.ready);
+	answered = pr.ready;
+	faultsql_hold_syncs(false);
+	assert_true(answered);
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	assert_string_equal(gm_on_disk(b, "hall"), "console:ann");
+	reply_free(pr.r);
 	bot_free(b);
 }
 
@@ -1590,7 +1790,7 @@ struct fake {
 };
 
 static int
-fake_load_active(struct store_backend *b, int64_t since,
+fake_load_active(struct store_backend *b, int64_t since, const char *also,
                  int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
                  size_t errlen)
 {
@@ -2284,6 +2484,7 @@ main(void)
 	    cmocka_unit_test(test_failed_fsync_under_always_warns_and_retries),
 	    cmocka_unit_test(test_disk_full_refuses_the_change_and_recovers),
 	    cmocka_unit_test(test_everysec_fsyncs_in_the_background),
+	    cmocka_unit_test(test_a_checkpoint_holds_no_commit),
 	    cmocka_unit_test(test_one_transaction_per_command),
 	    cmocka_unit_test(test_idle_channels_leave_memory_and_come_back),
 	    cmocka_unit_test(test_records_without_rows_are_not_read),
@@ -2297,6 +2498,10 @@ main(void)
 	    cmocka_unit_test(test_future_snapshot_warning_said_once),
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
 	    cmocka_unit_test(test_handled_events_are_marked_with_their_changes),
+	    cmocka_unit_test(test_replays_are_told_from_memory),
+	    cmocka_unit_test(test_expired_marks_leave_memory_with_their_rows),
+	    cmocka_unit_test(test_past_the_bound_a_replay_reads_its_mark),
+	    cmocka_unit_test(test_answers_go_in_order_behind_their_channel),
 	    cmocka_unit_test(test_one_transaction_per_loop_turn),
 	    cmocka_unit_test(test_replies_of_a_channel_leave_in_order),
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
@@ -2313,6 +2518,7 @@ main(void)
 	    cmocka_unit_test(test_waiting_commands_keep_their_order_across_two_keys),
 	    cmocka_unit_test(test_a_failed_user_read_refuses_the_command),
 	    cmocka_unit_test(test_options_from_the_command_line),
+	    cmocka_unit_test(test_a_damaged_snapshot_copy_is_not_kept),
 	};
 
 	faultsql_install();

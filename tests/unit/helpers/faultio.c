@@ -32,7 +32,9 @@ faultio_check(enum faultio_op op)
 static ssize_t
 fault_write(int fd, const void *p, size_t n)
 {
-	return faultio_check(FAULTIO_WRITE) ? -1 : write(fd, p, n);
+	if (!faultio_check(FAULTIO_WRITE))
+		return write(fd, p, n);
+	return errno == 0 ? (ssize_t)n : -1; /* lost, or failed */
 }
 
 static int

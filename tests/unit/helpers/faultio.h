@@ -2,7 +2,10 @@
  * faultio: fault injection for the fsio layer in unit tests. After
  * faultio_arm(op, n, err) the n-th call (from 1) of that operation, and
  * every later one when sticky is set, fails with errno err; the others go
- * to the system. faultio_off() restores the plain system calls.
+ * to the system. A write armed with err 0 is lost instead: it reports
+ * success and writes nothing (what a write through a descriptor that was
+ * closed and reused under its owner's feet looks like to that owner).
+ * faultio_off() restores the plain system calls.
  */
 #ifndef DELVER_TEST_FAULTIO_H
 #define DELVER_TEST_FAULTIO_H
