@@ -473,6 +473,14 @@ fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocatio
 	if (!anyone && (a == FUNGEON_ACT_HALLWAY || a == FUNGEON_ACT_ENTER ||
 	                (a == FUNGEON_ACT_RETREAT && c->d.phase == FUNGEON_RETREAT)))
 		return true;
+	if (!anyone && c->d.phase == FUNGEON_RETREAT) {
+		reply_error(out,
+		            "Nobody of the party is in play on the way back, so nobody fights or "
+		            "rolls there: any of its players takes it on to town (");
+		reply_cmd(out, RS_BAD, "fungeon retreat", NULL);
+		reply_add(out, RS_BAD, ").");
+		return false;
+	}
 	if (c->m[me].dead)
 		reply_error(out,
 		            "%s is dead: %s is out of the game until %s, and the players whose "

@@ -417,11 +417,12 @@ u9_on_the_way_back_town_comes_next(void **unused)
 	fgtable_fails_unchanged(t, "bo", "/fungeon combat",
 	                        "Bob waits to join the party when it reaches town; until then the "
 	                        "players whose Fungeoneers are in play move the party on.");
+	/* with Al dead nobody is in play: the way on is town (play-test 4, P8) */
 	fgtable_gm(t, "/fungeon adjust Al hits:-10");
 	fgtable_fails_unchanged(t, "al", "/fungeon combat",
-	                        "Al is dead: al is out of the game until the party reaches town, "
-	                        "and the players whose Fungeoneers are in play move the party "
-	                        "on.");
+	                        "Nobody of the party is in play on the way back, so nobody fights "
+	                        "or rolls there: any of its players takes it on to town (/fungeon "
+	                        "retreat).");
 	fgtable_free(t);
 }
 

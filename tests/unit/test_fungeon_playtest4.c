@@ -41,6 +41,10 @@ p8_a_party_fallen_on_the_way_back_reaches_town(void **unused)
 	text = fgtable_said(t, "al", "/fungeon sheet");
 	fgtable_holds(text, "Dead: al is out until the party reaches town and makes a new one");
 	free(text);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat",
+	                        "Nobody of the party is in play on the way back, so nobody fights "
+	                        "or rolls there: any of its players takes it on to town (/fungeon "
+	                        "retreat).");
 	/* a newcomer on the way back waits for town, and moves nothing while
 	 * someone of the party is in play; here nobody is */
 	text = fgtable_said(t, "bo", "/fungeon join Bo fighter 1");
