@@ -115,8 +115,7 @@ static const char handled_schema[] = HANDLED_SCHEMA;
 
 enum job_kind {
 	JOB_COMMIT,
-	JOB_LOAD,
-	JOB_CKPT
+	JOB_LOAD
 };
 
 struct job {
@@ -154,6 +153,7 @@ struct sqlite_backend {
 	int fail;     /* at open: the errno store_sqlite_open gives when it fails */
 	sqlite3 *db;  /* the writer: one thread at a time */
 	sqlite3 *rdb; /* read-only, on the loop */
+	sqlite3 *cdb; /* the everysec checkpoints', on libuv's pool */
 	sqlite3_stmt *stmt[ST_COUNT];
 	sqlite3_stmt *rget[4]; /* on rdb: channel, user, a channel's log, mark */
 	int sync;              /* asked: 0 OFF, 1 NORMAL, 2 FULL */
@@ -171,6 +171,9 @@ struct sqlite_backend {
 	struct job *todo, *finished;
 	bool thread_up;
 	bool ckpt_due;
+	bool ckpt_running;
+	uv_work_t ckpt;
+	char ckpt_err[1024]; /* the last checkpoint's failure, "" when none */
 	uint64_t checkpoints;
 	int snapshots; /* running */
 	bool closing;
@@ -543,15 +546,6 @@ job_work(struct job *j)
 		sqlite3_reset(s);
 		sqlite3_clear_bindings(s);
 		log_read_free(&l);
-	} else {
-		int rc =
-		    sqlite3_wal_checkpoint_v2(b->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-
-		if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
-			snprintf(j->err, sizeof(j->err), "the checkpoint of %s failed: %s", b->path,
-			         sqlite3_errmsg(b->db));
-			j->status = STORE_FAILED;
-		}
 	}
 }
 
@@ -588,10 +582,8 @@ job_done(struct job *j)
 	if (j->kind == JOB_COMMIT) {
 		b->ckpt_due = b->ckpt_due || j->status == STORE_OK;
 		j->commit_done(j->ctx, j->status, j->row_status, j->n, err);
-	} else if (j->kind == JOB_LOAD) {
+	} else {
 		j->load_done(j->ctx, j->status, j->found, err);
-	} else if (err != NULL) {
-		log_warnx("store: %s", err);
 	}
 	job_free(j);
 	if (b->closing)
@@ -697,19 +689,49 @@ sqlite_load(struct store_backend *base, enum store_kind kind, const char *key, s
 	enqueue(b, j);
 }
 
+/* The everysec checkpoint, on a thread of libuv's pool through a
+ * connection of its own: in WAL mode a checkpoint and the writer's commits
+ * go on at once, so no commit (no held reply) waits for its fsyncs. */
+static void
+ckpt_work(uv_work_t *req)
+{
+	struct sqlite_backend *b = req->data;
+	int rc = sqlite3_wal_checkpoint_v2(b->cdb, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+
+	b->ckpt_err[0] = '\0';
+	if (rc != SQLITE_OK && rc != SQLITE_BUSY)
+		snprintf(b->ckpt_err, sizeof(b->ckpt_err), "the checkpoint of %s failed: %s",
+		         b->path, sqlite3_errmsg(b->cdb));
+}
+
+static void
+ckpt_after(uv_work_t *req, int status)
+{
+	struct sqlite_backend *b = req->data;
+
+	(void)status;
+	b->ckpt_running = false;
+	if (b->ckpt_err[0] != '\0')
+		log_warnx("store: %s", b->ckpt_err);
+	if (b->closing)
+		close_step(b);
+}
+
 static void
 on_timer(uv_timer_t *t)
 {
 	struct sqlite_backend *b = t->data;
-	struct job *j;
 
-	if (!b->everysec || !b->ckpt_due || b->running || b->closing)
+	if (!b->everysec || !b->ckpt_due || b->ckpt_running || b->closing)
 		return;
 	b->ckpt_due = false;
 	b->checkpoints++;
-	j = xcalloc(1, sizeof(*j));
-	j->kind = JOB_CKPT;
-	enqueue(b, j);
+	b->ckpt_running = true;
+	b->ckpt.data = b;
+	if (uv_queue_work(b->base.loop, &b->ckpt, ckpt_work, ckpt_after) != 0) {
+		b->ckpt_running = false;
+		b->ckpt_due = true;
+	}
 }
 
 /* --- snapshots --- */
@@ -799,6 +821,7 @@ free_backend(struct sqlite_backend *b)
 	for (int i = 0; i < 4; i++)
 		sqlite3_finalize(b->rget[i]);
 	sqlite3_close(b->rdb);
+	sqlite3_close(b->cdb);
 	sqlite3_close(b->db);
 	free(b->path);
 	free(b);
@@ -841,7 +864,7 @@ timer_closed(uv_handle_t *h)
 static void
 close_step(struct sqlite_backend *b)
 {
-	if (b->running || b->head != NULL || b->snapshots > 0 ||
+	if (b->running || b->head != NULL || b->snapshots > 0 || b->ckpt_running ||
 	    uv_is_closing((uv_handle_t *)&b->timer))
 		return;
 	uv_close((uv_handle_t *)&b->timer, timer_closed);
@@ -1176,6 +1199,19 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 		return -1;
 	}
 	sqlite3_busy_timeout(b->rdb, BUSY_MS);
+	if (sqlite3_open_v2(b->path, &b->cdb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK) {
+		snprintf(err, errlen, "cannot open %s for its checkpoints: %s", b->path,
+		         b->cdb != NULL ? sqlite3_errmsg(b->cdb) : "out of memory");
+		return -1;
+	}
+	sqlite3_busy_timeout(b->cdb, BUSY_MS);
+	/* everysec: the checkpoint fsyncs the log, then the database. */
+	if (sqlite3_exec(b->cdb, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot set up %s for its checkpoints: %s", b->path,
+		         sqlite3_errmsg(b->cdb));
+		return -1;
+	}
 	return 0;
 }
 

@@ -16,13 +16,14 @@
  *   1's tables WITHOUT ROWID are copied into rowid tables (a record past
  *   about 1 KB took overflow pages of its own there) and the file is
  *   vacuumed.
- * - One connection does the writing. Commits, loads by key and the
- *   everysec checkpoint run on a thread of the backend's own, one at a time
- *   in the order they were asked (the connection is used by one thread at a
- *   time), each handed over with one wake of that thread;
- *   a second, read-only connection serves store_sqlite_load_now on the loop
- *   (WAL: a reader never waits for a writer). Snapshots use connections of
- *   their own on the pool.
+ * - One connection does the writing. Commits and loads by key run on a
+ *   thread of the backend's own, one at a time in the order they were asked
+ *   (the connection is used by one thread at a time), each handed over with
+ *   one wake of that thread; a second, read-only connection serves
+ *   store_sqlite_load_now on the loop (WAL: a reader never waits for a
+ *   writer); a third makes the everysec checkpoint on libuv's pool, beside
+ *   the commits (WAL: no commit waits for its fsyncs). Snapshots use
+ *   connections of their own on the pool.
  * - fsync policy onto synchronous: always FULL, everysec NORMAL with a
  *   PASSIVE checkpoint on the pool once a second after commits, no OFF.
  * - A damaged file (failing quick_check, or empty) is refused at open and

@@ -395,9 +395,8 @@ fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct repl
 		            fungeon_channel_out_until(c));
 	else if (m->fresh)
 		reply_error(out,
-		            "%s is a replacement: %s is out until the next hallway, where %s joins "
-		            "the party.",
-		            m->name, m->player, m->name);
+		            "%s is a replacement: %s is out until %s, where %s joins the party.",
+		            m->name, m->player, fungeon_channel_out_until(c), m->name);
 	else
 		return true;
 	return false;

@@ -7,7 +7,8 @@
  * with a configuration of defaults: a state directory of its own (the
  * SQLite store, fsync everysec, snapshots every 60 s), the compressed
  * gateway (zlib-stream; compress = none with DELVER_BENCH_COMPRESS=none in
- * the environment), dice seeded (--seed 1). Then, phase by phase, the fake
+ * the environment), dice seeded (--seed 1); DELVER_BENCH_FSYNC=no or
+ * always sets fsync instead. Then, phase by phase, the fake
  * sends interactions at a steady rate and this program prints, for the
  * daemon:
  * - how many were answered within Discord's 3 s (the fake's count), and
@@ -260,6 +261,7 @@ start_bot(const char *argv0)
 	char *delver = sibling(argv0, "delver"), conf[sizeof(work) + 16], *argv[WRAP_WORDS + 8];
 	char wrap[1024];
 	const char *mode = getenv("DELVER_BENCH_COMPRESS"), *w = getenv("DELVER_BENCH_WRAP");
+	const char *fsync = getenv("DELVER_BENCH_FSYNC");
 	int n = 0;
 	FILE *f;
 
@@ -269,12 +271,17 @@ start_bot(const char *argv0)
 	if (f == NULL)
 		fatal("cannot write the configuration");
 	fprintf(f,
-	        "[bot]\nstate_dir = %s/state\ngm_role = Game Master\n[discord]\n"
+	        "[bot]\nstate_dir = %s/state\ngm_role = Game Master\nfsync = %s\n[discord]\n"
 	        "token_source = env:" TOKEN_ENV "\nrest_url = http://127.0.0.1:%d/api/v10\n"
 	        "stats_interval = 0\n",
-	        work, port);
+	        work,
+	        fsync != NULL && (strcmp(fsync, "no") == 0 || strcmp(fsync, "always") == 0)
+	            ? fsync
+	            : "everysec",
+	        port);
 	if (mode != NULL && strcmp(mode, "none") == 0)
 		fprintf(f, "compress = none\n");
+
 	fclose(f);
 	if (getenv("DELVER_BENCH_CALLGRIND") != NULL)
 		snprintf(

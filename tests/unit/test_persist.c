@@ -1517,6 +1517,30 @@ test_answers_go_in_order_behind_their_channel(void **state)
 	bot_free(b);
 }
 
+/* The everysec checkpoint goes beside the commits: while its fsync
+ * hangs, a change is committed and answered. */
+static void
+test_a_checkpoint_holds_no_commit(void **state)
+{
+	struct bot *b = bot_new(FSYNC_EVERYSEC);
+	struct pending_reply pr;
+	bool answered;
+
+	say(b, "ann", "crypt", "/gm claim");
+	faultsql_hold_syncs(true);
+	SPIN_UNTIL(b, 0, faultsql_syncs_waiting() == 1); /* the checkpoint's, of the WAL */
+	assert_int_equal(stats(b).checkpoints, 1);
+	assert_true(start(b, &pr, "hall", "/gm claim"));
+	SPIN_UNTIL(b, 0, pr.ready);
+	answered = pr.ready;
+	faultsql_hold_syncs(false);
+	assert_true(answered);
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	assert_string_equal(gm_on_disk(b, "hall"), "console:ann");
+	reply_free(pr.r);
+	bot_free(b);
+}
+
 static void
 test_one_transaction_per_loop_turn(void **state)
 {
@@ -2460,6 +2484,7 @@ main(void)
 	    cmocka_unit_test(test_failed_fsync_under_always_warns_and_retries),
 	    cmocka_unit_test(test_disk_full_refuses_the_change_and_recovers),
 	    cmocka_unit_test(test_everysec_fsyncs_in_the_background),
+	    cmocka_unit_test(test_a_checkpoint_holds_no_commit),
 	    cmocka_unit_test(test_one_transaction_per_command),
 	    cmocka_unit_test(test_idle_channels_leave_memory_and_come_back),
 	    cmocka_unit_test(test_records_without_rows_are_not_read),

@@ -2,6 +2,7 @@
 #include "tests/unit/helpers/faultsql.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,30 @@ struct ffile {
 
 static sqlite3_vfs vfs;
 static sqlite3_vfs *real_vfs;
+static pthread_mutex_t hold_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_cv = PTHREAD_COND_INITIALIZER;
+static bool held;
+static int waiting;
+
+void
+faultsql_hold_syncs(bool hold)
+{
+	pthread_mutex_lock(&hold_mu);
+	held = hold;
+	pthread_cond_broadcast(&hold_cv);
+	pthread_mutex_unlock(&hold_mu);
+}
+
+int
+faultsql_syncs_waiting(void)
+{
+	int n;
+
+	pthread_mutex_lock(&hold_mu);
+	n = waiting;
+	pthread_mutex_unlock(&hold_mu);
+	return n;
+}
 
 #define REAL(f) (((struct ffile *)(f))->real)
 
@@ -50,6 +75,12 @@ f_truncate(sqlite3_file *f, sqlite3_int64 size)
 static int
 f_sync(sqlite3_file *f, int flags)
 {
+	pthread_mutex_lock(&hold_mu);
+	waiting++;
+	while (held)
+		pthread_cond_wait(&hold_cv, &hold_mu);
+	waiting--;
+	pthread_mutex_unlock(&hold_mu);
 	if (faultio_check(FAULTIO_FSYNC))
 		return SQLITE_IOERR_FSYNC;
 	return REAL(f)->pMethods->xSync(REAL(f), flags);

@@ -7,7 +7,14 @@
 #ifndef DELVER_TEST_FAULTSQL_H
 #define DELVER_TEST_FAULTSQL_H
 
+#include <stdbool.h>
+
 /* Idempotent; call before opening a database. */
 void faultsql_install(void);
+/* While held, every sync of the VFS waits (on whatever thread makes it)
+ * until faultsql_hold_syncs(false); faultsql_syncs_waiting() counts the
+ * syncs waiting. */
+void faultsql_hold_syncs(bool hold);
+int faultsql_syncs_waiting(void);
 
 #endif
