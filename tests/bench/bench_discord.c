@@ -576,8 +576,14 @@ phase(const char *what, int count, int rate, int channels, const char *templates
 	}
 	in_time = fake_stat("interactions.mark_answered");
 	bot_stats(&s1);
-	if (check)
+	/* A deferred interaction counts as answered in time at its deferral;
+	 * what it says comes with the edit that completes it, later. */
+	for (int i = 0; check && i < 100; i++) {
 		ok = answers_ok() - ok0;
+		if (ok >= in_time)
+			break;
+		usleep(100000);
+	}
 	printf("%-30s %6.0f of %d answered in time (%.2f%%; %llu shed) in %6.2f s = %6.0f/s; "
 	       "handling: p50 %5llu us, p99 %6llu us, max %7llu us; CPU %6.1f us per interaction "
 	       "(%.1f in the kernel); peak RSS %.1f MB; waited %.1f ms for a CPU\n",
