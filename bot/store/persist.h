@@ -33,8 +33,9 @@
  *   and read back by key when next used (state_set_loader; for SQLite a
  *   synchronous read on a read-only connection of its own, which never
  *   waits for a commit; for another backend an asynchronous read that the
- *   request waits for, persist_queue.h). At open, every user and every
- *   channel used within evict_after is loaded.
+ *   request waits for, persist_queue.h). At open, every user, every
+ *   channel used within evict_after and every channel whose record holds
+ *   the options' load_also are loaded.
  * - Failures: a failed commit is logged, the held replies of that
  *   transaction's commands say the change may be lost, and the records are
  *   written again from memory every second until that works. A row whose

@@ -453,8 +453,9 @@ idle_key(const char *key, void *ctx)
 	persist__away(ctx, 'c', key);
 }
 
-/* Loads every user, and the channels used within evict_after (all of them
- * when evict_after is 0); the others stay in the store until used. */
+/* Loads every user, the channels used within evict_after (all of them
+ * when evict_after is 0) and those whose record holds load_also; the
+ * others stay in the store until used. */
 int
 persist_read_all(struct persist *p, char *err, size_t errlen)
 {
@@ -465,7 +466,8 @@ persist_read_all(struct persist *p, char *err, size_t errlen)
 	int ret = -1, e;
 
 	err[0] = '\0';
-	if (p->be->ops->load_active(p->be, since, active_row, &a, err, errlen) < 0) {
+	if (p->be->ops->load_active(p->be, since, p->o.load_also, active_row, &a, err, errlen) <
+	    0) {
 		/* A damaged record stays damaged; a read that failed may pass. */
 		errno = a.damaged ? PERSIST_DAMAGED : EIO;
 		goto out;
@@ -474,7 +476,8 @@ persist_read_all(struct persist *p, char *err, size_t errlen)
 	state_flush(p->st, NULL, NULL, NULL);
 	/* The channels left in the store: read when used (struct persist's
 	 * away). */
-	if (p->sqlite && store_sqlite_idle_keys(p->be, since, idle_key, p, err, errlen) < 0) {
+	if (p->sqlite &&
+	    store_sqlite_idle_keys(p->be, since, p->o.load_also, idle_key, p, err, errlen) < 0) {
 		errno = EIO;
 		goto out;
 	}

@@ -108,9 +108,11 @@ typedef void (*store_done_cb)(void *ctx, enum store_status status, const char *e
 struct store_backend_ops {
 	const char *name; /* "sqlite", "postgresql" */
 	/* Calls row() for every user and every channel used at or after
-	 * used_since (start-up; may block). row returns 0, or -1 to stop with
-	 * its own error. Returns 0 or -1 with one sentence in err. */
-	int (*load_active)(struct store_backend *b, int64_t used_since,
+	 * used_since, and every channel whose record holds the bytes of also
+	 * however long ago it was used (also NULL: none) (start-up; may
+	 * block). row returns 0, or -1 to stop with its own error. Returns 0
+	 * or -1 with one sentence in err. */
+	int (*load_active)(struct store_backend *b, int64_t used_since, const char *also,
 	                   int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
 	                   size_t errlen);
 	/* Commits rows[0..n) in one transaction (group commit: persist hands

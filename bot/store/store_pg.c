@@ -981,11 +981,11 @@ active_add(struct active_chan *a, const PGresult *r,
 }
 
 static int
-load_table(struct store_pg *p, enum store_kind kind, int64_t used_since,
+load_table(struct store_pg *p, enum store_kind kind, int64_t used_since, const char *also,
            int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err, size_t errlen)
 {
 	char sql[400], since[24], why[ERR_MAX];
-	const char *v[1] = {since};
+	const char *v[2] = {since, also};
 	struct active_chan a;
 	PGresult *r;
 	int rc = 0;
@@ -999,6 +999,8 @@ load_table(struct store_pg *p, enum store_kind kind, int64_t used_since,
 		    sql, sizeof(sql),
 		    "SELECT c.key, c.last_used, c.version, c.rec, c.generation, l.seq, l.rec "
 		    "FROM channels c LEFT JOIN logs l ON l.key = c.key WHERE c.last_used >= $1 "
+		    "OR ($2::text IS NOT NULL AND position(convert_to($2::text, 'UTF8') IN c.rec) "
+		    "> 0) "
 		    "ORDER BY c.key, l.seq");
 	else
 		snprintf(sql, sizeof(sql),
@@ -1006,7 +1008,8 @@ load_table(struct store_pg *p, enum store_kind kind, int64_t used_since,
 		         "last_used >= $1",
 		         table_name[kind]);
 	snprintf(since, sizeof(since), "%" PRId64, kind == STORE_USER ? INT64_MIN : used_since);
-	if (!PQsendQueryParams(p->conn, sql, 1, NULL, v, NULL, NULL, 1) ||
+	if (!PQsendQueryParams(p->conn, sql, kind == STORE_CHANNEL ? 2 : 1, NULL, v, NULL, NULL,
+	                       1) ||
 	    !PQsetSingleRowMode(p->conn)) {
 		first_line(why, sizeof(why), PQerrorMessage(p->conn));
 		snprintf(err, errlen, "cannot read the %s of PostgreSQL: %s", table_name[kind],
@@ -1054,7 +1057,7 @@ out:
 }
 
 static int
-pg_load_active(struct store_backend *b, int64_t used_since,
+pg_load_active(struct store_backend *b, int64_t used_since, const char *also,
                int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
                size_t errlen)
 {
@@ -1070,9 +1073,9 @@ pg_load_active(struct store_backend *b, int64_t used_since,
 		first_line(err, errlen, PQerrorMessage(p->conn));
 		return -1;
 	}
-	rc = load_table(p, STORE_USER, 0, row, ctx, err, errlen);
+	rc = load_table(p, STORE_USER, 0, NULL, row, ctx, err, errlen);
 	if (rc == 0)
-		rc = load_table(p, STORE_CHANNEL, used_since, row, ctx, err, errlen);
+		rc = load_table(p, STORE_CHANNEL, used_since, also, row, ctx, err, errlen);
 	/* libpq leaves single-row mode on after those queries until the next
 	 * query sent outside a pipeline: without one, the first read by key in
 	 * the pipeline gets its row as PGRES_SINGLE_TUPLE (taken for an error). */

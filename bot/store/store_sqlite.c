@@ -883,13 +883,14 @@ sqlite_close(struct store_backend *base, store_done_cb done, void *ctx)
 }
 
 static int
-sqlite_load_active(struct store_backend *base, int64_t used_since,
+sqlite_load_active(struct store_backend *base, int64_t used_since, const char *also,
                    int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
                    size_t errlen)
 {
 	static const char *const sql[2] = {
 	    "SELECT key, 0, version, rec, generation FROM users",
-	    "SELECT key, last_used, version, rec, generation FROM channels WHERE last_used >= ?1",
+	    "SELECT key, last_used, version, rec, generation FROM channels WHERE last_used >= ?1 "
+	    "OR (?2 IS NOT NULL AND instr(rec, CAST(?2 AS BLOB)) > 0)",
 	};
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
 	struct log_read l;
@@ -904,8 +905,11 @@ sqlite_load_active(struct store_backend *base, int64_t used_since,
 			snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
 			goto out;
 		}
-		if (t == 1)
+		if (t == 1) {
 			sqlite3_bind_int64(s, 1, used_since);
+			if (also != NULL)
+				sqlite3_bind_text(s, 2, also, -1, SQLITE_STATIC);
+		}
 		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 			struct store_row r;
 			const char *key = (const char *)sqlite3_column_text(s, 0);
@@ -1338,19 +1342,23 @@ store_sqlite_marks(struct store_backend *base, size_t limit,
 }
 
 int
-store_sqlite_idle_keys(struct store_backend *base, int64_t used_since,
+store_sqlite_idle_keys(struct store_backend *base, int64_t used_since, const char *also,
                        void (*fn)(const char *key, void *ctx), void *ctx, char *err, size_t errlen)
 {
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
 	sqlite3_stmt *s;
 	int rc;
 
-	if (sqlite3_prepare_v2(b->db, "SELECT key FROM channels WHERE last_used < ?1", -1, &s,
-	                       NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(b->db,
+	                       "SELECT key FROM channels WHERE last_used < ?1 AND (?2 IS NULL OR "
+	                       "instr(rec, CAST(?2 AS BLOB)) = 0)",
+	                       -1, &s, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
 		return -1;
 	}
 	sqlite3_bind_int64(s, 1, used_since);
+	if (also != NULL)
+		sqlite3_bind_text(s, 2, also, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *key = (const char *)sqlite3_column_text(s, 0);
 

@@ -70,9 +70,10 @@ int store_sqlite_load_now(struct store_backend *b, enum store_kind kind, const c
                           size_t errlen);
 
 /* Calls fn with the key of every channel stored but not used at or after
- * used_since (those load_active leaves in the store), on the calling
- * thread: at start-up. Returns 0, or -1 with one sentence in err. */
-int store_sqlite_idle_keys(struct store_backend *b, int64_t used_since,
+ * used_since whose record does not hold also (NULL: any record): those
+ * load_active leaves in the store; on the calling thread: at start-up.
+ * Returns 0, or -1 with one sentence in err. */
+int store_sqlite_idle_keys(struct store_backend *b, int64_t used_since, const char *also,
                            void (*fn)(const char *key, void *ctx), void *ctx, char *err,
                            size_t errlen);
 

@@ -237,12 +237,16 @@ static const struct help_topic combat_topics[] = {
              "aims their own Fungeoneer, and whoever made a monster aims it "
              "({/fungeon orders}, or targets: in their own turn). Ruling: without a "
              "target, the other side's lowest die at that rank. Ruling: a tie at a rank "
-             "deals no damage. Monster attacks are universal: no magic protects against "
-             "them. Ruling: in (3) a Fungeoneer strikes with its class bonus (its Combat "
-             "Bonus) when its class has a type (type: at join, or bonus:), and a monster's "
-             "Resist dice against that type take as many of those dice away (the most any "
-             "monster in the fight has); in an ability's conflict they take the class-bonus "
-             "and magic dice of the ability's type. They never add dice. Each point dealt "
+             "deals no damage. Monster attacks are universal: no class bonus or magic "
+             "protects against them. Ruling (the text says two things: universal attacks "
+             "cancel class bonuses, yet Resist dice are bought against a Fungeoneer's "
+             "Combat Bonus): universal damage takes away what defends, not the "
+             "Fungeoneer's own attack, so in (3) a Fungeoneer strikes with its class bonus "
+             "(its Combat Bonus) when its class has a type (type: at join, or bonus:), and "
+             "a monster's Resist dice against that type take as many of those dice away "
+             "(the most any monster in the fight has); magic still counts for nothing "
+             "there. In an ability's conflict Resist dice take the class-bonus and magic "
+             "dice of the ability's type. They never add dice. Each point dealt "
              "to a monster earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a "
              "turn "
              "takes at most 13 participants; beyond, the first monsters standing fight and "
@@ -326,13 +330,13 @@ static const struct command fungeon_subs[] = {
      .desc = "Into a dungeon when the players don't agree on it: the highest roll describes it",
      .help = "From town. Every player rolls one die, their Thwack-O (a tie for the highest "
              "re-rolled, the others not); the highest describes the entrance, which opens on floor "
-             "= Party Min. Ruling: a new "
-             "dungeon begins with every living Fungeoneer's hits whole.",
+             "= Party Min. Ruling: hits stay as they are into a new dungeon; a new game "
+             "session makes them whole ({/fungeon town session}).",
      .fn = cmd_fungeon_hallway_entrance},
     {.name = "hallway",
      .desc = "Between rooms: replacements, level-ups, continuous damage, category draw",
-     .help = "From town (into a new dungeon, where every living Fungeoneer's hits are whole "
-             "again: a Ruling), the entrance or a room, in order: (1) dead "
+     .help = "From town (into a new dungeon; Ruling: hits stay as they are, a new game "
+             "session makes them whole), the entrance or a room, in order: (1) dead "
              "Fungeoneers are replaced at level floor - 1 (minimum 1); (2) level-ups, "
              "several at once, each level recomputing class bonus and max hits and healing "
              "5 hits; (3) continuous damage, from traps and monsters, is rolled (a success "

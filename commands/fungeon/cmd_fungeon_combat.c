@@ -763,7 +763,7 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_GOOD, ".");
 		reply_nl(out);
 		if (c->d.phase == FUNGEON_RETREAT)
-			fungeon_channel_go_on_back(c, out);
+			fungeon_render_go_on_back(c, out);
 	}
 	free(t);
 }

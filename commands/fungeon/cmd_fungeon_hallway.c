@@ -215,98 +215,17 @@ may_start(const struct fungeon_channel *c, struct reply *out)
 	return 0;
 }
 
-/* Into the dungeon from town: a new dungeon, its entrance on Party Min,
- * every living Fungeoneer's hits whole again (a Ruling); before[i] keeps
- * member i's hits as they were, for healed_line(). */
+/* Into the dungeon from town: a new dungeon, its entrance on Party Min
+ * (hits stay as they are: a Ruling, /fungeon town session). */
 static void
-begin(struct fungeon_channel *c, int *before)
+begin(struct fungeon_channel *c)
 {
 	struct fungeon_party p;
 
-	for (int i = 0; i < c->n; i++) {
-		before[i] = c->m[i].hits;
-		fungeon_heal_between_dungeons(&c->m[i]);
-	}
 	fungeon_channel_party(c, &p);
 	fungeon_dungeon_begin(&c->d, &p);
 	fungeon_channel_fallen_clear(c);
 	c->waived[0] = '\0';
-}
-
-/* Says whose hits begin() made whole, if anyone's. */
-static void
-healed_line(struct reply *out, const struct fungeon_channel *c, const int *before)
-{
-	int healed = 0;
-
-	for (int i = 0; i < c->n; i++) {
-		if (c->m[i].hits == before[i])
-			continue;
-		reply_add(out, 0, "%s%s %d → %d/%d",
-		          healed++ == 0 ? "Hits heal between dungeons (a Ruling): " : ", ",
-		          c->m[i].name, before[i], c->m[i].hits, fungeon_max_hits(c->m[i].level));
-	}
-	if (healed > 0) {
-		reply_add(out, 0, ".");
-		reply_nl(out);
-	}
-}
-
-/* Appends "troll, rat" (the names of room r's monsters standing, or of
- * its treasure nobody took: kind k; at most six, then "..."); returns how
- * many there are. */
-static int
-behind_names(const struct fungeon_room *r, enum fungeon_kind k, char *buf, size_t len)
-{
-	size_t used = 0;
-	int n = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < r->n[k]; i++) {
-		const struct fungeon_piece *p = &r->p[k][i];
-		int w;
-
-		if (k == FUNGEON_MONSTER ? p->hits <= 0 : p->taken[0] != '\0')
-			continue;
-		w = n < 6    ? snprintf(buf + used, len - used, "%s%s", n ? ", " : "", p->name)
-		    : n == 6 ? snprintf(buf + used, len - used, ", ...")
-		             : 0;
-		if (w > 0 && (size_t)w < len - used)
-			used += (size_t)w;
-		n++;
-	}
-	return n;
-}
-
-/* Whether the party would leave monsters standing or treasure untaken in
- * room r. */
-static bool
-anything_behind(const struct fungeon_room *r)
-{
-	char tre[160];
-
-	return fungeon_room_standing(r) > 0 ||
-	       behind_names(r, FUNGEON_TREASURE, tre, sizeof(tre)) > 0;
-}
-
-/* Says what the party leaves behind in room r ("room 2 with 3 monsters
- * standing (a, b, c) and 2 treasures untaken (x, y)"), when
- * anything_behind(). */
-static void
-left_behind(struct reply *out, const struct fungeon_room *r, unsigned style)
-{
-	char mon[160], tre[160];
-	int standing = behind_names(r, FUNGEON_MONSTER, mon, sizeof(mon));
-	int treasure = behind_names(r, FUNGEON_TREASURE, tre, sizeof(tre));
-	reply_add(out, style, "room %lld with ", (long long)r->number);
-	if (standing > 0)
-		reply_add(out, style, "%d monster%s standing (%s)", standing,
-		          standing == 1 ? "" : "s", mon);
-	if (standing > 0 && treasure > 0)
-		reply_add(out, style, " and ");
-	if (treasure > 0)
-		reply_add(out, style, "%d treasure%s untaken (%s)", treasure,
-		          treasure == 1 ? "" : "s", tre);
 }
 
 void
@@ -317,7 +236,7 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	struct hall h = {
 	    .c = c, .styles = styles, .out = out, .compact = rollchan_compact(inv->chan)};
 	struct fungeon_hallway_out *ho;
-	int first, before[FUNGEON_PARTY_MAX];
+	int first;
 	bool dead[FUNGEON_PARTY_MAX], fresh = c->d.phase == FUNGEON_TOWN;
 	bool leaving = c->d.phase == FUNGEON_ROOM;
 
@@ -325,10 +244,10 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
 		return;
 	/* Leaving monsters or treasure behind is for good: asked first. */
-	leaving = leaving && anything_behind(&c->d.room);
+	leaving = leaving && fungeon_render_anything_behind(&c->d.room);
 	if (leaving && !invocation_bool(inv, "confirm", false)) {
 		reply_add(out, 0, "Going on leaves ");
-		left_behind(out, &c->d.room, 0);
+		fungeon_render_left_behind(out, &c->d.room, 0);
 		reply_add(out, 0, " behind for good. Go with ");
 		reply_cmd(out, 0, "fungeon hallway", "confirm:", "true", NULL);
 		reply_add(out, 0, ".");
@@ -337,15 +256,13 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 		return;
 	}
 	if (fresh)
-		begin(c, before);
+		begin(c);
 	fungeon_channel_styles(c, inv->state, styles);
 	reply_title(out, "Hallway: room %lld next, floor %d", (long long)(c->d.rooms + 1),
 	            c->d.floor);
-	if (fresh)
-		healed_line(out, c, before);
 	if (leaving) {
 		reply_add(out, RS_DIM, "The party leaves ");
-		left_behind(out, &c->d.room, RS_DIM);
+		fungeon_render_left_behind(out, &c->d.room, RS_DIM);
 		reply_add(out, RS_DIM, ".");
 		reply_nl(out);
 	}
@@ -452,20 +369,19 @@ cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out)
 	struct fungeon_channel *c = fungeon_channel(inv);
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 	struct fungeon_draw *d;
-	int idx[FUNGEON_PARTY_MAX], n = 0, first, g = 0, before[FUNGEON_PARTY_MAX];
+	int idx[FUNGEON_PARTY_MAX], n = 0, first, g = 0;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTRANCE, out) ||
 	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTRANCE, out) || may_start(c, out) < 0)
 		return;
 	for (int i = 0; i < c->n; i++)
 		idx[n++] = i;
-	begin(c, before);
+	begin(c);
 	channel_touch(inv->chan);
 	fungeon_channel_styles(c, inv->state, styles);
 	d = xmalloc(sizeof(*d));
 	fungeon_hallway_entrance(inv->rng, idx, n, d);
 	reply_title(out, "The entrance: each player rolls, the highest describes it");
-	healed_line(out, c, before);
 	draw_lines(out, c, d, styles, NULL);
 	first = d->order[0];
 	while (g < d->n && d->member[g] != first)

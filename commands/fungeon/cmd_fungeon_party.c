@@ -9,6 +9,7 @@
 
 #include "commands/fungeon/cmd_fungeon_town.h"
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_render.h"
 #include "commands/fungeon/fungeon_roll.h"
 #include "rules/base/buf.h"
 #include "rules/base/utf8.h"
@@ -21,6 +22,24 @@ has_text(const char *s)
 		if (!isspace((unsigned char)*s))
 			return true;
 	return false;
+}
+
+/* Whether s reads as a number ("2.5", "-1", "3,"): a mistyped level that
+ * the positional reading would otherwise take as the class type. */
+static bool
+looks_numeric(const char *s)
+{
+	bool digit = false;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; *s; s++) {
+		if (isdigit((unsigned char)*s))
+			digit = true;
+		else if (*s != '.' && *s != ',')
+			return false;
+	}
+	return digit;
 }
 
 /* Checks the name, class and class type of the invoker's Fungeoneer
@@ -57,6 +76,13 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            "A class type is one word of 1 to %d characters (fire, frost, "
 		            "poison) with no spaces or : , > / \" #.",
 		            FUNGEON_TYPE_CHARS);
+		return -1;
+	}
+	if (type != NULL && looks_numeric(type)) {
+		reply_error(out,
+		            "'%s' is no level (a level is a whole number from %d to %d) and no "
+		            "class type (a word, such as fire).",
+		            type, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
 		return -1;
 	}
 	if (fungeon_channel_name_used(c, name, inv->from->user_key, out))
@@ -375,7 +401,7 @@ pending_lines(const struct fungeon_channel *c, struct reply *out)
 		reply_cmd(out, 0, "fungeon combat", NULL);
 		reply_line(out, 0, " before going on back.");
 	}
-	fungeon_channel_go_on_back(c, out);
+	fungeon_render_go_on_back(c, out);
 }
 
 void

@@ -118,6 +118,43 @@ treasure_open(const struct fungeon_channel *c, struct reply *out)
 	return 0;
 }
 
+/* A treasure to take that is not here: names what is left to take (not
+ * what was taken), or says that nothing is. */
+static void
+unknown_treasure(const struct fungeon_channel *c, const char *item, struct reply *out)
+{
+	const struct fungeon_room *r = &c->d.room;
+	struct buf b;
+	char where[96];
+	int n = 0;
+
+	if (c->d.phase == FUNGEON_TOWN) {
+		reply_error(out,
+		            "There is no treasure '%.40s' to take in town: treasure is taken in a "
+		            "dungeon's rooms, and in town sold and bought (",
+		            item);
+		reply_cmd(out, RS_BAD, "fungeon town sell", "item", "ITEM", NULL);
+		reply_add(out, RS_BAD, ").");
+		return;
+	}
+	buf_init(&b, 1000);
+	for (int i = 0; i < r->n[FUNGEON_TREASURE]; i++)
+		if (r->p[FUNGEON_TREASURE][i].taken[0] == '\0')
+			buf_addf(&b, "%s%s", n++ ? ", " : "", r->p[FUNGEON_TREASURE][i].name);
+	fungeon_dungeon_where(&c->d, where, sizeof(where));
+	if (n == 0)
+		reply_error(out,
+		            "There is no treasure '%.40s' here (the party is %s), and none is "
+		            "left to take.",
+		            item, where);
+	else
+		reply_error(out,
+		            "There is no treasure '%.40s' here (the party is %s); left to take: "
+		            "%s.",
+		            item, where, buf_str(&b));
+	buf_free(&b);
+}
+
 void
 cmd_fungeon_town_take(struct invocation *inv, struct reply *out)
 {
@@ -128,17 +165,7 @@ cmd_fungeon_town_take(struct invocation *inv, struct reply *out)
 	int i;
 
 	if (s == NULL) {
-		struct buf b;
-		char where[96];
-
-		buf_init(&b, 1000);
-		fungeon_channel_list_pieces(c, FUNGEON_TREASURE, &b);
-		fungeon_dungeon_where(&c->d, where, sizeof(where));
-		reply_error(out,
-		            "There is no treasure '%.40s' here (the party is %s); the treasure "
-		            "here is %s.",
-		            item, where, buf_str(&b));
-		buf_free(&b);
+		unknown_treasure(c, item, out);
 		return;
 	}
 	if (!fungeon_channel_may(c, s->left ? FUNGEON_ACT_PLUNDER : FUNGEON_ACT_TAKE, out) ||
@@ -227,11 +254,11 @@ cmd_fungeon_town_use(struct invocation *inv, struct reply *out)
 	struct fungeon_member *m;
 	int heal;
 
-	if (me < 0 || (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
+	/* out of the game first: a dead one's treasure lies where it fell */
+	if (me < 0 || !fungeon_channel_need_in_play(c, me, out) ||
+	    (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
 		return;
 	m = &c->m[me];
-	if (!fungeon_channel_need_in_play(c, me, out))
-		return;
 	if (!is_magic(&m->items[i].d)) {
 		reply_error(out,
 		            "%s has no magic to use; magic treasure is used to heal (once) or to "
@@ -350,6 +377,11 @@ ask_first(const struct fungeon_channel *c, int64_t next, struct reply *out)
 		          (long long)next);
 	if (made)
 		reply_add(out, 0, ", and room %lld, being made, is given up", (long long)r->number);
+	if (c->d.phase == FUNGEON_ROOM && fungeon_render_anything_behind(r)) {
+		reply_add(out, 0, "; it leaves ");
+		fungeon_render_left_behind(out, r, 0);
+		reply_add(out, 0, " behind for good");
+	}
 	reply_add(out, 0, ". Go with ");
 	reply_cmd(out, 0, "fungeon retreat", "confirm:", "true", NULL);
 	reply_add(out, 0, ".");
@@ -439,7 +471,7 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 	if (fungeon_dungeon_next_back(&c->d) == 0)
 		reply_line(out, 0, "Room %lld is the last before the entrance.", (long long)next);
 	fungeon_render_narration_lines(out, &r->annoy.nar, c, styles, NULL);
-	fungeon_channel_go_on_back(c, out);
+	fungeon_render_go_on_back(c, out);
 	free(r);
 }
 
@@ -562,6 +594,15 @@ town_healer(struct invocation *inv, struct reply *out)
 		reply_error(out, "%s has all %d hits; there is nothing to heal.", m->name, m->hits);
 		return;
 	}
+	if (heal > fungeon_max_hits(m->level) - m->hits) {
+		reply_error(out,
+		            "%s misses %d hit%s of %d, and the healer sells no more healing than "
+		            "that (hits:%d at most).",
+		            m->name, fungeon_max_hits(m->level) - m->hits,
+		            fungeon_max_hits(m->level) - m->hits == 1 ? "" : "s",
+		            fungeon_max_hits(m->level), fungeon_max_hits(m->level) - m->hits);
+		return;
+	}
 	cost = 2 + (int64_t)heal; /* fancy item 2, Magic: Heal 1 Hit per point */
 	if (cost > m->credit) {
 		reply_error(out,
@@ -578,6 +619,37 @@ town_healer(struct invocation *inv, struct reply *out)
 	           "left %s).",
 	           m->name, (long long)cost, heal, credit_words(m, credit, sizeof(credit)));
 	heal_with_magic(out, m, "the healer's magic", heal);
+}
+
+/* A new game session (a Ruling on line 299, which limits healing to magic
+ * treasure "during a game session"): in town, every living Fungeoneer's
+ * hits are whole again. */
+static void
+town_session(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int healed = 0;
+
+	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
+	    (!inv->is_gm && fungeon_channel_need_self(c, inv, out) < 0))
+		return;
+	reply_add(out, RS_BOLD, "A new game session begins");
+	for (int i = 0; i < c->n; i++) {
+		struct fungeon_member *m = &c->m[i];
+		int was = m->hits;
+
+		if (fungeon_heal_new_session(m) == 0)
+			continue;
+		reply_add(out, 0, "%s%s %d → %d/%d",
+		          healed++ == 0 ? ": hits are whole again, " : ", ", m->name, was, m->hits,
+		          fungeon_max_hits(m->level));
+	}
+	if (healed == 0)
+		reply_add(out, 0, ": every living Fungeoneer's hits are whole already");
+	reply_add(out, 0, ".");
+	reply_nl(out);
+	if (healed > 0)
+		channel_touch(inv->chan);
 }
 
 static const struct cmd_opt buy_opts[] = {
@@ -624,11 +696,21 @@ const struct command cmd_fungeon_town_subs[] = {
      .fn = town_buy},
     {.name = "healer",
      .desc = "Buy healing magic with your credit and use it at once",
-     .help = "Hits heal only through magic treasure: the healer sells a fancy item with "
-             "Heal N (2 + N points) and you use it on the spot; like any magic it also ends "
-             "continuous damage. Ruling: hits are whole again anyway when the next dungeon "
-             "begins.",
+     .help = "Hits heal only through magic treasure during a game session: the healer "
+             "sells a fancy item with Heal N (2 + N points, N at most the hits you miss) and "
+             "you use it on the spot; like any magic it also ends continuous damage. Ruling: "
+             "a new dungeon does not heal; a new game session does ({/fungeon town "
+             "session}).",
      .opts = healer_opts,
      .fn = town_healer},
+    {.name = "session",
+     .desc = "A new game session begins: every living Fungeoneer's hits are whole again",
+     .help = "In town, when the table meets again. Ruling: the text limits healing to "
+             "magic treasure \"during a game session (or one Dungeon)\" and sends the "
+             "wounded to the healer in town, so hits stay as they are from one dungeon to "
+             "the next within a session and are whole again only when a new one begins. "
+             "Continuous damage goes on (only an Annoy success or magic ends it). Any "
+             "player of the party may say so.",
+     .fn = town_session},
     {0},
 };

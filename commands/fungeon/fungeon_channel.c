@@ -395,9 +395,8 @@ fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct repl
 		            fungeon_channel_out_until(c));
 	else if (m->fresh)
 		reply_error(out,
-		            "%s is a replacement: %s is out until the next hallway, where %s joins "
-		            "the party.",
-		            m->name, m->player, m->name);
+		            "%s is a replacement: %s is out until %s, where %s joins the party.",
+		            m->name, m->player, fungeon_channel_out_until(c), m->name);
 	else
 		return true;
 	return false;
@@ -513,30 +512,6 @@ fungeon_channel_wanderers_due(const struct fungeon_channel *c, struct reply *out
 		return -1;
 	}
 	return 0;
-}
-
-bool
-fungeon_channel_go_on_back(const struct fungeon_channel *c, struct reply *out)
-{
-	int64_t next = fungeon_dungeon_next_back(&c->d);
-	bool any = false;
-
-	for (int i = 0; i < c->n; i++) {
-		any |= fungeon_channel_in_play(c, i);
-		if (c->m[i].nwander > 0 && !c->m[i].dead)
-			return false;
-	}
-	if (c->d.phase != FUNGEON_RETREAT || fungeon_room_standing(&c->d.room) > 0)
-		return false;
-	reply_add(out, 0, "Go on back with ");
-	reply_cmd(out, 0, "fungeon retreat", NULL);
-	if (next > 0 && any)
-		reply_add(out, 0, ": the rolls before room %lld.", (long long)next);
-	else
-		reply_add(out, 0, ": out of the dungeon, to town.");
-	reply_nl(out);
-	reply_button(out, "Go on", "fungeon retreat");
-	return true;
 }
 
 void

@@ -139,10 +139,6 @@ bool fungeon_channel_may_move(const struct fungeon_channel *c, const struct invo
  * room's monsters are all built before the party fights or goes on), else
  * 0. */
 int fungeon_channel_wanderers_due(const struct fungeon_channel *c, struct reply *out);
-/* On the way back, once the room re-entered has no wandering monster left
- * to build or standing: says how to go on (`/fungeon retreat`, with a "Go
- * on" button) and returns true; otherwise says nothing and returns false. */
-bool fungeon_channel_go_on_back(const struct fungeon_channel *c, struct reply *out);
 /* A new room: the Fungeoneers' standing aims are forgotten. */
 void fungeon_channel_new_room(struct fungeon_channel *c);
 

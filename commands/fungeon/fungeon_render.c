@@ -163,6 +163,12 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 	if (k->success && k->xp > 0)
 		snprintf(suffix, sizeof(suffix), " → %d, succeeds: the effect ends (+%lld XP)",
 		         k->annoy_res.best[0], (long long)k->xp);
+	else if (k->success && !k->hold && k->effect.xp > 0 &&
+	         k->effect.from == FUNGEON_FROM_TRAP && k->effect.maker[0] &&
+	         !strcmp(k->effect.maker, m->user_key))
+		snprintf(suffix, sizeof(suffix),
+		         " → %d, succeeds: the effect ends (own trap: no XP)",
+		         k->annoy_res.best[0]);
 	else
 		snprintf(suffix, sizeof(suffix), " → %d, %s", k->annoy_res.best[0],
 		         !k->success ? "fails"
@@ -211,6 +217,10 @@ fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
 		if (a->xp[i] > 0)
 			snprintf(suffix, sizeof(suffix), " → %d, succeeds (+%lld XP)",
 			         a->res.best[i], (long long)a->xp[i]);
+		else if (!a->fails[i] && o->xp > 0 && o->from == FUNGEON_FROM_TRAP && o->maker[0] &&
+		         !strcmp(o->maker, m->user_key))
+			snprintf(suffix, sizeof(suffix), " → %d, succeeds (own trap: no XP)",
+			         a->res.best[i]);
 		else
 			snprintf(suffix, sizeof(suffix), " → %d, %s", a->res.best[i],
 			         a->fails[i] ? "fails" : "succeeds");
@@ -220,4 +230,80 @@ fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
 		if (!a->fails[i] && a->xp[i] == 0)
 			reply_working(out); /* nothing follows from it */
 	}
+}
+
+/* Appends "troll, rat" (the names of room r's monsters standing, or of
+ * its treasure nobody took: kind k; at most six, then "..."); returns how
+ * many there are. */
+static int
+behind_names(const struct fungeon_room *r, enum fungeon_kind k, char *buf, size_t len)
+{
+	size_t used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < r->n[k]; i++) {
+		const struct fungeon_piece *p = &r->p[k][i];
+		int w;
+
+		if (k == FUNGEON_MONSTER ? p->hits <= 0 : p->taken[0] != '\0')
+			continue;
+		w = n < 6    ? snprintf(buf + used, len - used, "%s%s", n ? ", " : "", p->name)
+		    : n == 6 ? snprintf(buf + used, len - used, ", ...")
+		             : 0;
+		if (w > 0 && (size_t)w < len - used)
+			used += (size_t)w;
+		n++;
+	}
+	return n;
+}
+
+bool
+fungeon_render_anything_behind(const struct fungeon_room *r)
+{
+	char tre[160];
+
+	return fungeon_room_standing(r) > 0 ||
+	       behind_names(r, FUNGEON_TREASURE, tre, sizeof(tre)) > 0;
+}
+
+void
+fungeon_render_left_behind(struct reply *out, const struct fungeon_room *r, unsigned style)
+{
+	char mon[160], tre[160];
+	int standing = behind_names(r, FUNGEON_MONSTER, mon, sizeof(mon));
+	int treasure = behind_names(r, FUNGEON_TREASURE, tre, sizeof(tre));
+	reply_add(out, style, "room %lld with ", (long long)r->number);
+	if (standing > 0)
+		reply_add(out, style, "%d monster%s standing (%s)", standing,
+		          standing == 1 ? "" : "s", mon);
+	if (standing > 0 && treasure > 0)
+		reply_add(out, style, " and ");
+	if (treasure > 0)
+		reply_add(out, style, "%d treasure%s untaken (%s)", treasure,
+		          treasure == 1 ? "" : "s", tre);
+}
+
+bool
+fungeon_render_go_on_back(const struct fungeon_channel *c, struct reply *out)
+{
+	int64_t next = fungeon_dungeon_next_back(&c->d);
+	bool any = false;
+
+	for (int i = 0; i < c->n; i++) {
+		any |= fungeon_channel_in_play(c, i);
+		if (c->m[i].nwander > 0 && !c->m[i].dead)
+			return false;
+	}
+	if (c->d.phase != FUNGEON_RETREAT || fungeon_room_standing(&c->d.room) > 0)
+		return false;
+	reply_add(out, 0, "Go on back with ");
+	reply_cmd(out, 0, "fungeon retreat", NULL);
+	if (next > 0 && any)
+		reply_add(out, 0, ": the rolls before room %lld.", (long long)next);
+	else
+		reply_add(out, 0, ": out of the dungeon, to town.");
+	reply_nl(out);
+	reply_button(out, "Go on", "fungeon retreat");
+	return true;
 }

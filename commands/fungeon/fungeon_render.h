@@ -46,4 +46,16 @@ void fungeon_render_pain_table(struct reply *out, const char *const *names,
                                const struct cf_group *const *g, int n, const struct cf_pain *res,
                                const struct thwacko_style *styles, const struct fungeon_channel *c);
 
+/* Whether the party would leave monsters standing or treasure untaken
+ * (the room's, or what the dead left) in room r. */
+bool fungeon_render_anything_behind(const struct fungeon_room *r);
+/* Says what the party leaves behind in room r ("room 2 with 3 monsters
+ * standing (a, b, c) and 2 treasures untaken (x, y)"), when
+ * fungeon_render_anything_behind(). */
+void fungeon_render_left_behind(struct reply *out, const struct fungeon_room *r, unsigned style);
+/* On the way back, once the room re-entered has no wandering monster left
+ * to build or standing: says how to go on (`/fungeon retreat`, with a "Go
+ * on" button) and returns true; otherwise says nothing and returns false. */
+bool fungeon_render_go_on_back(const struct fungeon_channel *c, struct reply *out);
+
 #endif

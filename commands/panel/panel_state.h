@@ -22,6 +22,11 @@
 #include "commands/core/state.h"
 
 #define PANEL_MESSAGE_MAX 33 /* bytes of a message id, with the NUL */
+/* Text that the stored record of every channel with a panel holds (its
+ * module slot as saved under "mods", store_record.h), so that a store can
+ * find those channels without decoding each record; a few others may hold
+ * it too (a table named "panel"). */
+#define PANEL_STATE_STORED "\"panel\":{\"message\":\""
 
 extern const struct chanmod panel_mod;
 

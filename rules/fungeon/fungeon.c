@@ -251,7 +251,7 @@ fungeon_heal(struct fungeon_member *m, int n)
 }
 
 int
-fungeon_heal_between_dungeons(struct fungeon_member *m)
+fungeon_heal_new_session(struct fungeon_member *m)
 {
 	return fungeon_heal(m, fungeon_max_hits(m->level));
 }

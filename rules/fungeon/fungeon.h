@@ -220,10 +220,10 @@ int fungeon_magic_cure(struct fungeon_member *m);
 bool fungeon_damage(struct fungeon_member *m, int n);
 /* Heals n hits (up to max); the dead are not healed. Returns hits gained. */
 int fungeon_heal(struct fungeon_member *m, int n);
-/* Between dungeons (a Ruling on "Heading Back to Town", which limits
- * healing to magic treasure during one dungeon): m's hits are whole again
- * as a new dungeon begins. The dead are not healed. Returns hits gained. */
-int fungeon_heal_between_dungeons(struct fungeon_member *m);
+/* A new game session (a Ruling on "Heading Back to Town", which limits
+ * healing to magic treasure during a game session): m's hits are whole
+ * again. The dead are not healed. Returns hits gained. */
+int fungeon_heal_new_session(struct fungeon_member *m);
 /* Adds n >= 0 XP earned in play. Returns 0, or -1 when the sum would pass
  * FUNGEON_XP_MAX: m then holds FUNGEON_XP_MAX (the caller says so). */
 int fungeon_add_xp(struct fungeon_member *m, int64_t n);

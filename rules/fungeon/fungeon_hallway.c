@@ -278,6 +278,13 @@ fungeon_hallway_picks_choose(struct fungeon_picks *p, int who, enum fungeon_cate
 {
 	int next = fungeon_hallway_picks_next(p), left = -1, nleft = 0;
 
+	if (next < 0 && p->holder[0] == who && p->holder[1] == who && p->holder[2] == who) {
+		picks_err(err, errlen,
+		          "%s holds every category of this room: a lone player makes the whole "
+		          "room.",
+		          names[who]);
+		return -1;
+	}
 	if (next < 0 && p->holder[k] == who) {
 		picks_err(err, errlen,
 		          "%s holds %s already: the last category left goes to whoever would "

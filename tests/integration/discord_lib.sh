@@ -252,12 +252,7 @@ log_wait() {
 
 bot_stats() {
 	kill -USR1 "$BOT_PID"
-	i=0
-	until grep -q "discord stats:" "$BOT_LOG"; do
-		i=$((i + 1))
-		[ $i -gt 50 ] && fail "no stats line after SIGUSR1"
-		sleep 0.1
-	done
+	log_wait "discord stats:" 5
 }
 
 bot_stop() {

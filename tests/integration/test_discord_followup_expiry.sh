@@ -19,12 +19,7 @@ inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$(tmp
 	'[{"type":3,"name":"expression","value":"10x 1000d1000"}]' 'rolls' false)]}"
 wait_until "i['answered'] == 1" 10
 ctl age 900000
-i=0
-until grep -q "follow-up 1 of [0-9]* of the answer to interaction [0-9]* failed (401)" "$BOT_LOG"; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && fail "the bot did not report the refused follow-up"
-	sleep 0.1
-done
+log_wait "follow-up 1 of [0-9]* of the answer to interaction [0-9]* failed \(401\)" 10
 sleep 1 # time for a wrong further follow-up to arrive
 [ "$(stat rest.requests)" = $((req + 2)) ] ||
 	fail "$(($(stat rest.requests) - req)) requests for the answer, not the callback and one follow-up"

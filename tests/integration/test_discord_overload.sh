@@ -39,12 +39,7 @@ set -- $(echo "$line" | sed -E 's/.*answered ([0-9]+), shed ([0-9]+), failed ([0
 [ "$(stat interactions.answered)" = "$1" ] || fail "the fake counts $(stat interactions.answered) answers, the bot $1"
 
 # Shedding is told in summaries (one per 10 s), not one line per interaction.
-i=0
-until grep -q "interactions could no longer be answered within Discord's 3 s" "$BOT_LOG"; do
-	i=$((i + 1))
-	[ $i -gt 150 ] && fail "no summary of the shed interactions within 15 s"
-	sleep 0.1
-done
+log_wait "interactions could no longer be answered within Discord's 3 s" 15
 lines=$(wc -l < "$BOT_LOG")
 [ "$lines" -le 30 ] || fail "$lines log lines during the overload: $(sort "$BOT_LOG" | uniq -c | sort -rn | head -5)"
 finish

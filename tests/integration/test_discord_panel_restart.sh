@@ -19,7 +19,8 @@
 #  - where the bot may not read the channel's history (403, 50001), the
 #    check edits the panel instead;
 #  - in a fleet, only the process running the shard of the panel's guild
-#    checks it.
+#    checks it;
+#  - a panel whose channel was idle past evict_after is checked too.
 # A kill within a second of an event leaves the resume point before it
 # (the session file is written at most once a second): the test makes that
 # certain by putting back the session file saved before the event, which
@@ -236,6 +237,22 @@ bot_start shard_count=2 shards=1
 log_wait "1 live panel to check" 10
 wait_until "r['channel_gets'] == $cgets + 1 and r['channel_edits'] == $edits + 1" 10
 [ "$(stat rest.missing_access)" = $((denied + 1)) ] || fail "shard 1's process read the panel twice"
+
+# A channel idle longer than evict_after is not among those a start loads
+# for being active; its panel is checked all the same (the store loads
+# every channel that has one): deleted meanwhile, it is found gone.
+bot_stop
+ctl msgdelete "$third"
+sleep 2
+snap
+BOT_EXTRA="evict_after = 1"
+identify_window
+bot_start
+log_wait "1 live panel to check" 10
+wait_until "r['unknown_messages'] == $unknown + 1" 10
+log_wait "panel of channel $CHAN is gone" 5
+wait_record null
+BOT_EXTRA=""
 
 [ "$(stat interactions.duplicates)" = 0 ] || fail "interactions answered twice"
 [ "$(stat rest.r429)" = 1 ] || fail "$(stat rest.r429) 429s, not the one asked for"

@@ -17,10 +17,7 @@ SESSION=$WORK/state/discord-session-0.json
 fake_start --heartbeat 41250
 bot_start
 wait_until "g['ready']" 15
-i=0
-until [ -s "$SESSION" ]; do
-	i=$((i + 1)); [ $i -gt 50 ] && fail "no session file"; sleep 0.1
-done
+file_wait "$SESSION" 20 || fail "no session file after 20 s"
 cp "$SESSION" "$WORK/session.first"
 inject "{\"count\":20,\"rate\":50,\"channels\":1,\"users\":2,\"templates\":[$TURN]}"
 wait_until "i['answered'] == 20" 10

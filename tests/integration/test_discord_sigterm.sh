@@ -45,15 +45,6 @@ fresh_start() {
 	bot_start "$@"
 }
 
-wait_log() {
-	i=0
-	while ! grep -qs -- "$1" "$BOT_LOG"; do
-		i=$((i + 1))
-		[ $i -gt 200 ] && fail "no log line '$1'"
-		sleep 0.05
-	done
-}
-
 fake_start --heartbeat 41250
 
 # connected
@@ -83,7 +74,7 @@ term connecting
 # backing off: nothing listens on the gateway port
 dead=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 fresh_start "gateway_url=ws://127.0.0.1:$dead"
-wait_log "cannot connect to the gateway"
+log_wait "cannot connect to the gateway" 10
 sleep 2
 term backoff
 
@@ -92,7 +83,7 @@ identify_window
 fresh_start
 wait_until "g['ready']" 15
 ctl "close 4009"
-wait_log "closed the connection (4009)"
+log_wait "closed the connection \(4009\)" 10
 sleep 0.5
 term "identify spacing"
 

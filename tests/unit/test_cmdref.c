@@ -559,12 +559,15 @@ converted_play_refs(void **unused)
 	        "Treasure is traded in town, and the party is in room 1 on floor 1; head back "
 	        "first with /fungeon retreat.");
 	expect3(t, "alice", "/fungeon retreat",
-	        "Heading back from here leaves the dungeon at once, for town. Go with `/fungeon "
-	        "retreat confirm:true`.",
-	        "Heading back from here leaves the dungeon at once, for town. Go with !fungeon "
-	        "retreat confirm:true.",
-	        "Heading back from here leaves the dungeon at once, for town. Go with /fungeon "
-	        "retreat confirm:true.");
+	        "Heading back from here leaves the dungeon at once, for town; it leaves room 1 "
+	        "with 1 treasure untaken (gem) behind for good. Go with `/fungeon retreat "
+	        "confirm:true`.",
+	        "Heading back from here leaves the dungeon at once, for town; it leaves room 1 "
+	        "with 1 treasure untaken (gem) behind for good. Go with !fungeon retreat "
+	        "confirm:true.",
+	        "Heading back from here leaves the dungeon at once, for town; it leaves room 1 "
+	        "with 1 treasure untaken (gem) behind for good. Go with /fungeon retreat "
+	        "confirm:true.");
 	expect3(t, "alice", "/fungeon retreat confirm:true",
 	        "), and the healer sells healing magic (`/fungeon town healer`).",
 	        "), and the healer sells healing magic (!fungeon town healer).",

@@ -116,7 +116,7 @@ f03_earlier_rooms_are_left_behind(void **unused)
 	                        "There is no trap 'Dart' here; the room's traps are none.");
 	fgtable_fails_unchanged(t, "al", "/fungeon take Gem",
 	                        "There is no treasure 'Gem' here (the party is in room 2 on floor "
-	                        "6); the treasure here is none.");
+	                        "6), and none is left to take.");
 	fgtable_free(t);
 }
 

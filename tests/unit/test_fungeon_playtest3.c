@@ -44,6 +44,39 @@ f2_resist_dice_act_in_the_fight(void **unused)
 	fgtable_free(t);
 }
 
+/* The Combat Bonus Ruling, revisited (fungeon5): universal damage takes
+ * away what defends, not a Fungeoneer's own attack. In step 3 a level 4
+ * fire mage (class bonus 2) strikes with 4 + 2 dice; her fire ring's
+ * magic Pain die protects against harm of its type, which a monster's
+ * attacks do not have, so it adds nothing there. */
+static void
+combat_bonus_strikes_magic_does_not(void **unused)
+{
+	struct fgtable *t = fgtable_new(21);
+	struct fungeon_channel *c;
+	char *text, *line, *end;
+	int dice = 0;
+
+	(void)unused;
+	fgtable_ok(t, "bo", "/fungeon join Brix fire-mage 4 type:fire");
+	c = fgtable_fungeon(t);
+	c->m[0].credit = 4;
+	fgtable_ok(t, "bo", "/fungeon town buy ring fancy pain 1 type fire");
+	assert_int_equal(c->m[0].nitems, 1);
+	fgtable_ok(t, "bo", "/fungeon hallway");
+	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add troll level 6");
+	fgtable_enter_waived(t);
+	text = fgtable_said(t, "bo", "/fungeon combat");
+	line = strstr(strstr(text, "3. Painful conflict\n"), "Brix (bo): ");
+	assert_non_null(line);
+	end = strchr(line, '\n');
+	for (const char *p = line + strlen("Brix (bo): "); p < end; p++)
+		dice += *p >= '1' && *p <= '6';
+	assert_int_equal(dice, 6);
+	free(text);
+	fgtable_free(t);
+}
+
 /* F7: an ability with no Pain dice, hold or continuous damage (one that
  * carries Resist dice only) brings nothing on a failure, so step 2 says so
  * and rolls nothing for it. */
@@ -72,10 +105,13 @@ f7_an_ability_that_can_do_nothing_is_not_rolled(void **unused)
 	fgtable_free(t);
 }
 
-/* F3 ("Heading Back to Town": hits heal only through magic treasure during
- * one dungeon): a new dungeon begins with every living Fungeoneer's hits
- * whole (a Ruling), whether it starts at the entrance or in a hallway;
- * in town before it they stay as they were. */
+/* F3 ("Heading Back to Town": hits heal only through magic treasure
+ * "during a game session (or one Dungeon)", which sends the wounded to the
+ * healer in town): the Ruling, revisited (fungeon5): hits stay as they
+ * are into the next dungeon, whether it starts at the entrance or in a
+ * hallway, so the healer has work; a new game session, said in town with
+ * /fungeon town session, makes every living Fungeoneer's hits whole, and
+ * the healer sells no more than the hits missing. */
 static void
 f3_hits_heal_between_dungeons(void **unused)
 {
@@ -94,18 +130,38 @@ f3_hits_heal_between_dungeons(void **unused)
 		fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 		c = fgtable_fungeon(t);
 		assert_int_equal(c->d.phase, FUNGEON_TOWN);
-		assert_int_equal(c->m[0].hits, 6);
+		assert_int_equal(c->m[0].hits, 6 - 4 * round);
 		assert_int_equal(c->m[1].hits, 10);
 		text = fgtable_said(t, "bo", round == 0 ? "/fungeon entrance" : "/fungeon hallway");
-		fgtable_holds(text, "Hits heal between dungeons (a Ruling): Al 6 → 10/10.\n");
-		assert_null(strstr(text, "Bo 10"));
+		assert_null(strstr(text, "Hits heal"));
 		free(text);
-		assert_int_equal(c->m[0].hits, 10);
+		assert_int_equal(c->m[0].hits, 6 - 4 * round); /* no healing by a new dungeon */
 		if (round == 0) {
 			fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 			assert_int_equal(c->d.phase, FUNGEON_TOWN);
 		}
 	}
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+	assert_int_equal(c->d.phase, FUNGEON_TOWN);
+	assert_int_equal(c->m[0].hits, 2);
+	c->m[0].credit = 4;
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer hits:9",
+	                        "Al misses 8 hits of 10, and the healer sells no more healing than "
+	                        "that (hits:8 at most).");
+	fgtable_ok(t, "al", "/fungeon town healer hits:2");
+	assert_int_equal(c->m[0].hits, 4);
+	text = fgtable_said(t, "bo", "/fungeon town session");
+	assert_string_equal(text, "A new game session begins: hits are whole again, Al 4 → "
+	                          "10/10.\n");
+	free(text);
+	assert_int_equal(c->m[0].hits, 10);
+	text = fgtable_said(t, "bo", "/fungeon town session");
+	assert_string_equal(text, "A new game session begins: every living Fungeoneer's hits are "
+	                          "whole already.\n");
+	free(text);
+	/* only in town */
+	fgtable_ok(t, "al", "/fungeon entrance");
+	fgtable_fails_unchanged(t, "al", "/fungeon town session", NULL);
 	fgtable_free(t);
 }
 
@@ -380,6 +436,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f2_resist_dice_act_in_the_fight),
 	    cmocka_unit_test(f7_an_ability_that_can_do_nothing_is_not_rolled),
+	    cmocka_unit_test(combat_bonus_strikes_magic_does_not),
 	    cmocka_unit_test(f3_hits_heal_between_dungeons),
 	    cmocka_unit_test(f4_each_holder_waives_their_own),
 	    cmocka_unit_test(f5_going_on_asks_first),

@@ -85,6 +85,33 @@ p8_the_fallen_wait_while_one_stands(void **unused)
 	fgtable_free(t);
 }
 
+/* P8's wording: on the way back, a newcomer (a replacement) waits for
+ * town, not for a hallway that does not come. */
+static void
+p8_a_replacement_on_the_way_back_waits_for_town(void **unused)
+{
+	struct fgtable *t = fgtable_new(81);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 1");
+	for (int room = 0; room < 3; room++) {
+		fgtable_ok(t, "al", "/fungeon hallway");
+		fgtable_pick_all(t);
+		fgtable_enter_waived(t);
+	}
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+	c = fgtable_fungeon(t);
+	assert_int_equal(c->d.phase, FUNGEON_RETREAT);
+	c->m[0].nwander = 0; /* whatever the roll: nothing to build */
+	fgtable_ok(t, "bo", "/fungeon join Bob fighter 1");
+	free(fgtable_run(t, "gm", "/gm claim"));
+	fgtable_fails_unchanged(t, "gm", "/fungeon retreat Bob",
+	                        "Bob is a replacement: bo is out until the party reaches town, "
+	                        "where Bob joins the party.");
+	fgtable_free(t);
+}
+
 /* P1 (Monsters, line 136: whoever creates the monsters controls them;
  * Ruling: a monster whose maker is out of the game follows the defaults):
  * standing orders lapse with those they concern. Cy's orders for the ogre
@@ -309,6 +336,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(p8_a_party_fallen_on_the_way_back_reaches_town),
 	    cmocka_unit_test(p8_the_fallen_wait_while_one_stands),
+	    cmocka_unit_test(p8_a_replacement_on_the_way_back_waits_for_town),
 	    cmocka_unit_test(p1_orders_lapse_with_those_they_concern),
 	    cmocka_unit_test(p1_orders_lapse_when_their_maker_leaves),
 	    cmocka_unit_test(p7_no_two_dice_of_a_party_share_a_mark),

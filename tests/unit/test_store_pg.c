@@ -369,9 +369,27 @@ load_active_reads_recent_channels_and_all_users(void **state)
 	commit(&t, rows, 3, &c);
 	t_close(&t);
 	t_open(&t); /* as at start-up: nothing under way */
-	assert_int_equal(t.b->ops->load_active(t.b, 4000, active_row, &a, err, sizeof(err)), 0);
+	assert_int_equal(t.b->ops->load_active(t.b, 4000, NULL, active_row, &a, err, sizeof(err)),
+	                 0);
 	assert_int_equal(a.channels, 1);
 	assert_int_equal(a.users, 1);
+	assert_false(a.saw_old);
+	t_close(&t);
+	/* A channel idle however long whose record holds also is read too;
+	 * one whose record does not hold it is not. */
+	t_open(&t);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(t.b->ops->load_active(t.b, 4000, "o", active_row, &a, err, sizeof(err)),
+	                 0);
+	assert_int_equal(a.channels, 2);
+	assert_true(a.saw_old);
+	t_close(&t);
+	t_open(&t);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(t.b->ops->load_active(t.b, 4000, "nothing holds this", active_row, &a, err,
+	                                       sizeof(err)),
+	                 0);
+	assert_int_equal(a.channels, 1);
 	assert_false(a.saw_old);
 	/* the connection works as before afterwards */
 	rows[1] = chan("act:new", "n2", 1);
