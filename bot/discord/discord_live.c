@@ -396,13 +396,18 @@ on_stale(void *ctx, const struct request *req, const char *chan_key, const char 
 /* --- a new panel --- */
 
 /* Why the panel could not be posted in c's channel, as one sentence into
- * why: Discord answered status with JSON error code (0 none). */
+ * why: Discord answered status with JSON error code (0 none); shed: the
+ * post was held back (too many invalid requests lately). */
 static void
-refusal(const struct call *c, long status, int code, char *why, size_t len)
+refusal(const struct call *c, long status, int code, bool shed, char *why, size_t len)
 {
 	const char *send = c->thread ? "Send Messages in Threads" : "Send Messages";
 
-	if (status == 403 && code == DISCORD_ERROR_MISSING_ACCESS && c->server[0] == '\0')
+	if (shed)
+		snprintf(why, len,
+		         "Discord refused many of delver's requests lately, so delver holds back "
+		         "and the panel was not posted; run /panel again in a few minutes.");
+	else if (status == 403 && code == DISCORD_ERROR_MISSING_ACCESS && c->server[0] == '\0')
 		snprintf(why, len,
 		         "delver may not post in this conversation (Discord answered Missing "
 		         "Access), so the panel was not posted: it can post only in its own direct "
@@ -453,10 +458,7 @@ on_posted(void *ctx, const struct rest_result *res)
 		job->body = c->body;
 		snprintf(job->msg, sizeof(job->msg), "%s", id);
 		snprintf(job->server, sizeof(job->server), "%s", c->server);
-		if (!lv->closing)
-			submit(lv, job, id, NULL);
-		else
-			job_free(job);
+		submit(lv, job, id, NULL);
 		c->done(c->done_ctx, NULL);
 	} else {
 		int code = res->status >= 400 ? discord_rest_error_code(res) : 0;
@@ -469,7 +471,7 @@ on_posted(void *ctx, const struct rest_result *res)
 			log_warnx("discord: the panel could not be posted in channel %" PRIu64
 			          " (%ld)",
 			          c->chan, res->status);
-		refusal(c, res->status, code, why, sizeof(why));
+		refusal(c, res->status, code, res->shed, why, sizeof(why));
 		c->done(c->done_ctx, why);
 	}
 	cJSON_Delete(j);
@@ -537,7 +539,7 @@ discord_live_post_send(struct discord *dc, struct discord_live_post *p,
 	    (p->c->thread ? DISCORD_PERM_SEND_MESSAGES_IN_THREADS : DISCORD_PERM_SEND_MESSAGES);
 
 	if (dc->live == NULL || dc->live->closing || dc->rest == NULL) {
-		refusal(p->c, 0, 0, why, len);
+		refusal(p->c, 0, 0, false, why, len);
 		discord_live_post_drop(p);
 		return -1;
 	}
@@ -549,7 +551,7 @@ discord_live_post_send(struct discord *dc, struct discord_live_post *p,
 		        (p->perms & DISCORD_PERM_VIEW_CHANNEL) == 0
 		            ? DISCORD_ERROR_MISSING_ACCESS
 		            : DISCORD_ERROR_MISSING_PERMISSIONS,
-		        why, len);
+		        false, why, len);
 		log_info("discord: the panel is not posted in channel %" PRIu64
 		         ": the bot's permissions there lack %s",
 		         p->c->chan,

@@ -54,13 +54,20 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A temporary file of a snapshot, or the -wal or -shm file that checking
+ * one leaves beside it. */
 static bool
 snapshot_tmp_name(const char *name)
 {
+	static const char *const ends[] = {".tmp", ".tmp-wal", ".tmp-shm"};
 	size_t n = strlen(name);
 
-	return strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) == 0 && n > strlen(".tmp") &&
-	       strcmp(name + n - strlen(".tmp"), ".tmp") == 0;
+	if (strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) != 0)
+		return false;
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		if (n > strlen(ends[i]) && strcmp(name + n - strlen(ends[i]), ends[i]) == 0)
+			return true;
+	return false;
 }
 
 /* Removes the oldest snapshot files past keep (names sort by time), and the

@@ -10,6 +10,8 @@
 #    the post (403, Missing Permissions): answered after the post;
 #  - 1 /panel whose post takes 2.5 s: deferred in time (type 5,
 #    ephemeral), then "posted" as the deferral's edit;
+#  - 1 /panel in a thread where it lacks Send Messages in Threads;
+#  - 1 /panel where it may not view the channel;
 #  - 1 /panel where it may post: "posted", once.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
@@ -19,11 +21,12 @@ one_channel_start
 
 one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
 
-# The messages answering interactions in CHAN, from the id after $1:
+# The messages answering interactions in channel $2 (CHAN by default), from
+# the id after $1:
 # "N M E" = interactions answered, messages in all, ephemeral messages;
 # then every message's content, one a line.
 answers() {
-	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+	curl -s "http://127.0.0.1:$PORT/_control/messages/${2:-$CHAN}" | python3 -c '
 import json, sys
 after = int(sys.argv[1])
 m = [x for x in json.load(sys.stdin) if "interaction" in x and int(x["interaction"]) > after]
@@ -82,6 +85,30 @@ answers "$from" > "$WORK/slow.txt"
 [ "$(head -n 1 "$WORK/slow.txt")" = "1 1 1" ] ||
 	fail "the slow /panel got (interactions, messages, private): $(cat "$WORK/slow.txt")"
 [ "$(count_panels)" = 1 ] || fail "$(count_panels) panels in the channel"
+
+# In a thread, posting needs Send Messages in Threads: the refusal names
+# that one.
+THREAD=1310000000000000000 # the thread of the fake's first channel
+ctl "nosend $THREAD"
+from=$(last_id)
+one "$(tmpl panel '[]' 'it needs the Send Messages in Threads permission here' true ',"user":1,"where":"thread"')"
+answers "$from" "$THREAD" > "$WORK/thread.txt"
+[ "$(head -n 1 "$WORK/thread.txt")" = "1 1 1" ] ||
+	fail "the refused /panel in a thread got: $(cat "$WORK/thread.txt")"
+
+# Where the bot may not even view the channel (a slash command still
+# reaches it): the refusal names View Channel; nothing is tried.
+ctl "noview $CHAN"
+from=$(last_id)
+access=$(stat rest.missing_access)
+one "$(tmpl panel '[]' 'delver cannot see this channel' true ',"user":1')"
+answers "$from" > "$WORK/noview.txt"
+[ "$(head -n 1 "$WORK/noview.txt")" = "1 1 1" ] ||
+	fail "the /panel where the bot cannot view got: $(cat "$WORK/noview.txt")"
+grep -q 'View Channel and Send Messages permissions here' "$WORK/noview.txt" ||
+	fail "the refusal does not name View Channel: $(cat "$WORK/noview.txt")"
+[ "$(stat rest.missing_access)" = "$access" ] || fail "the bot tried a post it knew would be refused"
+ctl "noview $CHAN off"
 
 # Where it may post: one answer, "posted"; the panel moved.
 first=$(field 1)

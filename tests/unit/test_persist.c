@@ -761,6 +761,9 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	snprintf(first, sizeof(first), "%s/delver-20200101T000000Z.tmp", snaps);
 	fp = fopen(first, "w");
 	fclose(fp);
+	snprintf(first, sizeof(first), "%s/delver-20200101T000000Z.db.tmp-shm", snaps);
+	fp = fopen(first, "w");
+	fclose(fp);
 	say(b, "ann", "crypt", "/gm claim");
 	/* the interval passes with a change: one file */
 	SPIN_UNTIL(b, 1300, stats(b).snapshots >= 1 || persist_snapshot_busy(b->p));
