@@ -531,6 +531,25 @@ followups_allowed(const cJSON *d)
 }
 
 /*
+ * Whether interaction d came from where the bot user is not: a group DM or
+ * a DM between users (context PRIVATE_CHANNEL), or a server whose
+ * authorizing_integration_owners lacks the server install ("0"), which a
+ * user install alone reaches. The bot's token may not post there (Create
+ * Message answers 403); the interaction's own webhook still answers.
+ */
+static bool
+bot_absent(const cJSON *d)
+{
+	const cJSON *context = cJSON_GetObjectItemCaseSensitive(d, "context");
+	const cJSON *owners = cJSON_GetObjectItemCaseSensitive(d, "authorizing_integration_owners");
+
+	if (cJSON_IsNumber(context) && context->valueint == DISCORD_CONTEXT_PRIVATE_CHANNEL)
+		return true;
+	return cJSON_GetObjectItemCaseSensitive(d, "guild_id") != NULL && cJSON_IsObject(owners) &&
+	       cJSON_GetObjectItemCaseSensitive(owners, "0") == NULL;
+}
+
+/*
  * A reply that asks for a long text (reply_ask) to a command or a button
  * opens a form (a MODAL callback) instead of its message, which is for the
  * platforms without forms; a submit cannot open one ("not available for
@@ -686,6 +705,7 @@ struct tag {
 	uint64_t app_perms; /* the bot's permissions in the channel (app_permissions) */
 	bool have_perms;    /* app_permissions was given */
 	bool thread;        /* the channel is a thread */
+	bool bot_absent;    /* the bot user is not in the conversation (bot_absent()) */
 	struct interact *it;
 	struct interact_out kept;
 	bool have_kept;
@@ -789,6 +809,14 @@ discord_interact_private(struct request *req)
 		return true;
 	return reply_is_error(r) ||
 	       (reply_msg(r, REPLY_CHANNEL) == NULL && reply_msg(r, REPLY_INVOKER) != NULL);
+}
+
+bool
+discord_interact_bot_absent(const struct request *req)
+{
+	const struct tag *t = request_tag(req);
+
+	return t != NULL && t->bot_absent;
 }
 
 bool
@@ -1028,6 +1056,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		}
 		t->thread = cJSON_IsNumber(ctype) && is_thread(ctype->valueint);
 	}
+	t->bot_absent = bot_absent(d);
 	req = request_new(&o, now, it->answer, it->answer_ctx);
 	request_set_tag(req, t, tag_free);
 	request_set_key(req, out->id, keep);

@@ -177,6 +177,11 @@ void discord_interact_render_press(struct interact *it, struct request *press,
  * error, a reply to the invoker alone, a /panel's): ephemeral on Discord. */
 bool discord_interact_private(struct request *req);
 
+/* Whether req's interaction came from a conversation the bot user is not
+ * in (a group DM, a DM between users, a server reached by a user install
+ * alone), where the bot may not post with its own token. */
+bool discord_interact_bot_absent(const struct request *req);
+
 /* The bot's permissions in the channel of req's interaction, as Discord
  * gave them (app_permissions, a bitset of discord_proto.h's
  * DISCORD_PERM_*), into *perms, and whether that channel is a thread;

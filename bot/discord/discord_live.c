@@ -61,6 +61,7 @@ struct call {
 	char msg[PANEL_ID_MAX];
 	char server[PANEL_ID_MAX]; /* a post's: the guild, "" none */
 	bool thread;               /* a post's: the channel is a thread */
+	bool absent;               /* a post's: the bot user is not in the conversation */
 	/* a post's: told what became of it (discord_live_post_send) */
 	void (*done)(void *ctx, const char *refusal);
 	void *done_ctx;
@@ -396,34 +397,49 @@ on_stale(void *ctx, const struct request *req, const char *chan_key, const char 
 /* --- a new panel --- */
 
 /* Why the panel could not be posted in c's channel, as one sentence into
- * why: Discord answered status with JSON error code (0 none); shed: the
- * post was held back (too many invalid requests lately). */
+ * why: Discord answered status with JSON error code (0 none); told: no
+ * post was tried, the interaction's own data said status and code would
+ * be the answer; shed: the post was held back (too many invalid requests
+ * lately). */
 static void
-refusal(const struct call *c, long status, int code, bool shed, char *why, size_t len)
+refusal(const struct call *c, long status, int code, bool told, bool shed, char *why, size_t len)
 {
 	const char *send = c->thread ? "Send Messages in Threads" : "Send Messages";
+	const char *access =
+	    told ? "its permissions here lack View Channel" : "Discord answered Missing Access";
 
 	if (shed)
 		snprintf(why, len,
 		         "Discord refused many of delver's requests lately, so delver holds back "
 		         "and the panel was not posted; run /panel again in a few minutes.");
 	else if (status == 403 && code == DISCORD_ERROR_MISSING_ACCESS && c->server[0] == '\0')
-		snprintf(why, len,
-		         "delver may not post in this conversation (Discord answered Missing "
-		         "Access), so the panel was not posted: it can post only in its own direct "
-		         "messages and in the channels of servers it was added to.");
+		snprintf(
+		    why, len,
+		    "delver may not post in this conversation (%s), so the panel was not posted: "
+		    "it can post only in its own direct messages and in the channels of servers "
+		    "it was added to.",
+		    told ? "it was not added to it" : "Discord answered Missing Access");
+	else if (status == 403 && code == DISCORD_ERROR_MISSING_ACCESS && told && c->absent)
+		snprintf(
+		    why, len,
+		    "delver may not post in this server (it was not added to it), so the panel "
+		    "was not posted: it can post only in its own direct messages and in the "
+		    "channels of servers it was added to.");
 	else if (status == 403 && code == DISCORD_ERROR_MISSING_ACCESS)
-		snprintf(why, len,
-		         "delver cannot see this channel (Discord answered Missing Access), so the "
-		         "panel was not posted: the bot must be in this server and have the View "
-		         "Channel and %s permissions here.",
-		         send);
+		snprintf(
+		    why, len,
+		    "delver cannot see this channel (%s), so the panel was not posted: the bot "
+		    "must be in this server and have the View Channel and %s permissions here.",
+		    access, send);
 	else if (status == 403)
-		snprintf(why, len,
-		         "delver may not post in this channel (Discord answered Missing "
-		         "Permissions), so the panel was not posted: it needs the %s permission "
-		         "here, as well as View Channel.",
-		         send);
+		snprintf(
+		    why, len,
+		    "delver may not post in this channel (%s), so the panel was not posted: it "
+		    "needs the %s permission here, as well as View Channel.",
+		    told ? (c->thread ? "its permissions here lack Send Messages in Threads"
+		                      : "its permissions here lack Send Messages")
+		         : "Discord answered Missing Permissions",
+		    send);
 	else if (status == 0)
 		snprintf(why, len,
 		         "Discord could not be reached, so the panel was not posted; run /panel "
@@ -471,7 +487,7 @@ on_posted(void *ctx, const struct rest_result *res)
 			log_warnx("discord: the panel could not be posted in channel %" PRIu64
 			          " (%ld)",
 			          c->chan, res->status);
-		refusal(c, res->status, code, res->shed, why, sizeof(why));
+		refusal(c, res->status, code, false, res->shed, why, sizeof(why));
 		c->done(c->done_ctx, why);
 	}
 	cJSON_Delete(j);
@@ -525,6 +541,7 @@ discord_live_post_new(struct discord *dc, struct request *req)
 	p->c->body = discord_panel_hash(body, strlen(body));
 	snprintf(p->c->server, sizeof(p->c->server), "%s", discord_interact_guild(req));
 	p->have_perms = discord_interact_app_permissions(req, &p->perms, &p->c->thread);
+	p->c->absent = discord_interact_bot_absent(req);
 	return p;
 }
 
@@ -539,7 +556,18 @@ discord_live_post_send(struct discord *dc, struct discord_live_post *p,
 	    (p->c->thread ? DISCORD_PERM_SEND_MESSAGES_IN_THREADS : DISCORD_PERM_SEND_MESSAGES);
 
 	if (dc->live == NULL || dc->live->closing || dc->rest == NULL) {
-		refusal(p->c, 0, 0, false, why, len);
+		refusal(p->c, 0, 0, false, false, why, len);
+		discord_live_post_drop(p);
+		return -1;
+	}
+	/* Where the bot user is not (a user install's conversation), Create
+	 * Message answers 403 Missing Access: not tried, as an invalid request
+	 * counts toward Discord's limit. */
+	if (p->c->absent) {
+		refusal(p->c, 403, DISCORD_ERROR_MISSING_ACCESS, true, false, why, len);
+		log_info("discord: the panel is not posted in channel %" PRIu64
+		         ": the bot was not added there",
+		         p->c->chan);
 		discord_live_post_drop(p);
 		return -1;
 	}
@@ -551,7 +579,7 @@ discord_live_post_send(struct discord *dc, struct discord_live_post *p,
 		        (p->perms & DISCORD_PERM_VIEW_CHANNEL) == 0
 		            ? DISCORD_ERROR_MISSING_ACCESS
 		            : DISCORD_ERROR_MISSING_PERMISSIONS,
-		        false, why, len);
+		        true, false, why, len);
 		log_info("discord: the panel is not posted in channel %" PRIu64
 		         ": the bot's permissions there lack %s",
 		         p->c->chan,

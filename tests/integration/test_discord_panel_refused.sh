@@ -12,7 +12,9 @@
 #    ephemeral), then "posted" as the deferral's edit;
 #  - 1 /panel in a thread where it lacks Send Messages in Threads;
 #  - 1 /panel where it may not view the channel;
-#  - 1 /panel where it may post: "posted", once.
+#  - 1 /panel where it may post: "posted", once;
+#  - 1 /panel in a group DM and 1 in a server without the bot, where a
+#    user install brought it: refused at once, nothing tried.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 . tests/integration/panel_lib.sh
@@ -52,6 +54,8 @@ answers "$from" > "$WORK/nosend.txt"
 [ "$(grep -c 'it needs the Send Messages permission here' "$WORK/nosend.txt")" = 5 ] ||
 	fail "the refusals do not name Send Messages: $(cat "$WORK/nosend.txt")"
 grep -q 'Panel posted' "$WORK/nosend.txt" && fail "a refused /panel said it was posted"
+grep -q 'Discord answered' "$WORK/nosend.txt" &&
+	fail "a refusal told from the interaction's permissions says Discord answered: $(head -n 2 "$WORK/nosend.txt")"
 [ "$(stat rest.channel_posts)" = 0 ] || fail "a panel was posted where the bot may not post"
 [ "$(stat rest.posts_refused)" = 0 ] || fail "the bot tried $(stat rest.posts_refused) posts it knew would be refused"
 
@@ -107,6 +111,8 @@ answers "$from" > "$WORK/noview.txt"
 	fail "the /panel where the bot cannot view got: $(cat "$WORK/noview.txt")"
 grep -q 'View Channel and Send Messages permissions here' "$WORK/noview.txt" ||
 	fail "the refusal does not name View Channel: $(cat "$WORK/noview.txt")"
+grep -q 'Discord answered' "$WORK/noview.txt" &&
+	fail "a refusal told from the interaction's permissions says Discord answered: $(cat "$WORK/noview.txt")"
 [ "$(stat rest.missing_access)" = "$access" ] || fail "the bot tried a post it knew would be refused"
 ctl "noview $CHAN off"
 
@@ -122,5 +128,29 @@ answers "$from" > "$WORK/posted.txt"
 [ "$(field 1)" != "$first" ] || fail "the panel did not move"
 [ "$(count_panels)" = 1 ] || fail "$(count_panels) panels in the channel"
 [ "$(stat violations)" = 0 ] || fail "the fake saw violations: $(stat violation_list)"
-echo "refused: 10 answered once each; slow post: deferred, then posted"
+
+# Installed to users too: in a group DM and in a server that never added
+# the bot, a user install brings /panel, but the bot user is not there and
+# Create Message would answer 403 (an invalid request): nothing is tried.
+bot_stop
+identify_window
+bot_start user_install=yes
+wait_until "g['ready'] and r['registrations'] == 2" 10
+access=$(stat rest.missing_access)
+posts=$(stat rest.channel_posts)
+for w in group_dm foreign; do
+	case $w in
+	group_dm) where=1330000000000000000 said='delver may not post in this conversation (it was not added to it)' ;;
+	foreign) where=1350000000000000000 said='delver may not post in this server (it was not added to it)' ;;
+	esac
+	from=$(last_id)
+	one "$(tmpl panel '[]' "$said" true ",\"user\":3,\"where\":\"$w\"")"
+	answers "$from" "$where" > "$WORK/$w.txt"
+	[ "$(head -n 1 "$WORK/$w.txt")" = "1 1 1" ] ||
+		fail "the /panel in a $w got (interactions, messages, private): $(cat "$WORK/$w.txt")"
+done
+[ "$(stat rest.missing_access)" = "$access" ] || fail "the bot tried a post where it was not added"
+[ "$(stat rest.channel_posts)" = "$posts" ] || fail "a panel was posted where the bot was not added"
+[ "$(stat violations)" = 0 ] || fail "the fake saw violations: $(stat violation_list)"
+echo "refused: 10 answered once each; slow post: deferred, then posted; user installs: not tried"
 finish
