@@ -27,8 +27,8 @@
  * /roll (over eight expressions), /tension show and /tension raise alone at
  * 1,000 a second; the mix at 5,000 a second beside a CPU-bound process (a
  * child of this program that spins for the phase), which is what a shared
- * machine does to the daemon; 100,000 channels; and the fake as fast as it
- * can send. At the end it prints the size of the state directory's files.
+ * machine does to the daemon; the fake as fast as it can send; and
+ * 100,000 channels. At the end it prints the size of the state directory's files.
  *
  * The mix, 18 templates in turn: 10 change a channel's state (/roll over
  * eight expressions, a roll button, /tension raise by the GM), 8 do not
@@ -576,8 +576,14 @@ phase(const char *what, int count, int rate, int channels, const char *templates
 	}
 	in_time = fake_stat("interactions.mark_answered");
 	bot_stats(&s1);
-	if (check)
+	/* A deferred interaction counts as answered in time at its deferral;
+	 * what it says comes with the edit that completes it, later. */
+	for (int i = 0; check && i < 100; i++) {
 		ok = answers_ok() - ok0;
+		if (ok >= in_time)
+			break;
+		usleep(100000);
+	}
 	printf("%-30s %6.0f of %d answered in time (%.2f%%; %llu shed) in %6.2f s = %6.0f/s; "
 	       "handling: p50 %5llu us, p99 %6llu us, max %7llu us; CPU %6.1f us per interaction "
 	       "(%.1f in the kernel); peak RSS %.1f MB; waited %.1f ms for a CPU\n",
@@ -761,8 +767,11 @@ main(int argc, char **argv)
 	phase("/tension show alone, 1,000/s", 8000, 1000, 50, show_only, false);
 	phase("/tension raise alone, 1,000/s", 8000, 1000, 50, raise_only, false);
 	phase("mix, 5,000/s, CPU-bound beside", 20000, 5000, 50, mix, true);
-	rss = phase("100,000 channels, 5,000/s", 100000, 5000, 100000, rolls, false);
+	/* Before the 100,000 channels: the fake's count of the answers that
+	 * held what they should (answers_ok) goes over every channel it knows
+	 * for every interaction, minutes once it knows 100,000. */
 	phase("saturating (no pacing)", 30000, 0, 50, mix, false);
+	rss = phase("100,000 channels, 5,000/s", 100000, 5000, 100000, rolls, false);
 	printf("gateway: %.1f MB of payloads sent as %.1f MB (%.1f%%)\n",
 	       (fake_stat("gateway.raw_bytes") - raw0) / 1e6,
 	       (fake_stat("gateway.wire_bytes") - wire0) / 1e6,

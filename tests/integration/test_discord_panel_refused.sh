@@ -11,6 +11,7 @@
 #  - 1 /panel whose post takes 2.5 s: deferred in time (type 5,
 #    ephemeral), then "posted" as the deferral's edit;
 #  - 1 /panel in a thread where it lacks Send Messages in Threads;
+#  - 1 /panel where it may not view the channel;
 #  - 1 /panel where it may post: "posted", once.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
@@ -94,6 +95,20 @@ one "$(tmpl panel '[]' 'it needs the Send Messages in Threads permission here' t
 answers "$from" "$THREAD" > "$WORK/thread.txt"
 [ "$(head -n 1 "$WORK/thread.txt")" = "1 1 1" ] ||
 	fail "the refused /panel in a thread got: $(cat "$WORK/thread.txt")"
+
+# Where the bot may not even view the channel (a slash command still
+# reaches it): the refusal names View Channel; nothing is tried.
+ctl "noview $CHAN"
+from=$(last_id)
+access=$(stat rest.missing_access)
+one "$(tmpl panel '[]' 'delver cannot see this channel' true ',"user":1')"
+answers "$from" > "$WORK/noview.txt"
+[ "$(head -n 1 "$WORK/noview.txt")" = "1 1 1" ] ||
+	fail "the /panel where the bot cannot view got: $(cat "$WORK/noview.txt")"
+grep -q 'View Channel and Send Messages permissions here' "$WORK/noview.txt" ||
+	fail "the refusal does not name View Channel: $(cat "$WORK/noview.txt")"
+[ "$(stat rest.missing_access)" = "$access" ] || fail "the bot tried a post it knew would be refused"
+ctl "noview $CHAN off"
 
 # Where it may post: one answer, "posted"; the panel moved.
 first=$(field 1)

@@ -89,7 +89,8 @@
  * deleted that message of the bot's) | noaccess CHAN (the bot may no longer view channel
  * CHAN, n for channel n: 403 code 50001 there) | nohistory CHAN (the bot lacks Read Message
  * History there: reading a message is refused, 403 code 50001) | nosend CHAN [off] (the bot
- * lacks Send Messages there: posting is refused, 403 code 50013) | msgage MS (the bot's next
+ * lacks Send Messages there: posting is refused, 403 code 50013) | noview CHAN [off] (nor View
+ * Channel: every channel route there is refused, 403 code 50001) | msgage MS (the bot's next
  * messages are dated MS ago, as one posted long before: see messages.c) | appinstall guild|both
  * (whether the application allows user installs, as set in the Developer Portal; both by default:
  * commands registered for user installs are refused with 400 under "guild") | shards N (GET
@@ -471,7 +472,7 @@ control(struct http *h, struct http_answer *a)
 			r = msgs_fake_msgage_control(body, err, sizeof(err));
 		} else if (strncmp(body, "nohistory", 9) == 0) {
 			r = msgs_fake_nohistory_control(body, err, sizeof(err));
-		} else if (strncmp(body, "nosend", 6) == 0) {
+		} else if (strncmp(body, "nosend", 6) == 0 || strncmp(body, "noview", 6) == 0) {
 			r = msgs_fake_nosend_control(body, err, sizeof(err));
 		} else if (strncmp(body, "dmforget", 8) == 0) {
 			r = rest_fake_dm_forget(body, err, sizeof(err));

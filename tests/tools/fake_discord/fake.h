@@ -504,7 +504,8 @@ int msgs_fake_nohistory_control(const char *args, char *err, size_t errlen);
 /* "nosend CHAN [off]": the bot lacks Send Messages in channel CHAN
  * (numbered as noaccess's): posting a message there is refused, 403
  * (50013), and the channel's interactions carry app_permissions without
- * it; "off" gives it back. */
+ * it; "off" gives it back. "noview CHAN [off]" the same for View Channel:
+ * every channel route there is refused, 403 (50001). */
 int msgs_fake_nosend_control(const char *args, char *err, size_t errlen);
 /* The bot's permissions in chan, perms as the place would give them less
  * what a control took away there. */

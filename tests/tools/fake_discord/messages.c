@@ -34,7 +34,10 @@
  * answers 403, code 50013 (Missing Permissions): the "nosend" control,
  * which also takes those bits out of the app_permissions that the
  * channel's interactions carry ("Bitwise set of permissions the app has
- * within the channel the interaction was sent from", Interaction Object). Messages older than an
+ * within the channel the interaction was sent from", Interaction Object).
+ * Without View Channel (the "noview" control; a slash command still reaches
+ * the bot there, as interactions do not need it) every channel route
+ * answers 403, code 50001 (Missing Access), and app_permissions lacks it. Messages older than an
  * hour take fewer edits: "Messages older than 1 hour may only be edited 3 times per 6-second window
  * per channel" (Edit Message, as discord-userdoccers documents it); a 4th is refused with 429, code
  * 30046 ("Maximum number of edits to messages older than 1 hour reached", in Discord's list of JSON
@@ -80,6 +83,7 @@ struct fchan {
 	int kind;       /* FAKE_CHAN_* */
 	bool nohistory; /* the bot lacks Read Message History there */
 	bool nosend;    /* the bot lacks Send Messages there */
+	bool noview;    /* the bot lacks View Channel there */
 	/* when the last OLD_EDITS edits of old messages went (fake_now), a
 	 * ring */
 	int64_t old_edits[OLD_EDITS];
@@ -413,6 +417,7 @@ msgs_fake_nohistory_control(const char *args, char *err, size_t errlen)
 int
 msgs_fake_nosend_control(const char *args, char *err, size_t errlen)
 {
+	bool view = strncmp(args, "noview", 6) == 0;
 	const char *p = args + strlen("nosend");
 	char *end;
 	uint64_t id = strtoull(p, &end, 10);
@@ -430,7 +435,10 @@ msgs_fake_nosend_control(const char *args, char *err, size_t errlen)
 		snprintf(err, errlen, "nosend: too many channels");
 		return -1;
 	}
-	c->nosend = strstr(end, "off") == NULL;
+	if (view)
+		c->noview = strstr(end, "off") == NULL;
+	else
+		c->nosend = strstr(end, "off") == NULL;
 	return 0;
 }
 
@@ -441,6 +449,8 @@ msgs_fake_app_permissions(uint64_t chan, uint64_t perms)
 
 	if (c != NULL && c->nosend)
 		perms &= ~((1ull << 11) | (1ull << 38)); /* SEND_MESSAGES(_IN_THREADS) */
+	if (c != NULL && c->noview)
+		perms &= ~(1ull << 10); /* VIEW_CHANNEL */
 	return perms;
 }
 
@@ -481,9 +491,10 @@ reachable(uint64_t chan, const char *route, struct http_answer *a)
 		fake_answer(a, 404, "{\"message\":\"Unknown Channel\",\"code\":10003}");
 		return false;
 	}
-	if (kind == FAKE_CHAN_USER_ONLY) {
-		/* Reached through a user install alone: the bot user is not
-		 * there. Not a violation: the bot cannot tell before it asks. */
+	if (kind == FAKE_CHAN_USER_ONLY || (chan_find(chan) != NULL && chan_find(chan)->noview)) {
+		/* Reached through a user install alone (the bot user is not
+		 * there), or the bot may not view it. Not a violation: the bot
+		 * cannot always tell before it asks. */
 		F.st.missing_access++;
 		fake_answer(a, 403, "{\"message\":\"Missing Access\",\"code\":50001}");
 		return false;
