@@ -337,6 +337,8 @@ lift_holds(struct fungeon_channel *c)
 static void
 reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 {
+	int wounded = 0;
+
 	fungeon_dungeon_town(&c->d);
 	fungeon_channel_new_room(c);
 	fungeon_channel_fallen_clear(c);
@@ -352,6 +354,16 @@ reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 	reply_cmd(out, 0, "fungeon town healer", NULL);
 	reply_add(out, 0, ").");
 	reply_nl(out);
+	for (int i = 0; i < c->n; i++)
+		wounded += !c->m[i].dead && c->m[i].hits < fungeon_max_hits(c->m[i].level);
+	if (wounded > 0) {
+		reply_add(out, RS_DIM,
+		          "Wounds mend here only by the healer's magic, until a new game session "
+		          "makes every Fungeoneer whole (a Ruling: ");
+		reply_cmd(out, RS_DIM, "fungeon town session", NULL);
+		reply_add(out, RS_DIM, ", when the table meets again).");
+		reply_nl(out);
+	}
 }
 
 /* Heading back is for good: before the first step back, the party is

@@ -123,8 +123,9 @@ read_number(struct parser *ps, const char *what, int lo, int hi, int *out)
 		v = v * 10 + (w[i] - '0');
 	}
 	if (v < lo || v > hi) {
-		seterr(ps->err, ps->errlen, "'%s' needs a number from %d to %d after it (got %ld).",
-		       what, lo, hi, v);
+		seterr(ps->err, ps->errlen,
+		       "'%s' needs a number from %d to %d after it (got '%s').", what, lo, hi,
+		       w); /* quoted as every other "got" is */
 		return -1;
 	}
 	*out = (int)v;

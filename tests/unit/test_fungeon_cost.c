@@ -203,7 +203,7 @@ design_errors(void **unused)
 	                    "'spikes' is not a trap feature; the words are annoy N, pain N, "
 	                    "guards, unlimited, universal, continuous, type WORD.");
 	assert_string_equal(error_of(FUNGEON_TRAP, "annoy 101"),
-	                    "'annoy' needs a number from 0 to 100 after it (got 101).");
+	                    "'annoy' needs a number from 0 to 100 after it (got '101').");
 	assert_string_equal(error_of(FUNGEON_TRAP, "annoy -1"),
 	                    "'annoy' needs a number from 0 to 100 after it (got '-1').");
 	assert_string_equal(error_of(FUNGEON_TRAP, "annoy"),
@@ -223,9 +223,9 @@ design_errors(void **unused)
 	assert_string_equal(error_of(FUNGEON_MONSTER, "ability bite pain 1"),
 	                    "A monster needs its level: level N, from 1 to 60.");
 	assert_string_equal(error_of(FUNGEON_MONSTER, "level 61"),
-	                    "'level' needs a number from 1 to 60 after it (got 61).");
+	                    "'level' needs a number from 1 to 60 after it (got '61').");
 	assert_string_equal(error_of(FUNGEON_MONSTER, "level 0"),
-	                    "'level' needs a number from 1 to 60 after it (got 0).");
+	                    "'level' needs a number from 1 to 60 after it (got '0').");
 	assert_string_equal(error_of(FUNGEON_MONSTER, "level 2 pain 1"),
 	                    "'pain' belongs to a special ability: write 'ability NAME' before it.");
 	assert_string_equal(error_of(FUNGEON_MONSTER, "level 2 ability bite"),

@@ -127,7 +127,11 @@ f3_hits_heal_between_dungeons(void **unused)
 		fgtable_pick_all(t);
 		fgtable_ok(t, "al", "/fungeon enter waive:true");
 		fgtable_gm(t, "/fungeon adjust Al hits:-4");
-		fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+		text = fgtable_said(t, "al", "/fungeon retreat confirm:true");
+		fgtable_holds(text, "Wounds mend here only by the healer's magic, until a new game "
+		                    "session makes every Fungeoneer whole (a Ruling: /fungeon town "
+		                    "session, when the table meets again).\n");
+		free(text);
 		c = fgtable_fungeon(t);
 		assert_int_equal(c->d.phase, FUNGEON_TOWN);
 		assert_int_equal(c->m[0].hits, 6 - 4 * round);
