@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "bot/store/statedir.h"
+#include "bot/store/store_check.h"
 #include "bot/store/store_pg_sql.h"
 #include "bot/store/store_sqlite.h"
 
@@ -250,6 +251,12 @@ store_pg_snapshot_write(const char *const *keywords, const char *const *values, 
 	}
 	sqlite3_close(db);
 	db = NULL;
+	/* Named a snapshot only once --restore would take it back. */
+	if (store_check_file(part, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "the copy failed its check, so it is not kept: %.*s",
+		         (int)errlen > 64 ? (int)errlen - 64 : 0, why);
+		goto out;
+	}
 	if (sync_path(part, false) < 0 || rename(part, path) < 0) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		goto out;

@@ -135,19 +135,26 @@ chan(const char *key, const char *rec, uint64_t gen)
 /* A real record of the channel key with gm as its GM, as persist writes it
  * (--restore checks every record of its file: store_check.h). */
 static const char *
+encoded(char *out, size_t len, const struct store_record *r)
+{
+	struct buf b;
+
+	buf_init(&b, len - 1);
+	assert_int_equal(store_record_encode(r, store_record_builtin_mods(), &b), 0);
+	snprintf(out, len, "%.*s", (int)strcspn(buf_str(&b), "\n"), buf_str(&b));
+	buf_free(&b);
+	return out;
+}
+
+static const char *
 real_rec(char *out, size_t len, const char *key, const char *gm)
 {
 	struct store_record r = {.kind = STORE_RECORD_CHANNEL, .last_used = 1000};
-	struct buf b;
 
 	snprintf(r.key, sizeof(r.key), "%s", key);
 	snprintf(r.gm, sizeof(r.gm), "console:%s", gm);
 	snprintf(r.gm_name, sizeof(r.gm_name), "%s", gm);
-	buf_init(&b, len - 1);
-	assert_int_equal(store_record_encode(&r, store_record_builtin_mods(), &b), 0);
-	snprintf(out, len, "%.*s", (int)strcspn(buf_str(&b), "\n"), buf_str(&b));
-	buf_free(&b);
-	return out;
+	return encoded(out, len, &r);
 }
 
 /* A real entry of the roll log labelled label, framed as persist writes
@@ -411,16 +418,22 @@ snapshot_is_an_sqlite_file(void **state)
 {
 	struct t t;
 	struct commit_res c;
-	struct store_row rows[2] = {chan("snap:a", "A", 0), chan("snap:b", "B", 0)};
+	char ra[400], rb[400], seven[200];
+	struct store_row rows[2] = {chan("snap:a", real_rec(ra, sizeof(ra), "snap:a", "a"), 0),
+	                            chan("snap:b", real_rec(rb, sizeof(rb), "snap:b", "b"), 0)};
 	char path[300];
 	sqlite3 *db;
 	sqlite3_stmt *s;
 	int done = 0;
 
 	(void)state;
+	/* A snapshot is checked whole: the rows of the tests before, not real
+	 * records, go first. */
+	pgcluster_exec("DELETE FROM channels; DELETE FROM users; DELETE FROM logs");
 	snprintf(path, sizeof(path), "%s/snap.db", pgcluster_dir);
 	t_open(&t);
-	rows[1].log = &(struct store_log_row){7, "seven", 5};
+	real_log(seven, sizeof(seven), "seven");
+	rows[1].log = &(struct store_log_row){7, seven, strlen(seven)};
 	rows[1].nlog = 1;
 	commit(&t, rows, 2, &c);
 	t.b->ops->snapshot(t.b, path, snap_cb, &done);
@@ -436,7 +449,8 @@ snapshot_is_an_sqlite_file(void **state)
 	                                    -1, &s, NULL),
 	                 SQLITE_OK);
 	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
-	assert_memory_equal(sqlite3_column_blob(s, 0), "B", 1);
+	assert_int_equal(sqlite3_column_bytes(s, 0), (int)strlen(rb));
+	assert_memory_equal(sqlite3_column_blob(s, 0), rb, strlen(rb));
 	assert_int_equal(sqlite3_column_int64(s, 1), 1);
 	assert_int_equal(sqlite3_column_int(s, 2), 3);
 	sqlite3_finalize(s);
@@ -446,13 +460,47 @@ snapshot_is_an_sqlite_file(void **state)
 	    SQLITE_OK);
 	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
 	assert_int_equal(sqlite3_column_int64(s, 0), 7);
-	assert_memory_equal(sqlite3_column_blob(s, 1), "seven", 5);
+	assert_int_equal(sqlite3_column_bytes(s, 1), (int)strlen(seven));
+	assert_memory_equal(sqlite3_column_blob(s, 1), seven, strlen(seven));
 	sqlite3_finalize(s);
 	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
 	assert_int_equal(sqlite3_column_int(s, 0), STORE_SQLITE_SCHEMA);
 	sqlite3_finalize(s);
 	sqlite3_close(db);
+}
+
+static void
+snap_status_cb(void *ctx, enum store_status status, const char *err)
+{
+	(void)err;
+	*(int *)ctx = status == STORE_OK ? 1 : 2;
+}
+
+/* A copy that --restore would refuse (a row that is not a record) is not
+ * kept: neither the snapshot's name nor its .part is left. */
+static void
+snapshot_refused_by_the_check_is_not_kept(void **state)
+{
+	struct t t;
+	char path[300], part[320];
+	int done = 0;
+
+	(void)state;
+	pgcluster_exec("DELETE FROM channels; DELETE FROM users; DELETE FROM logs");
+	pgcluster_exec(
+	    "INSERT INTO channels VALUES ('bad:a', 1, 3, convert_to('junk', 'UTF8'), 1)");
+	snprintf(path, sizeof(path), "%s/refused.db", pgcluster_dir);
+	snprintf(part, sizeof(part), "%s.part", path);
+	t_open(&t);
+	t.b->ops->snapshot(t.b, path, snap_status_cb, &done);
+	while (!done)
+		uv_run(&t.loop, UV_RUN_ONCE);
+	t_close(&t);
+	assert_int_equal(done, 2);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(access(part, F_OK), -1);
+	pgcluster_exec("DELETE FROM channels WHERE key = 'bad:a'");
 }
 
 /* Runs sql on a connection of its own (the test's setup). */
@@ -469,6 +517,44 @@ sqlite_count(sqlite3 *db, const char *sql)
 	return n;
 }
 
+/* A real user record of key, as persist writes it. */
+static const char *
+real_user(char *out, size_t len, const char *key)
+{
+	struct store_record r = {.kind = STORE_RECORD_USER};
+
+	snprintf(r.key, sizeof(r.key), "%s", key);
+	snprintf(r.name, sizeof(r.name), "u");
+	r.style_set = true;
+	return encoded(out, len, &r);
+}
+
+/* Inserts n rows numbered i from 1 into table (channels or users), keyed
+ * prefix and i (zero-padded to width), each a real record (a snapshot is checked as --restore
+ * checks a file), a channel's last_used 5000 + i and generation 7 + i. */
+static void
+batch_rows(const char *table, const char *prefix, int width, int n)
+{
+	bool chans = strcmp(table, "channels") == 0;
+	char key[40], rec[400];
+	struct buf b;
+
+	buf_init(&b, 1u << 22);
+	buf_addf(&b, "INSERT INTO %s VALUES ", table);
+	for (int i = 1; i <= n; i++) {
+		snprintf(key, sizeof(key), "%s%0*d", prefix, width, i);
+		if (chans)
+			buf_addf(&b, "%s('%s', %d, 3, convert_to('%s', 'UTF8'), %d)",
+			         i > 1 ? "," : "", key, 5000 + i,
+			         real_rec(rec, sizeof(rec), key, "g"), 7 + i);
+		else
+			buf_addf(&b, "%s('%s', 1, 3, convert_to('%s', 'UTF8'), 1)",
+			         i > 1 ? "," : "", key, real_user(rec, sizeof(rec), key));
+	}
+	pgcluster_exec(buf_str(&b));
+	buf_free(&b);
+}
+
 /* The snapshot reads STORE_PG_SNAPSHOT_BATCH rows per FETCH: a table of
  * two batches and one row and a table of exactly one batch (its last FETCH
  * comes back empty) arrive whole, every column in place. */
@@ -476,22 +562,15 @@ static void
 snapshot_copies_every_batch(void **state)
 {
 	struct t t;
-	char sql[400], path[300];
+	char sql[400], path[300], key[40], rec[400];
 	sqlite3 *db;
 	sqlite3_stmt *s;
 	int done = 0;
 
 	(void)state;
-	snprintf(sql, sizeof(sql),
-	         "INSERT INTO channels SELECT 'batch:' || lpad(i::text, 6, '0'), 5000 + i, 3, "
-	         "convert_to('rec' || i, 'UTF8'), 7 + i FROM generate_series(1, %d) i",
-	         2 * STORE_PG_SNAPSHOT_BATCH + 1);
-	pgcluster_exec(sql);
-	snprintf(sql, sizeof(sql),
-	         "INSERT INTO users SELECT 'batchu:' || i, 1, 3, '\\x00'::bytea, 1 FROM "
-	         "generate_series(1, %d) i",
-	         STORE_PG_SNAPSHOT_BATCH);
-	pgcluster_exec(sql);
+	pgcluster_exec("DELETE FROM channels; DELETE FROM users; DELETE FROM logs");
+	batch_rows("channels", "batch:", 6, 2 * STORE_PG_SNAPSHOT_BATCH + 1);
+	batch_rows("users", "batchu:", 0, STORE_PG_SNAPSHOT_BATCH);
 	snprintf(path, sizeof(path), "%s/batches.db", pgcluster_dir);
 	t_open(&t);
 	t.b->ops->snapshot(t.b, path, snap_cb, &done);
@@ -511,9 +590,10 @@ snapshot_copies_every_batch(void **state)
 	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
 	assert_int_equal(sqlite3_column_int64(s, 0), 5000 + 2 * STORE_PG_SNAPSHOT_BATCH + 1);
 	assert_int_equal(sqlite3_column_int(s, 1), 3);
-	snprintf(sql, sizeof(sql), "rec%d", 2 * STORE_PG_SNAPSHOT_BATCH + 1);
-	assert_int_equal(sqlite3_column_bytes(s, 2), (int)strlen(sql));
-	assert_memory_equal(sqlite3_column_blob(s, 2), sql, strlen(sql));
+	snprintf(key, sizeof(key), "batch:%06d", 2 * STORE_PG_SNAPSHOT_BATCH + 1);
+	real_rec(rec, sizeof(rec), key, "g");
+	assert_int_equal(sqlite3_column_bytes(s, 2), (int)strlen(rec));
+	assert_memory_equal(sqlite3_column_blob(s, 2), rec, strlen(rec));
 	assert_int_equal(sqlite3_column_int64(s, 3), 7 + 2 * STORE_PG_SNAPSHOT_BATCH + 1);
 	sqlite3_finalize(s);
 	sqlite3_close(db);
@@ -1109,6 +1189,7 @@ main(void)
 	    cmocka_unit_test(load_active_reads_recent_channels_and_all_users),
 	    cmocka_unit_test(snapshot_is_an_sqlite_file),
 	    cmocka_unit_test(snapshot_copies_every_batch),
+	    cmocka_unit_test(snapshot_refused_by_the_check_is_not_kept),
 	    cmocka_unit_test(restore_puts_a_snapshot_back),
 	    cmocka_unit_test(restore_puts_one_channel_back),
 	    cmocka_unit_test(server_restarted_mid_stream),
