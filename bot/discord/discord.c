@@ -72,10 +72,11 @@ discord_app_id(const struct discord *dc)
 
 /*
  * The deadline of the interaction d, whose frame came at rx_ns (see
- * discord_shed.h), or 0 when its id is not a snowflake (interact drops it).
+ * discord_shed.h; replayed: between RESUME and RESUMED), or 0 when its id
+ * is not a snowflake (interact drops it).
  */
 static uint64_t
-deadline_of(struct discord *dc, const cJSON *d, uint64_t rx_ns)
+deadline_of(struct discord *dc, const cJSON *d, uint64_t rx_ns, bool replayed)
 {
 	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "id"));
 	uint64_t now = uv_hrtime(), n;
@@ -89,7 +90,7 @@ deadline_of(struct discord *dc, const cJSON *d, uint64_t rx_ns)
 	if (errno != 0 || *end != '\0')
 		return 0;
 	wall = wall_ms() - (int64_t)((now - rx_ns) / 1000000u); /* the wall clock at rx_ns */
-	return discord_shed_deadline(dc->shed, n, wall, rx_ns);
+	return discord_shed_deadline(dc->shed, n, wall, rx_ns, replayed);
 }
 
 /* A clock check's answer: its Date went to on_rest_date already. */
@@ -123,7 +124,10 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 	    (strcmp(t, "READY") == 0 || (strcmp(t, "RESUMED") == 0 && !dc->register_tried)))
 		discord_register_commands(dc);
 	discord_shard_touch(s); /* the resume point changed */
-	if (strcmp(t, "INTERACTION_CREATE") == 0 && (deadline = deadline_of(dc, d, rx_ns)) != 0) {
+	if (strcmp(t, "INTERACTION_CREATE") == 0 &&
+	    (deadline =
+	         deadline_of(dc, d, rx_ns,
+	                     discord_gw_state(discord_shard_gw(s)) == DISCORD_GW_RESUMING)) != 0) {
 		check_clock(dc);
 		/* When its answer could go out: now, or later behind a backlog of
 		 * answers still waiting to go out (overload). Too late then: it is

@@ -80,7 +80,7 @@ date_vouches(const struct shed *s, int64_t wall_ms, uint64_t rx_ns)
 }
 
 uint64_t
-discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns)
+discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns, bool replayed)
 {
 	int64_t created = (int64_t)(id >> 22) + SHED_DISCORD_EPOCH_MS;
 	int64_t offset = wall_ms - created, age, left;
@@ -97,14 +97,15 @@ discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_
 		s->have_cur = false;
 		s->period_start = rx_ns;
 	}
-	if (!s->have_cur || offset < s->min_cur)
+	if (!replayed && (!s->have_cur || offset < s->min_cur)) {
 		s->min_cur = offset;
-	s->have_cur = true;
+		s->have_cur = true;
+	}
 	age = s->receipt ? 0 : offset - discord_shed_skew_ms(s);
 	if (age < 0)
 		age = 0;
 	left = SHED_WINDOW_MS - SHED_MARGIN_MS - age;
-	if (left <= 0 && !date_vouches(s, wall_ms, rx_ns)) {
+	if (left <= 0 && !replayed && !date_vouches(s, wall_ms, rx_ns)) {
 		/* Late by its id, and no recent Date says our clock is right:
 		 * ask for one, and until it comes count from receipt. */
 		if (!s->probed || rx_ns - s->probe_ns >= SHED_PROBE_EVERY_MS * 1000000ull) {

@@ -22,7 +22,12 @@
  * above SHED_SKEW_MAX_MS is taken as that much (a clock so far ahead of
  * Discord's sheds early rather than a long backlog passing as skew). The
  * age so misses the fastest delivery time (milliseconds): the margin
- * covers it, with the time the callback takes to reach Discord.
+ * covers it, with the time the callback takes to reach Discord. An event
+ * Discord replays after a RESUME was delivered late by nature (it waited
+ * for the process that resumes): it never feeds the estimate, or the
+ * first replays after a restart of a few seconds would pass for skew and
+ * make the others look younger than they are (run, then answered after
+ * Discord's 3 s).
  *
  * The Date header of REST answers measures the skew alone, without any
  * delivery in it: Discord's clock in whole seconds, read between the
@@ -44,7 +49,10 @@
  * an interaction counts from its receipt. So a clock set ahead while
  * delver runs costs at most the interactions of SHED_DATE_FRESH_MS, not
  * every one from then on; and a real backlog is still shed, but for the
- * few answered while a check is out.
+ * few answered while a check is out. A replay late by its id is late
+ * whatever: its lateness is the downtime, not a sign of a clock set, and
+ * one run whose answer cannot go out would be a change the invoker was
+ * told nothing of (a check is still asked for the live ones).
  *
  * A callback is sent only before its deadline (discord_rest_call_until); one that
  * is not yet sent by then is dropped too. Under overload an interaction is
@@ -76,10 +84,12 @@ void discord_shed_free(struct shed *s);
 /*
  * The deadline (on rx_ns's clock) for the callback of interaction id,
  * whose frame was received at rx_ns, when the wall clock read wall_ms (ms
- * since 1970) at rx_ns. Updates the skew estimate. The interaction can be
+ * since 1970) at rx_ns; replayed: Discord replayed it after a RESUME.
+ * Updates the skew estimate (not from a replay). The interaction can be
  * answered when the deadline is still ahead.
  */
-uint64_t discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns);
+uint64_t discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns,
+                               bool replayed);
 
 /*
  * Whether a clock check is wanted (discord_shed.h's top): true once per

@@ -29,20 +29,25 @@ ages_from_the_id(void **unused)
 
 	assert_int_equal(discord_shed_date(s, T0 / 1000, T0, T0, RX0), SHED_CLOCK_SAME);
 	/* Delivered in 4 ms: the fastest delivery seen, so age 0. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 4, 1), T0, RX0), RX0 + 2500 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 4, 1), T0, RX0, false),
+	                 RX0 + 2500 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), 4);
 	/* 1,004 ms on the way (a backlog): 1,000 ms of the window are gone. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 1 - 1004, 2), T0 + 1, RX0 + 1 * MS),
-	                 RX0 + 1 * MS + 1500 * MS);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 + 1 - 1004, 2), T0 + 1, RX0 + 1 * MS, false),
+	    RX0 + 1 * MS + 1500 * MS);
 	/* 2,504 ms: nothing left, due at once. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 2 - 2504, 3), T0 + 2, RX0 + 2 * MS),
-	                 RX0 + 2 * MS);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 + 2 - 2504, 3), T0 + 2, RX0 + 2 * MS, false),
+	    RX0 + 2 * MS);
 	/* Older still (replayed after a resume): due at once too. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 3 - 60000, 4), T0 + 3, RX0 + 3 * MS),
-	                 RX0 + 3 * MS);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 + 3 - 60000, 4), T0 + 3, RX0 + 3 * MS, false),
+	    RX0 + 3 * MS);
 	/* Faster than the estimate: it becomes the estimate, age 0. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 4 - 1, 5), T0 + 4, RX0 + 4 * MS),
-	                 RX0 + 4 * MS + 2500 * MS);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 + 4 - 1, 5), T0 + 4, RX0 + 4 * MS, false),
+	    RX0 + 4 * MS + 2500 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), 1);
 	/* Shedding checked no clock: the Date vouched for it. */
 	assert_false(discord_shed_probe(s));
@@ -56,13 +61,14 @@ clock_behind(void **unused)
 {
 	struct shed *s = discord_shed_new();
 
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 - 4000, RX0), RX0 + 2500 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 - 4000, RX0, false),
+	                 RX0 + 2500 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), -4000);
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 2), T0 - 2000, RX0 + 10 * MS),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 2), T0 - 2000, RX0 + 10 * MS, false),
 	                 RX0 + 10 * MS + 500 * MS);
 	/* 3 s old by its id, but no Date ever vouched for the clock: a
 	 * check is asked and it counts from receipt meanwhile. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 3), T0 - 1000, RX0 + 20 * MS),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 3), T0 - 1000, RX0 + 20 * MS, false),
 	                 RX0 + 20 * MS + 2500 * MS);
 	assert_true(discord_shed_probe(s));
 	discord_shed_free(s);
@@ -77,9 +83,10 @@ clock_ahead(void **unused)
 	struct shed *s = discord_shed_new();
 
 	assert_int_equal(discord_shed_date(s, T0 / 1000, T0, T0, RX0), SHED_CLOCK_SAME);
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 1500, 1), T0, RX0), RX0 + 2000 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 1500, 1), T0, RX0, false),
+	                 RX0 + 2000 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), SHED_SKEW_MAX_MS);
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 1 - 3600, 2), T0 + 1, RX0 + MS),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 1 - 3600, 2), T0 + 1, RX0 + MS, false),
 	                 RX0 + MS);
 	assert_false(discord_shed_probe(s));
 	discord_shed_free(s);
@@ -100,18 +107,19 @@ clock_set_ahead_while_running(void **unused)
 	struct shed_skew k;
 
 	assert_int_equal(discord_shed_date(s, wall / 1000, wall, wall, rx), SHED_CLOCK_SAME);
-	assert_int_equal(discord_shed_deadline(s, id_at(wall - 5, 1), wall, rx), rx + 2500 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(wall - 5, 1), wall, rx, false),
+	                 rx + 2500 * MS);
 	/* 10 s later (the Date is stale), our clock 3.5 s ahead. */
 	rx += 10000 * MS;
 	wall += 10000 + 3500;
-	assert_int_equal(discord_shed_deadline(s, id_at(wall - 3500 - 5, 2), wall, rx),
+	assert_int_equal(discord_shed_deadline(s, id_at(wall - 3500 - 5, 2), wall, rx, false),
 	                 rx + 2500 * MS);
 	assert_true(discord_shed_probe(s));
 	assert_false(discord_shed_probe(s)); /* asked once */
 	/* The next one, the check still out: from receipt, no new check. */
-	assert_int_equal(
-	    discord_shed_deadline(s, id_at(wall + 100 - 3500 - 5, 3), wall + 100, rx + 100 * MS),
-	    rx + 100 * MS + 2500 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(wall + 100 - 3500 - 5, 3), wall + 100,
+	                                       rx + 100 * MS, false),
+	                 rx + 100 * MS + 2500 * MS);
 	assert_false(discord_shed_probe(s));
 	/* The check's Date: Discord's clock reads wall - 3500. */
 	assert_int_equal(
@@ -119,9 +127,9 @@ clock_set_ahead_while_running(void **unused)
 	    SHED_CLOCK_OFF);
 	discord_shed_skew(s, &k);
 	assert_true(k.receipt);
-	assert_int_equal(
-	    discord_shed_deadline(s, id_at(wall + 200 - 3500 - 5, 4), wall + 200, rx + 200 * MS),
-	    rx + 200 * MS + 2500 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(wall + 200 - 3500 - 5, 4), wall + 200,
+	                                       rx + 200 * MS, false),
+	                 rx + 200 * MS + 2500 * MS);
 	assert_false(discord_shed_probe(s));
 	discord_shed_free(s);
 }
@@ -135,16 +143,17 @@ clock_check_is_paced(void **unused)
 	struct shed *s = discord_shed_new();
 	uint64_t rx = RX0;
 
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 5000, 1), T0, rx), rx + 2500 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 5000, 1), T0, rx, false),
+	                 rx + 2500 * MS);
 	assert_true(discord_shed_probe(s));
 	rx += SHED_PROBE_WAIT_MS * MS;
 	assert_int_equal(discord_shed_deadline(s, id_at(T0 + SHED_PROBE_WAIT_MS - 5000, 2),
-	                                       T0 + SHED_PROBE_WAIT_MS, rx),
+	                                       T0 + SHED_PROBE_WAIT_MS, rx, false),
 	                 rx);
 	assert_false(discord_shed_probe(s));
 	rx = RX0 + SHED_PROBE_EVERY_MS * MS;
 	assert_int_equal(discord_shed_deadline(s, id_at(T0 + SHED_PROBE_EVERY_MS - 5000, 3),
-	                                       T0 + SHED_PROBE_EVERY_MS, rx),
+	                                       T0 + SHED_PROBE_EVERY_MS, rx, false),
 	                 rx + 2500 * MS);
 	assert_true(discord_shed_probe(s));
 	discord_shed_free(s);
@@ -158,10 +167,11 @@ clock_step_voids_the_date(void **unused)
 	struct shed *s = discord_shed_new();
 
 	assert_int_equal(discord_shed_date(s, T0 / 1000, T0, T0, RX0), SHED_CLOCK_SAME);
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 5, 1), T0, RX0), RX0 + 2500 * MS);
-	assert_int_equal(
-	    discord_shed_deadline(s, id_at(T0 + 100 - 5, 2), T0 + 100 + 3500, RX0 + 100 * MS),
-	    RX0 + 100 * MS + 2500 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 5, 1), T0, RX0, false),
+	                 RX0 + 2500 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 100 - 5, 2), T0 + 100 + 3500,
+	                                       RX0 + 100 * MS, false),
+	                 RX0 + 100 * MS + 2500 * MS);
 	assert_true(discord_shed_probe(s));
 	discord_shed_free(s);
 }
@@ -173,16 +183,16 @@ skew_estimate_moves_on(void **unused)
 	struct shed *s = discord_shed_new();
 	uint64_t rx = RX0;
 
-	discord_shed_deadline(s, id_at(T0, 1), T0 - 3000, rx); /* clock behind, then fixed */
+	discord_shed_deadline(s, id_at(T0, 1), T0 - 3000, rx, false); /* clock behind, then fixed */
 	rx += SHED_SKEW_SPAN;
-	discord_shed_deadline(s, id_at(T0, 2), T0 + 2, rx);
+	discord_shed_deadline(s, id_at(T0, 2), T0 + 2, rx, false);
 	assert_int_equal(discord_shed_skew_ms(s), -3000); /* the period before still counts */
 	rx += SHED_SKEW_SPAN;
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 3), T0 + 2, rx), rx + 2500 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 3), T0 + 2, rx, false), rx + 2500 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), 2);
 	/* A silence of two periods forgets everything: the next sets it. */
 	rx += 3 * SHED_SKEW_SPAN;
-	discord_shed_deadline(s, id_at(T0, 4), T0 + 700, rx);
+	discord_shed_deadline(s, id_at(T0, 4), T0 + 700, rx, false);
 	assert_int_equal(discord_shed_skew_ms(s), 700);
 	discord_shed_free(s);
 }
@@ -212,7 +222,7 @@ date_beyond_the_bound(void **unused)
 	assert_int_equal(k.lo, 3500);
 	assert_int_equal(k.hi, 3520);
 	/* an interaction 3.5 s "old" by its id is not old: 2.5 s left */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 + 3504, RX0 + 2 * MS),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 + 3504, RX0 + 2 * MS, false),
 	                 RX0 + 2 * MS + 2500 * MS);
 	/* the clock set right: the next answer meets nothing kept */
 	assert_int_equal(discord_shed_date(s, T0 / 1000 + 10, T0 + 10020, T0 + 10030, RX0 + 3 * MS),
@@ -246,11 +256,46 @@ date_behind_and_within(void **unused)
 	discord_shed_free(s);
 }
 
+/* A process started 3 s after the last one stopped: Discord replays what
+ * came meanwhile (2.9 to 3.3 s old) before any Date is read. Counted as
+ * skew (as live events would be), the youngest replay made the others
+ * look up to SHED_SKEW_MAX_MS younger: run, then answered past Discord's
+ * 3 s. Replays feed no estimate and are late by their ids. */
+static void
+replays_after_a_restart_are_aged_by_their_ids(void **unused)
+{
+	struct shed *s = discord_shed_new(), *live = discord_shed_new();
+
+	/* The youngest replay first, then an older one. */
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 2900, 1), T0, RX0, true), RX0);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 3300, 2), T0, RX0 + MS, true),
+	                 RX0 + MS);
+	/* Sent 2 s before the restart: 500 ms are left of its window. */
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 2000, 3), T0, RX0 + 2 * MS, true),
+	                 RX0 + 2 * MS + 500 * MS);
+	assert_int_equal(discord_shed_skew_ms(s), 0);
+	assert_false(discord_shed_probe(s));
+	/* The first live one after RESUMED sets the estimate. */
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 + 10 - 6, 4), T0 + 10, RX0 + 10 * MS, false),
+	    RX0 + 10 * MS + 2500 * MS);
+	assert_int_equal(discord_shed_skew_ms(s), 6);
+	/* The same two taken as live events: the first passes for 1 s of skew
+	 * and the 3.3 s old one gets 200 ms it does not have. */
+	discord_shed_deadline(live, id_at(T0 - 2900, 1), T0, RX0, false);
+	assert_int_equal(discord_shed_skew_ms(live), SHED_SKEW_MAX_MS);
+	assert_int_equal(discord_shed_deadline(live, id_at(T0 - 3300, 2), T0, RX0 + MS, false),
+	                 RX0 + MS + 200 * MS);
+	discord_shed_free(s);
+	discord_shed_free(live);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ages_from_the_id),
+	    cmocka_unit_test(replays_after_a_restart_are_aged_by_their_ids),
 	    cmocka_unit_test(clock_behind),
 	    cmocka_unit_test(clock_ahead),
 	    cmocka_unit_test(skew_estimate_moves_on),
