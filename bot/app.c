@@ -468,7 +468,14 @@ app_run(const struct app_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	init_handles(&a);
 	rc = start_services(&a);
-	if (rc != 0) {
+	if (rc >= APP_EXIT_FATAL_FIRST && rc <= APP_EXIT_FATAL_LAST) {
+		/* The service said why; a restart finds the same. */
+		snprintf(err, sizeof(err),
+		         "a service could not start (exit status %d: a restart will not mend it, "
+		         "see delver(8), EXIT STATUS)",
+		         rc);
+		app_shutdown(&a, rc, err);
+	} else if (rc != 0) {
 		app_shutdown(&a, rc, "a service could not start");
 	} else {
 		/* Quiet on the console alone, where play shares the terminal. */
