@@ -344,6 +344,15 @@ say_undone(struct reply *out, const struct invocation *inv, const struct undo_st
 		reply_line(out, 0, "Nothing more can be undone here.");
 		return;
 	}
+	/* Steps go back newest first: one that nobody may undo (may_undo)
+	 * keeps every step beneath it too. */
+	if (rolled(next) && !(undo_step_flags(next) & UNDO_SEATED)) {
+		reply_add(out, 0, "Nothing more can be undone here: the next change, ");
+		put_step(out, 0, next, veiled(inv, next, next_hidden, gm_part));
+		reply_add(out, 0, ", rolled dice while nobody held the GM seat, so it stands.");
+		reply_nl(out);
+		return;
+	}
 	reply_add(out, 0, "%zu more change%s can be undone; the next is ", left,
 	          left == 1 ? "" : "s");
 	put_step(out, 0, next, veiled(inv, next, next_hidden, gm_part));

@@ -158,8 +158,9 @@ a_later_holder_cannot_undo_rolls(void **unused)
 	run("gm", "/gm claim");
 	assert_string_equal(run("gm", "/undo"),
 	                    "Undid alice's /hazard roll and the dice it rolled: dungeon procedure "
-	                    "state is as it was before.\n2 more changes can be undone; the next is "
-	                    "bo's /fungeon hallway.\n");
+	                    "state is as it was before.\nNothing more can be undone here: the next "
+	                    "change, bo's /fungeon hallway, rolled dice while nobody held the GM "
+	                    "seat, so it stands.\n");
 }
 
 /* With a GM in the seat: the roller and another player are sent to the
