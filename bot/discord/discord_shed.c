@@ -104,7 +104,7 @@ discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_
 	age = s->receipt ? 0 : offset - discord_shed_skew_ms(s);
 	if (age < 0)
 		age = 0;
-	left = SHED_WINDOW_MS - SHED_MARGIN_MS - age;
+	left = SHED_WINDOW_MS - SHED_MARGIN_MS - age - (replayed ? SHED_REPLAY_MS : 0);
 	if (left <= 0 && !replayed && !date_vouches(s, wall_ms, rx_ns)) {
 		/* Late by its id, and no recent Date says our clock is right:
 		 * ask for one, and until it comes count from receipt. */

@@ -52,7 +52,11 @@
  * few answered while a check is out. A replay late by its id is late
  * whatever: its lateness is the downtime, not a sign of a clock set, and
  * one run whose answer cannot go out would be a change the invoker was
- * told nothing of (a check is still asked for the live ones).
+ * told nothing of (a check is still asked for the live ones). For the
+ * same reason a replay runs only with SHED_REPLAY_MS of its window to
+ * spare: before its answer goes, its change is committed and Discord is
+ * asked whether an earlier process answered it (a REST round trip), and
+ * an answer ready past the deadline is dropped.
  *
  * A callback is sent only before its deadline (discord_rest_call_until); one that
  * is not yet sent by then is dropped too. Under overload an interaction is
@@ -73,6 +77,7 @@
 #define SHED_DISCORD_EPOCH_MS 1420070400000LL          /* 2015-01-01T00:00:00Z */
 #define SHED_DATE_FRESH_MS    3000  /* a Date this recent vouches for our clock */
 #define SHED_STEP_MS          500   /* a wall clock moved this much off the monotonic was set */
+#define SHED_REPLAY_MS        500   /* a replay's extra work: its commit, and Discord asked first */
 #define SHED_PROBE_WAIT_MS    2000  /* after a check is asked, late ones count from receipt */
 #define SHED_PROBE_EVERY_MS   30000 /* at most one check so often */
 

@@ -270,9 +270,14 @@ replays_after_a_restart_are_aged_by_their_ids(void **unused)
 	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 2900, 1), T0, RX0, true), RX0);
 	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 3300, 2), T0, RX0 + MS, true),
 	                 RX0 + MS);
-	/* Sent 2 s before the restart: 500 ms are left of its window. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 2000, 3), T0, RX0 + 2 * MS, true),
-	                 RX0 + 2 * MS + 500 * MS);
+	/* Aged 2,495 ms: 5 ms left, too few for a replay's commit and its
+	 * question to Discord; it is due at once. */
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 2495, 3), T0, RX0 + 2 * MS, true),
+	                 RX0 + 2 * MS);
+	/* Sent 1.5 s before the restart: 1,000 ms are left of its window, of
+	 * which a replay keeps SHED_REPLAY_MS for its extra work. */
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 1500, 5), T0, RX0 + 3 * MS, true),
+	                 RX0 + 3 * MS + (1000 - SHED_REPLAY_MS) * MS);
 	assert_int_equal(discord_shed_skew_ms(s), 0);
 	assert_false(discord_shed_probe(s));
 	/* The first live one after RESUMED sets the estimate. */
