@@ -104,7 +104,11 @@ discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_
 	age = s->receipt ? 0 : offset - discord_shed_skew_ms(s);
 	if (age < 0)
 		age = 0;
-	left = SHED_WINDOW_MS - SHED_MARGIN_MS - age - (replayed ? SHED_REPLAY_MS : 0);
+	left = SHED_WINDOW_MS - SHED_MARGIN_MS - age;
+	/* A replay is admitted only with its extra work's time to spare; once
+	 * admitted its answer has the whole of what is left. */
+	if (replayed && left < SHED_REPLAY_MS)
+		left = 0;
 	if (left <= 0 && !replayed && !date_vouches(s, wall_ms, rx_ns)) {
 		/* Late by its id, and no recent Date says our clock is right:
 		 * ask for one, and until it comes count from receipt. */

@@ -56,7 +56,8 @@
  * same reason a replay runs only with SHED_REPLAY_MS of its window to
  * spare: before its answer goes, its change is committed and Discord is
  * asked whether an earlier process answered it (a REST round trip), and
- * an answer ready past the deadline is dropped.
+ * an answer ready past the deadline is dropped. Once admitted, its
+ * deadline is the whole of what is left.
  *
  * A callback is sent only before its deadline (discord_rest_call_until); one that
  * is not yet sent by then is dropped too. Under overload an interaction is
