@@ -64,11 +64,68 @@ q1_one_thwacko_a_player_in_each_roll(void **unused)
 	fgtable_free(t);
 }
 
+/* Q5 (line 254: at zero hits, at any time, death; line 267: the ranks
+ * are compared and dealt in turn; Ruling: from the rank after the one
+ * that kills it, a participant's dice are gone, counting 0 as a roll that
+ * ran out does). Al, down to 1 hit, dies at rank 1 and wins nothing after
+ * (its 5 4 2 2 would have taken ranks 2 to 5); the ogre, down to 1 hit,
+ * dies at rank 2 and Al's dice take the ranks its 5 5 4 would have. */
+static void
+q5_the_dead_deal_no_more(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 5",
+	                                "/fungeon monster add ogre2 level 5", NULL};
+	struct fgtable *t = fgtable_new(58);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	c = fgtable_into_room(t, 5, d);
+	fgtable_gm(t, "/fungeon adjust Al hits:-24");
+	fgtable_ok(t, "gm", "/gm release");
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Al (al): 5 5 4 2 2\nogre: 6 4 3 1 1\nogre2: 4 3 1 1 1\n"
+	                    "  1 | ♥5 | 6 | 4 | ogre | 1 → Al\n"
+	                    "  2 | 0 (dead) | 4 | 3 | ogre | 0 (no one it can hurt)\n"
+	                    "  3 | 0 (dead) | 3 | 1 | ogre | 0 (no one it can hurt)\n"
+	                    "  4 | 0 (dead) | 1 | 1 | tie | 0 (tie)\n"
+	                    "  5 | 0 (dead) | 1 | 1 | tie | 0 (tie)\n"
+	                    "Al deals 0 and takes 1: 0/25 hits. Al dies!");
+	free(text);
+	assert_int_equal(c->m[0].xp, 0);
+	assert_int_equal(c->d.room.p[FUNGEON_MONSTER][0].hits, 15);
+	assert_int_equal(c->d.room.p[FUNGEON_MONSTER][1].hits, 15);
+	fgtable_free(t);
+
+	t = fgtable_new(12);
+	c = fgtable_into_room(t, 5, d);
+	fgtable_gm(t, "/fungeon adjust ogre hits:-14");
+	fgtable_ok(t, "gm", "/gm release");
+	fgtable_ok(t, "al", "/fungeon orders targets:Al>ogre");
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Al (al): 6 6 5 2 2\nogre: 6 5 5 5 4\nogre2: 5 4 2 1 1\n"
+	                    "  1 | 6 | 6 | 5 | tie | 0 (tie)\n"
+	                    "  2 | 6 | 5 | 4 | Al | 1 → ogre\n"
+	                    "  3 | ♥5 | 0 (dead) | 2 | Al | 1 → ogre2\n"
+	                    "  4 | 2 | 0 (dead) | 1 | Al | 1 → ogre2\n"
+	                    "  5 | 2 | 0 (dead) | 1 | Al | 1 → ogre2\n"
+	                    "Al deals 4 and takes 0: 25/25 hits, +20 XP.\n"
+	                    "ogre deals 0 and takes 1: 0/15 hits. ogre is defeated!\n");
+	free(text);
+	assert_int_equal(c->m[0].hits, 25);
+	fgtable_says(t, "al", "/help fungeon combat steps",
+	             "Ruling: one taken to 0 hits at a rank is dead from the next: its dice there "
+	             "count 0, as a roll that ran out (shown \"0 (dead)\"), so it wins and deals "
+	             "nothing more.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(q1_one_thwacko_a_player_in_each_roll),
+	    cmocka_unit_test(q5_the_dead_deal_no_more),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
