@@ -1378,29 +1378,27 @@ store_sqlite_load_now(struct store_backend *base, enum store_kind kind, const ch
 	return rc;
 }
 
-int
-store_sqlite_marks(struct store_backend *base, size_t limit,
-                   void (*fn)(const char *key, int64_t at, size_t answer_len, void *ctx), void *ctx,
-                   char *err, size_t errlen)
+/* Runs sql (?1 bound to the integer arg) on the writing connection and
+ * calls each(s, ctx) for every row whose first column, a key, is not
+ * NULL. Returns 0, or -1 with one sentence in err. */
+static int
+each_row(struct sqlite_backend *b, const char *sql, int64_t arg,
+         void (*each)(sqlite3_stmt *s, const char *key, void *ctx), void *ctx, char *err,
+         size_t errlen)
 {
-	struct sqlite_backend *b = (struct sqlite_backend *)base;
 	sqlite3_stmt *s;
 	int rc;
 
-	if (sqlite3_prepare_v2(b->db,
-	                       "SELECT key, at, length(answer) FROM handled ORDER BY at DESC "
-	                       "LIMIT ?1",
-	                       -1, &s, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(b->db, sql, -1, &s, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
 		return -1;
 	}
-	sqlite3_bind_int64(s, 1, (sqlite3_int64)limit);
+	sqlite3_bind_int64(s, 1, arg);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *key = (const char *)sqlite3_column_text(s, 0);
 
 		if (key != NULL)
-			fn(key, sqlite3_column_int64(s, 1), (size_t)sqlite3_column_int64(s, 2),
-			   ctx);
+			each(s, key, ctx);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
@@ -1410,33 +1408,54 @@ store_sqlite_marks(struct store_backend *base, size_t limit,
 	return 0;
 }
 
+struct marks_walk {
+	void (*fn)(const char *key, int64_t at, size_t answer_len, void *ctx);
+	void *ctx;
+};
+
+static void
+mark_of_row(sqlite3_stmt *s, const char *key, void *ctx)
+{
+	struct marks_walk *w = ctx;
+
+	w->fn(key, sqlite3_column_int64(s, 1), (size_t)sqlite3_column_int64(s, 2), w->ctx);
+}
+
+int
+store_sqlite_marks(struct store_backend *base, size_t limit,
+                   void (*fn)(const char *key, int64_t at, size_t answer_len, void *ctx), void *ctx,
+                   char *err, size_t errlen)
+{
+	struct marks_walk w = {.fn = fn, .ctx = ctx};
+
+	return each_row((struct sqlite_backend *)base,
+	                "SELECT key, at, length(answer) FROM handled ORDER BY at DESC LIMIT ?1",
+	                (int64_t)limit, mark_of_row, &w, err, errlen);
+}
+
+struct keys_walk {
+	void (*fn)(const char *key, void *ctx);
+	void *ctx;
+};
+
+static void
+key_of_row(sqlite3_stmt *s, const char *key, void *ctx)
+{
+	struct keys_walk *w = ctx;
+
+	(void)s;
+	w->fn(key, w->ctx);
+}
+
 int
 store_sqlite_idle_keys(struct store_backend *base, int64_t used_since,
                        void (*fn)(const char *key, void *ctx), void *ctx, char *err, size_t errlen)
 {
-	struct sqlite_backend *b = (struct sqlite_backend *)base;
-	sqlite3_stmt *s;
-	int rc;
+	struct keys_walk w = {.fn = fn, .ctx = ctx};
 
-	if (sqlite3_prepare_v2(b->db,
-	                       "SELECT key FROM channels WHERE last_used < ?1 AND at_start IS 0",
-	                       -1, &s, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
-		return -1;
-	}
-	sqlite3_bind_int64(s, 1, used_since);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *key = (const char *)sqlite3_column_text(s, 0);
-
-		if (key != NULL)
-			fn(key, ctx);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
-		return -1;
-	}
-	return 0;
+	return each_row((struct sqlite_backend *)base,
+	                "SELECT key FROM channels WHERE last_used < ?1 AND at_start IS 0",
+	                used_since, key_of_row, &w, err, errlen);
 }
 
 int
