@@ -311,7 +311,9 @@ state_of(const struct fungeon_channel *c, enum fungeon_kind k, const struct fung
 
 	if (k == FUNGEON_TRAP)
 		snprintf(state, len, "%s%s", fungeon_trap_state_name(s->state),
-		         s->d.unlimited && s->passed ? ", triggered" : "");
+		         s->d.unlimited && s->passed && s->state != FUNGEON_TRAP_DISARMED
+		             ? ", triggered"
+		             : "");
 	else if (k == FUNGEON_MONSTER && s->hits == 0)
 		snprintf(state, len, "defeated%s", s->wanderer ? ", wandering" : "");
 	else if (k == FUNGEON_MONSTER)

@@ -170,6 +170,33 @@ q10_no_room_goes_without_what_its_points_buy(void **unused)
 	fgtable_free(t);
 }
 
+/* Q2: an Unlimited trap disarmed is listed as disarmed, not "triggered"
+ * (nobody triggered it: line 96 makes disarming like triggering only in
+ * its roll); one sidestepped is listed as triggered, as before. */
+static void
+q2_a_disarmed_trap_is_not_listed_as_triggered(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon trap add flame annoy 2 pain 1 unlimited type fire",
+	    "/fungeon trap add dart annoy 2 pain 1 unlimited type darts", NULL};
+	struct fgtable *t = fgtable_new(109);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	c = fgtable_into_room(t, 6, d);
+	c->d.room.p[FUNGEON_TRAP][0].state = FUNGEON_TRAP_FOUND;
+	fgtable_says(t, "al", "/fungeon disarm flame", "flame is disarmed; it springs no more.");
+	fgtable_says(t, "al", "/fungeon trigger dart", "succeeds");
+	text = fgtable_said(t, "al", "/fungeon trap list");
+	fgtable_holds(text,
+	              "  flame | annoy 2 pain 1 unlimited type fire | 4 | disarmed (made by al)\n"
+	              "  dart | annoy 2 pain 1 unlimited type darts | 4 | found, triggered (made "
+	              "by al)\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -177,6 +204,7 @@ main(void)
 	    cmocka_unit_test(q1_one_thwacko_a_player_in_each_roll),
 	    cmocka_unit_test(q5_the_dead_deal_no_more),
 	    cmocka_unit_test(q10_no_room_goes_without_what_its_points_buy),
+	    cmocka_unit_test(q2_a_disarmed_trap_is_not_listed_as_triggered),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
