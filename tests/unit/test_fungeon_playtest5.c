@@ -197,6 +197,38 @@ q2_a_disarmed_trap_is_not_listed_as_triggered(void **unused)
 	fgtable_free(t);
 }
 
+/* Q3: a held Fungeoneer's dice line says both why it deals nothing and
+ * how many of its dice a Resist took: Bo, a level 2 fire-mage (class type
+ * fire, bonus 1), is held by the beetle's bite, which resists fire. */
+static void
+q3_held_and_resisted_both_shown(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add beetle level 2 ability bite annoy 1 "
+	                                "pain 1 resist 1 fire type bite",
+	                                NULL};
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "beetle/bite",
+	                           .annoy = 4,
+	                           .type = "bite"};
+	struct fgtable *t = fgtable_new(1);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "bo", "/fungeon join Bo fire-mage 2 type:fire");
+	c = fgtable_into_room(t, 2, d);
+	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Bo (bo): 4 3 → 4, fails\n");
+	/* 2 dice: level 2 + class bonus 1 - 1 resisted */
+	fgtable_holds(text,
+	              "3. Painful conflict\nBo (bo, held: deals no damage, 1 resisted): 5 4\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -205,6 +237,7 @@ main(void)
 	    cmocka_unit_test(q5_the_dead_deal_no_more),
 	    cmocka_unit_test(q10_no_room_goes_without_what_its_points_buy),
 	    cmocka_unit_test(q2_a_disarmed_trap_is_not_listed_as_triggered),
+	    cmocka_unit_test(q3_held_and_resisted_both_shown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
