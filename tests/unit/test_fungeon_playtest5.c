@@ -229,6 +229,36 @@ q3_held_and_resisted_both_shown(void **unused)
 	fgtable_free(t);
 }
 
+/* Q4: step 2 names why an ability is not rolled without saying that
+ * everyone still suffers it: Al, alone in the fight, rolled off the ogre's
+ * hold in step 1 and is free of it. */
+static void
+q4_those_who_broke_free_do_not_suffer_it(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon monster add ogre level 4 ability grab annoy 2 hold type crush", NULL};
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "ogre/grab",
+	                           .maker = "console:al",
+	                           .annoy = 6,
+	                           .type = "crush"};
+	struct fgtable *t = fgtable_new(2);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	c = fgtable_into_room(t, 6, d);
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Al (al): 5 2 5 5 2 4 → 5, succeeds: the effect ends\n");
+	fgtable_holds(text, "2. Special abilities\nogre/grab: level + 2 Annoy dice, no Pain dice, "
+	                    "hold\nEveryone it would face rolled against it in step 1.\n3. Painful "
+	                    "conflict\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -238,6 +268,7 @@ main(void)
 	    cmocka_unit_test(q10_no_room_goes_without_what_its_points_buy),
 	    cmocka_unit_test(q2_a_disarmed_trap_is_not_listed_as_triggered),
 	    cmocka_unit_test(q3_held_and_resisted_both_shown),
+	    cmocka_unit_test(q4_those_who_broke_free_do_not_suffer_it),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
