@@ -50,8 +50,8 @@ void discord_live_start(struct discord *dc);
  * after a restart each shows the channel as it is now (a kill may have
  * come before the edit of the last changes), unless it does already; a
  * panel found deleted meanwhile is forgotten. The store loads every
- * channel with a panel at start, however long it was idle (persist_opts'
- * load_also), so every panel is checked. */
+ * channel with a panel at start, however long it was idle (struct
+ * chanmod's at_start), so every panel is checked. */
 void discord_live_started(struct discord *dc);
 /* Stops watching the road and the timer; the timer's handle closes
  * (part_closed counts it). */

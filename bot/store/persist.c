@@ -637,8 +637,10 @@ row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b,
 		 * did not change since, only with its new log entries. */
 		e->record = row->generation == 0 || !channel_record_saved(ch);
 		e->changes = channel_changes(ch);
-		if (e->record)
+		if (e->record) {
 			store_record_of_channel(&r, ch);
+			row->at_start = channel_at_start(ch);
+		}
 	} else {
 		/* A user released as empty had no row (state_release_user). */
 		struct user *u = state_user_peek(p->st, key);

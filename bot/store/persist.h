@@ -34,8 +34,9 @@
  *   synchronous read on a read-only connection of its own, which never
  *   waits for a commit; for another backend an asynchronous read that the
  *   request waits for, persist_queue.h). At open, every user, every
- *   channel used within evict_after and every channel whose record holds
- *   the options' load_also are loaded.
+ *   channel used within evict_after and every channel whose state asks
+ *   for it at every start (channel_at_start, stored beside its record as
+ *   the row's at_start) are loaded.
  * - Failures: a failed commit is logged, the held replies of that
  *   transaction's commands say the change may be lost, and the records are
  *   written again from memory every second until that works. A row whose

@@ -22,9 +22,6 @@ struct persist_opts {
 	bool snapshot_on_stop;   /* a snapshot file at close, after the last commit
 	                            (when anything was committed since the last one);
 	                            default true */
-	const char *load_also;   /* channels whose stored record holds this text are
-	                            loaded at open however long they were idle (a
-	                            transport looks after them at start); NULL: none */
 	char *const *merge_from; /* SQLite: other shard processes' databases, whose newer
 	                            records are taken before loading (store_merge.h);
 	                            NULL-terminated, or NULL */

@@ -403,7 +403,8 @@ struct active_ctx {
 	size_t nempty, cap;
 	char *err;
 	size_t errlen;
-	bool damaged; /* a record could not be read: the load stopped there */
+	bool damaged;  /* a record could not be read: the load stopped there */
+	int64_t since; /* channels used before are idle */
 };
 
 static int
@@ -440,8 +441,20 @@ active_row(const struct store_row *row, void *ctx)
 	} else {
 		struct channel *ch =
 		    a->fresh ? state_channel_new(a->p->st, r.key) : state_channel(a->p->st, r.key);
+		bool at_start;
 
 		install_channel(ch, &r, row);
+		at_start = channel_at_start(ch);
+		/* Idle and not wanted at every start: read only because its
+		 * at_start was not known (store_backend.h); it stays in the
+		 * store. */
+		if (!at_start && row->last_used < a->since) {
+			state_evict_channel(a->p->st, ch);
+			persist__away(a->p, 'c', row->key);
+			return 0;
+		}
+		a->n++;
+		return at_start ? 1 : 0;
 	}
 	a->n++;
 	return 0;
@@ -454,33 +467,36 @@ idle_key(const char *key, void *ctx)
 }
 
 /* Loads every user, the channels used within evict_after (all of them
- * when evict_after is 0) and those whose record holds load_also; the
- * others stay in the store until used. */
+ * when evict_after is 0) and those stored as wanted at every start
+ * (store_backend.h's load_active); the others stay in the store until
+ * used, their keys noted first (store_sqlite_idle_keys: load_active may
+ * then store at_start for rows that did not have it). */
 int
 persist_read_all(struct persist *p, char *err, size_t errlen)
 {
-	struct active_ctx a = {
-	    .p = p, .err = err, .errlen = errlen, .fresh = state_nchannels(p->st) == 0};
 	int64_t since = p->o.evict_after > 0 ? p->clock - p->o.evict_after + 1 : INT64_MIN;
+	struct active_ctx a = {.p = p,
+	                       .err = err,
+	                       .errlen = errlen,
+	                       .fresh = state_nchannels(p->st) == 0,
+	                       .since = since};
 
 	int ret = -1, e;
 
 	err[0] = '\0';
-	if (p->be->ops->load_active(p->be, since, p->o.load_also, active_row, &a, err, errlen) <
-	    0) {
+	/* The channels left in the store: read when used (struct persist's
+	 * away). */
+	if (p->sqlite && store_sqlite_idle_keys(p->be, since, idle_key, p, err, errlen) < 0) {
+		errno = EIO;
+		goto out;
+	}
+	if (p->be->ops->load_active(p->be, since, active_row, &a, err, errlen) < 0) {
 		/* A damaged record stays damaged; a read that failed may pass. */
 		errno = a.damaged ? PERSIST_DAMAGED : EIO;
 		goto out;
 	}
 	/* Loading is not a change. */
 	state_flush(p->st, NULL, NULL, NULL);
-	/* The channels left in the store: read when used (struct persist's
-	 * away). */
-	if (p->sqlite &&
-	    store_sqlite_idle_keys(p->be, since, p->o.load_also, idle_key, p, err, errlen) < 0) {
-		errno = EIO;
-		goto out;
-	}
 	/* Empty user rows go: a user with nothing to keep is not stored. */
 	if (a.nempty > 0 && p->sqlite) {
 		struct store_row *rows = xcalloc(a.nempty, sizeof(*rows));

@@ -230,6 +230,8 @@ write_row(sqlite3 *db, const char *path, const char *key, const struct row *row,
 		goto out;
 	sqlite3_finalize(s);
 	s = NULL;
+	if (store_sqlite_forget_at_start(db, "key = ?1", key) < 0)
+		goto out;
 	/* The channel's log is the file's: none but its entries. */
 	if (sqlite3_prepare_v2(db, "DELETE FROM logs WHERE key = ?1", -1, &s, NULL) != SQLITE_OK)
 		goto out;

@@ -72,3 +72,31 @@ store_row_dup(const struct store_row *r)
 	o->log = r->nlog > 0 ? log : NULL;
 	return o;
 }
+
+void
+store_at_start_fix_add(struct store_at_start_fix *f, const char *key, bool stored_known,
+                       bool stored, bool at_start, uint64_t generation)
+{
+	if (stored_known && stored == at_start)
+		return;
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 16;
+		f->keys = xrealloc(f->keys, f->cap * sizeof(*f->keys));
+		f->at_start = xrealloc(f->at_start, f->cap * sizeof(*f->at_start));
+		f->generation = xrealloc(f->generation, f->cap * sizeof(*f->generation));
+	}
+	f->keys[f->n] = xstrdup(key);
+	f->at_start[f->n] = at_start;
+	f->generation[f->n++] = generation;
+}
+
+void
+store_at_start_fix_free(struct store_at_start_fix *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		free(f->keys[i]);
+	free(f->keys);
+	free(f->at_start);
+	free(f->generation);
+	memset(f, 0, sizeof(*f));
+}

@@ -8,7 +8,9 @@
 #ifndef DELVER_STORE_H
 #define DELVER_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <uv.h>
 
@@ -36,5 +38,22 @@ struct store_backend *store_open(uv_loop_t *loop, const struct store_opts *o, ch
 /* A copy of r in one allocation (its key, record, NUL-terminated, and log
  * entries with it), freed with free(). */
 struct store_row *store_row_dup(const struct store_row *r);
+
+/* What a backend's load_active gathers to store afterwards: the channels
+ * whose stored at_start is not what their row said, each with the
+ * generation it was read at (a row written since keeps what its writer
+ * stored). */
+struct store_at_start_fix {
+	char **keys;
+	bool *at_start;
+	uint64_t *generation;
+	size_t n, cap;
+};
+
+/* Adds key (copied) unless stored, known (stored_known) and equal to
+ * at_start already. */
+void store_at_start_fix_add(struct store_at_start_fix *f, const char *key, bool stored_known,
+                            bool stored, bool at_start, uint64_t generation);
+void store_at_start_fix_free(struct store_at_start_fix *f);
 
 #endif

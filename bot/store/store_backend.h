@@ -90,6 +90,10 @@ struct store_row {
 	const struct store_log_row *log;
 	size_t nlog;
 	unsigned log_keep;
+	/* Channels, in a commit that writes the record: whether the channel
+	 * is loaded at every start however long it was idle (a command's
+	 * state says so: struct chanmod's at_start). */
+	bool at_start;
 };
 
 struct store_backend;
@@ -107,12 +111,16 @@ typedef void (*store_done_cb)(void *ctx, enum store_status status, const char *e
 
 struct store_backend_ops {
 	const char *name; /* "sqlite", "postgresql" */
-	/* Calls row() for every user and every channel used at or after
-	 * used_since, and every channel whose record holds the bytes of also
-	 * however long ago it was used (also NULL: none) (start-up; may
-	 * block). row returns 0, or -1 to stop with its own error. Returns 0
-	 * or -1 with one sentence in err. */
-	int (*load_active)(struct store_backend *b, int64_t used_since, const char *also,
+	/* Calls row() for every user, every channel used at or after
+	 * used_since, and every channel stored with at_start true or not
+	 * known (a row an older delver wrote, or one copied in from a file),
+	 * however long ago it was used (start-up; may block). row returns -1
+	 * to stop with its own error; else, for a channel, 1 when it is to be
+	 * loaded at every start (what a commit would store as its at_start),
+	 * 0 when not; the backend stores that where it differs, leaving the
+	 * row's generation as it is. Returns 0 or -1 with one sentence in
+	 * err. */
+	int (*load_active)(struct store_backend *b, int64_t used_since,
 	                   int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
 	                   size_t errlen);
 	/* Commits rows[0..n) in one transaction (group commit: persist hands

@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include "bot/log.h"
+#include "bot/store/store_sqlite.h"
 #include "rules/base/buf.h"
 
 #define BUSY_MS 5000
@@ -125,8 +126,10 @@ merge_one(sqlite3 *db, const char *from)
 	logs = sib_has(db, "logs");
 	ok = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK &&
 	     step(db, new_taken, false, &taken) && step(db, taken_sql[logs], false, &taken) &&
-	     step(db, take_channels, true, &taken) && step(db, drop_logs, false, &taken) &&
-	     (!logs || step(db, take_logs, false, &taken)) && step(db, take_users, true, &taken);
+	     step(db, take_channels, true, &taken) &&
+	     store_sqlite_forget_at_start(db, "key IN (SELECT key FROM temp.taken)", NULL) == 0 &&
+	     step(db, drop_logs, false, &taken) && (!logs || step(db, take_logs, false, &taken)) &&
+	     step(db, take_users, true, &taken);
 	if (ok && sib_has(db, "gone")) {
 		ok = step(db, gone_steps[0], false, &taken) &&
 		     step(db, gone_steps[1], true, &taken) &&

@@ -49,14 +49,16 @@ enum stmt {
  */
 #define CONFLICT_SQLSTATE "22012"
 #define WRITTEN_ONCE(W)   "WITH w AS (" W " RETURNING 1) SELECT 1 / count(*) FROM w"
-#define STMTS(T)                                                                                   \
+/* T's table; a channel's writes also store its at_start: INS_COL and
+ * INS_VAL add it to an insert, UPD_SET to an update. */
+#define STMTS(T, INS_COL, INS_VAL, UPD_SET)                                                        \
 	{                                                                                          \
 		[ST_INSERT] = WRITTEN_ONCE("INSERT INTO " T "(key, last_used, version, rec, "      \
-		                           "generation) VALUES($1, $2, $3, $4, 1) "                \
-		                           "ON CONFLICT (key) DO NOTHING"),                        \
+		                           "generation" INS_COL ") VALUES($1, $2, $3, $4, "        \
+		                           "1" INS_VAL ") ON CONFLICT (key) DO NOTHING"),          \
 		[ST_UPDATE] = WRITTEN_ONCE("UPDATE " T " SET last_used = $2, version = $3, "       \
-		                           "rec = $4, generation = generation + 1 "                \
-		                           "WHERE key = $1 AND generation = $5"),                  \
+		                           "rec = $4, generation = generation + 1" UPD_SET         \
+		                           " WHERE key = $1 AND generation = $5"),                 \
 		[ST_DELETE] =                                                                      \
 		    WRITTEN_ONCE("DELETE FROM " T " WHERE key = $1 AND generation = $2"),          \
 		[ST_EXISTS] = "SELECT 1 / (1 - count(*)) FROM " T " WHERE key = $1",               \
@@ -85,8 +87,8 @@ enum stmt {
 		           "WHERE key = $1",                                                       \
 	}
 static const char *const stmt_sql[3][ST_COUNT] = {
-    [STORE_CHANNEL] = STMTS("channels"),
-    [STORE_USER] = STMTS("users"),
+    [STORE_CHANNEL] = STMTS("channels", ", at_start", ", $5", ", at_start = $6"),
+    [STORE_USER] = STMTS("users", "", "", ""),
     [STORE_HANDLED] = MARK_STMTS,
 };
 #undef STMTS
@@ -99,7 +101,15 @@ static const char *const table_name[3] = {
 static const char *const schema_sql[] = {
     "SELECT pg_advisory_xact_lock(7346238117)", /* "delver" schema creation */
     "CREATE TABLE IF NOT EXISTS channels(key text PRIMARY KEY, last_used bigint NOT NULL, "
-    "version integer NOT NULL, rec bytea NOT NULL, generation bigint NOT NULL)",
+    "version integer NOT NULL, rec bytea NOT NULL, generation bigint NOT NULL, "
+    "at_start boolean)",
+    /* A channel's at_start: store_row's, NULL where not known (a row an
+     * older delver wrote; load_active stores what its record says). Its
+     * tables got it after they were made: added where missing, without
+     * taking the table's lock where it is there. */
+    "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = "
+    "'channels'::regclass AND attname = 'at_start' AND NOT attisdropped) THEN "
+    "ALTER TABLE channels ADD COLUMN at_start boolean; END IF; END $$",
     "CREATE TABLE IF NOT EXISTS users(key text PRIMARY KEY, last_used bigint NOT NULL, "
     "version integer NOT NULL, rec bytea NOT NULL, generation bigint NOT NULL)",
     "CREATE TABLE IF NOT EXISTS logs(key text NOT NULL, seq bigint NOT NULL, "
@@ -811,8 +821,8 @@ send_commit(struct store_pg *p, struct op *o)
 	for (size_t i = 0; i < o->n; i++) {
 		const struct store_row *r = o->rows[i];
 		char used[24], ver[16], gen[24];
-		const char *v[5];
-		int len[5] = {0, 0, 0, 0, 0}, fmt[5] = {0, 0, 0, 1, 0};
+		const char *v[6];
+		int len[6] = {0, 0, 0, 0, 0, 0}, fmt[6] = {0, 0, 0, 1, 0, 0};
 		bool chan = r->kind == STORE_CHANNEL;
 		enum stmt s;
 		int np;
@@ -852,6 +862,9 @@ send_commit(struct store_pg *p, struct op *o)
 			len[3] = (int)r->rec_len;
 			v[4] = gen;
 			np = r->generation == 0 ? 4 : 5;
+			/* A channel's at_start follows (stmt_sql). */
+			if (chan)
+				v[np++] = r->at_start ? "true" : "false";
 		}
 		if (!send_stmt(p, o, i, s, np, v, len, fmt))
 			return false;
@@ -915,6 +928,8 @@ pg_load(struct store_backend *b, enum store_kind kind, const char *key, store_lo
  * join repeats the row once per entry). */
 struct active_chan {
 	bool have;
+	bool stored_known, stored; /* its at_start as stored (known: not NULL) */
+	struct store_at_start_fix fix;
 	struct store_row row;
 	struct buf key, rec, text; /* text: the entries' records */
 	struct store_log_row *log;
@@ -927,6 +942,8 @@ struct active_chan {
 static int
 active_flush(struct active_chan *a, int (*row)(const struct store_row *r, void *ctx), void *ctx)
 {
+	int said;
+
 	if (!a->have)
 		return 0;
 	a->have = false;
@@ -936,11 +953,15 @@ active_flush(struct active_chan *a, int (*row)(const struct store_row *r, void *
 		a->log[i].rec = a->text.p + a->off[i];
 	a->row.log = a->nlog > 0 ? a->log : NULL;
 	a->row.nlog = a->nlog;
-	return row(&a->row, ctx);
+	said = row(&a->row, ctx);
+	if (said >= 0)
+		store_at_start_fix_add(&a->fix, a->row.key, a->stored_known, a->stored, said == 1,
+		                       a->row.generation);
+	return said;
 }
 
 /* Adds the channel row r (binary: key, last_used, version, rec,
- * generation, seq, rec of one of its entries or NULLs) to a, handing the
+ * generation, seq, rec of one of its entries or NULLs, at_start) to a, handing the
  * previous channel to row when this is another one. Returns 0, -1 when r's
  * shape is not the tables', -2 when row refused. */
 static int
@@ -949,13 +970,16 @@ active_add(struct active_chan *a, const PGresult *r,
 {
 	struct store_row sr;
 
-	if (PQnfields(r) != 7 || row_from(r, 0, STORE_CHANNEL, &sr) < 0)
+	if (PQnfields(r) != 8 || row_from(r, 0, STORE_CHANNEL, &sr) < 0 ||
+	    (!PQgetisnull(r, 0, 7) && PQgetlength(r, 0, 7) != 1))
 		return -1;
 	if (!a->have || strcmp(buf_str(&a->key), sr.key) != 0) {
 		if (active_flush(a, row, ctx) < 0)
 			return -2;
 		a->have = true;
 		a->row = sr;
+		a->stored_known = !PQgetisnull(r, 0, 7);
+		a->stored = a->stored_known && PQgetvalue(r, 0, 7)[0] != 0;
 		buf_reset(&a->key);
 		buf_reset(&a->rec);
 		buf_reset(&a->text);
@@ -980,12 +1004,42 @@ active_add(struct active_chan *a, const PGresult *r,
 	return 0;
 }
 
+/* Stores each fixed at_start (store.h), in one transaction; the records,
+ * and so their generations, stay as they are. Returns 0, or -1 with err. */
 static int
-load_table(struct store_pg *p, enum store_kind kind, int64_t used_since, const char *also,
+at_start_fix_write(struct store_pg *p, const struct store_at_start_fix *f, char *err, size_t errlen)
+{
+	char gen[24], why[ERR_MAX];
+	bool ok = f->n == 0 || store_pg_sql_exec(p->conn, "BEGIN", why, sizeof(why));
+
+	for (size_t i = 0; ok && i < f->n; i++) {
+		const char *v[3] = {f->keys[i], f->at_start[i] ? "true" : "false", gen};
+		PGresult *r;
+
+		snprintf(gen, sizeof(gen), "%" PRIu64, f->generation[i]);
+		r = PQexecParams(
+		    p->conn, "UPDATE channels SET at_start = $2 WHERE key = $1 AND generation = $3",
+		    3, NULL, v, NULL, NULL, 0);
+		ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+		if (!ok)
+			first_line(why, sizeof(why), PQresultErrorMessage(r));
+		PQclear(r);
+	}
+	if (ok && f->n > 0)
+		ok = store_pg_sql_exec(p->conn, "COMMIT", why, sizeof(why));
+	if (ok)
+		return 0;
+	PQclear(PQexec(p->conn, "ROLLBACK"));
+	snprintf(err, errlen, "cannot write the channels of PostgreSQL: %s", why);
+	return -1;
+}
+
+static int
+load_table(struct store_pg *p, enum store_kind kind, int64_t used_since,
            int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err, size_t errlen)
 {
 	char sql[400], since[24], why[ERR_MAX];
-	const char *v[2] = {since, also};
+	const char *v[1] = {since};
 	struct active_chan a;
 	PGresult *r;
 	int rc = 0;
@@ -997,19 +1051,16 @@ load_table(struct store_pg *p, enum store_kind kind, int64_t used_since, const c
 	if (kind == STORE_CHANNEL)
 		snprintf(
 		    sql, sizeof(sql),
-		    "SELECT c.key, c.last_used, c.version, c.rec, c.generation, l.seq, l.rec "
-		    "FROM channels c LEFT JOIN logs l ON l.key = c.key WHERE c.last_used >= $1 "
-		    "OR ($2::text IS NOT NULL AND position(convert_to($2::text, 'UTF8') IN c.rec) "
-		    "> 0) "
-		    "ORDER BY c.key, l.seq");
+		    "SELECT c.key, c.last_used, c.version, c.rec, c.generation, l.seq, l.rec, "
+		    "c.at_start FROM channels c LEFT JOIN logs l ON l.key = c.key "
+		    "WHERE c.last_used >= $1 OR c.at_start IS NOT false ORDER BY c.key, l.seq");
 	else
 		snprintf(sql, sizeof(sql),
 		         "SELECT key, last_used, version, rec, generation FROM %s WHERE "
 		         "last_used >= $1",
 		         table_name[kind]);
 	snprintf(since, sizeof(since), "%" PRId64, kind == STORE_USER ? INT64_MIN : used_since);
-	if (!PQsendQueryParams(p->conn, sql, kind == STORE_CHANNEL ? 2 : 1, NULL, v, NULL, NULL,
-	                       1) ||
+	if (!PQsendQueryParams(p->conn, sql, 1, NULL, v, NULL, NULL, 1) ||
 	    !PQsetSingleRowMode(p->conn)) {
 		first_line(why, sizeof(why), PQerrorMessage(p->conn));
 		snprintf(err, errlen, "cannot read the %s of PostgreSQL: %s", table_name[kind],
@@ -1047,7 +1098,10 @@ load_table(struct store_pg *p, enum store_kind kind, int64_t used_since, const c
 	}
 	if (rc == 0 && active_flush(&a, row, ctx) < 0)
 		rc = -2;
+	if (rc == 0 && at_start_fix_write(p, &a.fix, err, errlen) < 0)
+		rc = -1;
 out:
+	store_at_start_fix_free(&a.fix);
 	buf_free(&a.key);
 	buf_free(&a.rec);
 	buf_free(&a.text);
@@ -1057,7 +1111,7 @@ out:
 }
 
 static int
-pg_load_active(struct store_backend *b, int64_t used_since, const char *also,
+pg_load_active(struct store_backend *b, int64_t used_since,
                int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
                size_t errlen)
 {
@@ -1073,9 +1127,9 @@ pg_load_active(struct store_backend *b, int64_t used_since, const char *also,
 		first_line(err, errlen, PQerrorMessage(p->conn));
 		return -1;
 	}
-	rc = load_table(p, STORE_USER, 0, NULL, row, ctx, err, errlen);
+	rc = load_table(p, STORE_USER, 0, row, ctx, err, errlen);
 	if (rc == 0)
-		rc = load_table(p, STORE_CHANNEL, used_since, also, row, ctx, err, errlen);
+		rc = load_table(p, STORE_CHANNEL, used_since, row, ctx, err, errlen);
 	/* libpq leaves single-row mode on after those queries until the next
 	 * query sent outside a pipeline: without one, the first read by key in
 	 * the pipeline gets its row as PGRES_SINGLE_TUPLE (taken for an error). */

@@ -178,12 +178,14 @@ restore_table(PGconn *c, sqlite3 *db, const char *table, bool has_used, const ch
 	         table);
 	if (key_only == NULL && !store_pg_sql_exec(c, sql, why, whylen))
 		return -1;
+	/* A channel's at_start is not known until the next start reads its
+	 * record (store_pg.c's schema). */
 	snprintf(sql, sizeof(sql),
 	         "INSERT INTO %s AS t(key, last_used, version, rec, generation) "
 	         "SELECT key, last_used, version, rec, 1 FROM incoming ON CONFLICT (key) DO UPDATE "
 	         "SET last_used = excluded.last_used, version = excluded.version, "
-	         "rec = excluded.rec, generation = t.generation + 1",
-	         table);
+	         "rec = excluded.rec, generation = t.generation + 1%s",
+	         table, has_used ? ", at_start = NULL" : "");
 	if (!store_pg_sql_exec(c, sql, why, whylen))
 		return -1;
 	return n;

@@ -14,7 +14,6 @@
 #include "bot/store/statedir.h"
 #include "bot/store/store.h"
 #include "bot/store/store_service.h"
-#include "commands/panel/panel_state.h"
 #include "rules/base/mem.h"
 
 #define STORE_TIMEOUT_MS 120000 /* a last checkpoint of a large state on a slow disk */
@@ -35,9 +34,6 @@ opts_of(const struct config *c, struct persist_opts *o)
 	o->snapshot_interval = c->bot.snapshot_interval;
 	o->snapshot_keep = c->bot.snapshot_keep;
 	o->evict_after = c->bot.evict_after;
-	/* A live panel is checked at each start (a change may have come just
-	 * before a stop), however long its channel was idle. */
-	o->load_also = PANEL_STATE_STORED;
 }
 
 /* The store once persist has closed: every transport stopped taking

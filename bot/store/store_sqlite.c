@@ -62,25 +62,26 @@ enum stmt {
 /* Writes checked against generations (store_backend.h): a new row (?5 is
  * 1) only where none is, a changed one only at the generation it was read
  * at (?6); sqlite3_changes() tells a conflict. The PUT forms ignore
- * generations (store_sqlite_write_now). */
+ * generations (store_sqlite_write_now). A channel's ?7 is its at_start. */
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
     [ST_GEN_CHANNEL] = "SELECT generation FROM channels WHERE key = ?1",
     [ST_GEN_USER] = "SELECT generation FROM users WHERE key = ?1",
-    [ST_NEW_CHANNEL] = "INSERT INTO channels(key, last_used, version, rec, generation) "
-                       "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(key) DO NOTHING",
+    [ST_NEW_CHANNEL] = "INSERT INTO channels(key, last_used, version, rec, generation, "
+                       "at_start) VALUES(?1, ?2, ?3, ?4, ?5, ?7) ON CONFLICT(key) DO NOTHING",
     [ST_NEW_USER] = "INSERT INTO users(key, version, rec, generation) VALUES(?1, ?3, ?4, ?5) "
                     "ON CONFLICT(key) DO NOTHING",
     [ST_SET_CHANNEL] = "UPDATE channels SET last_used = ?2, version = ?3, rec = ?4, "
-                       "generation = ?5 WHERE key = ?1 AND generation = ?6",
+                       "generation = ?5, at_start = ?7 WHERE key = ?1 AND generation = ?6",
     [ST_SET_USER] = "UPDATE users SET version = ?3, rec = ?4, generation = ?5 "
                     "WHERE key = ?1 AND generation = ?6",
-    [ST_PUT_CHANNEL] = "INSERT INTO channels(key, last_used, version, rec, generation) "
-                       "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(key) DO UPDATE SET last_used = "
-                       "excluded.last_used, version = excluded.version, rec = excluded.rec, "
-                       "generation = excluded.generation",
+    [ST_PUT_CHANNEL] = "INSERT INTO channels(key, last_used, version, rec, generation, "
+                       "at_start) VALUES(?1, ?2, ?3, ?4, ?5, ?7) ON CONFLICT(key) DO UPDATE SET "
+                       "last_used = excluded.last_used, version = excluded.version, "
+                       "rec = excluded.rec, generation = excluded.generation, "
+                       "at_start = excluded.at_start",
     [ST_PUT_USER] = "INSERT INTO users(key, version, rec, generation) VALUES(?1, ?3, ?4, ?5) "
                     "ON CONFLICT(key) DO UPDATE SET version = excluded.version, "
                     "rec = excluded.rec, generation = excluded.generation",
@@ -107,11 +108,12 @@ static const char *const stmt_sql[ST_COUNT] = {
  * leaf up to about 4 KB, where a table WITHOUT ROWID (as in schema 1)
  * spills any record past about 1 KB into overflow pages of their own. A
  * log entry is small: WITHOUT ROWID keeps a channel's entries together in
- * the order of their numbers. */
+ * the order of their numbers. A channel's at_start is NULL where it is not
+ * known (store_sqlite.h). */
 static const char schema[] =
     "CREATE TABLE IF NOT EXISTS channels(key TEXT NOT NULL UNIQUE, "
     "last_used INTEGER NOT NULL, version INTEGER NOT NULL, rec BLOB NOT NULL, "
-    "generation INTEGER NOT NULL DEFAULT 0);"
+    "generation INTEGER NOT NULL DEFAULT 0, at_start INTEGER);"
     "CREATE TABLE IF NOT EXISTS users(key TEXT NOT NULL UNIQUE, "
     "version INTEGER NOT NULL, rec BLOB NOT NULL, "
     "generation INTEGER NOT NULL DEFAULT 0);"
@@ -451,6 +453,8 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 	sqlite3_bind_int64(s, 5, check ? (int64_t)(r->generation + 1) : 1);
 	if (check && r->generation != 0)
 		sqlite3_bind_int64(s, 6, (int64_t)r->generation);
+	if (chan)
+		sqlite3_bind_int(s, 7, r->at_start ? 1 : 0);
 	rc = step_changed(b, s);
 	if (rc <= 0)
 		return rc < 0 ? STORE_FAILED : STORE_CONFLICT;
@@ -900,17 +904,52 @@ sqlite_close(struct store_backend *base, store_done_cb done, void *ctx)
 	close_step(b);
 }
 
+static int exec_sql(struct sqlite_backend *b, const char *sql, char *err, size_t errlen);
+
+/* Stores each fixed at_start, in one transaction; the records, and so their
+ * generations, stay as they are. */
 static int
-sqlite_load_active(struct store_backend *base, int64_t used_since, const char *also,
+at_start_fix_write(struct sqlite_backend *b, const struct store_at_start_fix *f, char *err,
+                   size_t errlen)
+{
+	sqlite3_stmt *s = NULL;
+
+	if (f->n == 0)
+		return 0;
+	if (exec_sql(b, "BEGIN IMMEDIATE", err, errlen) < 0)
+		return -1;
+	if (sqlite3_prepare_v2(
+	        b->db, "UPDATE channels SET at_start = ?2 WHERE key = ?1 AND generation = ?3", -1,
+	        &s, NULL) != SQLITE_OK)
+		goto fail;
+	for (size_t i = 0; i < f->n; i++) {
+		sqlite3_bind_text(s, 1, f->keys[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int(s, 2, f->at_start[i] ? 1 : 0);
+		sqlite3_bind_int64(s, 3, (int64_t)f->generation[i]);
+		if (step_reset(s) < 0)
+			goto fail;
+	}
+	sqlite3_finalize(s);
+	return exec_sql(b, "COMMIT", err, errlen);
+fail:
+	snprintf(err, errlen, "cannot write to %s: %s", b->path, sqlite3_errmsg(b->db));
+	sqlite3_finalize(s);
+	sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static int
+sqlite_load_active(struct store_backend *base, int64_t used_since,
                    int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
                    size_t errlen)
 {
 	static const char *const sql[2] = {
-	    "SELECT key, 0, version, rec, generation FROM users",
-	    "SELECT key, last_used, version, rec, generation FROM channels WHERE last_used >= ?1 "
-	    "OR (?2 IS NOT NULL AND instr(rec, CAST(?2 AS BLOB)) > 0)",
+	    "SELECT key, 0, version, rec, generation, 0 FROM users",
+	    "SELECT key, last_used, version, rec, generation, at_start FROM channels "
+	    "WHERE last_used >= ?1 OR at_start IS NOT 0",
 	};
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	struct store_at_start_fix fix = {0};
 	struct log_read l;
 	int ret = -1;
 
@@ -923,14 +962,12 @@ sqlite_load_active(struct store_backend *base, int64_t used_since, const char *a
 			snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
 			goto out;
 		}
-		if (t == 1) {
+		if (t == 1)
 			sqlite3_bind_int64(s, 1, used_since);
-			if (also != NULL)
-				sqlite3_bind_text(s, 2, also, -1, SQLITE_STATIC);
-		}
 		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 			struct store_row r;
 			const char *key = (const char *)sqlite3_column_text(s, 0);
+			int said;
 
 			memset(&r, 0, sizeof(r));
 			r.kind = t == 0 ? STORE_USER : STORE_CHANNEL;
@@ -946,10 +983,15 @@ sqlite_load_active(struct store_backend *base, int64_t used_since, const char *a
 				rc = SQLITE_ERROR;
 				break;
 			}
-			if (row(&r, ctx) < 0) {
+			said = row(&r, ctx);
+			if (said < 0) {
 				sqlite3_finalize(s);
 				goto out;
 			}
+			if (t == 1)
+				store_at_start_fix_add(
+				    &fix, r.key, sqlite3_column_type(s, 5) != SQLITE_NULL,
+				    sqlite3_column_int(s, 5) != 0, said == 1, r.generation);
 		}
 		sqlite3_finalize(s);
 		if (rc != SQLITE_DONE) {
@@ -957,10 +999,32 @@ sqlite_load_active(struct store_backend *base, int64_t used_since, const char *a
 			goto out;
 		}
 	}
-	ret = 0;
+	ret = at_start_fix_write(b, &fix, err, errlen);
 out:
 	log_read_free(&l);
+	store_at_start_fix_free(&fix);
 	return ret;
+}
+
+int
+store_sqlite_forget_at_start(sqlite3 *db, const char *where, const char *key)
+{
+	char sql[256];
+	sqlite3_stmt *s = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT at_start FROM main.channels LIMIT 0", -1, &s, NULL) !=
+	    SQLITE_OK)
+		return 0; /* an older schema */
+	sqlite3_finalize(s);
+	snprintf(sql, sizeof(sql), "UPDATE main.channels SET at_start = NULL WHERE %s", where);
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		return -1;
+	if (key != NULL)
+		sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 const char *
@@ -1064,8 +1128,10 @@ user_version(struct sqlite_backend *b)
 /* Brings the tables of an older delver to the current schema, in one
  * transaction: tables written before generations get the column (every
  * row at generation 0); schema 1's tables WITHOUT ROWID are copied into
- * rowid tables, and the log's table is made. The space the old tables
- * held is given back (VACUUM) once the new ones are committed. */
+ * rowid tables, and the log's table is made, the space the old tables held
+ * given back (VACUUM) once the new ones are committed; schema 2's channels
+ * get at_start. Every channel row brought over has at_start NULL (not
+ * known): the next start loads it and sets it (sqlite_load_active). */
 static int
 migrate(struct sqlite_backend *b, char *err, size_t errlen)
 {
@@ -1108,13 +1174,16 @@ migrate(struct sqlite_backend *b, char *err, size_t errlen)
 		if (exec_sql(b, sql, err, errlen) < 0)
 			goto fail;
 	}
-	if (exec_sql(b, rebuild, err, errlen) < 0 || exec_sql(b, schema, err, errlen) < 0 ||
-	    exec_sql(b, copy, err, errlen) < 0)
+	if (v < 2 && (exec_sql(b, rebuild, err, errlen) < 0 ||
+	              exec_sql(b, schema, err, errlen) < 0 || exec_sql(b, copy, err, errlen) < 0))
+		goto fail;
+	if (v >= 2 && !has_column(b, "channels", "at_start") &&
+	    exec_sql(b, "ALTER TABLE channels ADD COLUMN at_start INTEGER", err, errlen) < 0)
 		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", STORE_SQLITE_SCHEMA);
 	if (exec_sql(b, sql, err, errlen) < 0 || exec_sql(b, "COMMIT", err, errlen) < 0)
 		goto fail;
-	if (exec_sql(b, "VACUUM", err, errlen) < 0)
+	if (v < 2 && exec_sql(b, "VACUUM", err, errlen) < 0)
 		return -1;
 	log_info("store: %s brought from schema %d to %d", b->path, v, STORE_SQLITE_SCHEMA);
 	return 0;
@@ -1330,29 +1399,27 @@ store_sqlite_load_now(struct store_backend *base, enum store_kind kind, const ch
 	return rc;
 }
 
-int
-store_sqlite_marks(struct store_backend *base, size_t limit,
-                   void (*fn)(const char *key, int64_t at, size_t answer_len, void *ctx), void *ctx,
-                   char *err, size_t errlen)
+/* Runs sql (?1 bound to the integer arg) on the writing connection and
+ * calls each(s, ctx) for every row whose first column, a key, is not
+ * NULL. Returns 0, or -1 with one sentence in err. */
+static int
+each_row(struct sqlite_backend *b, const char *sql, int64_t arg,
+         void (*each)(sqlite3_stmt *s, const char *key, void *ctx), void *ctx, char *err,
+         size_t errlen)
 {
-	struct sqlite_backend *b = (struct sqlite_backend *)base;
 	sqlite3_stmt *s;
 	int rc;
 
-	if (sqlite3_prepare_v2(b->db,
-	                       "SELECT key, at, length(answer) FROM handled ORDER BY at DESC "
-	                       "LIMIT ?1",
-	                       -1, &s, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(b->db, sql, -1, &s, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
 		return -1;
 	}
-	sqlite3_bind_int64(s, 1, (sqlite3_int64)limit);
+	sqlite3_bind_int64(s, 1, arg);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *key = (const char *)sqlite3_column_text(s, 0);
 
 		if (key != NULL)
-			fn(key, sqlite3_column_int64(s, 1), (size_t)sqlite3_column_int64(s, 2),
-			   ctx);
+			each(s, key, ctx);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
@@ -1362,36 +1429,54 @@ store_sqlite_marks(struct store_backend *base, size_t limit,
 	return 0;
 }
 
+struct marks_walk {
+	void (*fn)(const char *key, int64_t at, size_t answer_len, void *ctx);
+	void *ctx;
+};
+
+static void
+mark_of_row(sqlite3_stmt *s, const char *key, void *ctx)
+{
+	struct marks_walk *w = ctx;
+
+	w->fn(key, sqlite3_column_int64(s, 1), (size_t)sqlite3_column_int64(s, 2), w->ctx);
+}
+
 int
-store_sqlite_idle_keys(struct store_backend *base, int64_t used_since, const char *also,
+store_sqlite_marks(struct store_backend *base, size_t limit,
+                   void (*fn)(const char *key, int64_t at, size_t answer_len, void *ctx), void *ctx,
+                   char *err, size_t errlen)
+{
+	struct marks_walk w = {.fn = fn, .ctx = ctx};
+
+	return each_row((struct sqlite_backend *)base,
+	                "SELECT key, at, length(answer) FROM handled ORDER BY at DESC LIMIT ?1",
+	                (int64_t)limit, mark_of_row, &w, err, errlen);
+}
+
+struct keys_walk {
+	void (*fn)(const char *key, void *ctx);
+	void *ctx;
+};
+
+static void
+key_of_row(sqlite3_stmt *s, const char *key, void *ctx)
+{
+	struct keys_walk *w = ctx;
+
+	(void)s;
+	w->fn(key, w->ctx);
+}
+
+int
+store_sqlite_idle_keys(struct store_backend *base, int64_t used_since,
                        void (*fn)(const char *key, void *ctx), void *ctx, char *err, size_t errlen)
 {
-	struct sqlite_backend *b = (struct sqlite_backend *)base;
-	sqlite3_stmt *s;
-	int rc;
+	struct keys_walk w = {.fn = fn, .ctx = ctx};
 
-	if (sqlite3_prepare_v2(b->db,
-	                       "SELECT key FROM channels WHERE last_used < ?1 AND (?2 IS NULL OR "
-	                       "instr(rec, CAST(?2 AS BLOB)) = 0)",
-	                       -1, &s, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
-		return -1;
-	}
-	sqlite3_bind_int64(s, 1, used_since);
-	if (also != NULL)
-		sqlite3_bind_text(s, 2, also, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *key = (const char *)sqlite3_column_text(s, 0);
-
-		if (key != NULL)
-			fn(key, ctx);
-	}
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE) {
-		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
-		return -1;
-	}
-	return 0;
+	return each_row((struct sqlite_backend *)base,
+	                "SELECT key FROM channels WHERE last_used < ?1 AND at_start IS 0",
+	                used_since, key_of_row, &w, err, errlen);
 }
 
 int

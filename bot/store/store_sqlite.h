@@ -2,8 +2,8 @@
  * store_sqlite: the SQLite backend of store_backend.h, one database file in
  * WAL mode.
  *
- * - Tables (schema 2): channels(key, last_used, version, rec, generation)
- *   and users(key, version, rec, generation), rowid tables with a unique
+ * - Tables (schema 3): channels(key, last_used, version, rec, generation,
+ *   at_start) and users(key, version, rec, generation), rowid tables with a unique
  *   key; logs(key, seq, rec), WITHOUT ROWID, a channel's log entries
  *   (store_backend.h); gone(kind, key, at), WITHOUT ROWID, when each row was
  *   deleted (0 channels, 1 users; a channel's at is its last_used, a user's
@@ -11,11 +11,15 @@
  *   processes can be merged (store_merge.h); handled(key, at, answer), the
  *   marks of the platform events handled (STORE_HANDLED rows; made when
  *   missing, as a database written before them has none). An older
- *   database is brought to schema 2 when it is opened: schema 0 (no
+ *   database is brought to schema 3 when it is opened: schema 0 (no
  *   generation column) gets the column, every row at generation 0; schema
  *   1's tables WITHOUT ROWID are copied into rowid tables (a record past
  *   about 1 KB took overflow pages of its own there) and the file is
- *   vacuumed.
+ *   vacuumed; schema 2's channels get at_start. A channel's at_start is 1
+ *   when it is loaded at every start (store_row's at_start), 0 when not,
+ *   NULL when not known (a row brought from an older schema, or copied in
+ *   by code that does not set it): load_active loads it and stores what
+ *   its record says.
  * - One connection does the writing. Commits and loads by key run on a
  *   thread of the backend's own, one at a time in the order they were asked
  *   (the connection is used by one thread at a time), each handed over with
@@ -43,7 +47,7 @@
 #include "bot/config/config.h"
 #include "bot/store/store_backend.h"
 
-#define STORE_SQLITE_SCHEMA 2 /* PRAGMA user_version of the current tables */
+#define STORE_SQLITE_SCHEMA 3 /* PRAGMA user_version of the current tables */
 
 /* Opens (or creates, mode 0600) the database at path. Returns NULL with one
  * sentence in err naming the file, the reason and what to do, and errno as
@@ -55,6 +59,16 @@ struct store_backend *store_sqlite_open(uv_loop_t *loop, const char *path, enum 
  * TABLE IF NOT EXISTS ...; it sets no user_version): for files that other
  * code writes for this backend to read (snapshots of PostgreSQL). */
 const char *store_sqlite_schema(void);
+
+/* For code that writes channel records into a database beside the
+ * backend (a restore, a merge): makes the at_start of the channels of db's
+ * main database that where selects (SQL after WHERE, ?1 bound to key when
+ * key is not NULL) not known, so that the next start loads them and
+ * stores what their records say. A database of an older schema has no
+ * at_start yet (opening it brings every row's to not known). Returns 0,
+ * or -1 with db's error. */
+struct sqlite3;
+int store_sqlite_forget_at_start(struct sqlite3 *db, const char *where, const char *key);
 
 /* Its operations (to tell a SQLite backend from another). */
 const struct store_backend_ops *store_sqlite_ops(void);
@@ -70,10 +84,10 @@ int store_sqlite_load_now(struct store_backend *b, enum store_kind kind, const c
                           size_t errlen);
 
 /* Calls fn with the key of every channel stored but not used at or after
- * used_since whose record does not hold also (NULL: any record): those
- * load_active leaves in the store; on the calling thread: at start-up.
- * Returns 0, or -1 with one sentence in err. */
-int store_sqlite_idle_keys(struct store_backend *b, int64_t used_since, const char *also,
+ * used_since whose at_start is 0: those load_active leaves in the store,
+ * when called before it; on the calling thread: at start-up. Returns 0, or
+ * -1 with one sentence in err. */
+int store_sqlite_idle_keys(struct store_backend *b, int64_t used_since,
                            void (*fn)(const char *key, void *ctx), void *ctx, char *err,
                            size_t errlen);
 

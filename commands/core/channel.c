@@ -65,6 +65,19 @@ channel_mod_peek(const struct channel *ch, enum chanmod_id id)
 	return ch->mods[id];
 }
 
+bool
+channel_at_start(const struct channel *ch)
+{
+	for (int id = 0; id < CHANMOD_COUNT; id++) {
+		const struct chanmod *m = chanmod_table[id];
+
+		if (ch->mods[id] != NULL && m != NULL && m->at_start != NULL &&
+		    m->at_start(ch->mods[id]))
+			return true;
+	}
+	return false;
+}
+
 void
 channel_mod_set(struct channel *ch, enum chanmod_id id, void *mod)
 {

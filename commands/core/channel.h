@@ -54,6 +54,12 @@ struct chanmod {
 	 * of the key format), leaving any the state already holds under to
 	 * alone. Returns how many moved. NULL: the state holds no user keys. */
 	int (*rekey)(void *, const char *from, const char *to);
+	/* Whether a channel holding this state is to be in memory from every
+	 * start, however long it was idle (a transport looks after it then:
+	 * a live panel). The store keeps the answer beside the record, so a
+	 * start finds those channels without reading every record. NULL:
+	 * never. */
+	bool (*at_start)(const void *);
 	/*
 	 * A log the module keeps apart from its record (0 and NULLs: none; at
 	 * most one module of a table has one): entries are appended and never
@@ -107,6 +113,9 @@ bool channel_record_saved(const struct channel *ch);
 /* For the store: the newest log entry its rows hold (0: none). */
 uint64_t channel_log_saved(const struct channel *ch);
 void channel_set_log_saved(struct channel *ch, uint64_t seq);
+/* Whether any module state of ch asks for it at every start (struct
+ * chanmod's at_start). */
+bool channel_at_start(const struct channel *ch);
 /* When the channel was last used by a command (unix seconds). */
 int64_t channel_last_used(const struct channel *ch);
 void channel_set_last_used(struct channel *ch, int64_t when);

@@ -117,8 +117,11 @@ fungeon_render_pain_table(struct reply *out, const char *const *names,
 		for (int i = 0; i < n; i++) {
 			bool thw = k == g[i]->thwacko && g[i]->player >= 0 && g[i]->player < c->n;
 
-			snprintf(cells[i + 1], sizeof(cells[i + 1]), "%s%d",
-			         thw ? styles[g[i]->player].mark : "", rk->value[i]);
+			if (rk->fallen[i])
+				snprintf(cells[i + 1], sizeof(cells[i + 1]), "0 (dead)");
+			else
+				snprintf(cells[i + 1], sizeof(cells[i + 1]), "%s%d",
+				         thw ? styles[g[i]->player].mark : "", rk->value[i]);
 		}
 		snprintf(cells[n + 1], sizeof(cells[n + 1]), "%s",
 		         rk->winner < 0 ? "tie" : names[rk->winner]);
@@ -134,7 +137,8 @@ fungeon_render_pain_table(struct reply *out, const char *const *names,
 			row[i] = cells[i];
 		reply_row(out, false, row);
 		for (int i = 0; i < n; i++)
-			if (k == g[i]->thwacko && g[i]->player >= 0 && g[i]->player < c->n)
+			if (k == g[i]->thwacko && g[i]->player >= 0 && g[i]->player < c->n &&
+			    !rk->fallen[i])
 				reply_cell_user(out, i + 1, &styles[g[i]->player]);
 	}
 	reply_working(out);

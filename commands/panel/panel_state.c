@@ -74,12 +74,23 @@ panel_load(void *p, const cJSON *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* A channel whose panel is live is loaded at every start: the transport
+ * checks each panel then (a change may have come just before a stop). */
+static bool
+panel_at_start(const void *state)
+{
+	const struct panel_state *ps = state;
+
+	return ps->message[0] != '\0';
+}
+
 const struct chanmod panel_mod = {
     .name = "panel",
     .create = panel_create,
     .destroy = panel_destroy,
     .save = panel_save,
     .load = panel_load,
+    .at_start = panel_at_start,
 };
 
 const char *

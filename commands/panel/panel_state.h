@@ -11,7 +11,9 @@
  * the panel's message back (undo.h restores the game modules alone).
  *
  * Saved as {"message": "<id>"} ("" in a fresh state), with "server":
- * "<id>" beside it when there is one; load() refuses anything else.
+ * "<id>" beside it when there is one; load() refuses anything else. A
+ * channel whose message is not "" is loaded at every start (struct
+ * chanmod's at_start), however long it was idle.
  */
 #ifndef DELVER_PANEL_STATE_H
 #define DELVER_PANEL_STATE_H
@@ -22,11 +24,6 @@
 #include "commands/core/state.h"
 
 #define PANEL_MESSAGE_MAX 33 /* bytes of a message id, with the NUL */
-/* Text that the stored record of every channel with a panel holds (its
- * module slot as saved under "mods", store_record.h), so that a store can
- * find those channels without decoding each record; a few others may hold
- * it too (a table named "panel"). */
-#define PANEL_STATE_STORED "\"panel\":{\"message\":\""
 
 extern const struct chanmod panel_mod;
 

@@ -238,7 +238,8 @@ conflict_pain(const struct cf_pain_part *p, int n, struct cf_pain *out)
 		int best = 0, nbest = 0, w = -1;
 
 		for (int i = 0; i < n; i++) {
-			rk->value[i] = k < p[i].g->n ? p[i].g->v[k] : 0;
+			rk->fallen[i] = out->hits[i] == 0; /* a trap's -1 never falls */
+			rk->value[i] = k < p[i].g->n && !rk->fallen[i] ? p[i].g->v[k] : 0;
 			if (rk->value[i] > best) {
 				best = rk->value[i];
 				nbest = 1;

@@ -122,10 +122,11 @@ struct cf_pain_part {
 };
 
 struct cf_pain_rank {
-	int value[CF_PARTS_MAX]; /* 0 where that roll has run out */
-	int winner;              /* the single highest, or -1 for a tie */
-	int target;              /* who takes the point, or -1 (tie, held, or no one can) */
-	bool held;               /* the winner is held and deals nothing */
+	int value[CF_PARTS_MAX];   /* 0 where that roll has run out or its roller fell */
+	bool fallen[CF_PARTS_MAX]; /* at 0 hits before this rank: its die is gone */
+	int winner;                /* the single highest, or -1 for a tie */
+	int target;                /* who takes the point, or -1 (tie, held, or no one can) */
+	bool held;                 /* the winner is held and deals nothing */
 };
 
 struct cf_pain {
@@ -144,9 +145,11 @@ struct cf_pain {
  * that can (of either side: the text lets a winner hurt any other
  * Fungeoneer or monster), else the participant of another side with the
  * lowest die at that rank (the first listed among equals); a held winner
- * may not act and deals none (its dice still take the rank). A
- * participant at 0 hits is no longer a target but its dice still count.
- * Returns 0, or -1 when n is outside 1..CF_PARTS_MAX.
+ * may not act and deals none (its dice still take the rank). Death comes
+ * at the rank that takes a participant to 0 hits (Ruling): from the next
+ * rank on it is no target, and its dice count 0, as a roll that ran out
+ * does, so it wins and deals nothing more. Returns 0, or -1 when n is
+ * outside 1..CF_PARTS_MAX.
  */
 int conflict_pain(const struct cf_pain_part *p, int n, struct cf_pain *out);
 

@@ -1,10 +1,16 @@
 /* bench: what every benchmark needs: a monotonic clock and the resident
- * set size. Header-only; benchmarks are single files. */
+ * set size, and the change the store benchmarks commit. Header-only;
+ * benchmarks are single files. */
 #ifndef DELVER_BENCH_H
 #define DELVER_BENCH_H
 
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
+
+#include "commands/core/channel.h"
+#include "commands/core/invocation.h"
+#include "commands/core/reply.h"
 
 /* Nanoseconds on the monotonic clock. */
 static inline double
@@ -59,6 +65,20 @@ bench_rss_kb(void)
 		resident = -1;
 	fclose(f);
 	return resident < 0 ? -1 : resident * 4;
+}
+
+/* A command's handler that changes one small thing: the channel's GM
+ * seat changes hands (between discord:1 and discord:2). */
+static inline void
+bench_swap_gm(struct invocation *inv, struct reply *out)
+{
+	const char *gm = channel_gm(inv->chan);
+
+	channel_set_gm(inv->chan,
+	               gm != NULL && strcmp(gm, "discord:1") == 0 ? "discord:2" : "discord:1",
+	               "Player");
+	channel_touch(inv->chan);
+	reply_line(out, 0, "swapped");
 }
 
 #endif

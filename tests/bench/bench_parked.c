@@ -34,7 +34,7 @@ struct fake {
 };
 
 static int
-fake_load_active(struct store_backend *b, int64_t since, const char *also,
+fake_load_active(struct store_backend *b, int64_t since,
                  int (*row)(const struct store_row *, void *), void *ctx, char *err, size_t errlen)
 {
 	return 0;

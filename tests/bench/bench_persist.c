@@ -35,6 +35,7 @@
 #include "commands/dice/rollchan.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/rng.h"
+#include "tests/bench/bench.h"
 
 #define NUSERS 10000
 
@@ -185,20 +186,7 @@ cmd_done(struct request *req, void *ctx)
 	c->done = true;
 }
 
-/* The bench's one command: the channel's GM seat changes hands. */
-static void
-swap_fn(struct invocation *inv, struct reply *out)
-{
-	const char *gm = channel_gm(inv->chan);
-
-	channel_set_gm(inv->chan,
-	               gm != NULL && strcmp(gm, "discord:1") == 0 ? "discord:2" : "discord:1",
-	               "Player");
-	channel_touch(inv->chan);
-	reply_line(out, 0, "swapped");
-}
-
-static const struct command swap_cmd = {.name = "swap", .desc = "s", .fn = swap_fn};
+static const struct command swap_cmd = {.name = "swap", .desc = "s", .fn = bench_swap_gm};
 static const struct command *const bench_table[] = {&swap_cmd, NULL};
 
 /* A dispatcher over st whose store is p. */

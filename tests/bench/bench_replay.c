@@ -41,19 +41,6 @@ done(struct request *req, void *ctx)
 	request_free(req);
 }
 
-/* A change: the channel's GM seat changes hands. */
-static void
-swap_fn(struct invocation *inv, struct reply *out)
-{
-	const char *gm = channel_gm(inv->chan);
-
-	channel_set_gm(inv->chan,
-	               gm != NULL && strcmp(gm, "discord:1") == 0 ? "discord:2" : "discord:1",
-	               "Player");
-	channel_touch(inv->chan);
-	reply_line(out, 0, "swapped");
-}
-
 /* A read. */
 static void
 peek_fn(struct invocation *inv, struct reply *out)
@@ -61,7 +48,7 @@ peek_fn(struct invocation *inv, struct reply *out)
 	reply_line(out, 0, channel_gm(inv->chan) != NULL ? "a GM" : "no GM");
 }
 
-static const struct command swap_cmd = {.name = "swap", .desc = "s", .fn = swap_fn};
+static const struct command swap_cmd = {.name = "swap", .desc = "s", .fn = bench_swap_gm};
 static const struct command peek_cmd = {.name = "peek", .desc = "p", .fn = peek_fn};
 static const struct command *const table[] = {&swap_cmd, &peek_cmd, NULL};
 

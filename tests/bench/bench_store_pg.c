@@ -323,7 +323,7 @@ main(int argc, char **argv)
 		long rss0 = bench_rss_kb();
 
 		t0 = bench_now_ns();
-		if (store_pg_restore(conninfo, NULL, path, NULL, err, sizeof(err)) < 0) {
+		if (store_pg_restore(conninfo, NULL, dir, path, NULL, err, sizeof(err)) < 0) {
 			fprintf(stderr, "bench_store_pg: %s\n", err);
 			done = -1;
 		}

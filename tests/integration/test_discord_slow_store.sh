@@ -18,7 +18,8 @@
 #     checks that nothing was answered twice or late, and the stats line
 #     counts the deferrals.
 #  3. The store frozen past its 10 s watchdog: a command whose read fails
-#     edits its deferral with the error (public: the deferral was).
+#     edits its deferral with the error (public: the deferral was). delver
+#     then connects again on its own; phase 4 waits for that connection.
 #  4. Two deferrals answered 3 s late by the fake, the store thawed at
 #     once: the answers wait for their deferrals, then edit them.
 # No timing is asserted: the freeze lasts until the fake saw the deferrals.
@@ -162,7 +163,18 @@ ERR=$(tmpl turn '[{"type":1,"name":"advance"}]' "saved state cannot be read righ
 	',"permissions":"8","keep":true')
 inject "{\"count\":1,\"channels\":5000,\"templates\":[$ERR]}"
 wait_until "i['deferred'] == 21 and i['deferred_open'] == 0" 40
+DROPPED=$FROZEN
 thaw
+# The watchdog dropped that connection and delver makes a new one on its
+# own. Phase 4 must freeze the new one, so wait until the dropped backend
+# has exited and a backend of delver's is listed again.
+n=0
+until [ "$(psql "$CONNINFO" -Atc "SELECT count(*) FILTER (WHERE pid = $DROPPED) = 0
+	AND count(*) > 0 FROM pg_stat_activity WHERE application_name = '$APPNAME'")" = t ]; do
+	n=$((n + 1))
+	[ "$n" -le 300 ] || fail "delver did not connect again after the watchdog dropped $DROPPED"
+	sleep 0.1
+done
 channels | python3 -c '
 import json, sys
 c = json.load(sys.stdin)[str(1300000000000000221)]

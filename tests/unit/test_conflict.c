@@ -326,6 +326,43 @@ pain_uneven_counts(void **unused)
 	assert_int_equal(out.hits[1], 4);
 }
 
+/* Line 254 (at zero hits, at any time, death), Ruling: the ranks are
+ * dealt in turn, so one taken to 0 hits at a rank is dead from the next:
+ * its dice count 0 there, as a roll that ran out, and win nothing more;
+ * the living compare theirs. A trap (no hits) never falls. */
+static void
+pain_the_fallen_roll_no_more(void **unused)
+{
+	struct cf_group a = {.player = 0, .n = 3, .v = {5, 5, 5}, .thwacko = 0};
+	struct cf_group m = {.player = 1, .n = 3, .v = {4, 6, 3}, .thwacko = 0};
+	struct cf_group t = {.player = -1, .n = 3, .v = {1, 1, 4}, .thwacko = -1};
+	struct cf_pain_part p[] = {
+	    {.g = &a, .side = 0, .hits = 1, .target = -1},
+	    {.g = &m, .side = 1, .hits = 10, .target = -1},
+	    {.g = &t, .side = 1, .hits = -1, .target = -1},
+	};
+	struct cf_pain out;
+
+	(void)unused;
+	assert_int_equal(conflict_pain(p, 3, &out), 0);
+	assert_int_equal(out.rank[0].winner, 0);
+	assert_int_equal(out.rank[0].target, 1);
+	assert_int_equal(out.rank[1].winner, 1);
+	assert_int_equal(out.rank[1].target, 0);
+	assert_false(out.rank[1].fallen[0]);
+	/* rank 3: the dead one's 5 is gone; the trap's 4 wins, with no one
+	 * left on the other side to hurt */
+	assert_true(out.rank[2].fallen[0]);
+	assert_false(out.rank[2].fallen[1] || out.rank[2].fallen[2]);
+	assert_int_equal(out.rank[2].value[0], 0);
+	assert_int_equal(out.rank[2].winner, 2);
+	assert_int_equal(out.rank[2].target, -1);
+	assert_int_equal(out.dealt[0], 1);
+	assert_int_equal(out.hits[0], 0);
+	assert_int_equal(out.hits[1], 9);
+	assert_int_equal(out.hits[2], -1);
+}
+
 /* Ruling: a tie for highest at a rank deals no damage. */
 static void
 pain_ties_deal_nothing(void **unused)
@@ -435,6 +472,7 @@ main(void)
 	    cmocka_unit_test(annoy_lower_fails_equal_succeeds),
 	    cmocka_unit_test(trigger_highest_avoids),
 	    cmocka_unit_test(pain_uneven_counts),
+	    cmocka_unit_test(pain_the_fallen_roll_no_more),
 	    cmocka_unit_test(pain_ties_deal_nothing),
 	    cmocka_unit_test(pain_targets),
 	};

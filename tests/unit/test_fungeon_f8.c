@@ -20,16 +20,6 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "tests/unit/helpers/fgtable.h"
 
-static void
-join_five(struct fgtable *t)
-{
-	fgtable_ok(t, "al", "/fungeon join Al fighter 1");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 1");
-	fgtable_ok(t, "cy", "/fungeon join Cy fighter 1");
-	fgtable_ok(t, "di", "/fungeon join Di fighter 1");
-	fgtable_ok(t, "ed", "/fungeon join Ed fighter 1");
-}
-
 /* The entrance: only the highest describes, so a tie below it is not
  * re-rolled (delver(7)'s Ruling speaks of a tie for the highest). */
 static void
@@ -39,7 +29,7 @@ entrance_re_rolls_only_the_top(void **unused)
 	char *text;
 
 	(void)unused;
-	join_five(t);
+	fgtable_fighters(t, 5, 1);
 	text = fgtable_said(t, "al", "/fungeon entrance");
 	assert_string_equal(text, "The entrance: each player rolls, the highest describes it\n"
 	                          "al: 5\nbo: 4\ncy: 4\ndi: 3\ned: 5\n"
@@ -62,7 +52,7 @@ draw_shows_groups_in_order(void **unused)
 	char *text, *draw;
 
 	(void)unused;
-	join_five(t);
+	fgtable_fighters(t, 5, 1);
 	text = fgtable_said(t, "al", "/fungeon hallway");
 	draw = strstr(text, "4. Category draw\n");
 	assert_non_null(draw);
@@ -75,7 +65,7 @@ draw_shows_groups_in_order(void **unused)
 
 	/* a tie at 1 among the 4th and 5th places decides nothing */
 	t = fgtable_new(9);
-	join_five(t);
+	fgtable_fighters(t, 5, 1);
 	text = fgtable_said(t, "al", "/fungeon hallway");
 	draw = strstr(text, "4. Category draw\n");
 	assert_non_null(draw);
@@ -110,14 +100,8 @@ retreat_steps_go_on(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 1");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 1");
-	for (int room = 0; room < 3; room++) {
-		fgtable_ok(t, "al", "/fungeon hallway");
-		fgtable_pick_all(t);
-		fgtable_enter_waived(t);
-	}
-	c = fgtable_fungeon(t);
+	fgtable_fighters(t, 2, 1);
+	c = fgtable_rooms_waived(t, 3);
 	/* bo fails the roll before room 2: a wanderer to build, no "Go on" */
 	text = fgtable_said(t, "al", "/fungeon retreat confirm:true");
 	fgtable_holds(text, "bo builds one wandering monster of 2 points");

@@ -29,7 +29,7 @@ p8_a_party_fallen_on_the_way_back_reaches_town(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 1");
+	fgtable_fighters(t, 1, 1);
 	c = fgtable_heading_back(t);
 	text = fgtable_run(t, "gm", "/gm claim");
 	free(text);
@@ -73,8 +73,7 @@ p8_the_fallen_wait_while_one_stands(void **unused)
 	struct fungeon_channel *c;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 1");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 1");
+	fgtable_fighters(t, 2, 1);
 	c = fgtable_heading_back(t);
 	fgtable_gm(t, "/fungeon adjust Al hits:-5");
 	fgtable_ok(t, "gm", "/gm release");
@@ -94,14 +93,9 @@ p8_a_replacement_on_the_way_back_waits_for_town(void **unused)
 	struct fungeon_channel *c;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 1");
-	for (int room = 0; room < 3; room++) {
-		fgtable_ok(t, "al", "/fungeon hallway");
-		fgtable_pick_all(t);
-		fgtable_enter_waived(t);
-	}
+	fgtable_fighters(t, 1, 1);
+	c = fgtable_rooms_waived(t, 3);
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
-	c = fgtable_fungeon(t);
 	assert_int_equal(c->d.phase, FUNGEON_RETREAT);
 	c->m[0].nwander = 0; /* whatever the roll: nothing to build */
 	fgtable_ok(t, "bo", "/fungeon join Bob fighter 1");
@@ -268,7 +262,8 @@ p7_no_two_dice_of_a_party_share_a_mark(void **unused)
 static const char *
 eight_against_nine(struct fgtable *t)
 {
-	const char *maker;
+	char lines[9][64];
+	const char *designs[10];
 
 	for (int i = 1; i <= 8; i++) {
 		char user[8], line[64];
@@ -277,17 +272,13 @@ eight_against_nine(struct fgtable *t)
 		snprintf(line, sizeof(line), "/fungeon join Q%d fighter 1", i);
 		fgtable_ok(t, user, line);
 	}
-	fgtable_ok(t, "q1", "/fungeon hallway");
-	fgtable_pick_all(t);
-	maker = fgtable_holder(t, FUNGEON_CAT_MONSTERS);
-	for (int i = 1; i <= 9; i++) {
-		char line[64];
-
-		snprintf(line, sizeof(line), "/fungeon monster add k%d level 1", i);
-		fgtable_ok(t, maker, line);
+	for (int i = 0; i < 9; i++) {
+		snprintf(lines[i], sizeof(lines[i]), "/fungeon monster add k%d level 1", i + 1);
+		designs[i] = lines[i];
 	}
-	fgtable_enter_waived(t);
-	return maker;
+	designs[9] = NULL;
+	fgtable_room_made_by(t, "q1", designs);
+	return fgtable_holder(t, FUNGEON_CAT_MONSTERS);
 }
 
 /* P11 (Monsters, line 136: the maker must have them attack; line 246:

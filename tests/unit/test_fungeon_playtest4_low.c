@@ -87,8 +87,7 @@ p9_continuous_damage_outlives_the_dungeon(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_into_room(t, 6, d);
-	c = fgtable_fungeon(t);
+	c = fgtable_into_room(t, 6, d);
 	fgtable_ok(t, "al", "/fungeon trigger needle Al");
 	assert_int_equal(c->m[0].neffects, 1);
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");

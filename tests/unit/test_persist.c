@@ -488,17 +488,26 @@ evict_now(struct bot *b)
 	return n;
 }
 
-static void
-test_idle_channels_leave_memory_and_come_back(void **state)
+/* A bot whose store evicts after evict_after seconds, its sweep held. */
+static struct bot *
+bot_evicting(int evict_after)
 {
 	struct bot *b = calloc(1, sizeof(*b));
 
 	b->dir = tmpdir_new();
 	persist_opts_default(&b->o);
 	b->o.dir = b->dir;
-	b->o.evict_after = 1;
+	b->o.evict_after = evict_after;
 	bot_open(b);
 	sweeps_held(b);
+	return b;
+}
+
+static void
+test_idle_channels_leave_memory_and_come_back(void **state)
+{
+	struct bot *b = bot_evicting(1);
+
 	/* Whole seconds: each use and the eviction after it fall in the
 	 * second that starts here. */
 	after(time(NULL));
@@ -539,15 +548,9 @@ test_idle_channels_leave_memory_and_come_back(void **state)
 static void
 test_records_without_rows_are_not_read(void **state)
 {
-	struct bot *b = calloc(1, sizeof(*b));
+	struct bot *b = bot_evicting(1);
 	char user[32];
 
-	b->dir = tmpdir_new();
-	persist_opts_default(&b->o);
-	b->o.dir = b->dir;
-	b->o.evict_after = 1;
-	bot_open(b);
-	sweeps_held(b);
 	for (int i = 0; i < 20; i++) {
 		snprintf(user, sizeof(user), "user%d", i);
 		say(b, user, "hall", "/roll 1d20");
@@ -641,15 +644,9 @@ test_nick_cycling_leaves_nothing_behind(void **state)
 static void
 test_idle_users_leave_memory_and_come_back(void **state)
 {
-	struct bot *b = calloc(1, sizeof(*b));
+	struct bot *b = bot_evicting(1);
 	const struct thwacko_style *s;
 
-	b->dir = tmpdir_new();
-	persist_opts_default(&b->o);
-	b->o.dir = b->dir;
-	b->o.evict_after = 1;
-	bot_open(b);
-	sweeps_held(b);
 	after(time(NULL)); /* the uses and the eviction below in one second */
 	say(b, "ann", "crypt", "/thwacko style red AN");
 	say(b, "bob", "crypt", "/thwacko style green");
@@ -1679,6 +1676,101 @@ db_int(struct bot *b, const char *sql)
 	return v;
 }
 
+/* Which of the channels (NULL-terminated keys, "console:" omitted) a
+ * start left in memory, as a string of 0s and 1s. */
+static const char *
+in_memory(struct bot *b, const char *const *names)
+{
+	static char got[16];
+	char key[KEY_MAX];
+	size_t i;
+
+	for (i = 0; names[i] != NULL && i + 1 < sizeof(got); i++) {
+		snprintf(key, sizeof(key), "console:%s", names[i]);
+		got[i] = state_channel_peek(b->st, key) != NULL ? '1' : '0';
+	}
+	got[i] = '\0';
+	return got;
+}
+
+/* The at_start column of the same channels, as 0, 1 or N (NULL). */
+static const char *
+at_start_on_disk(struct bot *b, const char *const *names)
+{
+	static char got[16];
+	char sql_text[200];
+	size_t i;
+
+	for (i = 0; names[i] != NULL && i + 1 < sizeof(got); i++) {
+		snprintf(sql_text, sizeof(sql_text),
+		         "SELECT coalesce(at_start, 2) FROM channels WHERE key = 'console:%s'",
+		         names[i]);
+		got[i] = "01N"[db_int(b, sql_text)];
+	}
+	got[i] = '\0';
+	return got;
+}
+
+/*
+ * A channel whose state asks for it at every start (a live panel) is
+ * loaded however long it was idle: its row's at_start says so, not its
+ * record's bytes. A database of schema 2 (no at_start) gets the column at
+ * its first start, every row's set from its decoded record: a panel whose
+ * members are in another order is still found, and a panel state with no
+ * message (no live panel) is not wanted.
+ */
+static void
+test_panel_channels_are_loaded_at_every_start(void **state)
+{
+	static const char *const names[] = {"panelled", "fresh", "plain", "swapped", NULL};
+	static const char swapped[] =
+	    "{\"t\":\"c\",\"key\":\"console:swapped\",\"last_used\":100,\"gm\":\"console:ann\","
+	    "\"gm_name\":\"ann\",\"mods\":{\"panel\":{\"server\":\"9\",\"message\":"
+	    "\"1380000000000000043\"}}}";
+	struct bot *b = bot_evicting(3600);
+	struct channel *ch;
+	char set[512];
+
+	panel_state_set(state_channel(b->st, "console:panelled"), "1380000000000000042", NULL);
+	ch = state_channel(b->st, "console:fresh");
+	channel_mod(ch, CHANMOD_PANEL);
+	channel_touch(ch);
+	say(b, "ann", "plain", "/gm claim");
+	say(b, "ann", "swapped", "/gm claim");
+	assert_int_equal(flush(b), 0);
+	bot_close(b);
+	assert_string_equal(at_start_on_disk(b, names), "1000");
+	sql(b, "UPDATE channels SET last_used = 100"); /* all idle for decades */
+	bot_open(b);
+	assert_string_equal(in_memory(b, names), "1000");
+	bot_close(b);
+	/* As delver with schema 2 left it, swapped's panel saved by another
+	 * hand (its members in another order, as panel_state.h allows). */
+	snprintf(set, sizeof(set),
+	         "UPDATE channels SET rec = '%08x %s' WHERE key = 'console:swapped';"
+	         "ALTER TABLE channels DROP COLUMN at_start; PRAGMA user_version = 2;",
+	         (unsigned)crc32_of(swapped, strlen(swapped)), swapped);
+	sql(b, set);
+	bot_open(b);
+	assert_string_equal(in_memory(b, names), "1001");
+	assert_int_equal(stats(b).append_failures, 0);
+	bot_close(b);
+	assert_int_equal(db_int(b, "PRAGMA user_version"), STORE_SQLITE_SCHEMA);
+	assert_string_equal(at_start_on_disk(b, names), "1001");
+	/* The next start finds the same ones by the column alone. */
+	bot_open(b);
+	assert_string_equal(in_memory(b, names), "1001");
+	/* A panel taken down is no longer wanted at start. */
+	panel_state_set(state_channel(b->st, "console:swapped"), "", NULL);
+	assert_int_equal(flush(b), 0);
+	bot_close(b);
+	assert_string_equal(at_start_on_disk(b, names), "1000");
+	sql(b, "UPDATE channels SET last_used = 100");
+	bot_open(b);
+	assert_string_equal(in_memory(b, names), "1000");
+	bot_free(b);
+}
+
 static void
 sqlite_closed(void *ctx, enum store_status status, const char *err)
 {
@@ -1793,7 +1885,7 @@ struct fake {
 };
 
 static int
-fake_load_active(struct store_backend *b, int64_t since, const char *also,
+fake_load_active(struct store_backend *b, int64_t since,
                  int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
                  size_t errlen)
 {
@@ -2508,6 +2600,7 @@ main(void)
 	    cmocka_unit_test(test_one_transaction_per_loop_turn),
 	    cmocka_unit_test(test_replies_of_a_channel_leave_in_order),
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
+	    cmocka_unit_test(test_panel_channels_are_loaded_at_every_start),
 	    cmocka_unit_test(test_sqlite_logs_keep_their_contract),
 	    cmocka_unit_test(test_a_roll_appends_a_row_and_keeps_the_record),
 	    cmocka_unit_test(test_sqlite_conflict_keeps_no_log_entry),

@@ -339,6 +339,7 @@ deletes_keep_generations(void **state)
 struct active {
 	int channels, users;
 	bool saw_old;
+	bool old_at_start; /* what the row says of act:old */
 };
 
 static int
@@ -354,7 +355,36 @@ active_row(const struct store_row *r, void *ctx)
 		a->channels++;
 	if (strcmp(r->key, "act:old") == 0)
 		a->saw_old = true;
-	return 0;
+	return r->kind == STORE_CHANNEL && strcmp(r->key, "act:old") == 0 && a->old_at_start;
+}
+
+/* Runs sql on a connection of its own. */
+static void
+pg_exec(const char *sql)
+{
+	PGconn *c = PQconnectdb(pgcluster_conninfo);
+	PGresult *r;
+
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	r = PQexec(c, sql);
+	assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+	PQclear(r);
+	PQfinish(c);
+}
+
+/* load_active on a fresh backend, into a (zeroed but for what the rows
+ * say). */
+static void
+load_active_once(struct active *a, bool old_at_start)
+{
+	struct t t;
+	char err[300];
+
+	memset(a, 0, sizeof(*a));
+	a->old_at_start = old_at_start;
+	t_open(&t);
+	assert_int_equal(t.b->ops->load_active(t.b, 4000, active_row, a, err, sizeof(err)), 0);
+	t_close(&t);
 }
 
 static void
@@ -376,28 +406,44 @@ load_active_reads_recent_channels_and_all_users(void **state)
 	commit(&t, rows, 3, &c);
 	t_close(&t);
 	t_open(&t); /* as at start-up: nothing under way */
-	assert_int_equal(t.b->ops->load_active(t.b, 4000, NULL, active_row, &a, err, sizeof(err)),
-	                 0);
+	assert_int_equal(t.b->ops->load_active(t.b, 4000, active_row, &a, err, sizeof(err)), 0);
 	assert_int_equal(a.channels, 1);
 	assert_int_equal(a.users, 1);
 	assert_false(a.saw_old);
 	t_close(&t);
-	/* A channel idle however long whose record holds also is read too;
-	 * one whose record does not hold it is not. */
+	/* A channel stored with at_start is read however long it was idle;
+	 * when its row says it is no longer wanted at start, that is stored,
+	 * and the next start leaves it. */
 	t_open(&t);
-	memset(&a, 0, sizeof(a));
-	assert_int_equal(t.b->ops->load_active(t.b, 4000, "o", active_row, &a, err, sizeof(err)),
-	                 0);
+	rows[0] = chan("act:old", "o", 1);
+	rows[0].last_used = 100;
+	rows[0].at_start = true;
+	assert_int_equal(commit(&t, rows, 1, &c), STORE_OK);
+	t_close(&t);
+	load_active_once(&a, false);
 	assert_int_equal(a.channels, 2);
 	assert_true(a.saw_old);
-	t_close(&t);
-	t_open(&t);
-	memset(&a, 0, sizeof(a));
-	assert_int_equal(t.b->ops->load_active(t.b, 4000, "nothing holds this", active_row, &a, err,
-	                                       sizeof(err)),
-	                 0);
+	load_active_once(&a, false);
 	assert_int_equal(a.channels, 1);
 	assert_false(a.saw_old);
+	/* A row whose at_start is not known (an older delver wrote it) is
+	 * read, and what its row says is stored: wanted, it stays read. */
+	pg_exec("UPDATE channels SET at_start = NULL WHERE key = 'act:old'");
+	load_active_once(&a, true);
+	assert_true(a.saw_old);
+	load_active_once(&a, true);
+	assert_true(a.saw_old);
+	assert_int_equal(a.channels, 2);
+	/* The generation is the record's: the next write at 2 is taken. */
+	t_open(&t);
+	rows[0] = chan("act:old", "o2", 2);
+	rows[0].last_used = 100;
+	assert_int_equal(commit(&t, rows, 1, &c), STORE_OK);
+	assert_int_equal(c.rows[0], STORE_OK);
+	t_close(&t);
+	load_active_once(&a, false);
+	assert_false(a.saw_old);
+	t_open(&t);
 	/* the connection works as before afterwards */
 	rows[1] = chan("act:new", "n2", 1);
 	assert_int_equal(commit(&t, &rows[1], 1, &c), STORE_OK);

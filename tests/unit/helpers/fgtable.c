@@ -181,9 +181,43 @@ fgtable_enter_waived(struct fgtable *t)
 }
 
 void
+fgtable_fighters(struct fgtable *t, int n, int lv)
+{
+	static const char *const users[] = {"al", "bo", "cy", "di", "ed"};
+	static const char *const names[] = {"Al", "Bo", "Cy", "Di", "Ed"};
+
+	assert_in_range(n, 1, 5);
+	for (int i = 0; i < n; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "/fungeon join %s fighter %d", names[i], lv);
+		fgtable_ok(t, users[i], line);
+	}
+}
+
+struct fungeon_channel *
+fgtable_rooms_waived(struct fgtable *t, int rooms)
+{
+	struct fungeon_channel *c = fgtable_fungeon(t);
+
+	for (int room = 0; room < rooms; room++) {
+		fgtable_ok(t, c->m[0].player, "/fungeon hallway");
+		fgtable_pick_all(t);
+		fgtable_enter_waived(t);
+	}
+	return c;
+}
+
+void
 fgtable_room_made(struct fgtable *t, const char *const *designs)
 {
-	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_room_made_by(t, "al", designs);
+}
+
+void
+fgtable_room_made_by(struct fgtable *t, const char *opener, const char *const *designs)
+{
+	fgtable_ok(t, opener, "/fungeon hallway");
 	fgtable_pick_all(t);
 	for (int i = 0; designs[i] != NULL; i++) {
 		enum fungeon_category k = strstr(designs[i], "/fungeon trap ") ? FUNGEON_CAT_TRAPS
@@ -196,7 +230,7 @@ fgtable_room_made(struct fgtable *t, const char *const *designs)
 	fgtable_enter_waived(t);
 }
 
-void
+struct fungeon_channel *
 fgtable_into_room(struct fgtable *t, int lv, const char *const *designs)
 {
 	char line[80];
@@ -204,18 +238,14 @@ fgtable_into_room(struct fgtable *t, int lv, const char *const *designs)
 	snprintf(line, sizeof(line), "/fungeon join Al fighter %d", lv);
 	fgtable_ok(t, "al", line);
 	fgtable_room_made(t, designs);
+	return fgtable_fungeon(t);
 }
 
 struct fungeon_channel *
 fgtable_heading_back(struct fgtable *t)
 {
-	struct fungeon_channel *c = fgtable_fungeon(t);
+	struct fungeon_channel *c = fgtable_rooms_waived(t, 2);
 
-	for (int room = 0; room < 2; room++) {
-		fgtable_ok(t, c->m[0].player, "/fungeon hallway");
-		fgtable_pick_all(t);
-		fgtable_enter_waived(t);
-	}
 	fgtable_ok(t, c->m[0].player, "/fungeon retreat confirm:true");
 	assert_int_equal(c->d.phase, FUNGEON_RETREAT);
 	assert_int_equal(c->d.room.number, 1);
@@ -227,9 +257,7 @@ fgtable_three(struct fgtable *t, const char *const *monsters)
 {
 	struct fungeon_channel *c;
 
-	fgtable_ok(t, "al", "/fungeon join Al fighter 6");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 6");
-	fgtable_ok(t, "cy", "/fungeon join Cy fighter 6");
+	fgtable_fighters(t, 3, 6);
 	fgtable_ok(t, "al", "/fungeon hallway");
 	fgtable_pick_all(t);
 	c = fgtable_fungeon(t);

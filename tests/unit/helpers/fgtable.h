@@ -61,14 +61,26 @@ void fgtable_make(struct fgtable *t, enum fungeon_category cat, const char *line
  * the categories' order, until the party is in the room (a holder with no
  * points left is refused on the way, and that changes nothing). */
 void fgtable_enter_waived(struct fgtable *t);
+/* The first n (1 to 5) of the users al, bo, cy, di and ed join, in that
+ * order, as the level lv fighters Al, Bo, Cy, Di and Ed. */
+void fgtable_fighters(struct fgtable *t, int n, int lv);
+/* The party (whoever joined) goes from town or a room through the given
+ * number of rooms, the first player of the party opening each hallway,
+ * the categories chosen (fgtable_pick_all) and every point waived;
+ * returns the channel's Fungeon state. */
+struct fungeon_channel *fgtable_rooms_waived(struct fgtable *t, int rooms);
+/* The party goes from town into room 1 as fgtable_room_made says, the
+ * user opener opening the hallway. */
+void fgtable_room_made_by(struct fgtable *t, const char *opener, const char *const *designs);
 /* The party (whoever joined) goes from town into room 1: al opens the
  * hallway, the categories are chosen (fgtable_pick_all), the design lines
  * (NULL-terminated /fungeon trap, monster or treasure lines) are made by
  * the players holding their categories, and every point left is waived. */
 void fgtable_room_made(struct fgtable *t, const char *const *designs);
 /* Al (user al, level lv, a fighter) joins whoever joined before, and the
- * party goes into room 1 with the design lines (fgtable_room_made). */
-void fgtable_into_room(struct fgtable *t, int lv, const char *const *designs);
+ * party goes into room 1 with the design lines (fgtable_room_made);
+ * returns the channel's Fungeon state. */
+struct fungeon_channel *fgtable_into_room(struct fgtable *t, int lv, const char *const *designs);
 /* Al, Bo and Cy (users al, bo, cy) at level 6 go into room 1, cy making
  * the monster lines (NULL-terminated) as the holder of Monsters, however
  * the draw fell; every point waived. */

@@ -169,7 +169,7 @@ storelog_check(struct store_backend *b, uv_loop_t *loop, const char *prefix)
 	/* At start-up each channel comes with its entries. */
 	memset(&a, 0, sizeof(a));
 	a.key = key;
-	assert_int_equal(b->ops->load_active(b, 0, NULL, active_row, &a, err, sizeof(err)), 0);
+	assert_int_equal(b->ops->load_active(b, 0, active_row, &a, err, sizeof(err)), 0);
 	assert_true(a.seen);
 	assert_string_equal(a.log, "3=three;4=four;");
 	/* A deleted row takes its entries; written anew, it starts with none. */

@@ -1,0 +1,132 @@
+/* The fifth independent play-test of Fungeon
+ * (notes/playtest-fungeon-5.md), its findings each played at a table as
+ * the report found it, with what the rule text (or a Ruling where it
+ * is silent or says two things) wants instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* Q1 (line 242: whenever dice are rolled, each player's Thwack-O is in
+ * them; line 271: only one Thwack-O, even for several rolls "this
+ * turn"; Ruling: one a player in each roll, a combat turn holding
+ * several): cy's ogre holds Al and Bo, so in one turn cy's Thwack-O is
+ * in each of step 1's two rolls, in step 2's roll against Cy and in step
+ * 3's conflict, each roll with its narrator; /help fungeon says so. */
+static void
+q1_one_thwacko_a_player_in_each_roll(void **unused)
+{
+	static const char *const m[] = {
+	    "/fungeon monster add ogre level 2 ability grab annoy 2 hold type crush", NULL};
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "ogre/grab",
+	                           .maker = "console:cy",
+	                           .annoy = 4,
+	                           .type = "crush"};
+	struct fgtable *t = fgtable_new(20);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	c = fgtable_three(t, m);
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	assert_int_equal(fungeon_effect_add(&c->m[1], &e), 0);
+	text = fgtable_said(t, "bo", "/fungeon combat");
+	fgtable_holds(text, "Continuous hold: ogre/grab on Al\nogre/grab: 4 4 5 6 → 6\n"
+	                    "Al (al): 3 2 1 6 4 1 → 6, succeeds: the effect ends\n"
+	                    "Narrative control: cy (Cy), Thwack-O 4.\n"
+	                    "Continuous hold: ogre/grab on Bo\nogre/grab: 6 3 5 4 → 6\n"
+	                    "Bo (bo): 6 5 5 4 6 4 → 6, succeeds: the effect ends\n"
+	                    "Thwack-O tie at 6 (bo, cy): re-rolled bo 1 cy 4\n"
+	                    "Narrative control: cy (Cy), Thwack-O 4.\n"
+	                    "2. Special abilities\n");
+	fgtable_holds(text, "Cy (cy): 5 6 6 4 5 3 → 6, succeeds\n"
+	                    "Narrative control: cy (Cy), Thwack-O 5.\n3. Painful conflict\n");
+	fgtable_holds(strstr(text, "3. Painful conflict\n"),
+	              "\nNarrative control: cy (Cy), Thwack-O 4.\n");
+	free(text);
+	text = fgtable_said(t, "bo", "/help fungeon");
+	fgtable_holds(text, "Ruling (the text says both \"whenever dice are rolled\" and \"only "
+	                    "one Thwack-O this turn\"): one Thwack-O a player in each roll, even "
+	                    "one made for their Fungeoneer and their trap or monster at once, and "
+	                    "a combat turn is several rolls (each step-1 roll, each ability, the "
+	                    "Painful conflict), each with its own Thwack-O dice and narrator.");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Q5 (line 254: at zero hits, at any time, death; line 267: the ranks
+ * are compared and dealt in turn; Ruling: from the rank after the one
+ * that kills it, a participant's dice are gone, counting 0 as a roll that
+ * ran out does). Al, down to 1 hit, dies at rank 1 and wins nothing after
+ * (its 5 4 2 2 would have taken ranks 2 to 5); the ogre, down to 1 hit,
+ * dies at rank 2 and Al's dice take the ranks its 5 5 4 would have. */
+static void
+q5_the_dead_deal_no_more(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 5",
+	                                "/fungeon monster add ogre2 level 5", NULL};
+	struct fgtable *t = fgtable_new(58);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	c = fgtable_into_room(t, 5, d);
+	fgtable_gm(t, "/fungeon adjust Al hits:-24");
+	fgtable_ok(t, "gm", "/gm release");
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Al (al): 5 5 4 2 2\nogre: 6 4 3 1 1\nogre2: 4 3 1 1 1\n"
+	                    "  1 | ♥5 | 6 | 4 | ogre | 1 → Al\n"
+	                    "  2 | 0 (dead) | 4 | 3 | ogre | 0 (no one it can hurt)\n"
+	                    "  3 | 0 (dead) | 3 | 1 | ogre | 0 (no one it can hurt)\n"
+	                    "  4 | 0 (dead) | 1 | 1 | tie | 0 (tie)\n"
+	                    "  5 | 0 (dead) | 1 | 1 | tie | 0 (tie)\n"
+	                    "Al deals 0 and takes 1: 0/25 hits. Al dies!");
+	free(text);
+	assert_int_equal(c->m[0].xp, 0);
+	assert_int_equal(c->d.room.p[FUNGEON_MONSTER][0].hits, 15);
+	assert_int_equal(c->d.room.p[FUNGEON_MONSTER][1].hits, 15);
+	fgtable_free(t);
+
+	t = fgtable_new(12);
+	c = fgtable_into_room(t, 5, d);
+	fgtable_gm(t, "/fungeon adjust ogre hits:-14");
+	fgtable_ok(t, "gm", "/gm release");
+	fgtable_ok(t, "al", "/fungeon orders targets:Al>ogre");
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Al (al): 6 6 5 2 2\nogre: 6 5 5 5 4\nogre2: 5 4 2 1 1\n"
+	                    "  1 | 6 | 6 | 5 | tie | 0 (tie)\n"
+	                    "  2 | 6 | 5 | 4 | Al | 1 → ogre\n"
+	                    "  3 | ♥5 | 0 (dead) | 2 | Al | 1 → ogre2\n"
+	                    "  4 | 2 | 0 (dead) | 1 | Al | 1 → ogre2\n"
+	                    "  5 | 2 | 0 (dead) | 1 | Al | 1 → ogre2\n"
+	                    "Al deals 4 and takes 0: 25/25 hits, +20 XP.\n"
+	                    "ogre deals 0 and takes 1: 0/15 hits. ogre is defeated!\n");
+	free(text);
+	assert_int_equal(c->m[0].hits, 25);
+	fgtable_says(t, "al", "/help fungeon combat steps",
+	             "Ruling: one taken to 0 hits at a rank is dead from the next: its dice there "
+	             "count 0, as a roll that ran out (shown \"0 (dead)\"), so it wins and deals "
+	             "nothing more.");
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(q1_one_thwacko_a_player_in_each_roll),
+	    cmocka_unit_test(q5_the_dead_deal_no_more),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
