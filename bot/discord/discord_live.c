@@ -396,59 +396,99 @@ on_stale(void *ctx, const struct request *req, const char *chan_key, const char 
 
 /* --- a new panel --- */
 
+/* Why a panel was not posted. The _TOLD causes: no post was tried, the
+ * interaction's own data said Discord would refuse it; the others are
+ * what Discord, or the road to it, answered a post. */
+enum refusal_cause {
+	REFUSED_SHED,              /* held back: Discord refused many requests lately */
+	REFUSED_UNREACHED,         /* Discord could not be reached, or delver is stopping */
+	REFUSED_STATUS,            /* Discord answered another error status */
+	REFUSED_CONVERSATION,      /* outside any server: Missing Access */
+	REFUSED_CONVERSATION_TOLD, /* outside any server: the bot user is not in it */
+	REFUSED_SERVER_TOLD,       /* a server the bot was not added to */
+	REFUSED_ACCESS,            /* in a server: Missing Access */
+	REFUSED_ACCESS_TOLD,       /* in a server: its permissions lack View Channel */
+	REFUSED_SEND,              /* Missing Permissions (or another 403) */
+	REFUSED_SEND_TOLD,         /* its permissions lack Send Messages (in Threads) */
+};
+
+/* The cause of Discord's answer to c's post: status with JSON error code
+ * (0 none); shed: the post was held back. */
+static enum refusal_cause
+refusal_answered(const struct call *c, long status, int code, bool shed)
+{
+	if (shed)
+		return REFUSED_SHED;
+	if (status == 0)
+		return REFUSED_UNREACHED;
+	if (status == 403 && code == DISCORD_ERROR_MISSING_ACCESS)
+		return c->server[0] == '\0' ? REFUSED_CONVERSATION : REFUSED_ACCESS;
+	return status == 403 ? REFUSED_SEND : REFUSED_STATUS;
+}
+
 /* Why the panel could not be posted in c's channel, as one sentence into
- * why: Discord answered status with JSON error code (0 none); told: no
- * post was tried, the interaction's own data said status and code would
- * be the answer; shed: the post was held back (too many invalid requests
- * lately). */
+ * why; status is Discord's answer, for REFUSED_STATUS. */
 static void
-refusal(const struct call *c, long status, int code, bool told, bool shed, char *why, size_t len)
+refusal(const struct call *c, enum refusal_cause cause, long status, char *why, size_t len)
 {
 	const char *send = c->thread ? "Send Messages in Threads" : "Send Messages";
-	const char *access =
-	    told ? "its permissions here lack View Channel" : "Discord answered Missing Access";
 
-	if (shed)
+	switch (cause) {
+	case REFUSED_SHED:
 		snprintf(why, len,
 		         "Discord refused many of delver's requests lately, so delver holds back "
 		         "and the panel was not posted; run /panel again in a few minutes.");
-	else if (status == 403 && code == DISCORD_ERROR_MISSING_ACCESS && c->server[0] == '\0')
+		break;
+	case REFUSED_CONVERSATION:
+	case REFUSED_CONVERSATION_TOLD:
 		snprintf(
 		    why, len,
 		    "delver may not post in this conversation (%s), so the panel was not posted: "
 		    "it can post only in its own direct messages and in the channels of servers "
 		    "it was added to.",
-		    told ? "it was not added to it" : "Discord answered Missing Access");
-	else if (status == 403 && code == DISCORD_ERROR_MISSING_ACCESS && told && c->absent)
+		    cause == REFUSED_CONVERSATION_TOLD ? "it was not added to it"
+		                                       : "Discord answered Missing Access");
+		break;
+	case REFUSED_SERVER_TOLD:
 		snprintf(
 		    why, len,
 		    "delver may not post in this server (it was not added to it), so the panel "
 		    "was not posted: it can post only in its own direct messages and in the "
 		    "channels of servers it was added to.");
-	else if (status == 403 && code == DISCORD_ERROR_MISSING_ACCESS)
+		break;
+	case REFUSED_ACCESS:
+	case REFUSED_ACCESS_TOLD:
 		snprintf(
 		    why, len,
 		    "delver cannot see this channel (%s), so the panel was not posted: the bot "
 		    "must be in this server and have the View Channel and %s permissions here.",
-		    access, send);
-	else if (status == 403)
-		snprintf(
-		    why, len,
-		    "delver may not post in this channel (%s), so the panel was not posted: it "
-		    "needs the %s permission here, as well as View Channel.",
-		    told ? (c->thread ? "its permissions here lack Send Messages in Threads"
-		                      : "its permissions here lack Send Messages")
-		         : "Discord answered Missing Permissions",
+		    cause == REFUSED_ACCESS_TOLD ? "its permissions here lack View Channel"
+		                                 : "Discord answered Missing Access",
 		    send);
-	else if (status == 0)
+		break;
+	case REFUSED_SEND:
+	case REFUSED_SEND_TOLD:
+		snprintf(why, len,
+		         "delver may not post in this channel (%s), so the panel was not posted: "
+		         "it needs the %s permission here, as well as View Channel.",
+		         cause == REFUSED_SEND_TOLD
+		             ? (c->thread ? "its permissions here lack Send Messages in Threads"
+		                          : "its permissions here lack Send Messages")
+		             : "Discord answered Missing Permissions",
+		         send);
+		break;
+	case REFUSED_UNREACHED:
 		snprintf(why, len,
 		         "Discord could not be reached, so the panel was not posted; run /panel "
 		         "again in a minute.");
-	else
+		break;
+	case REFUSED_STATUS:
 		snprintf(why, len,
 		         "Discord did not take the panel (it answered %ld), so it was not posted; "
 		         "run /panel again in a minute.",
 		         status);
+		break;
+	}
 }
 
 static void
@@ -487,7 +527,8 @@ on_posted(void *ctx, const struct rest_result *res)
 			log_warnx("discord: the panel could not be posted in channel %" PRIu64
 			          " (%ld)",
 			          c->chan, res->status);
-		refusal(c, res->status, code, false, res->shed, why, sizeof(why));
+		refusal(c, refusal_answered(c, res->status, code, res->shed), res->status, why,
+		        sizeof(why));
 		c->done(c->done_ctx, why);
 	}
 	cJSON_Delete(j);
@@ -556,7 +597,7 @@ discord_live_post_send(struct discord *dc, struct discord_live_post *p,
 	    (p->c->thread ? DISCORD_PERM_SEND_MESSAGES_IN_THREADS : DISCORD_PERM_SEND_MESSAGES);
 
 	if (dc->live == NULL || dc->live->closing || dc->rest == NULL) {
-		refusal(p->c, 0, 0, false, false, why, len);
+		refusal(p->c, REFUSED_UNREACHED, 0, why, len);
 		discord_live_post_drop(p);
 		return -1;
 	}
@@ -564,7 +605,9 @@ discord_live_post_send(struct discord *dc, struct discord_live_post *p,
 	 * Message answers 403 Missing Access: not tried, as an invalid request
 	 * counts toward Discord's limit. */
 	if (p->c->absent) {
-		refusal(p->c, 403, DISCORD_ERROR_MISSING_ACCESS, true, false, why, len);
+		refusal(p->c,
+		        p->c->server[0] == '\0' ? REFUSED_CONVERSATION_TOLD : REFUSED_SERVER_TOLD,
+		        0, why, len);
 		log_info("discord: the panel is not posted in channel %" PRIu64
 		         ": the bot was not added there",
 		         p->c->chan);
@@ -575,11 +618,10 @@ discord_live_post_send(struct discord *dc, struct discord_live_post *p,
 	 * it would refuse (403, an invalid request) is not tried. Outside any
 	 * server app_permissions does not tell. */
 	if (p->have_perms && p->c->server[0] != '\0' && (p->perms & need) != need) {
-		refusal(p->c, 403,
-		        (p->perms & DISCORD_PERM_VIEW_CHANNEL) == 0
-		            ? DISCORD_ERROR_MISSING_ACCESS
-		            : DISCORD_ERROR_MISSING_PERMISSIONS,
-		        true, false, why, len);
+		refusal(p->c,
+		        (p->perms & DISCORD_PERM_VIEW_CHANNEL) == 0 ? REFUSED_ACCESS_TOLD
+		                                                    : REFUSED_SEND_TOLD,
+		        0, why, len);
 		log_info("discord: the panel is not posted in channel %" PRIu64
 		         ": the bot's permissions there lack %s",
 		         p->c->chan,

@@ -42,38 +42,35 @@ import json, sys
 print(max([int(x["interaction"]) for x in json.load(sys.stdin) if "interaction" in x] + [0]))'
 }
 
+# refused_round NAME WHY: 5 /panel that are refused; each gets one
+# private answer holding WHY and none says posted; nothing is posted.
+# Their answers stay in $WORK/NAME.txt.
+refused_round() {
+	from=$(last_id)
+	for i in 1 2 3 4 5; do
+		one "$(tmpl panel '[]' 'delver may not post in this channel' true ',"user":1')"
+	done
+	answers "$from" > "$WORK/$1.txt"
+	[ "$(head -n 1 "$WORK/$1.txt")" = "5 5 5" ] ||
+		fail "5 refused /panel got (interactions, messages, private): $(head -n 1 "$WORK/$1.txt")"
+	[ "$(grep -c "$2" "$WORK/$1.txt")" = 5 ] ||
+		fail "the refusals do not say '$2': $(cat "$WORK/$1.txt")"
+	grep -q 'Panel posted' "$WORK/$1.txt" && fail "a refused /panel said it was posted"
+	[ "$(stat rest.channel_posts)" = 0 ] || fail "a panel was posted where the bot may not post"
+}
+
 # Send Messages taken away: the interaction says so; nothing is posted.
 ctl "nosend $CHAN"
-from=$(last_id)
-for i in 1 2 3 4 5; do
-	one "$(tmpl panel '[]' 'delver may not post in this channel' true ',"user":1')"
-done
-answers "$from" > "$WORK/nosend.txt"
-[ "$(head -n 1 "$WORK/nosend.txt")" = "5 5 5" ] ||
-	fail "5 refused /panel got (interactions, messages, private): $(head -n 1 "$WORK/nosend.txt")"
-[ "$(grep -c 'it needs the Send Messages permission here' "$WORK/nosend.txt")" = 5 ] ||
-	fail "the refusals do not name Send Messages: $(cat "$WORK/nosend.txt")"
-grep -q 'Panel posted' "$WORK/nosend.txt" && fail "a refused /panel said it was posted"
+refused_round nosend 'it needs the Send Messages permission here'
 grep -q 'Discord answered' "$WORK/nosend.txt" &&
 	fail "a refusal told from the interaction's permissions says Discord answered: $(head -n 2 "$WORK/nosend.txt")"
-[ "$(stat rest.channel_posts)" = 0 ] || fail "a panel was posted where the bot may not post"
 [ "$(stat rest.posts_refused)" = 0 ] || fail "the bot tried $(stat rest.posts_refused) posts it knew would be refused"
 
 # The interaction says the bot may post, but Discord refuses the post.
 ctl "nosend $CHAN off"
 ctl "rest403 match=/channels/$CHAN/messages count=5"
-from=$(last_id)
-for i in 1 2 3 4 5; do
-	one "$(tmpl panel '[]' 'delver may not post in this channel' true ',"user":1')"
-done
-answers "$from" > "$WORK/refused.txt"
-[ "$(head -n 1 "$WORK/refused.txt")" = "5 5 5" ] ||
-	fail "5 refused /panel got (interactions, messages, private): $(head -n 1 "$WORK/refused.txt")"
-[ "$(grep -c 'Missing Permissions), so the panel was not posted: it needs the Send Messages permission' "$WORK/refused.txt")" = 5 ] ||
-	fail "the refusals: $(cat "$WORK/refused.txt")"
-grep -q 'Panel posted' "$WORK/refused.txt" && fail "a refused /panel said it was posted"
+refused_round refused 'Missing Permissions), so the panel was not posted: it needs the Send Messages permission'
 [ "$(stat rest.r403)" = 5 ] || fail "$(stat rest.r403) posts refused, not 5"
-[ "$(stat rest.channel_posts)" = 0 ] || fail "a panel was posted"
 [ "$(stat violations)" = 0 ] || fail "the fake saw violations: $(stat violation_list)"
 [ "$(stat interactions.late)" = 0 ] || fail "$(stat interactions.late) answers came after 3 s"
 
