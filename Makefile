@@ -24,7 +24,7 @@ DOCDIR    ?= $(PREFIX)/share/doc/delver
 VERSION   := 0.1.0
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS      := libwebsockets libcurl libcjson libuv inih libsystemd openssl zlib libutf8proc \
+PKGS      := libwebsockets libcurl libcjson libuv inih openssl zlib libutf8proc \
              libedit sqlite3 libpq
 
 CFLAGS    ?= -O2 -g

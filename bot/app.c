@@ -10,13 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <systemd/sd-daemon.h>
-
 #include "bot/app_config.h"
 #include "bot/console/console.h"
 #include "bot/discord/discord.h"
 #include "bot/irc/irc_net.h"
 #include "bot/log.h"
+#include "bot/notify.h"
 #include "bot/store/persist.h"
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
@@ -241,7 +240,7 @@ app_shutdown(struct app *a, int status, const char *why)
 		log_debug("stopping: %s", why);
 	else
 		log_error("stopping: %s", why);
-	sd_notify(0, "STOPPING=1");
+	notify_send("STOPPING=1");
 	a->phase = PHASE_DRAIN;
 	a->cur = a->nsvc;
 	run_step(a);
@@ -256,11 +255,11 @@ reload(struct app *a)
 
 	if (a->phase != PHASE_RUN)
 		return;
-	sd_notify(0, "RELOADING=1");
+	notify_send("RELOADING=1");
 	now = app_config_load(&a->opts, err, sizeof(err));
 	if (now == NULL) {
 		log_error("reload: %s; keeping the configuration in use", err);
-		sd_notify(0, "READY=1\nSTATUS=reload failed: kept the old configuration");
+		notify_send("READY=1\nSTATUS=reload failed: kept the old configuration");
 		return;
 	}
 	log_set_level(now->bot.log_level);
@@ -275,7 +274,7 @@ reload(struct app *a)
 	config_free(old);
 	log_info("reloaded the configuration%s%s", now->path ? " from " : " (defaults)",
 	         now->path ? now->path : "");
-	sd_notify(0, "READY=1\nSTATUS=running");
+	notify_send("READY=1\nSTATUS=running");
 }
 
 void
@@ -356,7 +355,7 @@ on_watchdog(uv_timer_t *t)
 			log_info("watchdog: progress again; pinging systemd");
 		a->stall_logged = false;
 		a->pings++;
-		sd_notify(0, "WATCHDOG=1");
+		notify_send("WATCHDOG=1");
 	}
 	a->polls_at_ping = a->polls;
 }
@@ -365,7 +364,7 @@ on_watchdog(uv_timer_t *t)
 static void
 init_handles(struct app *a)
 {
-	uint64_t usec = 0;
+	uint64_t usec = notify_watchdog_usec();
 
 	uv_signal_init(a->loop, &a->sigterm);
 	uv_signal_init(a->loop, &a->sigint);
@@ -385,7 +384,7 @@ init_handles(struct app *a)
 	uv_timer_init(a->loop, &a->grace);
 	a->watchdog.data = a->step.data = a->grace.data = a;
 	/* Half the interval, as sd_watchdog_enabled(3) advises. */
-	if (sd_watchdog_enabled(0, &usec) > 0 && usec >= 2000) {
+	if (usec >= 2000) {
 		uint64_t ms = usec / 2000;
 
 		uv_timer_start(&a->watchdog, on_watchdog, ms, ms);
@@ -483,7 +482,7 @@ app_run(const struct app_opts *o)
 			log_debug("delver %s ready", DELVER_VERSION);
 		else
 			log_info("delver %s ready", DELVER_VERSION);
-		sd_notify(0, "READY=1\nSTATUS=running");
+		notify_send("READY=1\nSTATUS=running");
 	}
 	uv_run(a.loop, UV_RUN_DEFAULT);
 	free_app(&a);

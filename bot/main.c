@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <cJSON.h>
+#include <sqlite3.h>
 
 #include "bot/app.h"
 #include "bot/app_config.h"
@@ -182,6 +183,11 @@ main(int argc, char **argv)
 	cJSON_Hooks json_hooks = {.malloc_fn = json_malloc, .free_fn = json_free};
 
 	cJSON_InitHooks(&json_hooks);
+	/* SQLite gives a connection its cache pages one by one as they are
+	 * used, not 20 at its first read (about 87 KB that connections reading
+	 * a few pages, the checkpoint's and the snapshots', never fill). Before
+	 * anything opens a database. */
+	sqlite3_config(SQLITE_CONFIG_PAGECACHE, NULL, 0, 0);
 	persist_opts_default(&po);
 	opterr = 0; /* one line of our own instead (bad_option) */
 	while ((ch = getopt_long(argc, argv, ":hV", longopts, &idx)) != -1) {

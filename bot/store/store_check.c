@@ -131,6 +131,8 @@ store_check_file(const char *path, char *err, size_t errlen)
 		goto out;
 	}
 	sqlite3_busy_timeout(db, BUSY_MS);
+	/* Each page is read once: SQLite's 2,000 KiB cache would only hold them. */
+	sqlite3_exec(db, "PRAGMA cache_size = -64", NULL, NULL, NULL);
 	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK ||
 	    sqlite3_step(s) != SQLITE_ROW ||
 	    (res = (const char *)sqlite3_column_text(s, 0)) == NULL || strcmp(res, "ok") != 0) {

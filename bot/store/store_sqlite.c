@@ -24,6 +24,14 @@
 #define BUSY_MS 5000 /* another connection (a snapshot's) holding a lock */
 #define CKPT_MS 1000 /* everysec: between checkpoints */
 
+/* Page caches in KiB (SQLite's default is 2,000 for each connection): the
+ * writer keeps the pages its commits come back to (the B-trees' upper
+ * levels and newest leaves), the reader those of rows read back on the
+ * loop; the checkpoint and a snapshot's copy read each page once. */
+#define CACHE_WRITER_KIB 512
+#define CACHE_READER_KIB 256
+#define CACHE_ONCE_KIB   64
+
 enum stmt {
 	ST_BEGIN,
 	ST_COMMIT,
@@ -198,6 +206,16 @@ sync_pragma(int s)
 	return s == 2   ? "PRAGMA synchronous = FULL"
 	       : s == 0 ? "PRAGMA synchronous = OFF"
 	                : "PRAGMA synchronous = NORMAL";
+}
+
+/* Bounds db's page cache to kib KiB. */
+static void
+set_cache(sqlite3 *db, int kib)
+{
+	char sql[48];
+
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size = -%d", kib);
+	sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
 /* The statement that reads a row of kind by key. */
@@ -1226,6 +1244,7 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 	}
 	sqlite3_extended_result_codes(b->db, 1);
 	sqlite3_busy_timeout(b->db, BUSY_MS);
+	set_cache(b->db, CACHE_WRITER_KIB);
 	/* Closing must not checkpoint a WAL into a file that fails the check. */
 	sqlite3_db_config(b->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	if (check_db(b, err, errlen) < 0)
@@ -1272,6 +1291,7 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 		return -1;
 	}
 	sqlite3_busy_timeout(b->rdb, BUSY_MS);
+	set_cache(b->rdb, CACHE_READER_KIB);
 	if (sqlite3_open_v2(b->path, &b->cdb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
 	    SQLITE_OK) {
 		snprintf(err, errlen, "cannot open %s for its checkpoints: %s", b->path,
@@ -1279,6 +1299,7 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 		return -1;
 	}
 	sqlite3_busy_timeout(b->cdb, BUSY_MS);
+	set_cache(b->cdb, CACHE_ONCE_KIB);
 	/* everysec: the checkpoint fsyncs the log, then the database. */
 	if (sqlite3_exec(b->cdb, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot set up %s for its checkpoints: %s", b->path,
@@ -1503,6 +1524,8 @@ store_sqlite_copy(const char *from, const char *to, char *err, size_t errlen)
 		goto out;
 	}
 	sqlite3_busy_timeout(src, BUSY_MS);
+	set_cache(src, CACHE_ONCE_KIB);
+	set_cache(dst, CACHE_ONCE_KIB);
 	sqlite3_exec(dst, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
 	bk = sqlite3_backup_init(dst, "main", src, "main");
 	if (bk == NULL) {

@@ -103,7 +103,7 @@ static const struct cmd_opt xprule_opts[] = {
 };
 static const struct cmd_opt enter_opts[] = {
     {.name = "waive",
-     .desc = "Let your categories' points left go unspent (recorded and shown)",
+     .desc = "Let go the points left that no new piece can use (the GM: any), recorded",
      .type = OPT_BOOL},
     {0},
 };
@@ -368,12 +368,15 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_hallway_pick},
     {.name = "enter",
      .desc = "Enter the room made in the hallway",
-     .help = "Every category is chosen and every point spent first. Ruling: the players may "
-             "go in with points unspent by waiving them ({/fungeon enter waive:true}), which "
-             "is recorded and shown by {/fungeon party} while the party is in that room; "
-             "each holder waives only the points of their own categories (the GM may waive "
-             "any), and the party goes in once every category's points are spent or "
-             "waived.",
+     .help = "Every category is chosen and every point spent first (the text: all the "
+             "points given are spent). Ruling: a holder may let go ({/fungeon enter "
+             "waive:true}) only the points of their own categories that no new piece can "
+             "use: a Traps point short of a trap (one costs 2), Monsters points short of the "
+             "floor (what a monster costs at least), or a kind that has its 24 pieces "
+             "already; Treasure points always buy a mundane item. The GM may let any go, a "
+             "correction outside the rules that says so. A waiver is recorded and shown by "
+             "{/fungeon party} while the party is in that room, and the party goes in once "
+             "every category's points are spent or waived.",
      .opts = enter_opts,
      .fn = cmd_fungeon_hallway_enter},
     {.name = "cost",

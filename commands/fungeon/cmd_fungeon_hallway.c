@@ -464,24 +464,82 @@ waived_list(const struct fungeon_channel *c, char *buf, size_t len)
 	return n;
 }
 
+/* Whether the caller's waive:true would let category k's points go: left
+ * over, not waived yet, and theirs (the GM: any). */
+static bool
+waivable(const struct invocation *inv, const struct fungeon_channel *c, int me, int k)
+{
+	const struct fungeon_room *r = &c->d.room;
+
+	return left_of(c, k) > 0 && !r->waived_by[k][0] &&
+	       (inv->is_gm || fungeon_room_holder(r, (enum fungeon_category)k) == me);
+}
+
+/* Appends "Monsters 2 can still buy a new monster (one costs at least 1
+ * here)" for each category the caller would waive whose points a new
+ * piece could still use; returns how many. */
+static int
+usable_list(const struct invocation *inv, const struct fungeon_channel *c, int me, char *buf,
+            size_t len)
+{
+	const struct fungeon_room *r = &c->d.room;
+	size_t used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
+		int w;
+
+		if (!waivable(inv, c, me, k) ||
+		    !fungeon_room_left_usable(r, (enum fungeon_kind)k, left_of(c, k)))
+			continue;
+		w = snprintf(buf + used, len - used,
+		             "%s%s %lld can still buy a new %s (one costs at least %lld here)",
+		             n ? " and " : "", cat_label[k], (long long)left_of(c, k),
+		             fungeon_cost_kind_name((enum fungeon_kind)k),
+		             (long long)fungeon_room_cheapest(r, (enum fungeon_kind)k));
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+		n++;
+	}
+	return n;
+}
+
 /* waive:true: the caller lets the points left of the categories they hold
- * go unspent (the GM: every category's). Returns how many categories it
- * waived now, or -1 (an error in out, nothing changed) when it holds none
- * of those with points left. */
+ * go unspent (the GM: every category's). The text has every point spent
+ * (line 67); Ruling: a holder waives only points no new piece can use, and
+ * the GM any, a correction outside the rules that says so. Returns how
+ * many categories it waived now, or -1 (an error in out, nothing changed)
+ * when it holds none of those with points left, or a new piece could
+ * still use some of a holder's. */
 static int
 waive(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 {
 	struct fungeon_room *r = &c->d.room;
 	int me = fungeon_channel_member_of(c, inv->from->user_key), n = 0;
-	char open[160];
+	char open[160], usable[400];
+	bool outside = usable_list(inv, c, me, usable, sizeof(usable)) > 0;
 
+	if (outside && !inv->is_gm) {
+		reply_error(out,
+		            "%s, and the text has every point spent: spend them first; a holder "
+		            "waives only points no new piece can use (a Ruling), and the GM any, "
+		            "outside the rules.",
+		            usable);
+		return -1;
+	}
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
-		if (left_of(c, k) <= 0 || r->waived_by[k][0] ||
-		    (!inv->is_gm && fungeon_room_holder(r, (enum fungeon_category)k) != me))
+		if (!waivable(inv, c, me, k))
 			continue;
 		snprintf(r->waived_by[k], sizeof(r->waived_by[k]), "%s", inv->from->user_name);
 		n++;
 	}
+	if (outside)
+		reply_line(out, RS_BAD,
+		           "The GM lets points go, outside the rules (the text has every point "
+		           "spent): %s.",
+		           usable);
 	if (n == 0 && open_list(c, open, sizeof(open)) > 0) {
 		reply_error(
 		    out,
@@ -518,7 +576,7 @@ cmd_fungeon_hallway_enter(struct invocation *inv, struct reply *out)
 			reply_error(out,
 			            "Room %lld's points are not all spent (left: %s), and the text "
 			            "says every point is spent; each holder spends theirs, or lets "
-			            "them go with ",
+			            "go what no new piece can use with ",
 			            (long long)r->number, open);
 			reply_cmd(out, RS_BAD, "fungeon enter", "waive:", "true", NULL);
 			reply_add(out, RS_BAD, ".");

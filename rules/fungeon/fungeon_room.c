@@ -441,6 +441,22 @@ fungeon_room_made(const struct fungeon_room *r, enum fungeon_kind k)
 	return n;
 }
 
+int64_t
+fungeon_room_cheapest(const struct fungeon_room *r, enum fungeon_kind k)
+{
+	if (k == FUNGEON_TRAP)
+		return 2;
+	if (k == FUNGEON_MONSTER)
+		return r->floor > 1 ? r->floor : 1;
+	return 1;
+}
+
+bool
+fungeon_room_left_usable(const struct fungeon_room *r, enum fungeon_kind k, int64_t left)
+{
+	return left >= fungeon_room_cheapest(r, k) && fungeon_room_made(r, k) < FUNGEON_DESIGNS_MAX;
+}
+
 bool
 fungeon_room_hold_over(const struct fungeon_room *r, const struct fungeon_effect *e)
 {

@@ -233,6 +233,15 @@ int64_t fungeon_room_spent(const struct fungeon_room *r, enum fungeon_kind k);
 /* How many pieces of kind k were made for the room (left treasure and
  * wanderers aside): what FUNGEON_DESIGNS_MAX bounds. */
 int fungeon_room_made(const struct fungeon_room *r, enum fungeon_kind k);
+/* The fewest points a new piece of kind k costs in room r: a trap 2 (a
+ * point of Annoy dice and a Pain die), a monster the floor (it costs at
+ * least that, and 1 for its level), a treasure 1 (a mundane item). */
+int64_t fungeon_room_cheapest(const struct fungeon_room *r, enum fungeon_kind k);
+/* Whether left points of kind k can still buy a new piece for room r: at
+ * least the cheapest, with room for one more (FUNGEON_DESIGNS_MAX). The
+ * text has every point spent; Ruling: a holder waives only points that
+ * cannot. */
+bool fungeon_room_left_usable(const struct fungeon_room *r, enum fungeon_kind k, int64_t left);
 /* Whether effect e is a Continuous Hold whose monster (the part of its
  * source before the '/') no longer stands in r: the hold is re-rolled in
  * the special-ability part of combat, which a defeated monster has no

@@ -140,7 +140,8 @@ channels = #t
     bob.say("#b", "!fungeon monster add rat level 1")
     bob.expect(BOT + r"PRIVMSG #b :Made monster rat for room 1\.")
     bob.say("#b", "!fungeon enter waive:true")
-    bob.expect(BOT + r"PRIVMSG #b :Points left unspent, waived by %s" % guarded("bob"))
+    # bob holds the GM seat: the points a piece could still use go, said to be outside the rules
+    bob.expect(BOT + r"PRIVMSG #b :.*Points left unspent, waived by %s" % guarded("bob"))
     bob.say("#b", "!fungeon combat")
     conflict = bob.expect("^:delver2!\\S+ PRIVMSG #b :.*\x023\\. Painful conflict\x0f · "
                           "Brom \\(b\u200dob\\): \x02\x03(\\d\\d)\x02\x02(\\S+?)(\\d)\x0f", raw=True)

@@ -36,7 +36,7 @@ button 5 "fungeon join Edda fighter 1"
 button 1 "fungeon monster add wasp level 1 ability sting annoy 10 pain 1 continuous type venom"
 button 1 "fungeon monster add rat level 2"
 button 1 "fungeon monster add goblin level 3"
-button 1 "fungeon enter waive:true"
+button 1 "fungeon enter waive:true" 8 # the GM lets the rest go, outside the rules
 
 # The combat turn: every step, each fight's rank table and the narrator.
 one "$(tmpl fungeon '[{"type":1,"name":"combat"}]' 'Combat turn' false \

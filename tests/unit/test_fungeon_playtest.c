@@ -81,7 +81,7 @@ p2_only_a_stair_leads_deeper(void **unused)
 	fgtable_fails_unchanged(t, "al", "/fungeon stair",
 	                        "The party is in the hallway before room 2, and a stair is taken "
 	                        "from the room it is in: go in with /fungeon enter.");
-	text = fgtable_said(t, "al", "/fungeon enter waive:true");
+	text = fgtable_waived_said(t);
 	fgtable_holds(
 	    text, "A downward stair leads on to floor 3: take it with /fungeon stair before the "
 	          "next hallway.");

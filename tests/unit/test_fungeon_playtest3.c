@@ -125,7 +125,7 @@ f3_hits_heal_between_dungeons(void **unused)
 	for (int round = 0; round < 2; round++) {
 		fgtable_ok(t, "al", "/fungeon hallway");
 		fgtable_pick_all(t);
-		fgtable_ok(t, "al", "/fungeon enter waive:true");
+		fgtable_enter_waived(t);
 		fgtable_gm(t, "/fungeon adjust Al hits:-4");
 		text = fgtable_said(t, "al", "/fungeon retreat confirm:true");
 		fgtable_holds(text, "Wounds mend here only by the healer's magic, until a new game "
@@ -170,49 +170,68 @@ f3_hits_heal_between_dungeons(void **unused)
 }
 
 /* F4 ("Playing Fungeon": you must spend all the points you are given;
- * Ruling: the players may waive them): a player waives the points of the
- * categories they hold, never another's, so nobody skips the Monsters
- * player's part of the room; the party goes in once every category's
- * points are spent or waived; the GM may waive any. */
+ * Ruling: a holder may let go only what no new piece can use, play-test 5
+ * Q10): a player waives the points of the categories they hold, never
+ * another's, so nobody skips the Monsters player's part of the room; the
+ * party goes in once every category's points are spent or waived; the GM
+ * may waive any, a correction outside the rules that says so. */
 static void
 f4_each_holder_waives_their_own(void **unused)
 {
 	struct fgtable *t = fgtable_new(11);
 	struct fungeon_channel *c;
-	const char *mon, *trap;
+	const char *mon, *trap, *tre;
 	char *text, want[200];
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 2");
-	fgtable_ok(t, "cy", "/fungeon join Cy fighter 2");
+	fgtable_fighters(t, 3, 2);
 	fgtable_ok(t, "al", "/fungeon hallway");
 	fgtable_pick_all(t);
 	c = fgtable_fungeon(t);
 	mon = fgtable_holder(t, FUNGEON_CAT_MONSTERS);
 	trap = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	tre = fgtable_holder(t, FUNGEON_CAT_TREASURE);
 	assert_string_not_equal(mon, trap);
+	assert_string_not_equal(mon, tre);
+	assert_string_not_equal(trap, tre);
+	/* Traps 4 (Max 2 + floor 2), Monsters 8, Treasure 4: a trap of 3 leaves
+	 * a point no trap can use */
+	fgtable_ok(t, trap, "/fungeon trap add pit annoy 2 pain 2 type spikes");
+	fgtable_ok(t, tre, "/fungeon treasure add gem mundane value 3");
+	fgtable_ok(t, trap, "/fungeon enter waive:true");
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
 	snprintf(want, sizeof(want),
 	         "Only a category's holder waives its points (a Ruling; the GM may waive any): "
 	         "Monsters 8 (%s).",
 	         mon);
-	fgtable_ok(t, trap, "/fungeon enter waive:true");
-	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
-	if (strcmp(fgtable_holder(t, FUNGEON_CAT_TREASURE), mon) != 0)
-		fgtable_ok(t, fgtable_holder(t, FUNGEON_CAT_TREASURE), "/fungeon enter waive:true");
 	fgtable_fails_unchanged(t, trap, "/fungeon enter waive:true", want);
+	fgtable_fails_unchanged(t, mon, "/fungeon enter waive:true",
+	                        "Monsters 8 can still buy a new monster (one costs at least 2 "
+	                        "here), and the text has every point spent: spend them first; a "
+	                        "holder waives only points no new piece can use (a Ruling), and "
+	                        "the GM any, outside the rules.");
 	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	snprintf(want, sizeof(want), "/fungeon monster add ogre level 7");
+	fgtable_ok(t, mon, want);
 	text = fgtable_said(t, mon, "/fungeon enter waive:true");
-	snprintf(want, sizeof(want), "%s: Monsters 8", mon);
+	snprintf(want, sizeof(want), "%s: Traps 1; %s: Monsters 1", trap, mon);
 	fgtable_holds(text, want);
 	fgtable_holds(text, "The party enters room 1 on floor 2");
 	free(text);
 	assert_int_equal(c->d.phase, FUNGEON_ROOM);
 
-	/* the GM waives every category at once */
-	fgtable_ok(t, "al", "/fungeon hallway");
+	/* the GM waives every category at once, outside the rules, and says so */
+	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
 	fgtable_pick_all(t);
-	fgtable_gm(t, "/fungeon enter waive:true");
+	fgtable_ok(t, "gm", "/gm claim");
+	text = fgtable_said(t, "gm", "/fungeon enter waive:true");
+	fgtable_holds(text, "The GM lets points go, outside the rules (the text has every point "
+	                    "spent): Traps 4 can still buy a new trap (one costs at least 2 here) "
+	                    "and Monsters 8 can still buy a new monster (one costs at least 2 "
+	                    "here) and Treasure 4 can still buy a new treasure (one costs at least "
+	                    "1 here).\nPoints left unspent, waived by gm: Traps 4, Monsters 8, "
+	                    "Treasure 4.\n");
+	free(text);
 	assert_int_equal(c->d.phase, FUNGEON_ROOM);
 	fgtable_free(t);
 }

@@ -120,12 +120,63 @@ q5_the_dead_deal_no_more(void **unused)
 	fgtable_free(t);
 }
 
+/* Q10 (line 67: every point given is spent; line 246: a room brings
+ * combat; Ruling: a holder lets go only what no new piece can use): a lone
+ * merchant on floor 1 made a trap and two coins and went in with the whole
+ * Monsters budget waived, so the room had nothing to fight. A level 2
+ * monster fits the 2 points, so the waiver is refused, naming it; one
+ * point short of the floor is let go. */
+static void
+q10_no_room_goes_without_what_its_points_buy(void **unused)
+{
+	struct fgtable *t = fgtable_new(901);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "zz", "/fungeon join Zed merchant 1");
+	fgtable_ok(t, "zz", "/fungeon hallway");
+	c = fgtable_fungeon(t);
+	fgtable_ok(t, "zz", "/fungeon trap add pit annoy 2 pain 1 type spikes");
+	fgtable_ok(t, "zz", "/fungeon treasure add coin mundane");
+	fgtable_ok(t, "zz", "/fungeon treasure add coin2 mundane");
+	fgtable_fails_unchanged(t, "zz", "/fungeon enter waive:true",
+	                        "Monsters 2 can still buy a new monster (one costs at least 1 "
+	                        "here), and the text has every point spent: spend them first; a "
+	                        "holder waives only points no new piece can use (a Ruling), and "
+	                        "the GM any, outside the rules.");
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	fgtable_ok(t, "zz", "/fungeon monster add rat level 2");
+	fgtable_says(t, "zz", "/fungeon enter",
+	             "The party enters room 1 on floor 1: 1 trap, 1 "
+	             "monster, 2 treasures.");
+	fgtable_free(t);
+
+	/* floor 3, a lone level 1: Monsters 4 (Total 1 + floor 3); a monster
+	 * of 3 leaves 1, short of the 3 a monster costs at least here, and a
+	 * trap of 3 one point short of a trap */
+	t = fgtable_new(902);
+	c = fgtable_alone_on_floor(t, 3, "/fungeon monster add rat level 3");
+	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
+	fgtable_ok(t, "al", "/fungeon monster add rat2 level 3");
+	fgtable_ok(t, "al", "/fungeon trap add pit annoy 2 pain 2 type spikes");
+	fgtable_ok(t, "al", "/fungeon treasure add coin mundane value 3");
+	text = fgtable_said(t, "al", "/fungeon enter waive:true");
+	fgtable_holds(text, "Points left unspent, waived by al: Traps 1, Monsters 1.\n"
+	                    "The party enters room 2 on floor 3");
+	assert_null(strstr(text, "outside the rules"));
+	free(text);
+	assert_int_equal(c->d.phase, FUNGEON_ROOM);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(q1_one_thwacko_a_player_in_each_roll),
 	    cmocka_unit_test(q5_the_dead_deal_no_more),
+	    cmocka_unit_test(q10_no_room_goes_without_what_its_points_buy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

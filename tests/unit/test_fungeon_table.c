@@ -145,8 +145,9 @@ replacement_level_survives_leave_and_join(void **unused)
 /* The budgets are fixed in the hallway; a death in the room changes
  * nothing, and the budget line keeps the figures the hallway used (issue
  * 25, finding 15: "Party Total 1 + floor 6" for a budget of 8). Points
- * left unspent keep the party out of the room until they are spent or
- * waived, and a waiver is recorded and shown. */
+ * left unspent keep the party out of the room until they are spent, or
+ * waived where no new piece can use them (Ruling; play-test 5, Q10), and a
+ * waiver is recorded and shown. */
 static void
 room_budgets_and_unspent_points(void **unused)
 {
@@ -164,21 +165,28 @@ room_budgets_and_unspent_points(void **unused)
 	fgtable_fails_unchanged(t, "alice", "/fungeon enter",
 	                        "Room 1's points are not all spent (left: Traps 1 (alice), "
 	                        "Monsters 7 (bob), Treasure 4 (alice)), and the text says every "
-	                        "point is spent; each holder spends theirs, or lets them go with "
-	                        "/fungeon enter waive:true.");
+	                        "point is spent; each holder spends theirs, or lets go what no new "
+	                        "piece can use with /fungeon enter waive:true.");
+	fgtable_fails_unchanged(t, "alice", "/fungeon enter waive:true",
+	                        "Treasure 4 can still buy a new treasure (one costs at least 1 "
+	                        "here), and the text has every point spent: spend them first; a "
+	                        "holder waives only points no new piece can use (a Ruling), and "
+	                        "the GM any, outside the rules.");
+	fgtable_ok(t, "alice", "/fungeon treasure add gem mundane value 3");
 	text = fgtable_said(t, "alice", "/fungeon enter waive:true");
-	assert_string_equal(text, "Points left unspent, waived by alice: Traps 1, Treasure 4.\n"
+	assert_string_equal(text, "Points left unspent, waived by alice: Traps 1.\n"
 	                          "The party goes in once the rest is spent or waived by its "
 	                          "holders (left: Monsters 7 (bob)) with /fungeon enter "
 	                          "waive:true.\n");
 	free(text);
+	fgtable_ok(t, "bob", "/fungeon monster add ogre level 6");
 	text = fgtable_said(t, "bob", "/fungeon enter waive:true");
-	assert_non_null(strstr(text, "Points left unspent, waived by alice: Traps 1, Treasure 4; "
-	                             "bob: Monsters 7.\n"));
+	assert_non_null(
+	    strstr(text, "Points left unspent, waived by alice: Traps 1; bob: Monsters 1.\n"));
 	free(text);
 	json = fgtable_saved(t);
 	assert_non_null(strstr(json, "\"waived\":\"room 1: points left unspent, waived by alice: "
-	                             "Traps 1, Treasure 4; bob: Monsters 7\""));
+	                             "Traps 1; bob: Monsters 1\""));
 	free(json);
 	fgtable_ok(t, "bob", "/fungeon adjust Brom hits:-15");
 	assert_true(c->m[1].dead);

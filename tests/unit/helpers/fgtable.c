@@ -169,15 +169,29 @@ fgtable_make(struct fgtable *t, enum fungeon_category cat, const char *line)
 	fgtable_ok(t, fgtable_holder(t, cat), line);
 }
 
+char *
+fgtable_waived_said(struct fgtable *t)
+{
+	const struct fungeon_channel *c = fgtable_fungeon(t);
+	const char *held = channel_gm_name(chan_of(t));
+	char gm[64], *text;
+
+	if (held != NULL) {
+		snprintf(gm, sizeof(gm), "%s", held);
+		text = fgtable_said(t, gm, "/fungeon enter waive:true");
+	} else {
+		fgtable_ok(t, "gm", "/gm claim");
+		text = fgtable_said(t, "gm", "/fungeon enter waive:true");
+		fgtable_ok(t, "gm", "/gm release");
+	}
+	assert_int_equal(c->d.phase, FUNGEON_ROOM);
+	return text;
+}
+
 void
 fgtable_enter_waived(struct fgtable *t)
 {
-	const struct fungeon_channel *c = fgtable_fungeon(t);
-
-	for (int k = 0; k < FUNGEON_CAT_COUNT && c->d.phase != FUNGEON_ROOM; k++)
-		free(fgtable_run(t, c->m[c->d.room.picks.holder[k]].player,
-		                 "/fungeon enter waive:true"));
-	assert_int_equal(c->d.phase, FUNGEON_ROOM);
+	free(fgtable_waived_said(t));
 }
 
 void
@@ -280,7 +294,7 @@ fgtable_alone_on_floor(struct fgtable *t, int floor, const char *monster)
 	fgtable_gm(t, line);
 	fgtable_ok(t, "al", "/fungeon hallway");
 	fgtable_ok(t, "al", monster);
-	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	return fgtable_fungeon(t);
 }
 

@@ -57,10 +57,13 @@ void fgtable_pick_all(struct fgtable *t);
 const char *fgtable_holder(struct fgtable *t, enum fungeon_category cat);
 /* Runs line as the holder of cat, which must succeed. */
 void fgtable_make(struct fgtable *t, enum fungeon_category cat, const char *line);
-/* Every holder of a category lets its points left go (waive:true), in
- * the categories' order, until the party is in the room (a holder with no
- * points left is refused on the way, and that changes nothing). */
+/* The party goes into the room with every point left unspent: the GM
+ * lets them go (waive:true, a correction outside the rules where a new
+ * piece could still use them): whoever holds the seat, or else the user
+ * "gm", who claims it for that and releases it after. */
 void fgtable_enter_waived(struct fgtable *t);
+/* fgtable_enter_waived(), returning the text of the reply to waive:true. */
+char *fgtable_waived_said(struct fgtable *t);
 /* The first n (1 to 5) of the users al, bo, cy, di and ed join, in that
  * order, as the level lv fighters Al, Bo, Cy, Di and Ed. */
 void fgtable_fighters(struct fgtable *t, int n, int lv);
