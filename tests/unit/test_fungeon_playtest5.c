@@ -259,6 +259,34 @@ q4_those_who_broke_free_do_not_suffer_it(void **unused)
 	fgtable_free(t);
 }
 
+/* Q9: a name taken is named first, whatever the budget has left (making
+ * it cheaper would not help); and (Q12) a player who does not hold the
+ * category hears that first, not what is wrong with the design. */
+static void
+q9_who_and_which_name_come_before_the_design(void **unused)
+{
+	struct fgtable *t = fgtable_new(610);
+	const char *maker, *other;
+	char want[200];
+
+	(void)unused;
+	fgtable_fighters(t, 2, 2);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	maker = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	other = strcmp(maker, "al") == 0 ? "bo" : "al";
+	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add bell2 annoy 2 pain 3 type sound");
+	fgtable_fails_unchanged(t, maker, "/fungeon trap add bell2 annoy 2 pain 1 type sound",
+	                        "The name bell2 is taken here by a trap of the room; pick "
+	                        "another.");
+	snprintf(want, sizeof(want),
+	         "Traps are %s's to make in room 1: the player who holds a category alone makes "
+	         "its pieces.",
+	         maker);
+	fgtable_fails_unchanged(t, other, "/fungeon trap add t1 pain 1 type fire", want);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -269,6 +297,7 @@ main(void)
 	    cmocka_unit_test(q2_a_disarmed_trap_is_not_listed_as_triggered),
 	    cmocka_unit_test(q3_held_and_resisted_both_shown),
 	    cmocka_unit_test(q4_those_who_broke_free_do_not_suffer_it),
+	    cmocka_unit_test(q9_who_and_which_name_come_before_the_design),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
