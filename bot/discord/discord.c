@@ -124,6 +124,8 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 	    (strcmp(t, "READY") == 0 || (strcmp(t, "RESUMED") == 0 && !dc->register_tried)))
 		discord_register_commands(dc);
 	discord_shard_touch(s); /* the resume point changed */
+	if (strcmp(t, "RESUMED") == 0 || strcmp(t, "READY") == 0)
+		discord_answer_replays_over(dc);
 	if (strcmp(t, "INTERACTION_CREATE") == 0 &&
 	    (deadline =
 	         deadline_of(dc, d, rx_ns,

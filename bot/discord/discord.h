@@ -107,6 +107,7 @@ struct discord_stats {
 	uint64_t panel_edits;       /* edits of live panels sent (discord_live.h) */
 	uint64_t replayed;          /* replays checked with Discord before answering */
 	uint64_t replayed_answered; /* of those, answered by an earlier process */
+	uint64_t replayed_unknown;  /* late replays past a resume's cap, not checked */
 };
 
 struct app;

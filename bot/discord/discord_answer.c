@@ -855,6 +855,19 @@ discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
 		discord_answer_count_shed(dc);
 		return;
 	}
+	if (dc->late_checks >= DISCORD_LATE_CHECKS_MAX) {
+		free(hook);
+		dc->stats.replayed_unknown++;
+		if (!dc->late_cap_said)
+			log_warnx(
+			    "discord: more than %d interactions were replayed too late to "
+			    "answer since the resume; the others are not checked with Discord, "
+			    "so whether an earlier process answered them is not known",
+			    DISCORD_LATE_CHECKS_MAX);
+		dc->late_cap_said = true;
+		return;
+	}
+	dc->late_checks++;
 	l = xcalloc(1, sizeof(*l));
 	l->dc = dc;
 	snprintf(l->id, sizeof(l->id), "%s", id);
@@ -863,6 +876,13 @@ discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
 	dc->stats.replayed++;
 	discord_rest_call(dc->rest, "GET", path, NULL, REST_INTERACTION | REST_OPTIONAL,
 	                  on_late_original, l);
+}
+
+void
+discord_answer_replays_over(struct discord *dc)
+{
+	dc->late_checks = 0;
+	dc->late_cap_said = false;
 }
 
 void

@@ -60,9 +60,17 @@ void discord_answer_deliver(struct discord *dc, struct request *req, struct inte
 void discord_answer_count_shed(struct discord *dc);
 /* An INTERACTION_CREATE's d replayed after a resume too late to answer (not
  * worked out either): counted as answered by an earlier process when
- * Discord has its original response (GET @original), else as shed. */
+ * Discord has its original response (GET @original), else as shed. A
+ * resume asks that of DISCORD_LATE_CHECKS_MAX replays at most (a process
+ * down for long is replayed thousands, and each GET is a request of its
+ * own); those past it are counted as not known (discord_stats'
+ * replayed_unknown) and the first of them is logged, once per resume. */
+#define DISCORD_LATE_CHECKS_MAX 100
 struct cJSON;
 void discord_answer_late_replay(struct discord *dc, const struct cJSON *d);
+/* A shard's replays are over (RESUMED, or a READY that starts anew): the
+ * next resume may check DISCORD_LATE_CHECKS_MAX again. */
+void discord_answer_replays_over(struct discord *dc);
 
 /* Ends the summary period: logs what was shed or failed in it. */
 void discord_answer_summary(struct discord *dc);

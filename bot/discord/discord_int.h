@@ -61,7 +61,11 @@ struct discord {
 	uv_timer_t defer_timer;
 	uint64_t defer_armed;                  /* the uv_hrtime() defer_timer is set for, 0: none */
 	uint64_t summary_shed, summary_failed; /* since the last summary */
-	int failed_logged;                     /* lines in this summary period */
+	/* Late replays of the resume under way checked with Discord
+	 * (discord_answer_late_replay), and whether the cap was logged. */
+	unsigned late_checks;
+	bool late_cap_said;
+	int failed_logged; /* lines in this summary period */
 	bool summary_due;
 	int gateway_tries;
 	bool stopping, stopped;

@@ -411,7 +411,11 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_trap_find},
     {.name = "trigger",
      .desc = "Stumble into a trap or get past it: an Annoy roll against its Annoy dice",
-     .help = "No class bonus on the Annoy roll (that is disarming's). A success sidesteps "
+     .help = "Ruling: no class bonus on the Annoy roll. The text says two things: disarming "
+             "is triggering 'only' with class bonuses, yet its conflict rules give a Fire Mage "
+             "her bonus against a fire trap; the trap rule is written for this roll and wins, "
+             "and the Fire Mage's bonus counts when she disarms it and in the Pain roll. A "
+             "success sidesteps "
              "the trap and earns its cost in XP (Ruling: each time, an Unlimited trap's too); a "
              "failure makes its Pain roll against that Fungeoneer, where the class bonus counts "
              "when the class fits (Ruling: as in every Painful conflict), and starts its "

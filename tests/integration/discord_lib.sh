@@ -295,6 +295,28 @@ print(sum(json.loads(bytes(r[0])[9:]).get("mods", {}).get("procedure", {}).get("
           for r in c.execute("SELECT rec FROM channels")))' "$WORK/state/delver.db"
 }
 
+# late_replays_resume N: a bot answers N /turn advance and stops; the next
+# one, at log level debug, resumes 4 s later from the point saved before
+# them (the session file put back, as a kill -9 leaves a resume point that
+# lagged), so Discord replays all N, each past its 3 s; returns once it
+# has resumed.
+late_replays_resume() {
+	late_turn='{"data":{"type":1,"name":"turn","options":[{"type":1,"name":"advance"}]},"expect":"turn passes","private":false,"permissions":"8"}'
+	late_session=$WORK/state/discord-session-0.json
+	bot_start
+	wait_until "g['ready']" 15
+	file_wait "$late_session" 20 || fail "no session file after 20 s"
+	cp "$late_session" "$WORK/session.first"
+	inject "{\"count\":$1,\"rate\":50,\"channels\":1,\"users\":2,\"templates\":[$late_turn]}"
+	wait_until "i['answered'] == $1" 20
+	bot_stop
+	cp "$WORK/session.first" "$late_session"
+	sleep 4 # every replay past its 3 s
+	BOT_EXTRA='log_level = debug'
+	bot_start
+	wait_until "g['resumed'] == 1 and g['ready']" 10
+}
+
 finish() {
 	[ -n "$BOT_PID" ] && bot_stop
 	# The bot token goes only where Discord needs it: never to a route an

@@ -12,22 +12,9 @@
 . tests/integration/discord_lib.sh
 
 TURN='{"data":{"type":1,"name":"turn","options":[{"type":1,"name":"advance"}]},"expect":"turn passes","private":false,"permissions":"8"}'
-SESSION=$WORK/state/discord-session-0.json
 
 fake_start --heartbeat 41250
-bot_start
-wait_until "g['ready']" 15
-file_wait "$SESSION" 20 || fail "no session file after 20 s"
-cp "$SESSION" "$WORK/session.first"
-inject "{\"count\":20,\"rate\":50,\"channels\":1,\"users\":2,\"templates\":[$TURN]}"
-wait_until "i['answered'] == 20" 10
-bot_stop
-cp "$WORK/session.first" "$SESSION"
-sleep 4 # every replay past its 3 s
-
-BOT_EXTRA='log_level = debug'
-bot_start
-wait_until "g['resumed'] == 1 and g['ready']" 10
+late_replays_resume 20
 wait_until "i['original_gets'] >= 20" 10
 bot_stats
 bot_stop

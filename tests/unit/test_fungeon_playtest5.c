@@ -170,6 +170,149 @@ q10_no_room_goes_without_what_its_points_buy(void **unused)
 	fgtable_free(t);
 }
 
+/* Q2: an Unlimited trap disarmed is listed as disarmed, not "triggered"
+ * (nobody triggered it: line 96 makes disarming like triggering only in
+ * its roll); one sidestepped is listed as triggered, as before. */
+static void
+q2_a_disarmed_trap_is_not_listed_as_triggered(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon trap add flame annoy 2 pain 1 unlimited type fire",
+	    "/fungeon trap add dart annoy 2 pain 1 unlimited type darts", NULL};
+	struct fgtable *t = fgtable_new(109);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	c = fgtable_into_room(t, 6, d);
+	c->d.room.p[FUNGEON_TRAP][0].state = FUNGEON_TRAP_FOUND;
+	fgtable_says(t, "al", "/fungeon disarm flame", "flame is disarmed; it springs no more.");
+	fgtable_says(t, "al", "/fungeon trigger dart", "succeeds");
+	text = fgtable_said(t, "al", "/fungeon trap list");
+	fgtable_holds(text,
+	              "  flame | annoy 2 pain 1 unlimited type fire | 4 | disarmed (made by al)\n"
+	              "  dart | annoy 2 pain 1 unlimited type darts | 4 | found, triggered (made "
+	              "by al)\n");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Q3: a held Fungeoneer's dice line says both why it deals nothing and
+ * how many of its dice a Resist took: Bo, a level 2 fire-mage (class type
+ * fire, bonus 1), is held by the beetle's bite, which resists fire. */
+static void
+q3_held_and_resisted_both_shown(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add beetle level 2 ability bite annoy 1 "
+	                                "pain 1 resist 1 fire type bite",
+	                                NULL};
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "beetle/bite",
+	                           .annoy = 4,
+	                           .type = "bite"};
+	struct fgtable *t = fgtable_new(1);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "bo", "/fungeon join Bo fire-mage 2 type:fire");
+	c = fgtable_into_room(t, 2, d);
+	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Bo (bo): 4 3 → 4, fails\n");
+	/* 2 dice: level 2 + class bonus 1 - 1 resisted */
+	fgtable_holds(text,
+	              "3. Painful conflict\nBo (bo, held: deals no damage, 1 resisted): 5 4\n");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Q4: step 2 names why an ability is not rolled without saying that
+ * everyone still suffers it: Al, alone in the fight, rolled off the ogre's
+ * hold in step 1 and is free of it. */
+static void
+q4_those_who_broke_free_do_not_suffer_it(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon monster add ogre level 4 ability grab annoy 2 hold type crush", NULL};
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "ogre/grab",
+	                           .maker = "console:al",
+	                           .annoy = 6,
+	                           .type = "crush"};
+	struct fgtable *t = fgtable_new(2);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	c = fgtable_into_room(t, 6, d);
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Al (al): 5 2 5 5 2 4 → 5, succeeds: the effect ends\n");
+	fgtable_holds(text, "2. Special abilities\nogre/grab: level + 2 Annoy dice, no Pain dice, "
+	                    "hold\nEveryone it would face rolled against it in step 1.\n3. Painful "
+	                    "conflict\n");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Q9: a name taken is named first, whatever the budget has left (making
+ * it cheaper would not help); and (Q12) a player who does not hold the
+ * category hears that first, not what is wrong with the design. */
+static void
+q9_who_and_which_name_come_before_the_design(void **unused)
+{
+	struct fgtable *t = fgtable_new(610);
+	const char *maker, *other;
+	char want[200];
+
+	(void)unused;
+	fgtable_fighters(t, 2, 2);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	maker = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	other = strcmp(maker, "al") == 0 ? "bo" : "al";
+	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add bell2 annoy 2 pain 3 type sound");
+	fgtable_fails_unchanged(t, maker, "/fungeon trap add bell2 annoy 2 pain 1 type sound",
+	                        "The name bell2 is taken here by a trap of the room; pick "
+	                        "another.");
+	snprintf(want, sizeof(want),
+	         "Traps are %s's to make in room 1: the player who holds a category alone makes "
+	         "its pieces.",
+	         maker);
+	fgtable_fails_unchanged(t, other, "/fungeon trap add t1 pain 1 type fire", want);
+	fgtable_free(t);
+}
+
+/* Q11 (line 96 against lines 256-260): a pyromancer (class type fire,
+ * bonus 1) getting past a fire trap rolls her level's dice alone, and
+ * /help fungeon trigger says why the trap rule wins over the Fire Mage. */
+static void
+q11_the_trigger_ruling_faces_the_fire_mage(void **unused)
+{
+	static const char *const d[] = {"/fungeon trap add flame annoy 2 pain 1 type fire", NULL};
+	struct fgtable *t = fgtable_new(804);
+
+	(void)unused;
+	fgtable_ok(t, "ub", "/fungeon join Ub pyromancer 3 type:fire");
+	fgtable_into_room(t, 3, d);
+	/* 3 dice on the Annoy roll; 4 (with the bonus) on the Pain roll */
+	fgtable_says(t, "ub", "/fungeon trigger flame Ub",
+	             "\nUb (ub): 3 1 2 → 3, fails\nNarrative control: ub (Ub), Thwack-O 3.\n"
+	             "Ub's Pain roll against flame (1 Pain die):\nUb (ub): 6 4 3 2\n");
+	fgtable_says(
+	    t, "ub", "/help fungeon trigger",
+	    "Ruling: no class bonus on the Annoy roll. The text says two things: disarming "
+	    "is triggering 'only' with class bonuses, yet its conflict rules give a Fire "
+	    "Mage her bonus against a fire trap; the trap rule is written for this roll "
+	    "and wins, and the Fire Mage's bonus counts when she disarms it and in the Pain "
+	    "roll.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -177,6 +320,11 @@ main(void)
 	    cmocka_unit_test(q1_one_thwacko_a_player_in_each_roll),
 	    cmocka_unit_test(q5_the_dead_deal_no_more),
 	    cmocka_unit_test(q10_no_room_goes_without_what_its_points_buy),
+	    cmocka_unit_test(q2_a_disarmed_trap_is_not_listed_as_triggered),
+	    cmocka_unit_test(q3_held_and_resisted_both_shown),
+	    cmocka_unit_test(q4_those_who_broke_free_do_not_suffer_it),
+	    cmocka_unit_test(q9_who_and_which_name_come_before_the_design),
+	    cmocka_unit_test(q11_the_trigger_ruling_faces_the_fire_mage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
