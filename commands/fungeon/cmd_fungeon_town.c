@@ -74,7 +74,10 @@ need_taker(struct invocation *inv, const struct fungeon_channel *c, const char *
 		            c->m[i].name, c->m[i].player);
 		return -1;
 	}
-	return fungeon_channel_need_in_play(c, i, out) ? i : -1;
+	if (!fungeon_channel_need_in_play(c, i, out) ||
+	    (strcmp(opt, "who") == 0 && !fungeon_channel_need_free(c, i, out)))
+		return -1;
+	return i;
 }
 
 /* Whether the room's treasure may be taken now; -1 with an error reply
@@ -256,6 +259,7 @@ cmd_fungeon_town_use(struct invocation *inv, struct reply *out)
 
 	/* out of the game first: a dead one's treasure lies where it fell */
 	if (me < 0 || !fungeon_channel_need_in_play(c, me, out) ||
+	    !fungeon_channel_need_free(c, me, out) ||
 	    (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
 		return;
 	m = &c->m[me];

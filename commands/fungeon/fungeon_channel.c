@@ -402,6 +402,34 @@ fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct repl
 	return false;
 }
 
+const struct fungeon_effect *
+fungeon_channel_held_by(const struct fungeon_channel *c, int i)
+{
+	const struct fungeon_member *m = &c->m[i];
+
+	for (int e = 0; e < m->neffects; e++)
+		if (m->effects[e].kind == FUNGEON_EFFECT_HOLD &&
+		    !fungeon_room_hold_over(&c->d.room, &m->effects[e]))
+			return &m->effects[e];
+	return NULL;
+}
+
+bool
+fungeon_channel_need_free(const struct fungeon_channel *c, int i, struct reply *out)
+{
+	const struct fungeon_effect *h = fungeon_channel_held_by(c, i);
+
+	if (h == NULL)
+		return true;
+	reply_error(out,
+	            "%s is held by %s and may not act until a roll in a combat turn breaks the "
+	            "hold (",
+	            c->m[i].name, h->source);
+	reply_cmd(out, RS_BAD, "fungeon combat", NULL);
+	reply_add(out, RS_BAD, ").");
+	return false;
+}
+
 int
 fungeon_channel_director(const struct fungeon_channel *c, const struct fungeon_piece *p)
 {

@@ -313,6 +313,51 @@ q11_the_trigger_ruling_faces_the_fire_mage(void **unused)
 	fgtable_free(t);
 }
 
+/* Q15 (line 175: one who fails against a Continuous Hold may not act
+ * during the turn, and after, until an Annoy roll breaks it): held by the
+ * vine, Al may not search for a trap, get past one or be named to, between
+ * combat turns as in them; a trap triggered for everyone in the room
+ * leaves Al out; Bo, free, searches. */
+static void
+q15_the_held_may_not_act_between_turns(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon trap add pit annoy 2 pain 1 type spikes",
+	    "/fungeon monster add vine level 2 ability grab annoy 4 hold type plant", NULL};
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "vine/grab",
+	                           .annoy = 4,
+	                           .type = "plant"};
+	static const char *const held =
+	    "Al is held by vine/grab and may not act until a roll in a combat turn breaks the hold "
+	    "(/fungeon combat).";
+	struct fgtable *t = fgtable_new(2300);
+	struct fungeon_channel *c;
+	const char *trapper;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	trapper = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	fgtable_fails_unchanged(t, "al", "/fungeon find pit", held);
+	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Al", held);
+	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit Al Bo", held);
+	fgtable_says(t, "bo", "/fungeon find pit", "Searching for pit");
+	text = fgtable_said(t, trapper, "/fungeon trigger pit");
+	fgtable_holds(text, "\nBo (bo): ");
+	assert_null(strstr(text, "\nAl (al): "));
+	free(text);
+	fgtable_says(t, "bo", "/help fungeon combat steps",
+	             "Ruling: between turns too, until the hold breaks, it does not search, "
+	             "disarm, get past a trap, take or use treasure.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -325,6 +370,7 @@ main(void)
 	    cmocka_unit_test(q4_those_who_broke_free_do_not_suffer_it),
 	    cmocka_unit_test(q9_who_and_which_name_come_before_the_design),
 	    cmocka_unit_test(q11_the_trigger_ruling_faces_the_fire_mage),
+	    cmocka_unit_test(q15_the_held_may_not_act_between_turns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
