@@ -450,6 +450,26 @@ q12_wording(void **unused)
 	fgtable_free(t);
 }
 
+/* Q14: names differing only in case never stand side by side, in any
+ * script (delver(7): names never clash), and are found in any case. */
+static void
+q14_names_fold_case_in_every_script(void **unused)
+{
+	struct fgtable *t = fgtable_new(1802);
+
+	(void)unused;
+	fgtable_ok(t, "z9", "/fungeon join Ünïcødé☃ x 2");
+	fgtable_fails_unchanged(
+	    t, "y2", "/fungeon join ünïcødé☃ x 2",
+	    "The name ünïcødé☃ is taken here by z9's Fungeoneer; pick another.");
+	fgtable_says(t, "y2", "/fungeon sheet ÜNÏCØDÉ☃", "Ünïcødé☃");
+	fgtable_ok(t, "z9", "/fungeon hallway");
+	fgtable_ok(t, "z9", "/fungeon trap add Épée annoy 2 pain 1 type steel");
+	fgtable_fails_unchanged(t, "z9", "/fungeon trap add éPÉE annoy 2 pain 1 type steel",
+	                        "The name éPÉE is taken here by a trap of the room; pick another.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -464,6 +484,7 @@ main(void)
 	    cmocka_unit_test(q11_the_trigger_ruling_faces_the_fire_mage),
 	    cmocka_unit_test(q15_the_held_may_not_act_between_turns),
 	    cmocka_unit_test(q12_wording),
+	    cmocka_unit_test(q14_names_fold_case_in_every_script),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
