@@ -470,6 +470,39 @@ q14_names_fold_case_in_every_script(void **unused)
 	fgtable_free(t);
 }
 
+/* Q8: README starts a Fungeon table, GM-less, from joining to town: each
+ * step's command in order, under its own heading. */
+static void
+q8_readme_starts_a_fungeon_table(void **unused)
+{
+	static const char *const steps[] = {
+	    "/fungeon join",     "/fungeon hallway",     "/fungeon pick",
+	    "/fungeon trap add", "/fungeon monster add", "/fungeon treasure add",
+	    "/fungeon enter",    "/fungeon combat",      "/fungeon take",
+	    "/fungeon retreat",  "/fungeon town sell",   "/gm claim",
+	};
+	FILE *f = fopen("README.md", "r");
+	static char text[1 << 17];
+	size_t n;
+	const char *at;
+
+	(void)unused;
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	at = strstr(text, "\n### A Fungeon table\n");
+	assert_non_null(at);
+	fgtable_holds(at, "needs no GM");
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		const char *next = strstr(at, steps[i]);
+
+		if (next == NULL || (strstr(at, "\n## ") != NULL && next > strstr(at, "\n## ")))
+			fail_msg("README's Fungeon table lacks %s after the one before", steps[i]);
+		at = next;
+	}
+}
+
 int
 main(void)
 {
@@ -485,6 +518,7 @@ main(void)
 	    cmocka_unit_test(q15_the_held_may_not_act_between_turns),
 	    cmocka_unit_test(q12_wording),
 	    cmocka_unit_test(q14_names_fold_case_in_every_script),
+	    cmocka_unit_test(q8_readme_starts_a_fungeon_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
