@@ -390,7 +390,12 @@ fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct repl
 {
 	const struct fungeon_member *m = &c->m[i];
 
-	if (m->dead)
+	if (m->dead && c->d.phase == FUNGEON_TOWN) {
+		reply_error(out, "%s is dead: %s makes a new Fungeoneer here in town (", m->name,
+		            m->player);
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_add(out, RS_BAD, ").");
+	} else if (m->dead)
 		reply_error(out, "%s is dead: %s is out of the game until %s.", m->name, m->player,
 		            fungeon_channel_out_until(c));
 	else if (m->fresh)

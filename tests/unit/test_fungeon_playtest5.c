@@ -358,6 +358,98 @@ q15_the_held_may_not_act_between_turns(void **unused)
 	fgtable_free(t);
 }
 
+/* Q12, the wording: each reply says what is so where the party is. */
+static void
+q12_wording(void **unused)
+{
+	static const char *const coin[] = {"/fungeon treasure add coin mundane", NULL};
+	static const char *const ogre[] = {"/fungeon monster add ogre level 6", NULL};
+	static const char *const guarded[] = {"/fungeon trap add blade annoy 2 pain 1 guards type "
+	                                      "steel",
+	                                      "/fungeon treasure add bow mundane", NULL};
+	struct fgtable *t = fgtable_new(902);
+	struct fungeon_channel *c;
+	struct fungeon_piece *bat;
+	char *text, err[200];
+
+	(void)unused;
+	/* a room with no traps says so */
+	fgtable_fighters(t, 1, 1);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_fails_unchanged(t, "al", "/fungeon trap remove gas",
+	                        "There is no trap 'gas' in room 1; it has no traps yet.");
+	fgtable_free(t);
+
+	/* an aim without '>' that names nobody says how orders are written; half
+	 * a point of credit is half a point */
+	t = fgtable_new(903);
+	fgtable_into_room(t, 1, coin);
+	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:foo",
+	                        "There is no Fungeoneer or monster 'foo' here to aim at; an order "
+	                        "is written who>target (Alba>goblin), or target alone for your own "
+	                        "Fungeoneer.");
+	fgtable_ok(t, "al", "/fungeon take coin");
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+	fgtable_ok(t, "al", "/fungeon town sell coin");
+	fgtable_fails_unchanged(t, "al", "/fungeon town buy c3 mundane",
+	                        "c3 costs 1 but Al has half a point of credit.");
+	fgtable_free(t);
+
+	/* in town, the dead wait for no hallway; a monster whose maker left
+	 * follows the defaults, and the holders line says so */
+	t = fgtable_new(1003);
+	c = fgtable_three(t, ogre);
+	fgtable_ok(t, "cy", "/fungeon leave");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, " (1 made by a player out of the game or gone, following the "
+	                    "defaults; only the GM directs it)");
+	free(text);
+	fgtable_gm(t, "/fungeon adjust Bo hits:-30");
+	fgtable_ok(t, "gm", "/gm release");
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+	assert_int_equal(c->d.phase, FUNGEON_TOWN);
+	fgtable_fails_unchanged(t, "bo", "/fungeon use ring on:Al",
+	                        "Bo is dead: bo makes a new Fungeoneer here in town (/fungeon join "
+	                        "NAME CLASS).");
+	fgtable_free(t);
+
+	/* the whole party fallen on the way back, a wanderer standing: nobody
+	 * fights it, and /fungeon party says who moves on */
+	t = fgtable_new(1441);
+	fgtable_fighters(t, 1, 1);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = 0;
+	bat = fungeon_room_add(&c->d.room, FUNGEON_MONSTER);
+	snprintf(bat->name, sizeof(bat->name), "bat");
+	snprintf(bat->maker, sizeof(bat->maker), "console:al");
+	assert_int_equal(fungeon_cost_parse(FUNGEON_MONSTER, "level 1", &bat->d, err, sizeof(err)),
+	                 0);
+	bat->cost = 1;
+	bat->hits = 3;
+	bat->wanderer = true;
+	fgtable_gm(t, "/fungeon adjust Al hits:-5");
+	fgtable_ok(t, "gm", "/gm release");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text,
+	              "Nobody of the party is in play, so nobody fights the wandering monster "
+	              "here: any of its players takes it on to town (/fungeon retreat).\n");
+	assert_null(strstr(text, "before going on back"));
+	free(text);
+	fgtable_free(t);
+
+	/* a guarding trap everyone in play searched for in vain is only got
+	 * past or triggered */
+	t = fgtable_new(1442);
+	c = fgtable_into_room(t, 3, guarded);
+	c->d.room.p[FUNGEON_TRAP][0].unaware = 1u << 0; /* Al searched, in vain */
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon take bow",
+	    "blade guards the treasure and is not found yet, and nobody here may "
+	    "search for it again (blissful ignorance): trigger it or get past "
+	    "it (/fungeon trigger blade) before taking any.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -371,6 +463,7 @@ main(void)
 	    cmocka_unit_test(q9_who_and_which_name_come_before_the_design),
 	    cmocka_unit_test(q11_the_trigger_ruling_faces_the_fire_mage),
 	    cmocka_unit_test(q15_the_held_may_not_act_between_turns),
+	    cmocka_unit_test(q12_wording),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
