@@ -867,7 +867,7 @@ tick_cb(uv_timer_t *t)
 		retry_failed(p);
 	if (now >= p->next_snapshot_ms && !p->snapping) {
 		p->next_snapshot_ms = now + (uint64_t)p->o.snapshot_interval * 1000;
-		if (p->stats.appends != p->snap_appends)
+		if (persist__snapshot_due(p))
 			persist_snapshot_start(p);
 	}
 	if (now >= p->next_sweep_ms) {
@@ -888,6 +888,7 @@ static int
 open_dir(struct persist *p, char *err, size_t errlen)
 {
 	char path[4200];
+	struct stat st;
 
 	if (statedir_prepare(p->dir, err, errlen) < 0)
 		return -1;
@@ -908,7 +909,25 @@ open_dir(struct persist *p, char *err, size_t errlen)
 		errno = EAGAIN;
 		return -1;
 	}
+	/* The lock file holds a byte while a process runs; a clean stop
+	 * empties it once every commit is in a snapshot (persist__close_step).
+	 * A byte found now: the process before was killed, or stopped with
+	 * commits no snapshot holds, so the next snapshot is due even if this
+	 * one commits nothing. */
+	if (fstat(p->lock_fd, &st) == 0 && st.st_size > 0) {
+		p->unsnapped = true;
+		log_info("store: the process before did not stop cleanly: the next snapshot "
+		         "is written even if nothing changes");
+	}
+	if (pwrite(p->lock_fd, "1", 1, 0) != 1)
+		log_warn("store: cannot write the lock file %s", path);
 	return 0;
+}
+
+bool
+persist__snapshot_due(const struct persist *p)
+{
+	return p->unsnapped || p->stats.appends != p->snap_appends;
 }
 
 static void
@@ -1208,10 +1227,14 @@ persist__close_step(struct persist *p)
 		          HASH_COUNT(p->retry), p->path);
 	if (!p->stop_snapshot_done) {
 		p->stop_snapshot_done = true;
-		if (p->o.snapshot_on_stop && p->stats.appends != p->snap_appends &&
+		if (p->o.snapshot_on_stop && persist__snapshot_due(p) &&
 		    persist_snapshot_start(p) == 0)
 			return;
 	}
+	/* A clean stop: the next start need not take this process's commits
+	 * for missing from the snapshots, unless they are (open_dir). */
+	if (!persist__snapshot_due(p) && ftruncate(p->lock_fd, 0) < 0)
+		log_warn("store: cannot empty the lock file of %s", p->dir);
 	p->backend_closed = true;
 	p->be->ops->close(p->be, backend_closed, p);
 }

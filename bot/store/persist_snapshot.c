@@ -212,7 +212,7 @@ snap_done(void *ctx, enum store_status status, const char *err)
 	}
 	p->snapping = false;
 	p->stats.snapshot_failures++;
-	p->snap_appends = 0; /* try again at the next interval */
+	p->unsnapped = true; /* try again at the next interval */
 	log_warnx("store: snapshot file: %s; the database is not affected, and the next "
 	          "one is tried in %d s",
 	          err != NULL ? err : "it failed", p->o.snapshot_interval);
@@ -241,6 +241,7 @@ persist_snapshot_start(struct persist *p)
 	         stamp);
 	p->snapping = true;
 	p->snap_appends = p->stats.appends;
+	p->unsnapped = false;
 	p->snap_t0 = uv_hrtime();
 	p->be->ops->snapshot(p->be, p->snap_path, snap_done, p);
 	return 0;

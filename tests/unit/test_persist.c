@@ -736,6 +736,52 @@ snapshot_wait(struct bot *b)
 		uv_run(&b->loop, UV_RUN_ONCE);
 }
 
+/* The snapshot files in b's state directory. */
+static int
+snapshots_of(struct bot *b)
+{
+	char snaps[4200], found[256];
+
+	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
+	return count_prefix(snaps, "delver-", found, sizeof(found));
+}
+
+/*
+ * A stop writes a snapshot when the database holds commits no snapshot
+ * holds, also when this process committed nothing: the process before it
+ * was killed (its lock file still says it runs), so its last commits may
+ * be in no snapshot. After a clean stop, a process that commits nothing
+ * writes none.
+ */
+static void
+test_a_stop_after_a_killed_process_writes_a_snapshot(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char lock[4200];
+	FILE *fp;
+
+	say(b, "ann", "crypt", "/gm claim");
+	bot_close(b);
+	assert_int_equal(snapshots_of(b), 1);
+	after(time(NULL)); /* a snapshot's name has whole seconds */
+	bot_open(b);
+	bot_close(b);
+	assert_int_equal(snapshots_of(b), 1);
+	/* As a kill -9 leaves it. */
+	snprintf(lock, sizeof(lock), "%s/lock", b->dir);
+	assert_non_null(fp = fopen(lock, "w"));
+	assert_int_equal(fputs("1", fp), 1);
+	fclose(fp);
+	bot_open(b);
+	bot_close(b);
+	assert_int_equal(snapshots_of(b), 2);
+	after(time(NULL));
+	bot_open(b);
+	bot_close(b);
+	assert_int_equal(snapshots_of(b), 2);
+	bot_free(b);
+}
+
 static void
 test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 {
@@ -2604,6 +2650,7 @@ main(void)
 	    cmocka_unit_test(test_replies_of_a_channel_leave_in_order),
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
 	    cmocka_unit_test(test_panel_channels_are_loaded_at_every_start),
+	    cmocka_unit_test(test_a_stop_after_a_killed_process_writes_a_snapshot),
 	    cmocka_unit_test(test_sqlite_logs_keep_their_contract),
 	    cmocka_unit_test(test_a_roll_appends_a_row_and_keeps_the_record),
 	    cmocka_unit_test(test_sqlite_conflict_keeps_no_log_entry),
