@@ -882,10 +882,11 @@ tick_cb(uv_timer_t *t)
 
 /* --- opening and closing --- */
 
-/* Makes and checks the state directory (statedir.h) and takes its lock.
- * Returns 0, or -1 with err and errno as persist_open says. */
+/* Makes and checks the state directory (statedir.h) and takes its lock;
+ * running: for a process that will run on it (not a restore). Returns 0,
+ * or -1 with err and errno as persist_open says. */
 static int
-open_dir(struct persist *p, char *err, size_t errlen)
+open_dir(struct persist *p, bool running, char *err, size_t errlen)
 {
 	char path[4200];
 	struct stat st;
@@ -914,6 +915,8 @@ open_dir(struct persist *p, char *err, size_t errlen)
 	 * A byte found now: the process before was killed, or stopped with
 	 * commits no snapshot holds, so the next snapshot is due even if this
 	 * one commits nothing. */
+	if (!running)
+		return 0;
 	if (fstat(p->lock_fd, &st) == 0 && st.st_size > 0) {
 		p->unsnapped = true;
 		log_info("store: the process before did not stop cleanly: the next snapshot "
@@ -921,6 +924,7 @@ open_dir(struct persist *p, char *err, size_t errlen)
 	}
 	if (pwrite(p->lock_fd, "1", 1, 0) != 1)
 		log_warn("store: cannot write the lock file %s", path);
+	p->running_marked = true;
 	return 0;
 }
 
@@ -955,6 +959,10 @@ fail_persist(struct persist *p)
 {
 	int e = errno;
 
+	/* A start that failed committed nothing: the lock file says what it
+	 * said before. */
+	if (p->running_marked && !p->unsnapped && ftruncate(p->lock_fd, 0) < 0)
+		log_warn("store: cannot empty the lock file of %s", p->dir);
 	free_persist(p);
 	errno = e;
 }
@@ -989,7 +997,7 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
 		goto out;
 	}
-	if (open_dir(p, err, errlen) < 0)
+	if (open_dir(p, false, err, errlen) < 0)
 		goto out;
 	/* A compressed snapshot: its expanded copy in the directory. */
 	expanded = snapfile_expand(file, p->dir, plain, sizeof(plain), why, sizeof(why));
@@ -1034,6 +1042,10 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot install %s as %s: %s", tmp, p->path, strerror(errno));
 		goto out;
 	}
+	/* Whatever a killed process committed was moved aside: the database
+	 * is a snapshot's now. */
+	if (ftruncate(p->lock_fd, 0) < 0)
+		log_warn("store: cannot empty the lock file of %s", p->dir);
 	log_info("store: %s restored from %s%s%s", p->path, file,
 	         access(aside, F_OK) == 0 ? "; the database it replaced is in " : "",
 	         access(aside, F_OK) == 0 ? aside : "");
@@ -1110,7 +1122,7 @@ persist_new(uv_loop_t *loop, struct state *st, const struct persist_opts *o, cha
 		errno = STATEDIR_UNSAFE;
 		return NULL;
 	}
-	if (open_dir(p, err, errlen) < 0) {
+	if (open_dir(p, true, err, errlen) < 0) {
 		fail_persist(p);
 		return NULL;
 	}

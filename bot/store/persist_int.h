@@ -170,7 +170,8 @@ struct persist {
 	 * did not stop cleanly (its lock file said it was running), or a
 	 * snapshot failed. persist__snapshot_due() counts it. */
 	bool unsnapped;
-	size_t snap_future; /* snapshot names dated ahead, as last warned of */
+	bool running_marked; /* open_dir wrote the lock file's byte */
+	size_t snap_future;  /* snapshot names dated ahead, as last warned of */
 	uint64_t next_snapshot_ms;
 	/* closing */
 	bool closing, close_retried, stop_snapshot_done, backend_closed;

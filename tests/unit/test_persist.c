@@ -736,6 +736,15 @@ snapshot_wait(struct bot *b)
 		uv_run(&b->loop, UV_RUN_ONCE);
 }
 
+/* The size of the file at path (-1: none). */
+static long
+file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
 /* The snapshot files in b's state directory. */
 static int
 snapshots_of(struct bot *b)
@@ -757,7 +766,7 @@ static void
 test_a_stop_after_a_killed_process_writes_a_snapshot(void **state)
 {
 	struct bot *b = bot_new(FSYNC_ALWAYS);
-	char lock[4200];
+	char lock[4200], snap[4400], found[256], err[4096];
 	FILE *fp;
 
 	say(b, "ann", "crypt", "/gm claim");
@@ -779,6 +788,18 @@ test_a_stop_after_a_killed_process_writes_a_snapshot(void **state)
 	bot_open(b);
 	bot_close(b);
 	assert_int_equal(snapshots_of(b), 2);
+	assert_int_equal(file_size(lock), 0);
+	/* A restore moves a killed process's database aside: what is left is
+	 * a snapshot's. */
+	assert_non_null(fp = fopen(lock, "w"));
+	assert_int_equal(fputs("1", fp), 1);
+	fclose(fp);
+	snprintf(snap, sizeof(snap), "%s/snapshots/", b->dir);
+	count_prefix(snap, "delver-", found, sizeof(found));
+	snprintf(snap + strlen(snap), sizeof(snap) - strlen(snap), "%s", found);
+	if (persist_restore(b->dir, snap, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(file_size(lock), 0);
 	bot_free(b);
 }
 
