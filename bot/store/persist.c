@@ -1,6 +1,7 @@
 /* persist: the state written through to a store backend; see persist.h. */
 #include "bot/store/persist.h"
 #include "bot/store/persist_int.h"
+#include "bot/store/persist_snapshot.h"
 #include "bot/store/persist_queue.h"
 #include "bot/store/persist_read.h"
 #include "bot/store/keyset.h"
@@ -919,12 +920,14 @@ open_dir(struct persist *p, bool running, char *err, size_t errlen)
 		return 0;
 	if (fstat(p->lock_fd, &st) == 0 && st.st_size > 0) {
 		p->unsnapped = true;
-		log_info("store: the process before did not stop cleanly: the next snapshot "
-		         "is written even if nothing changes");
+		log_info("store: the database may hold commits that no snapshot holds (the "
+		         "process before did not stop cleanly, or a channel was restored): the "
+		         "next snapshot is written even if nothing changes");
 	}
 	if (pwrite(p->lock_fd, "1", 1, 0) != 1)
 		log_warn("store: cannot write the lock file %s", path);
 	p->running_marked = true;
+	persist_snapshot_leftovers(p->dir);
 	return 0;
 }
 
@@ -993,15 +996,12 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 		snprintf(err, errlen, "the state directory's name is too long");
 		goto out;
 	}
-	if (!snapfile_compressed(file) && store_check_file(file, why, sizeof(why)) < 0) {
-		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
-		goto out;
-	}
 	if (open_dir(p, false, err, errlen) < 0)
 		goto out;
-	/* A compressed snapshot: its expanded copy in the directory. */
-	expanded = snapfile_expand(file, p->dir, plain, sizeof(plain), why, sizeof(why));
-	if (expanded < 0 || (expanded && store_check_file(plain, why, sizeof(why)) < 0)) {
+	/* Read from its copy in the directory (expanded when compressed):
+	 * nothing is written beside the operator's file. */
+	expanded = snapfile_copy_in(file, p->dir, plain, sizeof(plain), why, sizeof(why));
+	if (expanded < 0 || store_check_file(expanded ? plain : file, why, sizeof(why)) < 0) {
 		if (expanded > 0)
 			snapfile_name_original(why, sizeof(why), plain, file);
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);

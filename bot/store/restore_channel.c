@@ -286,9 +286,10 @@ restore_channel(const char *dir, const char *file, const char *key, char *err, s
 		snprintf(err, errlen, "cannot restore: the state directory's name is too long");
 		return -1;
 	}
-	/* A compressed snapshot is read from its expanded copy in dir. */
+	/* The file is read from its copy in dir (expanded when compressed):
+	 * nothing is written beside the operator's file. */
 	expanded = access(dir, F_OK) == 0
-	               ? snapfile_expand(file, dir, plain, sizeof(plain), why, sizeof(why))
+	               ? snapfile_copy_in(file, dir, plain, sizeof(plain), why, sizeof(why))
 	               : 0;
 	if (expanded < 0) {
 		snprintf(err, errlen, "cannot restore channel '%s': %s; nothing was changed", key,
