@@ -52,6 +52,25 @@
 /* How long the wait of the last request out tells of the backlog. */
 #define BACKLOG_RECENT_NS 1000000000u
 
+/* The headers of an answer that finish() reads, the first of each name
+ * (seen: which were present, ANSWER_ bits). */
+struct answer_headers {
+	unsigned seen;
+	char date[64], bucket[DISCORD_RATELIMIT_ROUTE_MAX];
+	int limit, remaining;
+	double reset_after, reset;
+};
+
+enum {
+	ANSWER_DATE = 1,
+	ANSWER_BUCKET = 2,
+	ANSWER_LONG_BUCKET = 4, /* past bucket[]: read back from libcurl */
+	ANSWER_LIMIT = 8,
+	ANSWER_REMAINING = 16,
+	ANSWER_RESET_AFTER = 32,
+	ANSWER_RESET = 64,
+};
+
 struct req {
 	struct rest *r;
 	struct req *prev, *next;
@@ -72,6 +91,7 @@ struct req {
 	CURL *easy;
 	struct buf resp;
 	uint64_t queued_ns, sent_ns;
+	struct answer_headers hd; /* of the answer (on_header) */
 };
 
 struct list {
@@ -113,6 +133,8 @@ struct rest {
 	char fatal_msg[DISCORD_RATELIMIT_ROUTE_MAX + 128]; /* set when the fatal hook is due */
 	void (*fatal)(void *, const char *);
 	void (*date)(void *, int64_t, uint64_t, uint64_t);
+	char date_seen[64]; /* the last Date header read, and its time: */
+	time_t date_at;     /* answers in the same second carry the same text */
 	void *fatal_ctx;
 	int open_handles;
 	void (*done)(void *);
@@ -376,6 +398,83 @@ on_write(char *p, size_t size, size_t n, void *ctx)
 	return size * n;
 }
 
+/* Whether the header line p (n bytes, "Name: value") has name; *v and *vn
+ * are then its value without the blanks around it. */
+static bool
+header_is(const char *p, size_t n, const char *name, const char **v, size_t *vn)
+{
+	size_t k = strlen(name);
+
+	if (n <= k || p[k] != ':' || strncasecmp(p, name, k) != 0)
+		return false;
+	p += k + 1;
+	n -= k + 1;
+	while (n > 0 && (*p == ' ' || *p == '\t'))
+		p++, n--;
+	while (n > 0 &&
+	       (p[n - 1] == '\r' || p[n - 1] == '\n' || p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	*v = p;
+	*vn = n;
+	return true;
+}
+
+/* Copies v (vn bytes) into out (size bytes) when it fits. */
+static bool
+header_copy(char *out, size_t size, const char *v, size_t vn)
+{
+	if (vn >= size)
+		return false;
+	memcpy(out, v, vn);
+	out[vn] = '\0';
+	return true;
+}
+
+/* One header line of an answer, the status line first (libcurl calls it
+ * for each): keeps the first of each header finish() reads, in one pass
+ * (curl_easy_header() walks every header for each name asked). */
+static size_t
+on_header(char *p, size_t size, size_t n, void *ctx)
+{
+	struct answer_headers *a = &((struct req *)ctx)->hd;
+	const char *v;
+	size_t vn;
+	char num[64];
+
+	n *= size;
+	if (n >= 5 && memcmp(p, "HTTP/", 5) == 0) { /* a new answer (after a 1xx) */
+		a->seen = 0;
+		return n;
+	}
+	if (!(a->seen & ANSWER_DATE) && header_is(p, n, "Date", &v, &vn)) {
+		if (header_copy(a->date, sizeof(a->date), v, vn))
+			a->seen |= ANSWER_DATE;
+	} else if (n > 12 && strncasecmp(p, "X-RateLimit-", 12) == 0) {
+		if (!(a->seen & (ANSWER_BUCKET | ANSWER_LONG_BUCKET)) &&
+		    header_is(p, n, "X-RateLimit-Bucket", &v, &vn))
+			a->seen |= header_copy(a->bucket, sizeof(a->bucket), v, vn)
+			               ? ANSWER_BUCKET
+			               : ANSWER_LONG_BUCKET;
+		else if (!(a->seen & ANSWER_LIMIT) &&
+		         header_is(p, n, "X-RateLimit-Limit", &v, &vn) &&
+		         header_copy(num, sizeof(num), v, vn))
+			a->seen |= ANSWER_LIMIT, a->limit = atoi(num);
+		else if (!(a->seen & ANSWER_REMAINING) &&
+		         header_is(p, n, "X-RateLimit-Remaining", &v, &vn) &&
+		         header_copy(num, sizeof(num), v, vn))
+			a->seen |= ANSWER_REMAINING, a->remaining = atoi(num);
+		else if (!(a->seen & ANSWER_RESET_AFTER) &&
+		         header_is(p, n, "X-RateLimit-Reset-After", &v, &vn) &&
+		         header_copy(num, sizeof(num), v, vn))
+			a->seen |= ANSWER_RESET_AFTER, a->reset_after = strtod(num, NULL);
+		else if (!(a->seen & ANSWER_RESET) &&
+		         header_is(p, n, "X-RateLimit-Reset", &v, &vn) &&
+		         header_copy(num, sizeof(num), v, vn))
+			a->seen |= ANSWER_RESET, a->reset = strtod(num, NULL);
+	}
+	return n;
+}
+
 /* A first try with a deadline goes out at now_ns: how long it waited is
  * the backlog (discord_rest_backlog_ns). (One that expired unsent is not counted:
  * measured, that kept shedding everything long after a backlog.) */
@@ -414,6 +513,7 @@ handle_new(struct rest *r)
 	if (e == NULL) /* out of memory: the policy is to stop */
 		log_fatalx("libcurl cannot make a handle");
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
+	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
 	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, on_close);
 	curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, r);
@@ -446,6 +546,7 @@ start(struct rest *r, struct req *q, int64_t now)
 	}
 	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
+	curl_easy_setopt(e, CURLOPT_HEADERDATA, q);
 	curl_easy_setopt(e, CURLOPT_PREREQDATA, q);
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER,
 	                 !has_body ? r->hdr_plain[q->token_route]
@@ -464,6 +565,7 @@ start(struct rest *r, struct req *q, int64_t now)
 	                                                                                 : NULL);
 	q->easy = e;
 	buf_reset(&q->resp);
+	q->hd.seen = 0;
 	discord_ratelimit_sent(r->rl, q->route, q->flags & REST_INTERACTION, now);
 	list_push(&r->active, q, false);
 	r->nactive++;
@@ -625,16 +727,6 @@ stop_rest(struct rest *r, const char *lr)
 	}
 }
 
-static int
-header_int(CURL *e, const char *name, int dflt)
-{
-	struct curl_header *h;
-
-	if (curl_easy_header(e, name, 0, CURLH_HEADER, -1, &h) != CURLHE_OK)
-		return dflt;
-	return atoi(h->value);
-}
-
 static double
 header_double(CURL *e, const char *name, double dflt)
 {
@@ -643,6 +735,21 @@ header_double(CURL *e, const char *name, double dflt)
 	if (curl_easy_header(e, name, 0, CURLH_HEADER, -1, &h) != CURLHE_OK)
 		return dflt;
 	return strtod(h->value, NULL);
+}
+
+/* The time a Date header says, 0 or less when it says none; the text of
+ * the last one read is kept with its time. */
+static time_t
+date_of(struct rest *r, const char *value)
+{
+	if (strcmp(value, r->date_seen) != 0) {
+		r->date_at = curl_getdate(value, NULL);
+		if (strlen(value) < sizeof(r->date_seen))
+			memcpy(r->date_seen, value, strlen(value) + 1);
+		else
+			r->date_seen[0] = '\0';
+	}
+	return r->date_at;
 }
 
 /* The wait a 429 asks for, in seconds, and whether it is global. */
@@ -676,6 +783,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	bool exempt = (q->flags & REST_INTERACTION) != 0;
 	long status = 0;
 	char lr[DISCORD_RATELIMIT_ROUTE_MAX];
+	const struct answer_headers *a = &q->hd;
 	struct curl_header *bh;
 	struct discord_ratelimit_headers h = {.limit = -1, .remaining = -1, .reset_after = -1};
 
@@ -699,18 +807,25 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		return;
 	}
 	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-	if (r->date != NULL && curl_easy_header(e, "Date", 0, CURLH_HEADER, -1, &bh) == CURLHE_OK) {
-		time_t d = curl_getdate(bh->value, NULL);
+	if (r->date != NULL && (a->seen & ANSWER_DATE)) {
+		time_t d = date_of(r, a->date);
 
 		if (d > 0)
 			r->date(r->fatal_ctx, (int64_t)d, q->sent_ns, uv_hrtime());
 	}
-	if (curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1, &bh) == CURLHE_OK)
+	if (a->seen & ANSWER_BUCKET)
+		h.bucket = a->bucket;
+	else if ((a->seen & ANSWER_LONG_BUCKET) &&
+	         curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1, &bh) == CURLHE_OK)
 		h.bucket = bh->value;
-	h.limit = header_int(e, "X-RateLimit-Limit", -1);
-	h.remaining = header_int(e, "X-RateLimit-Remaining", -1);
-	h.reset_after = header_double(e, "X-RateLimit-Reset-After", -1);
-	h.reset = header_double(e, "X-RateLimit-Reset", 0);
+	if (a->seen & ANSWER_LIMIT)
+		h.limit = a->limit;
+	if (a->seen & ANSWER_REMAINING)
+		h.remaining = a->remaining;
+	if (a->seen & ANSWER_RESET_AFTER)
+		h.reset_after = a->reset_after;
+	if (a->seen & ANSWER_RESET)
+		h.reset = a->reset;
 	/* What Discord counts toward its ban; a 429 of a shared limit too,
 	 * though Discord says it does not count: bots were banned for them
 	 * (discord-api-docs issue 7243), and counting more only sheds sooner. */

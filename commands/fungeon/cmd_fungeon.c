@@ -232,7 +232,9 @@ static const struct help_topic combat_topics[] = {
              "success breaks its hold. Those who fail face the monster's Pain dice in a "
              "Painful conflict, where they can hurt the monster too. (3) everyone's Painful "
              "conflict; Ruling: a held Fungeoneer may not act, but rolls as it is made to: "
-             "it can be hurt, and a rank it wins deals no damage. A rank's "
+             "it can be hurt, and a rank it wins deals no damage. Ruling: between turns too, "
+             "until the hold breaks, it does not search, disarm, get past a trap, take or "
+             "use treasure. A rank's "
              "winner hurts its target, any other in the fight, of either side: each player "
              "aims their own Fungeoneer, and whoever made a monster aims it "
              "({/fungeon orders}, or targets: in their own turn). Ruling: without a "
@@ -411,7 +413,11 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_trap_find},
     {.name = "trigger",
      .desc = "Stumble into a trap or get past it: an Annoy roll against its Annoy dice",
-     .help = "No class bonus on the Annoy roll (that is disarming's). A success sidesteps "
+     .help = "Ruling: no class bonus on the Annoy roll. The text says two things: disarming "
+             "is triggering 'only' with class bonuses, yet its conflict rules give a Fire Mage "
+             "her bonus against a fire trap; the trap rule is written for this roll and wins, "
+             "and the Fire Mage's bonus counts when she disarms it and in the Pain roll. A "
+             "success sidesteps "
              "the trap and earns its cost in XP (Ruling: each time, an Unlimited trap's too); a "
              "failure makes its Pain roll against that Fungeoneer, where the class bonus counts "
              "when the class fits (Ruling: as in every Painful conflict), and starts its "

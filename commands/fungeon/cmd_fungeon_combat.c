@@ -577,10 +577,7 @@ use_ability(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 	}
 	if (nt == 0) {
 		if (skipped > 0)
-			reply_line(
-			    out, 0,
-			    "Everyone it would face suffers it already and rolled against it "
-			    "in step 1.");
+			reply_line(out, 0, "Everyone it would face rolled against it in step 1.");
 		return;
 	}
 	if (o.annoy > 0) {

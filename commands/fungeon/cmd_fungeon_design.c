@@ -190,16 +190,14 @@ need_holder(struct invocation *inv, const struct fungeon_channel *c, enum fungeo
 	return -1;
 }
 
-/* Checks that the design d costing `cost` may be made now by the invoker;
- * fills *payer with the member paying wandering points (or -1). */
+/* Checks that the invoker may make a piece of kind k called name now, before
+ * its design is read: the phase, the category (or a wandering monster to
+ * build), then the name. Fills *payer with the member paying wandering
+ * points (or -1). */
 static int
-may_make(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k,
-         const struct fungeon_design *d, const char *name, int64_t cost, int *payer,
-         struct reply *out)
+may_make(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k, const char *name,
+         int *payer, struct reply *out)
 {
-	int64_t left = fungeon_channel_budget(c, k) - fungeon_channel_spent(c, k);
-	int floor = c->d.room.floor;
-
 	*payer = -1;
 	if (k == FUNGEON_MONSTER && c->d.phase == FUNGEON_RETREAT) {
 		if (!fungeon_channel_may(c, FUNGEON_ACT_WANDERER, out))
@@ -213,33 +211,9 @@ may_make(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k,
 			            "from failing the Annoy roll before a room on the way back.");
 			return -1;
 		}
-		if (cost != c->m[*payer].wanderer[0]) {
-			reply_error(
-			    out,
-			    "%s costs %lld, but your wandering monster has %lld points to "
-			    "spend, all of them (points from separate failures never pool).",
-			    name, (long long)cost, (long long)c->m[*payer].wanderer[0]);
-			return -1;
-		}
-	} else {
-		if (!fungeon_channel_may(c, FUNGEON_ACT_DESIGN, out) ||
-		    need_holder(inv, c, k, out) < 0)
-			return -1;
-		if (fungeon_room_made(&c->d.room, k) == FUNGEON_DESIGNS_MAX) {
-			reply_error(out, "Room %lld holds %d %ss already, the most it can.",
-			            (long long)c->d.room.number, FUNGEON_DESIGNS_MAX,
-			            fungeon_cost_kind_name(k));
-			return -1;
-		}
-		if (cost > left) {
-			reply_error(out,
-			            "%s costs %lld but the %s budget has %lld left this room "
-			            "(budget %lld, spent %lld); make it cheaper.",
-			            name, (long long)cost, kind_label[k], (long long)left,
-			            (long long)fungeon_channel_budget(c, k),
-			            (long long)fungeon_channel_spent(c, k));
-			return -1;
-		}
+	} else if (!fungeon_channel_may(c, FUNGEON_ACT_DESIGN, out) ||
+	           need_holder(inv, c, k, out) < 0) {
+		return -1;
 	}
 	if (!fungeon_cost_name_valid(name)) {
 		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
@@ -248,6 +222,41 @@ may_make(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k,
 	}
 	if (fungeon_channel_name_used(c, name, NULL, out))
 		return -1;
+	return 0;
+}
+
+/* Checks that the design d costing `cost` fits: the wandering points of
+ * payer (>= 0), or the room's count and budget; a monster's floor and
+ * Resist dice. */
+static int
+may_cost(struct fungeon_channel *c, enum fungeon_kind k, const struct fungeon_design *d,
+         const char *name, int64_t cost, int payer, struct reply *out)
+{
+	int64_t left = fungeon_channel_budget(c, k) - fungeon_channel_spent(c, k);
+	int floor = c->d.room.floor;
+
+	if (payer >= 0 && cost != c->m[payer].wanderer[0]) {
+		reply_error(out,
+		            "%s costs %lld, but your wandering monster has %lld points to "
+		            "spend, all of them (points from separate failures never pool).",
+		            name, (long long)cost, (long long)c->m[payer].wanderer[0]);
+		return -1;
+	}
+	if (payer < 0 && fungeon_room_made(&c->d.room, k) == FUNGEON_DESIGNS_MAX) {
+		reply_error(out, "Room %lld holds %d %ss already, the most it can.",
+		            (long long)c->d.room.number, FUNGEON_DESIGNS_MAX,
+		            fungeon_cost_kind_name(k));
+		return -1;
+	}
+	if (payer < 0 && cost > left) {
+		reply_error(out,
+		            "%s costs %lld but the %s budget has %lld left this room "
+		            "(budget %lld, spent %lld); make it cheaper.",
+		            name, (long long)cost, kind_label[k], (long long)left,
+		            (long long)fungeon_channel_budget(c, k),
+		            (long long)fungeon_channel_spent(c, k));
+		return -1;
+	}
 	if (k == FUNGEON_MONSTER && cost < floor) {
 		reply_error(out,
 		            "%s costs %lld but every monster on floor %d costs at least %d points.",
@@ -269,8 +278,9 @@ add_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 	struct fungeon_design d;
 	int payer;
 
-	if (cmd_fungeon_design_of(inv, k, &d, p, out) < 0 ||
-	    may_make(inv, c, k, &d, name, p->total, &payer, out) < 0) {
+	if (may_make(inv, c, k, name, &payer, out) < 0 ||
+	    cmd_fungeon_design_of(inv, k, &d, p, out) < 0 ||
+	    may_cost(c, k, &d, name, p->total, payer, out) < 0) {
 		free(p);
 		return;
 	}
@@ -311,7 +321,9 @@ state_of(const struct fungeon_channel *c, enum fungeon_kind k, const struct fung
 
 	if (k == FUNGEON_TRAP)
 		snprintf(state, len, "%s%s", fungeon_trap_state_name(s->state),
-		         s->d.unlimited && s->passed ? ", triggered" : "");
+		         s->d.unlimited && s->passed && s->state != FUNGEON_TRAP_DISARMED
+		             ? ", triggered"
+		             : "");
 	else if (k == FUNGEON_MONSTER && s->hits == 0)
 		snprintf(state, len, "defeated%s", s->wanderer ? ", wandering" : "");
 	else if (k == FUNGEON_MONSTER)
@@ -370,6 +382,12 @@ need_piece(struct fungeon_channel *c, enum fungeon_kind k, const char *name, str
 
 	if (s != NULL)
 		return s;
+	if (c->d.room.n[k] == 0) {
+		reply_error(out, "There is no %s '%.40s' in room %lld; it has no %s%s yet.",
+		            fungeon_cost_kind_name(k), name, (long long)c->d.room.number,
+		            fungeon_cost_kind_name(k), k == FUNGEON_TREASURE ? "" : "s");
+		return NULL;
+	}
 	buf_init(&b, 1000);
 	fungeon_channel_list_pieces(c, k, &b);
 	reply_error(out, "There is no %s '%.40s' in room %lld; its %s%s %s.",

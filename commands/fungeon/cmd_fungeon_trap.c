@@ -129,6 +129,27 @@ render_end(struct reply *out, const struct fungeon_channel *c, const struct fung
 		reply_line(out, 0, "%s has Unlimited Use: it can be triggered again.", name);
 }
 
+/* Leaves out of idx[0..n) the held (who may not act, line 175) when the
+ * list is a default (everyone in the room), so long as someone is left;
+ * a held one named, or every one of a default, is refused. Returns how
+ * many are left, or -1 with an error. */
+static int
+free_of_holds(const struct fungeon_channel *c, bool by_default, int *idx, int n, struct reply *out)
+{
+	int k = 0, held = -1;
+
+	for (int i = 0; i < n; i++) {
+		if (fungeon_channel_held_by(c, idx[i]) == NULL)
+			idx[k++] = idx[i];
+		else if (held < 0)
+			held = idx[i];
+	}
+	if (held < 0 || (by_default && k > 0))
+		return k;
+	fungeon_channel_need_free(c, held, out); /* the refusal */
+	return -1;
+}
+
 /* Who faces the trap: those named, or by default the invoker's own
  * Fungeoneer (for the GM, and for the trap's maker triggering it, everyone
  * in the room). Each player decides for their own; the Traps player may
@@ -145,6 +166,9 @@ facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_tra
 
 	if (who == NULL && (act == FUNGEON_TRAP_DISARM || !anyone)) {
 		idx[0] = fungeon_channel_need_self(c, inv, out);
+		if (idx[0] >= 0 && fungeon_channel_in_play(c, idx[0]) &&
+		    !fungeon_channel_need_free(c, idx[0], out))
+			return -1;
 		return idx[0] < 0 ? -1 : 1;
 	}
 	n = fungeon_channel_members_named(c, who, idx, out);
@@ -158,7 +182,7 @@ facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_tra
 		            c->m[idx[i]].name, c->m[idx[i]].player);
 		return -1;
 	}
-	return n;
+	return free_of_holds(c, who == NULL, idx, n, out);
 }
 
 static void

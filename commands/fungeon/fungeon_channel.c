@@ -390,7 +390,12 @@ fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct repl
 {
 	const struct fungeon_member *m = &c->m[i];
 
-	if (m->dead)
+	if (m->dead && c->d.phase == FUNGEON_TOWN) {
+		reply_error(out, "%s is dead: %s makes a new Fungeoneer here in town (", m->name,
+		            m->player);
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_add(out, RS_BAD, ").");
+	} else if (m->dead)
 		reply_error(out, "%s is dead: %s is out of the game until %s.", m->name, m->player,
 		            fungeon_channel_out_until(c));
 	else if (m->fresh)
@@ -399,6 +404,34 @@ fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct repl
 		            m->name, m->player, fungeon_channel_out_until(c), m->name);
 	else
 		return true;
+	return false;
+}
+
+const struct fungeon_effect *
+fungeon_channel_held_by(const struct fungeon_channel *c, int i)
+{
+	const struct fungeon_member *m = &c->m[i];
+
+	for (int e = 0; e < m->neffects; e++)
+		if (m->effects[e].kind == FUNGEON_EFFECT_HOLD &&
+		    !fungeon_room_hold_over(&c->d.room, &m->effects[e]))
+			return &m->effects[e];
+	return NULL;
+}
+
+bool
+fungeon_channel_need_free(const struct fungeon_channel *c, int i, struct reply *out)
+{
+	const struct fungeon_effect *h = fungeon_channel_held_by(c, i);
+
+	if (h == NULL)
+		return true;
+	reply_error(out,
+	            "%s is held by %s and may not act until a roll in a combat turn breaks the "
+	            "hold (",
+	            c->m[i].name, h->source);
+	reply_cmd(out, RS_BAD, "fungeon combat", NULL);
+	reply_add(out, RS_BAD, ").");
 	return false;
 }
 

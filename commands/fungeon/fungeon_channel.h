@@ -152,6 +152,13 @@ const char *fungeon_channel_out_until(const struct fungeon_channel *c);
 /* The same, else an error reply saying why member i is out of play (dead,
  * or a replacement waiting for the next hallway). */
 bool fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct reply *out);
+/* The Continuous Hold member i suffers from a monster standing in the
+ * room, or NULL. A held Fungeoneer may not act (line 175) until a roll in
+ * a combat turn breaks the hold, or its monster falls. */
+const struct fungeon_effect *fungeon_channel_held_by(const struct fungeon_channel *c, int i);
+/* Whether member i may act of itself (search, disarm, get past a trap,
+ * take, use): not held; else an error reply. */
+bool fungeon_channel_need_free(const struct fungeon_channel *c, int i, struct reply *out);
 
 /* Every member's Thwack-O style: the one its player chose, else the default
  * it was given when it joined (stable: others joining or leaving change

@@ -292,9 +292,12 @@ static void
 label_of(const struct fungeon_channel *c, const struct fungeon_part *p, const char *name,
          int resisted, char *label, size_t len)
 {
-	char whole[FUNGEON_SOURCE_MAX + FUNGEON_PLAYER_MAX + 40];
+	char whole[FUNGEON_SOURCE_MAX + FUNGEON_PLAYER_MAX + 64];
 
-	if (p->kind == FGP_MEMBER && p->held)
+	if (p->kind == FGP_MEMBER && p->held && resisted > 0)
+		snprintf(whole, sizeof(whole), "%.*s (%s, held: deals no damage, %d resisted)",
+		         FUNGEON_SOURCE_MAX, name, c->m[p->member].player, resisted);
+	else if (p->kind == FGP_MEMBER && p->held)
 		snprintf(whole, sizeof(whole), "%.*s (%s, held: deals no damage)",
 		         FUNGEON_SOURCE_MAX, name, c->m[p->member].player);
 	else if (p->kind == FGP_MEMBER && resisted > 0)

@@ -358,10 +358,9 @@ q2_one_roll_a_turn_against_a_hold(void **unused)
 	c->m[1].dead = c->m[2].dead = true; /* Bo and Cy are out of this fight */
 	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
 	text = fgtable_said(t, "al", "/fungeon combat");
-	fgtable_holds(text,
-	              "2. Special abilities\nspider/web: level + 2 Annoy dice, no Pain dice, "
-	              "hold\nEveryone it would face suffers it already and rolled against it in "
-	              "step 1.\n3. Painful conflict\n");
+	fgtable_holds(text, "2. Special abilities\nspider/web: level + 2 Annoy dice, no Pain dice, "
+	                    "hold\nEveryone it would face rolled against it in step 1.\n3. Painful "
+	                    "conflict\n");
 	free(text);
 	fgtable_free(t);
 }

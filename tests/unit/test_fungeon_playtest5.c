@@ -170,6 +170,286 @@ q10_no_room_goes_without_what_its_points_buy(void **unused)
 	fgtable_free(t);
 }
 
+/* Q2: an Unlimited trap disarmed is listed as disarmed, not "triggered"
+ * (nobody triggered it: line 96 makes disarming like triggering only in
+ * its roll); one sidestepped is listed as triggered, as before. */
+static void
+q2_a_disarmed_trap_is_not_listed_as_triggered(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon trap add flame annoy 2 pain 1 unlimited type fire",
+	    "/fungeon trap add dart annoy 2 pain 1 unlimited type darts", NULL};
+	struct fgtable *t = fgtable_new(109);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	c = fgtable_into_room(t, 6, d);
+	c->d.room.p[FUNGEON_TRAP][0].state = FUNGEON_TRAP_FOUND;
+	fgtable_says(t, "al", "/fungeon disarm flame", "flame is disarmed; it springs no more.");
+	fgtable_says(t, "al", "/fungeon trigger dart", "succeeds");
+	text = fgtable_said(t, "al", "/fungeon trap list");
+	fgtable_holds(text,
+	              "  flame | annoy 2 pain 1 unlimited type fire | 4 | disarmed (made by al)\n"
+	              "  dart | annoy 2 pain 1 unlimited type darts | 4 | found, triggered (made "
+	              "by al)\n");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Q3: a held Fungeoneer's dice line says both why it deals nothing and
+ * how many of its dice a Resist took: Bo, a level 2 fire-mage (class type
+ * fire, bonus 1), is held by the beetle's bite, which resists fire. */
+static void
+q3_held_and_resisted_both_shown(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add beetle level 2 ability bite annoy 1 "
+	                                "pain 1 resist 1 fire type bite",
+	                                NULL};
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "beetle/bite",
+	                           .annoy = 4,
+	                           .type = "bite"};
+	struct fgtable *t = fgtable_new(1);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "bo", "/fungeon join Bo fire-mage 2 type:fire");
+	c = fgtable_into_room(t, 2, d);
+	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Bo (bo): 4 3 → 4, fails\n");
+	/* 2 dice: level 2 + class bonus 1 - 1 resisted */
+	fgtable_holds(text,
+	              "3. Painful conflict\nBo (bo, held: deals no damage, 1 resisted): 5 4\n");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Q4: step 2 names why an ability is not rolled without saying that
+ * everyone still suffers it: Al, alone in the fight, rolled off the ogre's
+ * hold in step 1 and is free of it. */
+static void
+q4_those_who_broke_free_do_not_suffer_it(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon monster add ogre level 4 ability grab annoy 2 hold type crush", NULL};
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "ogre/grab",
+	                           .maker = "console:al",
+	                           .annoy = 6,
+	                           .type = "crush"};
+	struct fgtable *t = fgtable_new(2);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	c = fgtable_into_room(t, 6, d);
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Al (al): 5 2 5 5 2 4 → 5, succeeds: the effect ends\n");
+	fgtable_holds(text, "2. Special abilities\nogre/grab: level + 2 Annoy dice, no Pain dice, "
+	                    "hold\nEveryone it would face rolled against it in step 1.\n3. Painful "
+	                    "conflict\n");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Q9: a name taken is named first, whatever the budget has left (making
+ * it cheaper would not help); and (Q12) a player who does not hold the
+ * category hears that first, not what is wrong with the design. */
+static void
+q9_who_and_which_name_come_before_the_design(void **unused)
+{
+	struct fgtable *t = fgtable_new(610);
+	const char *maker, *other;
+	char want[200];
+
+	(void)unused;
+	fgtable_fighters(t, 2, 2);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	maker = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	other = strcmp(maker, "al") == 0 ? "bo" : "al";
+	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add bell2 annoy 2 pain 3 type sound");
+	fgtable_fails_unchanged(t, maker, "/fungeon trap add bell2 annoy 2 pain 1 type sound",
+	                        "The name bell2 is taken here by a trap of the room; pick "
+	                        "another.");
+	snprintf(want, sizeof(want),
+	         "Traps are %s's to make in room 1: the player who holds a category alone makes "
+	         "its pieces.",
+	         maker);
+	fgtable_fails_unchanged(t, other, "/fungeon trap add t1 pain 1 type fire", want);
+	fgtable_free(t);
+}
+
+/* Q11 (line 96 against lines 256-260): a pyromancer (class type fire,
+ * bonus 1) getting past a fire trap rolls her level's dice alone, and
+ * /help fungeon trigger says why the trap rule wins over the Fire Mage. */
+static void
+q11_the_trigger_ruling_faces_the_fire_mage(void **unused)
+{
+	static const char *const d[] = {"/fungeon trap add flame annoy 2 pain 1 type fire", NULL};
+	struct fgtable *t = fgtable_new(804);
+
+	(void)unused;
+	fgtable_ok(t, "ub", "/fungeon join Ub pyromancer 3 type:fire");
+	fgtable_into_room(t, 3, d);
+	/* 3 dice on the Annoy roll; 4 (with the bonus) on the Pain roll */
+	fgtable_says(t, "ub", "/fungeon trigger flame Ub",
+	             "\nUb (ub): 3 1 2 → 3, fails\nNarrative control: ub (Ub), Thwack-O 3.\n"
+	             "Ub's Pain roll against flame (1 Pain die):\nUb (ub): 6 4 3 2\n");
+	fgtable_says(
+	    t, "ub", "/help fungeon trigger",
+	    "Ruling: no class bonus on the Annoy roll. The text says two things: disarming "
+	    "is triggering 'only' with class bonuses, yet its conflict rules give a Fire "
+	    "Mage her bonus against a fire trap; the trap rule is written for this roll "
+	    "and wins, and the Fire Mage's bonus counts when she disarms it and in the Pain "
+	    "roll.");
+	fgtable_free(t);
+}
+
+/* Q15 (line 175: one who fails against a Continuous Hold may not act
+ * during the turn, and after, until an Annoy roll breaks it): held by the
+ * vine, Al may not search for a trap, get past one or be named to, between
+ * combat turns as in them; a trap triggered for everyone in the room
+ * leaves Al out; Bo, free, searches. */
+static void
+q15_the_held_may_not_act_between_turns(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon trap add pit annoy 2 pain 1 type spikes",
+	    "/fungeon monster add vine level 2 ability grab annoy 4 hold type plant", NULL};
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "vine/grab",
+	                           .annoy = 4,
+	                           .type = "plant"};
+	static const char *const held =
+	    "Al is held by vine/grab and may not act until a roll in a combat turn breaks the hold "
+	    "(/fungeon combat).";
+	struct fgtable *t = fgtable_new(2300);
+	struct fungeon_channel *c;
+	const char *trapper;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	trapper = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	fgtable_fails_unchanged(t, "al", "/fungeon find pit", held);
+	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Al", held);
+	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit Al Bo", held);
+	fgtable_says(t, "bo", "/fungeon find pit", "Searching for pit");
+	text = fgtable_said(t, trapper, "/fungeon trigger pit");
+	fgtable_holds(text, "\nBo (bo): ");
+	assert_null(strstr(text, "\nAl (al): "));
+	free(text);
+	fgtable_says(t, "bo", "/help fungeon combat steps",
+	             "Ruling: between turns too, until the hold breaks, it does not search, "
+	             "disarm, get past a trap, take or use treasure.");
+	fgtable_free(t);
+}
+
+/* Q12, the wording: each reply says what is so where the party is. */
+static void
+q12_wording(void **unused)
+{
+	static const char *const coin[] = {"/fungeon treasure add coin mundane", NULL};
+	static const char *const ogre[] = {"/fungeon monster add ogre level 6", NULL};
+	static const char *const guarded[] = {"/fungeon trap add blade annoy 2 pain 1 guards type "
+	                                      "steel",
+	                                      "/fungeon treasure add bow mundane", NULL};
+	struct fgtable *t = fgtable_new(902);
+	struct fungeon_channel *c;
+	struct fungeon_piece *bat;
+	char *text, err[200];
+
+	(void)unused;
+	/* a room with no traps says so */
+	fgtable_fighters(t, 1, 1);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_fails_unchanged(t, "al", "/fungeon trap remove gas",
+	                        "There is no trap 'gas' in room 1; it has no traps yet.");
+	fgtable_free(t);
+
+	/* an aim without '>' that names nobody says how orders are written; half
+	 * a point of credit is half a point */
+	t = fgtable_new(903);
+	fgtable_into_room(t, 1, coin);
+	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:foo",
+	                        "There is no Fungeoneer or monster 'foo' here to aim at; an order "
+	                        "is written who>target (Alba>goblin), or target alone for your own "
+	                        "Fungeoneer.");
+	fgtable_ok(t, "al", "/fungeon take coin");
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+	fgtable_ok(t, "al", "/fungeon town sell coin");
+	fgtable_fails_unchanged(t, "al", "/fungeon town buy c3 mundane",
+	                        "c3 costs 1 but Al has half a point of credit.");
+	fgtable_free(t);
+
+	/* in town, the dead wait for no hallway; a monster whose maker left
+	 * follows the defaults, and the holders line says so */
+	t = fgtable_new(1003);
+	c = fgtable_three(t, ogre);
+	fgtable_ok(t, "cy", "/fungeon leave");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, " (1 made by a player out of the game or gone, following the "
+	                    "defaults; only the GM directs it)");
+	free(text);
+	fgtable_gm(t, "/fungeon adjust Bo hits:-30");
+	fgtable_ok(t, "gm", "/gm release");
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+	assert_int_equal(c->d.phase, FUNGEON_TOWN);
+	fgtable_fails_unchanged(t, "bo", "/fungeon use ring on:Al",
+	                        "Bo is dead: bo makes a new Fungeoneer here in town (/fungeon join "
+	                        "NAME CLASS).");
+	fgtable_free(t);
+
+	/* the whole party fallen on the way back, a wanderer standing: nobody
+	 * fights it, and /fungeon party says who moves on */
+	t = fgtable_new(1441);
+	fgtable_fighters(t, 1, 1);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = 0;
+	bat = fungeon_room_add(&c->d.room, FUNGEON_MONSTER);
+	snprintf(bat->name, sizeof(bat->name), "bat");
+	snprintf(bat->maker, sizeof(bat->maker), "console:al");
+	assert_int_equal(fungeon_cost_parse(FUNGEON_MONSTER, "level 1", &bat->d, err, sizeof(err)),
+	                 0);
+	bat->cost = 1;
+	bat->hits = 3;
+	bat->wanderer = true;
+	fgtable_gm(t, "/fungeon adjust Al hits:-5");
+	fgtable_ok(t, "gm", "/gm release");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text,
+	              "Nobody of the party is in play, so nobody fights the wandering monster "
+	              "here: any of its players takes it on to town (/fungeon retreat).\n");
+	assert_null(strstr(text, "before going on back"));
+	free(text);
+	fgtable_free(t);
+
+	/* a guarding trap everyone in play searched for in vain is only got
+	 * past or triggered */
+	t = fgtable_new(1442);
+	c = fgtable_into_room(t, 3, guarded);
+	c->d.room.p[FUNGEON_TRAP][0].unaware = 1u << 0; /* Al searched, in vain */
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon take bow",
+	    "blade guards the treasure and is not found yet, and nobody here may "
+	    "search for it again (blissful ignorance): trigger it or get past "
+	    "it (/fungeon trigger blade) before taking any.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -177,6 +457,13 @@ main(void)
 	    cmocka_unit_test(q1_one_thwacko_a_player_in_each_roll),
 	    cmocka_unit_test(q5_the_dead_deal_no_more),
 	    cmocka_unit_test(q10_no_room_goes_without_what_its_points_buy),
+	    cmocka_unit_test(q2_a_disarmed_trap_is_not_listed_as_triggered),
+	    cmocka_unit_test(q3_held_and_resisted_both_shown),
+	    cmocka_unit_test(q4_those_who_broke_free_do_not_suffer_it),
+	    cmocka_unit_test(q9_who_and_which_name_come_before_the_design),
+	    cmocka_unit_test(q11_the_trigger_ruling_faces_the_fire_mage),
+	    cmocka_unit_test(q15_the_held_may_not_act_between_turns),
+	    cmocka_unit_test(q12_wording),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
