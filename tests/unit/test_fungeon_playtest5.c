@@ -450,6 +450,59 @@ q12_wording(void **unused)
 	fgtable_free(t);
 }
 
+/* Q14: names differing only in case never stand side by side, in any
+ * script (delver(7): names never clash), and are found in any case. */
+static void
+q14_names_fold_case_in_every_script(void **unused)
+{
+	struct fgtable *t = fgtable_new(1802);
+
+	(void)unused;
+	fgtable_ok(t, "z9", "/fungeon join Ünïcødé☃ x 2");
+	fgtable_fails_unchanged(
+	    t, "y2", "/fungeon join ünïcødé☃ x 2",
+	    "The name ünïcødé☃ is taken here by z9's Fungeoneer; pick another.");
+	fgtable_says(t, "y2", "/fungeon sheet ÜNÏCØDÉ☃", "Ünïcødé☃");
+	fgtable_ok(t, "z9", "/fungeon hallway");
+	fgtable_ok(t, "z9", "/fungeon trap add Épée annoy 2 pain 1 type steel");
+	fgtable_fails_unchanged(t, "z9", "/fungeon trap add éPÉE annoy 2 pain 1 type steel",
+	                        "The name éPÉE is taken here by a trap of the room; pick another.");
+	fgtable_free(t);
+}
+
+/* Q8: README starts a Fungeon table, GM-less, from joining to town: each
+ * step's command in order, under its own heading. */
+static void
+q8_readme_starts_a_fungeon_table(void **unused)
+{
+	static const char *const steps[] = {
+	    "/fungeon join",     "/fungeon hallway",     "/fungeon pick",
+	    "/fungeon trap add", "/fungeon monster add", "/fungeon treasure add",
+	    "/fungeon enter",    "/fungeon combat",      "/fungeon take",
+	    "/fungeon retreat",  "/fungeon town sell",   "/gm claim",
+	};
+	FILE *f = fopen("README.md", "r");
+	static char text[1 << 17];
+	size_t n;
+	const char *at;
+
+	(void)unused;
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	at = strstr(text, "\n### A Fungeon table\n");
+	assert_non_null(at);
+	fgtable_holds(at, "needs no GM");
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		const char *next = strstr(at, steps[i]);
+
+		if (next == NULL || (strstr(at, "\n## ") != NULL && next > strstr(at, "\n## ")))
+			fail_msg("README's Fungeon table lacks %s after the one before", steps[i]);
+		at = next;
+	}
+}
+
 int
 main(void)
 {
@@ -464,6 +517,8 @@ main(void)
 	    cmocka_unit_test(q11_the_trigger_ruling_faces_the_fire_mage),
 	    cmocka_unit_test(q15_the_held_may_not_act_between_turns),
 	    cmocka_unit_test(q12_wording),
+	    cmocka_unit_test(q14_names_fold_case_in_every_script),
+	    cmocka_unit_test(q8_readme_starts_a_fungeon_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
