@@ -86,14 +86,12 @@ hazard_part(struct reply *out, const struct procedure_state *s)
 		reply_add(out, 0, " · the party is in a safe area");
 }
 
-/* In a Fungeon room: which player holds each category. */
+/* In the hallway and a Fungeon room: which player holds each category. */
 static void
 holders_part(struct reply *out, const struct fungeon_channel *fc)
 {
 	bool any = false;
 
-	if (fc == NULL)
-		return;
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
 		int h = fungeon_channel_holder(fc, (enum fungeon_category)k);
 
@@ -105,8 +103,47 @@ holders_part(struct reply *out, const struct fungeon_channel *fc)
 	}
 }
 
+/* Line 3, for a Fungeon party: where it is, who holds which category and
+ * who chooses next, a downward stair to place or to take, and on the way
+ * back the wandering monsters to build or standing. */
+static void
+fungeon_line(struct reply *out, const struct fungeon_channel *fc)
+{
+	const struct fungeon_dungeon *d;
+	char where[96];
+	int next, build = 0, standing;
+
+	if (fc == NULL || fc->n == 0)
+		return;
+	d = &fc->d;
+	fungeon_dungeon_where(d, where, sizeof(where));
+	reply_add(out, 0, "Fungeon: the party is ");
+	reply_add(out, RS_BOLD, "%s", where);
+	if (d->phase == FUNGEON_HALLWAY || d->phase == FUNGEON_ROOM)
+		holders_part(out, fc);
+	next = d->phase == FUNGEON_HALLWAY ? fungeon_hallway_picks_next(&d->room.picks) : -1;
+	if (next >= 0 && next < fc->n)
+		reply_add(out, 0, " · %s chooses a category next", fc->m[next].player);
+	if (d->phase == FUNGEON_HALLWAY && d->room.stair)
+		reply_add(out, 0, " · a downward stair to floor %d to place", d->room.floor + 1);
+	if (d->phase == FUNGEON_ROOM && d->room.stair && d->floor == d->room.floor)
+		reply_add(out, 0, " · a downward stair to floor %d, not taken", d->room.floor + 1);
+	if (d->phase == FUNGEON_RETREAT) {
+		for (int i = 0; i < fc->n; i++)
+			build += fc->m[i].dead ? 0 : fc->m[i].nwander;
+		standing = fungeon_room_standing(&d->room);
+		if (build > 0)
+			reply_add(out, 0, " · %d wandering monster%s to build", build,
+			          build == 1 ? "" : "s");
+		if (standing > 0)
+			reply_add(out, 0, " · %d wandering monster%s standing", standing,
+			          standing == 1 ? "" : "s");
+	}
+	reply_nl(out);
+}
+
 /* Line 2: Tension (its bar when shown, else only that it is hidden), the
- * hazard die, the category holders. */
+ * hazard die. */
 static void
 tension_line(struct reply *out, const struct channel *ch, const struct procedure_state *s,
              bool show_tension)
@@ -122,11 +159,10 @@ tension_line(struct reply *out, const struct channel *ch, const struct procedure
 		reply_add(out, 0, " · ");
 	}
 	hazard_part(out, s);
-	holders_part(out, fungeon_channel_peek(ch));
 	reply_nl(out);
 }
 
-/* Line 3, for a Fungeon party: each Fungeoneer's level, hits and XP. */
+/* Line 4, for a Fungeon party: each Fungeoneer's level, hits and XP. */
 static void
 party_line(struct reply *out, const struct fungeon_channel *fc)
 {
@@ -168,6 +204,7 @@ panel_lines(struct invocation *inv, struct reply *out, bool show_tension)
 
 	clock_line(out, s);
 	tension_line(out, inv->chan, s, show_tension);
+	fungeon_line(out, fungeon_channel_peek(inv->chan));
 	party_line(out, fungeon_channel_peek(inv->chan));
 }
 
@@ -196,14 +233,17 @@ const struct command cmd_panel = {
     .help = "Shows the turn and the time in the dungeon, the turns since the last rest, the "
             "lights and their turns left, Tension (its bar while Tension is open; in hidden "
             "mode the GM alone sees it, in a copy of their own), the hazard die and, for a "
-            "Fungeon party, each Fungeoneer's level, hits and XP and who holds which "
-            "category. Its buttons run {/hazard roll}, {/rest}, {/tension raise amount:1} "
+            "Fungeon party, where it is (town, the hallway, room N, the way back) with its "
+            "floor, who holds which category and chooses next, a downward stair to place or "
+            "take, the wandering monsters to build or fight on the way back, and each "
+            "Fungeoneer's level, hits and XP. Its buttons run {/hazard roll}, {/rest}, {/tension "
+            "raise amount:1} "
             "(its reason: from the panel), {/wander check} and {/undo}, with the rights of each (a "
             "player pressing the GM's "
             "button is told why, alone). On Discord the panel is one message of the bot's "
             "that stays current: every change to the channel, by any command or button, "
             "edits it, a burst of changes as one edit; a new {/panel} moves it, and a panel "
-            "someone deleted is forgotten. On IRC and the console it is three lines of text "
+            "someone deleted is forgotten. On IRC and the console it is up to four lines of text "
             "shown when asked.",
     .fn = panel_show,
     .read_only = true,

@@ -2,12 +2,14 @@
  * cmd_panel: /panel, the channel's state at a glance, with a button for
  * each of the GM's most frequent steps.
  *
- * The panel is at most three lines: the turn and the time in the dungeon,
+ * The panel is at most four lines: the turn and the time in the dungeon,
  * the turns since the last rest (and whether one is due) and the lights
  * with their turns left; Tension (its bar while Tension is open; behind the
  * GM's screen only "hidden", the GM getting a copy with the bar for their
- * eyes alone), the hazard table in use and, in a Fungeon room, who holds
- * which category; and the Fungeon party's hits, XP and levels. Under it:
+ * eyes alone) and the hazard table in use; for a Fungeon party, where it
+ * is, who holds which category and chooses next, a stair to place or take
+ * and the wandering monsters of the way back; and the Fungeon party's hits,
+ * XP and levels. Under it:
  * Next turn (the hazard die), Rest, Tension +1 (the GM's), Wander and Undo,
  * each the command it names, with that command's own rights and refusals.
  *

@@ -1,5 +1,5 @@
 #!/bin/sh
-# /panel on the console: the channel's state in at most three lines, shown
+# /panel on the console: the channel's state in at most four lines, shown
 # when asked (nothing is edited there), with each button as the command it
 # runs; the same lines for the GM and a player while Tension is open;
 # behind the GM's screen the player's panel says only that Tension is

@@ -241,8 +241,9 @@ hidden_tension_stays_behind_the_screen(void **unused)
 	free(t);
 }
 
-/* A Fungeon party: each Fungeoneer's level, hits and XP; in the hallway,
- * who holds which category; a safe area; the classic die's odds. */
+/* A Fungeon party: where it is and who holds which category in the
+ * hallway; each Fungeoneer's level, hits and XP; a safe area; the classic
+ * die's odds. */
 static void
 fungeon_party_and_holders(void **unused)
 {
@@ -261,12 +262,49 @@ fungeon_party_and_holders(void **unused)
 	                    "Turn 0 (0 min in the dungeon) · 0 turns since the last rest · "
 	                    "Darkness: nothing is lit\n"
 	                    "Tension █░░░░░░░░░ 1/10 · Hazard die: classic 2-in-6 · the party is "
-	                    "in a safe area · Traps: ann, Monsters: ann, Treasure: ann\n"
+	                    "in a safe area\n"
+	                    "Fungeon: the party is in the hallway before room 1, on floor 2 · "
+	                    "Traps: ann, Monsters: ann, Treasure: ann\n"
 	                    "Party: Alba L2 10/10 hits 0 XP, Brom L1 5/5 hits 0 XP\n");
 	free(t);
 }
 
-/* Each line of a full panel fits one IRC line, the three of them three
+/* Play-test 5, Q13: a masterless table sees on the panel where its party
+ * is and what waits: in town; in the hallway who chooses next; a downward
+ * stair to place; on the way back, the wandering monsters to build. */
+static void
+fungeon_line_says_where_the_party_is(void **unused)
+{
+	char *t;
+
+	(void)unused;
+	ok("ann", "/fungeon join Alba wizard 1");
+	ok("bob", "/fungeon join Brom fighter 1");
+	run("bob", "/panel");
+	t = text_of(REPLY_CHANNEL);
+	assert_non_null(strstr(t, "\nFungeon: the party is in town\nParty: "));
+	free(t);
+	ok("ann", "/fungeon hallway");
+	run("bob", "/panel");
+	t = text_of(REPLY_CHANNEL);
+	assert_non_null(strstr(t, "\nFungeon: the party is in the hallway before room 1, on "
+	                          "floor 1 · ann chooses a category next\n"));
+	free(t);
+	ok("ann", "/fungeon adjust Alba xp:10"); /* level 2 in the next hallway */
+	ok("bob", "/fungeon adjust Brom xp:10");
+	ok("ann", "/gm claim");
+	ok("ann", "/fungeon pick traps who:ann");
+	ok("ann", "/fungeon pick monsters who:bob");
+	ok("ann", "/fungeon enter waive:true");
+	ok("ann", "/fungeon hallway");
+	ok("ann", "/gm release");
+	run("bob", "/panel");
+	t = text_of(REPLY_CHANNEL);
+	assert_non_null(strstr(t, "· a downward stair to floor 2 to place\n"));
+	free(t);
+}
+
+/* Each line of a full panel fits one IRC line, the four of them three
  * lines, where a server's prefix leaves 350 bytes: longest names, a full
  * party, twenty lights with long carriers. What does not fit is counted. */
 static void
@@ -562,6 +600,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(hidden_tension_stays_behind_the_screen, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(fungeon_party_and_holders, setup, teardown),
+	    cmocka_unit_test_setup_teardown(fungeon_line_says_where_the_party_is, setup, teardown),
 	    cmocka_unit_test_setup_teardown(every_line_fits_one_irc_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(buttons_keep_their_commands_rights, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_panels_message_is_recorded, setup, teardown),
