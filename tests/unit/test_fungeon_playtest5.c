@@ -503,6 +503,55 @@ q8_readme_starts_a_fungeon_table(void **unused)
 	}
 }
 
+/* Q7 (line 6: each player's die told apart; the Ruling on styles: in a
+ * party the one who joined first keeps a mark): a style chosen in one
+ * channel reaches the chooser's other parties, and the reply says what it
+ * did there: whose die gave the mark up, or where the chooser's die keeps
+ * its default. */
+static void
+q7_a_style_says_what_it_moves_elsewhere(void **unused)
+{
+	struct fgtable *t = fgtable_new(407);
+	struct thwacko_style st[FUNGEON_PARTY_MAX];
+	char *text, want[200];
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	t->chan = "u";
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter 2");
+	fgtable_ok(t, "p3", "/thwacko style cyan ✚");
+	fgtable_ok(t, "p3", "/fungeon join Pip fighter 2");
+	t->chan = "t";
+	text = fgtable_said(t, "al", "/thwacko style yellow ✚");
+	t->chan = "u";
+	fungeon_channel_styles(fgtable_fungeon(t), t->st, st);
+	assert_string_equal(st[0].mark, "✚"); /* al joined u first */
+	snprintf(want, sizeof(want),
+	         "In console:u p3's die gives mark ✚ up for %s: you joined that party first, so "
+	         "the mark is yours there.\n",
+	         st[1].mark);
+	fgtable_holds(text, want);
+	free(text);
+	/* p3 joined v first: there al's die keeps its default */
+	t->chan = "v";
+	fgtable_ok(t, "p3", "/fungeon join Pip2 fighter 2");
+	fgtable_ok(t, "al", "/fungeon join Al3 fighter 2");
+	t->chan = "t";
+	text = fgtable_said(t, "p3", "/thwacko style cyan ★");
+	free(text);
+	text = fgtable_said(t, "al", "/thwacko style yellow ★");
+	t->chan = "v";
+	fungeon_channel_styles(fgtable_fungeon(t), t->st, st);
+	assert_string_equal(st[0].mark, "★");
+	snprintf(want, sizeof(want),
+	         "In console:v your die keeps mark %s: ★ is p3's there, who joined that party "
+	         "before you.\n",
+	         st[1].mark);
+	fgtable_holds(text, want);
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -519,6 +568,7 @@ main(void)
 	    cmocka_unit_test(q12_wording),
 	    cmocka_unit_test(q14_names_fold_case_in_every_script),
 	    cmocka_unit_test(q8_readme_starts_a_fungeon_table),
+	    cmocka_unit_test(q7_a_style_says_what_it_moves_elsewhere),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
