@@ -1,6 +1,7 @@
 /* persist: the state written through to a store backend; see persist.h. */
 #include "bot/store/persist.h"
 #include "bot/store/persist_int.h"
+#include "bot/store/persist_snapshot.h"
 #include "bot/store/persist_queue.h"
 #include "bot/store/persist_read.h"
 #include "bot/store/keyset.h"
@@ -867,7 +868,7 @@ tick_cb(uv_timer_t *t)
 		retry_failed(p);
 	if (now >= p->next_snapshot_ms && !p->snapping) {
 		p->next_snapshot_ms = now + (uint64_t)p->o.snapshot_interval * 1000;
-		if (p->stats.appends != p->snap_appends)
+		if (persist__snapshot_due(p))
 			persist_snapshot_start(p);
 	}
 	if (now >= p->next_sweep_ms) {
@@ -882,12 +883,14 @@ tick_cb(uv_timer_t *t)
 
 /* --- opening and closing --- */
 
-/* Makes and checks the state directory (statedir.h) and takes its lock.
- * Returns 0, or -1 with err and errno as persist_open says. */
+/* Makes and checks the state directory (statedir.h) and takes its lock;
+ * running: for a process that will run on it (not a restore). Returns 0,
+ * or -1 with err and errno as persist_open says. */
 static int
-open_dir(struct persist *p, char *err, size_t errlen)
+open_dir(struct persist *p, bool running, char *err, size_t errlen)
 {
 	char path[4200];
+	struct stat st;
 
 	if (statedir_prepare(p->dir, err, errlen) < 0)
 		return -1;
@@ -908,7 +911,30 @@ open_dir(struct persist *p, char *err, size_t errlen)
 		errno = EAGAIN;
 		return -1;
 	}
+	/* The lock file holds a byte while a process runs; a clean stop
+	 * empties it once every commit is in a snapshot (persist__close_step).
+	 * A byte found now: the process before was killed, or stopped with
+	 * commits no snapshot holds, so the next snapshot is due even if this
+	 * one commits nothing. */
+	if (!running)
+		return 0;
+	if (fstat(p->lock_fd, &st) == 0 && st.st_size > 0) {
+		p->unsnapped = true;
+		log_info("store: the database may hold commits that no snapshot holds (the "
+		         "process before did not stop cleanly, or a channel was restored): the "
+		         "next snapshot is written even if nothing changes");
+	}
+	if (pwrite(p->lock_fd, "1", 1, 0) != 1)
+		log_warn("store: cannot write the lock file %s", path);
+	p->running_marked = true;
+	persist_snapshot_leftovers(p->dir);
 	return 0;
+}
+
+bool
+persist__snapshot_due(const struct persist *p)
+{
+	return p->unsnapped || p->stats.appends != p->snap_appends;
 }
 
 static void
@@ -936,6 +962,10 @@ fail_persist(struct persist *p)
 {
 	int e = errno;
 
+	/* A start that failed committed nothing: the lock file says what it
+	 * said before. */
+	if (p->running_marked && !p->unsnapped && ftruncate(p->lock_fd, 0) < 0)
+		log_warn("store: cannot empty the lock file of %s", p->dir);
 	free_persist(p);
 	errno = e;
 }
@@ -966,15 +996,12 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 		snprintf(err, errlen, "the state directory's name is too long");
 		goto out;
 	}
-	if (!snapfile_compressed(file) && store_check_file(file, why, sizeof(why)) < 0) {
-		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
+	if (open_dir(p, false, err, errlen) < 0)
 		goto out;
-	}
-	if (open_dir(p, err, errlen) < 0)
-		goto out;
-	/* A compressed snapshot: its expanded copy in the directory. */
-	expanded = snapfile_expand(file, p->dir, plain, sizeof(plain), why, sizeof(why));
-	if (expanded < 0 || (expanded && store_check_file(plain, why, sizeof(why)) < 0)) {
+	/* Read from its copy in the directory (expanded when compressed):
+	 * nothing is written beside the operator's file. */
+	expanded = snapfile_copy_in(file, p->dir, plain, sizeof(plain), why, sizeof(why));
+	if (expanded < 0 || store_check_file(expanded ? plain : file, why, sizeof(why)) < 0) {
 		if (expanded > 0)
 			snapfile_name_original(why, sizeof(why), plain, file);
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
@@ -1015,6 +1042,10 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot install %s as %s: %s", tmp, p->path, strerror(errno));
 		goto out;
 	}
+	/* Whatever a killed process committed was moved aside: the database
+	 * is a snapshot's now. */
+	if (ftruncate(p->lock_fd, 0) < 0)
+		log_warn("store: cannot empty the lock file of %s", p->dir);
 	log_info("store: %s restored from %s%s%s", p->path, file,
 	         access(aside, F_OK) == 0 ? "; the database it replaced is in " : "",
 	         access(aside, F_OK) == 0 ? aside : "");
@@ -1091,7 +1122,7 @@ persist_new(uv_loop_t *loop, struct state *st, const struct persist_opts *o, cha
 		errno = STATEDIR_UNSAFE;
 		return NULL;
 	}
-	if (open_dir(p, err, errlen) < 0) {
+	if (open_dir(p, true, err, errlen) < 0) {
 		fail_persist(p);
 		return NULL;
 	}
@@ -1208,10 +1239,14 @@ persist__close_step(struct persist *p)
 		          HASH_COUNT(p->retry), p->path);
 	if (!p->stop_snapshot_done) {
 		p->stop_snapshot_done = true;
-		if (p->o.snapshot_on_stop && p->stats.appends != p->snap_appends &&
+		if (p->o.snapshot_on_stop && persist__snapshot_due(p) &&
 		    persist_snapshot_start(p) == 0)
 			return;
 	}
+	/* A clean stop: the next start need not take this process's commits
+	 * for missing from the snapshots, unless they are (open_dir). */
+	if (!persist__snapshot_due(p) && ftruncate(p->lock_fd, 0) < 0)
+		log_warn("store: cannot empty the lock file of %s", p->dir);
 	p->backend_closed = true;
 	p->be->ops->close(p->be, backend_closed, p);
 }

@@ -108,7 +108,7 @@ struct persist {
 	struct persist_opts o;
 	char dir[4096];
 	char path[4200]; /* the database file */
-	int lock_fd;
+	int lock_fd;     /* its file holds one byte while a process runs (open_dir) */
 	struct store_backend *be;
 	bool sqlite;   /* be is store_sqlite's: loads by key on the loop */
 	int64_t clock; /* unix seconds, never going back */
@@ -165,7 +165,13 @@ struct persist {
 	char snap_path[4200 + 64];
 	uint64_t snap_t0;
 	uint64_t snap_appends; /* stats.appends when the last one began */
-	size_t snap_future;    /* snapshot names dated ahead, as last warned of */
+	/* The database may hold commits no snapshot holds though this
+	 * process committed nothing since its last one: the process before
+	 * did not stop cleanly (its lock file said it was running), or a
+	 * snapshot failed. persist__snapshot_due() counts it. */
+	bool unsnapped;
+	bool running_marked; /* open_dir wrote the lock file's byte */
+	size_t snap_future;  /* snapshot names dated ahead, as last warned of */
 	uint64_t next_snapshot_ms;
 	/* closing */
 	bool closing, close_retried, stop_snapshot_done, backend_closed;
@@ -188,6 +194,10 @@ void persist__away(struct persist *p, char kind, const char *key);
 
 /* persist.c: the next step of closing (after a commit or a snapshot). */
 void persist__close_step(struct persist *p);
+
+/* persist.c: whether the database holds commits that no snapshot holds
+ * yet (this process's since its last snapshot began, or unsnapped). */
+bool persist__snapshot_due(const struct persist *p);
 
 /* persist.c: takes the records the state marks touched into the next
  * commit (noted on p->collecting when set); returns how many. */

@@ -54,12 +54,14 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A temporary file of a snapshot, or the -wal or -shm file that checking
- * one leaves beside it. */
+/* A temporary file of a snapshot (a SQLite copy's, its compressed form's,
+ * PostgreSQL's .part), or the -wal, -shm or -journal file that writing or
+ * checking one leaves beside it. */
 static bool
 snapshot_tmp_name(const char *name)
 {
-	static const char *const ends[] = {".tmp", ".tmp-wal", ".tmp-shm"};
+	static const char *const ends[] = {".tmp",  ".tmp-wal",      ".tmp-shm",  ".tmp-journal",
+	                                   ".part", ".part-journal", ".part-wal", ".part-shm"};
 	size_t n = strlen(name);
 
 	if (strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) != 0)
@@ -68,6 +70,26 @@ snapshot_tmp_name(const char *name)
 		if (n > strlen(ends[i]) && strcmp(name + n - strlen(ends[i]), ends[i]) == 0)
 			return true;
 	return false;
+}
+
+void
+persist_snapshot_leftovers(const char *state_dir)
+{
+	char dir[4300], path[4300 + 300];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/" SNAP_DIR, state_dir);
+	if ((d = opendir(dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (!snapshot_tmp_name(e->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (fsio_unlink(path) == 0)
+			log_info("store: removed %s, left by a snapshot that did not finish", path);
+	}
+	closedir(d);
 }
 
 /* Removes the oldest snapshot files past keep (names sort by time), and the
@@ -212,7 +234,7 @@ snap_done(void *ctx, enum store_status status, const char *err)
 	}
 	p->snapping = false;
 	p->stats.snapshot_failures++;
-	p->snap_appends = 0; /* try again at the next interval */
+	p->unsnapped = true; /* try again at the next interval */
 	log_warnx("store: snapshot file: %s; the database is not affected, and the next "
 	          "one is tried in %d s",
 	          err != NULL ? err : "it failed", p->o.snapshot_interval);
@@ -241,6 +263,7 @@ persist_snapshot_start(struct persist *p)
 	         stamp);
 	p->snapping = true;
 	p->snap_appends = p->stats.appends;
+	p->unsnapped = false;
 	p->snap_t0 = uv_hrtime();
 	p->be->ops->snapshot(p->be, p->snap_path, snap_done, p);
 	return 0;

@@ -24,4 +24,10 @@ bool persist_snapshot_busy(const struct persist *p);
  * -1 when one is running or the directory cannot be made (counted, logged). */
 int persist_snapshot_start(struct persist *p);
 
+/* Removes from the snapshot directory of the state directory state_dir the
+ * temporary files of snapshots that a crash left unfinished (at open: only
+ * one snapshot is written at a time, by the one process that holds the
+ * lock), each logged. */
+void persist_snapshot_leftovers(const char *state_dir);
+
 #endif

@@ -286,9 +286,10 @@ restore_channel(const char *dir, const char *file, const char *key, char *err, s
 		snprintf(err, errlen, "cannot restore: the state directory's name is too long");
 		return -1;
 	}
-	/* A compressed snapshot is read from its expanded copy in dir. */
+	/* The file is read from its copy in dir (expanded when compressed):
+	 * nothing is written beside the operator's file. */
 	expanded = access(dir, F_OK) == 0
-	               ? snapfile_expand(file, dir, plain, sizeof(plain), why, sizeof(why))
+	               ? snapfile_copy_in(file, dir, plain, sizeof(plain), why, sizeof(why))
 	               : 0;
 	if (expanded < 0) {
 		snprintf(err, errlen, "cannot restore channel '%s': %s; nothing was changed", key,
@@ -362,6 +363,10 @@ restore_channel(const char *dir, const char *file, const char *key, char *err, s
 		         why);
 		goto out;
 	}
+	/* A change no snapshot holds: the next start's snapshot is due (the
+	 * lock file's byte, persist.c's open_dir). */
+	if (pwrite(fd, "1", 1, 0) != 1)
+		log_warn("store: cannot write the lock file %s", lock);
 	log_info("store: channel '%s' of %s %s from %s; every other record is as it was", key, path,
 	         existed ? "restored" : "added", file);
 	rc = 0;

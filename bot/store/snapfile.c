@@ -132,31 +132,22 @@ fail:
 	return -1;
 }
 
-int
-snapfile_expand(const char *file, const char *dir, char *out, size_t outlen, char *err,
-                size_t errlen)
+/* Writes what gzread gives of src (expanded when compressed, as it is
+ * when not) into out, a new file (mode 0600), fsynced. Returns 0, or -1
+ * with one sentence in err and nothing left behind. */
+static int
+copy_into(const char *src, const char *out, char *err, size_t errlen)
 {
-	const char *base = strrchr(file, '/');
-	size_t blen;
 	char buf[CHUNK / 4];
 	gzFile z;
 	int fd, n;
 	bool cut;
 
-	if (!snapfile_compressed(file))
-		return 0;
-	base = base != NULL ? base + 1 : file;
-	blen = strlen(base);
-	if (blen > 3 && strcmp(base + blen - 3, ".gz") == 0)
-		blen -= 3;
-	if (snprintf(out, outlen, "%s/%.*s.expanded", dir, (int)blen, base) >= (int)outlen) {
-		snprintf(err, errlen, "the name of %s is too long", file);
-		return -1;
-	}
 	unlink(out);
-	z = gzopen(file, "rb");
+	z = gzopen(src, "rb");
 	if (z == NULL || statedir_create_file(out) < 0 || (fd = statedir_open(out, O_WRONLY)) < 0) {
-		snprintf(err, errlen, "cannot expand %s into %s: %s", file, out,
+		snprintf(err, errlen, "cannot %s %s into %s: %s",
+		         snapfile_compressed(src) ? "expand" : "copy", src, out,
 		         statedir_strerror(errno));
 		if (z != NULL)
 			gzclose(z);
@@ -170,14 +161,55 @@ snapfile_expand(const char *file, const char *dir, char *out, size_t outlen, cha
 	 * (Z_BUF_ERROR). */
 	cut = gzclose(z) != Z_OK;
 	if (n != 0 || cut || fsio_fsync(fd) < 0) {
-		snprintf(err, errlen, "cannot expand %s: %s", file,
+		snprintf(err, errlen, "cannot %s %s: %s",
+		         snapfile_compressed(src) ? "expand" : "copy", src,
 		         n < 0 || cut ? "it is not a whole gzip file" : strerror(errno));
 		close(fd);
 		unlink(out);
 		return -1;
 	}
 	close(fd);
-	return 1;
+	return 0;
+}
+
+int
+snapfile_copy_in(const char *file, const char *dir, char *out, size_t outlen, char *err,
+                 size_t errlen)
+{
+	const char *base = strrchr(file, '/');
+	bool gz = snapfile_compressed(file);
+	char wal[4500], wal_copy[4500];
+	size_t blen;
+
+	if (access(file, R_OK) < 0)
+		return 0; /* the caller's own read says why */
+	base = base != NULL ? base + 1 : file;
+	blen = strlen(base);
+	if (gz && blen > 3 && strcmp(base + blen - 3, ".gz") == 0)
+		blen -= 3;
+	if (snprintf(out, outlen, "%s/%.*s.%s", dir, (int)blen, base, gz ? "expanded" : "copy") >=
+	    (int)outlen) {
+		snprintf(err, errlen, "the name of %s is too long", file);
+		return -1;
+	}
+	if (copy_into(file, out, err, errlen) < 0)
+		return -1;
+	/* A database's log beside it holds commits too. */
+	snprintf(wal, sizeof(wal), "%s-wal", file);
+	snprintf(wal_copy, sizeof(wal_copy), "%s-wal", out);
+	if (!gz && access(wal, F_OK) == 0 && copy_into(wal, wal_copy, err, errlen) < 0) {
+		unlink(out);
+		return -1;
+	}
+	return gz ? 1 : 2;
+}
+
+int
+snapfile_expand(const char *file, const char *dir, char *out, size_t outlen, char *err,
+                size_t errlen)
+{
+	return snapfile_compressed(file) ? snapfile_copy_in(file, dir, out, outlen, err, errlen)
+	                                 : 0;
 }
 
 void
@@ -215,7 +247,7 @@ snapfile_name_original(char *why, size_t len, const char *plain, const char *fil
 			break;
 		}
 		buf_add(&b, p, (size_t)(at - p));
-		buf_addf(&b, "%s, once expanded,", file);
+		buf_addf(&b, "%s%s", file, snapfile_compressed(file) ? ", once expanded," : "");
 	}
 	snprintf(why, len, "%s", buf_str(&b));
 	buf_free(&b);

@@ -38,14 +38,27 @@ int snapfile_compress(const char *db, const char *gz, char *err, size_t errlen);
  */
 int snapfile_expand(const char *file, const char *dir, char *out, size_t outlen, char *err,
                     size_t errlen);
+/*
+ * For a restore: a copy of file in dir, so that reading it never makes a
+ * file beside the operator's (SQLite's -wal and -shm) nor needs that
+ * directory writable. A compressed file is expanded as snapfile_expand
+ * does (returns 1); one that is not is copied as DIR/<its name>.copy, with
+ * its -wal beside it when it has one (a log holds commits too) (returns
+ * 2). out names the copy; the caller removes it when done
+ * (snapfile_remove). Returns 0 (no copy) when file cannot be read: the
+ * caller's own read of it says why. Returns -1 with one sentence in err
+ * when the copy cannot be made (nothing is left behind).
+ */
+int snapfile_copy_in(const char *file, const char *dir, char *out, size_t outlen, char *err,
+                     size_t errlen);
 /* Whether path, never through a symbolic link, begins as every SQLite
  * database does, itself or (compressed) once expanded: what counts as a
  * snapshot file. A gzip file of anything else is not one. */
 bool snapfile_is_snapshot(const char *path);
 
-/* Says the operator's file where why names its expanded copy plain: each
- * "PLAIN" in why becomes "FILE, once expanded," (why is rewritten in
- * place, cut to len). */
+/* Says the operator's file where why names its copy plain: each "PLAIN"
+ * in why becomes "FILE, once expanded," ("FILE" when file is not
+ * compressed) (why is rewritten in place, cut to len). */
 void snapfile_name_original(char *why, size_t len, const char *plain, const char *file);
 
 /* Removes an expanded copy, and the -wal and -shm files SQLite may have

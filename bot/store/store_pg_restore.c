@@ -280,10 +280,15 @@ store_pg_restore(const char *conninfo, const char *password, const char *dir, co
 	long nc = -1, nu = -1;
 	int rc = -1, expanded;
 
-	/* A compressed snapshot is read from its expanded copy in dir. */
-	expanded = dir != NULL
-	               ? snapfile_expand(file, dir, plain, sizeof(plain), check, sizeof(check))
-	               : 0;
+	/* The file is read from its copy in dir (expanded when compressed):
+	 * nothing is written beside the operator's file. Without dir, a file
+	 * that is not compressed is read where it is. */
+	if (dir == NULL)
+		expanded = 0;
+	else if (access(dir, F_OK) == 0)
+		expanded = snapfile_copy_in(file, dir, plain, sizeof(plain), check, sizeof(check));
+	else
+		expanded = snapfile_expand(file, dir, plain, sizeof(plain), check, sizeof(check));
 	if (expanded < 0) {
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", check);
 		return -1;

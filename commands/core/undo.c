@@ -291,6 +291,26 @@ rolled(const struct undo_step *s)
 	return (undo_step_flags(s) & UNDO_ROLLED) != 0;
 }
 
+/* Whether s stands for good: it rolled dice while nobody held the GM
+ * seat, so nobody may undo it (may_undo), nor any step beneath it. */
+static bool
+stands(const struct undo_step *s)
+{
+	return rolled(s) && !(undo_step_flags(s) & UNDO_SEATED);
+}
+
+/* How many of h's oldest n steps can still be undone: steps go back
+ * newest first, so the count stops at the newest one that stands. */
+static size_t
+undoable_left(const struct undo_hist *h, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && !stands(undo_hist_step(h, n - 1 - k)))
+		k++;
+	return k;
+}
+
 /* "gm's /tension set 8", or, when veiled, what the channel may know of it. */
 static void
 put_step(struct reply *out, unsigned style, const struct undo_step *s, bool veil)
@@ -304,7 +324,8 @@ put_step(struct reply *out, unsigned style, const struct undo_step *s, bool veil
 }
 
 /* What /undo says once s is undone (next: the step now newest, or NULL;
- * left: how many steps remain; s_hidden, next_hidden: whether each is
+ * left: how many of the remaining steps can be undone, undoable_left;
+ * s_hidden, next_hidden: whether each is
  * behind the screen), in the channel's part or the GM's. */
 static void
 say_undone(struct reply *out, const struct invocation *inv, const struct undo_step *s,
@@ -344,9 +365,7 @@ say_undone(struct reply *out, const struct invocation *inv, const struct undo_st
 		reply_line(out, 0, "Nothing more can be undone here.");
 		return;
 	}
-	/* Steps go back newest first: one that nobody may undo (may_undo)
-	 * keeps every step beneath it too. */
-	if (rolled(next) && !(undo_step_flags(next) & UNDO_SEATED)) {
+	if (left == 0) {
 		reply_add(out, 0, "Nothing more can be undone here: the next change, ");
 		put_step(out, 0, next, veiled(inv, next, next_hidden, gm_part));
 		reply_add(out, 0, ", rolled dice while nobody held the GM seat, so it stands.");
@@ -426,7 +445,7 @@ static void
 undo_fn(struct invocation *inv, struct reply *out)
 {
 	struct undo_hist *h = channel_mod_peek(inv->chan, CHANMOD_UNDO);
-	size_t n = undo_hist_count(h);
+	size_t n = undo_hist_count(h), left;
 	struct undo_step *s, *next;
 	void *fresh[UNDO_NMODS];
 	char err[256];
@@ -467,10 +486,11 @@ undo_fn(struct invocation *inv, struct reply *out)
 		if (undo_step_has(s) >> m & 1)
 			channel_mod_set(inv->chan, undo_ids[m], fresh[m]);
 	next_hidden = next_hidden || (next != NULL && hidden_step(inv, next));
-	say_undone(out, inv, s, next, n - 1, s_hidden, next_hidden, false);
+	left = undoable_left(h, n - 1);
+	say_undone(out, inv, s, next, left, s_hidden, next_hidden, false);
 	if ((s_hidden || next_hidden) && inv->is_gm) {
 		reply_to(out, REPLY_INVOKER);
-		say_undone(out, inv, s, next, n - 1, s_hidden, next_hidden, true);
+		say_undone(out, inv, s, next, left, s_hidden, next_hidden, true);
 	}
 	undo_hist_pop(h);
 	channel_touch(inv->chan);

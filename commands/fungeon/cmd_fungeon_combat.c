@@ -15,6 +15,7 @@
 #include "commands/fungeon/fungeon_roll.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 #define TARGETS_MAX CF_PARTS_MAX
 
@@ -203,7 +204,7 @@ standing_ability(const struct fungeon_piece *p)
 	if (p->d.nab == 0 || !strcmp(p->use, "none"))
 		return -1;
 	for (int a = 0; a < p->d.nab; a++)
-		if (!strcasecmp(p->d.ab[a].name, p->use))
+		if (!utf8_casecmp(p->d.ab[a].name, p->use))
 			return a;
 	return 0;
 }
@@ -358,10 +359,11 @@ pick_targets(struct invocation *inv, struct fungeon_channel *c, const char *list
 			return -1;
 		}
 		snprintf(who, sizeof(who), "%.*s", (int)(gt - w[k]), w[k]);
-		while (i < n &&
-		       strcasecmp(fungeon_roll_part_name(c, &parts[i], name, sizeof(name)), who) &&
-		       !(parts[i].kind == FGP_MEMBER &&
-		         !strcasecmp(c->m[parts[i].member].player, who)))
+		while (
+		    i < n &&
+		    utf8_casecmp(fungeon_roll_part_name(c, &parts[i], name, sizeof(name)), who) &&
+		    !(parts[i].kind == FGP_MEMBER &&
+		      !utf8_casecmp(c->m[parts[i].member].player, who)))
 			i++;
 		if (i == n) {
 			reply_error(out,

@@ -382,6 +382,12 @@ need_piece(struct fungeon_channel *c, enum fungeon_kind k, const char *name, str
 
 	if (s != NULL)
 		return s;
+	if (c->d.room.n[k] == 0) {
+		reply_error(out, "There is no %s '%.40s' in room %lld; it has no %s%s yet.",
+		            fungeon_cost_kind_name(k), name, (long long)c->d.room.number,
+		            fungeon_cost_kind_name(k), k == FUNGEON_TREASURE ? "" : "s");
+		return NULL;
+	}
 	buf_init(&b, 1000);
 	fungeon_channel_list_pieces(c, k, &b);
 	reply_error(out, "There is no %s '%.40s' in room %lld; its %s%s %s.",

@@ -61,7 +61,22 @@ read_aim(struct invocation *inv, struct fungeon_channel *c, const char *w, struc
 		return -1;
 	}
 	if (gt == NULL) {
-		int me = fungeon_channel_need_self(c, inv, out);
+		struct reply *scratch = reply_new();
+		bool known = fungeon_roll_part_resolve(c, w, FGP_MEMBER | FGP_MONSTER, &target,
+		                                       scratch) == 0;
+		int me;
+
+		reply_free(scratch);
+		if (!known) {
+			reply_error(
+			    out,
+			    "There is no Fungeoneer or monster '%.40s' here to aim at; an "
+			    "order is written who>target (Alba>goblin), or target alone for "
+			    "your own Fungeoneer.",
+			    w);
+			return -1;
+		}
+		me = fungeon_channel_need_self(c, inv, out);
 
 		if (me < 0)
 			return -1;

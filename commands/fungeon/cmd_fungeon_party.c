@@ -322,12 +322,26 @@ floor_words(const struct fungeon_channel *c, unsigned style, struct reply *out)
 		reply_add(out, style, " (the rooms to come: floor %d)", d->floor);
 }
 
+/* How many monsters standing in the room nobody in play directs (their
+ * maker left or is out of the game): they follow the defaults. */
+static int
+undirected_monsters(const struct fungeon_channel *c)
+{
+	const struct fungeon_room *r = &c->d.room;
+	int n = 0;
+
+	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++)
+		n += r->p[FUNGEON_MONSTER][i].hits > 0 &&
+		     fungeon_channel_director(c, &r->p[FUNGEON_MONSTER][i]) < 0;
+	return n;
+}
+
 /* Who holds what in the room, and whose choice is next. */
 static void
 holders_line(const struct fungeon_channel *c, struct reply *out)
 {
 	const struct fungeon_picks *pk = &c->d.room.picks;
-	int next = fungeon_hallway_picks_next(pk);
+	int next = fungeon_hallway_picks_next(pk), undirected;
 
 	if (next >= 0) {
 		reply_add(out, 0, "Choosing categories: %s is next (", c->m[next].player);
@@ -341,6 +355,11 @@ holders_line(const struct fungeon_channel *c, struct reply *out)
 		reply_add(out, 0, "%s %s %s", k ? " ·" : "",
 		          fungeon_hallway_category_name((enum fungeon_category)k),
 		          h >= 0 ? c->m[h].player : "nobody");
+		if (k == FUNGEON_CAT_MONSTERS && (undirected = undirected_monsters(c)) > 0)
+			reply_add(out, 0,
+			          " (%d made by a player out of the game or gone, following the "
+			          "defaults; only the GM directs %s)",
+			          undirected, undirected == 1 ? "it" : "them");
 	}
 	reply_nl(out);
 }
@@ -364,6 +383,7 @@ pending_lines(const struct fungeon_channel *c, struct reply *out)
 {
 	const struct fungeon_dungeon *d = &c->d;
 	int standing = fungeon_room_standing(&d->room);
+	bool anyone = false;
 
 	if (d->phase == FUNGEON_ROOM && d->room.stair && d->floor == d->room.floor) {
 		reply_add(out, 0, "A downward stair in room %lld leads on to floor %d, not taken: ",
@@ -395,7 +415,16 @@ pending_lines(const struct fungeon_channel *c, struct reply *out)
 			reply_line(out, 0, ".");
 		}
 	}
-	if (standing > 0) {
+	for (int i = 0; i < c->n; i++)
+		anyone |= fungeon_channel_in_play(c, i);
+	if (standing > 0 && !anyone) {
+		reply_add(out, 0,
+		          "Nobody of the party is in play, so nobody fights the wandering "
+		          "monster%s here: any of its players takes it on to town (",
+		          standing == 1 ? "" : "s");
+		reply_cmd(out, 0, "fungeon retreat", NULL);
+		reply_line(out, 0, ").");
+	} else if (standing > 0) {
 		reply_add(out, 0, "%d wandering monster%s stand%s: ", standing,
 		          standing == 1 ? "" : "s", standing == 1 ? "s" : "");
 		reply_cmd(out, 0, "fungeon combat", NULL);

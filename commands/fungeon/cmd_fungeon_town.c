@@ -80,6 +80,17 @@ need_taker(struct invocation *inv, const struct fungeon_channel *c, const char *
 	return i;
 }
 
+/* Whether some Fungeoneer in play has not searched for trap t in vain
+ * (blissful ignorance keeps the others from searching it again). */
+static bool
+may_search(const struct fungeon_channel *c, const struct fungeon_piece *t)
+{
+	for (int i = 0; i < c->n; i++)
+		if (fungeon_channel_in_play(c, i) && !(t->unaware & (1u << i)))
+			return true;
+	return false;
+}
+
 /* Whether the room's treasure may be taken now; -1 with an error reply
  * when not. */
 static int
@@ -90,6 +101,17 @@ treasure_open(const struct fungeon_channel *c, struct reply *out)
 
 	switch (fungeon_room_treasure_gate(&c->d.room, &guard)) {
 	case FUNGEON_TREASURE_GUARDED:
+		if (guard->state == FUNGEON_TRAP_HIDDEN && !may_search(c, guard)) {
+			reply_error(
+			    out,
+			    "%s guards the treasure and is not found yet, and nobody here "
+			    "may search for it again (blissful ignorance): trigger it or get "
+			    "past it (",
+			    guard->name);
+			reply_cmd(out, RS_BAD, "fungeon trigger", "trap", guard->name, NULL);
+			reply_add(out, RS_BAD, ") before taking any.");
+			return -1;
+		}
 		if (guard->state == FUNGEON_TRAP_HIDDEN) { /* found before disarmed */
 			reply_error(
 			    out,
@@ -568,9 +590,8 @@ town_buy(struct invocation *inv, struct reply *out)
 		goto done;
 	}
 	if (p->total > m->credit) {
-		reply_error(out, "%s costs %lld but %s has %lld point%s of credit.", name,
-		            (long long)p->total, m->name, (long long)m->credit,
-		            m->credit == 1 ? "" : "s");
+		reply_error(out, "%s costs %lld but %s has %s of credit.", name,
+		            (long long)p->total, m->name, credit_words(m, credit, sizeof(credit)));
 		goto done;
 	}
 	if (may_carry(m, &d, out) < 0)
@@ -623,9 +644,9 @@ town_healer(struct invocation *inv, struct reply *out)
 	if (cost > m->credit) {
 		reply_error(out,
 		            "Healing %d hit%s costs %lld points (a fancy item, 2, with Heal %d) "
-		            "but %s has %lld point%s of credit; sell treasure first.",
+		            "but %s has %s of credit; sell treasure first.",
 		            heal, heal == 1 ? "" : "s", (long long)cost, heal, m->name,
-		            (long long)m->credit, m->credit == 1 ? "" : "s");
+		            credit_words(m, credit, sizeof(credit)));
 		return;
 	}
 	m->credit -= cost;

@@ -3,10 +3,12 @@
 #include "commands/fungeon/cmd_thwacko.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/thwacko_style.h"
+#include "rules/base/mem.h"
 
 /* The style the invoker's die is drawn in here: the party's (distinct
  * among its players) when the invoker plays in this channel. */
@@ -75,12 +77,87 @@ clashes(struct invocation *inv, const struct thwacko_style *st, struct reply *ou
 	return false;
 }
 
+/* The parties the chooser plays in, with their dice as they were before
+ * the choice, so that the reply can say what it moved elsewhere. */
+#define PARTIES_SEEN_MAX 16
+struct party_seen {
+	struct channel *ch;
+	struct thwacko_style before[FUNGEON_PARTY_MAX];
+};
+struct parties {
+	const char *user_key;
+	struct state *st;
+	struct party_seen p[PARTIES_SEEN_MAX];
+	int n;
+};
+
+static void
+party_seen(struct channel *ch, void *ctx)
+{
+	struct parties *g = ctx;
+	const struct fungeon_channel *c = fungeon_channel_peek(ch);
+
+	if (c == NULL || g->n == PARTIES_SEEN_MAX || fungeon_channel_member_of(c, g->user_key) < 0)
+		return;
+	g->p[g->n].ch = ch;
+	fungeon_channel_styles(c, g->st, g->p[g->n].before);
+	g->n++;
+}
+
+static int
+by_key(const void *a, const void *b)
+{
+	return strcmp(channel_key(((const struct party_seen *)a)->ch),
+	              channel_key(((const struct party_seen *)b)->ch));
+}
+
+/* What the choice st did in each other party of the chooser me: where its
+ * mark is another's who joined first, the chooser's die keeps its default
+ * there; where the chooser joined first, the other's die gives the mark up
+ * for its default. A chosen style holds in every channel, and in a party
+ * the one who joined first keeps a mark (delver(7), Thwack-O styles). */
+static void
+elsewhere(struct invocation *inv, const struct parties *g, const struct thwacko_style *st,
+          struct reply *out)
+{
+	for (int k = 0; k < g->n; k++) {
+		const struct fungeon_channel *c = fungeon_channel_peek(g->p[k].ch);
+		struct thwacko_style after[FUNGEON_PARTY_MAX];
+		int me;
+
+		if (g->p[k].ch == inv->chan || c == NULL)
+			continue;
+		me = fungeon_channel_member_of(c, inv->from->user_key);
+		fungeon_channel_styles(c, inv->state, after);
+		for (int i = 0; i < c->n; i++) {
+			if (i == me && strcmp(after[i].mark, st->mark) != 0) {
+				for (int j = 0; j < c->n; j++)
+					if (j != me && strcmp(after[j].mark, st->mark) == 0)
+						reply_line(
+						    out, 0,
+						    "In %s your die keeps mark %s: %s is %s's "
+						    "there, who joined that party before you.",
+						    channel_key(g->p[k].ch), after[i].mark,
+						    st->mark, c->m[j].player);
+			} else if (i != me && strcmp(g->p[k].before[i].mark, after[i].mark) != 0) {
+				reply_line(
+				    out, 0,
+				    "In %s %s's die gives mark %s up for %s: you joined that "
+				    "party first, so the mark is yours there.",
+				    channel_key(g->p[k].ch), c->m[i].player, g->p[k].before[i].mark,
+				    after[i].mark);
+			}
+		}
+	}
+}
+
 static void
 thwacko_style(struct invocation *inv, struct reply *out)
 {
 	const struct thwacko_style *old = user_style(inv->user);
 	const char *mark = invocation_str(inv, "mark");
 	struct thwacko_style st;
+	struct parties *g;
 	char err[200];
 
 	if (mark != NULL && thwacko_style_mark_check(mark, err, sizeof(err)) < 0) {
@@ -96,12 +173,19 @@ thwacko_style(struct invocation *inv, struct reply *out)
 		snprintf(st.mark, sizeof(st.mark), "%s", mark);
 	if (clashes(inv, &st, out))
 		return;
+	g = xcalloc(1, sizeof(*g));
+	g->user_key = inv->from->user_key;
+	g->st = inv->state;
+	state_each_channel(inv->state, party_seen, g);
+	qsort(g->p, (size_t)g->n, sizeof(g->p[0]), by_key);
 	user_set_style(inv->user, &st);
 	user_touch(inv->user);
 	reply_add(out, 0, "Your Thwack-O die, in every channel: ");
 	reply_add_user(out, &st, RS_BOLD, "6");
 	reply_add(out, 0, " (%s, mark %s).", thwacko_style_colour_name(st.colour), st.mark);
 	reply_nl(out);
+	elsewhere(inv, g, &st, out);
+	free(g);
 }
 
 static void
@@ -165,7 +249,8 @@ const struct command cmd_thwacko = {
             "you get a stable default. Your style holds in every channel, but in a party "
             "no two dice share a mark: where another player's die has yours already (a "
             "default, or chosen by one who joined before you), your die keeps its default "
-            "there.",
+            "there; where you joined first, the other die gives your mark up. Choosing a "
+            "style names each of your other parties where it did either.",
     .subs = thwacko_subs,
     .default_sub = "show",
 };

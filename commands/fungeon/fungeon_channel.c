@@ -9,6 +9,7 @@
 
 #include "commands/fungeon/thwacko_style.h"
 #include "rules/base/buf.h"
+#include "rules/base/utf8.h"
 
 struct fungeon_channel *
 fungeon_channel(struct invocation *inv)
@@ -125,10 +126,10 @@ int
 fungeon_channel_member_named(const struct fungeon_channel *c, const char *name)
 {
 	for (int i = 0; i < c->n; i++)
-		if (strcasecmp(c->m[i].name, name) == 0)
+		if (utf8_casecmp(c->m[i].name, name) == 0)
 			return i;
 	for (int i = 0; i < c->n; i++)
-		if (strcasecmp(c->m[i].player, name) == 0)
+		if (utf8_casecmp(c->m[i].player, name) == 0)
 			return i;
 	return -1;
 }
@@ -146,13 +147,13 @@ fungeon_channel_name_used(const struct fungeon_channel *c, const char *name, con
 	for (int i = 0; i < c->n; i++) {
 		bool me = self != NULL && strcmp(c->m[i].user_key, self) == 0;
 
-		if (!me && strcasecmp(c->m[i].name, name) == 0) {
+		if (!me && utf8_casecmp(c->m[i].name, name) == 0) {
 			reply_error(out,
 			            "The name %s is taken here by %s's Fungeoneer; pick another.",
 			            name, c->m[i].player);
 			return true;
 		}
-		if (!me && strcasecmp(c->m[i].player, name) == 0) {
+		if (!me && utf8_casecmp(c->m[i].player, name) == 0) {
 			reply_error(
 			    out,
 			    "The name %s is a player's here (%s), and names are looked up as "
@@ -303,10 +304,10 @@ unaim(struct fungeon_channel *c, const char *name)
 	struct fungeon_room *r = &c->d.room;
 
 	for (int i = 0; i < c->n; i++)
-		if (!strcasecmp(c->m[i].aim, name))
+		if (!utf8_casecmp(c->m[i].aim, name))
 			c->m[i].aim[0] = '\0';
 	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++)
-		if (!strcasecmp(r->p[FUNGEON_MONSTER][i].aim, name))
+		if (!utf8_casecmp(r->p[FUNGEON_MONSTER][i].aim, name))
 			r->p[FUNGEON_MONSTER][i].aim[0] = '\0';
 }
 
@@ -390,7 +391,12 @@ fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct repl
 {
 	const struct fungeon_member *m = &c->m[i];
 
-	if (m->dead)
+	if (m->dead && c->d.phase == FUNGEON_TOWN) {
+		reply_error(out, "%s is dead: %s makes a new Fungeoneer here in town (", m->name,
+		            m->player);
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_add(out, RS_BAD, ").");
+	} else if (m->dead)
 		reply_error(out, "%s is dead: %s is out of the game until %s.", m->name, m->player,
 		            fungeon_channel_out_until(c));
 	else if (m->fresh)

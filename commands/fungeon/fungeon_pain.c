@@ -12,6 +12,7 @@
 #include "commands/fungeon/fungeon_roll.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 /* The most Resist dice an opposing monster of parts[0..n) has against
  * `type` ("" none). */
@@ -86,9 +87,9 @@ called(const struct fungeon_channel *c, const struct fungeon_part *k, const char
 {
 	char own[FUNGEON_SOURCE_MAX];
 
-	return !strcasecmp(fungeon_roll_part_name(c, k, own, sizeof(own)), name) ||
-	       (k->kind == FGP_MEMBER && !strcasecmp(c->m[k->member].player, name)) ||
-	       (k->kind == FGP_ABILITY && !strcasecmp(k->s->name, name));
+	return !utf8_casecmp(fungeon_roll_part_name(c, k, own, sizeof(own)), name) ||
+	       (k->kind == FGP_MEMBER && !utf8_casecmp(c->m[k->member].player, name)) ||
+	       (k->kind == FGP_ABILITY && !utf8_casecmp(k->s->name, name));
 }
 
 /* Resolves participant i's target among the others (of either side); a

@@ -76,7 +76,7 @@ resolve_ability(struct fungeon_channel *c, const char *word, struct fungeon_part
 	if (s == NULL)
 		return resolve_error(c, mon, FGP_MONSTER, err);
 	for (int i = 0; i < s->d.nab; i++) {
-		if (strcasecmp(s->d.ab[i].name, slash + 1) == 0) {
+		if (utf8_casecmp(s->d.ab[i].name, slash + 1) == 0) {
 			out->kind = FGP_ABILITY;
 			out->s = s;
 			out->ability = i;

@@ -174,7 +174,7 @@ int
 fungeon_item_find(const struct fungeon_member *m, const char *name)
 {
 	for (int i = 0; i < m->nitems; i++)
-		if (strcasecmp(m->items[i].name, name) == 0)
+		if (utf8_casecmp(m->items[i].name, name) == 0)
 			return i;
 	return -1;
 }

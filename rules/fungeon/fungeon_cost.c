@@ -310,7 +310,7 @@ start_ability(struct parser *ps, struct fungeon_design *d)
 	if (read_name(ps, "ability", FUNGEON_NAME_CHARS, a->name) < 0)
 		return -1;
 	for (int i = 0; i < d->nab; i++) {
-		if (!strcasecmp(d->ab[i].name, a->name)) {
+		if (!utf8_casecmp(d->ab[i].name, a->name)) {
 			seterr(ps->err, ps->errlen,
 			       "The ability '%s' is given twice; give each ability a different "
 			       "name.",

@@ -1,5 +1,6 @@
 /* fungeon_room: a dungeon's life cycle and its room; see fungeon_room.h. */
 #include "rules/fungeon/fungeon_room.h"
+#include "rules/base/utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -405,7 +406,7 @@ struct fungeon_piece *
 fungeon_room_find(const struct fungeon_room *r, enum fungeon_kind k, const char *name)
 {
 	for (int i = 0; i < r->n[k]; i++)
-		if (strcasecmp(r->p[k][i].name, name) == 0)
+		if (utf8_casecmp(r->p[k][i].name, name) == 0)
 			return &r->p[k][i];
 	return NULL;
 }

@@ -358,6 +358,200 @@ q15_the_held_may_not_act_between_turns(void **unused)
 	fgtable_free(t);
 }
 
+/* Q12, the wording: each reply says what is so where the party is. */
+static void
+q12_wording(void **unused)
+{
+	static const char *const coin[] = {"/fungeon treasure add coin mundane", NULL};
+	static const char *const ogre[] = {"/fungeon monster add ogre level 6", NULL};
+	static const char *const guarded[] = {"/fungeon trap add blade annoy 2 pain 1 guards type "
+	                                      "steel",
+	                                      "/fungeon treasure add bow mundane", NULL};
+	struct fgtable *t = fgtable_new(902);
+	struct fungeon_channel *c;
+	struct fungeon_piece *bat;
+	char *text, err[200];
+
+	(void)unused;
+	/* a room with no traps says so */
+	fgtable_fighters(t, 1, 1);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_fails_unchanged(t, "al", "/fungeon trap remove gas",
+	                        "There is no trap 'gas' in room 1; it has no traps yet.");
+	fgtable_free(t);
+
+	/* an aim without '>' that names nobody says how orders are written; half
+	 * a point of credit is half a point */
+	t = fgtable_new(903);
+	fgtable_into_room(t, 1, coin);
+	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:foo",
+	                        "There is no Fungeoneer or monster 'foo' here to aim at; an order "
+	                        "is written who>target (Alba>goblin), or target alone for your own "
+	                        "Fungeoneer.");
+	fgtable_ok(t, "al", "/fungeon take coin");
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+	fgtable_ok(t, "al", "/fungeon town sell coin");
+	fgtable_fails_unchanged(t, "al", "/fungeon town buy c3 mundane",
+	                        "c3 costs 1 but Al has half a point of credit.");
+	fgtable_free(t);
+
+	/* in town, the dead wait for no hallway; a monster whose maker left
+	 * follows the defaults, and the holders line says so */
+	t = fgtable_new(1003);
+	c = fgtable_three(t, ogre);
+	fgtable_ok(t, "cy", "/fungeon leave");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, " (1 made by a player out of the game or gone, following the "
+	                    "defaults; only the GM directs it)");
+	free(text);
+	fgtable_gm(t, "/fungeon adjust Bo hits:-30");
+	fgtable_ok(t, "gm", "/gm release");
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+	assert_int_equal(c->d.phase, FUNGEON_TOWN);
+	fgtable_fails_unchanged(t, "bo", "/fungeon use ring on:Al",
+	                        "Bo is dead: bo makes a new Fungeoneer here in town (/fungeon join "
+	                        "NAME CLASS).");
+	fgtable_free(t);
+
+	/* the whole party fallen on the way back, a wanderer standing: nobody
+	 * fights it, and /fungeon party says who moves on */
+	t = fgtable_new(1441);
+	fgtable_fighters(t, 1, 1);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = 0;
+	bat = fungeon_room_add(&c->d.room, FUNGEON_MONSTER);
+	snprintf(bat->name, sizeof(bat->name), "bat");
+	snprintf(bat->maker, sizeof(bat->maker), "console:al");
+	assert_int_equal(fungeon_cost_parse(FUNGEON_MONSTER, "level 1", &bat->d, err, sizeof(err)),
+	                 0);
+	bat->cost = 1;
+	bat->hits = 3;
+	bat->wanderer = true;
+	fgtable_gm(t, "/fungeon adjust Al hits:-5");
+	fgtable_ok(t, "gm", "/gm release");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text,
+	              "Nobody of the party is in play, so nobody fights the wandering monster "
+	              "here: any of its players takes it on to town (/fungeon retreat).\n");
+	assert_null(strstr(text, "before going on back"));
+	free(text);
+	fgtable_free(t);
+
+	/* a guarding trap everyone in play searched for in vain is only got
+	 * past or triggered */
+	t = fgtable_new(1442);
+	c = fgtable_into_room(t, 3, guarded);
+	c->d.room.p[FUNGEON_TRAP][0].unaware = 1u << 0; /* Al searched, in vain */
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon take bow",
+	    "blade guards the treasure and is not found yet, and nobody here may "
+	    "search for it again (blissful ignorance): trigger it or get past "
+	    "it (/fungeon trigger blade) before taking any.");
+	fgtable_free(t);
+}
+
+/* Q14: names differing only in case never stand side by side, in any
+ * script (delver(7): names never clash), and are found in any case. */
+static void
+q14_names_fold_case_in_every_script(void **unused)
+{
+	struct fgtable *t = fgtable_new(1802);
+
+	(void)unused;
+	fgtable_ok(t, "z9", "/fungeon join Ünïcødé☃ x 2");
+	fgtable_fails_unchanged(
+	    t, "y2", "/fungeon join ünïcødé☃ x 2",
+	    "The name ünïcødé☃ is taken here by z9's Fungeoneer; pick another.");
+	fgtable_says(t, "y2", "/fungeon sheet ÜNÏCØDÉ☃", "Ünïcødé☃");
+	fgtable_ok(t, "z9", "/fungeon hallway");
+	fgtable_ok(t, "z9", "/fungeon trap add Épée annoy 2 pain 1 type steel");
+	fgtable_fails_unchanged(t, "z9", "/fungeon trap add éPÉE annoy 2 pain 1 type steel",
+	                        "The name éPÉE is taken here by a trap of the room; pick another.");
+	fgtable_free(t);
+}
+
+/* Q8: README starts a Fungeon table, GM-less, from joining to town: each
+ * step's command in order, under its own heading. */
+static void
+q8_readme_starts_a_fungeon_table(void **unused)
+{
+	static const char *const steps[] = {
+	    "/fungeon join",     "/fungeon hallway",     "/fungeon pick",
+	    "/fungeon trap add", "/fungeon monster add", "/fungeon treasure add",
+	    "/fungeon enter",    "/fungeon combat",      "/fungeon take",
+	    "/fungeon retreat",  "/fungeon town sell",   "/gm claim",
+	};
+	FILE *f = fopen("README.md", "r");
+	static char text[1 << 17];
+	size_t n;
+	const char *at;
+
+	(void)unused;
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	at = strstr(text, "\n### A Fungeon table\n");
+	assert_non_null(at);
+	fgtable_holds(at, "needs no GM");
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		const char *next = strstr(at, steps[i]);
+
+		if (next == NULL || (strstr(at, "\n## ") != NULL && next > strstr(at, "\n## ")))
+			fail_msg("README's Fungeon table lacks %s after the one before", steps[i]);
+		at = next;
+	}
+}
+
+/* Q7 (line 6: each player's die told apart; the Ruling on styles: in a
+ * party the one who joined first keeps a mark): a style chosen in one
+ * channel reaches the chooser's other parties, and the reply says what it
+ * did there: whose die gave the mark up, or where the chooser's die keeps
+ * its default. */
+static void
+q7_a_style_says_what_it_moves_elsewhere(void **unused)
+{
+	struct fgtable *t = fgtable_new(407);
+	struct thwacko_style st[FUNGEON_PARTY_MAX];
+	char *text, want[200];
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	t->chan = "u";
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter 2");
+	fgtable_ok(t, "p3", "/thwacko style cyan ✚");
+	fgtable_ok(t, "p3", "/fungeon join Pip fighter 2");
+	t->chan = "t";
+	text = fgtable_said(t, "al", "/thwacko style yellow ✚");
+	t->chan = "u";
+	fungeon_channel_styles(fgtable_fungeon(t), t->st, st);
+	assert_string_equal(st[0].mark, "✚"); /* al joined u first */
+	snprintf(want, sizeof(want),
+	         "In console:u p3's die gives mark ✚ up for %s: you joined that party first, so "
+	         "the mark is yours there.\n",
+	         st[1].mark);
+	fgtable_holds(text, want);
+	free(text);
+	/* p3 joined v first: there al's die keeps its default */
+	t->chan = "v";
+	fgtable_ok(t, "p3", "/fungeon join Pip2 fighter 2");
+	fgtable_ok(t, "al", "/fungeon join Al3 fighter 2");
+	t->chan = "t";
+	text = fgtable_said(t, "p3", "/thwacko style cyan ★");
+	free(text);
+	text = fgtable_said(t, "al", "/thwacko style yellow ★");
+	t->chan = "v";
+	fungeon_channel_styles(fgtable_fungeon(t), t->st, st);
+	assert_string_equal(st[0].mark, "★");
+	snprintf(want, sizeof(want),
+	         "In console:v your die keeps mark %s: ★ is p3's there, who joined that party "
+	         "before you.\n",
+	         st[1].mark);
+	fgtable_holds(text, want);
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -371,6 +565,10 @@ main(void)
 	    cmocka_unit_test(q9_who_and_which_name_come_before_the_design),
 	    cmocka_unit_test(q11_the_trigger_ruling_faces_the_fire_mage),
 	    cmocka_unit_test(q15_the_held_may_not_act_between_turns),
+	    cmocka_unit_test(q12_wording),
+	    cmocka_unit_test(q14_names_fold_case_in_every_script),
+	    cmocka_unit_test(q8_readme_starts_a_fungeon_table),
+	    cmocka_unit_test(q7_a_style_says_what_it_moves_elsewhere),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,6 +24,7 @@
 #include "bot/store/crc32.h"
 #include "bot/store/markset.h"
 #include "bot/store/persist.h"
+#include "bot/store/restore_channel.h"
 #include "bot/console/render_text.h"
 #include "bot/store/store_record.h"
 #include "bot/store/store_sqlite.h"
@@ -734,6 +735,162 @@ snapshot_wait(struct bot *b)
 {
 	while (persist_snapshot_busy(b->p))
 		uv_run(&b->loop, UV_RUN_ONCE);
+}
+
+/* The size of the file at path (-1: none). */
+static long
+file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* The snapshot files in b's state directory. */
+static int
+snapshots_of(struct bot *b)
+{
+	char snaps[4200], found[256];
+
+	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
+	return count_prefix(snaps, "delver-", found, sizeof(found));
+}
+
+/*
+ * A stop writes a snapshot when the database holds commits no snapshot
+ * holds, also when this process committed nothing: the process before it
+ * was killed (its lock file still says it runs), so its last commits may
+ * be in no snapshot. After a clean stop, a process that commits nothing
+ * writes none.
+ */
+static void
+test_a_stop_after_a_killed_process_writes_a_snapshot(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char lock[4200], snap[4400], found[256], err[4096];
+	FILE *fp;
+
+	say(b, "ann", "crypt", "/gm claim");
+	bot_close(b);
+	assert_int_equal(snapshots_of(b), 1);
+	after(time(NULL)); /* a snapshot's name has whole seconds */
+	bot_open(b);
+	bot_close(b);
+	assert_int_equal(snapshots_of(b), 1);
+	/* As a kill -9 leaves it. */
+	snprintf(lock, sizeof(lock), "%s/lock", b->dir);
+	assert_non_null(fp = fopen(lock, "w"));
+	assert_int_equal(fputs("1", fp), 1);
+	fclose(fp);
+	bot_open(b);
+	bot_close(b);
+	assert_int_equal(snapshots_of(b), 2);
+	after(time(NULL));
+	bot_open(b);
+	bot_close(b);
+	assert_int_equal(snapshots_of(b), 2);
+	assert_int_equal(file_size(lock), 0);
+	/* A restore moves a killed process's database aside: what is left is
+	 * a snapshot's. */
+	assert_non_null(fp = fopen(lock, "w"));
+	assert_int_equal(fputs("1", fp), 1);
+	fclose(fp);
+	snprintf(snap, sizeof(snap), "%s/snapshots/", b->dir);
+	count_prefix(snap, "delver-", found, sizeof(found));
+	snprintf(snap + strlen(snap), sizeof(snap) - strlen(snap), "%s", found);
+	if (persist_restore(b->dir, snap, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(file_size(lock), 0);
+	bot_free(b);
+}
+
+/* What a kill -9 in the middle of a snapshot leaves in snapshots/ goes at
+ * the next start, before any snapshot; other files stay. */
+static void
+test_snapshot_leftovers_go_at_start(void **state)
+{
+	static const char *const left[] = {"delver-20200101T000000Z.db.tmp",
+	                                   "delver-20200101T000000Z.db.tmp-journal",
+	                                   "delver-20200101T000000Z.db.tmp-wal",
+	                                   "delver-20200101T000000Z.db.gz.tmp",
+	                                   "delver-20200101T000000Z.db.part",
+	                                   "delver-20200101T000000Z.db.part-journal",
+	                                   "notes.txt"};
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char snaps[4200], path[4500];
+	FILE *fp;
+
+	bot_close(b);
+	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
+	assert_int_equal(mkdir(snaps, 0700), 0);
+	for (size_t i = 0; i < sizeof(left) / sizeof(left[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", snaps, left[i]);
+		assert_non_null(fp = fopen(path, "w"));
+		fclose(fp);
+	}
+	bot_open(b);
+	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 0);
+	assert_int_equal(count_prefix(snaps, "notes.txt", NULL, 0), 1);
+	bot_free(b);
+}
+
+static int64_t db_int(struct bot *b, const char *sql);
+
+/*
+ * --restore reads the operator's file from a copy in the state directory:
+ * a database that is not compressed (a snapshot expanded, in WAL mode as
+ * every snapshot is) gets no -wal or -shm beside it, the whole bot's
+ * restore and one channel's alike, and the file is not changed.
+ */
+static void
+test_a_restore_writes_nothing_beside_its_file(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char *src = tmpdir_new(), plain[4200], from[4200], err[4096], found[256], wal[4300];
+	long wal_size;
+	sqlite3 *db;
+
+	say(b, "ann", "crypt", "/gm claim");
+	bot_close(b);
+	snprintf(from, sizeof(from), "%s/delver.db", b->dir);
+	snprintf(plain, sizeof(plain), "%s/plain.db", src);
+	if (store_sqlite_copy(from, plain, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	if (persist_restore(b->dir, plain, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(count_prefix(src, "plain", found, sizeof(found)), 1);
+	if (restore_channel(b->dir, plain, "console:crypt", err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(count_prefix(src, "plain", found, sizeof(found)), 1);
+	assert_string_equal(found, "plain.db");
+	/* Nor is the copy left in the state directory. */
+	assert_int_equal(count_prefix(b->dir, "plain", found, sizeof(found)), 0);
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	bot_close(b);
+	/* A database whose last commit is still in its log: the log is read
+	 * with it, and both are left as they were. */
+	snprintf(plain, sizeof(plain), "%s/wal.db", src);
+	if (store_sqlite_copy(from, plain, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(sqlite3_open(plain, &db), SQLITE_OK);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	assert_int_equal(sqlite3_exec(db,
+	                              "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
+	                              "UPDATE channels SET last_used = 12345",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	snprintf(wal, sizeof(wal), "%s-wal", plain);
+	wal_size = file_size(wal);
+	assert_true(wal_size > 0);
+	if (persist_restore(b->dir, plain, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(db_int(b, "SELECT last_used FROM channels WHERE key = 'console:crypt'"),
+	                 12345);
+	assert_int_equal(file_size(wal), wal_size);
+	tmpdir_remove(src);
+	bot_free(b);
 }
 
 static void
@@ -2643,6 +2800,9 @@ main(void)
 	    cmocka_unit_test(test_replies_of_a_channel_leave_in_order),
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
 	    cmocka_unit_test(test_panel_channels_are_loaded_at_every_start),
+	    cmocka_unit_test(test_a_stop_after_a_killed_process_writes_a_snapshot),
+	    cmocka_unit_test(test_a_restore_writes_nothing_beside_its_file),
+	    cmocka_unit_test(test_snapshot_leftovers_go_at_start),
 	    cmocka_unit_test(test_sqlite_logs_keep_their_contract),
 	    cmocka_unit_test(test_a_roll_appends_a_row_and_keeps_the_record),
 	    cmocka_unit_test(test_sqlite_conflict_keeps_no_log_entry),

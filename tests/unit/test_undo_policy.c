@@ -163,6 +163,37 @@ a_later_holder_cannot_undo_rolls(void **unused)
 	                    "seat, so it stands.\n");
 }
 
+/* Play-test 5 (Q6): the count of what is left to undo stops at the first
+ * change that stands (one that rolled with the seat empty), as undoing
+ * itself does: a roll made with nobody in the seat, then three changes
+ * without dice, leaves two to undo after the newest, not four. */
+static void
+the_count_stops_where_undoing_stops(void **unused)
+{
+	(void)unused;
+	run("alice", "/light add torch");
+	run("alice", "/hazard");
+	run("alice", "/light add torch");
+	run("alice", "/light add lantern");
+	run("alice", "/light add torch");
+	assert_int_equal(undo_depth(table()), 5);
+	assert_string_equal(run("alice", "/undo"),
+	                    "Undid alice's /light add torch: dungeon procedure state is as it was "
+	                    "before.\n2 more changes can be undone; the next is alice's /light add "
+	                    "lantern.\n");
+	assert_string_equal(
+	    run("alice", "/undo"),
+	    "Undid alice's /light add lantern: dungeon procedure state is as it was "
+	    "before.\n1 more change can be undone; the next is alice's /light add "
+	    "torch.\n");
+	assert_string_equal(run("alice", "/undo"),
+	                    "Undid alice's /light add torch: dungeon procedure state is as it was "
+	                    "before.\nNothing more can be undone here: the next change, alice's "
+	                    "/hazard roll, rolled dice while nobody held the GM seat, so it "
+	                    "stands.\n");
+	assert_int_equal(undo_depth(table()), 2);
+}
+
 /* With a GM in the seat: the roller and another player are sent to the
  * GM, a channel admin who is not the GM is refused too; the GM takes the
  * roll back in the open, named with its dice. */
@@ -289,6 +320,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(no_reroll_without_a_gm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_gm_takes_a_roll_back, setup, teardown),
 	    cmocka_unit_test_setup_teardown(a_later_holder_cannot_undo_rolls, setup, teardown),
+	    cmocka_unit_test_setup_teardown(the_count_stops_where_undoing_stops, setup, teardown),
 	    cmocka_unit_test_setup_teardown(a_change_without_dice_stays_undoable, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_machinery_sees_the_dice, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_mark_survives_a_restart, setup, teardown),
