@@ -32,6 +32,14 @@
 #define CACHE_READER_KIB 256
 #define CACHE_ONCE_KIB   64
 
+/* The writer's own checkpoints (PRAGMA wal_autocheckpoint, in frames of
+ * the log): SQLite's default runs one inside the commit that takes the log
+ * past 1,000 frames, with its two fsyncs. Under everysec the pool's
+ * checkpoint keeps the log to about a second of commits, and the writer
+ * checkpoints only past a log of 64 MiB, should the pool fall behind. */
+#define AUTOCKPT_FRAMES          1000
+#define AUTOCKPT_EVERYSEC_FRAMES 16384
+
 enum stmt {
 	ST_BEGIN,
 	ST_COMMIT,
@@ -523,6 +531,13 @@ failed:
 	return -1;
 }
 
+/* The writer's checkpoints as the synchronous setting s asks (1: everysec). */
+static void
+set_autockpt(struct sqlite_backend *b, int s)
+{
+	sqlite3_wal_autocheckpoint(b->db, s == 1 ? AUTOCKPT_EVERYSEC_FRAMES : AUTOCKPT_FRAMES);
+}
+
 /* Runs j on the writer's thread. */
 static void
 job_work(struct job *j)
@@ -531,8 +546,10 @@ job_work(struct job *j)
 	int want = __atomic_load_n(&b->sync, __ATOMIC_ACQUIRE);
 
 	if (want != b->sync_set &&
-	    sqlite3_exec(b->db, sync_pragma(want), NULL, NULL, NULL) == SQLITE_OK)
+	    sqlite3_exec(b->db, sync_pragma(want), NULL, NULL, NULL) == SQLITE_OK) {
 		b->sync_set = want;
+		set_autockpt(b, want);
+	}
 	j->status = STORE_OK;
 	if (j->kind == JOB_COMMIT) {
 		int rc =
@@ -1254,6 +1271,7 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 	    exec_sql(b, sync_pragma(b->sync), err, errlen) < 0)
 		return -1;
 	b->sync_set = b->sync;
+	set_autockpt(b, b->sync);
 	if (has_column(b, "channels", "key")) {
 		if (migrate(b, err, errlen) < 0)
 			return -1;
