@@ -208,6 +208,43 @@ panel_lines(struct invocation *inv, struct reply *out, bool show_tension)
 	party_line(out, fungeon_channel_peek(inv->chan));
 }
 
+/* For a Fungeon party, the step that moves it on from where it is, each
+ * the command it names with its own rights: into the dungeon from town
+ * and the entrance, into the room from the hallway, a combat turn while
+ * monsters stand, else the next hallway from a room or the next step of
+ * the way back. */
+static void
+fungeon_buttons(struct reply *out, const struct fungeon_channel *fc)
+{
+	bool standing;
+
+	if (fc == NULL || fc->n == 0)
+		return;
+	standing = fungeon_room_standing(&fc->d.room) > 0;
+	switch (fc->d.phase) {
+	case FUNGEON_TOWN:
+	case FUNGEON_ENTRANCE:
+		reply_button_panel(out, "Hallway", "fungeon hallway");
+		break;
+	case FUNGEON_HALLWAY:
+		reply_button_panel(out, "Enter", "fungeon enter");
+		break;
+	case FUNGEON_ROOM:
+		if (standing)
+			reply_button_panel(out, "Combat", "fungeon combat");
+		reply_button_panel(out, "Hallway", "fungeon hallway");
+		break;
+	case FUNGEON_RETREAT:
+		if (standing)
+			reply_button_panel(out, "Combat", "fungeon combat");
+		else
+			reply_button_panel(out, "Go on back", "fungeon retreat");
+		break;
+	case FUNGEON_PHASE_COUNT:
+		break;
+	}
+}
+
 static void
 panel_show(struct invocation *inv, struct reply *out)
 {
@@ -220,6 +257,7 @@ panel_show(struct invocation *inv, struct reply *out)
 	reply_button_panel(out, "Tension +1", "tension raise amount:1 reason:from the panel");
 	reply_button_panel(out, "Wander", "wander check");
 	reply_button_panel(out, "Undo", "undo");
+	fungeon_buttons(out, fungeon_channel_peek(inv->chan));
 	if (hidden && inv->is_gm) {
 		reply_to(out, REPLY_INVOKER);
 		panel_lines(inv, out, true);
@@ -238,7 +276,9 @@ const struct command cmd_panel = {
             "take, the wandering monsters to build or fight on the way back, and each "
             "Fungeoneer's level, hits and XP. Its buttons run {/hazard roll}, {/rest}, {/tension "
             "raise amount:1} "
-            "(its reason: from the panel), {/wander check} and {/undo}, with the rights of each (a "
+            "(its reason: from the panel), {/wander check} and {/undo}, and for a Fungeon party "
+            "the step that moves it on ({/fungeon hallway}, {/fungeon enter}, {/fungeon "
+            "combat} or {/fungeon retreat}), with the rights of each (a "
             "player pressing the GM's "
             "button is told why, alone). On Discord the panel is one message of the bot's "
             "that stays current: every change to the channel, by any command or button, "

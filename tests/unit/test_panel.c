@@ -269,9 +269,22 @@ fungeon_party_and_holders(void **unused)
 	free(t);
 }
 
+/* The last of the panel's buttons: label and action. */
+static void
+last_button(const char *label, const char *action)
+{
+	const struct reply_msg *m = reply_msg(last, REPLY_CHANNEL);
+
+	assert_true(m->nbuttons > 5);
+	assert_string_equal(m->buttons[m->nbuttons - 1].label, label);
+	assert_string_equal(m->buttons[m->nbuttons - 1].action, action);
+	buttons_as_the_manual_says(m);
+}
+
 /* Play-test 5, Q13: a masterless table sees on the panel where its party
- * is and what waits: in town; in the hallway who chooses next; a downward
- * stair to place; on the way back, the wandering monsters to build. */
+ * is and what waits, and a button for the step that moves it on: in town
+ * the hallway; in the hallway who chooses next, and going in; a downward
+ * stair to place. */
 static void
 fungeon_line_says_where_the_party_is(void **unused)
 {
@@ -284,12 +297,14 @@ fungeon_line_says_where_the_party_is(void **unused)
 	t = text_of(REPLY_CHANNEL);
 	assert_non_null(strstr(t, "\nFungeon: the party is in town\nParty: "));
 	free(t);
+	last_button("Hallway", "fungeon hallway");
 	ok("ann", "/fungeon hallway");
 	run("bob", "/panel");
 	t = text_of(REPLY_CHANNEL);
 	assert_non_null(strstr(t, "\nFungeon: the party is in the hallway before room 1, on "
 	                          "floor 1 · ann chooses a category next\n"));
 	free(t);
+	last_button("Enter", "fungeon enter");
 	ok("ann", "/fungeon adjust Alba xp:10"); /* level 2 in the next hallway */
 	ok("bob", "/fungeon adjust Brom xp:10");
 	ok("ann", "/gm claim");
@@ -302,6 +317,14 @@ fungeon_line_says_where_the_party_is(void **unused)
 	t = text_of(REPLY_CHANNEL);
 	assert_non_null(strstr(t, "· a downward stair to floor 2 to place\n"));
 	free(t);
+	ok("ann", "/gm claim");
+	ok("ann", "/fungeon pick traps who:ann");
+	ok("ann", "/fungeon pick monsters who:bob");
+	ok("bob", "/fungeon monster add rat level 2");
+	ok("ann", "/fungeon enter waive:true");
+	run("bob", "/panel");
+	last_button("Hallway", "fungeon hallway");
+	assert_string_equal(reply_msg(last, REPLY_CHANNEL)->buttons[5].action, "fungeon combat");
 }
 
 /* Each line of a full panel fits one IRC line, the four of them three
