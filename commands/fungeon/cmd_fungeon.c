@@ -370,8 +370,8 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_hallway_pick},
     {.name = "enter",
      .desc = "Enter the room made in the hallway",
-     .help = "Every category is chosen and every point spent first (the text: all the "
-             "points given are spent). Ruling: a holder may let go ({/fungeon enter "
+     .help = "Every category is chosen and every point spent first (the text, line 67: "
+             "all the points given are spent). Ruling: a holder may let go ({/fungeon enter "
              "waive:true}) only the points of their own categories that no new piece can "
              "use: a Traps point short of a trap (one costs 2), Monsters points short of the "
              "floor (what a monster costs at least), or a kind that has its 24 pieces "
@@ -414,8 +414,9 @@ static const struct command fungeon_subs[] = {
     {.name = "trigger",
      .desc = "Stumble into a trap or get past it: an Annoy roll against its Annoy dice",
      .help = "Ruling: no class bonus on the Annoy roll. The text says two things: disarming "
-             "is triggering 'only' with class bonuses, yet its conflict rules give a Fire Mage "
-             "her bonus against a fire trap; the trap rule is written for this roll and wins, "
+             "is triggering 'only' with class bonuses (line 96), yet its conflict rules give a "
+             "Fire Mage her bonus against a fire trap (line 260); the trap rule is written for "
+             "this roll and wins, "
              "and the Fire Mage's bonus counts when she disarms it and in the Pain roll. A "
              "success sidesteps "
              "the trap and earns its cost in XP (Ruling: each time, an Unlimited trap's too); a "

@@ -306,8 +306,9 @@ q11_the_trigger_ruling_faces_the_fire_mage(void **unused)
 	fgtable_says(
 	    t, "ub", "/help fungeon trigger",
 	    "Ruling: no class bonus on the Annoy roll. The text says two things: disarming "
-	    "is triggering 'only' with class bonuses, yet its conflict rules give a Fire "
-	    "Mage her bonus against a fire trap; the trap rule is written for this roll "
+	    "is triggering 'only' with class bonuses (line 96), yet its conflict rules give a "
+	    "Fire Mage her bonus against a fire trap (line 260); the trap rule is written for "
+	    "this roll "
 	    "and wins, and the Fire Mage's bonus counts when she disarms it and in the Pain "
 	    "roll.");
 	fgtable_free(t);
