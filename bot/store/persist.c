@@ -4,12 +4,14 @@
 #include "bot/store/persist_snapshot.h"
 #include "bot/store/persist_queue.h"
 #include "bot/store/persist_read.h"
+#include "bot/store/restore_cut.h"
 #include "bot/store/keyset.h"
 #include "bot/store/markset.h"
 #include "bot/store/snapfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -911,6 +913,20 @@ open_dir(struct persist *p, bool running, char *err, size_t errlen)
 		errno = EAGAIN;
 		return -1;
 	}
+	/* A restore cut short is finished (or its leftovers removed) before
+	 * anything opens the database: never a start on nothing by accident.
+	 * A finished one leaves a snapshot's database, as persist_restore. */
+	switch (restore_cut_settle(p->dir, err, errlen)) {
+	case -1:
+		errno = STATEDIR_UNSAFE;
+		return -1;
+	case 1:
+		if (ftruncate(p->lock_fd, 0) < 0)
+			log_warn("store: cannot empty the lock file of %s", p->dir);
+		break;
+	default:
+		break;
+	}
 	/* The lock file holds a byte while a process runs; a clean stop
 	 * empties it once every commit is in a snapshot (persist__close_step).
 	 * A byte found now: the process before was killed, or stopped with
@@ -1014,8 +1030,9 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	struct persist *p = xcalloc(1, sizeof(*p));
 	char why[8192], tmp[4300], from[4300], to[4400], aside[4300], plain[4400];
 	static const char *const parts[] = {"", "-wal", "-shm"};
-	bool moved = false;
+	bool moved = false, blocked = false;
 	int rc = -1, expanded = 0;
+	sigset_t stop, mask;
 
 	p->lock_fd = -1;
 	snprintf(p->dir, sizeof(p->dir), "%s", dir != NULL ? dir : persist_opts_default_dir());
@@ -1043,6 +1060,21 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
 		goto out;
 	}
+	/* The copy is whole and durable (store_sqlite_copy commits it with
+	 * synchronous FULL; its name too) before anything moves: a start that
+	 * finds it without delver.db finishes this restore (restore_cut.h).
+	 * From here to the install, SIGINT, SIGTERM and SIGHUP wait. */
+	if (fsio_fsync_dir(p->dir) < 0) {
+		snprintf(err, errlen, "cannot write to %s: %s; nothing was changed", p->dir,
+		         strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	blocked = sigprocmask(SIG_BLOCK, &stop, &mask) == 0;
 	/* The database in use (with its log) moves aside, never removed, into
 	 * a directory of its own. */
 	if (access(p->path, F_OK) == 0) {
@@ -1081,6 +1113,8 @@ out:
 	if (expanded > 0)
 		snapfile_remove(plain);
 	free_persist(p);
+	if (blocked)
+		sigprocmask(SIG_SETMASK, &mask, NULL);
 	return rc;
 }
 

@@ -835,6 +835,25 @@ test_snapshot_leftovers_go_at_start(void **state)
 }
 
 static int64_t db_int(struct bot *b, const char *sql);
+static int64_t db_int_at(const char *path, const char *sql);
+
+/* Sets every channel's last_used to 12345 in the database at path, a
+ * commit left in its log (not checkpointed), as a killed process leaves
+ * its last ones. */
+static void
+commit_in_log(const char *path)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	assert_int_equal(sqlite3_exec(db,
+	                              "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
+	                              "UPDATE channels SET last_used = 12345",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+}
 
 /* A bot whose GM is ann in "crypt", stopped, and a plain copy of its
  * database in src/plain.db (path in plain; the database's in from). */
@@ -863,7 +882,6 @@ test_a_restore_writes_nothing_beside_its_file(void **state)
 	struct bot *b = bot_new(FSYNC_ALWAYS);
 	char *src = tmpdir_new(), plain[4200], from[4200], err[4096], found[256], wal[4300];
 	long wal_size;
-	sqlite3 *db;
 
 	gm_db_copied(b, src, from, plain);
 	if (persist_restore(b->dir, plain, err, sizeof(err)) < 0)
@@ -883,14 +901,7 @@ test_a_restore_writes_nothing_beside_its_file(void **state)
 	snprintf(plain, sizeof(plain), "%s/wal.db", src);
 	if (store_sqlite_copy(from, plain, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
-	assert_int_equal(sqlite3_open(plain, &db), SQLITE_OK);
-	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
-	assert_int_equal(sqlite3_exec(db,
-	                              "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
-	                              "UPDATE channels SET last_used = 12345",
-	                              NULL, NULL, NULL),
-	                 SQLITE_OK);
-	sqlite3_close(db);
+	commit_in_log(plain);
 	snprintf(wal, sizeof(wal), "%s-wal", plain);
 	wal_size = file_size(wal);
 	assert_true(wal_size > 0);
@@ -948,6 +959,113 @@ test_a_restore_never_overwrites_what_it_moved_aside(void **state)
 		assert_string_equal(got, "kept");
 	}
 	tmpdir_remove(src);
+	bot_free(b);
+}
+
+/* A rename that fails as a kill leaves it: the one named by cut_from's
+ * end does not happen, and the restore goes no further. */
+static const char *cut_from;
+
+static int
+cut_rename(const char *from, const char *to)
+{
+	size_t n = strlen(from), m = strlen(cut_from);
+
+	if (n > m && strcmp(from + n - m, cut_from) == 0) {
+		errno = EIO;
+		return -1;
+	}
+	return rename(from, to);
+}
+
+/* The one replaced-TIME directory of b's state directory, into out. */
+static void
+the_aside(struct bot *b, char *out, size_t size)
+{
+	char name[256];
+
+	assert_int_equal(count_prefix(b->dir, "replaced-", name, sizeof(name)), 1);
+	snprintf(out, size, "%s/%s", b->dir, name);
+}
+
+/*
+ * A --restore cut after it moved the database aside and before it put the
+ * copy in its place (kill, Ctrl-C, power lost) is finished by the next
+ * start, never a start on an empty database: cut after the database moved
+ * (its log still in the state directory: it joins it) and cut after both
+ * moved.
+ */
+static void
+test_a_restore_cut_between_its_moves_is_finished_at_start(void **state)
+{
+	static const struct fsio_ops cut = {.rename = cut_rename};
+	static const char *const cuts[] = {"delver.db-wal", "delver.db.restore-tmp"};
+
+	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		struct bot *b = bot_new(FSYNC_ALWAYS);
+		char *src = tmpdir_new(), plain[4200], from[4200], err[4096], aside[4300];
+		char path[4500];
+
+		gm_db_copied(b, src, from, plain);
+		bot_open(b);
+		say(b, "bob", "vault", "/gm claim");
+		bot_close(b);
+		/* A last commit still in the log, as a killed process leaves it. */
+		commit_in_log(from);
+		cut_from = cuts[i];
+		fsio_set_ops(&cut);
+		assert_int_equal(persist_restore(b->dir, plain, err, sizeof(err)), -1);
+		fsio_set_ops(NULL);
+		assert_int_equal(access(from, F_OK), -1);
+		bot_open(b);
+		assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+		assert_int_equal(
+		    strncmp(say(b, "ann", "vault", "/gm"), "Nobody is GM here yet; ", 23), 0);
+		bot_close(b);
+		assert_int_equal(count_prefix(b->dir, "delver.db.restore-tmp", NULL, 0), 0);
+		/* The replaced database is whole, with its log, in its directory. */
+		the_aside(b, aside, sizeof(aside));
+		snprintf(path, sizeof(path), "%s/delver.db", aside);
+		assert_int_equal(db_int_at(path, "SELECT count(*) FROM channels WHERE last_used = "
+		                                 "12345 AND key = 'console:vault'"),
+		                 1);
+		tmpdir_remove(src);
+		bot_free(b);
+	}
+}
+
+/* What a --restore cut before it moved anything leaves goes at the next
+ * start, which runs on the database as it was; other files stay. */
+static void
+test_a_restore_cut_early_leaves_nothing_after_a_start(void **state)
+{
+	static const char *const left[] = {"delver.db.restore-tmp", "delver.db.restore-tmp-journal",
+	                                   "snap.db.expanded",      "snap.db.expanded-wal",
+	                                   "snap.db.expanded-shm",  "plain.db.copy",
+	                                   "plain.db.copy-wal"};
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char path[4500], name[256];
+	FILE *fp;
+
+	say(b, "ann", "crypt", "/gm claim");
+	bot_close(b);
+	for (size_t i = 0; i < sizeof(left) / sizeof(left[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", b->dir, left[i]);
+		assert_non_null(fp = fopen(path, "w"));
+		fclose(fp);
+	}
+	snprintf(path, sizeof(path), "%s/notes.txt", b->dir);
+	assert_non_null(fp = fopen(path, "w"));
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/replaced-20200101T000000Z", b->dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	bot_close(b);
+	for (size_t i = 0; i < sizeof(left) / sizeof(left[0]); i++)
+		assert_int_equal(count_prefix(b->dir, left[i], NULL, 0), 0);
+	assert_int_equal(count_prefix(b->dir, "replaced-", NULL, 0), 0);
+	assert_int_equal(count_prefix(b->dir, "notes.txt", name, sizeof(name)), 1);
 	bot_free(b);
 }
 
@@ -1917,11 +2035,19 @@ static int64_t
 db_int(struct bot *b, const char *sql)
 {
 	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, b->dir);
+	return db_int_at(path, sql);
+}
+
+/* The one integer sql reads from the database at path. */
+static int64_t
+db_int_at(const char *path, const char *sql)
+{
 	sqlite3 *db;
 	sqlite3_stmt *s;
 	int64_t v;
 
-	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, b->dir);
 	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
 		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
@@ -2861,6 +2987,8 @@ main(void)
 	    cmocka_unit_test(test_a_stop_after_a_killed_process_writes_a_snapshot),
 	    cmocka_unit_test(test_a_restore_writes_nothing_beside_its_file),
 	    cmocka_unit_test(test_a_restore_never_overwrites_what_it_moved_aside),
+	    cmocka_unit_test(test_a_restore_cut_between_its_moves_is_finished_at_start),
+	    cmocka_unit_test(test_a_restore_cut_early_leaves_nothing_after_a_start),
 	    cmocka_unit_test(test_snapshot_leftovers_go_at_start),
 	    cmocka_unit_test(test_sqlite_logs_keep_their_contract),
 	    cmocka_unit_test(test_a_roll_appends_a_row_and_keeps_the_record),
