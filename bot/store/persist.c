@@ -885,6 +885,20 @@ tick_cb(uv_timer_t *t)
 
 /* --- opening and closing --- */
 
+/* The database may hold commits that no snapshot holds (why says how it
+ * is known): the next snapshot is due even if this process commits
+ * nothing. Logged once. */
+static void
+unsnapped_before(struct persist *p, const char *why)
+{
+	if (p->unsnapped)
+		return;
+	p->unsnapped = true;
+	log_info("store: the database may hold commits that no snapshot holds (%s): the next "
+	         "snapshot is written even if nothing changes",
+	         why);
+}
+
 /* Makes and checks the state directory (statedir.h) and takes its lock;
  * running: for a process that will run on it (not a restore). Returns 0,
  * or -1 with err and errno as persist_open says. */
@@ -934,12 +948,9 @@ open_dir(struct persist *p, bool running, char *err, size_t errlen)
 	 * one commits nothing. */
 	if (!running)
 		return 0;
-	if (fstat(p->lock_fd, &st) == 0 && st.st_size > 0) {
-		p->unsnapped = true;
-		log_info("store: the database may hold commits that no snapshot holds (the "
-		         "process before did not stop cleanly, or a channel was restored): the "
-		         "next snapshot is written even if nothing changes");
-	}
+	if (fstat(p->lock_fd, &st) == 0 && st.st_size > 0)
+		unsnapped_before(p, "the process before did not stop cleanly, or a channel was "
+		                    "restored");
 	if (pwrite(p->lock_fd, "1", 1, 0) != 1)
 		log_warn("store: cannot write the lock file %s", path);
 	p->running_marked = true;
@@ -1195,9 +1206,18 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
              size_t errlen)
 {
 	struct persist *p = persist_new(loop, st, o, err, errlen);
+	char wal[4300];
+	struct stat ws;
 
 	if (p == NULL)
 		return NULL;
+	/* A clean stop checkpoints the log and removes it: one with frames
+	 * says the process before did not, also one whose lock file could not
+	 * tell (a delver from before the lock's byte). */
+	snprintf(wal, sizeof(wal), "%s-wal", p->path);
+	if (stat(wal, &ws) == 0 && ws.st_size > 0)
+		unsnapped_before(p, "its log holds commits the process before did not "
+		                    "checkpoint, so it did not stop cleanly");
 	p->be = store_sqlite_open(loop, p->path, o->fsync, err, errlen);
 	p->sqlite = true;
 	if (p->be == NULL || store_merge(p->path, o->merge_from, err, errlen) < 0 ||

@@ -89,8 +89,9 @@ sweep(const char *dir, char *best)
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (copy_name(e->d_name)) {
 			if (fsio_unlink(path) == 0)
-				log_info("store: removed %s, left by a --restore that did not finish",
-				         path);
+				log_info(
+				    "store: removed %s, left by a --restore that did not finish",
+				    path);
 			continue;
 		}
 		if ((rank = aside_rank(e->d_name, stamp)) < 0)
@@ -142,11 +143,12 @@ finish(const char *dir, const char *db, const char *tmp, const char *aside, char
 		if (!exists(from))
 			continue;
 		if (aside[0] == '\0') {
-			snprintf(err, errlen,
-			         "%s holds the finished copy of a --restore that was cut short, "
-			         "but %s (the log of the database it replaced) has no replaced-TIME "
-			         "directory to go to; move %s away, then start again",
-			         dir, from, from);
+			snprintf(
+			    err, errlen,
+			    "%s holds the finished copy of a --restore that was cut short, "
+			    "but %s (the log of the database it replaced) has no replaced-TIME "
+			    "directory to go to; move %s away, then start again",
+			    dir, from, from);
 			return -1;
 		}
 		snprintf(to, sizeof(to), "%s/" PERSIST_DB_FILE "%s", aside, sides[i]);
@@ -159,7 +161,8 @@ finish(const char *dir, const char *db, const char *tmp, const char *aside, char
 			return -1;
 		}
 		if (fsio_rename(from, to) < 0) {
-			snprintf(err, errlen, "cannot move %s to %s: %s", from, aside, strerror(errno));
+			snprintf(err, errlen, "cannot move %s to %s: %s", from, aside,
+			         strerror(errno));
 			return -1;
 		}
 	}
@@ -194,7 +197,8 @@ restore_cut_settle(const char *dir, char *err, size_t errlen)
 	sweep(dir, aside);
 	if (!exists(tmp)) {
 		if (exists(journal) && fsio_unlink(journal) == 0)
-			log_info("store: removed %s, left by a --restore that did not finish", journal);
+			log_info("store: removed %s, left by a --restore that did not finish",
+			         journal);
 		return 0;
 	}
 	/* The copy is whole once its journal is gone (a commit of SQLite's

@@ -756,6 +756,17 @@ snapshots_of(struct bot *b)
 	return count_prefix(snaps, "delver-", found, sizeof(found));
 }
 
+/* A start and a stop that commit nothing, in a new second (a snapshot's
+ * name has whole seconds); then b has want snapshot files. */
+static void
+restart_idle(struct bot *b, int want)
+{
+	after(time(NULL));
+	bot_open(b);
+	bot_close(b);
+	assert_int_equal(snapshots_of(b), want);
+}
+
 /*
  * A stop writes a snapshot when the database holds commits no snapshot
  * holds, also when this process committed nothing: the process before it
@@ -782,13 +793,8 @@ test_a_stop_after_a_killed_process_writes_a_snapshot(void **state)
 	assert_non_null(fp = fopen(lock, "w"));
 	assert_int_equal(fputs("1", fp), 1);
 	fclose(fp);
-	bot_open(b);
-	bot_close(b);
-	assert_int_equal(snapshots_of(b), 2);
-	after(time(NULL));
-	bot_open(b);
-	bot_close(b);
-	assert_int_equal(snapshots_of(b), 2);
+	restart_idle(b, 2);
+	restart_idle(b, 2);
 	assert_int_equal(file_size(lock), 0);
 	/* A restore moves a killed process's database aside: what is left is
 	 * a snapshot's. */
@@ -801,6 +807,32 @@ test_a_stop_after_a_killed_process_writes_a_snapshot(void **state)
 	if (persist_restore(b->dir, snap, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	assert_int_equal(file_size(lock), 0);
+	bot_free(b);
+}
+
+static void commit_in_log(const char *path);
+
+/*
+ * A database whose log holds commits (a clean stop checkpoints and removes
+ * it) was left by a process that did not stop cleanly, also when its lock
+ * file is empty (a delver from before the lock's byte, killed): the stop
+ * writes a snapshot, and only that once.
+ */
+static void
+test_a_log_with_commits_at_start_means_a_snapshot_at_the_stop(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char db[4200], lock[4200];
+
+	say(b, "ann", "crypt", "/gm claim");
+	bot_close(b);
+	assert_int_equal(snapshots_of(b), 1);
+	snprintf(db, sizeof(db), "%s/delver.db", b->dir);
+	snprintf(lock, sizeof(lock), "%s/lock", b->dir);
+	commit_in_log(db);
+	assert_int_equal(file_size(lock), 0);
+	restart_idle(b, 2);
+	restart_idle(b, 2);
 	bot_free(b);
 }
 
@@ -2985,6 +3017,7 @@ main(void)
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
 	    cmocka_unit_test(test_panel_channels_are_loaded_at_every_start),
 	    cmocka_unit_test(test_a_stop_after_a_killed_process_writes_a_snapshot),
+	    cmocka_unit_test(test_a_log_with_commits_at_start_means_a_snapshot_at_the_stop),
 	    cmocka_unit_test(test_a_restore_writes_nothing_beside_its_file),
 	    cmocka_unit_test(test_a_restore_never_overwrites_what_it_moved_aside),
 	    cmocka_unit_test(test_a_restore_cut_between_its_moves_is_finished_at_start),
