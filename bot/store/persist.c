@@ -980,14 +980,41 @@ persist_db_path(char *out, size_t size, const char *dir)
 
 /* --- restoring a snapshot file --- */
 
+/* Makes the directory a restore at now moves the replaced database into,
+ * in dir: replaced-TIME, or replaced-TIME-2 and on when that exists (two
+ * restores in one second), never one that exists. Returns 0 with its path
+ * in out, or -1 with errno. */
+static int
+aside_dir(char *out, size_t size, const char *dir, time_t now)
+{
+	char sub[64];
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(sub, sizeof(sub), "replaced-%Y%m%dT%H%M%SZ", &tm);
+	for (int k = 1; k <= 100; k++) {
+		int n = k == 1 ? snprintf(out, size, "%s/%s", dir, sub)
+		               : snprintf(out, size, "%s/%s-%d", dir, sub, k);
+
+		if (n < 0 || (size_t)n >= size) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (statedir_mkdir_new(out) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1; /* errno is EEXIST */
+}
+
 int
 persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 {
 	struct persist *p = xcalloc(1, sizeof(*p));
-	char why[8192], tmp[4300], from[4300], to[4400], sub[64], aside[4300], plain[4400];
+	char why[8192], tmp[4300], from[4300], to[4400], aside[4300], plain[4400];
 	static const char *const parts[] = {"", "-wal", "-shm"};
-	time_t now = time(NULL);
-	struct tm tm;
+	bool moved = false;
 	int rc = -1, expanded = 0;
 
 	p->lock_fd = -1;
@@ -1016,17 +1043,18 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
 		goto out;
 	}
-	/* The database in use (with its log) moves aside, never removed. */
-	gmtime_r(&now, &tm);
-	strftime(sub, sizeof(sub), "replaced-%Y%m%dT%H%M%SZ", &tm);
-	snprintf(aside, sizeof(aside), "%s/%s", p->dir, sub);
+	/* The database in use (with its log) moves aside, never removed, into
+	 * a directory of its own. */
 	if (access(p->path, F_OK) == 0) {
-		if (statedir_mkdir(aside) < 0) {
-			snprintf(err, errlen, "cannot create %s: %s; nothing was changed", aside,
-			         statedir_strerror(errno));
+		if (aside_dir(aside, sizeof(aside), p->dir, time(NULL)) < 0) {
+			snprintf(err, errlen,
+			         "cannot create a replaced-TIME directory in %s: %s; nothing was "
+			         "changed",
+			         p->dir, statedir_strerror(errno));
 			unlink(tmp);
 			goto out;
 		}
+		moved = true;
 		for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 			snprintf(from, sizeof(from), "%s%s", p->path, parts[i]);
 			snprintf(to, sizeof(to), "%s/" PERSIST_DB_FILE "%s", aside, parts[i]);
@@ -1047,8 +1075,7 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	if (ftruncate(p->lock_fd, 0) < 0)
 		log_warn("store: cannot empty the lock file of %s", p->dir);
 	log_info("store: %s restored from %s%s%s", p->path, file,
-	         access(aside, F_OK) == 0 ? "; the database it replaced is in " : "",
-	         access(aside, F_OK) == 0 ? aside : "");
+	         moved ? "; the database it replaced is in " : "", moved ? aside : "");
 	rc = 0;
 out:
 	if (expanded > 0)

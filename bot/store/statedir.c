@@ -77,6 +77,14 @@ statedir_mkdir(const char *path)
 }
 
 int
+statedir_mkdir_new(const char *path)
+{
+	if (mkdir(path, 0700) < 0)
+		return -1;
+	return chmod_opened(path, 0700, false);
+}
+
+int
 statedir_open(const char *path, int flags)
 {
 	int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);

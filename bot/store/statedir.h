@@ -60,6 +60,9 @@ int statedir_check_file(const char *path, const char *what, char *err, size_t er
  * (also when path is already a directory), or -1 with errno set (ELOOP
  * when path is a symbolic link, even to a directory). */
 int statedir_mkdir(const char *path);
+/* The same for a directory that must be new: -1 with EEXIST when path
+ * exists, whatever it is. */
+int statedir_mkdir_new(const char *path);
 /* The same for each missing directory on the way to path, then path; as
  * the path the operator named, each of them may be a link to a directory. */
 int statedir_mkdirs(const char *path);

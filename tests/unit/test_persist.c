@@ -836,6 +836,21 @@ test_snapshot_leftovers_go_at_start(void **state)
 
 static int64_t db_int(struct bot *b, const char *sql);
 
+/* A bot whose GM is ann in "crypt", stopped, and a plain copy of its
+ * database in src/plain.db (path in plain; the database's in from). */
+static void
+gm_db_copied(struct bot *b, const char *src, char from[4200], char plain[4200])
+{
+	char err[4096];
+
+	say(b, "ann", "crypt", "/gm claim");
+	bot_close(b);
+	snprintf(from, 4200, "%s/delver.db", b->dir);
+	snprintf(plain, 4200, "%s/plain.db", src);
+	if (store_sqlite_copy(from, plain, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+}
+
 /*
  * --restore reads the operator's file from a copy in the state directory:
  * a database that is not compressed (a snapshot expanded, in WAL mode as
@@ -850,12 +865,7 @@ test_a_restore_writes_nothing_beside_its_file(void **state)
 	long wal_size;
 	sqlite3 *db;
 
-	say(b, "ann", "crypt", "/gm claim");
-	bot_close(b);
-	snprintf(from, sizeof(from), "%s/delver.db", b->dir);
-	snprintf(plain, sizeof(plain), "%s/plain.db", src);
-	if (store_sqlite_copy(from, plain, err, sizeof(err)) < 0)
-		fail_msg("%s", err);
+	gm_db_copied(b, src, from, plain);
 	if (persist_restore(b->dir, plain, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	assert_int_equal(count_prefix(src, "plain", found, sizeof(found)), 1);
@@ -889,6 +899,54 @@ test_a_restore_writes_nothing_beside_its_file(void **state)
 	assert_int_equal(db_int(b, "SELECT last_used FROM channels WHERE key = 'console:crypt'"),
 	                 12345);
 	assert_int_equal(file_size(wal), wal_size);
+	tmpdir_remove(src);
+	bot_free(b);
+}
+
+/*
+ * The database a restore replaces is moved aside and never overwritten:
+ * a second restore in the same second (a script trying one snapshot, then
+ * another) gets a directory of its own. Every name the clock can give in
+ * the next seconds is taken first; each keeps its file, and the replaced
+ * database appears once, in a new directory.
+ */
+static void
+test_a_restore_never_overwrites_what_it_moved_aside(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char *src = tmpdir_new(), plain[4200], from[4200], err[4096], path[4400], got[32];
+	char sub[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *fp;
+
+	gm_db_copied(b, src, from, plain);
+	for (int i = 0; i < 4; i++) {
+		time_t t = now + i;
+
+		gmtime_r(&t, &tm);
+		strftime(sub, sizeof(sub), "replaced-%Y%m%dT%H%M%SZ", &tm);
+		snprintf(path, sizeof(path), "%s/%s", b->dir, sub);
+		assert_int_equal(mkdir(path, 0700), 0);
+		snprintf(path + strlen(path), sizeof(path) - strlen(path), "/delver.db");
+		assert_non_null(fp = fopen(path, "w"));
+		assert_int_equal(fputs("kept", fp), 1);
+		fclose(fp);
+	}
+	if (persist_restore(b->dir, plain, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(count_prefix(b->dir, "replaced-", NULL, 0), 5);
+	for (int i = 0; i < 4; i++) {
+		time_t t = now + i;
+
+		gmtime_r(&t, &tm);
+		strftime(sub, sizeof(sub), "replaced-%Y%m%dT%H%M%SZ/delver.db", &tm);
+		snprintf(path, sizeof(path), "%s/%s", b->dir, sub);
+		assert_non_null(fp = fopen(path, "r"));
+		assert_non_null(fgets(got, sizeof(got), fp));
+		fclose(fp);
+		assert_string_equal(got, "kept");
+	}
 	tmpdir_remove(src);
 	bot_free(b);
 }
@@ -2802,6 +2860,7 @@ main(void)
 	    cmocka_unit_test(test_panel_channels_are_loaded_at_every_start),
 	    cmocka_unit_test(test_a_stop_after_a_killed_process_writes_a_snapshot),
 	    cmocka_unit_test(test_a_restore_writes_nothing_beside_its_file),
+	    cmocka_unit_test(test_a_restore_never_overwrites_what_it_moved_aside),
 	    cmocka_unit_test(test_snapshot_leftovers_go_at_start),
 	    cmocka_unit_test(test_sqlite_logs_keep_their_contract),
 	    cmocka_unit_test(test_a_roll_appends_a_row_and_keeps_the_record),
