@@ -24,7 +24,8 @@ cmd_fungeon_design_of(struct invocation *inv, enum fungeon_kind k, struct fungeo
 
 	/* What a new design lacks, all of it at once, before what its price
 	 * needs. */
-	if (fungeon_cost_parse(k, spec ? spec : "", d, err, sizeof(err)) < 0 ||
+	if (fungeon_cost_parse_suggest(k, spec ? spec : "", d, err, sizeof(err), registry_suggest) <
+	        0 ||
 	    fungeon_cost_check(d, err, sizeof(err)) < 0 ||
 	    fungeon_cost_price(d, p, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
