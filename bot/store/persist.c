@@ -1035,6 +1035,27 @@ aside_dir(char *out, size_t size, const char *dir, time_t now)
 	return -1; /* errno is EEXIST */
 }
 
+/* The sentence of a restore of file (read from its copy db) that found
+ * no room in dir for its copy: it needs two copies of the database. */
+static void
+no_room(const char *dir, const char *file, const char *db, char *err, size_t errlen)
+{
+	const long long mb = 1024 * 1024;
+	struct stat st;
+	long long need = stat(db, &st) == 0 ? (2 * (long long)st.st_size + mb - 1) / mb : 0;
+
+	if (need > 0)
+		snprintf(err, errlen,
+		         "cannot restore %s: the disk of %s is full (the restore needs about "
+		         "%lld MB free there, for two copies of the database); nothing was "
+		         "changed",
+		         file, dir, need);
+	else
+		snprintf(err, errlen,
+		         "cannot restore %s: the disk of %s is full; nothing was changed", file,
+		         dir);
+}
+
 int
 persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 {
@@ -1065,10 +1086,16 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	snprintf(tmp, sizeof(tmp), "%s.restore-tmp", p->path);
 	unlink(tmp);
 	if (store_sqlite_copy(expanded ? plain : file, tmp, why, sizeof(why)) < 0) {
-		unlink(tmp);
-		if (expanded > 0)
-			snapfile_name_original(why, sizeof(why), plain, file);
-		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
+		int e = errno;
+
+		snapfile_remove(tmp);
+		if (e == ENOSPC)
+			no_room(p->dir, file, expanded ? plain : file, err, errlen);
+		else {
+			if (expanded > 0)
+				snapfile_name_original(why, sizeof(why), plain, file);
+			snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
+		}
 		goto out;
 	}
 	/* The copy is whole and durable (store_sqlite_copy commits it with

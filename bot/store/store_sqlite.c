@@ -1528,7 +1528,7 @@ store_sqlite_copy(const char *from, const char *to, char *err, size_t errlen)
 {
 	sqlite3 *src = NULL, *dst = NULL;
 	sqlite3_backup *bk;
-	int rc = -1;
+	int rc = -1, step = SQLITE_ERROR;
 
 	if (statedir_create_file(to) < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", to, statedir_strerror(errno));
@@ -1550,7 +1550,8 @@ store_sqlite_copy(const char *from, const char *to, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
 		goto out;
 	}
-	rc = sqlite3_backup_step(bk, -1) == SQLITE_DONE ? 0 : -1;
+	step = sqlite3_backup_step(bk, -1);
+	rc = step == SQLITE_DONE ? 0 : -1;
 	sqlite3_backup_finish(bk);
 	if (rc < 0)
 		snprintf(err, errlen, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
@@ -1560,5 +1561,7 @@ out:
 		rc = -1;
 	}
 	sqlite3_close(src);
+	if (rc < 0)
+		errno = step == SQLITE_FULL ? ENOSPC : EIO;
 	return rc;
 }

@@ -25,6 +25,7 @@
 #include "bot/store/markset.h"
 #include "bot/store/persist.h"
 #include "bot/store/restore_channel.h"
+#include "bot/store/snapfile.h"
 #include "bot/console/render_text.h"
 #include "bot/store/store_record.h"
 #include "bot/store/store_sqlite.h"
@@ -1098,6 +1099,43 @@ test_a_restore_cut_early_leaves_nothing_after_a_start(void **state)
 		assert_int_equal(count_prefix(b->dir, left[i], NULL, 0), 0);
 	assert_int_equal(count_prefix(b->dir, "replaced-", NULL, 0), 0);
 	assert_int_equal(count_prefix(b->dir, "notes.txt", name, sizeof(name)), 1);
+	bot_free(b);
+}
+
+/*
+ * A --restore that finds no room for its copy of the database says so in
+ * one sentence, with the room it needs, and leaves nothing of its own (no
+ * copy, no journal) in the state directory, whose database is unchanged.
+ */
+static void
+test_a_restore_on_a_full_disk_says_so_and_leaves_nothing(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char *src = tmpdir_new(), *probe = tmpdir_new(), plain[4200], from[4200], err[4096];
+	char out[4400], want[8400];
+	int writes;
+
+	gm_db_copied(b, src, from, plain);
+	/* The writes of the copy of the file into the directory: the copy of
+	 * the database, the one after, is what finds the disk full. */
+	faultio_arm(FAULTIO_WRITE, 1 << 30, ENOSPC, false);
+	assert_int_equal(snapfile_copy_in(plain, probe, out, sizeof(out), err, sizeof(err)), 2);
+	writes = faultio_calls(FAULTIO_WRITE);
+	faultio_arm(FAULTIO_WRITE, writes + 1, ENOSPC, true);
+	assert_int_equal(persist_restore(b->dir, plain, err, sizeof(err)), -1);
+	faultio_off();
+	snprintf(want, sizeof(want),
+	         "cannot restore %s: the disk of %s is full (the restore needs about 1 MB free "
+	         "there, for two copies of the database); nothing was changed",
+	         plain, b->dir);
+	assert_string_equal(err, want);
+	assert_int_equal(count_prefix(b->dir, "delver.db.", NULL, 0), 0);
+	assert_int_equal(count_prefix(b->dir, "plain", NULL, 0), 0);
+	assert_int_equal(count_prefix(b->dir, "replaced-", NULL, 0), 0);
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	tmpdir_remove(probe);
+	tmpdir_remove(src);
 	bot_free(b);
 }
 
@@ -3022,6 +3060,7 @@ main(void)
 	    cmocka_unit_test(test_a_restore_never_overwrites_what_it_moved_aside),
 	    cmocka_unit_test(test_a_restore_cut_between_its_moves_is_finished_at_start),
 	    cmocka_unit_test(test_a_restore_cut_early_leaves_nothing_after_a_start),
+	    cmocka_unit_test(test_a_restore_on_a_full_disk_says_so_and_leaves_nothing),
 	    cmocka_unit_test(test_snapshot_leftovers_go_at_start),
 	    cmocka_unit_test(test_sqlite_logs_keep_their_contract),
 	    cmocka_unit_test(test_a_roll_appends_a_row_and_keeps_the_record),
