@@ -63,10 +63,13 @@ keepalive_cb(uv_timer_t *t)
 {
 }
 
-static void
-bot_open(struct bot *b)
+static void bot_teardown(struct bot *b);
+
+/* Opens b's store: NULL, or why it could not (b is then torn down). */
+static const char *
+bot_try_open(struct bot *b)
 {
-	char err[2048];
+	static char err[2048];
 
 	uv_loop_init(&b->loop);
 	uv_timer_init(&b->loop, &b->keepalive);
@@ -75,9 +78,21 @@ bot_open(struct bot *b)
 	b->rng = rng_new_seeded(1);
 	b->d = dispatch_new(&(struct dispatch_opts){.state = b->st, .rng = b->rng});
 	b->p = persist_open(&b->loop, b->st, &b->o, err, sizeof(err));
-	if (b->p == NULL)
-		fail_msg("%s", err);
+	if (b->p == NULL) {
+		bot_teardown(b);
+		return err;
+	}
 	dispatch_set_store(b->d, &persist_store_ops, b->p);
+	return NULL;
+}
+
+static void
+bot_open(struct bot *b)
+{
+	const char *err = bot_try_open(b);
+
+	if (err != NULL)
+		fail_msg("%s", err);
 }
 
 static struct bot *
@@ -97,6 +112,13 @@ static void
 bot_close(struct bot *b)
 {
 	persist_close(b->p);
+	bot_teardown(b);
+}
+
+/* What is left of b once its store is closed (or failed to open). */
+static void
+bot_teardown(struct bot *b)
+{
 	dispatch_free(b->d);
 	uv_close((uv_handle_t *)&b->keepalive, NULL);
 	uv_run(&b->loop, UV_RUN_DEFAULT);
@@ -1136,6 +1158,44 @@ test_a_restore_on_a_full_disk_says_so_and_leaves_nothing(void **state)
 	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
 	tmpdir_remove(probe);
 	tmpdir_remove(src);
+	bot_free(b);
+}
+
+/*
+ * The start that marks every channel row read once (the first after an
+ * upgrade, or after a --restore of an older snapshot) writes about the
+ * database's size to its log; on a full disk it says so in one sentence,
+ * with the room it needs, and the next start with room works.
+ */
+static void
+test_a_start_marking_rows_on_a_full_disk_says_how_much_room(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char db[4200], want[8400];
+	const char *err;
+	sqlite3 *h;
+
+	say(b, "ann", "crypt", "/gm claim");
+	say(b, "bob", "vault", "/gm claim");
+	bot_close(b);
+	snprintf(db, sizeof(db), "%s/delver.db", b->dir);
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "UPDATE channels SET at_start = NULL", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(h);
+	faultio_arm(FAULTIO_WRITE, 1, ENOSPC, true);
+	err = bot_try_open(b);
+	faultio_off();
+	snprintf(want, sizeof(want),
+	         "cannot start on %s: its disk is full, and this start marks 2 channel rows "
+	         "once (the first start after an upgrade, or after a --restore of an older "
+	         "snapshot, does), which needs about 1 MB free in %s (the database's size); "
+	         "free that much, then start again",
+	         db, b->dir);
+	assert_non_null(err);
+	assert_string_equal(err, want);
+	bot_open(b);
+	assert_string_equal(say(b, "ann", "vault", "/gm"), "The GM here is bob.\n");
 	bot_free(b);
 }
 
@@ -3061,6 +3121,7 @@ main(void)
 	    cmocka_unit_test(test_a_restore_cut_between_its_moves_is_finished_at_start),
 	    cmocka_unit_test(test_a_restore_cut_early_leaves_nothing_after_a_start),
 	    cmocka_unit_test(test_a_restore_on_a_full_disk_says_so_and_leaves_nothing),
+	    cmocka_unit_test(test_a_start_marking_rows_on_a_full_disk_says_how_much_room),
 	    cmocka_unit_test(test_snapshot_leftovers_go_at_start),
 	    cmocka_unit_test(test_sqlite_logs_keep_their_contract),
 	    cmocka_unit_test(test_a_roll_appends_a_row_and_keeps_the_record),
