@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/fungeon/cmd_fungeon_hallway.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -307,8 +308,10 @@ add_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 	if (payer >= 0)
 		reply_line(out, 0, "Wandering monsters %s has left to build: %d.",
 		           c->m[payer].player, c->m[payer].nwander);
-	else
+	else {
 		fungeon_channel_budget_line(out, c, k, 0);
+		cmd_fungeon_hallway_waiver_check(c, k, out);
+	}
 	free(p);
 }
 
@@ -418,6 +421,7 @@ remove_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 	channel_touch(inv->chan);
 	reply_line(out, 0, "Unmade %s %s.", fungeon_cost_kind_name(k), name);
 	fungeon_channel_budget_line(out, c, k, 0);
+	cmd_fungeon_hallway_waiver_check(c, k, out);
 }
 
 #define KIND_HANDLERS(kind, suffix)                                                                \
