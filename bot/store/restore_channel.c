@@ -18,6 +18,7 @@
 #include "bot/log.h"
 #include "bot/store/persist.h"
 #include "bot/store/persist_opts.h"
+#include "bot/store/restore_cut.h"
 #include "bot/store/snapfile.h"
 #include "bot/store/statedir.h"
 #include "bot/store/store_record.h"
@@ -342,6 +343,12 @@ restore_channel(const char *dir, const char *file, const char *key, char *err, s
 		         "cannot restore channel '%s': the state directory %s is in use by a "
 		         "running delver (%s is locked); stop it first; nothing was changed",
 		         key, dir, lock);
+		goto out;
+	}
+	/* A whole-file restore cut short is finished first (restore_cut.h). */
+	if (restore_cut_settle(dir, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "cannot restore channel '%s': %s; nothing was changed", key,
+		         why);
 		goto out;
 	}
 	if (access(path, F_OK) < 0) {

@@ -1089,6 +1089,33 @@ test_a_restore_cut_between_its_moves_is_finished_at_start(void **state)
 	}
 }
 
+/* A --restore --channel after a whole-file one cut between its moves
+ * finishes that one first, then puts the channel back into it. */
+static void
+test_a_channel_restore_finishes_a_cut_restore_first(void **state)
+{
+	static const struct fsio_ops cut = {.rename = cut_rename};
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char *src = tmpdir_new(), plain[4200], from[4200], err[4096];
+
+	gm_db_copied(b, src, from, plain);
+	bot_open(b);
+	say(b, "bob", "vault", "/gm claim");
+	bot_close(b);
+	cut_from = "delver.db.restore-tmp";
+	fsio_set_ops(&cut);
+	assert_int_equal(persist_restore(b->dir, plain, err, sizeof(err)), -1);
+	fsio_set_ops(NULL);
+	if (restore_channel(b->dir, plain, "console:crypt", err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(count_prefix(b->dir, "delver.db.restore-tmp", NULL, 0), 0);
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	assert_int_equal(strncmp(say(b, "ann", "vault", "/gm"), "Nobody is GM here yet; ", 23), 0);
+	tmpdir_remove(src);
+	bot_free(b);
+}
+
 /* What a --restore cut before it moved anything leaves goes at the next
  * start, which runs on the database as it was; other files stay. */
 static void
@@ -3120,6 +3147,7 @@ main(void)
 	    cmocka_unit_test(test_a_restore_never_overwrites_what_it_moved_aside),
 	    cmocka_unit_test(test_a_restore_cut_between_its_moves_is_finished_at_start),
 	    cmocka_unit_test(test_a_restore_cut_early_leaves_nothing_after_a_start),
+	    cmocka_unit_test(test_a_channel_restore_finishes_a_cut_restore_first),
 	    cmocka_unit_test(test_a_restore_on_a_full_disk_says_so_and_leaves_nothing),
 	    cmocka_unit_test(test_a_start_marking_rows_on_a_full_disk_says_how_much_room),
 	    cmocka_unit_test(test_snapshot_leftovers_go_at_start),
