@@ -84,8 +84,11 @@ mkfifo "$top/in"
 "$DELVER" --console --color never --user gm --state-dir "$db" < "$top/in" > "$top/run.out" 2>&1 &
 pid=$!
 exec 3> "$top/in"
+# It answers once it runs (and holds the lock); a poll with flock could
+# itself hold the lock when delver starts, and make that start fail.
+printf '/gm\n' >&3
 i=0
-while flock -n "$db/lock" true && [ $i -lt 100 ]; do
+while ! grep -q 'GM' "$top/run.out" && [ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
