@@ -1314,12 +1314,13 @@ persist__close_step(struct persist *p)
 		p->stop_snapshot_done = true;
 		if (p->retry != NULL) {
 			p->stop_lost = HASH_COUNT(p->retry);
-			log_error("store: the changes of %u record%s could not be saved to %s before "
-			          "the stop%s; they are lost, and delver exits with status 1",
-			          p->stop_lost, p->stop_lost == 1 ? "" : "s", p->path,
-			          p->be->ops->reach != NULL ? " (the server could not be reached "
-			                                      "in the stop's time)"
-			                                    : "");
+			log_error(
+			    "store: the changes of %u record%s could not be saved to %s before "
+			    "the stop%s; they are lost, and delver exits with status 1",
+			    p->stop_lost, p->stop_lost == 1 ? "" : "s", p->path,
+			    p->be->ops->reach != NULL ? " (the server could not be reached "
+			                                "in the stop's time)"
+			                              : "");
 		}
 		if (p->o.snapshot_on_stop && persist__snapshot_due(p) &&
 		    persist_snapshot_start(p) == 0)

@@ -182,7 +182,7 @@ struct persist {
 	unsigned stop_rounds;
 	uint64_t stop_reach_until_ms;
 	unsigned stop_lost; /* records whose changes the stop could not save */
-	int open_handles; /* idle and tick, while they close */
+	int open_handles;   /* idle and tick, while they close */
 	void (*closed)(void *, unsigned);
 	void *closed_ctx;
 	uv_timer_t tick;

@@ -545,8 +545,9 @@ retry_cb(uv_timer_t *t)
 	if (p->closing || p->up || p->connecting)
 		return;
 	if (p->reach_done != NULL && now_ms(p) >= p->reach_until_ms) {
-		reach_over(p, STORE_UNAVAILABLE);
-		schedule_reconnect(p);
+		reach_over(p, STORE_UNAVAILABLE); /* may close p */
+		if (!p->closing)
+			schedule_reconnect(p);
 		return;
 	}
 	p->conn = connect_params(p, true);
@@ -567,7 +568,7 @@ schedule_reconnect(struct store_pg *p)
 
 	/* A reach ends at its time, not after the backoff. */
 	if (p->reach_done != NULL)
-		wait = p->reach_until_ms <= now_ms(p)          ? 0
+		wait = p->reach_until_ms <= now_ms(p)         ? 0
 		       : p->reach_until_ms - now_ms(p) < wait ? p->reach_until_ms - now_ms(p)
 		                                              : wait;
 	uv_timer_start(&p->retry, retry_cb, wait, 0);
