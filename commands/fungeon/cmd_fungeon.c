@@ -376,9 +376,12 @@ static const struct command fungeon_subs[] = {
              "use: a Traps point short of a trap (one costs 2), Monsters points short of the "
              "floor (what a monster costs at least), or a kind that has its 24 pieces "
              "already; Treasure points always buy a mundane item. The GM may let any go, a "
-             "correction outside the rules that says so. A waiver is recorded and shown by "
-             "{/fungeon party} while the party is in that room, and the party goes in once "
-             "every category's points are spent or waived.",
+             "correction outside the rules that says so. A holder's waiver holds only while "
+             "no new piece can use the points left: it is checked again at each piece of its "
+             "category made or unmade, lapsing (said so) once one could, and at entry; the "
+             "GM's stands as made. {/fungeon party} shows the waivers standing in the "
+             "hallway and the one recorded in the room, and the party goes in once every "
+             "category's points are spent or waived.",
      .opts = enter_opts,
      .fn = cmd_fungeon_hallway_enter},
     {.name = "cost",

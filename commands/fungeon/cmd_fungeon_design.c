@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/fungeon/cmd_fungeon_hallway.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -24,7 +25,8 @@ cmd_fungeon_design_of(struct invocation *inv, enum fungeon_kind k, struct fungeo
 
 	/* What a new design lacks, all of it at once, before what its price
 	 * needs. */
-	if (fungeon_cost_parse(k, spec ? spec : "", d, err, sizeof(err)) < 0 ||
+	if (fungeon_cost_parse_suggest(k, spec ? spec : "", d, err, sizeof(err), registry_suggest) <
+	        0 ||
 	    fungeon_cost_check(d, err, sizeof(err)) < 0 ||
 	    fungeon_cost_price(d, p, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
@@ -306,8 +308,10 @@ add_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 	if (payer >= 0)
 		reply_line(out, 0, "Wandering monsters %s has left to build: %d.",
 		           c->m[payer].player, c->m[payer].nwander);
-	else
+	else {
 		fungeon_channel_budget_line(out, c, k, 0);
+		cmd_fungeon_hallway_waiver_check(c, k, out);
+	}
 	free(p);
 }
 
@@ -417,6 +421,7 @@ remove_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 	channel_touch(inv->chan);
 	reply_line(out, 0, "Unmade %s %s.", fungeon_cost_kind_name(k), name);
 	fungeon_channel_budget_line(out, c, k, 0);
+	cmd_fungeon_hallway_waiver_check(c, k, out);
 }
 
 #define KIND_HANDLERS(kind, suffix)                                                                \

@@ -405,6 +405,19 @@ left_of(const struct fungeon_channel *c, int k)
 	       fungeon_channel_spent(c, (enum fungeon_kind)k);
 }
 
+/* Whether category k's points left stand waived: the GM's waiver as made
+ * (outside the rules), a holder's while no new piece can use them (the
+ * Ruling on line 67), whatever changed since. */
+static bool
+waived(const struct fungeon_channel *c, int k)
+{
+	const struct fungeon_room *r = &c->d.room;
+
+	return r->waived_by[k][0] &&
+	       (r->waived_gm[k] ||
+	        !fungeon_room_left_usable(r, (enum fungeon_kind)k, left_of(c, k)));
+}
+
 /* Appends "Traps 1 (di), Monsters 25 (bo)" for the categories with
  * points left that nobody waived; returns how many. */
 static int
@@ -418,7 +431,7 @@ open_list(const struct fungeon_channel *c, char *buf, size_t len)
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
 		int h = fungeon_room_holder(r, (enum fungeon_category)k), w;
 
-		if (left_of(c, k) <= 0 || r->waived_by[k][0])
+		if (left_of(c, k) <= 0 || waived(c, k))
 			continue;
 		w = snprintf(buf + used, len - used, "%s%s %lld (%s)", n ? ", " : "", cat_label[k],
 		             (long long)left_of(c, k), h >= 0 ? c->m[h].player : "nobody");
@@ -442,12 +455,13 @@ waived_list(const struct fungeon_channel *c, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
-		if (done[k] || left_of(c, k) <= 0 || !r->waived_by[k][0])
+		if (done[k] || left_of(c, k) <= 0 || !waived(c, k))
 			continue;
 		for (int j = k; j < FUNGEON_CAT_COUNT; j++) {
 			int w;
 
-			if (left_of(c, j) <= 0 || strcmp(r->waived_by[j], r->waived_by[k]) != 0)
+			if (left_of(c, j) <= 0 || !waived(c, j) ||
+			    strcmp(r->waived_by[j], r->waived_by[k]) != 0)
 				continue;
 			done[j] = true;
 			w = j == k ? snprintf(buf + used, len - used, "%s%s: %s %lld",
@@ -464,6 +478,40 @@ waived_list(const struct fungeon_channel *c, char *buf, size_t len)
 	return n;
 }
 
+int
+cmd_fungeon_hallway_waived(const struct fungeon_channel *c, char *buf, size_t len)
+{
+	return waived_list(c, buf, len);
+}
+
+void
+cmd_fungeon_hallway_waiver_check(struct fungeon_channel *c, enum fungeon_kind k, struct reply *out)
+{
+	struct fungeon_room *r = &c->d.room;
+	int64_t left = left_of(c, (int)k);
+
+	if (c->d.phase != FUNGEON_HALLWAY || !r->waived_by[k][0] || r->waived_gm[k])
+		return;
+	if (waived(c, (int)k) && left > 0) {
+		reply_line(out, RS_DIM,
+		           "%s's waiver stands: %s %lld left unspent, which no new %s can use "
+		           "(one costs at least %lld here).",
+		           r->waived_by[k], cat_label[k], (long long)left,
+		           fungeon_cost_kind_name(k), (long long)fungeon_room_cheapest(r, k));
+		return;
+	}
+	if (left > 0) {
+		reply_line(
+		    out, RS_BAD,
+		    "%s's waiver of %s lapses: the %lld left can buy a new %s (one costs at "
+		    "least %lld here): spend them, and waive again only what no new piece can "
+		    "use.",
+		    r->waived_by[k], cat_label[k], (long long)left, fungeon_cost_kind_name(k),
+		    (long long)fungeon_room_cheapest(r, k));
+	}
+	r->waived_by[k][0] = '\0';
+}
+
 /* Whether the caller's waive:true would let category k's points go: left
  * over, not waived yet, and theirs (the GM: any). */
 static bool
@@ -471,7 +519,7 @@ waivable(const struct invocation *inv, const struct fungeon_channel *c, int me, 
 {
 	const struct fungeon_room *r = &c->d.room;
 
-	return left_of(c, k) > 0 && !r->waived_by[k][0] &&
+	return left_of(c, k) > 0 && !waived(c, k) &&
 	       (inv->is_gm || fungeon_room_holder(r, (enum fungeon_category)k) == me);
 }
 
@@ -533,6 +581,10 @@ waive(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 		if (!waivable(inv, c, me, k))
 			continue;
 		snprintf(r->waived_by[k], sizeof(r->waived_by[k]), "%s", inv->from->user_name);
+		r->waived_gm[k] =
+		    inv->is_gm &&
+		    (fungeon_room_holder(r, (enum fungeon_category)k) != me ||
+		     fungeon_room_left_usable(r, (enum fungeon_kind)k, left_of(c, k)));
 		n++;
 	}
 	if (outside)

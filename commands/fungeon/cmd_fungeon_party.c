@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/fungeon/cmd_fungeon_hallway.h"
 #include "commands/fungeon/cmd_fungeon_town.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_render.h"
@@ -440,7 +441,7 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 	                                  "hits",       "XP",     "bonus"};
 	struct fungeon_channel *c = fungeon_channel(inv);
 	struct fungeon_party p;
-	char where[96];
+	char where[96], waived[200];
 
 	if (c->n == 0) {
 		reply_add(out, 0, "No party here yet: ");
@@ -483,6 +484,13 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 	}
 	if (c->waived[0] && waived_here(c))
 		reply_line(out, RS_DIM, "Waived: %s.", c->waived);
+	if (c->d.phase == FUNGEON_HALLWAY &&
+	    cmd_fungeon_hallway_waived(c, waived, sizeof(waived)) > 0)
+		reply_line(out, RS_DIM,
+		           "Waived so far: %s (a player's waiver holds while no new piece can use "
+		           "the points; it is checked again at each piece made or unmade and at "
+		           "entry).",
+		           waived);
 	pending_lines(c, out);
 	if (c->d.phase == FUNGEON_TOWN || c->d.phase == FUNGEON_ENTRANCE) {
 		reply_add(out, RS_DIM, "Categories are drawn in the hallway (");

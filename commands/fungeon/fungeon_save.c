@@ -162,6 +162,12 @@ room_json(const struct fungeon_room *r)
 		for (int c = 0; c < FUNGEON_CAT_COUNT; c++)
 			cJSON_AddItemToArray(w, cJSON_CreateString(r->waived_by[c]));
 	}
+	if (r->waived_gm[0] || r->waived_gm[1] || r->waived_gm[2]) {
+		cJSON *w = cJSON_AddArrayToObject(o, "waived_gm");
+
+		for (int c = 0; c < FUNGEON_CAT_COUNT; c++)
+			cJSON_AddItemToArray(w, cJSON_CreateBool(r->waived_gm[c]));
+	}
 	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
 		cJSON *arr = cJSON_AddArrayToObject(o, kind_keys[k]);
 
@@ -399,7 +405,8 @@ rd_ints(struct fungeon_json *r, const cJSON *o, const char *key, int least, int 
 	return 0;
 }
 
-/* The optional "waived_by": one player name (or "") for each category. */
+/* The optional "waived_by": one player name (or "") for each category,
+ * and "waived_gm": whether each is the GM's waiver. */
 static int
 rd_waived(struct fungeon_json *r, const cJSON *o, struct fungeon_room *room)
 {
@@ -417,6 +424,19 @@ rd_waived(struct fungeon_json *r, const cJSON *o, struct fungeon_room *room)
 			                        "holds a name that is not text or too long");
 		memcpy(room->waived_by[c], x->valuestring, strlen(x->valuestring) + 1);
 		c++;
+	}
+	w = cJSON_GetObjectItemCaseSensitive(o, "waived_gm");
+	if (w == NULL)
+		return 0;
+	if (!cJSON_IsArray(w) || cJSON_GetArraySize(w) != FUNGEON_CAT_COUNT)
+		return fungeon_json_bad(r, "waived_gm", "is not a true or false for each category");
+	c = 0;
+	cJSON_ArrayForEach(x, w)
+	{
+		if (!cJSON_IsBool(x))
+			return fungeon_json_bad(r, "waived_gm",
+			                        "holds a value that is not true or false");
+		room->waived_gm[c++] = cJSON_IsTrue(x);
 	}
 	return 0;
 }

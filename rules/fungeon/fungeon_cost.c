@@ -98,6 +98,8 @@ struct parser {
 	char *err;
 	size_t errlen;
 	const char *kind;
+	enum fungeon_kind k;
+	fungeon_suggest_fn suggest; /* NULL: no "did you mean" */
 };
 
 /* Reads the number after the word `what`, lo..hi. */
@@ -148,14 +150,6 @@ read_name(struct parser *ps, const char *what, size_t max, char *out)
 	}
 	memcpy(out, w, (size_t)n + 1);
 	return 0;
-}
-
-static int
-unknown(struct parser *ps, const char *w, const char *allowed)
-{
-	seterr(ps->err, ps->errlen, "'%s' is not a %s feature; the words are %s.", w, ps->kind,
-	       allowed);
-	return -1;
 }
 
 /* What follows a design word. */
@@ -238,6 +232,43 @@ find_word(const struct word *tab, const char *w, int *index)
 		}
 	}
 	return NULL;
+}
+
+/* Appends tab's words to cands (at most max in all); returns how many. */
+static size_t
+words_of(const struct word *tab, const char **cands, size_t n, size_t max)
+{
+	for (int i = 0; tab[i].w != NULL && n < max; i++)
+		cands[n++] = tab[i].w;
+	return n;
+}
+
+static int
+unknown(struct parser *ps, const char *w, const char *allowed)
+{
+	const char *cands[32], *near = NULL;
+	size_t n = 0;
+
+	if (ps->suggest != NULL) {
+		if (ps->k == FUNGEON_TRAP)
+			n = words_of(trap_words, cands, n, 32);
+		else if (ps->k == FUNGEON_TREASURE)
+			n = words_of(treasure_words, cands, n, 32);
+		else {
+			n = words_of(monster_words, cands, n, 32);
+			n = words_of(ability_words, cands, n, 32);
+			cands[n++] = "ability";
+		}
+		near = ps->suggest(w, cands, n);
+	}
+	if (near != NULL)
+		seterr(ps->err, ps->errlen,
+		       "'%s' is not a %s feature (did you mean %s?); the words are %s.", w,
+		       ps->kind, near, allowed);
+	else
+		seterr(ps->err, ps->errlen, "'%s' is not a %s feature; the words are %s.", w,
+		       ps->kind, allowed);
+	return -1;
 }
 
 /*
@@ -400,8 +431,19 @@ int
 fungeon_cost_parse(enum fungeon_kind kind, const char *spec, struct fungeon_design *out, char *err,
                    size_t errlen)
 {
-	struct parser ps = {
-	    .p = spec, .err = err, .errlen = errlen, .kind = fungeon_cost_kind_name(kind)};
+	return fungeon_cost_parse_suggest(kind, spec, out, err, errlen, NULL);
+}
+
+int
+fungeon_cost_parse_suggest(enum fungeon_kind kind, const char *spec, struct fungeon_design *out,
+                           char *err, size_t errlen, fungeon_suggest_fn suggest)
+{
+	struct parser ps = {.p = spec,
+	                    .err = err,
+	                    .errlen = errlen,
+	                    .kind = fungeon_cost_kind_name(kind),
+	                    .k = kind,
+	                    .suggest = suggest};
 	size_t len = strlen(spec);
 	unsigned seen;
 

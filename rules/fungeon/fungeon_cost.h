@@ -117,6 +117,13 @@ const char *fungeon_cost_kind_name(enum fungeon_kind k);
 bool fungeon_cost_treasure_kind_named(const char *spec);
 int fungeon_cost_parse(enum fungeon_kind kind, const char *spec, struct fungeon_design *out,
                        char *err, size_t errlen);
+/* The known word closest to a mistyped one among the n candidates, or
+ * NULL when none is a slip away (the caller's; the commands pass theirs). */
+typedef const char *(*fungeon_suggest_fn)(const char *typed, const char *const *cands, size_t n);
+/* fungeon_cost_parse(), whose error for a word that is no feature of the
+ * kind names the feature suggest finds closest ("did you mean annoy?"). */
+int fungeon_cost_parse_suggest(enum fungeon_kind kind, const char *spec, struct fungeon_design *out,
+                               char *err, size_t errlen, fungeon_suggest_fn suggest);
 
 /* Writes the canonical words of d into out (at most FUNGEON_SPEC_MAX bytes,
  * NUL-terminated); fungeon_cost_parse() of them gives d back. */

@@ -109,6 +109,10 @@ struct fungeon_room {
 	/* Who let each category's points left go unspent ("" nobody yet):
 	 * its holder, or the GM (a Ruling: nobody waives another's points). */
 	char waived_by[FUNGEON_CAT_COUNT][FUNGEON_PLAYER_MAX];
+	/* Whether that waiver is the GM's, outside the rules: it stands as
+	 * made. A holder's covers only points no new piece can use, checked
+	 * again at each piece of its category made or unmade and at entry. */
+	bool waived_gm[FUNGEON_CAT_COUNT];
 	int n[FUNGEON_KIND_COUNT];
 	struct fungeon_piece *p[FUNGEON_KIND_COUNT]; /* n[k] pieces of kind k, owned */
 };

@@ -553,6 +553,28 @@ q7_a_style_says_what_it_moves_elsewhere(void **unused)
 	fgtable_free(t);
 }
 
+/* Q12, the last: a feature word mistyped gets a "did you mean", as a
+ * mistyped command does; a word near none gets the list alone. */
+static void
+q12_a_feature_typo_gets_did_you_mean(void **unused)
+{
+	struct fgtable *t = fgtable_new(5200);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "al", "/fungeon cost trap anoy 2 pain 1 type fire",
+	                        "'anoy' is not a trap feature (did you mean annoy?); the words are "
+	                        "annoy N, pain N, guards, unlimited, universal, continuous, type "
+	                        "WORD.");
+	fgtable_fails_unchanged(t, "al", "/fungeon cost monster level 2 abilty bite annoy 2 type x",
+	                        "'abilty' is not a monster feature (did you mean ability?); the "
+	                        "words are level N, then for each ability: ability NAME, annoy N, "
+	                        "pain N, resist N WORD, hold, continuous, universal, type WORD.");
+	fgtable_fails_unchanged(t, "al", "/fungeon cost trap zzzzz",
+	                        "'zzzzz' is not a trap feature; the words are annoy N, pain N, "
+	                        "guards, unlimited, universal, continuous, type WORD.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -570,6 +592,7 @@ main(void)
 	    cmocka_unit_test(q14_names_fold_case_in_every_script),
 	    cmocka_unit_test(q8_readme_starts_a_fungeon_table),
 	    cmocka_unit_test(q7_a_style_says_what_it_moves_elsewhere),
+	    cmocka_unit_test(q12_a_feature_typo_gets_did_you_mean),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

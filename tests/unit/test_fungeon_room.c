@@ -326,6 +326,32 @@ member_gone(void **unused)
 	fungeon_room_clear(&r);
 }
 
+/* Line 67 (every point is spent), Ruling: only what no new piece can use
+ * is waived. The cheapest new piece: a trap 2, a monster the floor (at
+ * least 1), a treasure 1; a kind with its FUNGEON_DESIGNS_MAX pieces takes
+ * no more, whatever is left. */
+static void
+points_a_new_piece_can_use(void **unused)
+{
+	struct fungeon_room r = {.floor = 3};
+
+	(void)unused;
+	assert_int_equal(fungeon_room_cheapest(&r, FUNGEON_TRAP), 2);
+	assert_int_equal(fungeon_room_cheapest(&r, FUNGEON_MONSTER), 3);
+	assert_int_equal(fungeon_room_cheapest(&r, FUNGEON_TREASURE), 1);
+	assert_false(fungeon_room_left_usable(&r, FUNGEON_TRAP, 1));
+	assert_true(fungeon_room_left_usable(&r, FUNGEON_TRAP, 2));
+	assert_false(fungeon_room_left_usable(&r, FUNGEON_MONSTER, 2));
+	assert_true(fungeon_room_left_usable(&r, FUNGEON_MONSTER, 3));
+	assert_true(fungeon_room_left_usable(&r, FUNGEON_TREASURE, 1));
+	r.floor = 0; /* no floor below 1: a monster costs at least its level, 1 */
+	assert_int_equal(fungeon_room_cheapest(&r, FUNGEON_MONSTER), 1);
+	for (int i = 0; i < FUNGEON_DESIGNS_MAX; i++)
+		add(&r, FUNGEON_TREASURE, "gem", 1);
+	assert_false(fungeon_room_left_usable(&r, FUNGEON_TREASURE, 5));
+	fungeon_room_clear(&r);
+}
+
 int
 main(void)
 {
@@ -338,6 +364,7 @@ main(void)
 	    cmocka_unit_test(dead_leave_their_treasure),
 	    cmocka_unit_test(treasure_gate),
 	    cmocka_unit_test(member_gone),
+	    cmocka_unit_test(points_a_new_piece_can_use),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,6 +136,29 @@ fgtable_fails_unchanged(struct fgtable *t, const char *user, const char *line, c
 }
 
 void
+fgtable_round_trips(const struct fungeon_channel *c)
+{
+	cJSON *j = fungeon_mod.save(c);
+	char *a = cJSON_PrintUnformatted(j), *b, err[200] = "";
+	struct fungeon_channel *fresh = fungeon_mod.create();
+
+	cJSON_Delete(j);
+	j = cJSON_Parse(a);
+	assert_non_null(j);
+	if (fungeon_mod.load(fresh, j, err, sizeof(err)) != 0)
+		fail_msg("load: %s", err);
+	cJSON_Delete(j);
+	j = fungeon_mod.save(fresh);
+	b = cJSON_PrintUnformatted(j);
+	assert_string_equal(a, b);
+	assert_int_equal(fungeon_channel_bytes(fresh), fungeon_channel_bytes(c));
+	cJSON_Delete(j);
+	free(a);
+	free(b);
+	fungeon_mod.destroy(fresh);
+}
+
+void
 fgtable_pick_all(struct fgtable *t)
 {
 	static const char *const words[] = {"traps", "monsters", "treasure"};

@@ -49,6 +49,9 @@ void fgtable_gm(struct fgtable *t, const char *line);
 struct fungeon_channel *fgtable_fungeon(struct fgtable *t);
 /* The channel's Fungeon state as JSON text. */
 char *fgtable_saved(struct fgtable *t);
+/* Fails the test unless c saved as JSON text, loaded and saved again gives
+ * the same text, the loaded state holding as many bytes as c. */
+void fgtable_round_trips(const struct fungeon_channel *c);
 
 /* Whoever is next chooses, in the draw's order, the first category not
  * held yet, Traps before Monsters before Treasure, until all are held. */

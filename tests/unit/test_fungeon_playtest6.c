@@ -1,0 +1,136 @@
+/* The sixth independent play-test of Fungeon
+ * (notes/playtest-fungeon-6.md), its findings each played at a table as
+ * the report found it, with what the rule text (or a Ruling where it
+ * is silent) wants instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_save.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* Al, Bo and Cy, level 3 fighters, in the hallway before room 1 on
+ * floor 3 with the categories drawn: Traps 6, Monsters 12, Treasure 6. */
+static struct fungeon_channel *
+drawn(struct fgtable *t)
+{
+	fgtable_fighters(t, 3, 3);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	return fgtable_fungeon(t);
+}
+
+/* The table's state holds whose waivers are the GM's, reads back the
+ * same, and a record whose "waived_gm" is not all true or false is
+ * refused with the field named. */
+static void
+saved_and_read_back(struct fgtable *t)
+{
+	char *a = fgtable_saved(t), err[200] = "", *at;
+	void *fresh = fungeon_mod.create();
+	cJSON *j;
+
+	fgtable_round_trips(fgtable_fungeon(t));
+	at = strstr(a, "\"waived_gm\":[false,true,false]");
+	assert_non_null(at);
+	memcpy(at + strlen("\"waived_gm\":["), "0    ", 5);
+	j = cJSON_Parse(a);
+	assert_non_null(j);
+	assert_int_equal(fungeon_mod.load(fresh, j, err, sizeof(err)), -1);
+	assert_string_equal(err, "Fungeon room: 'waived_gm' holds a value that is not true or false.");
+	cJSON_Delete(j);
+	fungeon_mod.destroy(fresh);
+	free(a);
+}
+
+/* R1 (line 67: every point given is spent; Ruling: a holder waives only
+ * points no new piece can use): the holder of Monsters waives 2 (a
+ * monster costs at least 3 on floor 3), then unmakes the three ghouls.
+ * The waiver lapses at once, saying so, and the party may not go in with
+ * 12 points unspent and no monster; the hallway's `party` shows a
+ * waiver standing. */
+static void
+r1_a_waiver_covers_only_what_no_new_piece_can_use(void **unused)
+{
+	struct fgtable *t = fgtable_new(607);
+	struct fungeon_channel *c = drawn(t);
+	const char *m = fgtable_holder(t, FUNGEON_CAT_MONSTERS);
+	char line[400], *text;
+
+	(void)unused;
+	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add ghoul level 4");
+	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add ghoul2 level 3");
+	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add ghoul3 level 3");
+	snprintf(line, sizeof(line), "Points left unspent, waived by %s: Monsters 2.", m);
+	fgtable_says(t, m, "/fungeon enter waive:true", line);
+	snprintf(line, sizeof(line),
+	         "Waived so far: %s: Monsters 2 (a player's waiver holds while no new piece "
+	         "can use the points; it is checked again at each piece made or unmade and at "
+	         "entry).",
+	         m);
+	fgtable_says(t, "al", "/fungeon party", line);
+
+	text = fgtable_said(t, m, "/fungeon monster remove ghoul3");
+	snprintf(line, sizeof(line),
+	         "%s's waiver of Monsters lapses: the 5 left can buy a new monster (one costs "
+	         "at least 3 here): spend them, and waive again only what no new piece can use.",
+	         m);
+	fgtable_holds(text, line);
+	free(text);
+	assert_string_equal(c->d.room.waived_by[FUNGEON_CAT_MONSTERS], "");
+	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster remove ghoul");
+	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster remove ghoul2");
+	text = fgtable_said(t, "al", "/fungeon party");
+	assert_null(strstr(text, "Waived so far"));
+	free(text);
+
+	/* the other two spend all theirs */
+	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add pit annoy 2 pain 1 type spikes");
+	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add pit2 annoy 2 pain 1 type spikes");
+	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add pit3 annoy 2 pain 1 type spikes");
+	fgtable_make(t, FUNGEON_CAT_TREASURE, "/fungeon treasure add gem mundane value 5");
+	snprintf(line, sizeof(line),
+	         "Room 1's points are not all spent (left: Monsters 12 (%s)), and the text says "
+	         "every point is spent; each holder spends theirs, or lets go what no new piece "
+	         "can use with /fungeon enter waive:true.",
+	         m);
+	fgtable_fails_unchanged(t, "al", "/fungeon enter", line);
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+
+	/* a waiver saved before this rule, over points a monster can use,
+	 * is checked at entry and counts for nothing */
+	snprintf(c->d.room.waived_by[FUNGEON_CAT_MONSTERS], FUNGEON_PLAYER_MAX, "%s", m);
+	fgtable_fails_unchanged(t, "al", "/fungeon enter", line);
+	fgtable_fails_unchanged(t, m, "/fungeon enter waive:true",
+	                        "Monsters 12 can still buy a new monster (one costs at least 3 "
+	                        "here), and the text has every point spent: spend them first; a "
+	                        "holder waives only points no new piece can use (a Ruling), and "
+	                        "the GM any, outside the rules.");
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+
+	/* the GM's waiver, outside the rules, stands as made */
+	fgtable_gm(t, "/fungeon enter waive:true");
+	assert_int_equal(c->d.phase, FUNGEON_ROOM);
+	assert_true(c->d.room.waived_gm[FUNGEON_CAT_MONSTERS]);
+	saved_and_read_back(t);
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(r1_a_waiver_covers_only_what_no_new_piece_can_use),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
