@@ -14,8 +14,9 @@
 #     the 12 changes and exit 0, with no line saying something was not
 #     saved.
 #  4. A second start on the same database reads Tension 9/10 and Turn 5.
-# The give-up (a server that stays away past the stop's reach time: one
-# line, exit status 1) is in tests/unit/test_persist_pg.c, with a short time.
+# The give-up (a server away for all of the stop's reach time: one line,
+# and the count of records lost that makes delver exit 1) is checked in
+# tests/unit/test_persist_pg.c, with a reach time of 0.3 s.
 # No timing is asserted: the waits only place the stop before delver's own
 # next reconnection attempt, which is where the change used to be lost.
 . tests/integration/lib.sh
@@ -39,8 +40,8 @@ CONNINFO=$(PG_FSYNC=off sh tests/tools/pg_cluster.sh start "$PG") ||
 PG_UP=1
 printf '[store]\nbackend = postgresql\nconninfo = %s\n' "$CONNINFO" > "$top/pg.conf"
 
-# replies_wait N: until the console printed N lines (each command here
-# answers on one line and more; the count only grows).
+# replies_wait PATTERN N: until the console's output holds N lines that
+# match PATTERN (20 s at most).
 replies_wait() {
 	rw_i=0
 	until [ "$(grep -c "$1" "$top/out")" -ge "$2" ]; do
