@@ -247,10 +247,8 @@ app_shutdown(struct app *a, int status, const char *why)
 }
 
 void
-app_stop_failed(struct app *a, int status, const char *why)
+app_stop_failed(struct app *a, int status)
 {
-	if (why != NULL)
-		log_error("stopping: %s", why);
 	if (a->status == APP_EXIT_OK)
 		a->status = status;
 }

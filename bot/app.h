@@ -139,10 +139,9 @@ void app_service_done(struct app_service *s);
 void app_shutdown(struct app *a, int status, const char *why);
 
 /* A service that could not keep what it had to during the stop (the store
- * could not save every change) makes the stop exit with status, unless
- * the stop already has a status other than APP_EXIT_OK. why is logged as
- * an error when the service has not logged it itself (NULL: it has). */
-void app_stop_failed(struct app *a, int status, const char *why);
+ * could not save every change; it logs why) makes the stop exit with
+ * status, unless the stop already has a status other than APP_EXIT_OK. */
+void app_stop_failed(struct app *a, int status);
 
 uv_loop_t *app_loop(struct app *a);
 /* The configuration in use: valid until the next reload (see above). */

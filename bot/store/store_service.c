@@ -75,7 +75,7 @@ closed(void *ctx, unsigned lost)
 	/* Acknowledged changes are lost (persist logged how many): the stop
 	 * must not look clean to systemd. */
 	if (lost > 0)
-		app_stop_failed(ss->a, APP_EXIT_FAILURE, NULL);
+		app_stop_failed(ss->a, APP_EXIT_FAILURE);
 	dispatch_set_store(ss->d, &closed_ops, NULL);
 	app_service_done(ss->s);
 	free(ss);

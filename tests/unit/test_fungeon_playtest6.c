@@ -46,7 +46,8 @@ saved_and_read_back(struct fgtable *t)
 	j = cJSON_Parse(a);
 	assert_non_null(j);
 	assert_int_equal(fungeon_mod.load(fresh, j, err, sizeof(err)), -1);
-	assert_string_equal(err, "Fungeon room: 'waived_gm' holds a value that is not true or false.");
+	assert_string_equal(err,
+	                    "Fungeon room: 'waived_gm' holds a value that is not true or false.");
 	cJSON_Delete(j);
 	fungeon_mod.destroy(fresh);
 	free(a);
