@@ -278,8 +278,9 @@ static const struct command fungeon_subs[] = {
     {.name = "leave",
      .desc = "Take your Fungeoneer out of the party",
      .help = "What it carried stays in the room. Ruling: the categories it held in this "
-             "room pass to the highest roller left; the monsters you made follow the defaults "
-             "from then on (only the GM directs them).",
+             "room pass to the highest roller left, the reply naming who holds each now and, "
+             "in the hallway, the points left to spend; the monsters you made follow the "
+             "defaults from then on (only the GM directs them).",
      .fn = cmd_fungeon_leave},
     {.name = "sheet",
      .desc = "A Fungeoneer's sheet: hits, XP, effects and their sources, treasure",
@@ -290,7 +291,9 @@ static const struct command fungeon_subs[] = {
      .desc = "The party, where it is, Party Min/Max/Total, the floor, the room's budgets",
      .help = "Party Min is the lowest level of the living, Party Max the highest, Party Total "
              "their sum. Ruling: the text's own example (levels 2, 3 and 5, \"Party Total is "
-             "8\") is a slip for 10.",
+             "8\") is a slip for 10. A room's budgets count the party as its hallway did; "
+             "when the party changed since, the budget line says so (Party Total 9 as the "
+             "hallway counted it).",
      .fn = cmd_fungeon_party,
      .read_only = true},
     {.name = "floor",

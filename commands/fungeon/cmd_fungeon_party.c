@@ -196,16 +196,40 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	mark_taken_here(inv, c, (int)(m - c->m), out);
 }
 
+/* "Monsters pass to al, the highest roller left, with 3 points left to
+ * spend." for category k, whose holder just left. */
+static void
+holder_passed(const struct fungeon_channel *c, enum fungeon_category k, struct reply *out)
+{
+	static const char *const label[] = {"Traps", "Monsters", "Treasure"};
+	int h = fungeon_room_holder(&c->d.room, k);
+	int64_t left = fungeon_channel_budget(c, (enum fungeon_kind)k) -
+	               fungeon_channel_spent(c, (enum fungeon_kind)k);
+
+	if (h < 0)
+		return;
+	reply_add(out, 0, "%s pass%s to ", label[k], k == FUNGEON_CAT_TREASURE ? "es" : "");
+	reply_add(out, RS_BOLD, "%s", c->m[h].player);
+	reply_add(out, 0, ", the highest roller left");
+	if (c->d.phase == FUNGEON_HALLWAY)
+		reply_add(out, 0, ", with %lld point%s left to spend", (long long)left,
+		          left == 1 ? "" : "s");
+	reply_line(out, 0, ".");
+}
+
 void
 cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
 	int me = fungeon_channel_need_self(c, inv, out);
 	char name[FUNGEON_NAME_MAX + 1];
+	bool held[FUNGEON_CAT_COUNT];
 
 	if (me < 0)
 		return;
 	snprintf(name, sizeof(name), "%s", c->m[me].name);
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
+		held[k] = fungeon_room_holder(&c->d.room, (enum fungeon_category)k) == me;
 	if (c->m[me].dead && c->d.phase != FUNGEON_TOWN)
 		fungeon_channel_fallen_add(c, c->m[me].user_key);
 	fungeon_room_leave_items(&c->d.room, &c->m[me]);
@@ -217,6 +241,9 @@ cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 	}
 	channel_touch(inv->chan);
 	reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
+		if (held[k])
+			holder_passed(c, (enum fungeon_category)k, out);
 }
 
 /* "level 4 at 80 XP", or why no level comes after this one. */

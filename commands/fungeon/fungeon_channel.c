@@ -753,20 +753,22 @@ fungeon_channel_budget_line(struct reply *out, const struct fungeon_channel *c, 
 	static const char *const what[] = {"Party Max", "Party Total", "Party Min"};
 	static const char *const label[] = {"Traps", "Monsters", "Treasure"};
 	struct fungeon_budgets b;
-	struct fungeon_party p;
+	struct fungeon_party p, now;
 	int floor;
 	int64_t budget, spent = fungeon_channel_spent(c, k);
-	int base;
+	int base, base_now;
 
 	budgets_of(c, &b, &p, &floor);
+	fungeon_channel_party(c, &now);
 	budget = k == FUNGEON_TRAP ? b.traps : k == FUNGEON_MONSTER ? b.monsters : b.treasure;
 	base = k == FUNGEON_TRAP ? p.max : k == FUNGEON_MONSTER ? p.total : p.min;
+	base_now = k == FUNGEON_TRAP ? now.max : k == FUNGEON_MONSTER ? now.total : now.min;
 	reply_add(out, 0, "%s budget %s: ", label[k],
 	          c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM ? "this room"
 	                                                                      : "of a room now");
 	reply_add(out, RS_BOLD, "%lld", (long long)budget);
-	reply_add(out, 0, " (%s %d + floor %d); spent %lld", what[k], base, floor,
-	          (long long)spent);
+	reply_add(out, 0, " (%s %d%s + floor %d); spent %lld", what[k], base,
+	          base != base_now ? " as the hallway counted it" : "", floor, (long long)spent);
 	if (extra > 0)
 		reply_add(out, 0, ", this design %lld", (long long)extra);
 	if (budget - spent - extra < 0) {

@@ -126,11 +126,44 @@ r1_a_waiver_covers_only_what_no_new_piece_can_use(void **unused)
 	fgtable_free(t);
 }
 
+/* R2: the holder of Monsters leaves the hallway with 3 points unspent:
+ * the reply says who holds the category now and what is left to spend,
+ * and `party` says the budget's Party Total is the one the hallway
+ * counted (9), not the party now (6). */
+static void
+r2_a_holder_who_leaves_says_where_the_category_goes(void **unused)
+{
+	struct fgtable *t = fgtable_new(730);
+	char m[16], line[200], *text;
+
+	(void)unused;
+	drawn(t);
+	snprintf(m, sizeof(m), "%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
+	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add ghoul level 3");
+	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add ghoul2 level 3");
+	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add ghoul3 level 3");
+	text = fgtable_said(t, m, "/fungeon leave");
+	snprintf(line, sizeof(line),
+	         "Monsters pass to %s, the highest roller left, with 3 points left to spend.",
+	         fgtable_holder(t, FUNGEON_CAT_MONSTERS));
+	fgtable_holds(text, line);
+	assert_string_not_equal(fgtable_holder(t, FUNGEON_CAT_MONSTERS), m);
+	free(text);
+	text = fgtable_said(t, fgtable_holder(t, FUNGEON_CAT_MONSTERS), "/fungeon party");
+	fgtable_holds(text, "Party now: Min 3 · Max 3 · Total 6 · ");
+	fgtable_holds(text, "Monsters budget this room: 12 (Party Total 9 as the hallway counted "
+	                    "it + floor 3); spent 9, left 3.");
+	fgtable_holds(text, "Traps budget this room: 6 (Party Max 3 + floor 3)");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(r1_a_waiver_covers_only_what_no_new_piece_can_use),
+	    cmocka_unit_test(r2_a_holder_who_leaves_says_where_the_category_goes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

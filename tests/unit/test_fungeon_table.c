@@ -194,9 +194,13 @@ room_budgets_and_unspent_points(void **unused)
 	assert_int_equal(fungeon_channel_budget(c, FUNGEON_TRAP), 5);
 	assert_int_equal(fungeon_channel_budget(c, FUNGEON_TREASURE), 4);
 	text = fgtable_run(t, "alice", "/fungeon party");
-	snprintf(line, sizeof(line), "Monsters budget this room: 7 (Party Total 5 + floor 2)");
+	snprintf(line, sizeof(line),
+	         "Monsters budget this room: 7 (Party Total 5 as the hallway counted it + floor "
+	         "2)");
 	assert_non_null(strstr(text, line));
-	assert_non_null(strstr(text, "Traps budget this room: 5 (Party Max 3 + floor 2)"));
+	assert_non_null(strstr(text,
+	                       "Traps budget this room: 5 (Party Max 3 as the hallway counted "
+	                       "it + floor 2)"));
 	free(text);
 	fgtable_free(t);
 }
