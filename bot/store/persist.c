@@ -4,12 +4,14 @@
 #include "bot/store/persist_snapshot.h"
 #include "bot/store/persist_queue.h"
 #include "bot/store/persist_read.h"
+#include "bot/store/restore_cut.h"
 #include "bot/store/keyset.h"
 #include "bot/store/markset.h"
 #include "bot/store/snapfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -883,6 +885,20 @@ tick_cb(uv_timer_t *t)
 
 /* --- opening and closing --- */
 
+/* The database may hold commits that no snapshot holds (why says how it
+ * is known): the next snapshot is due even if this process commits
+ * nothing. Logged once. */
+static void
+unsnapped_before(struct persist *p, const char *why)
+{
+	if (p->unsnapped)
+		return;
+	p->unsnapped = true;
+	log_info("store: the database may hold commits that no snapshot holds (%s): the next "
+	         "snapshot is written even if nothing changes",
+	         why);
+}
+
 /* Makes and checks the state directory (statedir.h) and takes its lock;
  * running: for a process that will run on it (not a restore). Returns 0,
  * or -1 with err and errno as persist_open says. */
@@ -911,6 +927,20 @@ open_dir(struct persist *p, bool running, char *err, size_t errlen)
 		errno = EAGAIN;
 		return -1;
 	}
+	/* A restore cut short is finished (or its leftovers removed) before
+	 * anything opens the database: never a start on nothing by accident.
+	 * A finished one leaves a snapshot's database, as persist_restore. */
+	switch (restore_cut_settle(p->dir, err, errlen)) {
+	case -1:
+		errno = STATEDIR_UNSAFE;
+		return -1;
+	case 1:
+		if (ftruncate(p->lock_fd, 0) < 0)
+			log_warn("store: cannot empty the lock file of %s", p->dir);
+		break;
+	default:
+		break;
+	}
 	/* The lock file holds a byte while a process runs; a clean stop
 	 * empties it once every commit is in a snapshot (persist__close_step).
 	 * A byte found now: the process before was killed, or stopped with
@@ -918,12 +948,9 @@ open_dir(struct persist *p, bool running, char *err, size_t errlen)
 	 * one commits nothing. */
 	if (!running)
 		return 0;
-	if (fstat(p->lock_fd, &st) == 0 && st.st_size > 0) {
-		p->unsnapped = true;
-		log_info("store: the database may hold commits that no snapshot holds (the "
-		         "process before did not stop cleanly, or a channel was restored): the "
-		         "next snapshot is written even if nothing changes");
-	}
+	if (fstat(p->lock_fd, &st) == 0 && st.st_size > 0)
+		unsnapped_before(p, "the process before did not stop cleanly, or a channel was "
+		                    "restored");
 	if (pwrite(p->lock_fd, "1", 1, 0) != 1)
 		log_warn("store: cannot write the lock file %s", path);
 	p->running_marked = true;
@@ -1008,14 +1035,36 @@ aside_dir(char *out, size_t size, const char *dir, time_t now)
 	return -1; /* errno is EEXIST */
 }
 
+/* The sentence of a restore of file (read from its copy db) that found
+ * no room in dir for its copy: it needs two copies of the database. */
+static void
+no_room(const char *dir, const char *file, const char *db, char *err, size_t errlen)
+{
+	const long long mb = 1024 * 1024;
+	struct stat st;
+	long long need = stat(db, &st) == 0 ? (2 * (long long)st.st_size + mb - 1) / mb : 0;
+
+	if (need > 0)
+		snprintf(err, errlen,
+		         "cannot restore %s: the disk of %s is full (the restore needs about "
+		         "%lld MB free there, for two copies of the database); nothing was "
+		         "changed",
+		         file, dir, need);
+	else
+		snprintf(err, errlen,
+		         "cannot restore %s: the disk of %s is full; nothing was changed", file,
+		         dir);
+}
+
 int
 persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 {
 	struct persist *p = xcalloc(1, sizeof(*p));
 	char why[8192], tmp[4300], from[4300], to[4400], aside[4300], plain[4400];
 	static const char *const parts[] = {"", "-wal", "-shm"};
-	bool moved = false;
+	bool moved = false, blocked = false;
 	int rc = -1, expanded = 0;
+	sigset_t stop, mask;
 
 	p->lock_fd = -1;
 	snprintf(p->dir, sizeof(p->dir), "%s", dir != NULL ? dir : persist_opts_default_dir());
@@ -1037,12 +1086,33 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	snprintf(tmp, sizeof(tmp), "%s.restore-tmp", p->path);
 	unlink(tmp);
 	if (store_sqlite_copy(expanded ? plain : file, tmp, why, sizeof(why)) < 0) {
-		unlink(tmp);
-		if (expanded > 0)
-			snapfile_name_original(why, sizeof(why), plain, file);
-		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
+		int e = errno;
+
+		snapfile_remove(tmp);
+		if (e == ENOSPC)
+			no_room(p->dir, file, expanded ? plain : file, err, errlen);
+		else {
+			if (expanded > 0)
+				snapfile_name_original(why, sizeof(why), plain, file);
+			snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
+		}
 		goto out;
 	}
+	/* The copy is whole and durable (store_sqlite_copy commits it with
+	 * synchronous FULL; its name too) before anything moves: a start that
+	 * finds it without delver.db finishes this restore (restore_cut.h).
+	 * From here to the install, SIGINT, SIGTERM and SIGHUP wait. */
+	if (fsio_fsync_dir(p->dir) < 0) {
+		snprintf(err, errlen, "cannot write to %s: %s; nothing was changed", p->dir,
+		         strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	blocked = sigprocmask(SIG_BLOCK, &stop, &mask) == 0;
 	/* The database in use (with its log) moves aside, never removed, into
 	 * a directory of its own. */
 	if (access(p->path, F_OK) == 0) {
@@ -1081,6 +1151,8 @@ out:
 	if (expanded > 0)
 		snapfile_remove(plain);
 	free_persist(p);
+	if (blocked)
+		sigprocmask(SIG_SETMASK, &mask, NULL);
 	return rc;
 }
 
@@ -1161,9 +1233,18 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
              size_t errlen)
 {
 	struct persist *p = persist_new(loop, st, o, err, errlen);
+	char wal[4300];
+	struct stat ws;
 
 	if (p == NULL)
 		return NULL;
+	/* A clean stop checkpoints the log and removes it: one with frames
+	 * says the process before did not, also one whose lock file could not
+	 * tell (a delver from before the lock's byte). */
+	snprintf(wal, sizeof(wal), "%s-wal", p->path);
+	if (stat(wal, &ws) == 0 && ws.st_size > 0)
+		unsnapped_before(p, "its log holds commits the process before did not "
+		                    "checkpoint, so it did not stop cleanly");
 	p->be = store_sqlite_open(loop, p->path, o->fsync, err, errlen);
 	p->sqlite = true;
 	if (p->be == NULL || store_merge(p->path, o->merge_from, err, errlen) < 0 ||

@@ -215,7 +215,7 @@ snapfile_expand(const char *file, const char *dir, char *out, size_t outlen, cha
 void
 snapfile_remove_sides(const char *db)
 {
-	static const char *const sides[] = {"-wal", "-shm"};
+	static const char *const sides[] = {"-wal", "-shm", "-journal"};
 	char path[4500];
 
 	for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
@@ -247,7 +247,10 @@ snapfile_name_original(char *why, size_t len, const char *plain, const char *fil
 			break;
 		}
 		buf_add(&b, p, (size_t)(at - p));
-		buf_addf(&b, "%s%s", file, snapfile_compressed(file) ? ", once expanded," : "");
+		buf_addf(&b, "%s%s", file,
+		         !snapfile_compressed(file)      ? ""
+		         : at[n] == ':' || at[n] == '\0' ? " (once expanded)"
+		                                         : ", once expanded,");
 	}
 	snprintf(why, len, "%s", buf_str(&b));
 	buf_free(&b);

@@ -57,14 +57,15 @@ int snapfile_copy_in(const char *file, const char *dir, char *out, size_t outlen
 bool snapfile_is_snapshot(const char *path);
 
 /* Says the operator's file where why names its copy plain: each "PLAIN"
- * in why becomes "FILE, once expanded," ("FILE" when file is not
- * compressed) (why is rewritten in place, cut to len). */
+ * in why becomes "FILE, once expanded," or, before a colon or at the end,
+ * "FILE (once expanded)" ("FILE" when file is not compressed) (why is
+ * rewritten in place, cut to len). */
 void snapfile_name_original(char *why, size_t len, const char *plain, const char *file);
 
-/* Removes an expanded copy, and the -wal and -shm files SQLite may have
- * made beside it when it was read. */
+/* Removes an expanded copy, and the -wal, -shm and -journal files SQLite
+ * may have made beside it when it was read or written. */
 void snapfile_remove(const char *expanded);
-/* Removes only those -wal and -shm files beside db. */
+/* Removes only those -wal, -shm and -journal files beside db. */
 void snapfile_remove_sides(const char *db);
 
 #endif

@@ -295,6 +295,8 @@ store_pg_restore(const char *conninfo, const char *password, const char *dir, co
 	}
 	/* Every record is checked before anything is replaced. */
 	if (store_check_file(expanded ? plain : file, check, sizeof(check)) < 0) {
+		if (expanded > 0)
+			snapfile_name_original(check, sizeof(check), plain, file);
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", check);
 		goto out;
 	}

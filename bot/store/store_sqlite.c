@@ -923,6 +923,26 @@ sqlite_close(struct store_backend *base, store_done_cb done, void *ctx)
 
 static int exec_sql(struct sqlite_backend *b, const char *sql, char *err, size_t errlen);
 
+/* The sentence of a start whose marking of n channel rows found the disk
+ * full: the transaction's log grows to about the database's size. */
+static void
+at_start_no_room(const struct sqlite_backend *b, size_t n, char *err, size_t errlen)
+{
+	const long long mb = 1024 * 1024;
+	const char *slash = strrchr(b->path, '/');
+	int dlen = slash == NULL ? 1 : slash == b->path ? 1 : (int)(slash - b->path);
+	const char *dir = slash == NULL ? "." : b->path;
+	struct stat st;
+	long long need = stat(b->path, &st) == 0 ? (st.st_size + mb - 1) / mb : 0;
+
+	snprintf(err, errlen,
+	         "cannot start on %s: its disk is full, and this start marks %zu channel rows "
+	         "once (the first start after an upgrade, or after a --restore of an older "
+	         "snapshot, does), which needs about %lld MB free in %.*s (the database's "
+	         "size); free that much, then start again",
+	         b->path, n, need > 0 ? need : 1, dlen, dir);
+}
+
 /* Stores each fixed at_start, in one transaction; the records, and so their
  * generations, stay as they are. */
 static int
@@ -947,9 +967,14 @@ at_start_fix_write(struct sqlite_backend *b, const struct store_at_start_fix *f,
 			goto fail;
 	}
 	sqlite3_finalize(s);
-	return exec_sql(b, "COMMIT", err, errlen);
+	s = NULL;
+	if (sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
 fail:
-	snprintf(err, errlen, "cannot write to %s: %s", b->path, sqlite3_errmsg(b->db));
+	if (sqlite3_errcode(b->db) == SQLITE_FULL)
+		at_start_no_room(b, f->n, err, errlen);
+	else
+		snprintf(err, errlen, "cannot write to %s: %s", b->path, sqlite3_errmsg(b->db));
 	sqlite3_finalize(s);
 	sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
@@ -1528,7 +1553,7 @@ store_sqlite_copy(const char *from, const char *to, char *err, size_t errlen)
 {
 	sqlite3 *src = NULL, *dst = NULL;
 	sqlite3_backup *bk;
-	int rc = -1;
+	int rc = -1, step = SQLITE_ERROR;
 
 	if (statedir_create_file(to) < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", to, statedir_strerror(errno));
@@ -1550,7 +1575,8 @@ store_sqlite_copy(const char *from, const char *to, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
 		goto out;
 	}
-	rc = sqlite3_backup_step(bk, -1) == SQLITE_DONE ? 0 : -1;
+	step = sqlite3_backup_step(bk, -1);
+	rc = step == SQLITE_DONE ? 0 : -1;
 	sqlite3_backup_finish(bk);
 	if (rc < 0)
 		snprintf(err, errlen, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
@@ -1560,5 +1586,7 @@ out:
 		rc = -1;
 	}
 	sqlite3_close(src);
+	if (rc < 0)
+		errno = step == SQLITE_FULL ? ENOSPC : EIO;
 	return rc;
 }

@@ -111,7 +111,8 @@ uint64_t store_sqlite_checkpoints(const struct store_backend *b);
 
 /* Copies the database at from into to, which must not exist (it is made
  * 0600; anything there, a link included, is refused) with the backup API,
- * fsynced. Returns 0, or -1 with err. */
+ * fsynced. Returns 0, or -1 with err and errno (ENOSPC when the disk is
+ * full). */
 int store_sqlite_copy(const char *from, const char *to, char *err, size_t errlen);
 
 #endif

@@ -25,6 +25,7 @@
 #include "bot/store/markset.h"
 #include "bot/store/persist.h"
 #include "bot/store/restore_channel.h"
+#include "bot/store/snapfile.h"
 #include "bot/console/render_text.h"
 #include "bot/store/store_record.h"
 #include "bot/store/store_sqlite.h"
@@ -62,10 +63,13 @@ keepalive_cb(uv_timer_t *t)
 {
 }
 
-static void
-bot_open(struct bot *b)
+static void bot_teardown(struct bot *b);
+
+/* Opens b's store: NULL, or why it could not (b is then torn down). */
+static const char *
+bot_try_open(struct bot *b)
 {
-	char err[2048];
+	static char err[2048];
 
 	uv_loop_init(&b->loop);
 	uv_timer_init(&b->loop, &b->keepalive);
@@ -74,9 +78,21 @@ bot_open(struct bot *b)
 	b->rng = rng_new_seeded(1);
 	b->d = dispatch_new(&(struct dispatch_opts){.state = b->st, .rng = b->rng});
 	b->p = persist_open(&b->loop, b->st, &b->o, err, sizeof(err));
-	if (b->p == NULL)
-		fail_msg("%s", err);
+	if (b->p == NULL) {
+		bot_teardown(b);
+		return err;
+	}
 	dispatch_set_store(b->d, &persist_store_ops, b->p);
+	return NULL;
+}
+
+static void
+bot_open(struct bot *b)
+{
+	const char *err = bot_try_open(b);
+
+	if (err != NULL)
+		fail_msg("%s", err);
 }
 
 static struct bot *
@@ -96,6 +112,13 @@ static void
 bot_close(struct bot *b)
 {
 	persist_close(b->p);
+	bot_teardown(b);
+}
+
+/* What is left of b once its store is closed (or failed to open). */
+static void
+bot_teardown(struct bot *b)
+{
 	dispatch_free(b->d);
 	uv_close((uv_handle_t *)&b->keepalive, NULL);
 	uv_run(&b->loop, UV_RUN_DEFAULT);
@@ -756,6 +779,17 @@ snapshots_of(struct bot *b)
 	return count_prefix(snaps, "delver-", found, sizeof(found));
 }
 
+/* A start and a stop that commit nothing, in a new second (a snapshot's
+ * name has whole seconds); then b has want snapshot files. */
+static void
+restart_idle(struct bot *b, int want)
+{
+	after(time(NULL));
+	bot_open(b);
+	bot_close(b);
+	assert_int_equal(snapshots_of(b), want);
+}
+
 /*
  * A stop writes a snapshot when the database holds commits no snapshot
  * holds, also when this process committed nothing: the process before it
@@ -782,13 +816,8 @@ test_a_stop_after_a_killed_process_writes_a_snapshot(void **state)
 	assert_non_null(fp = fopen(lock, "w"));
 	assert_int_equal(fputs("1", fp), 1);
 	fclose(fp);
-	bot_open(b);
-	bot_close(b);
-	assert_int_equal(snapshots_of(b), 2);
-	after(time(NULL));
-	bot_open(b);
-	bot_close(b);
-	assert_int_equal(snapshots_of(b), 2);
+	restart_idle(b, 2);
+	restart_idle(b, 2);
 	assert_int_equal(file_size(lock), 0);
 	/* A restore moves a killed process's database aside: what is left is
 	 * a snapshot's. */
@@ -801,6 +830,32 @@ test_a_stop_after_a_killed_process_writes_a_snapshot(void **state)
 	if (persist_restore(b->dir, snap, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	assert_int_equal(file_size(lock), 0);
+	bot_free(b);
+}
+
+static void commit_in_log(const char *path);
+
+/*
+ * A database whose log holds commits (a clean stop checkpoints and removes
+ * it) was left by a process that did not stop cleanly, also when its lock
+ * file is empty (a delver from before the lock's byte, killed): the stop
+ * writes a snapshot, and only that once.
+ */
+static void
+test_a_log_with_commits_at_start_means_a_snapshot_at_the_stop(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char db[4200], lock[4200];
+
+	say(b, "ann", "crypt", "/gm claim");
+	bot_close(b);
+	assert_int_equal(snapshots_of(b), 1);
+	snprintf(db, sizeof(db), "%s/delver.db", b->dir);
+	snprintf(lock, sizeof(lock), "%s/lock", b->dir);
+	commit_in_log(db);
+	assert_int_equal(file_size(lock), 0);
+	restart_idle(b, 2);
+	restart_idle(b, 2);
 	bot_free(b);
 }
 
@@ -835,6 +890,25 @@ test_snapshot_leftovers_go_at_start(void **state)
 }
 
 static int64_t db_int(struct bot *b, const char *sql);
+static int64_t db_int_at(const char *path, const char *sql);
+
+/* Sets every channel's last_used to 12345 in the database at path, a
+ * commit left in its log (not checkpointed), as a killed process leaves
+ * its last ones. */
+static void
+commit_in_log(const char *path)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	assert_int_equal(sqlite3_exec(db,
+	                              "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
+	                              "UPDATE channels SET last_used = 12345",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+}
 
 /* A bot whose GM is ann in "crypt", stopped, and a plain copy of its
  * database in src/plain.db (path in plain; the database's in from). */
@@ -863,7 +937,6 @@ test_a_restore_writes_nothing_beside_its_file(void **state)
 	struct bot *b = bot_new(FSYNC_ALWAYS);
 	char *src = tmpdir_new(), plain[4200], from[4200], err[4096], found[256], wal[4300];
 	long wal_size;
-	sqlite3 *db;
 
 	gm_db_copied(b, src, from, plain);
 	if (persist_restore(b->dir, plain, err, sizeof(err)) < 0)
@@ -883,14 +956,7 @@ test_a_restore_writes_nothing_beside_its_file(void **state)
 	snprintf(plain, sizeof(plain), "%s/wal.db", src);
 	if (store_sqlite_copy(from, plain, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
-	assert_int_equal(sqlite3_open(plain, &db), SQLITE_OK);
-	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
-	assert_int_equal(sqlite3_exec(db,
-	                              "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"
-	                              "UPDATE channels SET last_used = 12345",
-	                              NULL, NULL, NULL),
-	                 SQLITE_OK);
-	sqlite3_close(db);
+	commit_in_log(plain);
 	snprintf(wal, sizeof(wal), "%s-wal", plain);
 	wal_size = file_size(wal);
 	assert_true(wal_size > 0);
@@ -948,6 +1014,188 @@ test_a_restore_never_overwrites_what_it_moved_aside(void **state)
 		assert_string_equal(got, "kept");
 	}
 	tmpdir_remove(src);
+	bot_free(b);
+}
+
+/* A rename that fails as a kill leaves it: the one named by cut_from's
+ * end does not happen, and the restore goes no further. */
+static const char *cut_from;
+
+static int
+cut_rename(const char *from, const char *to)
+{
+	size_t n = strlen(from), m = strlen(cut_from);
+
+	if (n > m && strcmp(from + n - m, cut_from) == 0) {
+		errno = EIO;
+		return -1;
+	}
+	return rename(from, to);
+}
+
+/* The one replaced-TIME directory of b's state directory, into out. */
+static void
+the_aside(struct bot *b, char *out, size_t size)
+{
+	char name[256];
+
+	assert_int_equal(count_prefix(b->dir, "replaced-", name, sizeof(name)), 1);
+	snprintf(out, size, "%s/%s", b->dir, name);
+}
+
+/*
+ * A --restore cut after it moved the database aside and before it put the
+ * copy in its place (kill, Ctrl-C, power lost) is finished by the next
+ * start, never a start on an empty database: cut after the database moved
+ * (its log still in the state directory: it joins it) and cut after both
+ * moved.
+ */
+static void
+test_a_restore_cut_between_its_moves_is_finished_at_start(void **state)
+{
+	static const struct fsio_ops cut = {.rename = cut_rename};
+	static const char *const cuts[] = {"delver.db-wal", "delver.db.restore-tmp"};
+
+	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		struct bot *b = bot_new(FSYNC_ALWAYS);
+		char *src = tmpdir_new(), plain[4200], from[4200], err[4096], aside[4300];
+		char path[4500];
+
+		gm_db_copied(b, src, from, plain);
+		bot_open(b);
+		say(b, "bob", "vault", "/gm claim");
+		bot_close(b);
+		/* A last commit still in the log, as a killed process leaves it. */
+		commit_in_log(from);
+		cut_from = cuts[i];
+		fsio_set_ops(&cut);
+		assert_int_equal(persist_restore(b->dir, plain, err, sizeof(err)), -1);
+		fsio_set_ops(NULL);
+		assert_int_equal(access(from, F_OK), -1);
+		bot_open(b);
+		assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+		assert_int_equal(
+		    strncmp(say(b, "ann", "vault", "/gm"), "Nobody is GM here yet; ", 23), 0);
+		bot_close(b);
+		assert_int_equal(count_prefix(b->dir, "delver.db.restore-tmp", NULL, 0), 0);
+		/* The replaced database is whole, with its log, in its directory. */
+		the_aside(b, aside, sizeof(aside));
+		snprintf(path, sizeof(path), "%s/delver.db", aside);
+		assert_int_equal(db_int_at(path, "SELECT count(*) FROM channels WHERE last_used = "
+		                                 "12345 AND key = 'console:vault'"),
+		                 1);
+		tmpdir_remove(src);
+		bot_free(b);
+	}
+}
+
+/* What a --restore cut before it moved anything leaves goes at the next
+ * start, which runs on the database as it was; other files stay. */
+static void
+test_a_restore_cut_early_leaves_nothing_after_a_start(void **state)
+{
+	static const char *const left[] = {"delver.db.restore-tmp", "delver.db.restore-tmp-journal",
+	                                   "snap.db.expanded",      "snap.db.expanded-wal",
+	                                   "snap.db.expanded-shm",  "plain.db.copy",
+	                                   "plain.db.copy-wal"};
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char path[4500], name[256];
+	FILE *fp;
+
+	say(b, "ann", "crypt", "/gm claim");
+	bot_close(b);
+	for (size_t i = 0; i < sizeof(left) / sizeof(left[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", b->dir, left[i]);
+		assert_non_null(fp = fopen(path, "w"));
+		fclose(fp);
+	}
+	snprintf(path, sizeof(path), "%s/notes.txt", b->dir);
+	assert_non_null(fp = fopen(path, "w"));
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/replaced-20200101T000000Z", b->dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	bot_close(b);
+	for (size_t i = 0; i < sizeof(left) / sizeof(left[0]); i++)
+		assert_int_equal(count_prefix(b->dir, left[i], NULL, 0), 0);
+	assert_int_equal(count_prefix(b->dir, "replaced-", NULL, 0), 0);
+	assert_int_equal(count_prefix(b->dir, "notes.txt", name, sizeof(name)), 1);
+	bot_free(b);
+}
+
+/*
+ * A --restore that finds no room for its copy of the database says so in
+ * one sentence, with the room it needs, and leaves nothing of its own (no
+ * copy, no journal) in the state directory, whose database is unchanged.
+ */
+static void
+test_a_restore_on_a_full_disk_says_so_and_leaves_nothing(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char *src = tmpdir_new(), *probe = tmpdir_new(), plain[4200], from[4200], err[4096];
+	char out[4400], want[8400];
+	int writes;
+
+	gm_db_copied(b, src, from, plain);
+	/* The writes of the copy of the file into the directory: the copy of
+	 * the database, the one after, is what finds the disk full. */
+	faultio_arm(FAULTIO_WRITE, 1 << 30, ENOSPC, false);
+	assert_int_equal(snapfile_copy_in(plain, probe, out, sizeof(out), err, sizeof(err)), 2);
+	writes = faultio_calls(FAULTIO_WRITE);
+	faultio_arm(FAULTIO_WRITE, writes + 1, ENOSPC, true);
+	assert_int_equal(persist_restore(b->dir, plain, err, sizeof(err)), -1);
+	faultio_off();
+	snprintf(want, sizeof(want),
+	         "cannot restore %s: the disk of %s is full (the restore needs about 1 MB free "
+	         "there, for two copies of the database); nothing was changed",
+	         plain, b->dir);
+	assert_string_equal(err, want);
+	assert_int_equal(count_prefix(b->dir, "delver.db.", NULL, 0), 0);
+	assert_int_equal(count_prefix(b->dir, "plain", NULL, 0), 0);
+	assert_int_equal(count_prefix(b->dir, "replaced-", NULL, 0), 0);
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	tmpdir_remove(probe);
+	tmpdir_remove(src);
+	bot_free(b);
+}
+
+/*
+ * The start that marks every channel row read once (the first after an
+ * upgrade, or after a --restore of an older snapshot) writes about the
+ * database's size to its log; on a full disk it says so in one sentence,
+ * with the room it needs, and the next start with room works.
+ */
+static void
+test_a_start_marking_rows_on_a_full_disk_says_how_much_room(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char db[4200], want[8400];
+	const char *err;
+	sqlite3 *h;
+
+	say(b, "ann", "crypt", "/gm claim");
+	say(b, "bob", "vault", "/gm claim");
+	bot_close(b);
+	snprintf(db, sizeof(db), "%s/delver.db", b->dir);
+	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, "UPDATE channels SET at_start = NULL", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(h);
+	faultio_arm(FAULTIO_WRITE, 1, ENOSPC, true);
+	err = bot_try_open(b);
+	faultio_off();
+	snprintf(want, sizeof(want),
+	         "cannot start on %s: its disk is full, and this start marks 2 channel rows "
+	         "once (the first start after an upgrade, or after a --restore of an older "
+	         "snapshot, does), which needs about 1 MB free in %s (the database's size); "
+	         "free that much, then start again",
+	         db, b->dir);
+	assert_non_null(err);
+	assert_string_equal(err, want);
+	bot_open(b);
+	assert_string_equal(say(b, "ann", "vault", "/gm"), "The GM here is bob.\n");
 	bot_free(b);
 }
 
@@ -1917,11 +2165,19 @@ static int64_t
 db_int(struct bot *b, const char *sql)
 {
 	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, b->dir);
+	return db_int_at(path, sql);
+}
+
+/* The one integer sql reads from the database at path. */
+static int64_t
+db_int_at(const char *path, const char *sql)
+{
 	sqlite3 *db;
 	sqlite3_stmt *s;
 	int64_t v;
 
-	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, b->dir);
 	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
 		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
@@ -2859,8 +3115,13 @@ main(void)
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
 	    cmocka_unit_test(test_panel_channels_are_loaded_at_every_start),
 	    cmocka_unit_test(test_a_stop_after_a_killed_process_writes_a_snapshot),
+	    cmocka_unit_test(test_a_log_with_commits_at_start_means_a_snapshot_at_the_stop),
 	    cmocka_unit_test(test_a_restore_writes_nothing_beside_its_file),
 	    cmocka_unit_test(test_a_restore_never_overwrites_what_it_moved_aside),
+	    cmocka_unit_test(test_a_restore_cut_between_its_moves_is_finished_at_start),
+	    cmocka_unit_test(test_a_restore_cut_early_leaves_nothing_after_a_start),
+	    cmocka_unit_test(test_a_restore_on_a_full_disk_says_so_and_leaves_nothing),
+	    cmocka_unit_test(test_a_start_marking_rows_on_a_full_disk_says_how_much_room),
 	    cmocka_unit_test(test_snapshot_leftovers_go_at_start),
 	    cmocka_unit_test(test_sqlite_logs_keep_their_contract),
 	    cmocka_unit_test(test_a_roll_appends_a_row_and_keeps_the_record),

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -661,6 +662,7 @@ restore_puts_a_snapshot_back(void **state)
 	struct load_res l;
 	struct store_row r;
 	char path[300], bad[300], err[2000], old[400], new[400], later[400], sql[700];
+	char state_dir[300], want[400];
 	static struct stderrcap cap;
 	int done = 0, rc;
 	FILE *f;
@@ -706,6 +708,16 @@ restore_puts_a_snapshot_back(void **state)
 	assert_non_null(strstr(err, "the channel record 'rs:b' in "));
 	assert_non_null(strstr(err, "it holds the record of 'rs:a': the row's key column was "
 	                            "changed or damaged; nothing was changed"));
+	/* Read from its copy in a state directory, the file refused is still
+	 * the operator's, named as given, and the copy is not left there. */
+	snprintf(state_dir, sizeof(state_dir), "%s/rs-state", pgcluster_dir);
+	assert_int_equal(mkdir(state_dir, 0700), 0);
+	assert_int_equal(
+	    store_pg_restore(pgcluster_conninfo, NULL, state_dir, bad, NULL, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "the channel record 'rs:b' in %s cannot be read", bad);
+	if (strstr(err, want) == NULL)
+		fail_msg("%s", err);
+	assert_int_equal(rmdir(state_dir), 0);
 	load(&t, STORE_CHANNEL, "rs:a", &l);
 	assert_string_equal(l.rec, new);
 	load(&t, STORE_CHANNEL, "rs:later", &l);
