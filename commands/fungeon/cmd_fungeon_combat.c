@@ -145,8 +145,20 @@ pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *lis
 	if (list == NULL) {
 		fill_turn(r, t, room);
 		if (t->nmon == 0) {
+			bool loot = false;
+
+			for (int i = 0; i < r->n[FUNGEON_TREASURE]; i++)
+				loot |= r->p[FUNGEON_TREASURE][i].taken[0] == '\0';
 			reply_error(out, "No monster of this room has hits left: there is nothing "
-			                 "to fight here.");
+			                 "to fight here; ");
+			if (loot) {
+				reply_add(out, RS_BAD, "take its treasure (");
+				reply_cmd(out, RS_BAD, "fungeon take", "item", "ITEM", NULL);
+				reply_add(out, RS_BAD, ") or ");
+			}
+			reply_add(out, RS_BAD, "go on (");
+			reply_cmd(out, RS_BAD, "fungeon hallway", NULL);
+			reply_add(out, RS_BAD, ").");
 			return -1;
 		}
 		return 0;

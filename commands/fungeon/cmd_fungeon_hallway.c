@@ -198,21 +198,34 @@ may_start(const struct fungeon_channel *c, struct reply *out)
 		reply_add(out, RS_BAD, ".");
 		return -1;
 	}
-	for (int i = 0; i < c->n; i++) {
-		if (!c->m[i].dead)
-			continue;
-		reply_error(out, "%s's %s died: the new Fungeoneer comes first in the hallway (",
-		            c->m[i].player, c->m[i].name);
-		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
-		if (c->d.phase != FUNGEON_TOWN)
-			reply_add(out, RS_BAD, ", at level %d",
-			          fungeon_replacement_level(fungeon_channel_floor(c)));
-		reply_add(out, RS_BAD, "), or %s leaves the party (", c->m[i].player);
-		reply_cmd(out, RS_BAD, "fungeon leave", NULL);
-		reply_add(out, RS_BAD, ").");
-		return -1;
-	}
-	return 0;
+	int dead = 0, first = -1, said = 0;
+
+	for (int i = 0; i < c->n; i++)
+		if (c->m[i].dead) {
+			dead++;
+			first = first < 0 ? i : first;
+		}
+	if (dead == 0)
+		return 0;
+	/* every one of them named: "al's Al, bo's Bo and cy's Cy died" */
+	reply_error(out, "%s's %s", c->m[first].player, c->m[first].name);
+	for (int i = first + 1; i < c->n; i++)
+		if (c->m[i].dead)
+			reply_add(out, RS_BAD, "%s%s's %s", ++said == dead - 1 ? " and " : ", ",
+			          c->m[i].player, c->m[i].name);
+	reply_add(out, RS_BAD, " died: %s comes first in the hallway (",
+	          dead == 1 ? "the new Fungeoneer" : "each new Fungeoneer");
+	reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+	if (c->d.phase != FUNGEON_TOWN)
+		reply_add(out, RS_BAD, ", at level %d",
+		          fungeon_replacement_level(fungeon_channel_floor(c)));
+	if (dead == 1)
+		reply_add(out, RS_BAD, "), or %s leaves the party (", c->m[first].player);
+	else
+		reply_add(out, RS_BAD, "), or its player leaves the party (");
+	reply_cmd(out, RS_BAD, "fungeon leave", NULL);
+	reply_add(out, RS_BAD, ").");
+	return -1;
 }
 
 /* Into the dungeon from town: a new dungeon, its entrance on Party Min

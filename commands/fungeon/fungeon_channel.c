@@ -514,7 +514,16 @@ fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocatio
 		reply_add(out, RS_BAD, ").");
 		return false;
 	}
-	if (c->m[me].dead)
+	if (!anyone) { /* nobody left to move the party on but the fallen */
+		reply_error(out,
+		            "Nobody of the party is in play here: each player whose Fungeoneer "
+		            "died makes a new one (");
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_add(out, RS_BAD, ", level %d), then any of them goes on to the hallway (",
+		          fungeon_replacement_level(fungeon_channel_floor(c)));
+		reply_cmd(out, RS_BAD, "fungeon hallway", NULL);
+		reply_add(out, RS_BAD, ").");
+	} else if (c->m[me].dead)
 		reply_error(out,
 		            "%s is dead: %s is out of the game until %s, and the players whose "
 		            "Fungeoneers are in play move the party on.",

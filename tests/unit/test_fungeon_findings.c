@@ -111,7 +111,7 @@ f03_earlier_rooms_are_left_behind(void **unused)
 	                        "There is no monster 'Troll' here; the room's monsters are none.");
 	fgtable_fails_unchanged(t, "al", "/fungeon combat",
 	                        "No monster of this room has hits left: there is nothing to fight "
-	                        "here.");
+	                        "here; go on (/fungeon hallway).");
 	fgtable_fails_unchanged(t, "al", "/fungeon trigger Dart Al",
 	                        "There is no trap 'Dart' here; the room's traps are none.");
 	fgtable_fails_unchanged(t, "al", "/fungeon take Gem",

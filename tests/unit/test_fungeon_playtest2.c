@@ -19,8 +19,9 @@
 
 /* Deviation 1 (line 254): a dead Fungeoneer's player is out of the game
  * until the next hallway, so they no more play a combat turn or head back
- * than take treasure; after a total party kill nobody heads back, and the
- * players' replacements go on to that hallway. */
+ * than take treasure; after a total party kill nobody heads back, each
+ * hears what to do next (play-test 6 R5), and the players' replacements go
+ * on to that hallway. */
 static void
 d1_the_dead_do_not_move_the_party(void **unused)
 {
@@ -28,6 +29,10 @@ d1_the_dead_do_not_move_the_party(void **unused)
 	static const char *const out =
 	    "Al is dead: al is out of the game until the next hallway, and the players whose "
 	    "Fungeoneers are in play move the party on.";
+	static const char *const nobody =
+	    "Nobody of the party is in play here: each player whose Fungeoneer died makes a "
+	    "new one (/fungeon join NAME CLASS, level 5), then any of them goes on to the "
+	    "hallway (/fungeon hallway).";
 	struct fgtable *t = fgtable_new(31);
 	struct fungeon_channel *c;
 
@@ -42,18 +47,15 @@ d1_the_dead_do_not_move_the_party(void **unused)
 	/* the whole party falls */
 	fgtable_gm(t, "/fungeon adjust Bo hits:-30");
 	fgtable_gm(t, "/fungeon adjust Cy hits:-30");
-	fgtable_fails_unchanged(t, "al", "/fungeon retreat confirm:true", out);
-	fgtable_fails_unchanged(t, "cy", "/fungeon combat", NULL);
+	fgtable_fails_unchanged(t, "al", "/fungeon retreat confirm:true", nobody);
+	fgtable_fails_unchanged(t, "cy", "/fungeon combat", nobody);
 	fgtable_fails_unchanged(t, "al", "/fungeon hallway",
-	                        "al's Al died: the new Fungeoneer comes first in the hallway "
-	                        "(/fungeon join NAME CLASS, at level 5), or al leaves the party "
-	                        "(/fungeon leave).");
+	                        "al's Al, bo's Bo and cy's Cy died: each new Fungeoneer comes "
+	                        "first in the hallway (/fungeon join NAME CLASS, at level 5), or "
+	                        "its player leaves the party (/fungeon leave).");
 	fgtable_ok(t, "al", "/fungeon join Al2 fighter");
 	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter");
-	fgtable_fails_unchanged(t, "bo", "/fungeon retreat confirm:true",
-	                        "Bo2 waits to join the party in the next hallway; "
-	                        "until then the players whose Fungeoneers are in play move the "
-	                        "party on.");
+	fgtable_fails_unchanged(t, "bo", "/fungeon retreat confirm:true", nobody);
 	fgtable_ok(t, "cy", "/fungeon join Cy2 fighter");
 	fgtable_ok(t, "cy", "/fungeon hallway confirm:true");
 	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);

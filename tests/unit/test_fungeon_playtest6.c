@@ -158,12 +158,76 @@ r2_a_holder_who_leaves_says_where_the_category_goes(void **unused)
 	fgtable_free(t);
 }
 
+/* R5 (lines 53-54: whoever died makes a new Fungeoneer in the hallway):
+ * after a total party kill in a room nobody is in play, so `combat`
+ * says what the fallen do next instead of pointing at players in play,
+ * and `hallway` names every player who still needs a new Fungeoneer. */
+static void
+r5_after_a_total_party_kill_every_player_hears_what_next(void **unused)
+{
+	static const char *const m[] = {"/fungeon monster add ogre level 6", NULL};
+	struct fgtable *t = fgtable_new(817);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	c = fgtable_three(t, m);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_ok(t, "cy", "/fungeon adjust Cy hits:-99");
+	assert_true(c->m[0].dead && c->m[1].dead && c->m[2].dead);
+	fgtable_fails_unchanged(t, "cy", "/fungeon combat",
+	                        "Nobody of the party is in play here: each player whose "
+	                        "Fungeoneer died makes a new one (/fungeon join NAME CLASS, "
+	                        "level 5), then any of them goes on to the hallway (/fungeon "
+	                        "hallway).");
+	fgtable_fails_unchanged(t, "cy", "/fungeon hallway",
+	                        "al's Al, bo's Bo and cy's Cy died: each new Fungeoneer comes "
+	                        "first in the hallway (/fungeon join NAME CLASS, at level 5), or "
+	                        "its player leaves the party (/fungeon leave).");
+	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter 5");
+	fgtable_fails_unchanged(t, "bo", "/fungeon hallway",
+	                        "al's Al and cy's Cy died: each new Fungeoneer comes first in the "
+	                        "hallway (/fungeon join NAME CLASS, at level 5), or its player "
+	                        "leaves the party (/fungeon leave).");
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter 5");
+	fgtable_fails_unchanged(t, "al", "/fungeon hallway",
+	                        "cy's Cy died: the new Fungeoneer comes first in the hallway "
+	                        "(/fungeon join NAME CLASS, at level 5), or cy leaves the party "
+	                        "(/fungeon leave).");
+	fgtable_free(t);
+}
+
+/* R5: with the room's monsters all down, `combat` says what comes next:
+ * the treasure left to take, or the hallway. */
+static void
+r5_nothing_to_fight_says_what_next(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3",
+	                                "/fungeon treasure add gem mundane", NULL};
+	struct fgtable *t = fgtable_new(818);
+	struct fungeon_channel *c = fgtable_into_room(t, 3, d);
+
+	(void)unused;
+	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
+	fgtable_fails_unchanged(t, "al", "/fungeon combat",
+	                        "No monster of this room has hits left: there is nothing to "
+	                        "fight here; take its treasure (/fungeon take ITEM) or go on "
+	                        "(/fungeon hallway).");
+	fgtable_ok(t, "al", "/fungeon take gem");
+	fgtable_fails_unchanged(t, "al", "/fungeon combat",
+	                        "No monster of this room has hits left: there is nothing to "
+	                        "fight here; go on (/fungeon hallway).");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(r1_a_waiver_covers_only_what_no_new_piece_can_use),
 	    cmocka_unit_test(r2_a_holder_who_leaves_says_where_the_category_goes),
+	    cmocka_unit_test(r5_after_a_total_party_kill_every_player_hears_what_next),
+	    cmocka_unit_test(r5_nothing_to_fight_says_what_next),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,7 +47,7 @@ combat_offers_next_turn(void **unused)
 	                        "goblin is already defeated; name a monster with hits left.");
 	fgtable_fails_unchanged(t, "alice", "/fungeon combat",
 	                        "No monster of this room has hits left: there is nothing to fight "
-	                        "here.");
+	                        "here; go on (/fungeon hallway).");
 	fgtable_free(t);
 }
 
