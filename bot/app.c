@@ -246,6 +246,13 @@ app_shutdown(struct app *a, int status, const char *why)
 	run_step(a);
 }
 
+void
+app_stop_failed(struct app *a, int status)
+{
+	if (a->status == APP_EXIT_OK)
+		a->status = status;
+}
+
 /* SIGHUP: a new configuration, or the old one kept. */
 static void
 reload(struct app *a)

@@ -138,6 +138,11 @@ void app_service_done(struct app_service *s);
  * see). */
 void app_shutdown(struct app *a, int status, const char *why);
 
+/* A service that could not keep what it had to during the stop (the store
+ * could not save every change; it logs why) makes the stop exit with
+ * status, unless the stop already has a status other than APP_EXIT_OK. */
+void app_stop_failed(struct app *a, int status);
+
 uv_loop_t *app_loop(struct app *a);
 /* The configuration in use: valid until the next reload (see above). */
 const struct config *app_config(const struct app *a);

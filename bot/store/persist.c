@@ -1303,14 +1303,15 @@ static void
 handles_closed(uv_handle_t *h)
 {
 	struct persist *p = h->data;
-	void (*done)(void *) = p->closed;
+	void (*done)(void *, unsigned) = p->closed;
 	void *ctx = p->closed_ctx;
+	unsigned lost = p->stop_lost;
 
 	if (--p->open_handles > 0)
 		return;
 	free_persist(p);
 	if (done != NULL)
-		done(ctx);
+		done(ctx, lost);
 }
 
 static void
@@ -1327,26 +1328,81 @@ backend_closed(void *ctx, enum store_status status, const char *err)
 	uv_close((uv_handle_t *)&p->tick, handles_closed);
 }
 
+/* The rounds of a close that tries failed records again: enough for a
+ * connection lost again during one, few enough that a write the server
+ * refuses every time ends the close soon. */
+#define STOP_ROUNDS 10
+
+static void
+reached(void *ctx, enum store_status status, const char *err)
+{
+	struct persist *p = ctx;
+
+	(void)err;
+	p->reaching = false;
+	p->reach_given_up = status != STORE_OK;
+	if (status == STORE_OK) {
+		p->close_retried = true;
+		retry_failed(p);
+	}
+	persist__close_step(p);
+}
+
+/* Whether the close tries the failed records again now: once, or, on a
+ * backend with a server, in rounds, each after reaching it, until
+ * stop_reach_ms after the first. */
+static bool
+stop_retry(struct persist *p)
+{
+	uint64_t now = uv_now(p->loop);
+
+	if (p->retry == NULL || p->stop_rounds >= STOP_ROUNDS ||
+	    (p->be->ops->reach == NULL ? p->close_retried : p->reach_given_up))
+		return false;
+	p->stop_rounds++;
+	if (p->be->ops->reach == NULL) {
+		p->close_retried = true;
+		retry_failed(p);
+		return true;
+	}
+	if (p->stop_reach_until_ms == 0)
+		p->stop_reach_until_ms = now + p->o.stop_reach_ms;
+	if (now >= p->stop_reach_until_ms) {
+		p->reach_given_up = true;
+		return false;
+	}
+	p->reaching = true;
+	p->be->ops->reach(p->be, (unsigned)(p->stop_reach_until_ms - now), reached, p);
+	return true;
+}
+
 /* Waits for the batch and the snapshot under way, commits what is left
- * (failed records once more), writes the stop snapshot, closes. */
+ * (failed records again: stop_retry), writes the stop snapshot, closes. */
 void
 persist__close_step(struct persist *p)
 {
-	if (p->committing || p->snapping || p->backend_closed)
+	if (p->committing || p->snapping || p->backend_closed || p->reaching)
 		return;
-	if (p->retry != NULL && !p->close_retried) {
-		p->close_retried = true;
-		retry_failed(p);
+	if (p->pending == NULL && stop_retry(p)) {
+		if (p->reaching)
+			return;
 	}
 	if (p->pending != NULL) {
 		start_batch(p);
 		return;
 	}
-	if (p->retry != NULL)
-		log_error("store: %u changes could not be saved to %s before the stop",
-		          HASH_COUNT(p->retry), p->path);
 	if (!p->stop_snapshot_done) {
 		p->stop_snapshot_done = true;
+		if (p->retry != NULL) {
+			p->stop_lost = HASH_COUNT(p->retry);
+			log_error(
+			    "store: the changes of %u record%s could not be saved to %s before "
+			    "the stop%s; they are lost, and delver exits with status 1",
+			    p->stop_lost, p->stop_lost == 1 ? "" : "s", p->path,
+			    p->be->ops->reach != NULL ? " (the server could not be reached "
+			                                "in the stop's time)"
+			                              : "");
+		}
 		if (p->o.snapshot_on_stop && persist__snapshot_due(p) &&
 		    persist_snapshot_start(p) == 0)
 			return;
@@ -1360,7 +1416,7 @@ persist__close_step(struct persist *p)
 }
 
 void
-persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx)
+persist_close_async(struct persist *p, void (*done)(void *ctx, unsigned lost), void *ctx)
 {
 	p->closing = true;
 	p->closed = done;
@@ -1375,22 +1431,31 @@ persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx)
 	persist__close_step(p);
 }
 
+struct close_wait {
+	bool done;
+	unsigned lost;
+};
+
 static void
-set_true(void *ctx)
+close_waited(void *ctx, unsigned lost)
 {
-	*(bool *)ctx = true;
+	struct close_wait *w = ctx;
+
+	w->done = true;
+	w->lost = lost;
 }
 
-void
+unsigned
 persist_close(struct persist *p)
 {
 	uv_loop_t *loop;
-	bool done = false;
+	struct close_wait w = {false, 0};
 
 	if (p == NULL)
-		return;
+		return 0;
 	loop = p->loop;
-	persist_close_async(p, set_true, &done);
-	while (!done)
+	persist_close_async(p, close_waited, &w);
+	while (!w.done)
 		uv_run(loop, UV_RUN_ONCE);
+	return w.lost;
 }

@@ -187,13 +187,17 @@ void persist_reconfigure(struct persist *p, const struct persist_opts *o);
 /*
  * Closes p: waits for the commit and snapshot under way, commits what is
  * left, writes the stop snapshot (snapshot_on_stop), closes the backend,
- * releases the lock and frees p; then calls done(ctx) from the
- * loop. Nothing may use p after the call.
+ * releases the lock and frees p; then calls done(ctx, lost) from the
+ * loop. Changes that failed are tried again first; on a backend with a
+ * server that cannot be reached, it is reached again at once and for up
+ * to stop_reach_ms. lost is the number of records whose changes could
+ * still not be saved (logged in one line): 0 when every change is saved.
+ * Nothing may use p after the call.
  */
-void persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx);
+void persist_close_async(struct persist *p, void (*done)(void *ctx, unsigned lost), void *ctx);
 /* The same, running the loop until it is over: only outside the loop's
- * callbacks (tests, tools). */
-void persist_close(struct persist *p);
+ * callbacks (tests, tools). Returns lost. */
+unsigned persist_close(struct persist *p);
 
 #include "bot/store/persist_queue.h"
 #include "bot/store/persist_snapshot.h"

@@ -175,8 +175,15 @@ struct persist {
 	uint64_t next_snapshot_ms;
 	/* closing */
 	bool closing, close_retried, stop_snapshot_done, backend_closed;
-	int open_handles; /* idle and tick, while they close */
-	void (*closed)(void *);
+	/* At close, failed records are tried again in rounds: the server is
+	 * reached first (reaching, until stop_reach_until_ms), then they go in
+	 * one batch; reach_given_up once that time ran out. */
+	bool reaching, reach_given_up;
+	unsigned stop_rounds;
+	uint64_t stop_reach_until_ms;
+	unsigned stop_lost; /* records whose changes the stop could not save */
+	int open_handles;   /* idle and tick, while they close */
+	void (*closed)(void *, unsigned);
 	void *closed_ctx;
 	uv_timer_t tick;
 	struct persist_stats stats;

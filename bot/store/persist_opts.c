@@ -16,6 +16,7 @@ persist_opts_default(struct persist_opts *o)
 	o->snapshot_keep = 24;
 	o->evict_after = 86400;
 	o->snapshot_on_stop = true;
+	o->stop_reach_ms = PERSIST_STOP_REACH_MS;
 }
 
 static int

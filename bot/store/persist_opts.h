@@ -12,6 +12,10 @@
 
 #include "bot/config/config.h"
 
+/* The default stop_reach_ms: with the stop snapshot after it, within the
+ * store's stop limit (120 s) and systemd's TimeoutStopSec (90 s). */
+#define PERSIST_STOP_REACH_MS 60000
+
 struct persist_opts {
 	const char *dir;         /* NULL: $STATE_DIRECTORY, else ./state */
 	enum fsync_policy fsync; /* default FSYNC_EVERYSEC */
@@ -22,6 +26,10 @@ struct persist_opts {
 	bool snapshot_on_stop;   /* a snapshot file at close, after the last commit
 	                            (when anything was committed since the last one);
 	                            default true */
+	unsigned stop_reach_ms;  /* at close, with changes not saved and a server that
+	                            cannot be reached: how long it is tried again before
+	                            they are given up (store_backend.h reach); default
+	                            60000 */
 	char *const *merge_from; /* SQLite: other shard processes' databases, whose newer
 	                            records are taken before loading (store_merge.h);
 	                            NULL-terminated, or NULL */

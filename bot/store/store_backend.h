@@ -133,6 +133,13 @@ struct store_backend_ops {
 	/* Writes a consistent copy of everything to path (a file the operator
 	 * can give to `delver --restore`), off the loop. */
 	void (*snapshot)(struct store_backend *b, const char *path, store_done_cb done, void *ctx);
+	/* Tries to reach the server at once when the connection is down
+	 * (not after the rest of a reconnection backoff), and again until
+	 * within_ms have passed: done(ctx, STORE_OK, NULL) from the loop once
+	 * it is up (also when it already is), else STORE_UNAVAILABLE with the
+	 * last reason. At most one at a time. NULL on a backend with no
+	 * server (SQLite). */
+	void (*reach)(struct store_backend *b, unsigned within_ms, store_done_cb done, void *ctx);
 	/* Finishes what is under way and frees b; done(ctx, STORE_OK, NULL). */
 	void (*close)(struct store_backend *b, store_done_cb done, void *ctx);
 };

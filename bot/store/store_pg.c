@@ -184,6 +184,10 @@ struct store_pg {
 	store_done_cb closed;
 	void *closed_ctx;
 	char lost_why[ERR_MAX];
+	/* A reach under way (pg_reach): done once up, or at reach_until_ms. */
+	store_done_cb reach_done;
+	void *reach_ctx;
+	uint64_t reach_until_ms;
 };
 
 static const struct store_backend_ops pg_ops;
@@ -392,6 +396,18 @@ fail_all_sent(struct store_pg *p, enum store_status status, const char *why)
 
 static void schedule_reconnect(struct store_pg *p);
 
+/* Ends the reach under way, if any, with status. */
+static void
+reach_over(struct store_pg *p, enum store_status status)
+{
+	store_done_cb done = p->reach_done;
+
+	if (done == NULL)
+		return;
+	p->reach_done = NULL;
+	done(p->reach_ctx, status, status == STORE_OK ? NULL : p->lost_why);
+}
+
 /* The connection is gone: everything in flight fails as unavailable. */
 static void
 lost(struct store_pg *p, const char *why)
@@ -513,6 +529,7 @@ connect_step(struct store_pg *p)
 			return;
 		}
 		log_info("store: PostgreSQL connection back");
+		reach_over(p, STORE_OK);
 		return;
 	default:
 		lost_conn(p);
@@ -527,6 +544,12 @@ retry_cb(uv_timer_t *t)
 
 	if (p->closing || p->up || p->connecting)
 		return;
+	if (p->reach_done != NULL && now_ms(p) >= p->reach_until_ms) {
+		reach_over(p, STORE_UNAVAILABLE); /* may close p */
+		if (!p->closing)
+			schedule_reconnect(p);
+		return;
+	}
 	p->conn = connect_params(p, true);
 	if (p->conn == NULL || PQstatus(p->conn) == CONNECTION_BAD) {
 		lost_conn(p);
@@ -541,7 +564,14 @@ retry_cb(uv_timer_t *t)
 static void
 schedule_reconnect(struct store_pg *p)
 {
-	uv_timer_start(&p->retry, retry_cb, (uint64_t)p->backoff_ms, 0);
+	uint64_t wait = (uint64_t)p->backoff_ms;
+
+	/* A reach ends at its time, not after the backoff. */
+	if (p->reach_done != NULL)
+		wait = p->reach_until_ms <= now_ms(p)         ? 0
+		       : p->reach_until_ms - now_ms(p) < wait ? p->reach_until_ms - now_ms(p)
+		                                              : wait;
+	uv_timer_start(&p->retry, retry_cb, wait, 0);
 	p->backoff_ms = p->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : p->backoff_ms * 2;
 }
 
@@ -690,6 +720,8 @@ watch_cb(uv_timer_t *t)
 		lost(p, "no answer in 10 seconds");
 	else if (p->connecting && now_ms(p) - p->connect_ms > OP_TIMEOUT_MS)
 		lost(p, "no answer to connecting in 10 seconds");
+	else if (p->connecting && p->reach_done != NULL && now_ms(p) >= p->reach_until_ms)
+		reach_over(p, STORE_UNAVAILABLE); /* the attempt goes on */
 }
 
 static void
@@ -734,6 +766,8 @@ kick_cb(uv_timer_t *t)
 		}
 		free_op(o);
 	}
+	if (p->up)
+		reach_over(p, STORE_OK);
 	if (p->closing)
 		close_maybe(p);
 }
@@ -1192,6 +1226,28 @@ pg_snapshot(struct store_backend *b, const char *path, store_done_cb done, void 
 	}
 }
 
+/* --- reaching the server now --- */
+
+static void
+pg_reach(struct store_backend *b, unsigned within_ms, store_done_cb done, void *ctx)
+{
+	struct store_pg *p = (struct store_pg *)b;
+
+	p->reach_done = done;
+	p->reach_ctx = ctx;
+	p->reach_until_ms = now_ms(p) + within_ms;
+	if (p->up || p->connecting) {
+		/* up: done from the loop (kick_cb); connecting: when it ends */
+		if (p->up)
+			uv_timer_start(&p->kick, kick_cb, 0, 0);
+		return;
+	}
+	/* Not after the rest of the backoff: now, and from the shortest
+	 * backoff again. */
+	p->backoff_ms = BACKOFF_MIN_MS;
+	uv_timer_start(&p->retry, retry_cb, 0, 0);
+}
+
 /* --- closing --- */
 
 static void
@@ -1237,6 +1293,7 @@ pg_close(struct store_backend *b, store_done_cb done, void *ctx)
 	p->closing = true;
 	p->closed = done;
 	p->closed_ctx = ctx;
+	reach_over(p, STORE_UNAVAILABLE);
 	uv_timer_stop(&p->retry);
 	if (p->connecting)
 		lost(p, "closing");
@@ -1249,6 +1306,7 @@ static const struct store_backend_ops pg_ops = {
     .commit = pg_commit,
     .load = pg_load,
     .snapshot = pg_snapshot,
+    .reach = pg_reach,
     .close = pg_close,
 };
 

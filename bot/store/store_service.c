@@ -19,6 +19,7 @@
 #define STORE_TIMEOUT_MS 120000 /* a last checkpoint of a large state on a slow disk */
 
 struct store_service {
+	struct app *a;
 	struct persist *p;
 	struct dispatch *d;
 	struct app_service *s;
@@ -67,10 +68,14 @@ static const struct dispatch_store_ops closed_ops = {
 };
 
 static void
-closed(void *ctx)
+closed(void *ctx, unsigned lost)
 {
 	struct store_service *ss = ctx;
 
+	/* Acknowledged changes are lost (persist logged how many): the stop
+	 * must not look clean to systemd. */
+	if (lost > 0)
+		app_stop_failed(ss->a, APP_EXIT_FAILURE);
 	dispatch_set_store(ss->d, &closed_ops, NULL);
 	app_service_done(ss->s);
 	free(ss);
@@ -150,6 +155,7 @@ store_service_start(struct app *a, char *err, size_t errlen)
 		       : e == STATEDIR_UNSAFE ? APP_EXIT_STORE_UNSAFE
 		                              : -1;
 	}
+	ss->a = a;
 	ss->d = app_dispatch(a);
 	dispatch_set_store(ss->d, &persist_store_ops, ss->p);
 	app_add_service(a, &ops, ss);

@@ -65,8 +65,9 @@ keepalive_cb(uv_timer_t *t)
 {
 }
 
+/* With stop_reach_ms as given (persist_opts.h). */
 static struct bot *
-bot_open(void)
+bot_open_reach(unsigned stop_reach_ms)
 {
 	struct bot *b = calloc(1, sizeof(*b));
 	struct store_opts so = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = pgcluster_conninfo};
@@ -78,6 +79,7 @@ bot_open(void)
 	persist_opts_default(&o);
 	o.dir = b->dir;
 	o.snapshot_on_stop = false;
+	o.stop_reach_ms = stop_reach_ms;
 	uv_loop_init(&b->loop);
 	uv_timer_init(&b->loop, &b->keepalive);
 	uv_timer_start(&b->keepalive, keepalive_cb, 5, 5);
@@ -94,10 +96,18 @@ bot_open(void)
 	return b;
 }
 
-static void
+static struct bot *
+bot_open(void)
+{
+	return bot_open_reach(PERSIST_STOP_REACH_MS);
+}
+
+/* Returns the records whose changes the stop could not save. */
+static unsigned
 bot_close(struct bot *b)
 {
-	persist_close(b->p);
+	unsigned lost = persist_close(b->p);
+
 	dispatch_free(b->d);
 	uv_close((uv_handle_t *)&b->keepalive, NULL);
 	uv_run(&b->loop, UV_RUN_DEFAULT);
@@ -106,6 +116,7 @@ bot_close(struct bot *b)
 	rng_free(b->rng);
 	tmpdir_remove(b->dir);
 	free(b);
+	return lost;
 }
 
 static void
@@ -718,6 +729,29 @@ a_row_under_another_key_is_refused(void **state)
 	state_free(st);
 }
 
+/* A stop whose server stays away for all of stop_reach_ms gives up the
+ * changes it kept in memory and counts them (delver then exits 1); the
+ * server back, a start reads what was saved before it went away. */
+static void
+a_stop_that_cannot_reach_the_server_counts_what_it_lost(void **state)
+{
+	struct bot *b = bot_open_reach(300);
+	char out[512];
+
+	(void)state;
+	assert_string_equal(say(b, "gm", "away", "/gm claim"),
+	                    "gm is now the GM of this channel.\n");
+	assert_int_equal(pgcluster_run("stop", NULL, 0), 0);
+	assert_non_null(strstr(say(b, "gm", "away", "/tension set 4"), "may be lost"));
+	assert_int_equal(bot_close(b), 1);
+	assert_int_equal(pgcluster_run("start", out, sizeof(out)), 0);
+	assert_string_equal(out, pgcluster_conninfo);
+	b = bot_open();
+	assert_non_null(strstr(say(b, "gm", "away", "/tension"), " 1/10"));
+	assert_string_equal(say(b, "gm", "away", "/gm"), "The GM here is gm.\n");
+	assert_int_equal(bot_close(b), 0);
+}
+
 int
 main(void)
 {
@@ -735,6 +769,7 @@ main(void)
 	    cmocka_unit_test(a_user_known_absent_is_read_once),
 	    cmocka_unit_test(idle_records_leave_memory_and_are_read_back),
 	    cmocka_unit_test(a_row_under_another_key_is_refused),
+	    cmocka_unit_test(a_stop_that_cannot_reach_the_server_counts_what_it_lost),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
