@@ -38,7 +38,7 @@ claims=build/integration-claims
 # none of the lists below runs in the lanes.
 long="test_discord_soak test_irc_fair test_persist_crash test_irc_identity
 test_irc_ngircd test_discord_reshard test_irc_scripted test_discord_slow_store
-test_discord_identify_buckets test_discord_restart test_discord_plain
+test_persist_pg_stop test_discord_identify_buckets test_discord_restart test_discord_plain
 test_discord_gmroll test_discord_resume"
 first="test_discord_overload test_discord_hidden test_discord_reshard_pg
 test_discord_fleet test_discord_zlib"

@@ -374,7 +374,11 @@ static const struct command fungeon_subs[] = {
     {.name = "enter",
      .desc = "Enter the room made in the hallway",
      .help = "Every category is chosen and every point spent first (the text, line 67: "
-             "all the points given are spent). Ruling: a holder may let go ({/fungeon enter "
+             "all the points given are spent). Points too few for a new piece could also go "
+             "into remaking a bigger existing piece (unmake it, make it again with more: 2 more "
+             "Annoy dice for a Traps point, more levels for Monsters points); the waiver is "
+             "this project's Ruling for that case, a holder's choice instead of the remake. "
+             "Ruling: a holder may let go ({/fungeon enter "
              "waive:true}) only the points of their own categories that no new piece can "
              "use: a Traps point short of a trap (one costs 2), Monsters points short of the "
              "floor (what a monster costs at least), or a kind that has its 24 pieces "

@@ -583,11 +583,30 @@ waive(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 	bool outside = usable_list(inv, c, me, usable, sizeof(usable)) > 0;
 
 	if (outside && !inv->is_gm) {
-		reply_error(out,
-		            "%s, and the text has every point spent: spend them first; a holder "
-		            "waives only points no new piece can use (a Ruling), and the GM any, "
-		            "outside the rules.",
-		            usable);
+		char spare[160];
+		size_t used = 0;
+
+		/* the caller's other categories, which could go once those are spent */
+		spare[0] = '\0';
+		for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
+			int w;
+
+			if (!waivable(inv, c, me, k) ||
+			    fungeon_room_left_usable(r, (enum fungeon_kind)k, left_of(c, k)))
+				continue;
+			w = snprintf(spare + used, sizeof(spare) - used, "%s%s %lld",
+			             used ? " and " : ", then ", cat_label[k],
+			             (long long)left_of(c, k));
+			if (w < 0 || (size_t)w >= sizeof(spare) - used)
+				break;
+			used += (size_t)w;
+		}
+		reply_error(
+		    out,
+		    "%s, and the text has every point spent: spend them first%s%s; a holder "
+		    "waives only points no new piece can use (a Ruling), and the GM any, "
+		    "outside the rules.",
+		    usable, spare, used ? " may go" : "");
 		return -1;
 	}
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {

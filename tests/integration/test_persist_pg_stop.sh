@@ -14,9 +14,11 @@
 #     the 12 changes and exit 0, with no line saying something was not
 #     saved.
 #  4. A second start on the same database reads Tension 9/10 and Turn 5.
-# The give-up (a server away for all of the stop's reach time: one line,
-# and the count of records lost that makes delver exit 1) is checked in
-# tests/unit/test_persist_pg.c, with a reach time of 0.3 s.
+#  5. A third start changes Tension with the server up, then the server
+#     stops for good, one more change, SIGTERM: after the stop's 60 s of
+#     trying, exit status 1 and exactly one line counting the record lost.
+# tests/unit/test_persist_pg.c checks the give-up too, with a reach time of
+# 0.3 s.
 # No timing is asserted: the waits only place the stop before delver's own
 # next reconnection attempt, which is where the change used to be lost.
 . tests/integration/lib.sh
@@ -96,6 +98,33 @@ step_check "the seven Tension changes made while the server was away were saved"
 	"not Tension 9/10"
 grep -q '^Turn 5:' "$top/out"
 step_check "the five turns advanced while the server was away were saved" $? "not Turn 5"
+
+# 5. the server away from then on: SIGTERM, the stop's 60 s of trying
+# it, then one line saying what was lost, and exit status 1 (systemd must
+# not take the stop for a clean one).
+mkfifo "$top/in5"
+"$DELVER" --config "$top/pg.conf" --console --color never --user gm --log-level info \
+	--state-dir "$top/s" --channel t < "$top/in5" > "$top/out" 2> "$top/err" &
+BOT=$!
+exec 3> "$top/in5"
+printf '/tension set 3\n' >&3
+replies_wait 'Tension set [0-9]* → 3:' 1
+sh tests/tools/pg_cluster.sh stop "$PG" > /dev/null 2>&1 3>&-
+PG_UP=""
+printf '/tension set 4\n' >&3
+replies_wait 'may be lost' 1
+kill -TERM "$BOT"
+wait "$BOT"
+rc=$?
+BOT=""
+exec 3>&-
+[ "$rc" -eq 1 ]
+step_check "a stop that gave changes up exits 1" $? "exit status $rc"
+got=$(grep -c 'could not be saved' "$top/err")
+[ "$got" -eq 1 ]
+step_check "one line says what was given up" $? "$got lines"
+grep -q 'error: store: the changes of 1 record could not be saved to the postgresql store before the stop (the server could not be reached in the stop.s time); they are lost, and delver exits with status 1$' "$top/err"
+step_check "that line counts the record and names the exit status" $? "another line"
 
 [ "$fails" -eq 0 ] || exit 1
 echo "ok   test_persist_pg_stop"

@@ -220,6 +220,55 @@ r5_nothing_to_fight_says_what_next(void **unused)
 	fgtable_free(t);
 }
 
+/* R4 (line 67): points too few for a new piece could still be spent on a
+ * bigger existing piece, remade; /help and delver(7) say so, and that
+ * the waiver is the project's Ruling for that case. */
+static void
+r4_the_waiver_ruling_names_the_remake(void **unused)
+{
+	static char man[1 << 18];
+	struct fgtable *t = fgtable_new(1);
+	FILE *f = fopen("bot/man/delver.7.md", "r");
+	char *text;
+	size_t n;
+
+	(void)unused;
+	text = fgtable_said(t, "al", "/help fungeon enter");
+	fgtable_holds(text, "Points too few for a new piece could also go into remaking a bigger "
+	                    "existing piece (unmake it, make it again with more: 2 more Annoy dice "
+	                    "for a Traps point, more levels for Monsters points); the waiver is "
+	                    "this project's Ruling for that case");
+	free(text);
+	fgtable_free(t);
+	assert_non_null(f);
+	n = fread(man, 1, sizeof(man) - 1, f);
+	fclose(f);
+	man[n] = '\0';
+	fgtable_holds(man, "The waiver is this project's Ruling for that\n  case: instead of that "
+	                   "remake, a holder may let those points go");
+}
+
+/* R4's nit: a holder of two categories, one with points no new piece can
+ * use and one with points a monster can, is refused the waiver, and the
+ * refusal says the first may go once the second is spent. */
+static void
+r4_a_refused_waiver_names_what_may_go_after(void **unused)
+{
+	struct fgtable *t = fgtable_new(902);
+
+	(void)unused;
+	fgtable_alone_on_floor(t, 3, "/fungeon monster add rat level 3");
+	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
+	fgtable_ok(t, "al", "/fungeon trap add pit annoy 2 pain 2 type spikes");
+	fgtable_ok(t, "al", "/fungeon treasure add coin mundane value 3");
+	fgtable_fails_unchanged(t, "al", "/fungeon enter waive:true",
+	                        "Monsters 4 can still buy a new monster (one costs at least 3 "
+	                        "here), and the text has every point spent: spend them first, then "
+	                        "Traps 1 may go; a holder waives only points no new piece can use "
+	                        "(a Ruling), and the GM any, outside the rules.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -228,6 +277,8 @@ main(void)
 	    cmocka_unit_test(r2_a_holder_who_leaves_says_where_the_category_goes),
 	    cmocka_unit_test(r5_after_a_total_party_kill_every_player_hears_what_next),
 	    cmocka_unit_test(r5_nothing_to_fight_says_what_next),
+	    cmocka_unit_test(r4_the_waiver_ruling_names_the_remake),
+	    cmocka_unit_test(r4_a_refused_waiver_names_what_may_go_after),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -169,9 +169,9 @@ room_budgets_and_unspent_points(void **unused)
 	                        "piece can use with /fungeon enter waive:true.");
 	fgtable_fails_unchanged(t, "alice", "/fungeon enter waive:true",
 	                        "Treasure 4 can still buy a new treasure (one costs at least 1 "
-	                        "here), and the text has every point spent: spend them first; a "
-	                        "holder waives only points no new piece can use (a Ruling), and "
-	                        "the GM any, outside the rules.");
+	                        "here), and the text has every point spent: spend them first, then "
+	                        "Traps 1 may go; a holder waives only points no new piece can use "
+	                        "(a Ruling), and the GM any, outside the rules.");
 	fgtable_ok(t, "alice", "/fungeon treasure add gem mundane value 3");
 	text = fgtable_said(t, "alice", "/fungeon enter waive:true");
 	assert_string_equal(text, "Points left unspent, waived by alice: Traps 1.\n"
