@@ -464,7 +464,12 @@ decode_saved(const cJSON *arr, struct store_record *r, char *err, size_t errlen)
 	{
 		struct user_saved *s = &r->saved[r->nsaved];
 
-		if (!cJSON_IsObject(j) || only_fields(j, fields, err, errlen) < 0 ||
+		if (!cJSON_IsObject(j)) {
+			snprintf(err, errlen,
+			         "each of 'saved' must be an object with a 'name' and a 'roll'");
+			return -1;
+		}
+		if (only_fields(j, fields, err, errlen) < 0 ||
 		    get_text(j, "name", s->name, sizeof(s->name), false, err, errlen) < 0 ||
 		    get_text(j, "roll", s->roll, sizeof(s->roll), false, err, errlen) < 0)
 			return -1;

@@ -381,6 +381,10 @@ test_bad_records_name_the_reason(void **state)
 	     "'saved' must be a list of at most 50 saved rolls"},
 	    {"{\"t\":\"u\",\"key\":\"a\",\"name\":\"b\",\"saved\":[{\"name\":\"x\"}]}",
 	     "'roll' must be text of 1 to 200 bytes"},
+	    /* an entry that is not an object is named (found by fuzzing: it
+	     * was refused with no reason) */
+	    {"{\"t\":\"u\",\"key\":\"a\",\"name\":\"b\",\"saved\":[\"u\"]}",
+	     "each of 'saved' must be an object with a 'name' and a 'roll'"},
 	    {"{\"t\":\"u\",\"key\":\"a\",\"name\":\"b\",\"saved\":[{\"name\":\"x\",\"roll\":"
 	     "\"1\",\"owner\":\"\"}]}",
 	     "unknown field 'owner'"},
