@@ -57,11 +57,17 @@ replies_wait() {
 	done
 }
 
-mkfifo "$top/in"
-"$DELVER" --config "$top/pg.conf" --console --color never --user gm --log-level info \
-	--state-dir "$top/s" --channel t < "$top/in" > "$top/out" 2> "$top/err" &
-BOT=$!
-exec 3> "$top/in"
+# bot_fed FIFO: a console delver on the cluster reading its lines from
+# FIFO, which descriptor 3 writes to; BOT holds its PID.
+bot_fed() {
+	mkfifo "$1"
+	"$DELVER" --config "$top/pg.conf" --console --color never --user gm --log-level info \
+		--state-dir "$top/s" --channel t < "$1" > "$top/out" 2> "$top/err" &
+	BOT=$!
+	exec 3> "$1"
+}
+
+bot_fed "$top/in"
 
 # 1. with the server up
 printf '/gm claim\n/tension set 2\n' >&3
@@ -102,11 +108,7 @@ step_check "the five turns advanced while the server was away were saved" $? "no
 # 5. the server away from then on: SIGTERM, the stop's 60 s of trying
 # it, then one line saying what was lost, and exit status 1 (systemd must
 # not take the stop for a clean one).
-mkfifo "$top/in5"
-"$DELVER" --config "$top/pg.conf" --console --color never --user gm --log-level info \
-	--state-dir "$top/s" --channel t < "$top/in5" > "$top/out" 2> "$top/err" &
-BOT=$!
-exec 3> "$top/in5"
+bot_fed "$top/in5"
 printf '/tension set 3\n' >&3
 replies_wait 'Tension set [0-9]* → 3:' 1
 sh tests/tools/pg_cluster.sh stop "$PG" > /dev/null 2>&1 3>&-

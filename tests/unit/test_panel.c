@@ -281,6 +281,19 @@ last_button(const char *label, const char *action)
 	buttons_as_the_manual_says(m);
 }
 
+/* Runs /panel as user; its channel text must hold want. */
+static void
+panel_shows(const char *user, const char *want)
+{
+	char *t;
+
+	run(user, "/panel");
+	t = text_of(REPLY_CHANNEL);
+	if (strstr(t, want) == NULL)
+		fail_msg("the panel does not show '%s':\n%s", want, t);
+	free(t);
+}
+
 /* Play-test 5, Q13: a masterless table sees on the panel where its party
  * is and what waits, and a button for the step that moves it on: in town
  * the hallway; in the hallway who chooses next, and going in; a downward
@@ -288,22 +301,14 @@ last_button(const char *label, const char *action)
 static void
 fungeon_line_says_where_the_party_is(void **unused)
 {
-	char *t;
-
 	(void)unused;
 	ok("ann", "/fungeon join Alba wizard 1");
 	ok("bob", "/fungeon join Brom fighter 1");
-	run("bob", "/panel");
-	t = text_of(REPLY_CHANNEL);
-	assert_non_null(strstr(t, "\nFungeon: the party is in town\nParty: "));
-	free(t);
+	panel_shows("bob", "\nFungeon: the party is in town\nParty: ");
 	last_button("Hallway", "fungeon hallway");
 	ok("ann", "/fungeon hallway");
-	run("bob", "/panel");
-	t = text_of(REPLY_CHANNEL);
-	assert_non_null(strstr(t, "\nFungeon: the party is in the hallway before room 1, on "
-	                          "floor 1 · ann chooses a category next\n"));
-	free(t);
+	panel_shows("bob", "\nFungeon: the party is in the hallway before room 1, on "
+	                   "floor 1 · ann chooses a category next\n");
 	last_button("Enter", "fungeon enter");
 	ok("ann", "/fungeon adjust Alba xp:10"); /* level 2 in the next hallway */
 	ok("bob", "/fungeon adjust Brom xp:10");
@@ -313,10 +318,7 @@ fungeon_line_says_where_the_party_is(void **unused)
 	ok("ann", "/fungeon enter waive:true");
 	ok("ann", "/fungeon hallway");
 	ok("ann", "/gm release");
-	run("bob", "/panel");
-	t = text_of(REPLY_CHANNEL);
-	assert_non_null(strstr(t, "· a downward stair to floor 2 to place\n"));
-	free(t);
+	panel_shows("bob", "· a downward stair to floor 2 to place\n");
 	ok("ann", "/gm claim");
 	ok("ann", "/fungeon pick traps who:ann");
 	ok("ann", "/fungeon pick monsters who:bob");
