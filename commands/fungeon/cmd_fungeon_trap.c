@@ -9,6 +9,7 @@
 #include "commands/dice/rollchan.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_render.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "commands/fungeon/fungeon_roll.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -60,7 +61,7 @@ render_pain(struct reply *out, const struct fungeon_channel *c, const struct fun
 		reply_add(out, RS_BAD | RS_BOLD,
 		          " %s dies! %s is out until %s, and %s's treasure stays here to "
 		          "plunder.",
-		          m->name, m->player, fungeon_channel_out_until(c), m->name);
+		          m->name, m->player, fungeon_rights_out_until(c), m->name);
 	reply_nl(out);
 	fungeon_render_narration_lines(out, &p->roll.nar, c, styles, NULL);
 }
@@ -139,14 +140,14 @@ free_of_holds(const struct fungeon_channel *c, bool by_default, int *idx, int n,
 	int k = 0, held = -1;
 
 	for (int i = 0; i < n; i++) {
-		if (fungeon_channel_held_by(c, idx[i]) == NULL)
+		if (fungeon_rights_held_by(c, idx[i]) == NULL)
 			idx[k++] = idx[i];
 		else if (held < 0)
 			held = idx[i];
 	}
 	if (held < 0 || (by_default && k > 0))
 		return k;
-	fungeon_channel_need_free(c, held, out); /* the refusal */
+	fungeon_rights_need_free(c, held, out); /* the refusal */
 	return -1;
 }
 
@@ -161,13 +162,13 @@ facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_tra
 {
 	const char *who = invocation_str(inv, "who");
 	int me = fungeon_channel_member_of(c, inv->from->user_key), n;
-	bool maker = fungeon_channel_in_play(c, me) && !strcmp(c->m[me].user_key, trap->maker);
+	bool maker = fungeon_rights_in_play(c, me) && !strcmp(c->m[me].user_key, trap->maker);
 	bool anyone = inv->is_gm || (act == FUNGEON_TRAP_TRIGGER && maker);
 
 	if (who == NULL && (act == FUNGEON_TRAP_DISARM || !anyone)) {
 		idx[0] = fungeon_channel_need_self(c, inv, out);
-		if (idx[0] >= 0 && fungeon_channel_in_play(c, idx[0]) &&
-		    !fungeon_channel_need_free(c, idx[0], out))
+		if (idx[0] >= 0 && fungeon_rights_in_play(c, idx[0]) &&
+		    !fungeon_rights_need_free(c, idx[0], out))
 			return -1;
 		return idx[0] < 0 ? -1 : 1;
 	}
@@ -209,7 +210,7 @@ trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 	}
 	fungeon_channel_styles(c, inv->state, styles);
 	fungeon_roll_bonus_flags(c, bonus, p.s->d.universal ? "" : p.s->d.type, idx, n, b);
-	roller = fungeon_channel_roller(c, p.s->maker);
+	roller = fungeon_rights_roller(c, p.s->maker);
 	t = xcalloc(1, sizeof(*t));
 	if (fungeon_trap_play(inv->rng, c->m, idx, n, b, p.s, roller, act, t, err, sizeof(err)) <
 	    0) {
