@@ -131,24 +131,41 @@ render_end(struct reply *out, const struct fungeon_channel *c, const struct fung
 }
 
 /* Leaves out of idx[0..n) the held (who may not act, line 175) when the
- * list is a default (everyone in the room), so long as someone is left;
- * a held one named, or every one of a default, is refused. Returns how
- * many are left, or -1 with an error. */
+ * list is a default (everyone in the room), so long as someone is left,
+ * saying in a line of out who was left out; a held one named, or every
+ * one of a default, is refused, naming each held one. Returns how many
+ * are left, or -1 with an error. */
 static int
-free_of_holds(const struct fungeon_channel *c, bool by_default, int *idx, int n, struct reply *out)
+free_of_holds(const struct fungeon_channel *c, const struct fungeon_piece *trap, bool by_default,
+              int *idx, int n, struct reply *out)
 {
-	int k = 0, held = -1;
+	int k = 0;
+	struct buf b;
 
-	for (int i = 0; i < n; i++) {
+	if (!by_default)
+		return fungeon_rights_need_all_free(c, idx, n, out) ? n : -1;
+	buf_init(&b, 1024);
+	if (fungeon_rights_held_clause(c, idx, n, &b) == 0) {
+		buf_free(&b);
+		return n;
+	}
+	for (int i = 0; i < n; i++)
 		if (fungeon_rights_held_by(c, idx[i]) == NULL)
 			idx[k++] = idx[i];
-		else if (held < 0)
-			held = idx[i];
+	if (k > 0) {
+		reply_line(out, 0, "Left out: %s and may not act.", buf_str(&b));
+	} else {
+		reply_error(out,
+		            "Nobody in room %lld is free to face %s: %s and may not act until %s (",
+		            (long long)c->d.room.number, trap->name, buf_str(&b),
+		            n == 1 ? "a roll in a combat turn breaks the hold"
+		                   : "rolls in combat turns break the holds");
+		reply_cmd(out, RS_BAD, "fungeon combat", NULL);
+		reply_add(out, RS_BAD, ").");
+		k = -1;
 	}
-	if (held < 0 || (by_default && k > 0))
-		return k;
-	fungeon_rights_need_free(c, held, out); /* the refusal */
-	return -1;
+	buf_free(&b);
+	return k;
 }
 
 /* Who faces the trap: those named, or by default the invoker's own
@@ -183,7 +200,7 @@ facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_tra
 		            c->m[idx[i]].name, c->m[idx[i]].player);
 		return -1;
 	}
-	return free_of_holds(c, who == NULL, idx, n, out);
+	return free_of_holds(c, trap, who == NULL, idx, n, out);
 }
 
 static void

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands/fungeon/fungeon_channel.h"
+#include "rules/base/buf.h"
 
 bool
 fungeon_rights_in_play(const struct fungeon_channel *c, int i)
@@ -54,20 +55,72 @@ fungeon_rights_held_by(const struct fungeon_channel *c, int i)
 	return NULL;
 }
 
+int
+fungeon_rights_held_clause(const struct fungeon_channel *c, const int *idx, int n, struct buf *b)
+{
+	const struct fungeon_effect *h[FUNGEON_PARTY_MAX], *src[FUNGEON_PARTY_MAX];
+	int size[FUNGEON_PARTY_MAX] = {0}, group[FUNGEON_PARTY_MAX], groups = 0, held = 0;
+
+	/* one group of names for each source, in the order first met */
+	for (int i = 0; i < n; i++) {
+		int g = 0;
+
+		if ((h[i] = fungeon_rights_held_by(c, idx[i])) == NULL)
+			continue;
+		while (g < groups && strcmp(src[g]->source, h[i]->source) != 0)
+			g++;
+		if (g == groups)
+			src[groups++] = h[i];
+		group[i] = g;
+		size[g]++;
+		held++;
+	}
+	for (int g = 0; g < groups; g++) {
+		int k = 0;
+
+		if (g > 0)
+			buf_adds(b, g == groups - 1 ? " and " : ", ");
+		for (int i = 0; i < n; i++) {
+			if (h[i] == NULL || group[i] != g)
+				continue;
+			buf_addf(b, "%s%s",
+			         k == 0             ? ""
+			         : k == size[g] - 1 ? " and "
+			                            : ", ",
+			         c->m[idx[i]].name);
+			k++;
+		}
+		if (g == 0)
+			buf_adds(b, size[g] == 1 ? " is held" : " are held");
+		buf_addf(b, " by %s", src[g]->source);
+	}
+	return held;
+}
+
+bool
+fungeon_rights_need_all_free(const struct fungeon_channel *c, const int *idx, int n,
+                             struct reply *out)
+{
+	struct buf b;
+	int held;
+
+	buf_init(&b, 1024);
+	held = fungeon_rights_held_clause(c, idx, n, &b);
+	if (held > 0) {
+		reply_error(out, "%s and may not act until %s (", buf_str(&b),
+		            held == 1 ? "a roll in a combat turn breaks the hold"
+		                      : "rolls in combat turns break the holds");
+		reply_cmd(out, RS_BAD, "fungeon combat", NULL);
+		reply_add(out, RS_BAD, ").");
+	}
+	buf_free(&b);
+	return held == 0;
+}
+
 bool
 fungeon_rights_need_free(const struct fungeon_channel *c, int i, struct reply *out)
 {
-	const struct fungeon_effect *h = fungeon_rights_held_by(c, i);
-
-	if (h == NULL)
-		return true;
-	reply_error(out,
-	            "%s is held by %s and may not act until a roll in a combat turn breaks the "
-	            "hold (",
-	            c->m[i].name, h->source);
-	reply_cmd(out, RS_BAD, "fungeon combat", NULL);
-	reply_add(out, RS_BAD, ").");
-	return false;
+	return fungeon_rights_need_all_free(c, &i, 1, out);
 }
 
 int

@@ -15,6 +15,7 @@
 
 #include "commands/core/registry.h"
 #include "commands/fungeon/fungeon.h"
+#include "rules/base/buf.h"
 
 /* The member whose player rolls for what user key `maker` made: that
  * player's Fungeoneer while it is alive and in play, else -1 (nobody: a
@@ -68,5 +69,15 @@ const struct fungeon_effect *fungeon_rights_held_by(const struct fungeon_channel
 /* Whether member i may act of itself (search, disarm, get past a trap,
  * take, use): not held; else an error reply. */
 bool fungeon_rights_need_free(const struct fungeon_channel *c, int i, struct reply *out);
+/* The same for every member of idx[0..n): else one error reply naming
+ * each held one and what holds it. */
+bool fungeon_rights_need_all_free(const struct fungeon_channel *c, const int *idx, int n,
+                                  struct reply *out);
+/* Appends to b which members of idx[0..n) are held and by what, as one
+ * clause ("Al is held by vine/grab", "Al and Bo are held by vine/grab",
+ * "Al is held by vine/grab and Bo by ogre/bite"); returns how many are
+ * held (none: b is unchanged). */
+int fungeon_rights_held_clause(const struct fungeon_channel *c, const int *idx, int n,
+                               struct buf *b);
 
 #endif

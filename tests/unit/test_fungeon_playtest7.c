@@ -1,0 +1,77 @@
+/* The seventh independent play-test of Fungeon
+ * (notes/playtest-fungeon-7.md), its findings each played at a table as
+ * the report found it, with what the rule text (or a Ruling where it
+ * is silent) wants instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* Member i of the table is held by the vine's grab (made by the holder
+ * of Monsters), as a failed roll against it in combat would leave it. */
+static void
+held_by_vine(struct fgtable *t, int i)
+{
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "vine/grab",
+	                           .annoy = 4,
+	                           .type = "plant"};
+
+	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
+	assert_int_equal(fungeon_effect_add(&fgtable_fungeon(t)->m[i], &e), 0);
+}
+
+/* S1 (line 175: the held may not act; Ruling: a trap triggered for
+ * everyone leaves the held out, one named is refused): with all three
+ * held, the trap's maker triggering it for everyone hears every held one
+ * named; with Bo alone free, the roll says who was left out and why;
+ * two held named are both named. */
+static void
+s1_every_held_one_is_named(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon trap add pit annoy 2 pain 1 type spikes",
+	    "/fungeon monster add vine level 2 ability grab annoy 4 hold type plant", NULL};
+	struct fgtable *t = fgtable_new(2301);
+	const char *trapper;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 3, 3);
+	fgtable_room_made(t, d);
+	trapper = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	held_by_vine(t, 0);
+	held_by_vine(t, 2);
+	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit Al Cy",
+	                        "Al and Cy are held by vine/grab and may not act until rolls in "
+	                        "combat turns break the holds (/fungeon combat).");
+	text = fgtable_said(t, trapper, "/fungeon trigger pit");
+	fgtable_holds(text, "Left out: Al and Cy are held by vine/grab and may not act.\n");
+	fgtable_holds(text, "\nBo (bo): ");
+	free(text);
+	held_by_vine(t, 1);
+	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit",
+	                        "Nobody in room 1 is free to face pit: Al, Bo and Cy are held by "
+	                        "vine/grab and may not act until rolls in combat turns break the "
+	                        "holds (/fungeon combat).");
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(s1_every_held_one_is_named),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
