@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "commands/fungeon/cmd_fungeon_hallway.h"
+#include "commands/fungeon/cmd_fungeon_town.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -79,9 +80,15 @@ price_lines(struct reply *out, enum fungeon_kind k, const struct fungeon_design 
 		reply_add(out, 0, " Hits %d (3 x level); attacks roll %d Pain %s, universal.",
 		          fungeon_cost_monster_hits(d->level), d->level,
 		          fungeon_channel_dice_word(d->level));
-	if (k == FUNGEON_TREASURE)
-		reply_add(out, 0, " Sells in town for %lld.",
-		          (long long)fungeon_cost_sell_value(p->total));
+	if (k == FUNGEON_TREASURE) {
+		char words[48];
+		int64_t points;
+		bool half;
+
+		fungeon_cost_sell_credit(p->total, &points, &half);
+		reply_add(out, 0, " Sells in town for %s.",
+		          cmd_fungeon_town_points(points, half, words, sizeof(words)));
+	}
 	reply_nl(out);
 	if (k == FUNGEON_TREASURE && !fungeon_cost_treasure_kind_named(typed ? typed : ""))
 		reply_line(out, RS_BAD,

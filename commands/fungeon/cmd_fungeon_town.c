@@ -538,7 +538,8 @@ town_sell(struct invocation *inv, struct reply *out)
 	int me, i;
 	struct fungeon_member *m;
 	char name[FUNGEON_NAME_MAX + 1], credit[48], gain[48];
-	int64_t cost, got;
+	int64_t cost, got, points;
+	bool half;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
 	    (me = fungeon_channel_need_self(c, inv, out)) < 0 ||
@@ -556,9 +557,10 @@ town_sell(struct invocation *inv, struct reply *out)
 	fungeon_item_remove(m, i);
 	channel_touch(inv->chan);
 	(void)got; /* whole points: the half of an odd sale waits in m->half */
+	fungeon_cost_sell_credit(cost, &points, &half);
 	reply_add(out, 0, "%s sells %s (%lld point%s) for half its points, %s: credit ", m->name,
 	          name, (long long)cost, cost == 1 ? "" : "s",
-	          cmd_fungeon_town_points(cost / 2, cost % 2 != 0, gain, sizeof(gain)));
+	          cmd_fungeon_town_points(points, half, gain, sizeof(gain)));
 	reply_add(out, RS_BOLD, "%s", credit_words(m, credit, sizeof(credit)));
 	reply_add(out, 0, ".");
 	reply_nl(out);

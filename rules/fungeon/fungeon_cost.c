@@ -64,10 +64,11 @@ fungeon_cost_monster_hits(int level)
 	return 3 * level;
 }
 
-int64_t
-fungeon_cost_sell_value(int64_t cost)
+void
+fungeon_cost_sell_credit(int64_t cost, int64_t *points, bool *half)
 {
-	return cost / 2;
+	*points = cost / 2;
+	*half = cost % 2 != 0;
 }
 
 /* Copies the next whitespace-separated word of *p into w. Returns its

@@ -153,7 +153,9 @@ int fungeon_cost_check(const struct fungeon_design *d, char *err, size_t errlen)
 /* Hits of a monster: 3 x level. */
 int fungeon_cost_monster_hits(int level);
 
-/* What treasure of that cost sells for in town: half, rounded down. */
-int64_t fungeon_cost_sell_value(int64_t cost);
+/* What one treasure of that cost credits in town: half its points, whole
+ * points in *points and whether a half point more in *half. The rounding
+ * down is done once, on all a Fungeoneer sells (fungeon_sell()). */
+void fungeon_cost_sell_credit(int64_t cost, int64_t *points, bool *half);
 
 #endif

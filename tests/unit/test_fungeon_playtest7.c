@@ -66,11 +66,33 @@ s1_every_held_one_is_named(void **unused)
 	fgtable_free(t);
 }
 
+/* S2 (line 297, and the Ruling that a sale gives half of all its seller
+ * gives up, rounded down once): a treasure's price says what it credits
+ * in town as the sale does, a half point included. */
+static void
+s2_a_price_says_the_half_point(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3", NULL};
+	struct fgtable *t = fgtable_new(2302);
+
+	(void)unused;
+	fgtable_alone_on_floor(t, 3, d[0]);
+	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
+	fgtable_says(t, "al", "/fungeon treasure add coin mundane",
+	             "Cost: 1 point. Sells in town for half a point.\n");
+	fgtable_says(t, "al", "/fungeon cost treasure mundane value 1",
+	             "Cost: 2 points. Sells in town for 1 point.\n");
+	fgtable_says(t, "al", "/fungeon treasure add coin3 mundane value 2",
+	             "Cost: 3 points. Sells in town for 1 and a half points.\n");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(s1_every_held_one_is_named),
+	    cmocka_unit_test(s2_a_price_says_the_half_point),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
