@@ -17,12 +17,27 @@
 
 static const char *const kind_label[] = {"Traps", "Monsters", "Treasure"};
 
+bool
+cmd_fungeon_design_shows(const char *what, const char *text, struct reply *out)
+{
+	if (fungeon_cost_text_shows(text))
+		return true;
+	reply_error(out,
+	            "%s shows as it is typed: this one holds an invisible character or a "
+	            "control, or an accent with no letter under it.",
+	            what);
+	return false;
+}
+
 int
 cmd_fungeon_design_of(struct invocation *inv, enum fungeon_kind k, struct fungeon_design *d,
                       struct fungeon_price *p, struct reply *out)
 {
 	const char *spec = invocation_str(inv, "design");
 	char err[300];
+
+	if (spec != NULL && !cmd_fungeon_design_shows("A design", spec, out))
+		return -1;
 
 	/* What a new design lacks, all of it at once, before what its price
 	 * needs. */
@@ -229,7 +244,8 @@ may_make(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k,
 		            FUNGEON_NAME_CHARS);
 		return -1;
 	}
-	if (fungeon_channel_name_used(c, name, NULL, out))
+	if (!cmd_fungeon_design_shows("A name", name, out) ||
+	    fungeon_channel_name_used(c, name, NULL, out))
 		return -1;
 	return 0;
 }

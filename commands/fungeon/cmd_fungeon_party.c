@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/fungeon/cmd_fungeon_design.h"
 #include "commands/fungeon/cmd_fungeon_hallway.h"
 #include "commands/fungeon/cmd_fungeon_town.h"
 #include "commands/fungeon/fungeon_channel.h"
@@ -60,12 +61,16 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            FUNGEON_NAME_CHARS);
 		return -1;
 	}
+	if (!cmd_fungeon_design_shows("A Fungeoneer's name", name, out))
+		return -1;
 	if (!has_text(cls)) {
 		reply_error(out,
 		            "A Fungeoneer needs a class, any career at all (Warrior, Shadow Mage); "
 		            "the class may not be empty.");
 		return -1;
 	}
+	if (!cmd_fungeon_design_shows("A class", cls, out))
+		return -1;
 	if (utf8_len(cls) > FUNGEON_CLASS_CHARS) {
 		reply_error(out,
 		            "A class is at most %d characters (Drazzorian Puddle Thumper fits); "
@@ -80,6 +85,8 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            FUNGEON_TYPE_CHARS);
 		return -1;
 	}
+	if (type != NULL && !cmd_fungeon_design_shows("A class type", type, out))
+		return -1;
 	if (type != NULL && looks_numeric(type)) {
 		reply_error(out,
 		            "'%s' is no level (a level is a whole number from %d to %d) and no "

@@ -101,6 +101,13 @@ bool fungeon_cost_name_valid(const char *s);
  * FUNGEON_TYPE_CHARS). */
 bool fungeon_cost_word_valid(const char *s, size_t chars);
 
+/* Whether text a player gives now (a name, a class, a type, a design)
+ * shows as it is typed: well-formed UTF-8 without what replies take out
+ * (rules/base/textsafe.h: controls, bidi controls, invisible characters)
+ * and with no word that starts with a combining mark (an accent with no
+ * letter under it). Text already saved is read without this check. */
+bool fungeon_cost_text_shows(const char *s);
+
 /* The word of a kind: "trap", "monster", "treasure". */
 const char *fungeon_cost_kind_name(enum fungeon_kind k);
 

@@ -87,12 +87,54 @@ s2_a_price_says_the_half_point(void **unused)
 	fgtable_free(t);
 }
 
+/* S12 (delver(7) Limits: a name is 1 to 24 characters; what a user types
+ * is shown without invisible characters): a name, class, class type,
+ * piece name or design word that holds an invisible character, or starts
+ * with an accent that has no letter under it, is refused, so that no
+ * Fungeoneer or piece is shown with an empty name or looks like
+ * another. */
+static void
+s12_what_does_not_show_is_refused(void **unused)
+{
+	static const char *const name =
+	    "A Fungeoneer's name shows as it is typed: this one holds an invisible character or "
+	    "a control, or an accent with no letter under it.";
+	struct fgtable *t = fgtable_new(2312);
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	fgtable_fails_unchanged(t, "hy", "/fungeon join \xe2\x80\x8b mage", name);
+	fgtable_fails_unchanged(t, "hy", "/fungeon join Al\xe2\x80\x8b mage", name);
+	fgtable_fails_unchanged(t, "hy", "/fungeon join \xcc\x81 mage", name);
+	fgtable_fails_unchanged(t, "hy", "/fungeon join Hy \xe2\x80\x8b",
+	                        "A class shows as it is typed: this one holds an invisible "
+	                        "character or a control, or an accent with no letter under it.");
+	fgtable_fails_unchanged(t, "hy",
+	                        "/fungeon join Hy mage 3 type:\xe2\x80\x8b"
+	                        "fire",
+	                        "A class type shows as it is typed: this one holds an invisible "
+	                        "character or a control, or an accent with no letter under it.");
+	fgtable_ok(t, "hy", "/fungeon join Hy Shadow-Mage\xcc\x81 3");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	fgtable_fails_unchanged(t, fgtable_holder(t, FUNGEON_CAT_TRAPS),
+	                        "/fungeon trap add \xe2\x80\x8b annoy 2 pain 1 type fire",
+	                        "A name shows as it is typed: this one holds an invisible "
+	                        "character or a control, or an accent with no letter under it.");
+	fgtable_fails_unchanged(t, fgtable_holder(t, FUNGEON_CAT_TRAPS),
+	                        "/fungeon trap add pit annoy 2 pain 1 type \xe2\x80\x8b",
+	                        "A design shows as it is typed: this one holds an invisible "
+	                        "character or a control, or an accent with no letter under it.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(s1_every_held_one_is_named),
 	    cmocka_unit_test(s2_a_price_says_the_half_point),
+	    cmocka_unit_test(s12_what_does_not_show_is_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
