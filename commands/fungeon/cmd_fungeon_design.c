@@ -250,6 +250,49 @@ may_make(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k,
 	return 0;
 }
 
+/* The refusal of piece `name` of kind k costing more than the `left`
+ * points of the room's budget: with none left, that the budget is spent;
+ * with less left than any new piece costs, that a piece is remade bigger
+ * or the points let go; else that a cheaper piece would fit. Returns -1. */
+static int
+over_budget(const struct fungeon_channel *c, enum fungeon_kind k, const char *name, int64_t cost,
+            int64_t left, struct reply *out)
+{
+	const char *kind = fungeon_cost_kind_name(k);
+	char remove[32];
+	int64_t cheapest = fungeon_room_cheapest(&c->d.room, k);
+
+	snprintf(remove, sizeof(remove), "fungeon %s remove", kind);
+	if (left <= 0) {
+		reply_error(out,
+		            "The %s budget of room %lld is spent (%lld of %lld): nothing more can "
+		            "be made; unmake a piece first (",
+		            kind_label[k], (long long)c->d.room.number,
+		            (long long)fungeon_channel_spent(c, k),
+		            (long long)fungeon_channel_budget(c, k));
+		reply_cmd(out, RS_BAD, remove, "name", "NAME", NULL);
+		reply_add(out, RS_BAD, ") to change the room.");
+		return -1;
+	}
+	reply_error(
+	    out,
+	    "%s costs %lld but the %s budget has %lld left this room (budget %lld, spent %lld)",
+	    name, (long long)cost, kind_label[k], (long long)left,
+	    (long long)fungeon_channel_budget(c, k), (long long)fungeon_channel_spent(c, k));
+	if (left >= cheapest) {
+		reply_add(out, RS_BAD, "; make it cheaper.");
+		return -1;
+	}
+	reply_add(out, RS_BAD,
+	          ", less than any new %s costs here (at least %lld): unmake a piece first (", kind,
+	          (long long)cheapest);
+	reply_cmd(out, RS_BAD, remove, "name", "NAME", NULL);
+	reply_add(out, RS_BAD, ") to make it again bigger, or let the %lld go (", (long long)left);
+	reply_cmd(out, RS_BAD, "fungeon enter", "waive:", "true", NULL);
+	reply_add(out, RS_BAD, ").");
+	return -1;
+}
+
 /* Checks that the design d costing `cost` fits: the wandering points of
  * payer (>= 0), or the room's count and budget; a monster's floor and
  * Resist dice. */
@@ -273,15 +316,8 @@ may_cost(struct fungeon_channel *c, enum fungeon_kind k, const struct fungeon_de
 		            fungeon_cost_kind_name(k));
 		return -1;
 	}
-	if (payer < 0 && cost > left) {
-		reply_error(out,
-		            "%s costs %lld but the %s budget has %lld left this room "
-		            "(budget %lld, spent %lld); make it cheaper.",
-		            name, (long long)cost, kind_label[k], (long long)left,
-		            (long long)fungeon_channel_budget(c, k),
-		            (long long)fungeon_channel_spent(c, k));
-		return -1;
-	}
+	if (payer < 0 && cost > left)
+		return over_budget(c, k, name, cost, left, out);
 	if (k == FUNGEON_MONSTER && cost < floor) {
 		reply_error(out,
 		            "%s costs %lld but every monster on floor %d costs at least %d points.",

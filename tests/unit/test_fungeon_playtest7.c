@@ -128,12 +128,49 @@ s12_what_does_not_show_is_refused(void **unused)
 	fgtable_free(t);
 }
 
+/* S3 (line 67: every point given is spent): a piece that does not fit
+ * what is left says what helps: with nothing left, that the budget is
+ * spent and a piece must be unmade first; with less left than any new
+ * piece costs, that too, or that the holder may let those go; "make it
+ * cheaper" only where a cheaper piece could fit. */
+static void
+s3_a_spent_budget_says_so(void **unused)
+{
+	struct fgtable *t = fgtable_new(2303);
+	const char *tr, *mo;
+
+	(void)unused;
+	fgtable_fighters(t, 3, 3);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	tr = fgtable_holder(t, FUNGEON_CAT_TREASURE);
+	fgtable_ok(t, tr, "/fungeon treasure add gem mundane value 5");
+	fgtable_fails_unchanged(t, tr, "/fungeon treasure add ring mundane",
+	                        "The Treasure budget of room 1 is spent (6 of 6): nothing more can "
+	                        "be made; unmake a piece first (/fungeon treasure remove NAME) to "
+	                        "change the room.");
+	mo = fgtable_holder(t, FUNGEON_CAT_MONSTERS);
+	fgtable_ok(t, mo, "/fungeon monster add ogre level 10");
+	fgtable_fails_unchanged(t, mo, "/fungeon monster add rat level 3",
+	                        "rat costs 3 but the Monsters budget has 2 left this room (budget "
+	                        "12, spent 10), less than any new monster costs here (at least 3): "
+	                        "unmake a piece first (/fungeon monster remove NAME) to make it "
+	                        "again bigger, or let the 2 go (/fungeon enter waive:true).");
+	fgtable_ok(t, mo, "/fungeon monster remove ogre");
+	fgtable_ok(t, mo, "/fungeon monster add ogre level 6");
+	fgtable_fails_unchanged(t, mo, "/fungeon monster add rat level 7",
+	                        "rat costs 7 but the Monsters budget has 6 left this room (budget "
+	                        "12, spent 6); make it cheaper.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(s1_every_held_one_is_named),
 	    cmocka_unit_test(s2_a_price_says_the_half_point),
+	    cmocka_unit_test(s3_a_spent_budget_says_so),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
 	};
 
