@@ -184,12 +184,15 @@ facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_tra
 
 	if (who == NULL && (act == FUNGEON_TRAP_DISARM || !anyone)) {
 		idx[0] = fungeon_channel_need_self(c, inv, out);
-		if (idx[0] >= 0 && fungeon_rights_in_play(c, idx[0]) &&
+		if (idx[0] < 0 || !fungeon_rights_need_in_play(c, idx[0], out) ||
 		    !fungeon_rights_need_free(c, idx[0], out))
 			return -1;
-		return idx[0] < 0 ? -1 : 1;
+		return 1;
 	}
 	n = fungeon_channel_members_named(c, who, idx, out);
+	for (int i = 0; i < n; i++)
+		if (!fungeon_rights_need_in_play(c, idx[i], out))
+			return -1;
 	for (int i = 0; i < n && !anyone; i++) {
 		if (idx[i] == me)
 			continue;

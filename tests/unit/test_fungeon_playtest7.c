@@ -164,6 +164,75 @@ s3_a_spent_budget_says_so(void **unused)
 	fgtable_free(t);
 }
 
+/* S5 (lines 53 and 254: the dead are out until the hallway, where their
+ * players make new Fungeoneers): after a total party kill in a room, a
+ * dead Fungeoneer's player trying to act hears that nobody is in play
+ * and what comes first, not only "until the next hallway", which nobody
+ * may call before the new Fungeoneers are made. */
+static void
+s5_after_a_total_party_kill_each_refusal_says_what_next(void **unused)
+{
+	static const char *const d[] = {"/fungeon trap add gas annoy 2 pain 1 type poison",
+	                                "/fungeon monster add ogre level 6",
+	                                "/fungeon treasure add idol mundane", NULL};
+	static const char *const al =
+	    "Al is dead, as is every Fungeoneer of the party: al makes a new one first (/fungeon "
+	    "join NAME CLASS, level 2), then any of the party goes on to the hallway (/fungeon "
+	    "hallway).";
+	struct fgtable *t = fgtable_new(2305);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_fails_unchanged(t, "al", "/fungeon take idol", al);
+	fgtable_fails_unchanged(t, "al", "/fungeon trigger gas", al);
+	fgtable_fails_unchanged(t, "al", "/fungeon find gas", al);
+	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter 2");
+	fgtable_fails_unchanged(t, "bo", "/fungeon take idol",
+	                        "Bo2 is a replacement: bo is out until the next hallway, where Bo2 "
+	                        "joins the party; nobody of the party is in play, so any of its "
+	                        "players goes on to it (/fungeon hallway).");
+	fgtable_fails_unchanged(t, "al", "/fungeon take idol", al);
+	fgtable_free(t);
+}
+
+/* S7 (lines 53 and 299, town): with the whole party dead in town,
+ * selling, buying, a new game session and the party's list each say
+ * who makes a new Fungeoneer first, not what a living one would hear. */
+static void
+s7_in_town_after_a_total_party_kill_the_dead_are_named(void **unused)
+{
+	static const char *const dead =
+	    "Al is dead: al makes a new Fungeoneer here in town (/fungeon join NAME CLASS).";
+	struct fgtable *t = fgtable_new(2307);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_gm(t, "/fungeon adjust Al hits:-99");
+	fgtable_gm(t, "/fungeon adjust Bo hits:-99");
+	fgtable_fails_unchanged(t, "al", "/fungeon town sell gem", dead);
+	fgtable_fails_unchanged(t, "al", "/fungeon town buy gem mundane", dead);
+	text = fgtable_said(t, "al", "/fungeon town session");
+	fgtable_holds(text, "A new game session begins: nobody of the party lives.\nal's Al and "
+	                    "bo's Bo died: each player makes a new Fungeoneer here in town "
+	                    "(/fungeon join NAME CLASS) before the hallway.\n");
+	free(text);
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "al's Al and bo's Bo died: each player makes a new Fungeoneer here "
+	                    "in town (/fungeon join NAME CLASS) before the hallway.\n");
+	assert_null(strstr(text, "Categories are drawn"));
+	free(text);
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter 3");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "bo's Bo died: bo makes a new Fungeoneer here in town (/fungeon join "
+	                    "NAME CLASS) before the hallway.\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -171,6 +240,8 @@ main(void)
 	    cmocka_unit_test(s1_every_held_one_is_named),
 	    cmocka_unit_test(s2_a_price_says_the_half_point),
 	    cmocka_unit_test(s3_a_spent_budget_says_so),
+	    cmocka_unit_test(s5_after_a_total_party_kill_each_refusal_says_what_next),
+	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
 	};
 
