@@ -233,6 +233,38 @@ s7_in_town_after_a_total_party_kill_the_dead_are_named(void **unused)
 	fgtable_free(t);
 }
 
+/* S4 (delver(7), the panel: its buttons are the step that moves the
+ * party on): after a total party kill in a room with a monster standing,
+ * the panel says nobody is in play and what comes first, marks the
+ * replacement waiting for the hallway, and offers the hallway, not a
+ * combat turn nobody may take. */
+static void
+s4_the_panel_after_a_total_party_kill(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 6", NULL};
+	struct fgtable *t = fgtable_new(2304);
+	const struct reply_msg *m;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter 2");
+	text = fgtable_said(t, "al", "/panel");
+	fgtable_holds(text, "Fungeon: the party is in room 1 on floor 3");
+	fgtable_holds(text, " · nobody of the party is in play: new Fungeoneers first, then the "
+	                    "hallway\n");
+	fgtable_holds(text, "Party: Al (dead), Bo2 L2 10/10 hits 0 XP (joins in the hallway)\n");
+	free(text);
+	m = reply_msg(t->last, REPLY_CHANNEL);
+	assert_string_equal(m->buttons[m->nbuttons - 1].action, "fungeon hallway");
+	for (size_t i = 0; i < m->nbuttons; i++)
+		assert_string_not_equal(m->buttons[i].action, "fungeon combat");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -240,6 +272,7 @@ main(void)
 	    cmocka_unit_test(s1_every_held_one_is_named),
 	    cmocka_unit_test(s2_a_price_says_the_half_point),
 	    cmocka_unit_test(s3_a_spent_budget_says_so),
+	    cmocka_unit_test(s4_the_panel_after_a_total_party_kill),
 	    cmocka_unit_test(s5_after_a_total_party_kill_each_refusal_says_what_next),
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
