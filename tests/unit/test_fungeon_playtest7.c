@@ -265,6 +265,26 @@ s4_the_panel_after_a_total_party_kill(void **unused)
 	fgtable_free(t);
 }
 
+/* S6 (R3; delver(7): names never clash, whatever their case): names that
+ * differ only by full case folding (ß and SS, the ﬁ ligature and FI) are
+ * one name, for Fungeoneers and pieces alike, and a sheet finds one by
+ * the other. */
+static void
+s6_names_fold_in_full(void **unused)
+{
+	struct fgtable *t = fgtable_new(2306);
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Straße mage 1");
+	fgtable_fails_unchanged(t, "bo", "/fungeon join STRASSE knight 1",
+	                        "The name STRASSE is taken here by al's Fungeoneer; pick another.");
+	fgtable_ok(t, "bo", "/fungeon join \xef\xac\x81re knight 1");
+	fgtable_fails_unchanged(t, "cy", "/fungeon join FIRE rogue 1",
+	                        "The name FIRE is taken here by bo's Fungeoneer; pick another.");
+	fgtable_says(t, "cy", "/fungeon sheet strasse", "Straße");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -275,6 +295,7 @@ main(void)
 	    cmocka_unit_test(s4_the_panel_after_a_total_party_kill),
 	    cmocka_unit_test(s5_after_a_total_party_kill_each_refusal_says_what_next),
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
+	    cmocka_unit_test(s6_names_fold_in_full),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
 	};
 
