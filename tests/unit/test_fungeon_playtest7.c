@@ -114,6 +114,12 @@ s12_what_does_not_show_is_refused(void **unused)
 	                        "fire",
 	                        "A class type shows as it is typed: this one holds an invisible "
 	                        "character or a control, or an accent with no letter under it.");
+	fgtable_fails_unchanged(t, "hy", "/fungeon join Hy\xe2\x80\x8c mage", name);
+	fgtable_fails_unchanged(t, "hy", "/fungeon join \xe2\x80\x8dHy mage", name);
+	/* a non-joiner inside a Persian name is part of its spelling */
+	fgtable_ok(
+	    t, "fa",
+	    "/fungeon join \xd8\xb9\xd9\x84\xdb\x8c\xe2\x80\x8c\xd8\xb1\xd8\xb6\xd8\xa7 bard 3");
 	fgtable_ok(t, "hy", "/fungeon join Hy Shadow-Mage\xcc\x81 3");
 	fgtable_ok(t, "al", "/fungeon hallway");
 	fgtable_pick_all(t);
