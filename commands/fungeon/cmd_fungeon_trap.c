@@ -115,7 +115,9 @@ render_end(struct reply *out, const struct fungeon_channel *c, const struct fung
 			int g = t->annoy_of[i];
 			const struct fungeon_member *m = &c->m[t->member[i]];
 
-			if (g >= 0 && t->annoy.fails[g] && !m->dead)
+			if (g >= 0 && t->annoy.fails[g] && !m->dead && t->annoy.full[g])
+				fungeon_render_effect_full(out, m, name);
+			else if (g >= 0 && t->annoy.fails[g] && !m->dead)
 				reply_line(
 				    out, RS_BAD,
 				    "%s suffers %s's continuous damage: rolled again in each "

@@ -291,6 +291,47 @@ s6_names_fold_in_full(void **unused)
 	fgtable_free(t);
 }
 
+/* S26 (line 246: combat is a guaranteed result; the bot keeps at most 4
+ * continuous effects on a Fungeoneer): one who carries 4 still triggers a
+ * continuous trap and fights a monster with a continuous ability; the
+ * rolls go on as the text has them, and a fifth effect is not started,
+ * which the reply says. */
+static void
+s26_four_effects_never_stop_play(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon trap add c5 annoy 10 pain 1 continuous type acid",
+	    "/fungeon monster add w level 6 ability s annoy 2 pain 1 continuous type acid", NULL};
+	struct fgtable *t = fgtable_new(2326);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 6);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	for (int i = 0; i < FUNGEON_EFFECTS_MAX; i++) {
+		struct fungeon_effect e = {.kind = FUNGEON_EFFECT_DAMAGE,
+		                           .from = FUNGEON_FROM_TRAP,
+		                           .annoy = 1,
+		                           .pain = 1,
+		                           .type = "acid"};
+
+		snprintf(e.source, sizeof(e.source), "e%d", i + 1);
+		assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	}
+	text = fgtable_said(t, "al", "/fungeon trigger c5 Al");
+	fgtable_holds(text, "Al carries 4 continuous effects already, the most the bot keeps: "
+	                    "c5's is not added.\n");
+	free(text);
+	assert_int_equal(c->m[0].neffects, FUNGEON_EFFECTS_MAX);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "3. Painful conflict\n");
+	free(text);
+	assert_int_equal(c->m[0].neffects, FUNGEON_EFFECTS_MAX);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -303,6 +344,7 @@ main(void)
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s6_names_fold_in_full),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
+	    cmocka_unit_test(s26_four_effects_never_stop_play),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
