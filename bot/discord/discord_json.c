@@ -425,3 +425,24 @@ discord_json_parse(struct discord_json *a, const char *text, size_t len)
 	skip_space(&ps);
 	return ps.p == ps.end ? root : NULL;
 }
+
+bool
+discord_json_snowflake(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (s == NULL)
+		return false;
+	for (i = 0; s[i] >= '0' && s[i] <= '9'; i++) {
+		uint64_t d = (uint64_t)(s[i] - '0');
+
+		if (i == 20 || v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	if (i == 0 || s[i] != '\0')
+		return false;
+	*out = v;
+	return true;
+}
