@@ -785,32 +785,34 @@ keep(struct request *req, struct buf *out)
 {
 	struct tag *t = request_tag(req);
 	struct interact_out *k = &t->kept;
-	cJSON *o = cJSON_CreateObject(), *f;
-	char *text;
-	int rc = 0;
 
 	discord_interact_out_clear(k);
 	k->type = t->ev.type; /* render_reply counts a button's messages apart */
 	render_reply(t->it, request_reply(req), t->ev.followup_path, request_origin(req)->chan_key,
 	             t->followups_max, t->update, k);
 	t->have_kept = true;
-	cJSON_AddStringToObject(o, "c", k->callback_body != NULL ? k->callback_body : "");
-	f = cJSON_AddArrayToObject(o, "f");
-	for (size_t i = 0; i < k->nfollowups; i++)
-		cJSON_AddItemToArray(f, cJSON_CreateString(k->followups[i]));
-	if (k->dm_body != NULL) {
-		cJSON_AddStringToObject(o, "d", k->dm_body);
-		cJSON_AddStringToObject(o, "g", k->gm_user);
-		cJSON_AddStringToObject(o, "n", k->gm_name);
+	/* Written as json_print() writes the object {c, f, [d, g, n,] e, w}
+	 * (restore_kept reads it), without building it first. */
+	buf_adds(out, "{\"c\":");
+	json_write_string(k->callback_body, out);
+	buf_adds(out, ",\"f\":[");
+	for (size_t i = 0; i < k->nfollowups; i++) {
+		if (i > 0)
+			buf_addc(out, ',');
+		json_write_string(k->followups[i], out);
 	}
-	cJSON_AddBoolToObject(o, "e", k->error);
-	cJSON_AddBoolToObject(o, "w", k->followup_path != NULL);
-	text = json_print(o);
-	if (text == NULL || buf_adds(out, text) < 0)
-		rc = -1;
-	free(text);
-	cJSON_Delete(o);
-	return rc;
+	buf_addc(out, ']');
+	if (k->dm_body != NULL) {
+		buf_adds(out, ",\"d\":");
+		json_write_string(k->dm_body, out);
+		buf_adds(out, ",\"g\":");
+		json_write_string(k->gm_user, out);
+		buf_adds(out, ",\"n\":");
+		json_write_string(k->gm_name, out);
+	}
+	buf_adds(out, k->error ? ",\"e\":true" : ",\"e\":false");
+	buf_adds(out, k->followup_path != NULL ? ",\"w\":true}" : ",\"w\":false}");
+	return out->toobig ? -1 : 0;
 }
 
 /* The answer kept with a replayed request's mark (keep's JSON) into out.

@@ -437,9 +437,11 @@ discord_json_snowflake(const char *s, uint64_t *out)
 	for (i = 0; s[i] >= '0' && s[i] <= '9'; i++) {
 		uint64_t d = (uint64_t)(s[i] - '0');
 
-		if (i == 20 || v > (UINT64_MAX - d) / 10)
+		if (i < 19) /* 19 digits always fit in 64 bits */
+			v = v * 10 + d;
+		else if (i == 20 || __builtin_mul_overflow(v, 10u, &v) ||
+		         __builtin_add_overflow(v, d, &v))
 			return false;
-		v = v * 10 + d;
 	}
 	if (i == 0 || s[i] != '\0')
 		return false;
