@@ -229,13 +229,24 @@ void
 cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
-	int me = fungeon_channel_need_self(c, inv, out);
-	char name[FUNGEON_NAME_MAX + 1];
-	bool held[FUNGEON_CAT_COUNT];
+	const char *who = invocation_str(inv, "who");
+	int me = who != NULL ? fungeon_channel_need_member(c, who, out)
+	                     : fungeon_channel_need_self(c, inv, out);
+	char name[FUNGEON_NAME_MAX + 1], player[FUNGEON_PLAYER_MAX];
+	bool held[FUNGEON_CAT_COUNT], own;
 
 	if (me < 0)
 		return;
+	own = strcmp(c->m[me].user_key, inv->from->user_key) == 0;
+	if (!own && !inv->is_gm) {
+		reply_error(out,
+		            "%s is %s's Fungeoneer: only the GM takes another player's Fungeoneer "
+		            "out of the party (for a player who is away).",
+		            c->m[me].name, c->m[me].player);
+		return;
+	}
 	snprintf(name, sizeof(name), "%s", c->m[me].name);
+	snprintf(player, sizeof(player), "%s", c->m[me].player);
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
 		held[k] = fungeon_room_holder(&c->d.room, (enum fungeon_category)k) == me;
 	if (c->m[me].dead && c->d.phase != FUNGEON_TOWN)
@@ -248,7 +259,10 @@ cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 		fungeon_channel_fallen_clear(c);
 	}
 	channel_touch(inv->chan);
-	reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
+	if (own)
+		reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
+	else
+		reply_line(out, 0, "The GM takes %s's %s out of the party.", player, name);
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
 		if (held[k])
 			holder_passed(c, (enum fungeon_category)k, out);

@@ -332,6 +332,34 @@ s26_four_effects_never_stop_play(void **unused)
 	fgtable_free(t);
 }
 
+/* S22 (delver(7): where a channel has a GM, the GM may decide for anyone,
+ * for a player who is away; line 53 makes the new Fungeoneer a step of
+ * the hallway): a dead player who is away no longer holds the hallway
+ * shut: the GM takes their Fungeoneer out of the party; a player may not
+ * take out another's. */
+static void
+s22_the_gm_takes_out_an_away_player(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3", NULL};
+	struct fgtable *t = fgtable_new(2322);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	c = fgtable_fungeon(t);
+	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
+	fgtable_fails_unchanged(t, "al", "/fungeon leave Bo",
+	                        "Bo is bo's Fungeoneer: only the GM takes another player's "
+	                        "Fungeoneer out of the party (for a player who is away).");
+	fgtable_gm(t, "/fungeon leave Bo");
+	assert_int_equal(c->n, 1);
+	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -344,6 +372,7 @@ main(void)
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s6_names_fold_in_full),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
+	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
 	};
 
