@@ -131,8 +131,15 @@ on_event(const struct fungeon_hall_event *ev, void *ctx)
 		break;
 	case FUNGEON_HALL_FRESH:
 		enter_step(h, 1);
-		reply_line(out, 0, "%s's new Fungeoneer %s (level %d) joins the party.", m->player,
-		           m->name, ev->level);
+		if (ev->was > 0)
+			reply_line(
+			    out, 0,
+			    "%s's new Fungeoneer %s joins the party at level %d (floor %d - 1; "
+			    "it was made at level %d, on the floor before).",
+			    m->player, m->name, ev->level, h->c->d.floor, ev->was);
+		else
+			reply_line(out, 0, "%s's new Fungeoneer %s (level %d) joins the party.",
+			           m->player, m->name, ev->level);
 		break;
 	case FUNGEON_HALL_LEVELUP:
 		enter_step(h, 2);

@@ -360,6 +360,34 @@ s22_the_gm_takes_out_an_away_player(void **unused)
 	fgtable_free(t);
 }
 
+/* S17 (line 53: a new Fungeoneer is made in the hallway at the current
+ * floor minus one): one made in a room before the party went deeper joins
+ * in the hallway at that hallway's floor - 1, as one made after would. */
+static void
+s17_a_replacement_joins_at_the_hallways_floor(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3", NULL};
+	struct fgtable *t = fgtable_new(2317);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_says(t, "bo", "/fungeon join Bo2 fighter", "Bo2, level 2 fighter");
+	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
+	fgtable_gm(t, "/fungeon floor 6");
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "bo's new Fungeoneer Bo2 joins the party at level 5 (floor 6 - 1; it "
+	                    "was made at level 2, on the floor before).\n");
+	free(text);
+	assert_int_equal(c->m[1].level, 5);
+	assert_int_equal(c->m[1].hits, 25);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -372,6 +400,7 @@ main(void)
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s6_names_fold_in_full),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
+	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
 	};
