@@ -122,6 +122,18 @@ mark_taken_here(struct invocation *inv, const struct fungeon_channel *c, int i, 
 	reply_nl(out);
 }
 
+/* At the entrance a join or leave moves the floor with Party Min. */
+static void
+entrance_follows(struct fungeon_channel *c, struct reply *out)
+{
+	struct fungeon_party p;
+
+	fungeon_channel_party(c, &p);
+	if (fungeon_dungeon_entrance_follows(&c->d, &p))
+		reply_line(out, 0, "The entrance now opens on floor %d, the Party Min.",
+		           c->d.floor);
+}
+
 void
 cmd_fungeon_join(struct invocation *inv, struct reply *out)
 {
@@ -202,6 +214,7 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, " %s joins the party in the next hallway.", m->name);
 	reply_nl(out);
 	mark_taken_here(inv, c, (int)(m - c->m), out);
+	entrance_follows(c, out);
 }
 
 /* "Monsters pass to al, the highest roller left, with 3 points left to
@@ -266,6 +279,7 @@ cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
 		if (held[k])
 			holder_passed(c, (enum fungeon_category)k, out);
+	entrance_follows(c, out);
 }
 
 /* "level 4 at 80 XP", or why no level comes after this one. */

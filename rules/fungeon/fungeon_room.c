@@ -266,6 +266,20 @@ fungeon_dungeon_begin(struct fungeon_dungeon *d, const struct fungeon_party *p)
 	d->floor = fungeon_floor(0, p);
 }
 
+bool
+fungeon_dungeon_entrance_follows(struct fungeon_dungeon *d, const struct fungeon_party *p)
+{
+	int floor;
+
+	if (d->phase != FUNGEON_ENTRANCE || d->rooms > 0 || p->n == 0)
+		return false;
+	floor = fungeon_floor(0, p);
+	if (floor == d->floor)
+		return false;
+	d->floor = floor;
+	return true;
+}
+
 void
 fungeon_dungeon_hallway(struct fungeon_dungeon *d, const struct fungeon_party *after,
                         const struct fungeon_budgets *b, bool stair)

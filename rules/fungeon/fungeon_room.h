@@ -189,6 +189,11 @@ void fungeon_dungeon_begin(struct fungeon_dungeon *d, const struct fungeon_party
 void fungeon_dungeon_hallway(struct fungeon_dungeon *d, const struct fungeon_party *after,
                              const struct fungeon_budgets *b, bool stair);
 
+/* At the entrance, before the first room, the floor is Party Min's (line
+ * 46): after a join or a leave, moves it to party p's Party Min (a party
+ * with nobody alive leaves it). Returns whether it moved. */
+bool fungeon_dungeon_entrance_follows(struct fungeon_dungeon *d, const struct fungeon_party *p);
+
 /* Enters the room made in the hallway: it is room `rooms`, on its floor
  * (remembered for the way back). */
 void fungeon_dungeon_enter(struct fungeon_dungeon *d);

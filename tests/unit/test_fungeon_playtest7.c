@@ -388,6 +388,34 @@ s17_a_replacement_joins_at_the_hallways_floor(void **unused)
 	fgtable_free(t);
 }
 
+/* S20 (line 46: the entrance opens onto a floor equal to Party Min): at
+ * the entrance, before the first hallway, joins and leaves move the
+ * floor with Party Min, and the reply says so. */
+static void
+s20_the_entrance_follows_party_min(void **unused)
+{
+	struct fgtable *t = fgtable_new(2320);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_ok(t, "a", "/fungeon join A1 x 2");
+	fgtable_ok(t, "b", "/fungeon join B1 y 2");
+	fgtable_ok(t, "a", "/fungeon entrance");
+	c = fgtable_fungeon(t);
+	assert_int_equal(c->d.floor, 2);
+	fgtable_ok(t, "b", "/fungeon leave");
+	fgtable_ok(t, "b", "/fungeon join B1 y 5");
+	assert_int_equal(c->d.floor, 2);
+	fgtable_says(t, "a", "/fungeon leave", "The entrance now opens on floor 5, the Party Min.");
+	assert_int_equal(c->d.floor, 5);
+	fgtable_ok(t, "a", "/fungeon join A1 x 5");
+	fgtable_says(t, "c", "/fungeon join C1 z 3",
+	             "The entrance now opens on floor 3, the Party Min.");
+	fgtable_ok(t, "c", "/fungeon leave");
+	fgtable_says(t, "a", "/fungeon hallway", "Hallway: room 1 next, floor 5");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -401,6 +429,7 @@ main(void)
 	    cmocka_unit_test(s6_names_fold_in_full),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
 	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
+	    cmocka_unit_test(s20_the_entrance_follows_party_min),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
 	};
