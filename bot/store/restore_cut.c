@@ -12,6 +12,7 @@
 #include "bot/fsio.h"
 #include "bot/log.h"
 #include "bot/store/persist.h"
+#include "bot/store/snapfile.h"
 #include "bot/store/store_check.h"
 
 #define ASIDE_PREFIX "replaced-"
@@ -116,19 +117,6 @@ sweep(const char *dir, char *best)
 	closedir(d);
 }
 
-/* Removes path and its -journal, -wal and -shm. */
-static void
-remove_with_sides(const char *path)
-{
-	static const char *const sides[] = {"", "-journal", "-wal", "-shm"};
-	char side[4400];
-
-	for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
-		snprintf(side, sizeof(side), "%s%s", path, sides[i]);
-		fsio_unlink(side);
-	}
-}
-
 /* Finishes the restore whose copy tmp was cut before it took db's name:
  * the replaced database's -wal and -shm still in dir join it in aside. */
 static int
@@ -168,11 +156,8 @@ finish(const char *dir, const char *db, const char *tmp, const char *aside, char
 	}
 	if (aside[0] != '\0')
 		fsio_fsync_dir(aside);
-	/* Reading the copy for its check left these beside it. */
-	snprintf(from, sizeof(from), "%s-wal", tmp);
-	fsio_unlink(from);
-	snprintf(from, sizeof(from), "%s-shm", tmp);
-	fsio_unlink(from);
+	/* Reading the copy for its check left its -wal and -shm beside it. */
+	snapfile_remove_sides(tmp);
 	if (fsio_rename(tmp, db) < 0 || fsio_fsync_dir(dir) < 0) {
 		snprintf(err, errlen, "cannot install %s as %s: %s", tmp, db, strerror(errno));
 		return -1;
@@ -205,7 +190,7 @@ restore_cut_settle(const char *dir, char *err, size_t errlen)
 	 * deletes it) and it reads as a delver database. */
 	if (!exists(db) && !exists(journal) && store_check_file(tmp, why, sizeof(why)) >= 0)
 		return finish(dir, db, tmp, aside, err, errlen);
-	remove_with_sides(tmp);
+	snapfile_remove(tmp);
 	log_info("store: removed %s, left by a --restore cut before it changed anything", tmp);
 	return 0;
 }
