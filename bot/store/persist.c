@@ -4,6 +4,7 @@
 #include "bot/store/persist_snapshot.h"
 #include "bot/store/persist_queue.h"
 #include "bot/store/persist_read.h"
+#include "bot/store/replaced.h"
 #include "bot/store/restore_cut.h"
 #include "bot/store/keyset.h"
 #include "bot/store/markset.h"
@@ -1007,34 +1008,6 @@ persist_db_path(char *out, size_t size, const char *dir)
 
 /* --- restoring a snapshot file --- */
 
-/* Makes the directory a restore at now moves the replaced database into,
- * in dir: replaced-TIME, or replaced-TIME-2 and on when that exists (two
- * restores in one second), never one that exists. Returns 0 with its path
- * in out, or -1 with errno. */
-static int
-aside_dir(char *out, size_t size, const char *dir, time_t now)
-{
-	char sub[64];
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(sub, sizeof(sub), "replaced-%Y%m%dT%H%M%SZ", &tm);
-	for (int k = 1; k <= 100; k++) {
-		int n = k == 1 ? snprintf(out, size, "%s/%s", dir, sub)
-		               : snprintf(out, size, "%s/%s-%d", dir, sub, k);
-
-		if (n < 0 || (size_t)n >= size) {
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		if (statedir_mkdir_new(out) == 0)
-			return 0;
-		if (errno != EEXIST)
-			return -1;
-	}
-	return -1; /* errno is EEXIST */
-}
-
 /* The sentence of a restore of file (read from its copy db) that found
  * no room in dir for its copy: it needs two copies of the database. */
 static void
@@ -1116,7 +1089,7 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	/* The database in use (with its log) moves aside, never removed, into
 	 * a directory of its own. */
 	if (access(p->path, F_OK) == 0) {
-		if (aside_dir(aside, sizeof(aside), p->dir, time(NULL)) < 0) {
+		if (replaced_make(aside, sizeof(aside), p->dir, time(NULL)) < 0) {
 			snprintf(err, errlen,
 			         "cannot create a replaced-TIME directory in %s: %s; nothing was "
 			         "changed",
