@@ -16,9 +16,8 @@ replaced_make(char *out, size_t size, const char *dir, time_t now)
 	char sub[64];
 	struct tm tm;
 
-	if (gmtime_r(&now, &tm) == NULL ||
-	    strftime(sub, sizeof(sub), PREFIX "%Y%m%dT%H%M%SZ", &tm) !=
-	        strlen(PREFIX) + REPLACED_STAMP_LEN) {
+	if (gmtime_r(&now, &tm) == NULL || strftime(sub, sizeof(sub), PREFIX "%Y%m%dT%H%M%SZ",
+	                                            &tm) != strlen(PREFIX) + REPLACED_STAMP_LEN) {
 		errno = EINVAL;
 		return -1;
 	}
