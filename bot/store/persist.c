@@ -1313,39 +1313,32 @@ reached(void *ctx, enum store_status status, const char *err)
 
 	(void)err;
 	p->reaching = false;
-	p->reach_given_up = status != STORE_OK;
-	if (status == STORE_OK) {
-		p->close_retried = true;
+	if (status == STORE_OK)
 		retry_failed(p);
-	}
+	else
+		p->reach_given_up = true;
 	persist__close_step(p);
 }
 
-/* Whether the close tries the failed records again now: once, or, on a
- * backend with a server, in rounds, each after reaching it, until
- * stop_reach_ms after the first. */
+/* Whether the close tries the failed records again now: in rounds, each
+ * once the backend has reached its server (store_backend.h's reach; SQLite
+ * answers at once), until the server could not be reached, STOP_ROUNDS
+ * have run, or stop_reach_ms have passed since the first. */
 static bool
 stop_retry(struct persist *p)
 {
 	uint64_t now = uv_now(p->loop);
 
-	if (p->retry == NULL || p->stop_rounds >= STOP_ROUNDS ||
-	    (p->be->ops->reach == NULL ? p->close_retried : p->reach_given_up))
+	if (p->retry == NULL || p->reach_given_up || p->stop_rounds >= STOP_ROUNDS)
 		return false;
-	p->stop_rounds++;
-	if (p->be->ops->reach == NULL) {
-		p->close_retried = true;
-		retry_failed(p);
-		return true;
-	}
-	if (p->stop_reach_until_ms == 0)
+	if (p->stop_rounds++ == 0)
 		p->stop_reach_until_ms = now + p->o.stop_reach_ms;
-	if (now >= p->stop_reach_until_ms) {
-		p->reach_given_up = true;
+	else if (now >= p->stop_reach_until_ms)
 		return false;
-	}
 	p->reaching = true;
-	p->be->ops->reach(p->be, (unsigned)(p->stop_reach_until_ms - now), reached, p);
+	p->be->ops->reach(
+	    p->be, p->stop_reach_until_ms > now ? (unsigned)(p->stop_reach_until_ms - now) : 0,
+	    reached, p);
 	return true;
 }
 
@@ -1356,10 +1349,8 @@ persist__close_step(struct persist *p)
 {
 	if (p->committing || p->snapping || p->backend_closed || p->reaching)
 		return;
-	if (p->pending == NULL && stop_retry(p)) {
-		if (p->reaching)
-			return;
-	}
+	if (p->pending == NULL && stop_retry(p))
+		return;
 	if (p->pending != NULL) {
 		start_batch(p);
 		return;
@@ -1372,9 +1363,9 @@ persist__close_step(struct persist *p)
 			    "store: the changes of %u record%s could not be saved to %s before "
 			    "the stop%s; they are lost, and delver exits with status 1",
 			    p->stop_lost, p->stop_lost == 1 ? "" : "s", p->path,
-			    p->be->ops->reach != NULL ? " (the server could not be reached "
-			                                "in the stop's time)"
-			                              : "");
+			    p->reach_given_up ? " (the server could not be reached in the "
+			                        "stop's time)"
+			                      : "");
 		}
 		if (p->o.snapshot_on_stop && persist__snapshot_due(p) &&
 		    persist_snapshot_start(p) == 0)

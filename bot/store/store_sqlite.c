@@ -133,7 +133,8 @@ static const char handled_schema[] = HANDLED_SCHEMA;
 
 enum job_kind {
 	JOB_COMMIT,
-	JOB_LOAD
+	JOB_LOAD,
+	JOB_REACH
 };
 
 struct job {
@@ -150,6 +151,8 @@ struct job {
 	char *key;
 	struct store_row *found; /* a copy, or NULL */
 	store_load_cb load_done;
+	/* reach */
+	store_done_cb reach_done;
 	void *ctx;
 	enum store_status status;
 	char err[1024];
@@ -621,8 +624,10 @@ job_done(struct job *j)
 	if (j->kind == JOB_COMMIT) {
 		b->ckpt_due = b->ckpt_due || j->status == STORE_OK;
 		j->commit_done(j->ctx, j->status, j->row_status, j->n, err);
-	} else {
+	} else if (j->kind == JOB_LOAD) {
 		j->load_done(j->ctx, j->status, j->found, err);
+	} else {
+		j->reach_done(j->ctx, STORE_OK, NULL);
 	}
 	job_free(j);
 	if (b->closing)
@@ -724,6 +729,21 @@ sqlite_load(struct store_backend *base, enum store_kind kind, const char *key, s
 	j->load_kind = kind;
 	j->key = xstrdup(key);
 	j->load_done = done;
+	j->ctx = ctx;
+	enqueue(b, j);
+}
+
+/* A file has no server to reach: the answer is STORE_OK, from the loop,
+ * once the jobs ahead of it are over (the writer does nothing for it). */
+static void
+sqlite_reach(struct store_backend *base, unsigned within_ms, store_done_cb done, void *ctx)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	struct job *j = xcalloc(1, sizeof(*j));
+
+	(void)within_ms;
+	j->kind = JOB_REACH;
+	j->reach_done = done;
 	j->ctx = ctx;
 	enqueue(b, j);
 }
@@ -1081,6 +1101,7 @@ static const struct store_backend_ops sqlite_ops = {
     .commit = sqlite_commit,
     .load = sqlite_load,
     .snapshot = sqlite_snapshot,
+    .reach = sqlite_reach,
     .close = sqlite_close,
 };
 
