@@ -130,6 +130,12 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS gone(kind INTEGER NOT NULL, key TEXT NOT NULL, "
     "at INTEGER NOT NULL, PRIMARY KEY(kind, key)) WITHOUT ROWID;" HANDLED_SCHEMA;
 static const char handled_schema[] = HANDLED_SCHEMA;
+/* The channels wanted at every start, or not known yet (at_start 1 or
+ * NULL; few of all): the start reads them through this index alone. Made
+ * at every open where missing (a schema-3 database from before it); a
+ * delver that does not know it keeps it up to date all the same. */
+static const char at_start_index[] = "CREATE INDEX IF NOT EXISTS channels_at_start ON "
+                                     "channels(key) WHERE at_start IS NOT 0";
 
 enum job_kind {
 	JOB_COMMIT,
@@ -1007,8 +1013,12 @@ sqlite_load_active(struct store_backend *base, int64_t used_since,
 {
 	static const char *const sql[2] = {
 	    "SELECT key, 0, version, rec, generation, 0 FROM users",
+	    /* The rows wanted at every start or not known, through their
+	     * index (channels_at_start), then the others used since. */
 	    "SELECT key, last_used, version, rec, generation, at_start FROM channels "
-	    "WHERE last_used >= ?1 OR at_start IS NOT 0",
+	    "WHERE at_start IS NOT 0 UNION ALL "
+	    "SELECT key, last_used, version, rec, generation, at_start FROM channels "
+	    "WHERE last_used >= ?1 AND at_start IS 0",
 	};
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
 	struct store_at_start_fix fix = {0};
@@ -1330,7 +1340,8 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 	}
 	/* The marks came within schema 2: a database without them gets them
 	 * (a delver that does not know them leaves them alone). */
-	if (exec_sql(b, handled_schema, err, errlen) < 0)
+	if (exec_sql(b, handled_schema, err, errlen) < 0 ||
+	    exec_sql(b, at_start_index, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < ST_COUNT; i++) {
 		if (sqlite3_prepare_v3(b->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
