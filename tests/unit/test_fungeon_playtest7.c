@@ -416,6 +416,33 @@ s20_the_entrance_follows_party_min(void **unused)
 	fgtable_free(t);
 }
 
+/* S29 (delver(7): a mark is symbols, emoji or letters, so that dice are
+ * told apart where colour does not show): a mark that would read as part
+ * of the die (a digit of any script, + - . ,) or change how a line shows
+ * (Discord's ~ * _ ` |) is refused; symbols and letters still are marks. */
+static void
+s29_a_mark_never_reads_as_a_number(void **unused)
+{
+	static const char *const refused =
+	    "A mark may not hold digits, number signs (+ - . ,) or the formatting characters "
+	    "~ * _ ` | \\, which would read as part of the die; pick 1 or 2 symbols or emoji, or "
+	    "up to 4 letters.";
+	static const char *const bad[] = {
+	    "12",           "6",  "-",  "+", ".", "\xc2\xb9", "\xef\xbc\x91",
+	    "\xe2\x85\xab", "~~", "**", "_", "`", "a1"};
+	struct fgtable *t = fgtable_new(2329);
+	char line[64];
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "/thwacko style red %s", bad[i]);
+		fgtable_fails_unchanged(t, "ann", line, refused);
+	}
+	fgtable_ok(t, "ann", "/thwacko style red \xe2\x9c\x9a");
+	fgtable_ok(t, "ann", "/thwacko style red abcd");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -432,6 +459,7 @@ main(void)
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
+	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
