@@ -443,6 +443,29 @@ s29_a_mark_never_reads_as_a_number(void **unused)
 	fgtable_free(t);
 }
 
+/* S30: a name that is a bare number or one of the words the bot's
+ * replies and options give a meaning (none, all, tie, dead) is refused,
+ * so that a rank table or an order never reads two ways. */
+static void
+s30_a_name_is_never_a_word_of_the_bots(void **unused)
+{
+	static const char *const words[] = {"6", "none", "All", "tie", "dead"};
+	struct fgtable *t = fgtable_new(2330);
+	char line[64], want[240];
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		snprintf(line, sizeof(line), "/fungeon join %s knight 3", words[i]);
+		snprintf(want, sizeof(want),
+		         "'%s' reads as a number or as a word the bot's replies and options use "
+		         "(none, all, tie, dead); pick another name.",
+		         words[i]);
+		fgtable_fails_unchanged(t, "a", line, want);
+	}
+	fgtable_ok(t, "a", "/fungeon join Tie2 knight 3");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -460,6 +483,7 @@ main(void)
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
 	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
+	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
