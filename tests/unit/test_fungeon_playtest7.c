@@ -15,21 +15,6 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "tests/unit/helpers/fgtable.h"
 
-/* Member i of the table is held by the vine's grab (made by the holder
- * of Monsters), as a failed roll against it in combat would leave it. */
-static void
-held_by_vine(struct fgtable *t, int i)
-{
-	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
-	                           .from = FUNGEON_FROM_MONSTER,
-	                           .source = "vine/grab",
-	                           .annoy = 4,
-	                           .type = "plant"};
-
-	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
-	assert_int_equal(fungeon_effect_add(&fgtable_fungeon(t)->m[i], &e), 0);
-}
-
 /* S1 (line 175: the held may not act; Ruling: a trap triggered for
  * everyone leaves the held out, one named is refused): with all three
  * held, the trap's maker triggering it for everyone hears every held one
@@ -49,8 +34,8 @@ s1_every_held_one_is_named(void **unused)
 	fgtable_fighters(t, 3, 3);
 	fgtable_room_made(t, d);
 	trapper = fgtable_holder(t, FUNGEON_CAT_TRAPS);
-	held_by_vine(t, 0);
-	held_by_vine(t, 2);
+	fgtable_held(t, 0, "vine/grab", 4, "plant");
+	fgtable_held(t, 2, "vine/grab", 4, "plant");
 	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit Al Cy",
 	                        "Al and Cy are held by vine/grab and may not act until rolls in "
 	                        "combat turns break the holds (/fungeon combat).");
@@ -58,7 +43,7 @@ s1_every_held_one_is_named(void **unused)
 	fgtable_holds(text, "Left out: Al and Cy are held by vine/grab and may not act.\n");
 	fgtable_holds(text, "\nBo (bo): ");
 	free(text);
-	held_by_vine(t, 1);
+	fgtable_held(t, 1, "vine/grab", 4, "plant");
 	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit",
 	                        "Nobody in room 1 is free to face pit: Al, Bo and Cy are held by "
 	                        "vine/grab and may not act until rolls in combat turns break the "
@@ -146,9 +131,7 @@ s3_a_spent_budget_says_so(void **unused)
 	const char *tr, *mo;
 
 	(void)unused;
-	fgtable_fighters(t, 3, 3);
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
+	fgtable_drawn(t, 3, 3);
 	tr = fgtable_holder(t, FUNGEON_CAT_TREASURE);
 	fgtable_ok(t, tr, "/fungeon treasure add gem mundane value 5");
 	fgtable_fails_unchanged(t, tr, "/fungeon treasure add ring mundane",
