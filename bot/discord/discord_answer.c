@@ -11,6 +11,7 @@
 #include "bot/discord/discord_defer.h"
 #include "bot/discord/discord_interact.h"
 #include "bot/discord/discord_live.h"
+#include "bot/discord/discord_live_post.h"
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_rest.h"
 #include "bot/discord/discord_roles.h"
@@ -679,7 +680,7 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 
 /* A request's answer came (its answer function; ctx: the struct discord).
  * A press of a panel's button waits for the panel rendered anew; a
- * /panel's panel goes to the channel first (discord_live.h), and its
+ * /panel's panel goes to the channel first (discord_live_post.h), and its
  * answer says whether it went: once, when that is known (meanwhile the
  * interaction is deferred, as any late answer, if Discord's 3 s run
  * short). */
