@@ -10,6 +10,7 @@
 
 #include "commands/dice/rollchan.h"
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "commands/fungeon/fungeon_render.h"
 #include "rules/base/mem.h"
 
@@ -182,7 +183,7 @@ roller_of(const struct fungeon_effect *e, void *ctx)
 {
 	const struct hall *h = ctx;
 
-	return fungeon_channel_roller(h->c, e->maker);
+	return fungeon_rights_roller(h->c, e->maker);
 }
 
 /* Everything that keeps the party from starting the hallway: a dead
@@ -254,7 +255,7 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	bool leaving = c->d.phase == FUNGEON_ROOM;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_HALLWAY, out) ||
-	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
+	    !fungeon_rights_may_move(c, inv, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
 		return;
 	/* Leaving monsters or treasure behind is for good: asked first. */
 	leaving = leaving && fungeon_render_anything_behind(&c->d.room);
@@ -385,7 +386,7 @@ cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out)
 	int idx[FUNGEON_PARTY_MAX], n = 0, first, g = 0;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTRANCE, out) ||
-	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTRANCE, out) || may_start(c, out) < 0)
+	    !fungeon_rights_may_move(c, inv, FUNGEON_ACT_ENTRANCE, out) || may_start(c, out) < 0)
 		return;
 	for (int i = 0; i < c->n; i++)
 		idx[n++] = i;
@@ -644,7 +645,7 @@ cmd_fungeon_hallway_enter(struct invocation *inv, struct reply *out)
 	char open[160], waived[200];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTER, out) ||
-	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTER, out))
+	    !fungeon_rights_may_move(c, inv, FUNGEON_ACT_ENTER, out))
 		return;
 	if (next >= 0) {
 		reply_error(out, "The categories are not all chosen: %s chooses next (",

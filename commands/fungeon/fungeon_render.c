@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "rules/base/utf8.h"
 
 /* Copies src into dst[size], cut short on a character boundary: labels
@@ -200,7 +201,7 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 		                       "in the room ahead, to plunder."
 		                     : " %s dies! %s is out until %s, and %s's treasure stays "
 		                       "here to plunder.",
-		          m->name, m->player, fungeon_channel_out_until(c), m->name);
+		          m->name, m->player, fungeon_rights_out_until(c), m->name);
 	reply_nl(out);
 	fungeon_render_narration_lines(out, &k->pain_nar, c, styles, NULL);
 }
@@ -295,7 +296,7 @@ fungeon_render_go_on_back(const struct fungeon_channel *c, struct reply *out)
 	bool any = false;
 
 	for (int i = 0; i < c->n; i++) {
-		any |= fungeon_channel_in_play(c, i);
+		any |= fungeon_rights_in_play(c, i);
 		if (c->m[i].nwander > 0 && !c->m[i].dead)
 			return false;
 	}

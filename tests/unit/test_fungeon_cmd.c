@@ -551,7 +551,7 @@ cost_shows_the_budget(void **unused)
 	                          "this design 8, over budget by 3.\n");
 	free(text);
 	text = fgtable_run(t, "alice", "/fungeon cost treasure fancy value 1 pain 1 type fire");
-	assert_non_null(strstr(text, "Cost: 6 points. Sells in town for 3.\n"));
+	assert_non_null(strstr(text, "Cost: 6 points. Sells in town for 3 points.\n"));
 	free(text);
 	fgtable_free(t);
 }

@@ -1226,43 +1226,82 @@ test_a_start_marking_rows_on_a_full_disk_says_how_much_room(void **state)
 	bot_free(b);
 }
 
-static void
-test_snapshot_files_are_kept_and_restore_the_bot(void **state)
+/* A bot whose periodic snapshot is held (due in a day), keeping keep
+ * files and none when it stops, its snapshot directory named in snaps:
+ * snapshots are made only when the test says, so no tick of the bot's
+ * timer races a test's own steps or takes a name of the same second. */
+static struct bot *
+bot_snapshots_held(int keep, char *snaps, size_t len)
 {
 	struct bot *b = calloc(1, sizeof(*b));
-	char snaps[512], first[1024], name[256], err[4096], want[4096];
-	FILE *fp;
 
 	b->dir = tmpdir_new();
 	persist_opts_default(&b->o);
 	b->o.dir = b->dir;
-	b->o.snapshot_interval = 1;
-	b->o.snapshot_keep = 2;
-	/* Periodic ones only: a stop snapshot in the same second as the one
-	 * restored below would take its name. */
+	b->o.snapshot_interval = 86400;
+	b->o.snapshot_keep = keep;
 	b->o.snapshot_on_stop = false;
 	bot_open(b);
-	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
+	snprintf(snaps, len, "%s/snapshots", b->dir);
+	return b;
+}
+
+/* Sets b's snapshot interval to seconds; a shorter one than what is left
+ * of the current wait takes effect at once. */
+static void
+snapshot_every(struct bot *b, int seconds)
+{
+	struct persist_opts o = b->o;
+
+	o.snapshot_interval = seconds;
+	persist_reconfigure(b->p, &o);
+}
+
+static void
+test_a_snapshot_is_made_when_the_interval_passes_with_a_change(void **state)
+{
+	char snaps[512], path[1024], name[256];
+	struct bot *b = bot_snapshots_held(2, snaps, sizeof(snaps));
+	FILE *fp;
+
 	/* What a crash in the middle of a snapshot leaves behind. */
 	assert_int_equal(mkdir(snaps, 0700), 0);
-	snprintf(first, sizeof(first), "%s/delver-20200101T000000Z.tmp", snaps);
-	fp = fopen(first, "w");
+	snprintf(path, sizeof(path), "%s/delver-20200101T000000Z.tmp", snaps);
+	fp = fopen(path, "w");
 	fclose(fp);
-	snprintf(first, sizeof(first), "%s/delver-20200101T000000Z.db.tmp-shm", snaps);
-	fp = fopen(first, "w");
+	snprintf(path, sizeof(path), "%s/delver-20200101T000000Z.db.tmp-shm", snaps);
+	fp = fopen(path, "w");
 	fclose(fp);
 	say(b, "ann", "crypt", "/gm claim");
+	assert_int_equal(flush(b), 0); /* every record of the claim is committed */
 	/* the interval passes with a change: one file */
+	snapshot_every(b, 1);
 	SPIN_UNTIL(b, 1300, stats(b).snapshots >= 1 || persist_snapshot_busy(b->p));
 	snapshot_wait(b);
 	assert_int_equal(stats(b).snapshots, 1);
 	assert_int_equal(count_prefix(snaps, "delver-", name, sizeof(name)), 1);
 	assert_non_null(strstr(name, ".db.gz")); /* the unfinished one is gone */
-	snprintf(first, sizeof(first), "%s/%s", snaps, name);
-	spin(b, 1100); /* nothing changed: no new file */
+	spin(b, 1100);                           /* nothing changed: no new file */
 	snapshot_wait(b);
 	assert_int_equal(stats(b).snapshots, 1);
-	/* Two more generations, a second apart: the oldest goes. */
+	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 1);
+	bot_free(b);
+}
+
+static void
+test_snapshot_files_are_kept_and_restore_the_bot(void **state)
+{
+	char snaps[512], first[1024], name[256], err[4096], want[4096];
+	struct bot *b = bot_snapshots_held(2, snaps, sizeof(snaps));
+	FILE *fp;
+
+	say(b, "ann", "crypt", "/gm claim");
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	assert_int_equal(count_prefix(snaps, "delver-", name, sizeof(name)), 1);
+	snprintf(first, sizeof(first), "%s/%s", snaps, name);
+	/* Two more generations, each in a later second (snapshots are named
+	 * by the second): the oldest goes. */
 	say(b, "bob", "tower", "/gm claim");
 	after(time(NULL));
 	assert_int_equal(persist_snapshot(b->p), 0);
@@ -1271,6 +1310,7 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	after(time(NULL));
 	assert_int_equal(persist_snapshot(b->p), 0);
 	snapshot_wait(b);
+	assert_int_equal(stats(b).snapshots, 3);
 	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 2);
 	assert_int_equal(access(first, F_OK), -1);
 	count_prefix(snaps, "delver-", name, sizeof(name));
@@ -1282,10 +1322,6 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	         "it or use another --state-dir",
 	         b->dir, b->dir);
 	assert_string_equal(err, want);
-	/* after the snapshot, in a later second: the periodic tick (every
-	 * second here) may snapshot the claim, and a snapshot made in the
-	 * same second as first would take its name */
-	after(time(NULL));
 	say(b, "cat", "hall", "/gm claim");
 	bot_close(b);
 	/* A damaged file is refused and changes nothing. */
@@ -1309,20 +1345,13 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	bot_free(b);
 }
 
-/* A bot keeping one snapshot (none when it stops), its snapshot
- * directory made and named in snaps. */
+/* A bot keeping one snapshot, its periodic ones held (see
+ * bot_snapshots_held), its snapshot directory made and named in snaps. */
 static struct bot *
 bot_keeping_one(char *snaps, size_t len)
 {
-	struct bot *b = calloc(1, sizeof(*b));
+	struct bot *b = bot_snapshots_held(1, snaps, len);
 
-	b->dir = tmpdir_new();
-	persist_opts_default(&b->o);
-	b->o.dir = b->dir;
-	b->o.snapshot_keep = 1;
-	b->o.snapshot_on_stop = false;
-	bot_open(b);
-	snprintf(snaps, len, "%s/snapshots", b->dir);
 	assert_int_equal(mkdir(snaps, 0700), 0);
 	return b;
 }
@@ -3130,6 +3159,7 @@ main(void)
 	    cmocka_unit_test(test_users_with_nothing_to_keep_are_not_stored),
 	    cmocka_unit_test(test_nick_cycling_leaves_nothing_behind),
 	    cmocka_unit_test(test_idle_users_leave_memory_and_come_back),
+	    cmocka_unit_test(test_a_snapshot_is_made_when_the_interval_passes_with_a_change),
 	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
 	    cmocka_unit_test(test_snapshot_files_are_pruned_off_the_loop),
 	    cmocka_unit_test(test_future_snapshot_names_push_out_nothing),
