@@ -449,6 +449,27 @@ s30_a_name_is_never_a_word_of_the_bots(void **unused)
 	fgtable_free(t);
 }
 
+/* S18 (delver(7): names never clash): an item bought in town may not
+ * take a Fungeoneer's or a player's name, the buyer's own included, as a
+ * piece made in a room may not. */
+static void
+s18_an_item_bought_takes_no_ones_name(void **unused)
+{
+	struct fgtable *t = fgtable_new(2318);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_fungeon(t);
+	c->m[1].credit = 5;
+	fgtable_fails_unchanged(t, "bo", "/fungeon town buy Al mundane",
+	                        "The name Al is taken here by al's Fungeoneer; pick another.");
+	fgtable_fails_unchanged(t, "bo", "/fungeon town buy Bo mundane",
+	                        "The name Bo is taken here by bo's Fungeoneer; pick another.");
+	fgtable_ok(t, "bo", "/fungeon town buy gem mundane");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -462,6 +483,7 @@ main(void)
 	    cmocka_unit_test(s6_names_fold_in_full),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
 	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
+	    cmocka_unit_test(s18_an_item_bought_takes_no_ones_name),
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
