@@ -470,6 +470,24 @@ s18_an_item_bought_takes_no_ones_name(void **unused)
 	fgtable_free(t);
 }
 
+/* S9 (delver(7): setting the floor is the GM's correction outside the
+ * rules): a player setting it in the hallway hears that it is the GM's,
+ * not where the GM could set it. */
+static void
+s9_a_player_setting_the_floor_hears_it_is_the_gms(void **unused)
+{
+	struct fgtable *t = fgtable_new(2309);
+
+	(void)unused;
+	fgtable_drawn(t, 1, 3);
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon floor 9",
+	    "Only the GM sets the floor by hand, a correction outside the "
+	    "rules: the entrance opens on Party Min, and a downward stair leads "
+	    "one floor deeper (/fungeon stair).");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -481,6 +499,7 @@ main(void)
 	    cmocka_unit_test(s5_after_a_total_party_kill_each_refusal_says_what_next),
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s6_names_fold_in_full),
+	    cmocka_unit_test(s9_a_player_setting_the_floor_hears_it_is_the_gms),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
 	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
 	    cmocka_unit_test(s18_an_item_bought_takes_no_ones_name),
