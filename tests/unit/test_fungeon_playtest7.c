@@ -488,6 +488,36 @@ s9_a_player_setting_the_floor_hears_it_is_the_gms(void **unused)
 	fgtable_free(t);
 }
 
+/* S13, S14, S21 (orders: who>target, target alone for one's own, none for
+ * the default): an empty targets: or use: is refused in one sentence; a
+ * second '>' is refused, not dropped; none alone puts one's own
+ * Fungeoneer back to the default. */
+static void
+s13_s14_orders_read_one_way(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3",
+	                                "/fungeon monster add rat2 level 3", NULL};
+	struct fgtable *t = fgtable_new(2313);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:",
+	                        "targets: needs an order, who>target (Alba>goblin), or a target "
+	                        "alone for your own Fungeoneer (none: back to the default).");
+	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:Al>rat>rat2",
+	                        "An order is who>target, with one '>' (Alba>goblin); 'Al>rat>rat2' "
+	                        "has more: separate orders with commas (Alba>goblin, Brom>rat).");
+	fgtable_says(t, "al", "/fungeon orders targets:rat", "Al's won ranks hurt rat");
+	assert_string_equal(c->m[0].aim, "rat");
+	fgtable_says(t, "al", "/fungeon orders targets:none",
+	             "Al's won ranks hurt the other side's lowest die again (the default).");
+	assert_string_equal(c->m[0].aim, "");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -501,6 +531,7 @@ main(void)
 	    cmocka_unit_test(s6_names_fold_in_full),
 	    cmocka_unit_test(s9_a_player_setting_the_floor_hears_it_is_the_gms),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
+	    cmocka_unit_test(s13_s14_orders_read_one_way),
 	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
 	    cmocka_unit_test(s18_an_item_bought_takes_no_ones_name),
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
