@@ -518,6 +518,29 @@ s13_s14_orders_read_one_way(void **unused)
 	fgtable_free(t);
 }
 
+/* S24 (Ruling: a trap is found before it is disarmed, and one who
+ * searched in vain stays in blissful ignorance): that one, trying to
+ * disarm it, hears why not and what the others may do, not "search for
+ * it first", which it may not. */
+static void
+s24_one_who_searched_in_vain_hears_why_it_cannot_disarm(void **unused)
+{
+	static const char *const d[] = {"/fungeon trap add pit annoy 2 pain 1 type spikes", NULL};
+	struct fgtable *t = fgtable_new(2324);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	c->d.room.p[FUNGEON_TRAP][0].unaware = 1u << 1; /* Bo searched and failed */
+	fgtable_fails_unchanged(t, "bo", "/fungeon disarm pit",
+	                        "Bo searched for pit and found nothing, so cannot disarm it "
+	                        "(blissful ignorance, a Ruling): another may search for it, or "
+	                        "anyone may get past it by triggering it.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -536,6 +559,7 @@ main(void)
 	    cmocka_unit_test(s18_an_item_bought_takes_no_ones_name),
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
+	    cmocka_unit_test(s24_one_who_searched_in_vain_hears_why_it_cannot_disarm),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
 	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
 	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
