@@ -541,6 +541,28 @@ s24_one_who_searched_in_vain_hears_why_it_cannot_disarm(void **unused)
 	fgtable_free(t);
 }
 
+/* S25 (line 226: a healing item works once): using one on a Fungeoneer
+ * with all its hits and no continuous damage is refused, the item kept;
+ * once wounded, it heals. */
+static void
+s25_a_healing_item_is_not_spent_on_nothing(void **unused)
+{
+	struct fgtable *t = fgtable_new(2325);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 4);
+	c = fgtable_fungeon(t);
+	c->m[0].credit = 5;
+	fgtable_ok(t, "al", "/fungeon town buy p fancy heal 1");
+	fgtable_fails_unchanged(t, "al", "/fungeon use p",
+	                        "Al has all 20 hits and no continuous damage: p would heal "
+	                        "nothing, and it works once; keep it.");
+	c->m[0].hits = 18;
+	fgtable_says(t, "al", "/fungeon use p", "Al heals 1 with Al's p, used up: 19/20 hits.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -560,6 +582,7 @@ main(void)
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s24_one_who_searched_in_vain_hears_why_it_cannot_disarm),
+	    cmocka_unit_test(s25_a_healing_item_is_not_spent_on_nothing),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
 	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
 	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
