@@ -1116,6 +1116,46 @@ test_a_channel_restore_finishes_a_cut_restore_first(void **state)
 	bot_free(b);
 }
 
+/*
+ * The very first start, stopped while it makes its database (here its
+ * first write fails; a kill or a power cut stops it the same way), leaves
+ * no delver.db, which would be empty and refused as damaged by every later
+ * start. A kill leaves the database being made (delver.db.new, with its
+ * journal): the next start removes it, makes its own and starts.
+ */
+static void
+test_a_first_start_cut_while_making_the_database_leaves_none(void **state)
+{
+	struct bot *b = calloc(1, sizeof(*b));
+	char path[4300];
+	FILE *f;
+
+	b->dir = tmpdir_new();
+	persist_opts_default(&b->o);
+	b->o.dir = b->dir;
+	faultio_arm(FAULTIO_WRITE, 1, EIO, true);
+	assert_non_null(bot_try_open(b));
+	faultio_off();
+	assert_int_equal(count_prefix(b->dir, "delver.db", NULL, 0), 0);
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE ".new", b->dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE ".new-journal", b->dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite("journal", 1, 7, f), 7);
+	fclose(f);
+	bot_open(b);
+	assert_string_equal(say(b, "ann", "crypt", "/gm claim"),
+	                    "ann is now the GM of this channel.\n");
+	assert_int_equal(count_prefix(b->dir, "delver.db.new", NULL, 0), 0);
+	bot_close(b);
+	assert_string_equal(gm_on_disk(b, "crypt"), "console:ann");
+	assert_int_equal(db_int(b, "PRAGMA user_version"), STORE_SQLITE_SCHEMA);
+	bot_free(b);
+}
+
 /* What a --restore cut before it moved anything leaves goes at the next
  * start, which runs on the database as it was; other files stay. */
 static void
@@ -3313,6 +3353,7 @@ main(void)
 	    cmocka_unit_test(test_a_restore_never_overwrites_what_it_moved_aside),
 	    cmocka_unit_test(test_a_restore_cut_between_its_moves_is_finished_at_start),
 	    cmocka_unit_test(test_a_restore_cut_early_leaves_nothing_after_a_start),
+	    cmocka_unit_test(test_a_first_start_cut_while_making_the_database_leaves_none),
 	    cmocka_unit_test(test_a_channel_restore_finishes_a_cut_restore_first),
 	    cmocka_unit_test(test_a_restore_on_a_full_disk_says_so_and_leaves_nothing),
 	    cmocka_unit_test(test_a_start_marking_rows_on_a_full_disk_says_how_much_room),
