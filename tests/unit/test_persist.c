@@ -970,6 +970,40 @@ test_a_restore_writes_nothing_beside_its_file(void **state)
 }
 
 /*
+ * A file of a newer schema than this delver's (a snapshot of a later
+ * version) is refused by --restore, as the next start would refuse it,
+ * with one sentence, and nothing changes.
+ */
+static void
+test_a_restore_refuses_a_newer_schema(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char *src = tmpdir_new(), plain[4200], from[4200], err[4096], want[8600], set[64];
+	unsigned long crc;
+	sqlite3 *db;
+
+	gm_db_copied(b, src, from, plain);
+	snprintf(set, sizeof(set), "PRAGMA user_version = %d", STORE_SQLITE_SCHEMA + 1);
+	assert_int_equal(sqlite3_open(plain, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, set, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	crc = file_crc(from);
+	assert_int_equal(persist_restore(b->dir, plain, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want),
+	         "cannot restore: %s was written by a newer delver (schema %d; this one knows "
+	         "%d), which alone can restore it; nothing was changed",
+	         plain, STORE_SQLITE_SCHEMA + 1, STORE_SQLITE_SCHEMA);
+	assert_string_equal(err, want);
+	assert_int_equal(file_crc(from), crc);
+	assert_int_equal(count_prefix(b->dir, "replaced-", NULL, 0), 0);
+	assert_int_equal(count_prefix(b->dir, "plain", NULL, 0), 0);
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	tmpdir_remove(src);
+	bot_free(b);
+}
+
+/*
  * The database a restore replaces is moved aside and never overwritten:
  * a second restore in the same second (a script trying one snapshot, then
  * another) gets a directory of its own. Every name the clock can give in
@@ -3350,6 +3384,7 @@ main(void)
 	    cmocka_unit_test(test_a_stop_after_a_killed_process_writes_a_snapshot),
 	    cmocka_unit_test(test_a_log_with_commits_at_start_means_a_snapshot_at_the_stop),
 	    cmocka_unit_test(test_a_restore_writes_nothing_beside_its_file),
+	    cmocka_unit_test(test_a_restore_refuses_a_newer_schema),
 	    cmocka_unit_test(test_a_restore_never_overwrites_what_it_moved_aside),
 	    cmocka_unit_test(test_a_restore_cut_between_its_moves_is_finished_at_start),
 	    cmocka_unit_test(test_a_restore_cut_early_leaves_nothing_after_a_start),
