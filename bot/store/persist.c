@@ -1029,6 +1029,26 @@ no_room(const char *dir, const char *file, const char *db, char *err, size_t err
 		         dir);
 }
 
+/* Takes the stop signals (stop) that came while a restore that finished
+ * held them: the restore is done, so they stop nothing now, and the exit
+ * status says it was done. */
+static void
+take_stop_signals(const sigset_t *stop, const char *db)
+{
+	const struct timespec none = {0, 0};
+	int sig, taken = 0;
+
+	while ((sig = sigtimedwait(stop, NULL, &none)) > 0)
+		taken = sig;
+	if (taken > 0)
+		log_info("store: %s came while %s was being put in place; the restore finished "
+		         "first, so delver exits as after a restore",
+		         taken == SIGINT    ? "SIGINT"
+		         : taken == SIGTERM ? "SIGTERM"
+		                            : "SIGHUP",
+		         db);
+}
+
 int
 persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 {
@@ -1123,6 +1143,8 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 out:
 	if (expanded > 0)
 		snapfile_remove(plain);
+	if (blocked && rc == 0)
+		take_stop_signals(&stop, p->path);
 	free_persist(p);
 	if (blocked)
 		sigprocmask(SIG_SETMASK, &mask, NULL);

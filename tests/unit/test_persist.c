@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -997,6 +998,69 @@ test_a_restore_refuses_a_newer_schema(void **state)
 	assert_int_equal(file_crc(from), crc);
 	assert_int_equal(count_prefix(b->dir, "replaced-", NULL, 0), 0);
 	assert_int_equal(count_prefix(b->dir, "plain", NULL, 0), 0);
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	tmpdir_remove(src);
+	bot_free(b);
+}
+
+static volatile sig_atomic_t terms;
+
+static void
+count_term(int sig)
+{
+	(void)sig;
+	terms++;
+}
+
+/* A rename that SIGTERM interrupts while the restore holds stop signals
+ * (the renames that put its copy in place): the operator's Ctrl-C, or a
+ * stop, at that moment. */
+static int
+rename_then_term(const char *from, const char *to)
+{
+	sigset_t now;
+
+	if (sigprocmask(SIG_BLOCK, NULL, &now) == 0 && sigismember(&now, SIGTERM) == 1)
+		raise(SIGTERM); /* to this thread, which holds it */
+	return rename(from, to);
+}
+
+/*
+ * A stop signal that comes while a restore puts its copy in place waits
+ * for it; once the restore is done it stops nothing, so it is taken (one
+ * line says so) and --restore exits as after a restore, not killed by it.
+ */
+static void
+test_a_signal_during_a_restore_waits_and_is_taken(void **state)
+{
+	static const struct fsio_ops term_ops = {.rename = rename_then_term};
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char *src = tmpdir_new(), plain[4200], from[4200], err[4096], want[4400];
+	struct sigaction sa = {.sa_handler = count_term}, old;
+	struct stderrcap cap;
+	const char *log;
+	int rc;
+
+	gm_db_copied(b, src, from, plain);
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGTERM, &sa, &old), 0);
+	terms = 0;
+	fsio_set_ops(&term_ops);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	rc = persist_restore(b->dir, plain, err, sizeof(err));
+	log = stderrcap_end(&cap);
+	fsio_set_ops(NULL);
+	sigaction(SIGTERM, &old, NULL);
+	if (rc < 0)
+		fail_msg("%s", err);
+	assert_int_equal(terms, 0);
+	snprintf(want, sizeof(want),
+	         "info: store: SIGTERM came while %s/" PERSIST_DB_FILE
+	         " was being put in place; the restore finished first, so delver exits as "
+	         "after a restore\n",
+	         b->dir);
+	assert_non_null(strstr(log, want));
 	bot_open(b);
 	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
 	tmpdir_remove(src);
@@ -3385,6 +3449,7 @@ main(void)
 	    cmocka_unit_test(test_a_log_with_commits_at_start_means_a_snapshot_at_the_stop),
 	    cmocka_unit_test(test_a_restore_writes_nothing_beside_its_file),
 	    cmocka_unit_test(test_a_restore_refuses_a_newer_schema),
+	    cmocka_unit_test(test_a_signal_during_a_restore_waits_and_is_taken),
 	    cmocka_unit_test(test_a_restore_never_overwrites_what_it_moved_aside),
 	    cmocka_unit_test(test_a_restore_cut_between_its_moves_is_finished_at_start),
 	    cmocka_unit_test(test_a_restore_cut_early_leaves_nothing_after_a_start),
