@@ -2991,11 +2991,45 @@ test_a_stop_on_a_failing_disk_counts_what_it_lost(void **state)
 	faultio_off();
 	assert_int_equal(lost, 1);
 	snprintf(want, sizeof(want),
-	         "error: store: the changes of 1 record could not be saved to %s/" PERSIST_DB_FILE
+	         "error: store: the changes of 1 record (channel 'console:crypt') could not be "
+	         "saved to %s/" PERSIST_DB_FILE
 	         " before the stop; they are lost, and delver exits with status 1\n",
 	         b->dir);
 	assert_non_null(strstr(log, want));
 	assert_string_equal(gm_on_disk(b, "crypt"), "(absent)");
+	bot_teardown(b);
+	tmpdir_remove(b->dir);
+	free(b);
+}
+
+/*
+ * A stop snapshot that fails says that the next start writes one (not
+ * that this process tries again), and the lock file keeps saying that the
+ * database holds commits no snapshot holds, which is what makes the next
+ * start write it.
+ */
+static void
+test_a_failed_stop_snapshot_is_left_to_the_next_start(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct stderrcap cap;
+	char path[4300];
+	const char *log;
+	struct stat sb;
+
+	assert_string_equal(say(b, "ann", "crypt", "/gm claim"),
+	                    "ann is now the GM of this channel.\n");
+	faultio_arm(FAULTIO_RENAME, 1, EIO, true);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	assert_int_equal(persist_close(b->p), 0);
+	log = stderrcap_end(&cap);
+	faultio_off();
+	assert_non_null(strstr(log, "; the database is not affected, and the next start writes one "
+	                            "in 60 s\n"));
+	assert_null(strstr(log, "the next one is tried"));
+	snprintf(path, sizeof(path), "%s/lock", b->dir);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_size, 1);
 	bot_teardown(b);
 	tmpdir_remove(b->dir);
 	free(b);
@@ -3466,6 +3500,7 @@ main(void)
 	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
 	    cmocka_unit_test(test_a_stop_reaches_the_store_then_writes_again),
 	    cmocka_unit_test(test_a_stop_on_a_failing_disk_counts_what_it_lost),
+	    cmocka_unit_test(test_a_failed_stop_snapshot_is_left_to_the_next_start),
 	    cmocka_unit_test(test_a_conflict_drops_every_linked_change),
 	    cmocka_unit_test(test_sqlite_conflict_keeps_no_part_of_a_command),
 	    cmocka_unit_test(test_users_known_absent_are_bounded),
