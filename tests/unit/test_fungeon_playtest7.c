@@ -15,21 +15,6 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "tests/unit/helpers/fgtable.h"
 
-/* Member i of the table is held by the vine's grab (made by the holder
- * of Monsters), as a failed roll against it in combat would leave it. */
-static void
-held_by_vine(struct fgtable *t, int i)
-{
-	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
-	                           .from = FUNGEON_FROM_MONSTER,
-	                           .source = "vine/grab",
-	                           .annoy = 4,
-	                           .type = "plant"};
-
-	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
-	assert_int_equal(fungeon_effect_add(&fgtable_fungeon(t)->m[i], &e), 0);
-}
-
 /* S1 (line 175: the held may not act; Ruling: a trap triggered for
  * everyone leaves the held out, one named is refused): with all three
  * held, the trap's maker triggering it for everyone hears every held one
@@ -49,8 +34,8 @@ s1_every_held_one_is_named(void **unused)
 	fgtable_fighters(t, 3, 3);
 	fgtable_room_made(t, d);
 	trapper = fgtable_holder(t, FUNGEON_CAT_TRAPS);
-	held_by_vine(t, 0);
-	held_by_vine(t, 2);
+	fgtable_held(t, 0, "vine/grab", 4, "plant");
+	fgtable_held(t, 2, "vine/grab", 4, "plant");
 	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit Al Cy",
 	                        "Al and Cy are held by vine/grab and may not act until rolls in "
 	                        "combat turns break the holds (/fungeon combat).");
@@ -58,7 +43,7 @@ s1_every_held_one_is_named(void **unused)
 	fgtable_holds(text, "Left out: Al and Cy are held by vine/grab and may not act.\n");
 	fgtable_holds(text, "\nBo (bo): ");
 	free(text);
-	held_by_vine(t, 1);
+	fgtable_held(t, 1, "vine/grab", 4, "plant");
 	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit",
 	                        "Nobody in room 1 is free to face pit: Al, Bo and Cy are held by "
 	                        "vine/grab and may not act until rolls in combat turns break the "
@@ -146,9 +131,7 @@ s3_a_spent_budget_says_so(void **unused)
 	const char *tr, *mo;
 
 	(void)unused;
-	fgtable_fighters(t, 3, 3);
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
+	fgtable_drawn(t, 3, 3);
 	tr = fgtable_holder(t, FUNGEON_CAT_TREASURE);
 	fgtable_ok(t, tr, "/fungeon treasure add gem mundane value 5");
 	fgtable_fails_unchanged(t, tr, "/fungeon treasure add ring mundane",
@@ -332,6 +315,140 @@ s26_four_effects_never_stop_play(void **unused)
 	fgtable_free(t);
 }
 
+/* S22 (delver(7): where a channel has a GM, the GM may decide for anyone,
+ * for a player who is away; line 53 makes the new Fungeoneer a step of
+ * the hallway): a dead player who is away no longer holds the hallway
+ * shut: the GM takes their Fungeoneer out of the party; a player may not
+ * take out another's. */
+static void
+s22_the_gm_takes_out_an_away_player(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3", NULL};
+	struct fgtable *t = fgtable_new(2322);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	c = fgtable_fungeon(t);
+	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
+	fgtable_fails_unchanged(t, "al", "/fungeon leave Bo",
+	                        "Bo is bo's Fungeoneer: only the GM takes another player's "
+	                        "Fungeoneer out of the party (for a player who is away).");
+	fgtable_gm(t, "/fungeon leave Bo");
+	assert_int_equal(c->n, 1);
+	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	fgtable_free(t);
+}
+
+/* S17 (line 53: a new Fungeoneer is made in the hallway at the current
+ * floor minus one): one made in a room before the party went deeper joins
+ * in the hallway at that hallway's floor - 1, as one made after would. */
+static void
+s17_a_replacement_joins_at_the_hallways_floor(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3", NULL};
+	struct fgtable *t = fgtable_new(2317);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_says(t, "bo", "/fungeon join Bo2 fighter", "Bo2, level 2 fighter");
+	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
+	fgtable_gm(t, "/fungeon floor 6");
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "bo's new Fungeoneer Bo2 joins the party at level 5 (floor 6 - 1; it "
+	                    "was made at level 2, on the floor before).\n");
+	free(text);
+	assert_int_equal(c->m[1].level, 5);
+	assert_int_equal(c->m[1].hits, 25);
+	fgtable_free(t);
+}
+
+/* S20 (line 46: the entrance opens onto a floor equal to Party Min): at
+ * the entrance, before the first hallway, joins and leaves move the
+ * floor with Party Min, and the reply says so. */
+static void
+s20_the_entrance_follows_party_min(void **unused)
+{
+	struct fgtable *t = fgtable_new(2320);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_ok(t, "a", "/fungeon join A1 x 2");
+	fgtable_ok(t, "b", "/fungeon join B1 y 2");
+	fgtable_ok(t, "a", "/fungeon entrance");
+	c = fgtable_fungeon(t);
+	assert_int_equal(c->d.floor, 2);
+	fgtable_ok(t, "b", "/fungeon leave");
+	fgtable_ok(t, "b", "/fungeon join B1 y 5");
+	assert_int_equal(c->d.floor, 2);
+	fgtable_says(t, "a", "/fungeon leave", "The entrance now opens on floor 5, the Party Min.");
+	assert_int_equal(c->d.floor, 5);
+	fgtable_ok(t, "a", "/fungeon join A1 x 5");
+	fgtable_says(t, "c", "/fungeon join C1 z 3",
+	             "The entrance now opens on floor 3, the Party Min.");
+	fgtable_ok(t, "c", "/fungeon leave");
+	fgtable_says(t, "a", "/fungeon hallway", "Hallway: room 1 next, floor 5");
+	fgtable_free(t);
+}
+
+/* S29 (delver(7): a mark is symbols, emoji or letters, so that dice are
+ * told apart where colour does not show): a mark that would read as part
+ * of the die (a digit of any script, + - . ,) or change how a line shows
+ * (Discord's ~ * _ ` |) is refused; symbols and letters still are marks. */
+static void
+s29_a_mark_never_reads_as_a_number(void **unused)
+{
+	static const char *const refused =
+	    "A mark may not hold digits, number signs (+ - . ,) or the formatting characters "
+	    "~ * _ ` | \\, which would read as part of the die; pick 1 or 2 symbols or emoji, or "
+	    "up to 4 letters.";
+	static const char *const bad[] = {
+	    "12",           "6",  "-",  "+", ".", "\xc2\xb9", "\xef\xbc\x91",
+	    "\xe2\x85\xab", "~~", "**", "_", "`", "a1"};
+	struct fgtable *t = fgtable_new(2329);
+	char line[64];
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "/thwacko style red %s", bad[i]);
+		fgtable_fails_unchanged(t, "ann", line, refused);
+	}
+	fgtable_ok(t, "ann", "/thwacko style red \xe2\x9c\x9a");
+	fgtable_ok(t, "ann", "/thwacko style red abcd");
+	fgtable_free(t);
+}
+
+/* S30: a name that is a bare number or one of the words the bot's
+ * replies and options give a meaning (none, all, tie, dead) is refused,
+ * so that a rank table or an order never reads two ways. */
+static void
+s30_a_name_is_never_a_word_of_the_bots(void **unused)
+{
+	static const char *const words[] = {"6", "none", "All", "tie", "dead"};
+	struct fgtable *t = fgtable_new(2330);
+	char line[64], want[240];
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		snprintf(line, sizeof(line), "/fungeon join %s knight 3", words[i]);
+		snprintf(want, sizeof(want),
+		         "'%s' reads as a number or as a word the bot's replies and options use "
+		         "(none, all, tie, dead); pick another name.",
+		         words[i]);
+		fgtable_fails_unchanged(t, "a", line, want);
+	}
+	fgtable_ok(t, "a", "/fungeon join Tie2 knight 3");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -344,7 +461,12 @@ main(void)
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s6_names_fold_in_full),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
+	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
+	    cmocka_unit_test(s20_the_entrance_follows_party_min),
+	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
+	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
+	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
