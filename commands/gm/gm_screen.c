@@ -24,3 +24,17 @@ gm_screen_to(struct invocation *inv, struct reply *out)
 		reply_gm_fallback(out, fallback);
 	return gm;
 }
+
+bool
+gm_screen_aside(struct invocation *inv, struct reply *out, const char *what)
+{
+	if (gm_screen_to(inv, out) == NULL) {
+		reply_line(out, RS_DIM,
+		           "Nobody holds the GM seat, so what is behind the screen reached no "
+		           "one.");
+		return false;
+	}
+	if (!inv->is_gm)
+		reply_gm_aside(out, what);
+	return true;
+}

@@ -21,4 +21,14 @@
  * when the invoker may not act as GM and nobody holds the seat. */
 const char *gm_screen_to(struct invocation *inv, struct reply *out);
 
+/*
+ * The road of what a roll or check put behind the screen beside its public
+ * lines: directs what is added to out next to the one behind the screen,
+ * marked an aside named what for a player who rolled (reply_gm_aside), and
+ * returns true; with nobody to tell (a player rolled, the seat is empty)
+ * says in the channel that it reached no one and returns false. The caller
+ * goes back to REPLY_CHANNEL after the GM's lines.
+ */
+bool gm_screen_aside(struct invocation *inv, struct reply *out, const char *what);
+
 #endif
