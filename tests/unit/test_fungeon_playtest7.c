@@ -563,6 +563,25 @@ s25_a_healing_item_is_not_spent_on_nothing(void **unused)
 	fgtable_free(t);
 }
 
+/* S19 (issue 25: each Ruling is shown in /help and delver(7)): the
+ * Rulings on a monster's maker earning XP and on the most pieces a room
+ * holds are in /help where a table looks for them. */
+static void
+s19_the_rulings_are_in_help(void **unused)
+{
+	struct fgtable *t = fgtable_new(1);
+
+	(void)unused;
+	fgtable_says(t, "al", "/help fungeon combat steps",
+	             "Ruling: its maker's Fungeoneer too (a wandering one's as well), unlike a "
+	             "trap's maker.");
+	fgtable_says(t, "al", "/help fungeon monster add",
+	             "Ruling: a room holds at most 24 monsters made for it");
+	fgtable_says(t, "al", "/help fungeon treasure add",
+	             "Ruling: a room holds at most 24 treasures made for it");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -579,6 +598,7 @@ main(void)
 	    cmocka_unit_test(s13_s14_orders_read_one_way),
 	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
 	    cmocka_unit_test(s18_an_item_bought_takes_no_ones_name),
+	    cmocka_unit_test(s19_the_rulings_are_in_help),
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s24_one_who_searched_in_vain_hears_why_it_cannot_disarm),
