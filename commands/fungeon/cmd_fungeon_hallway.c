@@ -266,6 +266,12 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	if (leaving && !invocation_bool(inv, "confirm", false)) {
 		reply_add(out, 0, "Going on leaves ");
 		fungeon_render_left_behind(out, &c->d.room, 0);
+		if (c->d.room.stair && c->d.floor == c->d.room.floor) {
+			reply_add(out, 0, " and its downward stair to floor %d, not taken (",
+			          c->d.room.floor + 1);
+			reply_cmd(out, 0, "fungeon stair", NULL);
+			reply_add(out, 0, "),");
+		}
 		reply_add(out, 0, " behind for good. Go with ");
 		reply_cmd(out, 0, "fungeon hallway", "confirm:", "true", NULL);
 		reply_add(out, 0, ".");

@@ -582,6 +582,28 @@ s19_the_rulings_are_in_help(void **unused)
 	fgtable_free(t);
 }
 
+/* S23 (line 86: the stair leads to the next floor; Ruling: taking it is
+ * the party's choice): the confirmation before leaving a room with
+ * treasure behind names its stair not taken too. */
+static void
+s23_leaving_names_the_stair_not_taken(void **unused)
+{
+	static const char *const d[] = {"/fungeon treasure add gem mundane", NULL};
+	struct fgtable *t = fgtable_new(2323);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	c->d.room.stair = true;
+	fgtable_says(t, "al", "/fungeon hallway",
+	             "Going on leaves room 1 with 1 treasure untaken (gem) and its downward stair "
+	             "to floor 4, not taken (/fungeon stair), behind for good. Go with /fungeon "
+	             "hallway confirm:true.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -601,6 +623,7 @@ main(void)
 	    cmocka_unit_test(s19_the_rulings_are_in_help),
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
+	    cmocka_unit_test(s23_leaving_names_the_stair_not_taken),
 	    cmocka_unit_test(s24_one_who_searched_in_vain_hears_why_it_cannot_disarm),
 	    cmocka_unit_test(s25_a_healing_item_is_not_spent_on_nothing),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
