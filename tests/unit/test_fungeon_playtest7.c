@@ -604,6 +604,27 @@ s23_leaving_names_the_stair_not_taken(void **unused)
 	fgtable_free(t);
 }
 
+/* S10 (delver(7) Limits: floors 1 to 61): when Party Min rises on floor
+ * 61, the hallway says no stair leads deeper instead of placing one that
+ * /fungeon stair then refuses, and the room has none. */
+static void
+s10_no_stair_past_the_deepest_floor(void **unused)
+{
+	struct fgtable *t = fgtable_new(2310);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	c = fgtable_alone_on_floor(t, 61, "/fungeon treasure add gem mundane");
+	fgtable_gm(t, "/fungeon adjust Al xp:999999999999");
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "but floor 61 is the deepest the bot counts: no stair leads deeper.\n");
+	assert_null(strstr(text, "floor 62"));
+	free(text);
+	assert_false(c->d.room.stair);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -616,6 +637,7 @@ main(void)
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s6_names_fold_in_full),
 	    cmocka_unit_test(s9_a_player_setting_the_floor_hears_it_is_the_gms),
+	    cmocka_unit_test(s10_no_stair_past_the_deepest_floor),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
 	    cmocka_unit_test(s13_s14_orders_read_one_way),
 	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
