@@ -625,6 +625,31 @@ s10_no_stair_past_the_deepest_floor(void **unused)
 	fgtable_free(t);
 }
 
+/* S27 (line 299: hits heal only through magic treasure bought): the
+ * healer, short of credit for every hit missing, says what the credit
+ * buys, and says "sell treasure first" only to one who carries some. */
+static void
+s27_the_healer_says_what_the_credit_buys(void **unused)
+{
+	struct fgtable *t = fgtable_new(2327);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 4);
+	c = fgtable_fungeon(t);
+	c->m[0].hits = 9;
+	c->m[0].credit = 10;
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
+	                        "Healing 11 hits costs 13 points (a fancy item, 2, with Heal 11) "
+	                        "but Al has 10 points of credit: it buys Heal 8 (/fungeon town "
+	                        "healer hits:8).");
+	c->m[0].credit = 2;
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
+	                        "Healing 11 hits costs 13 points (a fancy item, 2, with Heal 11) "
+	                        "but Al has 2 points of credit, and nothing to sell.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -649,6 +674,7 @@ main(void)
 	    cmocka_unit_test(s24_one_who_searched_in_vain_hears_why_it_cannot_disarm),
 	    cmocka_unit_test(s25_a_healing_item_is_not_spent_on_nothing),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
+	    cmocka_unit_test(s27_the_healer_says_what_the_credit_buys),
 	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
 	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
 	};
