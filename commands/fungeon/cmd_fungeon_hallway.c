@@ -199,23 +199,20 @@ may_start(const struct fungeon_channel *c, struct reply *out)
 		reply_add(out, RS_BAD, ".");
 		return -1;
 	}
-	int dead = 0, first = -1, said = 0;
+	int dead, first = 0;
+	struct buf b;
 
-	for (int i = 0; i < c->n; i++)
-		if (c->m[i].dead) {
-			dead++;
-			first = first < 0 ? i : first;
-		}
-	if (dead == 0)
-		return 0;
+	buf_init(&b, 1024);
 	/* every one of them named: "al's Al, bo's Bo and cy's Cy died" */
-	reply_error(out, "%s's %s", c->m[first].player, c->m[first].name);
-	for (int i = first + 1; i < c->n; i++)
-		if (c->m[i].dead)
-			reply_add(out, RS_BAD, "%s%s's %s", ++said == dead - 1 ? " and " : ", ",
-			          c->m[i].player, c->m[i].name);
-	reply_add(out, RS_BAD, " died: %s comes first in the hallway (",
-	          dead == 1 ? "the new Fungeoneer" : "each new Fungeoneer");
+	if ((dead = fungeon_rights_fallen(c, &b)) == 0) {
+		buf_free(&b);
+		return 0;
+	}
+	while (!c->m[first].dead)
+		first++;
+	reply_error(out, "%s died: %s comes first in the hallway (", buf_str(&b),
+	            dead == 1 ? "the new Fungeoneer" : "each new Fungeoneer");
+	buf_free(&b);
 	reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
 	if (c->d.phase != FUNGEON_TOWN)
 		reply_add(out, RS_BAD, ", at level %d",

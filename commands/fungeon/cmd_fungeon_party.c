@@ -527,7 +527,8 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 		           "entry).",
 		           waived);
 	pending_lines(c, out);
-	if (c->d.phase == FUNGEON_TOWN || c->d.phase == FUNGEON_ENTRANCE) {
+	if ((c->d.phase != FUNGEON_TOWN || fungeon_rights_town_fallen(c, out, RS_DIM) == 0) &&
+	    (c->d.phase == FUNGEON_TOWN || c->d.phase == FUNGEON_ENTRANCE)) {
 		reply_add(out, RS_DIM, "Categories are drawn in the hallway (");
 		reply_cmd(out, RS_DIM, "fungeon hallway", NULL);
 		reply_line(out, RS_DIM, ").");

@@ -543,6 +543,7 @@ town_sell(struct invocation *inv, struct reply *out)
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
 	    (me = fungeon_channel_need_self(c, inv, out)) < 0 ||
+	    !fungeon_rights_need_in_play(c, me, out) ||
 	    (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
 		return;
 	m = &c->m[me];
@@ -579,6 +580,7 @@ town_buy(struct invocation *inv, struct reply *out)
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
 	    (me = fungeon_channel_need_self(c, inv, out)) < 0 ||
+	    !fungeon_rights_need_in_play(c, me, out) ||
 	    cmd_fungeon_design_of(inv, FUNGEON_TREASURE, &d, p, out) < 0)
 		goto done;
 	m = &c->m[me];
@@ -671,6 +673,7 @@ town_session(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
 	int healed = 0;
+	bool alive = false;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
 	    (!inv->is_gm && fungeon_channel_need_self(c, inv, out) < 0))
@@ -680,6 +683,7 @@ town_session(struct invocation *inv, struct reply *out)
 		struct fungeon_member *m = &c->m[i];
 		int was = m->hits;
 
+		alive |= !m->dead;
 		if (fungeon_heal_new_session(m) == 0)
 			continue;
 		reply_add(out, 0, "%s%s %d → %d/%d",
@@ -687,9 +691,12 @@ town_session(struct invocation *inv, struct reply *out)
 		          fungeon_max_hits(m->level));
 	}
 	if (healed == 0)
-		reply_add(out, 0, ": every living Fungeoneer's hits are whole already");
+		reply_add(out, 0,
+		          alive ? ": every living Fungeoneer's hits are whole already"
+		                : ": nobody of the party lives");
 	reply_add(out, 0, ".");
 	reply_nl(out);
+	fungeon_rights_town_fallen(c, out, 0);
 	if (healed > 0)
 		channel_touch(inv->chan);
 }

@@ -115,7 +115,9 @@ render_end(struct reply *out, const struct fungeon_channel *c, const struct fung
 			int g = t->annoy_of[i];
 			const struct fungeon_member *m = &c->m[t->member[i]];
 
-			if (g >= 0 && t->annoy.fails[g] && !m->dead)
+			if (g >= 0 && t->annoy.fails[g] && !m->dead && t->annoy.full[g])
+				fungeon_render_effect_full(out, m, name);
+			else if (g >= 0 && t->annoy.fails[g] && !m->dead)
 				reply_line(
 				    out, RS_BAD,
 				    "%s suffers %s's continuous damage: rolled again in each "
@@ -184,12 +186,15 @@ facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_tra
 
 	if (who == NULL && (act == FUNGEON_TRAP_DISARM || !anyone)) {
 		idx[0] = fungeon_channel_need_self(c, inv, out);
-		if (idx[0] >= 0 && fungeon_rights_in_play(c, idx[0]) &&
+		if (idx[0] < 0 || !fungeon_rights_need_in_play(c, idx[0], out) ||
 		    !fungeon_rights_need_free(c, idx[0], out))
 			return -1;
-		return idx[0] < 0 ? -1 : 1;
+		return 1;
 	}
 	n = fungeon_channel_members_named(c, who, idx, out);
+	for (int i = 0; i < n; i++)
+		if (!fungeon_rights_need_in_play(c, idx[i], out))
+			return -1;
 	for (int i = 0; i < n && !anyone; i++) {
 		if (idx[i] == me)
 			continue;

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "commands/dice/rollchan.h"
 #include "commands/fungeon/fungeon_channel.h"
@@ -29,7 +28,7 @@ resist_vs(const struct fungeon_part *parts, int n, const char *type)
 			continue;
 		d = &parts[k].s->d;
 		for (int a = 0; a < d->nab; a++)
-			if (d->ab[a].resist > most && !strcasecmp(d->ab[a].resist_type, type))
+			if (d->ab[a].resist > most && !utf8_casecmp(d->ab[a].resist_type, type))
 				most = d->ab[a].resist;
 	}
 	return most;

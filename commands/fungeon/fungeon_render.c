@@ -312,3 +312,21 @@ fungeon_render_go_on_back(const struct fungeon_channel *c, struct reply *out)
 	reply_button(out, "Go on", "fungeon retreat");
 	return true;
 }
+
+void
+fungeon_render_effect_full(struct reply *out, const struct fungeon_member *m, const char *source)
+{
+	reply_line(out, RS_DIM,
+	           "%s carries %d continuous effects already, the most the bot keeps: %s's is "
+	           "not added.",
+	           m->name, FUNGEON_EFFECTS_MAX, source);
+}
+
+void
+fungeon_render_effects_full(struct reply *out, const struct fungeon_channel *c,
+                            const struct fungeon_play_annoy *a, const char *source)
+{
+	for (int i = 0; i < a->n; i++)
+		if (a->full[i])
+			fungeon_render_effect_full(out, &c->m[a->member[i]], source);
+}

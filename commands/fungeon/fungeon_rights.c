@@ -22,24 +22,98 @@ fungeon_rights_out_until(const struct fungeon_channel *c)
 }
 
 bool
+fungeon_rights_anyone_in_play(const struct fungeon_channel *c)
+{
+	for (int i = 0; i < c->n; i++)
+		if (fungeon_rights_in_play(c, i))
+			return true;
+	return false;
+}
+
+int
+fungeon_rights_fallen(const struct fungeon_channel *c, struct buf *b)
+{
+	int dead = 0, said = 0;
+
+	for (int i = 0; i < c->n; i++)
+		dead += c->m[i].dead;
+	for (int i = 0; i < c->n; i++)
+		if (c->m[i].dead)
+			buf_addf(b, "%s%s's %s",
+			         said++ == 0    ? ""
+			         : said == dead ? " and "
+			                        : ", ",
+			         c->m[i].player, c->m[i].name);
+	return dead;
+}
+
+int
+fungeon_rights_town_fallen(const struct fungeon_channel *c, struct reply *out, unsigned style)
+{
+	struct buf b;
+	int dead, first = 0;
+
+	buf_init(&b, 1024);
+	if ((dead = fungeon_rights_fallen(c, &b)) > 0) {
+		while (!c->m[first].dead)
+			first++;
+		reply_add(out, style, "%s died: %s makes a new Fungeoneer here in town (",
+		          buf_str(&b), dead == 1 ? c->m[first].player : "each player");
+		reply_cmd(out, style, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_line(out, style, ") before the hallway.");
+	}
+	buf_free(&b);
+	return dead;
+}
+
+bool
 fungeon_rights_need_in_play(const struct fungeon_channel *c, int i, struct reply *out)
 {
 	const struct fungeon_member *m = &c->m[i];
+	bool nobody = !fungeon_rights_anyone_in_play(c);
 
 	if (m->dead && c->d.phase == FUNGEON_TOWN) {
 		reply_error(out, "%s is dead: %s makes a new Fungeoneer here in town (", m->name,
 		            m->player);
 		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
 		reply_add(out, RS_BAD, ").");
-	} else if (m->dead)
+	} else if (m->dead && nobody && c->d.phase == FUNGEON_RETREAT) {
+		reply_error(out,
+		            "%s is dead, as is every Fungeoneer of the party: any of its players "
+		            "takes it on to town (",
+		            m->name);
+		reply_cmd(out, RS_BAD, "fungeon retreat", NULL);
+		reply_add(out, RS_BAD, "), where %s makes a new one.", m->player);
+	} else if (m->dead && nobody) {
+		/* No hallway comes before the fallen make new Fungeoneers. */
+		reply_error(out,
+		            "%s is dead, as is every Fungeoneer of the party: %s makes a new one "
+		            "first (",
+		            m->name, m->player);
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_add(out, RS_BAD,
+		          ", level %d), then any of the party goes on to the hallway (",
+		          fungeon_replacement_level(fungeon_channel_floor(c)));
+		reply_cmd(out, RS_BAD, "fungeon hallway", NULL);
+		reply_add(out, RS_BAD, ").");
+	} else if (m->dead) {
 		reply_error(out, "%s is dead: %s is out of the game until %s.", m->name, m->player,
 		            fungeon_rights_out_until(c));
-	else if (m->fresh)
+	} else if (m->fresh && nobody && c->d.phase != FUNGEON_RETREAT) {
+		reply_error(out,
+		            "%s is a replacement: %s is out until the next hallway, where %s joins "
+		            "the party; nobody of the party is in play, so any of its players goes "
+		            "on to it (",
+		            m->name, m->player, m->name);
+		reply_cmd(out, RS_BAD, "fungeon hallway", NULL);
+		reply_add(out, RS_BAD, ").");
+	} else if (m->fresh) {
 		reply_error(out,
 		            "%s is a replacement: %s is out until %s, where %s joins the party.",
 		            m->name, m->player, fungeon_rights_out_until(c), m->name);
-	else
+	} else {
 		return true;
+	}
 	return false;
 }
 
@@ -173,7 +247,7 @@ fungeon_rights_may_move(const struct fungeon_channel *c, const struct invocation
                         enum fungeon_act a, struct reply *out)
 {
 	int me = fungeon_channel_member_of(c, inv->from->user_key);
-	bool anyone = false;
+	bool anyone = fungeon_rights_anyone_in_play(c);
 
 	if (inv->is_gm)
 		return true;
@@ -186,8 +260,6 @@ fungeon_rights_may_move(const struct fungeon_channel *c, const struct invocation
 	}
 	if (c->d.phase == FUNGEON_TOWN || fungeon_rights_in_play(c, me))
 		return true;
-	for (int i = 0; i < c->n; i++)
-		anyone |= fungeon_rights_in_play(c, i);
 	/* With the whole party fallen, its players go on to where they come
 	 * back into the game: the hallway, or town on the way back. */
 	if (!anyone && (a == FUNGEON_ACT_HALLWAY || a == FUNGEON_ACT_ENTER ||

@@ -55,12 +55,24 @@ int fungeon_rights_wanderers_due(const struct fungeon_channel *c, struct reply *
 /* Whether member i is alive and in play (not a replacement waiting for the
  * hallway). */
 bool fungeon_rights_in_play(const struct fungeon_channel *c, int i);
+/* Whether some member is in play. */
+bool fungeon_rights_anyone_in_play(const struct fungeon_channel *c);
+/* Appends to b the party's dead with no new Fungeoneer made yet, as "al's
+ * Al, bo's Bo and cy's Cy"; returns how many. */
+int fungeon_rights_fallen(const struct fungeon_channel *c, struct buf *b);
+/* In town, a line of out (in style) saying who makes a new Fungeoneer
+ * before the hallway: "al's Al died: al makes a new Fungeoneer here in
+ * town (/fungeon join NAME CLASS) before the hallway."; nothing when
+ * nobody is dead. Returns how many are. */
+int fungeon_rights_town_fallen(const struct fungeon_channel *c, struct reply *out, unsigned style);
 /* Until when a player whose Fungeoneer falls now is out of the game: "the
  * next hallway", or on the way back, where no hallway is ahead, "the party
  * reaches town". */
 const char *fungeon_rights_out_until(const struct fungeon_channel *c);
 /* The same, else an error reply saying why member i is out of play (dead,
- * or a replacement waiting for the next hallway). */
+ * or a replacement waiting for the next hallway) and, when nobody of the
+ * party is in play, what comes first (the fallen's new Fungeoneers, then
+ * the hallway; on the way back, town). */
 bool fungeon_rights_need_in_play(const struct fungeon_channel *c, int i, struct reply *out);
 /* The Continuous Hold member i suffers from a monster standing in the
  * room, or NULL. A held Fungeoneer may not act (line 175) until a roll in

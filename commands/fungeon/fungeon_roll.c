@@ -193,17 +193,6 @@ fungeon_roll_obstacle_of(const struct fungeon_channel *c, const struct fungeon_p
 	}
 }
 
-static bool
-has_effect_slot(const struct fungeon_member *m, const char *source)
-{
-	if (m->neffects < FUNGEON_EFFECTS_MAX)
-		return true;
-	for (int i = 0; i < m->neffects; i++)
-		if (strcmp(m->effects[i].source, source) == 0)
-			return true;
-	return false;
-}
-
 int
 fungeon_roll_annoy_check(const struct fungeon_channel *c, const struct fungeon_play_obstacle *o,
                          int dice, const int *members, int n, const char *bonus, struct reply *out)
@@ -240,13 +229,6 @@ fungeon_roll_annoy_check(const struct fungeon_channel *c, const struct fungeon_p
 		}
 		if (!fungeon_rights_need_in_play(c, members[i], out))
 			return -1;
-		if ((o->hold || o->continuous) && !has_effect_slot(m, o->label)) {
-			reply_error(out,
-			            "%s already suffers %d continuous effects, the most one "
-			            "Fungeoneer can carry; roll those off first.",
-			            m->name, FUNGEON_EFFECTS_MAX);
-			return -1;
-		}
 	}
 	fungeon_roll_bonus_flags(c, bonus, o->type, members, n, b);
 	for (int i = 0; i < n; i++) {
@@ -285,5 +267,6 @@ fungeon_roll_annoy_play(struct invocation *inv, struct fungeon_channel *c,
 	}
 	fungeon_render_annoy(out, c, o, a, styles);
 	fungeon_play_annoy_apply(c->m, a);
+	fungeon_render_effects_full(out, c, a, o->label);
 	return 0;
 }

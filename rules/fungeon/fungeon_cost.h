@@ -103,9 +103,11 @@ bool fungeon_cost_word_valid(const char *s, size_t chars);
 
 /* Whether text a player gives now (a name, a class, a type, a design)
  * shows as it is typed: well-formed UTF-8 without what replies take out
- * (rules/base/textsafe.h: controls, bidi controls, invisible characters)
- * and with no word that starts with a combining mark (an accent with no
- * letter under it). Text already saved is read without this check. */
+ * (rules/base/textsafe.h: controls, bidi controls, invisible characters;
+ * but a zero-width joiner or non-joiner between two characters is part of
+ * a word's spelling in Persian and the Indic scripts) and with no word
+ * that starts with a combining mark (an accent with no letter under it).
+ * Text already saved is read without this check. */
 bool fungeon_cost_text_shows(const char *s);
 
 /* The word of a kind: "trap", "monster", "treasure". */
