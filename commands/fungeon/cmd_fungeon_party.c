@@ -61,7 +61,8 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            FUNGEON_NAME_CHARS);
 		return -1;
 	}
-	if (!cmd_fungeon_design_shows("A Fungeoneer's name", name, out))
+	if (!cmd_fungeon_design_shows("A Fungeoneer's name", name, out) ||
+	    !cmd_fungeon_design_name_free(name, out))
 		return -1;
 	if (!has_text(cls)) {
 		reply_error(out,
@@ -572,8 +573,8 @@ cmd_fungeon_floor(struct invocation *inv, struct reply *out)
 	if (invocation_has(inv, "n")) {
 		int n = (int)invocation_int(inv, "n", 1);
 
-		if (!fungeon_channel_may(c, FUNGEON_ACT_FLOOR, out))
-			return;
+		/* the GM's alone, wherever the party is: a player hears that
+		 * first, not where the GM could set it */
 		if (!inv->is_gm) {
 			reply_error(out,
 			            "Only the GM sets the floor by hand, a correction outside the "
@@ -583,6 +584,8 @@ cmd_fungeon_floor(struct invocation *inv, struct reply *out)
 			reply_add(out, RS_BAD, ").");
 			return;
 		}
+		if (!fungeon_channel_may(c, FUNGEON_ACT_FLOOR, out))
+			return;
 		if (fungeon_dungeon_set_floor(&c->d, n, err, sizeof(err)) < 0) {
 			reply_error(out, "%s", err);
 			return;

@@ -15,21 +15,6 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "tests/unit/helpers/fgtable.h"
 
-/* Member i of the table is held by the vine's grab (made by the holder
- * of Monsters), as a failed roll against it in combat would leave it. */
-static void
-held_by_vine(struct fgtable *t, int i)
-{
-	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
-	                           .from = FUNGEON_FROM_MONSTER,
-	                           .source = "vine/grab",
-	                           .annoy = 4,
-	                           .type = "plant"};
-
-	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
-	assert_int_equal(fungeon_effect_add(&fgtable_fungeon(t)->m[i], &e), 0);
-}
-
 /* S1 (line 175: the held may not act; Ruling: a trap triggered for
  * everyone leaves the held out, one named is refused): with all three
  * held, the trap's maker triggering it for everyone hears every held one
@@ -49,8 +34,8 @@ s1_every_held_one_is_named(void **unused)
 	fgtable_fighters(t, 3, 3);
 	fgtable_room_made(t, d);
 	trapper = fgtable_holder(t, FUNGEON_CAT_TRAPS);
-	held_by_vine(t, 0);
-	held_by_vine(t, 2);
+	fgtable_held(t, 0, "vine/grab", 4, "plant");
+	fgtable_held(t, 2, "vine/grab", 4, "plant");
 	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit Al Cy",
 	                        "Al and Cy are held by vine/grab and may not act until rolls in "
 	                        "combat turns break the holds (/fungeon combat).");
@@ -58,7 +43,7 @@ s1_every_held_one_is_named(void **unused)
 	fgtable_holds(text, "Left out: Al and Cy are held by vine/grab and may not act.\n");
 	fgtable_holds(text, "\nBo (bo): ");
 	free(text);
-	held_by_vine(t, 1);
+	fgtable_held(t, 1, "vine/grab", 4, "plant");
 	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit",
 	                        "Nobody in room 1 is free to face pit: Al, Bo and Cy are held by "
 	                        "vine/grab and may not act until rolls in combat turns break the "
@@ -146,9 +131,7 @@ s3_a_spent_budget_says_so(void **unused)
 	const char *tr, *mo;
 
 	(void)unused;
-	fgtable_fighters(t, 3, 3);
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
+	fgtable_drawn(t, 3, 3);
 	tr = fgtable_holder(t, FUNGEON_CAT_TREASURE);
 	fgtable_ok(t, tr, "/fungeon treasure add gem mundane value 5");
 	fgtable_fails_unchanged(t, tr, "/fungeon treasure add ring mundane",
@@ -416,6 +399,170 @@ s20_the_entrance_follows_party_min(void **unused)
 	fgtable_free(t);
 }
 
+/* S29 (delver(7): a mark is symbols, emoji or letters, so that dice are
+ * told apart where colour does not show): a mark that would read as part
+ * of the die (a digit of any script, + - . ,) or change how a line shows
+ * (Discord's ~ * _ ` |) is refused; symbols and letters still are marks. */
+static void
+s29_a_mark_never_reads_as_a_number(void **unused)
+{
+	static const char *const refused =
+	    "A mark may not hold digits, number signs (+ - . ,) or the formatting characters "
+	    "~ * _ ` | \\, which would read as part of the die; pick 1 or 2 symbols or emoji, or "
+	    "up to 4 letters.";
+	static const char *const bad[] = {
+	    "12",           "6",  "-",  "+", ".", "\xc2\xb9", "\xef\xbc\x91",
+	    "\xe2\x85\xab", "~~", "**", "_", "`", "a1"};
+	struct fgtable *t = fgtable_new(2329);
+	char line[64];
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "/thwacko style red %s", bad[i]);
+		fgtable_fails_unchanged(t, "ann", line, refused);
+	}
+	fgtable_ok(t, "ann", "/thwacko style red \xe2\x9c\x9a");
+	fgtable_ok(t, "ann", "/thwacko style red abcd");
+	fgtable_free(t);
+}
+
+/* S30: a name that is a bare number or one of the words the bot's
+ * replies and options give a meaning (none, all, tie, dead) is refused,
+ * so that a rank table or an order never reads two ways. */
+static void
+s30_a_name_is_never_a_word_of_the_bots(void **unused)
+{
+	static const char *const words[] = {"6", "none", "All", "tie", "dead"};
+	struct fgtable *t = fgtable_new(2330);
+	char line[64], want[240];
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		snprintf(line, sizeof(line), "/fungeon join %s knight 3", words[i]);
+		snprintf(want, sizeof(want),
+		         "'%s' reads as a number or as a word the bot's replies and options use "
+		         "(none, all, tie, dead); pick another name.",
+		         words[i]);
+		fgtable_fails_unchanged(t, "a", line, want);
+	}
+	fgtable_ok(t, "a", "/fungeon join Tie2 knight 3");
+	fgtable_free(t);
+}
+
+/* S18 (delver(7): names never clash): an item bought in town may not
+ * take a Fungeoneer's or a player's name, the buyer's own included, as a
+ * piece made in a room may not. */
+static void
+s18_an_item_bought_takes_no_ones_name(void **unused)
+{
+	struct fgtable *t = fgtable_new(2318);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_fungeon(t);
+	c->m[1].credit = 5;
+	fgtable_fails_unchanged(t, "bo", "/fungeon town buy Al mundane",
+	                        "The name Al is taken here by al's Fungeoneer; pick another.");
+	fgtable_fails_unchanged(t, "bo", "/fungeon town buy Bo mundane",
+	                        "The name Bo is taken here by bo's Fungeoneer; pick another.");
+	fgtable_ok(t, "bo", "/fungeon town buy gem mundane");
+	fgtable_free(t);
+}
+
+/* S9 (delver(7): setting the floor is the GM's correction outside the
+ * rules): a player setting it in the hallway hears that it is the GM's,
+ * not where the GM could set it. */
+static void
+s9_a_player_setting_the_floor_hears_it_is_the_gms(void **unused)
+{
+	struct fgtable *t = fgtable_new(2309);
+
+	(void)unused;
+	fgtable_drawn(t, 1, 3);
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon floor 9",
+	    "Only the GM sets the floor by hand, a correction outside the "
+	    "rules: the entrance opens on Party Min, and a downward stair leads "
+	    "one floor deeper (/fungeon stair).");
+	fgtable_free(t);
+}
+
+/* S13, S14, S21 (orders: who>target, target alone for one's own, none for
+ * the default): an empty targets: or use: is refused in one sentence; a
+ * second '>' is refused, not dropped; none alone puts one's own
+ * Fungeoneer back to the default. */
+static void
+s13_s14_orders_read_one_way(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3",
+	                                "/fungeon monster add rat2 level 3", NULL};
+	struct fgtable *t = fgtable_new(2313);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:",
+	                        "targets: needs an order, who>target (Alba>goblin), or a target "
+	                        "alone for your own Fungeoneer (none: back to the default).");
+	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:Al>rat>rat2",
+	                        "An order is who>target, with one '>' (Alba>goblin); 'Al>rat>rat2' "
+	                        "has more: separate orders with commas (Alba>goblin, Brom>rat).");
+	fgtable_says(t, "al", "/fungeon orders targets:rat", "Al's won ranks hurt rat");
+	assert_string_equal(c->m[0].aim, "rat");
+	fgtable_says(t, "al", "/fungeon orders targets:none",
+	             "Al's won ranks hurt the other side's lowest die again (the default).");
+	assert_string_equal(c->m[0].aim, "");
+	fgtable_free(t);
+}
+
+/* S24 (Ruling: a trap is found before it is disarmed, and one who
+ * searched in vain stays in blissful ignorance): that one, trying to
+ * disarm it, hears why not and what the others may do, not "search for
+ * it first", which it may not. */
+static void
+s24_one_who_searched_in_vain_hears_why_it_cannot_disarm(void **unused)
+{
+	static const char *const d[] = {"/fungeon trap add pit annoy 2 pain 1 type spikes", NULL};
+	struct fgtable *t = fgtable_new(2324);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	c->d.room.p[FUNGEON_TRAP][0].unaware = 1u << 1; /* Bo searched and failed */
+	fgtable_fails_unchanged(t, "bo", "/fungeon disarm pit",
+	                        "Bo searched for pit and found nothing, so cannot disarm it "
+	                        "(blissful ignorance, a Ruling): another may search for it, or "
+	                        "anyone may get past it by triggering it.");
+	fgtable_free(t);
+}
+
+/* S25 (line 226: a healing item works once): using one on a Fungeoneer
+ * with all its hits and no continuous damage is refused, the item kept;
+ * once wounded, it heals. */
+static void
+s25_a_healing_item_is_not_spent_on_nothing(void **unused)
+{
+	struct fgtable *t = fgtable_new(2325);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 4);
+	c = fgtable_fungeon(t);
+	c->m[0].credit = 5;
+	fgtable_ok(t, "al", "/fungeon town buy p fancy heal 1");
+	fgtable_fails_unchanged(t, "al", "/fungeon use p",
+	                        "Al has all 20 hits and no continuous damage: p would heal "
+	                        "nothing, and it works once; keep it.");
+	c->m[0].hits = 18;
+	fgtable_says(t, "al", "/fungeon use p", "Al heals 1 with Al's p, used up: 19/20 hits.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -427,11 +574,18 @@ main(void)
 	    cmocka_unit_test(s5_after_a_total_party_kill_each_refusal_says_what_next),
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s6_names_fold_in_full),
+	    cmocka_unit_test(s9_a_player_setting_the_floor_hears_it_is_the_gms),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
+	    cmocka_unit_test(s13_s14_orders_read_one_way),
 	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
+	    cmocka_unit_test(s18_an_item_bought_takes_no_ones_name),
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
+	    cmocka_unit_test(s24_one_who_searched_in_vain_hears_why_it_cannot_disarm),
+	    cmocka_unit_test(s25_a_healing_item_is_not_spent_on_nothing),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
+	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
+	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
