@@ -650,6 +650,27 @@ s27_the_healer_says_what_the_credit_buys(void **unused)
 	fgtable_free(t);
 }
 
+/* S31: a name saved before invisible characters were refused ("Al<U+200B>ba",
+ * shown as Alba) is found by what it shows, and a new "Alba" clashes with
+ * it. */
+static void
+s31_a_saved_name_is_matched_by_what_it_shows(void **unused)
+{
+	struct fgtable *t = fgtable_new(2331);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	c = fgtable_fungeon(t);
+	snprintf(c->m[0].name, sizeof(c->m[0].name),
+	         "Al\xe2\x80\x8b"
+	         "ba");
+	fgtable_says(t, "bo", "/fungeon sheet Alba", "Alba");
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Alba knight 3",
+	                        "The name Alba is taken here by al's Fungeoneer; pick another.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -677,6 +698,7 @@ main(void)
 	    cmocka_unit_test(s27_the_healer_says_what_the_credit_buys),
 	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
 	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
+	    cmocka_unit_test(s31_a_saved_name_is_matched_by_what_it_shows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
