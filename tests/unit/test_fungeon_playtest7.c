@@ -671,6 +671,22 @@ s31_a_saved_name_is_matched_by_what_it_shows(void **unused)
 	fgtable_free(t);
 }
 
+/* S8 (line 18: the level is a number): a level written as a word is not
+ * taken as the class type; the reply shows how to write both. */
+static void
+s8_a_level_in_words_is_no_class_type(void **unused)
+{
+	struct fgtable *t = fgtable_new(2308);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter three",
+	                        "'three' reads as a level written in words, not a class type: a "
+	                        "level is a number (/fungeon join Zed fighter 3), a class type a "
+	                        "word such as fire (type:fire).");
+	fgtable_says(t, "zz", "/fungeon join Zed fighter 3", "level 3 fighter");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -682,6 +698,7 @@ main(void)
 	    cmocka_unit_test(s5_after_a_total_party_kill_each_refusal_says_what_next),
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s6_names_fold_in_full),
+	    cmocka_unit_test(s8_a_level_in_words_is_no_class_type),
 	    cmocka_unit_test(s9_a_player_setting_the_floor_hears_it_is_the_gms),
 	    cmocka_unit_test(s10_no_stair_past_the_deepest_floor),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
