@@ -687,6 +687,30 @@ s8_a_level_in_words_is_no_class_type(void **unused)
 	fgtable_free(t);
 }
 
+/* S11 (Ruling: one who dies in a hallway leaves its treasure in the room
+ * that hallway leads to; line 254: for the others to plunder): that
+ * treasure is plundered in that room, not from the hallway before it. */
+static void
+s11_what_the_hallway_dead_left_waits_in_the_room(void **unused)
+{
+	struct fgtable *t = fgtable_new(2311);
+	struct fungeon_channel *c;
+	struct fungeon_piece *p;
+
+	(void)unused;
+	c = fgtable_drawn(t, 2, 3);
+	p = fungeon_room_add(&c->d.room, FUNGEON_TREASURE);
+	snprintf(p->name, sizeof(p->name), "antidote");
+	p->d.kind = FUNGEON_TREASURE;
+	p->cost = 4;
+	p->left = true;
+	fgtable_fails_unchanged(t, "al", "/fungeon take antidote",
+	                        "The party is in the hallway before room 1, and what the dead left "
+	                        "needs the room: once its designs are made, go in with /fungeon "
+	                        "enter.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -701,6 +725,7 @@ main(void)
 	    cmocka_unit_test(s8_a_level_in_words_is_no_class_type),
 	    cmocka_unit_test(s9_a_player_setting_the_floor_hears_it_is_the_gms),
 	    cmocka_unit_test(s10_no_stair_past_the_deepest_floor),
+	    cmocka_unit_test(s11_what_the_hallway_dead_left_waits_in_the_room),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
 	    cmocka_unit_test(s13_s14_orders_read_one_way),
 	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
