@@ -6,7 +6,8 @@
  * Behind the screen is whoever may act as GM and runs the command (it is
  * theirs to see: their private part), else the GM seat's holder, reached
  * privately: a direct message on Discord (or the channel the GM set for
- * secret rolls, /gm secret-channel, when the GM takes none), a NOTICE on
+ * secret rolls, /gm secret-channel, when the GM takes none, unless that
+ * is where the command ran), a NOTICE on
  * IRC, a part marked as the GM's on the console.
  */
 #ifndef DELVER_GM_SCREEN_H
