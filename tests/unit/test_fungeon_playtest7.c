@@ -745,6 +745,23 @@ s16_a_wanderer_built_stays(void **unused)
 	fgtable_free(t);
 }
 
+/* S28 (delver(7): in town the players choose the level; Ruling: on the
+ * way back a new Fungeoneer joins in town): one who joins on the way back
+ * takes the level typed, and joins the party in town. */
+static void
+s28_joining_on_the_way_back_is_joining_in_town(void **unused)
+{
+	struct fgtable *t = fgtable_new(2328);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_heading_back(t);
+	fgtable_says(t, "nu", "/fungeon join Newt rogue 3",
+	             "nu joins as Newt, level 3 rogue: 15 hits, class bonus 1, 0 XP. Newt joins "
+	             "the party when it reaches town (no hallway comes on the way back).");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -773,6 +790,7 @@ main(void)
 	    cmocka_unit_test(s25_a_healing_item_is_not_spent_on_nothing),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
 	    cmocka_unit_test(s27_the_healer_says_what_the_credit_buys),
+	    cmocka_unit_test(s28_joining_on_the_way_back_is_joining_in_town),
 	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
 	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
 	    cmocka_unit_test(s31_a_saved_name_is_matched_by_what_it_shows),
