@@ -317,6 +317,14 @@ cmd_fungeon_town_use(struct invocation *inv, struct reply *out)
 		           m->name, name, c->m[on].name, cured, cured == 1 ? "" : "s", name);
 		return;
 	}
+	if (c->m[on].hits >= fungeon_max_hits(c->m[on].level) && damage_effects(&c->m[on]) == 0) {
+		reply_error(
+		    out,
+		    "%s has all %d hits and no continuous damage: %s would heal nothing, and "
+		    "it works once; keep it.",
+		    c->m[on].name, c->m[on].hits, name);
+		return;
+	}
 	fungeon_item_remove(m, i);
 	channel_touch(inv->chan);
 	snprintf(what, sizeof(what), "%s's %s, used up", m->name, name);
@@ -590,7 +598,8 @@ town_buy(struct invocation *inv, struct reply *out)
 		goto done;
 	}
 	if (!cmd_fungeon_design_shows("A name", name, out) ||
-	    !cmd_fungeon_design_name_free(name, out))
+	    !cmd_fungeon_design_name_free(name, out) ||
+	    fungeon_channel_name_used(c, name, NULL, out))
 		goto done;
 	if (fungeon_item_find(m, name) >= 0) {
 		reply_error(out, "%s carries a %s already; give the new one another name.", m->name,
@@ -652,9 +661,22 @@ town_healer(struct invocation *inv, struct reply *out)
 	if (cost > m->credit) {
 		reply_error(out,
 		            "Healing %d hit%s costs %lld points (a fancy item, 2, with Heal %d) "
-		            "but %s has %s of credit; sell treasure first.",
+		            "but %s has %s of credit",
 		            heal, heal == 1 ? "" : "s", (long long)cost, heal, m->name,
 		            credit_words(m, credit, sizeof(credit)));
+		if (m->credit >= 3) { /* what the credit buys */
+			char hits[24];
+
+			snprintf(hits, sizeof(hits), "%lld", (long long)(m->credit - 2));
+			reply_add(out, RS_BAD, ": it buys Heal %s (", hits);
+			reply_cmd(out, RS_BAD, "fungeon town healer", "hits:", hits, NULL);
+			reply_add(out, RS_BAD, ")%s.",
+			          m->nitems > 0 ? ", or sell treasure first" : "");
+		} else {
+			reply_add(out, RS_BAD, "%s.",
+			          m->nitems > 0 ? "; sell treasure first"
+			                        : ", and nothing to sell");
+		}
 		return;
 	}
 	m->credit -= cost;
