@@ -4,7 +4,6 @@
 #include "bot/discord/discord_answer.h"
 
 #include <cJSON.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "bot/discord/discord_dm.h"
 #include "bot/discord/discord_gw.h"
 #include "bot/discord/discord_idq.h"
+#include "bot/discord/discord_json.h"
 #include "bot/discord/discord_interact.h"
 #include "bot/discord/discord_live.h"
 #include "bot/discord/discord_ledger_pg.h"
@@ -81,13 +81,8 @@ deadline_of(struct discord *dc, const cJSON *d, uint64_t rx_ns, bool replayed)
 	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "id"));
 	uint64_t now = uv_hrtime(), n;
 	int64_t wall;
-	char *end;
 
-	if (id == NULL || *id < '1' || *id > '9' || strlen(id) > 20)
-		return 0;
-	errno = 0;
-	n = strtoull(id, &end, 10);
-	if (errno != 0 || *end != '\0')
+	if (id == NULL || *id < '1' || *id > '9' || !discord_json_snowflake(id, &n))
 		return 0;
 	wall = wall_ms() - (int64_t)((now - rx_ns) / 1000000u); /* the wall clock at rx_ns */
 	return discord_shed_deadline(dc->shed, n, wall, rx_ns, replayed);
@@ -155,10 +150,12 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 		 * the sequence named: this process or one before it may have
 		 * handled them (exactly once: request.h). */
 		bool replayed = discord_gw_state(discord_shard_gw(s)) == DISCORD_GW_RESUMING;
+		uint64_t idn = 0;
 
+		(void)discord_json_snowflake(out.id, &idn); /* interaction() checked it */
 		if (replayed)
 			request_set_replayed(req);
-		discord_shard_interaction(s, strtoull(out.id, NULL, 10));
+		discord_shard_interaction(s, idn);
 		/* The command's road (commands/core/request.h); its answer
 		 * comes to discord_answer_request. A replay is not deferred:
 		 * the earlier process may have answered or deferred it, and a

@@ -2,7 +2,6 @@
 #include "bot/discord/discord_interact.h"
 
 #include <cJSON.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,15 +137,7 @@ seen_add(struct interact *it, uint64_t id)
 static bool
 snowflake(const cJSON *j, uint64_t *out)
 {
-	const char *s = cJSON_GetStringValue(j);
-	char *end;
-	size_t n;
-
-	if (s == NULL || (n = strlen(s)) == 0 || n > 20 || strspn(s, "0123456789") != n)
-		return false;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return errno == 0 && *out != 0;
+	return discord_json_snowflake(cJSON_GetStringValue(j), out) && *out != 0;
 }
 
 /* The decimal digits of a string snowflake() accepted, as "%llu" writes its
@@ -218,19 +209,83 @@ is_thread(int type)
 	       type == DISCORD_CHANNEL_ANNOUNCEMENT_THREAD;
 }
 
+/* The members of an interaction's object (INTERACTION_CREATE's d) that
+ * this file reads, each the first of its name, as
+ * cJSON_GetObjectItemCaseSensitive() would find it; NULL when absent. */
+struct fields {
+	const cJSON *type, *data, *token, *application_id, *id, *guild_id, *app_permissions,
+	    *channel, *channel_id, *member, *user, *context, *message, *owners;
+};
+
+/* Fills f from d in one walk over d's members, rather than a walk per
+ * member read. */
+static void
+fields_of(const cJSON *d, struct fields *f)
+{
+	memset(f, 0, sizeof(*f));
+	for (const cJSON *c = d->child; c != NULL; c = c->next) {
+		const char *k = c->string;
+		const cJSON **slot = NULL;
+
+		if (k == NULL)
+			continue;
+		switch (k[0]) {
+		case 'a':
+			slot = strcmp(k, "application_id") == 0    ? &f->application_id
+			       : strcmp(k, "app_permissions") == 0 ? &f->app_permissions
+			       : strcmp(k, "authorizing_integration_owners") == 0 ? &f->owners
+			                                                          : NULL;
+			break;
+		case 'c':
+			slot = strcmp(k, "channel_id") == 0 ? &f->channel_id
+			       : strcmp(k, "channel") == 0  ? &f->channel
+			       : strcmp(k, "context") == 0  ? &f->context
+			                                    : NULL;
+			break;
+		case 'd':
+			slot = strcmp(k, "data") == 0 ? &f->data : NULL;
+			break;
+		case 'g':
+			slot = strcmp(k, "guild_id") == 0 ? &f->guild_id : NULL;
+			break;
+		case 'i':
+			slot = strcmp(k, "id") == 0 ? &f->id : NULL;
+			break;
+		case 'm':
+			slot = strcmp(k, "member") == 0    ? &f->member
+			       : strcmp(k, "message") == 0 ? &f->message
+			                                   : NULL;
+			break;
+		case 't':
+			slot = strcmp(k, "type") == 0    ? &f->type
+			       : strcmp(k, "token") == 0 ? &f->token
+			                                 : NULL;
+			break;
+		case 'u':
+			slot = strcmp(k, "user") == 0 ? &f->user : NULL;
+			break;
+		default:
+			break;
+		}
+		if (slot != NULL && *slot == NULL)
+			*slot = c;
+	}
+}
+
 /* Fills o from an interaction; returns false when it names no channel or
  * no user. A thread (or forum post) is a channel of its own, whose parent
  * goes into o->parent_key. */
 static bool
-make_origin(struct interact *it, const cJSON *d, struct origin *o)
+make_origin(struct interact *it, const struct fields *f, struct origin *o)
 {
-	const cJSON *member = cJSON_GetObjectItemCaseSensitive(d, "member");
-	const cJSON *user = cJSON_GetObjectItemCaseSensitive(member ? member : d, "user");
-	const cJSON *chan = cJSON_GetObjectItemCaseSensitive(d, "channel_id");
-	const cJSON *channel = cJSON_GetObjectItemCaseSensitive(d, "channel");
+	const cJSON *member = f->member;
+	const cJSON *user =
+	    member != NULL ? cJSON_GetObjectItemCaseSensitive(member, "user") : f->user;
+	const cJSON *chan = f->channel_id;
+	const cJSON *channel = f->channel;
 	const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(channel, "type");
 	const cJSON *parent = cJSON_GetObjectItemCaseSensitive(channel, "parent_id");
-	const cJSON *context = cJSON_GetObjectItemCaseSensitive(d, "context");
+	const cJSON *context = f->context;
 	const cJSON *user_id;
 	const char *name, *perms;
 	uint64_t uid, cid, gid = 0, pid;
@@ -257,7 +312,7 @@ make_origin(struct interact *it, const cJSON *d, struct origin *o)
 	 * or a DM between users (context 2, a user install's) has no server
 	 * either, but is shared with others. */
 	o->direct =
-	    !snowflake(cJSON_GetObjectItemCaseSensitive(d, "guild_id"), &gid) &&
+	    !snowflake(f->guild_id, &gid) &&
 	    !(cJSON_IsNumber(context) && context->valueint == DISCORD_CONTEXT_PRIVATE_CHANNEL);
 	perms = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(member, "permissions"));
 	if (perms != NULL && strspn(perms, "0123456789") == strlen(perms) && *perms != '\0') {
@@ -520,9 +575,9 @@ webhook_path(const char *app_id, const char *token)
  * server"), else as many as a reply makes (-1).
  */
 static int
-followups_allowed(const cJSON *d)
+followups_allowed(const struct fields *f)
 {
-	const cJSON *owners = cJSON_GetObjectItemCaseSensitive(d, "authorizing_integration_owners");
+	const cJSON *owners = f->owners;
 
 	if (cJSON_IsObject(owners) && cJSON_GetObjectItemCaseSensitive(owners, "1") != NULL &&
 	    cJSON_GetObjectItemCaseSensitive(owners, "0") == NULL)
@@ -538,14 +593,14 @@ followups_allowed(const cJSON *d)
  * Message answers 403); the interaction's own webhook still answers.
  */
 static bool
-bot_absent(const cJSON *d)
+bot_absent(const struct fields *f)
 {
-	const cJSON *context = cJSON_GetObjectItemCaseSensitive(d, "context");
-	const cJSON *owners = cJSON_GetObjectItemCaseSensitive(d, "authorizing_integration_owners");
+	const cJSON *context = f->context;
+	const cJSON *owners = f->owners;
 
 	if (cJSON_IsNumber(context) && context->valueint == DISCORD_CONTEXT_PRIVATE_CHANNEL)
 		return true;
-	return cJSON_GetObjectItemCaseSensitive(d, "guild_id") != NULL && cJSON_IsObject(owners) &&
+	return f->guild_id != NULL && cJSON_IsObject(owners) &&
 	       cJSON_GetObjectItemCaseSensitive(owners, "0") == NULL;
 }
 
@@ -730,32 +785,34 @@ keep(struct request *req, struct buf *out)
 {
 	struct tag *t = request_tag(req);
 	struct interact_out *k = &t->kept;
-	cJSON *o = cJSON_CreateObject(), *f;
-	char *text;
-	int rc = 0;
 
 	discord_interact_out_clear(k);
 	k->type = t->ev.type; /* render_reply counts a button's messages apart */
 	render_reply(t->it, request_reply(req), t->ev.followup_path, request_origin(req)->chan_key,
 	             t->followups_max, t->update, k);
 	t->have_kept = true;
-	cJSON_AddStringToObject(o, "c", k->callback_body != NULL ? k->callback_body : "");
-	f = cJSON_AddArrayToObject(o, "f");
-	for (size_t i = 0; i < k->nfollowups; i++)
-		cJSON_AddItemToArray(f, cJSON_CreateString(k->followups[i]));
-	if (k->dm_body != NULL) {
-		cJSON_AddStringToObject(o, "d", k->dm_body);
-		cJSON_AddStringToObject(o, "g", k->gm_user);
-		cJSON_AddStringToObject(o, "n", k->gm_name);
+	/* Written as json_print() writes the object {c, f, [d, g, n,] e, w}
+	 * (restore_kept reads it), without building it first. */
+	buf_adds(out, "{\"c\":");
+	json_write_string(k->callback_body, out);
+	buf_adds(out, ",\"f\":[");
+	for (size_t i = 0; i < k->nfollowups; i++) {
+		if (i > 0)
+			buf_addc(out, ',');
+		json_write_string(k->followups[i], out);
 	}
-	cJSON_AddBoolToObject(o, "e", k->error);
-	cJSON_AddBoolToObject(o, "w", k->followup_path != NULL);
-	text = json_print(o);
-	if (text == NULL || buf_adds(out, text) < 0)
-		rc = -1;
-	free(text);
-	cJSON_Delete(o);
-	return rc;
+	buf_addc(out, ']');
+	if (k->dm_body != NULL) {
+		buf_adds(out, ",\"d\":");
+		json_write_string(k->dm_body, out);
+		buf_adds(out, ",\"g\":");
+		json_write_string(k->gm_user, out);
+		buf_adds(out, ",\"n\":");
+		json_write_string(k->gm_name, out);
+	}
+	buf_adds(out, k->error ? ",\"e\":true" : ",\"e\":false");
+	buf_adds(out, k->followup_path != NULL ? ",\"w\":true}" : ",\"w\":false}");
+	return out->toobig ? -1 : 0;
 }
 
 /* The answer kept with a replayed request's mark (keep's JSON) into out.
@@ -971,19 +1028,23 @@ static int
 interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_out *out,
             struct request **reqp, uint64_t rx_ns, uint64_t deadline, uint64_t now_ns)
 {
-	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
-	const cJSON *data = cJSON_GetObjectItemCaseSensitive(d, "data");
-	const char *token = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "token"));
-	const cJSON *app = cJSON_GetObjectItemCaseSensitive(d, "application_id");
-	const cJSON *idj = cJSON_GetObjectItemCaseSensitive(d, "id");
+	struct fields f;
+	const cJSON *type, *data, *app, *idj;
+	const char *token;
 	struct tag *t;
 	struct request *req;
 	struct origin o;
 	uint64_t id, appn;
 	struct buf b;
 
+	fields_of(d, &f);
+	type = f.type;
+	data = f.data;
+	token = cJSON_GetStringValue(f.token);
+	app = f.application_id;
+	idj = f.id;
 	if (!snowflake(idj, &id) || !valid_token(token) || !cJSON_IsNumber(type) ||
-	    !cJSON_IsObject(data) || !make_origin(it, d, &o)) {
+	    !cJSON_IsObject(data) || !make_origin(it, &f, &o)) {
 		it->stats.malformed++;
 		log_debug("discord: dropped a malformed interaction");
 		return INTERACT_NONE;
@@ -1033,9 +1094,9 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	t->ev.followup_path = out->followup_path != NULL ? xstrdup(out->followup_path) : NULL;
 	t->ev.rx_ns = rx_ns;
 	t->ev.deadline = deadline;
-	t->followups_max = followups_allowed(d);
+	t->followups_max = followups_allowed(&f);
 	{
-		const cJSON *gid = cJSON_GetObjectItemCaseSensitive(d, "guild_id");
+		const cJSON *gid = f.guild_id;
 		uint64_t g;
 
 		if (snowflake(gid, &g))
@@ -1043,20 +1104,13 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	}
 	{
 		/* A decimal string: Discord's bitsets pass 2^53. */
-		const char *perms =
-		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "app_permissions"));
-		const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(d, "channel"), "type");
-		char *end;
+		const char *perms = cJSON_GetStringValue(f.app_permissions);
+		const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(f.channel, "type");
 
-		if (perms != NULL && perms[0] >= '0' && perms[0] <= '9' && strlen(perms) <= 20) {
-			errno = 0;
-			t->app_perms = strtoull(perms, &end, 10);
-			t->have_perms = *end == '\0' && errno == 0;
-		}
+		t->have_perms = discord_json_snowflake(perms, &t->app_perms);
 		t->thread = cJSON_IsNumber(ctype) && is_thread(ctype->valueint);
 	}
-	t->bot_absent = bot_absent(d);
+	t->bot_absent = bot_absent(&f);
 	req = request_new(&o, now, it->answer, it->answer_ctx);
 	request_set_tag(req, t, tag_free);
 	request_set_key(req, out->id, keep);
@@ -1070,8 +1124,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		it->stats.components++;
 		t->update = kind == DISCORD_BUTTON_UPDATE;
 		if (kind == DISCORD_BUTTON_PANEL) {
-			const cJSON *mid = cJSON_GetObjectItemCaseSensitive(
-			    cJSON_GetObjectItemCaseSensitive(d, "message"), "id");
+			const cJSON *mid = cJSON_GetObjectItemCaseSensitive(f.message, "id");
 			uint64_t m;
 
 			if (snowflake(mid, &m))

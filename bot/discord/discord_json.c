@@ -425,3 +425,26 @@ discord_json_parse(struct discord_json *a, const char *text, size_t len)
 	skip_space(&ps);
 	return ps.p == ps.end ? root : NULL;
 }
+
+bool
+discord_json_snowflake(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (s == NULL)
+		return false;
+	for (i = 0; s[i] >= '0' && s[i] <= '9'; i++) {
+		uint64_t d = (uint64_t)(s[i] - '0');
+
+		if (i < 19) /* 19 digits always fit in 64 bits */
+			v = v * 10 + d;
+		else if (i == 20 || __builtin_mul_overflow(v, 10u, &v) ||
+		         __builtin_add_overflow(v, d, &v))
+			return false;
+	}
+	if (i == 0 || s[i] != '\0')
+		return false;
+	*out = v;
+	return true;
+}

@@ -27,7 +27,9 @@
 #ifndef DELVER_DISCORD_JSON_H
 #define DELVER_DISCORD_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct cJSON;
 struct discord_json;
@@ -38,5 +40,12 @@ void discord_json_free(struct discord_json *a);
 /* The value text[0..len) holds, or NULL when it is not one JSON value
  * (with optional white space around it). text need not end in NUL. */
 const struct cJSON *discord_json_parse(struct discord_json *a, const char *text, size_t len);
+
+/* Whether s is a snowflake's text, 1 to 20 ASCII decimal digits (leading
+ * zeros allowed) whose value fits 64 bits, and nothing else; stores the
+ * value in *out when it is. s may be NULL (false). One pass over the
+ * digits, with no locale and no errno: Discord's ids are read several
+ * times per event. */
+bool discord_json_snowflake(const char *s, uint64_t *out);
 
 #endif

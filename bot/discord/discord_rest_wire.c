@@ -3,6 +3,8 @@
 #include "bot/discord/discord_rest_wire.h"
 
 #include <ctype.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,6 +124,21 @@ discord_rest_wire_origin(CURLU *base)
  * to its path for a host no_proxy exempts. Spaces and bytes past ASCII are
  * percent-encoded, as libcurl did.
  */
+/* Whether each of the eight bytes at p is printable ASCII but a space
+ * (0x21 to 0x7e), as the bytes of a path with an interaction's token are:
+ * nothing there to refuse or encode. Each test flags a byte exactly when
+ * it is below 0x21, DEL, or past ASCII. */
+static bool
+word_plain(const char *p)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t w, d;
+
+	memcpy(&w, p, 8);
+	d = w ^ (ones * 0x7f);
+	return ((w | ((w - ones * 0x21) & ~w) | ((d - ones) & ~d)) & highs) == 0;
+}
+
 char *
 discord_rest_wire_target(const char *origin, const char *base_path, size_t base_len,
                          const char *path)
@@ -129,9 +146,14 @@ discord_rest_wire_target(const char *origin, const char *base_path, size_t base_
 	size_t olen = origin != NULL ? strlen(origin) : 0, n = strlen(path), extra = 0;
 	char *t, *w;
 
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)path[i];
+	for (size_t i = 0; i < n;) {
+		unsigned char c;
 
+		if (n - i >= 8 && word_plain(path + i)) {
+			i += 8;
+			continue;
+		}
+		c = (unsigned char)path[i++];
 		if (c < 0x20 || c == 0x7f)
 			return NULL;
 		if (c == ' ' || c > 0x7f)
@@ -141,6 +163,10 @@ discord_rest_wire_target(const char *origin, const char *base_path, size_t base_
 	memcpy(t, origin != NULL ? origin : "", olen);
 	memcpy(t + olen, base_path, base_len);
 	w = t + olen + base_len;
+	if (extra == 0) {
+		memcpy(w, path, n + 1);
+		return t;
+	}
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)path[i];
 

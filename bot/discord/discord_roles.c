@@ -2,7 +2,6 @@
 #include "bot/discord/discord_roles.h"
 
 #include <cJSON.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include <uthash.h>
 
+#include "bot/discord/discord_json.h"
 #include "rules/base/json.h"
 #include "rules/base/mem.h"
 
@@ -32,15 +32,9 @@ struct roles {
 static uint64_t
 id_of(const cJSON *j)
 {
-	const char *s = cJSON_GetStringValue(j);
-	size_t n;
 	uint64_t v;
 
-	if (s == NULL || (n = strlen(s)) == 0 || n > 20 || strspn(s, "0123456789") != n)
-		return 0;
-	errno = 0;
-	v = strtoull(s, NULL, 10);
-	return errno == 0 ? v : 0;
+	return discord_json_snowflake(cJSON_GetStringValue(j), &v) ? v : 0;
 }
 
 struct roles *

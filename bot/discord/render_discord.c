@@ -11,6 +11,7 @@
 #include "bot/discord/discord_buttons.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/base/num.h"
 #include "rules/base/utf8.h"
 
 #define FENCE_OPEN  "```ansi\n"
@@ -253,7 +254,8 @@ md_span(const struct reply_span *s, struct buf *b, bool *at_start)
 	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
 		mark = s->user.mark;
 	buf_init(&t, RENDER_MAX);
-	buf_addf(&t, "%s%s", mark, s->text);
+	buf_adds(&t, mark);
+	buf_adds(&t, s->text);
 	text = buf_str(&t);
 	lead = strspn(text, " \t");
 	core = text + lead;
@@ -300,6 +302,8 @@ sgr_codes(unsigned style, const struct thwacko_style *us, char *out, size_t len)
 	int colour = -1;
 	bool bold = (style & (BOLD_STYLES | RS_USER)) != 0;
 	bool under = (style & RS_USER) != 0;
+	char t[8 + NUM_TEXT_MAX];
+	size_t n = 0;
 
 	if (style & RS_USER)
 		colour = render_layout_ansi_colour(us->colour);
@@ -315,10 +319,24 @@ sgr_codes(unsigned style, const struct thwacko_style *us, char *out, size_t len)
 		colour = 30;
 	if (!bold && !under && colour < 0)
 		return false;
-	if (colour >= 0)
-		snprintf(out, len, "\033[%s%s;%dm", bold ? "1" : "0", under ? ";4" : "", colour);
-	else
-		snprintf(out, len, "\033[%s%sm", bold ? "1" : "0", under ? ";4" : "");
+	/* "ESC[" 0|1 [";4"] [";" colour] "m", cut to len as snprintf cuts */
+	t[n++] = '\033';
+	t[n++] = '[';
+	t[n++] = bold ? '1' : '0';
+	if (under) {
+		t[n++] = ';';
+		t[n++] = '4';
+	}
+	if (colour >= 0) {
+		t[n++] = ';';
+		n += num_text(colour, t + n);
+	}
+	t[n++] = 'm';
+	if (len > 0) {
+		n = n < len ? n : len - 1;
+		memcpy(out, t, n);
+		out[n] = '\0';
+	}
 	return true;
 }
 

@@ -27,8 +27,15 @@ render_layout_width(const char *s)
 
 	while (left > 0) {
 		utf8proc_int32_t cp;
-		utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
+		utf8proc_ssize_t n;
 
+		if (*p >= 0x20 && *p < 0x7f) { /* printable ASCII: one column */
+			w++;
+			p++;
+			left--;
+			continue;
+		}
+		n = utf8proc_iterate(p, left, &cp);
 		if (n <= 0) { /* not UTF-8 after all: a column a byte */
 			w++;
 			n = 1;

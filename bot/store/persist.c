@@ -4,6 +4,7 @@
 #include "bot/store/persist_snapshot.h"
 #include "bot/store/persist_queue.h"
 #include "bot/store/persist_read.h"
+#include "bot/store/replaced.h"
 #include "bot/store/restore_cut.h"
 #include "bot/store/keyset.h"
 #include "bot/store/markset.h"
@@ -1007,34 +1008,6 @@ persist_db_path(char *out, size_t size, const char *dir)
 
 /* --- restoring a snapshot file --- */
 
-/* Makes the directory a restore at now moves the replaced database into,
- * in dir: replaced-TIME, or replaced-TIME-2 and on when that exists (two
- * restores in one second), never one that exists. Returns 0 with its path
- * in out, or -1 with errno. */
-static int
-aside_dir(char *out, size_t size, const char *dir, time_t now)
-{
-	char sub[64];
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(sub, sizeof(sub), "replaced-%Y%m%dT%H%M%SZ", &tm);
-	for (int k = 1; k <= 100; k++) {
-		int n = k == 1 ? snprintf(out, size, "%s/%s", dir, sub)
-		               : snprintf(out, size, "%s/%s-%d", dir, sub, k);
-
-		if (n < 0 || (size_t)n >= size) {
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		if (statedir_mkdir_new(out) == 0)
-			return 0;
-		if (errno != EEXIST)
-			return -1;
-	}
-	return -1; /* errno is EEXIST */
-}
-
 /* The sentence of a restore of file (read from its copy db) that found
  * no room in dir for its copy: it needs two copies of the database. */
 static void
@@ -1116,7 +1089,7 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	/* The database in use (with its log) moves aside, never removed, into
 	 * a directory of its own. */
 	if (access(p->path, F_OK) == 0) {
-		if (aside_dir(aside, sizeof(aside), p->dir, time(NULL)) < 0) {
+		if (replaced_make(aside, sizeof(aside), p->dir, time(NULL)) < 0) {
 			snprintf(err, errlen,
 			         "cannot create a replaced-TIME directory in %s: %s; nothing was "
 			         "changed",
@@ -1340,39 +1313,32 @@ reached(void *ctx, enum store_status status, const char *err)
 
 	(void)err;
 	p->reaching = false;
-	p->reach_given_up = status != STORE_OK;
-	if (status == STORE_OK) {
-		p->close_retried = true;
+	if (status == STORE_OK)
 		retry_failed(p);
-	}
+	else
+		p->reach_given_up = true;
 	persist__close_step(p);
 }
 
-/* Whether the close tries the failed records again now: once, or, on a
- * backend with a server, in rounds, each after reaching it, until
- * stop_reach_ms after the first. */
+/* Whether the close tries the failed records again now: in rounds, each
+ * once the backend has reached its server (store_backend.h's reach; SQLite
+ * answers at once), until the server could not be reached, STOP_ROUNDS
+ * have run, or stop_reach_ms have passed since the first. */
 static bool
 stop_retry(struct persist *p)
 {
 	uint64_t now = uv_now(p->loop);
 
-	if (p->retry == NULL || p->stop_rounds >= STOP_ROUNDS ||
-	    (p->be->ops->reach == NULL ? p->close_retried : p->reach_given_up))
+	if (p->retry == NULL || p->reach_given_up || p->stop_rounds >= STOP_ROUNDS)
 		return false;
-	p->stop_rounds++;
-	if (p->be->ops->reach == NULL) {
-		p->close_retried = true;
-		retry_failed(p);
-		return true;
-	}
-	if (p->stop_reach_until_ms == 0)
+	if (p->stop_rounds++ == 0)
 		p->stop_reach_until_ms = now + p->o.stop_reach_ms;
-	if (now >= p->stop_reach_until_ms) {
-		p->reach_given_up = true;
+	else if (now >= p->stop_reach_until_ms)
 		return false;
-	}
 	p->reaching = true;
-	p->be->ops->reach(p->be, (unsigned)(p->stop_reach_until_ms - now), reached, p);
+	p->be->ops->reach(
+	    p->be, p->stop_reach_until_ms > now ? (unsigned)(p->stop_reach_until_ms - now) : 0,
+	    reached, p);
 	return true;
 }
 
@@ -1383,10 +1349,8 @@ persist__close_step(struct persist *p)
 {
 	if (p->committing || p->snapping || p->backend_closed || p->reaching)
 		return;
-	if (p->pending == NULL && stop_retry(p)) {
-		if (p->reaching)
-			return;
-	}
+	if (p->pending == NULL && stop_retry(p))
+		return;
 	if (p->pending != NULL) {
 		start_batch(p);
 		return;
@@ -1399,9 +1363,9 @@ persist__close_step(struct persist *p)
 			    "store: the changes of %u record%s could not be saved to %s before "
 			    "the stop%s; they are lost, and delver exits with status 1",
 			    p->stop_lost, p->stop_lost == 1 ? "" : "s", p->path,
-			    p->be->ops->reach != NULL ? " (the server could not be reached "
-			                                "in the stop's time)"
-			                              : "");
+			    p->reach_given_up ? " (the server could not be reached in the "
+			                        "stop's time)"
+			                      : "");
 		}
 		if (p->o.snapshot_on_stop && persist__snapshot_due(p) &&
 		    persist_snapshot_start(p) == 0)

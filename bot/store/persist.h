@@ -188,9 +188,10 @@ void persist_reconfigure(struct persist *p, const struct persist_opts *o);
  * Closes p: waits for the commit and snapshot under way, commits what is
  * left, writes the stop snapshot (snapshot_on_stop), closes the backend,
  * releases the lock and frees p; then calls done(ctx, lost) from the
- * loop. Changes that failed are tried again first; on a backend with a
- * server that cannot be reached, it is reached again at once and for up
- * to stop_reach_ms. lost is the number of records whose changes could
+ * loop. Changes that failed are tried again first, in up to ten rounds
+ * within stop_reach_ms, each once the backend has reached its server (a
+ * server away is reached again at once, not after its backoff; SQLite
+ * has none to reach). lost is the number of records whose changes could
  * still not be saved (logged in one line): 0 when every change is saved.
  * Nothing may use p after the call.
  */

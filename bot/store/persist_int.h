@@ -174,10 +174,11 @@ struct persist {
 	size_t snap_future;  /* snapshot names dated ahead, as last warned of */
 	uint64_t next_snapshot_ms;
 	/* closing */
-	bool closing, close_retried, stop_snapshot_done, backend_closed;
-	/* At close, failed records are tried again in rounds: the server is
-	 * reached first (reaching, until stop_reach_until_ms), then they go in
-	 * one batch; reach_given_up once that time ran out. */
+	bool closing, stop_snapshot_done, backend_closed;
+	/* At close, failed records are tried again in rounds (stop_rounds):
+	 * the backend reaches its server first (reaching), then they go in one
+	 * batch, until stop_reach_until_ms; reach_given_up once the server
+	 * could not be reached. */
 	bool reaching, reach_given_up;
 	unsigned stop_rounds;
 	uint64_t stop_reach_until_ms;

@@ -26,10 +26,10 @@ struct persist_opts {
 	bool snapshot_on_stop;   /* a snapshot file at close, after the last commit
 	                            (when anything was committed since the last one);
 	                            default true */
-	unsigned stop_reach_ms;  /* at close, with changes not saved and a server that
-	                            cannot be reached: how long it is tried again before
-	                            they are given up (store_backend.h reach); default
-	                            60000 */
+	unsigned stop_reach_ms;  /* at close, with changes not saved: how long they are
+	                            tried again, each round once the server is reached
+	                            (store_backend.h reach), before they are given up;
+	                            default 60000 */
 	char *const *merge_from; /* SQLite: other shard processes' databases, whose newer
 	                            records are taken before loading (store_merge.h);
 	                            NULL-terminated, or NULL */

@@ -5,17 +5,15 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bot/fsio.h"
 #include "bot/log.h"
 #include "bot/store/persist.h"
+#include "bot/store/replaced.h"
+#include "bot/store/snapfile.h"
 #include "bot/store/store_check.h"
-
-#define ASIDE_PREFIX "replaced-"
-#define STAMP_LEN    16 /* YYYYMMDDTHHMMSSZ */
 
 static bool
 ends_with(const char *name, const char *end)
@@ -46,38 +44,13 @@ copy_name(const char *name)
 	return false;
 }
 
-/* The order of replaced-TIME[-N] names: by time, then N (none is 1);
- * -1 when name is not one. */
-static long
-aside_rank(const char *name, char stamp[STAMP_LEN + 1])
-{
-	const char *rest = name + strlen(ASIDE_PREFIX);
-	char *end;
-	long n = 1;
-
-	if (strncmp(name, ASIDE_PREFIX, strlen(ASIDE_PREFIX)) != 0 || strlen(rest) < STAMP_LEN)
-		return -1;
-	memcpy(stamp, rest, STAMP_LEN);
-	stamp[STAMP_LEN] = '\0';
-	rest += STAMP_LEN;
-	if (*rest == '-') {
-		errno = 0;
-		n = strtol(rest + 1, &end, 10);
-		if (errno != 0 || *end != '\0' || n < 2)
-			return -1;
-	} else if (*rest != '\0') {
-		return -1;
-	}
-	return n;
-}
-
 /* Removes the copies of cut restores and their empty replaced-TIME
  * directories from dir; into best (size 4300) the newest replaced-TIME
  * holding a delver.db, or "" when none. */
 static void
 sweep(const char *dir, char *best)
 {
-	char path[4600], stamp[STAMP_LEN + 1], best_stamp[STAMP_LEN + 1] = "";
+	char path[4600], stamp[REPLACED_STAMP_LEN + 1], best_stamp[REPLACED_STAMP_LEN + 1] = "";
 	long rank, best_rank = 0;
 	struct dirent *e;
 	DIR *d;
@@ -94,7 +67,7 @@ sweep(const char *dir, char *best)
 				    path);
 			continue;
 		}
-		if ((rank = aside_rank(e->d_name, stamp)) < 0)
+		if ((rank = replaced_rank(e->d_name, stamp)) < 0)
 			continue;
 		/* Only an empty directory goes: rmdir removes nothing else. */
 		if (rmdir(path) == 0) {
@@ -114,19 +87,6 @@ sweep(const char *dir, char *best)
 		}
 	}
 	closedir(d);
-}
-
-/* Removes path and its -journal, -wal and -shm. */
-static void
-remove_with_sides(const char *path)
-{
-	static const char *const sides[] = {"", "-journal", "-wal", "-shm"};
-	char side[4400];
-
-	for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
-		snprintf(side, sizeof(side), "%s%s", path, sides[i]);
-		fsio_unlink(side);
-	}
 }
 
 /* Finishes the restore whose copy tmp was cut before it took db's name:
@@ -168,11 +128,8 @@ finish(const char *dir, const char *db, const char *tmp, const char *aside, char
 	}
 	if (aside[0] != '\0')
 		fsio_fsync_dir(aside);
-	/* Reading the copy for its check left these beside it. */
-	snprintf(from, sizeof(from), "%s-wal", tmp);
-	fsio_unlink(from);
-	snprintf(from, sizeof(from), "%s-shm", tmp);
-	fsio_unlink(from);
+	/* Reading the copy for its check left its -wal and -shm beside it. */
+	snapfile_remove_sides(tmp);
 	if (fsio_rename(tmp, db) < 0 || fsio_fsync_dir(dir) < 0) {
 		snprintf(err, errlen, "cannot install %s as %s: %s", tmp, db, strerror(errno));
 		return -1;
@@ -205,7 +162,7 @@ restore_cut_settle(const char *dir, char *err, size_t errlen)
 	 * deletes it) and it reads as a delver database. */
 	if (!exists(db) && !exists(journal) && store_check_file(tmp, why, sizeof(why)) >= 0)
 		return finish(dir, db, tmp, aside, err, errlen);
-	remove_with_sides(tmp);
+	snapfile_remove(tmp);
 	log_info("store: removed %s, left by a --restore cut before it changed anything", tmp);
 	return 0;
 }

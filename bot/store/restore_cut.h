@@ -6,7 +6,8 @@
  *
  * The restore (persist_restore) writes a complete, fsynced copy of the
  * file to delver.db.restore-tmp first, then moves delver.db (then its
- * -wal and -shm) into replaced-TIME, then renames the copy to delver.db.
+ * -wal and -shm) into replaced-TIME (its name: replaced.h), then renames
+ * the copy to delver.db.
  * So:
  *   - delver.db missing, the copy whole (no -journal, passes
  *     store_check_file): the restore was cut between its moves; it is

@@ -137,8 +137,9 @@ struct store_backend_ops {
 	 * (not after the rest of a reconnection backoff), and again until
 	 * within_ms have passed: done(ctx, STORE_OK, NULL) from the loop once
 	 * it is up (also when it already is), else STORE_UNAVAILABLE with the
-	 * last reason. At most one at a time. NULL on a backend with no
-	 * server (SQLite). */
+	 * last reason. At most one at a time. A backend with no server
+	 * (SQLite) answers STORE_OK, from the loop as always: every backend
+	 * has this op, so a stop tries failed writes again one way. */
 	void (*reach)(struct store_backend *b, unsigned within_ms, store_done_cb done, void *ctx);
 	/* Finishes what is under way and frees b; done(ctx, STORE_OK, NULL). */
 	void (*close)(struct store_backend *b, store_done_cb done, void *ctx);

@@ -130,10 +130,17 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS gone(kind INTEGER NOT NULL, key TEXT NOT NULL, "
     "at INTEGER NOT NULL, PRIMARY KEY(kind, key)) WITHOUT ROWID;" HANDLED_SCHEMA;
 static const char handled_schema[] = HANDLED_SCHEMA;
+/* The channels wanted at every start, or not known yet (at_start 1 or
+ * NULL; few of all): the start reads them through this index alone. Made
+ * at every open where missing (a schema-3 database from before it); a
+ * delver that does not know it keeps it up to date all the same. */
+static const char at_start_index[] = "CREATE INDEX IF NOT EXISTS channels_at_start ON "
+                                     "channels(key) WHERE at_start IS NOT 0";
 
 enum job_kind {
 	JOB_COMMIT,
-	JOB_LOAD
+	JOB_LOAD,
+	JOB_REACH
 };
 
 struct job {
@@ -150,6 +157,8 @@ struct job {
 	char *key;
 	struct store_row *found; /* a copy, or NULL */
 	store_load_cb load_done;
+	/* reach */
+	store_done_cb reach_done;
 	void *ctx;
 	enum store_status status;
 	char err[1024];
@@ -621,8 +630,10 @@ job_done(struct job *j)
 	if (j->kind == JOB_COMMIT) {
 		b->ckpt_due = b->ckpt_due || j->status == STORE_OK;
 		j->commit_done(j->ctx, j->status, j->row_status, j->n, err);
-	} else {
+	} else if (j->kind == JOB_LOAD) {
 		j->load_done(j->ctx, j->status, j->found, err);
+	} else {
+		j->reach_done(j->ctx, STORE_OK, NULL);
 	}
 	job_free(j);
 	if (b->closing)
@@ -724,6 +735,21 @@ sqlite_load(struct store_backend *base, enum store_kind kind, const char *key, s
 	j->load_kind = kind;
 	j->key = xstrdup(key);
 	j->load_done = done;
+	j->ctx = ctx;
+	enqueue(b, j);
+}
+
+/* A file has no server to reach: the answer is STORE_OK, from the loop,
+ * once the jobs ahead of it are over (the writer does nothing for it). */
+static void
+sqlite_reach(struct store_backend *base, unsigned within_ms, store_done_cb done, void *ctx)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	struct job *j = xcalloc(1, sizeof(*j));
+
+	(void)within_ms;
+	j->kind = JOB_REACH;
+	j->reach_done = done;
 	j->ctx = ctx;
 	enqueue(b, j);
 }
@@ -987,8 +1013,12 @@ sqlite_load_active(struct store_backend *base, int64_t used_since,
 {
 	static const char *const sql[2] = {
 	    "SELECT key, 0, version, rec, generation, 0 FROM users",
+	    /* The rows wanted at every start or not known, through their
+	     * index (channels_at_start), then the others used since. */
 	    "SELECT key, last_used, version, rec, generation, at_start FROM channels "
-	    "WHERE last_used >= ?1 OR at_start IS NOT 0",
+	    "WHERE at_start IS NOT 0 UNION ALL "
+	    "SELECT key, last_used, version, rec, generation, at_start FROM channels "
+	    "WHERE last_used >= ?1 AND at_start IS 0",
 	};
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
 	struct store_at_start_fix fix = {0};
@@ -1081,6 +1111,7 @@ static const struct store_backend_ops sqlite_ops = {
     .commit = sqlite_commit,
     .load = sqlite_load,
     .snapshot = sqlite_snapshot,
+    .reach = sqlite_reach,
     .close = sqlite_close,
 };
 
@@ -1309,7 +1340,8 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 	}
 	/* The marks came within schema 2: a database without them gets them
 	 * (a delver that does not know them leaves them alone). */
-	if (exec_sql(b, handled_schema, err, errlen) < 0)
+	if (exec_sql(b, handled_schema, err, errlen) < 0 ||
+	    exec_sql(b, at_start_index, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < ST_COUNT; i++) {
 		if (sqlite3_prepare_v3(b->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,

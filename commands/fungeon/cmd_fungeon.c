@@ -436,7 +436,8 @@ static const struct command fungeon_subs[] = {
              "Ruling: the highest and everyone tied with it avoid it, the others make the "
              "Annoy roll. A trap without Unlimited Use springs once. A player triggers their own "
              "Fungeoneer; the trap's maker, who keeps track of it, may say who stumbles into "
-             "it (by default everyone in the room), and so may the GM.",
+             "it (by default everyone in the room but the held, who are named as left "
+             "out), and so may the GM.",
      .opts = trigger_opts,
      .fn = cmd_fungeon_trap_trigger},
     {.name = "disarm",

@@ -10,6 +10,7 @@
 
 #include "commands/dice/rollchan.h"
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "commands/fungeon/fungeon_pain.h"
 #include "commands/fungeon/fungeon_render.h"
 #include "commands/fungeon/fungeon_roll.h"
@@ -51,7 +52,7 @@ directs(const struct fungeon_channel *c, const struct invocation *inv,
 	struct fungeon_part part = {
 	    .kind = FGP_MONSTER, .member = -1, .s = (struct fungeon_piece *)p};
 
-	return fungeon_channel_may_direct(c, inv, &part, NULL);
+	return fungeon_rights_may_direct(c, inv, &part, NULL);
 }
 
 /* The Fungeoneers of this turn: every one alive and in the room (a
@@ -60,7 +61,7 @@ static int
 pick_fighters(const struct fungeon_channel *c, struct turn *t, struct reply *out)
 {
 	for (int i = 0; i < c->n; i++)
-		if (fungeon_channel_in_play(c, i))
+		if (fungeon_rights_in_play(c, i))
 			t->fight[t->nfight++] = i;
 	if (t->nfight == 0) {
 		reply_error(out, "No Fungeoneer of the party is alive and in the room to fight.");
@@ -195,7 +196,7 @@ pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *lis
 
 		if (in_turn(t, m) || m->hits <= 0 || directs(c, inv, m))
 			continue;
-		d = fungeon_channel_director(c, m);
+		d = fungeon_rights_director(c, m);
 		reply_error(out,
 		            "%s stands here and is %s's to direct: only %s may leave it out of a "
 		            "turn (without a list, ",
@@ -384,7 +385,7 @@ pick_targets(struct invocation *inv, struct fungeon_channel *c, const char *list
 			            who);
 			return -1;
 		}
-		if (!fungeon_channel_may_direct(c, inv, &parts[i], out))
+		if (!fungeon_rights_may_direct(c, inv, &parts[i], out))
 			return -1;
 		if (parts[i].kind == FGP_MEMBER) {
 			snprintf(t->maim[parts[i].member], sizeof(t->maim[0]), "%.*s",
@@ -525,7 +526,7 @@ step_effects(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 
 			snprintf(done[ndone++], FUNGEON_SOURCE_MAX, "%s", ef->source);
 			fungeon_hallway_cont_roll(inv->rng, c->m, i, e,
-			                          fungeon_channel_roller(c, ef->maker), k);
+			                          fungeon_rights_roller(c, ef->maker), k);
 			fungeon_render_cont(out, c, k, styles, false);
 			rolled++;
 			if ((hold || k->hold) && !k->success && !c->m[i].dead) {
@@ -706,7 +707,7 @@ say_waiting(const struct fungeon_channel *c, const struct turn *t, struct reply 
 		          r->p[FUNGEON_MONSTER][out_of[k]].name);
 	reply_add(out, RS_DIM, " %s out of this turn: a turn takes at most %d participants",
 	          n == 1 ? "stays" : "stay", CF_PARTS_MAX);
-	d = fungeon_channel_director(c, &r->p[FUNGEON_MONSTER][out_of[0]]);
+	d = fungeon_rights_director(c, &r->p[FUNGEON_MONSTER][out_of[0]]);
 	if (d >= 0)
 		reply_add(out, RS_DIM, " (%s, who directs them, may name the ones that fight)",
 		          c->m[d].player);
@@ -726,7 +727,7 @@ next_buttons(const struct fungeon_channel *c, const struct turn *t, struct reply
 	for (int i = 0; i < t->nmon; i++)
 		standing |= t->mon[i].s->hits > 0;
 	for (int i = 0; i < c->n && standing; i++)
-		fighter |= fungeon_channel_in_play(c, i);
+		fighter |= fungeon_rights_in_play(c, i);
 	if (!standing || !fighter)
 		return;
 	/* the monsters named that still stand: the next turn fills the rest */
@@ -747,8 +748,8 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_COMBAT, out) ||
-	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_COMBAT, out) ||
-	    (c->d.phase == FUNGEON_RETREAT && fungeon_channel_wanderers_due(c, out) < 0))
+	    !fungeon_rights_may_move(c, inv, FUNGEON_ACT_COMBAT, out) ||
+	    (c->d.phase == FUNGEON_RETREAT && fungeon_rights_wanderers_due(c, out) < 0))
 		return;
 	t = xcalloc(1, sizeof(*t));
 	if (pick_fighters(c, t, out) < 0 ||

@@ -10,11 +10,24 @@
 #include <strings.h>
 
 #include "commands/fungeon/cmd_fungeon_hallway.h"
+#include "commands/fungeon/cmd_fungeon_town.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
 static const char *const kind_label[] = {"Traps", "Monsters", "Treasure"};
+
+bool
+cmd_fungeon_design_shows(const char *what, const char *text, struct reply *out)
+{
+	if (fungeon_cost_text_shows(text))
+		return true;
+	reply_error(out,
+	            "%s shows as it is typed: this one holds an invisible character or a "
+	            "control, or an accent with no letter under it.",
+	            what);
+	return false;
+}
 
 int
 cmd_fungeon_design_of(struct invocation *inv, enum fungeon_kind k, struct fungeon_design *d,
@@ -22,6 +35,9 @@ cmd_fungeon_design_of(struct invocation *inv, enum fungeon_kind k, struct fungeo
 {
 	const char *spec = invocation_str(inv, "design");
 	char err[300];
+
+	if (spec != NULL && !cmd_fungeon_design_shows("A design", spec, out))
+		return -1;
 
 	/* What a new design lacks, all of it at once, before what its price
 	 * needs. */
@@ -79,9 +95,15 @@ price_lines(struct reply *out, enum fungeon_kind k, const struct fungeon_design 
 		reply_add(out, 0, " Hits %d (3 x level); attacks roll %d Pain %s, universal.",
 		          fungeon_cost_monster_hits(d->level), d->level,
 		          fungeon_channel_dice_word(d->level));
-	if (k == FUNGEON_TREASURE)
-		reply_add(out, 0, " Sells in town for %lld.",
-		          (long long)fungeon_cost_sell_value(p->total));
+	if (k == FUNGEON_TREASURE) {
+		char words[48];
+		int64_t points;
+		bool half;
+
+		fungeon_cost_sell_credit(p->total, &points, &half);
+		reply_add(out, 0, " Sells in town for %s.",
+		          cmd_fungeon_town_points(points, half, words, sizeof(words)));
+	}
 	reply_nl(out);
 	if (k == FUNGEON_TREASURE && !fungeon_cost_treasure_kind_named(typed ? typed : ""))
 		reply_line(out, RS_BAD,
@@ -222,9 +244,53 @@ may_make(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k,
 		            FUNGEON_NAME_CHARS);
 		return -1;
 	}
-	if (fungeon_channel_name_used(c, name, NULL, out))
+	if (!cmd_fungeon_design_shows("A name", name, out) ||
+	    fungeon_channel_name_used(c, name, NULL, out))
 		return -1;
 	return 0;
+}
+
+/* The refusal of piece `name` of kind k costing more than the `left`
+ * points of the room's budget: with none left, that the budget is spent;
+ * with less left than any new piece costs, that a piece is remade bigger
+ * or the points let go; else that a cheaper piece would fit. Returns -1. */
+static int
+over_budget(const struct fungeon_channel *c, enum fungeon_kind k, const char *name, int64_t cost,
+            int64_t left, struct reply *out)
+{
+	const char *kind = fungeon_cost_kind_name(k);
+	char remove[32];
+	int64_t cheapest = fungeon_room_cheapest(&c->d.room, k);
+
+	snprintf(remove, sizeof(remove), "fungeon %s remove", kind);
+	if (left <= 0) {
+		reply_error(out,
+		            "The %s budget of room %lld is spent (%lld of %lld): nothing more can "
+		            "be made; unmake a piece first (",
+		            kind_label[k], (long long)c->d.room.number,
+		            (long long)fungeon_channel_spent(c, k),
+		            (long long)fungeon_channel_budget(c, k));
+		reply_cmd(out, RS_BAD, remove, "name", "NAME", NULL);
+		reply_add(out, RS_BAD, ") to change the room.");
+		return -1;
+	}
+	reply_error(
+	    out,
+	    "%s costs %lld but the %s budget has %lld left this room (budget %lld, spent %lld)",
+	    name, (long long)cost, kind_label[k], (long long)left,
+	    (long long)fungeon_channel_budget(c, k), (long long)fungeon_channel_spent(c, k));
+	if (left >= cheapest) {
+		reply_add(out, RS_BAD, "; make it cheaper.");
+		return -1;
+	}
+	reply_add(out, RS_BAD,
+	          ", less than any new %s costs here (at least %lld): unmake a piece first (", kind,
+	          (long long)cheapest);
+	reply_cmd(out, RS_BAD, remove, "name", "NAME", NULL);
+	reply_add(out, RS_BAD, ") to make it again bigger, or let the %lld go (", (long long)left);
+	reply_cmd(out, RS_BAD, "fungeon enter", "waive:", "true", NULL);
+	reply_add(out, RS_BAD, ").");
+	return -1;
 }
 
 /* Checks that the design d costing `cost` fits: the wandering points of
@@ -250,15 +316,8 @@ may_cost(struct fungeon_channel *c, enum fungeon_kind k, const struct fungeon_de
 		            fungeon_cost_kind_name(k));
 		return -1;
 	}
-	if (payer < 0 && cost > left) {
-		reply_error(out,
-		            "%s costs %lld but the %s budget has %lld left this room "
-		            "(budget %lld, spent %lld); make it cheaper.",
-		            name, (long long)cost, kind_label[k], (long long)left,
-		            (long long)fungeon_channel_budget(c, k),
-		            (long long)fungeon_channel_spent(c, k));
-		return -1;
-	}
+	if (payer < 0 && cost > left)
+		return over_budget(c, k, name, cost, left, out);
 	if (k == FUNGEON_MONSTER && cost < floor) {
 		reply_error(out,
 		            "%s costs %lld but every monster on floor %d costs at least %d points.",

@@ -20,4 +20,9 @@ extern const struct command cmd_fungeon_design_treasure_subs[];
 int cmd_fungeon_design_of(struct invocation *inv, enum fungeon_kind k, struct fungeon_design *d,
                           struct fungeon_price *p, struct reply *out);
 
+/* Whether text the invoker gives now shows as it is typed
+ * (fungeon_cost_text_shows()); else an error reply that starts with what
+ * ("A name", "A class") and false. */
+bool cmd_fungeon_design_shows(const char *what, const char *text, struct reply *out);
+
 #endif

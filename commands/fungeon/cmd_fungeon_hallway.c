@@ -10,6 +10,7 @@
 
 #include "commands/dice/rollchan.h"
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "commands/fungeon/fungeon_render.h"
 #include "rules/base/mem.h"
 
@@ -182,7 +183,7 @@ roller_of(const struct fungeon_effect *e, void *ctx)
 {
 	const struct hall *h = ctx;
 
-	return fungeon_channel_roller(h->c, e->maker);
+	return fungeon_rights_roller(h->c, e->maker);
 }
 
 /* Everything that keeps the party from starting the hallway: a dead
@@ -198,23 +199,20 @@ may_start(const struct fungeon_channel *c, struct reply *out)
 		reply_add(out, RS_BAD, ".");
 		return -1;
 	}
-	int dead = 0, first = -1, said = 0;
+	int dead, first = 0;
+	struct buf b;
 
-	for (int i = 0; i < c->n; i++)
-		if (c->m[i].dead) {
-			dead++;
-			first = first < 0 ? i : first;
-		}
-	if (dead == 0)
-		return 0;
+	buf_init(&b, 1024);
 	/* every one of them named: "al's Al, bo's Bo and cy's Cy died" */
-	reply_error(out, "%s's %s", c->m[first].player, c->m[first].name);
-	for (int i = first + 1; i < c->n; i++)
-		if (c->m[i].dead)
-			reply_add(out, RS_BAD, "%s%s's %s", ++said == dead - 1 ? " and " : ", ",
-			          c->m[i].player, c->m[i].name);
-	reply_add(out, RS_BAD, " died: %s comes first in the hallway (",
-	          dead == 1 ? "the new Fungeoneer" : "each new Fungeoneer");
+	if ((dead = fungeon_rights_fallen(c, &b)) == 0) {
+		buf_free(&b);
+		return 0;
+	}
+	while (!c->m[first].dead)
+		first++;
+	reply_error(out, "%s died: %s comes first in the hallway (", buf_str(&b),
+	            dead == 1 ? "the new Fungeoneer" : "each new Fungeoneer");
+	buf_free(&b);
 	reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
 	if (c->d.phase != FUNGEON_TOWN)
 		reply_add(out, RS_BAD, ", at level %d",
@@ -254,7 +252,7 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	bool leaving = c->d.phase == FUNGEON_ROOM;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_HALLWAY, out) ||
-	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
+	    !fungeon_rights_may_move(c, inv, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
 		return;
 	/* Leaving monsters or treasure behind is for good: asked first. */
 	leaving = leaving && fungeon_render_anything_behind(&c->d.room);
@@ -385,7 +383,7 @@ cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out)
 	int idx[FUNGEON_PARTY_MAX], n = 0, first, g = 0;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTRANCE, out) ||
-	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTRANCE, out) || may_start(c, out) < 0)
+	    !fungeon_rights_may_move(c, inv, FUNGEON_ACT_ENTRANCE, out) || may_start(c, out) < 0)
 		return;
 	for (int i = 0; i < c->n; i++)
 		idx[n++] = i;
@@ -644,7 +642,7 @@ cmd_fungeon_hallway_enter(struct invocation *inv, struct reply *out)
 	char open[160], waived[200];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTER, out) ||
-	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTER, out))
+	    !fungeon_rights_may_move(c, inv, FUNGEON_ACT_ENTER, out))
 		return;
 	if (next >= 0) {
 		reply_error(out, "The categories are not all chosen: %s chooses next (",

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "commands/fungeon/fungeon_roll.h"
 
 #define ORDERS_MAX CF_PARTS_MAX
@@ -85,7 +86,7 @@ read_aim(struct invocation *inv, struct fungeon_channel *c, const char *w, struc
 		snprintf(whoname, sizeof(whoname), "%.*s", (int)(gt - w), w);
 	}
 	if (fungeon_roll_part_resolve(c, whoname, FGP_MEMBER | FGP_MONSTER, who, out) < 0 ||
-	    !fungeon_channel_may_direct(c, inv, who, out) || fights_no_more(c, who, out))
+	    !fungeon_rights_may_direct(c, inv, who, out) || fights_no_more(c, who, out))
 		return -1;
 	w = gt != NULL ? gt + 1 : w;
 	if (!strcasecmp(w, "none")) {

@@ -7,9 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/fungeon/cmd_fungeon_design.h"
 #include "commands/fungeon/cmd_fungeon_hallway.h"
 #include "commands/fungeon/cmd_fungeon_town.h"
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "commands/fungeon/fungeon_render.h"
 #include "commands/fungeon/fungeon_roll.h"
 #include "rules/base/buf.h"
@@ -59,12 +61,16 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            FUNGEON_NAME_CHARS);
 		return -1;
 	}
+	if (!cmd_fungeon_design_shows("A Fungeoneer's name", name, out))
+		return -1;
 	if (!has_text(cls)) {
 		reply_error(out,
 		            "A Fungeoneer needs a class, any career at all (Warrior, Shadow Mage); "
 		            "the class may not be empty.");
 		return -1;
 	}
+	if (!cmd_fungeon_design_shows("A class", cls, out))
+		return -1;
 	if (utf8_len(cls) > FUNGEON_CLASS_CHARS) {
 		reply_error(out,
 		            "A class is at most %d characters (Drazzorian Puddle Thumper fits); "
@@ -79,6 +85,8 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            FUNGEON_TYPE_CHARS);
 		return -1;
 	}
+	if (type != NULL && !cmd_fungeon_design_shows("A class type", type, out))
+		return -1;
 	if (type != NULL && looks_numeric(type)) {
 		reply_error(out,
 		            "'%s' is no level (a level is a whole number from %d to %d) and no "
@@ -283,7 +291,7 @@ sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
 			reply_add(out, RS_BAD, "Dead: %s makes a new one (", m->player);
 		else
 			reply_add(out, RS_BAD, "Dead: %s is out until %s and makes a new one (",
-			          m->player, fungeon_channel_out_until(c));
+			          m->player, fungeon_rights_out_until(c));
 		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
 		if (c->d.phase != FUNGEON_TOWN)
 			reply_add(out, RS_BAD, ", at level %d",
@@ -360,7 +368,7 @@ undirected_monsters(const struct fungeon_channel *c)
 
 	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++)
 		n += r->p[FUNGEON_MONSTER][i].hits > 0 &&
-		     fungeon_channel_director(c, &r->p[FUNGEON_MONSTER][i]) < 0;
+		     fungeon_rights_director(c, &r->p[FUNGEON_MONSTER][i]) < 0;
 	return n;
 }
 
@@ -444,7 +452,7 @@ pending_lines(const struct fungeon_channel *c, struct reply *out)
 		}
 	}
 	for (int i = 0; i < c->n; i++)
-		anyone |= fungeon_channel_in_play(c, i);
+		anyone |= fungeon_rights_in_play(c, i);
 	if (standing > 0 && !anyone) {
 		reply_add(out, 0,
 		          "Nobody of the party is in play, so nobody fights the wandering "
@@ -519,7 +527,8 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 		           "entry).",
 		           waived);
 	pending_lines(c, out);
-	if (c->d.phase == FUNGEON_TOWN || c->d.phase == FUNGEON_ENTRANCE) {
+	if ((c->d.phase != FUNGEON_TOWN || fungeon_rights_town_fallen(c, out, RS_DIM) == 0) &&
+	    (c->d.phase == FUNGEON_TOWN || c->d.phase == FUNGEON_ENTRANCE)) {
 		reply_add(out, RS_DIM, "Categories are drawn in the hallway (");
 		reply_cmd(out, RS_DIM, "fungeon hallway", NULL);
 		reply_line(out, RS_DIM, ").");
@@ -570,7 +579,7 @@ cmd_fungeon_stair(struct invocation *inv, struct reply *out)
 	char err[240];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_STAIR, out) ||
-	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_STAIR, out))
+	    !fungeon_rights_may_move(c, inv, FUNGEON_ACT_STAIR, out))
 		return;
 	if (fungeon_dungeon_take_stair(&c->d, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
@@ -617,7 +626,7 @@ adjust_hits(struct fungeon_channel *c, const struct fungeon_part *p, int n, stru
 	if (m->dead)
 		reply_add(out, RS_BAD | RS_BOLD,
 		          " %s dies: %s is out until %s, and %s's treasure stays to plunder.",
-		          m->name, m->player, fungeon_channel_out_until(c), m->name);
+		          m->name, m->player, fungeon_rights_out_until(c), m->name);
 	reply_nl(out);
 	fungeon_channel_deaths(c, dead);
 }

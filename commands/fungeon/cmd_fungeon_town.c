@@ -11,6 +11,7 @@
 #include "commands/dice/rollchan.h"
 #include "commands/fungeon/cmd_fungeon_design.h"
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "commands/fungeon/fungeon_render.h"
 #include "commands/fungeon/fungeon_roll.h"
 #include "rules/base/buf.h"
@@ -74,8 +75,8 @@ need_taker(struct invocation *inv, const struct fungeon_channel *c, const char *
 		            c->m[i].name, c->m[i].player);
 		return -1;
 	}
-	if (!fungeon_channel_need_in_play(c, i, out) ||
-	    (strcmp(opt, "who") == 0 && !fungeon_channel_need_free(c, i, out)))
+	if (!fungeon_rights_need_in_play(c, i, out) ||
+	    (strcmp(opt, "who") == 0 && !fungeon_rights_need_free(c, i, out)))
 		return -1;
 	return i;
 }
@@ -86,7 +87,7 @@ static bool
 may_search(const struct fungeon_channel *c, const struct fungeon_piece *t)
 {
 	for (int i = 0; i < c->n; i++)
-		if (fungeon_channel_in_play(c, i) && !(t->unaware & (1u << i)))
+		if (fungeon_rights_in_play(c, i) && !(t->unaware & (1u << i)))
 			return true;
 	return false;
 }
@@ -280,8 +281,8 @@ cmd_fungeon_town_use(struct invocation *inv, struct reply *out)
 	int heal;
 
 	/* out of the game first: a dead one's treasure lies where it fell */
-	if (me < 0 || !fungeon_channel_need_in_play(c, me, out) ||
-	    !fungeon_channel_need_free(c, me, out) ||
+	if (me < 0 || !fungeon_rights_need_in_play(c, me, out) ||
+	    !fungeon_rights_need_free(c, me, out) ||
 	    (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
 		return;
 	m = &c->m[me];
@@ -329,13 +330,13 @@ may_go_on(const struct fungeon_channel *c, struct reply *out)
 {
 	if (c->d.phase != FUNGEON_RETREAT)
 		return 0;
-	if (fungeon_channel_wanderers_due(c, out) < 0)
+	if (fungeon_rights_wanderers_due(c, out) < 0)
 		return -1;
 	if (fungeon_room_standing(&c->d.room) > 0) {
 		bool any = false;
 
 		for (int i = 0; i < c->n; i++)
-			any |= fungeon_channel_in_play(c, i);
+			any |= fungeon_rights_in_play(c, i);
 		if (any) {
 			reply_error(out,
 			            "The wandering monsters of room %lld still stand: fight them (",
@@ -441,7 +442,7 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 	char err[200];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_RETREAT, out) ||
-	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_RETREAT, out) || may_go_on(c, out) < 0)
+	    !fungeon_rights_may_move(c, inv, FUNGEON_ACT_RETREAT, out) || may_go_on(c, out) < 0)
 		return;
 	if (invocation_str(inv, "who") != NULL && !inv->is_gm) {
 		reply_error(out,
@@ -537,10 +538,12 @@ town_sell(struct invocation *inv, struct reply *out)
 	int me, i;
 	struct fungeon_member *m;
 	char name[FUNGEON_NAME_MAX + 1], credit[48], gain[48];
-	int64_t cost, got;
+	int64_t cost, got, points;
+	bool half;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
 	    (me = fungeon_channel_need_self(c, inv, out)) < 0 ||
+	    !fungeon_rights_need_in_play(c, me, out) ||
 	    (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
 		return;
 	m = &c->m[me];
@@ -555,9 +558,10 @@ town_sell(struct invocation *inv, struct reply *out)
 	fungeon_item_remove(m, i);
 	channel_touch(inv->chan);
 	(void)got; /* whole points: the half of an odd sale waits in m->half */
+	fungeon_cost_sell_credit(cost, &points, &half);
 	reply_add(out, 0, "%s sells %s (%lld point%s) for half its points, %s: credit ", m->name,
 	          name, (long long)cost, cost == 1 ? "" : "s",
-	          cmd_fungeon_town_points(cost / 2, cost % 2 != 0, gain, sizeof(gain)));
+	          cmd_fungeon_town_points(points, half, gain, sizeof(gain)));
 	reply_add(out, RS_BOLD, "%s", credit_words(m, credit, sizeof(credit)));
 	reply_add(out, 0, ".");
 	reply_nl(out);
@@ -576,6 +580,7 @@ town_buy(struct invocation *inv, struct reply *out)
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
 	    (me = fungeon_channel_need_self(c, inv, out)) < 0 ||
+	    !fungeon_rights_need_in_play(c, me, out) ||
 	    cmd_fungeon_design_of(inv, FUNGEON_TREASURE, &d, p, out) < 0)
 		goto done;
 	m = &c->m[me];
@@ -584,6 +589,8 @@ town_buy(struct invocation *inv, struct reply *out)
 		            FUNGEON_NAME_CHARS);
 		goto done;
 	}
+	if (!cmd_fungeon_design_shows("A name", name, out))
+		goto done;
 	if (fungeon_item_find(m, name) >= 0) {
 		reply_error(out, "%s carries a %s already; give the new one another name.", m->name,
 		            name);
@@ -666,6 +673,7 @@ town_session(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
 	int healed = 0;
+	bool alive = false;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
 	    (!inv->is_gm && fungeon_channel_need_self(c, inv, out) < 0))
@@ -675,6 +683,7 @@ town_session(struct invocation *inv, struct reply *out)
 		struct fungeon_member *m = &c->m[i];
 		int was = m->hits;
 
+		alive |= !m->dead;
 		if (fungeon_heal_new_session(m) == 0)
 			continue;
 		reply_add(out, 0, "%s%s %d → %d/%d",
@@ -682,9 +691,12 @@ town_session(struct invocation *inv, struct reply *out)
 		          fungeon_max_hits(m->level));
 	}
 	if (healed == 0)
-		reply_add(out, 0, ": every living Fungeoneer's hits are whole already");
+		reply_add(out, 0,
+		          alive ? ": every living Fungeoneer's hits are whole already"
+		                : ": nobody of the party lives");
 	reply_add(out, 0, ".");
 	reply_nl(out);
+	fungeon_rights_town_fallen(c, out, 0);
 	if (healed > 0)
 		channel_touch(inv->chan);
 }

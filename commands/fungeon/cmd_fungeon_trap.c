@@ -9,6 +9,7 @@
 #include "commands/dice/rollchan.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_render.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "commands/fungeon/fungeon_roll.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -60,7 +61,7 @@ render_pain(struct reply *out, const struct fungeon_channel *c, const struct fun
 		reply_add(out, RS_BAD | RS_BOLD,
 		          " %s dies! %s is out until %s, and %s's treasure stays here to "
 		          "plunder.",
-		          m->name, m->player, fungeon_channel_out_until(c), m->name);
+		          m->name, m->player, fungeon_rights_out_until(c), m->name);
 	reply_nl(out);
 	fungeon_render_narration_lines(out, &p->roll.nar, c, styles, NULL);
 }
@@ -114,7 +115,9 @@ render_end(struct reply *out, const struct fungeon_channel *c, const struct fung
 			int g = t->annoy_of[i];
 			const struct fungeon_member *m = &c->m[t->member[i]];
 
-			if (g >= 0 && t->annoy.fails[g] && !m->dead)
+			if (g >= 0 && t->annoy.fails[g] && !m->dead && t->annoy.full[g])
+				fungeon_render_effect_full(out, m, name);
+			else if (g >= 0 && t->annoy.fails[g] && !m->dead)
 				reply_line(
 				    out, RS_BAD,
 				    "%s suffers %s's continuous damage: rolled again in each "
@@ -130,24 +133,41 @@ render_end(struct reply *out, const struct fungeon_channel *c, const struct fung
 }
 
 /* Leaves out of idx[0..n) the held (who may not act, line 175) when the
- * list is a default (everyone in the room), so long as someone is left;
- * a held one named, or every one of a default, is refused. Returns how
- * many are left, or -1 with an error. */
+ * list is a default (everyone in the room), so long as someone is left,
+ * saying in a line of out who was left out; a held one named, or every
+ * one of a default, is refused, naming each held one. Returns how many
+ * are left, or -1 with an error. */
 static int
-free_of_holds(const struct fungeon_channel *c, bool by_default, int *idx, int n, struct reply *out)
+free_of_holds(const struct fungeon_channel *c, const struct fungeon_piece *trap, bool by_default,
+              int *idx, int n, struct reply *out)
 {
-	int k = 0, held = -1;
+	int k = 0;
+	struct buf b;
 
-	for (int i = 0; i < n; i++) {
-		if (fungeon_channel_held_by(c, idx[i]) == NULL)
-			idx[k++] = idx[i];
-		else if (held < 0)
-			held = idx[i];
+	if (!by_default)
+		return fungeon_rights_need_all_free(c, idx, n, out) ? n : -1;
+	buf_init(&b, 1024);
+	if (fungeon_rights_held_clause(c, idx, n, &b) == 0) {
+		buf_free(&b);
+		return n;
 	}
-	if (held < 0 || (by_default && k > 0))
-		return k;
-	fungeon_channel_need_free(c, held, out); /* the refusal */
-	return -1;
+	for (int i = 0; i < n; i++)
+		if (fungeon_rights_held_by(c, idx[i]) == NULL)
+			idx[k++] = idx[i];
+	if (k > 0) {
+		reply_line(out, 0, "Left out: %s and may not act.", buf_str(&b));
+	} else {
+		reply_error(out,
+		            "Nobody in room %lld is free to face %s: %s and may not act until %s (",
+		            (long long)c->d.room.number, trap->name, buf_str(&b),
+		            n == 1 ? "a roll in a combat turn breaks the hold"
+		                   : "rolls in combat turns break the holds");
+		reply_cmd(out, RS_BAD, "fungeon combat", NULL);
+		reply_add(out, RS_BAD, ").");
+		k = -1;
+	}
+	buf_free(&b);
+	return k;
 }
 
 /* Who faces the trap: those named, or by default the invoker's own
@@ -161,17 +181,20 @@ facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_tra
 {
 	const char *who = invocation_str(inv, "who");
 	int me = fungeon_channel_member_of(c, inv->from->user_key), n;
-	bool maker = fungeon_channel_in_play(c, me) && !strcmp(c->m[me].user_key, trap->maker);
+	bool maker = fungeon_rights_in_play(c, me) && !strcmp(c->m[me].user_key, trap->maker);
 	bool anyone = inv->is_gm || (act == FUNGEON_TRAP_TRIGGER && maker);
 
 	if (who == NULL && (act == FUNGEON_TRAP_DISARM || !anyone)) {
 		idx[0] = fungeon_channel_need_self(c, inv, out);
-		if (idx[0] >= 0 && fungeon_channel_in_play(c, idx[0]) &&
-		    !fungeon_channel_need_free(c, idx[0], out))
+		if (idx[0] < 0 || !fungeon_rights_need_in_play(c, idx[0], out) ||
+		    !fungeon_rights_need_free(c, idx[0], out))
 			return -1;
-		return idx[0] < 0 ? -1 : 1;
+		return 1;
 	}
 	n = fungeon_channel_members_named(c, who, idx, out);
+	for (int i = 0; i < n; i++)
+		if (!fungeon_rights_need_in_play(c, idx[i], out))
+			return -1;
 	for (int i = 0; i < n && !anyone; i++) {
 		if (idx[i] == me)
 			continue;
@@ -182,7 +205,7 @@ facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_tra
 		            c->m[idx[i]].name, c->m[idx[i]].player);
 		return -1;
 	}
-	return free_of_holds(c, who == NULL, idx, n, out);
+	return free_of_holds(c, trap, who == NULL, idx, n, out);
 }
 
 static void
@@ -209,7 +232,7 @@ trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 	}
 	fungeon_channel_styles(c, inv->state, styles);
 	fungeon_roll_bonus_flags(c, bonus, p.s->d.universal ? "" : p.s->d.type, idx, n, b);
-	roller = fungeon_channel_roller(c, p.s->maker);
+	roller = fungeon_rights_roller(c, p.s->maker);
 	t = xcalloc(1, sizeof(*t));
 	if (fungeon_trap_play(inv->rng, c->m, idx, n, b, p.s, roller, act, t, err, sizeof(err)) <
 	    0) {

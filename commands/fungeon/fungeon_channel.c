@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/fungeon/fungeon_rights.h"
 #include "commands/fungeon/thwacko_style.h"
 #include "rules/base/buf.h"
 #include "rules/base/utf8.h"
@@ -372,204 +373,11 @@ fungeon_channel_holder(const struct fungeon_channel *c, enum fungeon_category ca
 	return fungeon_room_holder(&c->d.room, cat);
 }
 
-bool
-fungeon_channel_in_play(const struct fungeon_channel *c, int i)
-{
-	return i >= 0 && i < c->n && !c->m[i].dead && !c->m[i].fresh;
-}
-
-const char *
-fungeon_channel_out_until(const struct fungeon_channel *c)
-{
-	/* No hallway comes on the way back: there, town is where one comes
-	 * back into the game (the Ruling on dying on the way back). */
-	return c->d.phase == FUNGEON_RETREAT ? "the party reaches town" : "the next hallway";
-}
-
-bool
-fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct reply *out)
-{
-	const struct fungeon_member *m = &c->m[i];
-
-	if (m->dead && c->d.phase == FUNGEON_TOWN) {
-		reply_error(out, "%s is dead: %s makes a new Fungeoneer here in town (", m->name,
-		            m->player);
-		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
-		reply_add(out, RS_BAD, ").");
-	} else if (m->dead)
-		reply_error(out, "%s is dead: %s is out of the game until %s.", m->name, m->player,
-		            fungeon_channel_out_until(c));
-	else if (m->fresh)
-		reply_error(out,
-		            "%s is a replacement: %s is out until %s, where %s joins the party.",
-		            m->name, m->player, fungeon_channel_out_until(c), m->name);
-	else
-		return true;
-	return false;
-}
-
-const struct fungeon_effect *
-fungeon_channel_held_by(const struct fungeon_channel *c, int i)
-{
-	const struct fungeon_member *m = &c->m[i];
-
-	for (int e = 0; e < m->neffects; e++)
-		if (m->effects[e].kind == FUNGEON_EFFECT_HOLD &&
-		    !fungeon_room_hold_over(&c->d.room, &m->effects[e]))
-			return &m->effects[e];
-	return NULL;
-}
-
-bool
-fungeon_channel_need_free(const struct fungeon_channel *c, int i, struct reply *out)
-{
-	const struct fungeon_effect *h = fungeon_channel_held_by(c, i);
-
-	if (h == NULL)
-		return true;
-	reply_error(out,
-	            "%s is held by %s and may not act until a roll in a combat turn breaks the "
-	            "hold (",
-	            c->m[i].name, h->source);
-	reply_cmd(out, RS_BAD, "fungeon combat", NULL);
-	reply_add(out, RS_BAD, ").");
-	return false;
-}
-
-int
-fungeon_channel_director(const struct fungeon_channel *c, const struct fungeon_piece *p)
-{
-	int i = p->maker[0] ? fungeon_channel_member_of(c, p->maker) : -1;
-
-	return fungeon_channel_in_play(c, i) ? i : -1;
-}
-
-bool
-fungeon_channel_may_direct(const struct fungeon_channel *c, const struct invocation *inv,
-                           const struct fungeon_part *p, struct reply *out)
-{
-	int me = fungeon_channel_member_of(c, inv->from->user_key), d;
-
-	if (inv->is_gm)
-		return true;
-	if (p->kind == FGP_MEMBER) {
-		if (p->member == me)
-			return true;
-		if (out != NULL)
-			reply_error(out,
-			            "%s is %s's Fungeoneer, and each player decides for their own "
-			            "(the GM may for anyone).",
-			            c->m[p->member].name, c->m[p->member].player);
-		return false;
-	}
-	d = fungeon_channel_director(c, p->s);
-	if (d >= 0 && d == me)
-		return true;
-	if (out == NULL)
-		return false;
-	if (d >= 0)
-		reply_error(out,
-		            "%s is %s's to direct: whoever made a monster directs it (the GM may "
-		            "direct any).",
-		            p->s->name, c->m[d].player);
-	else
-		reply_error(out,
-		            "Nobody in play directs %s now (its maker has left or is out of the "
-		            "game), so it "
-		            "follows the defaults; only the GM may direct it.",
-		            p->s->name);
-	return false;
-}
-
-bool
-fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocation *inv,
-                         enum fungeon_act a, struct reply *out)
-{
-	int me = fungeon_channel_member_of(c, inv->from->user_key);
-	bool anyone = false;
-
-	if (inv->is_gm)
-		return true;
-	if (me < 0) {
-		reply_error(out, "Only the party's players (or the GM) move the party on; ");
-		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
-		          "LEVEL", NULL);
-		reply_add(out, RS_BAD, " makes you one.");
-		return false;
-	}
-	if (c->d.phase == FUNGEON_TOWN || fungeon_channel_in_play(c, me))
-		return true;
-	for (int i = 0; i < c->n; i++)
-		anyone |= fungeon_channel_in_play(c, i);
-	/* With the whole party fallen, its players go on to where they come
-	 * back into the game: the hallway, or town on the way back. */
-	if (!anyone && (a == FUNGEON_ACT_HALLWAY || a == FUNGEON_ACT_ENTER ||
-	                (a == FUNGEON_ACT_RETREAT && c->d.phase == FUNGEON_RETREAT)))
-		return true;
-	if (!anyone && c->d.phase == FUNGEON_RETREAT) {
-		reply_error(out,
-		            "Nobody of the party is in play on the way back, so nobody fights or "
-		            "rolls there: any of its players takes it on to town (");
-		reply_cmd(out, RS_BAD, "fungeon retreat", NULL);
-		reply_add(out, RS_BAD, ").");
-		return false;
-	}
-	if (!anyone) { /* nobody left to move the party on but the fallen */
-		reply_error(out,
-		            "Nobody of the party is in play here: each player whose Fungeoneer "
-		            "died makes a new one (");
-		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
-		reply_add(out, RS_BAD, ", level %d), then any of them goes on to the hallway (",
-		          fungeon_replacement_level(fungeon_channel_floor(c)));
-		reply_cmd(out, RS_BAD, "fungeon hallway", NULL);
-		reply_add(out, RS_BAD, ").");
-	} else if (c->m[me].dead)
-		reply_error(out,
-		            "%s is dead: %s is out of the game until %s, and the players whose "
-		            "Fungeoneers are in play move the party on.",
-		            c->m[me].name, c->m[me].player, fungeon_channel_out_until(c));
-	else
-		reply_error(out,
-		            "%s waits to join the party %s; until then the players whose "
-		            "Fungeoneers are in play move the party on.",
-		            c->m[me].name,
-		            c->d.phase == FUNGEON_RETREAT ? "when it reaches town"
-		                                          : "in the next hallway");
-	return false;
-}
-
-int
-fungeon_channel_wanderers_due(const struct fungeon_channel *c, struct reply *out)
-{
-	for (int i = 0; i < c->n; i++) {
-		if (c->m[i].nwander == 0 || c->m[i].dead)
-			continue;
-		reply_error(out,
-		            "%s has a wandering monster of %lld points to build in room %lld "
-		            "first (",
-		            c->m[i].player, (long long)c->m[i].wanderer[0],
-		            (long long)c->d.room.number);
-		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
-		          NULL);
-		reply_add(out, RS_BAD, ").");
-		return -1;
-	}
-	return 0;
-}
-
 void
 fungeon_channel_new_room(struct fungeon_channel *c)
 {
 	for (int i = 0; i < c->n; i++)
 		c->m[i].aim[0] = '\0';
-}
-
-int
-fungeon_channel_roller(const struct fungeon_channel *c, const char *maker)
-{
-	int i = maker[0] ? fungeon_channel_member_of(c, maker) : -1;
-
-	return fungeon_channel_in_play(c, i) ? i : -1;
 }
 
 static bool
@@ -668,7 +476,7 @@ fungeon_channel_members_named(const struct fungeon_channel *c, const char *who, 
 
 	if (who == NULL) {
 		for (int i = 0; i < c->n; i++)
-			if (fungeon_channel_in_play(c, i))
+			if (fungeon_rights_in_play(c, i))
 				idx[n++] = i;
 		return n;
 	}

@@ -104,61 +104,8 @@ int fungeon_channel_lift_holds(struct fungeon_channel *c, struct reply *out);
 
 /* The member holding category cat in this room, or -1. */
 int fungeon_channel_holder(const struct fungeon_channel *c, enum fungeon_category cat);
-/* The member whose player rolls for what user key `maker` made: that
- * player's Fungeoneer while it is alive and in play, else -1 (nobody: a
- * player out of the game rolls nothing). */
-int fungeon_channel_roller(const struct fungeon_channel *c, const char *maker);
-/*
- * Who decides what. A player decides for their own Fungeoneer; the player
- * who made a monster (the room's Monsters player, or whoever built a
- * wandering one) directs it, its abilities and its targets, while their
- * Fungeoneer is in play. A monster whose maker has left the party follows
- * the defaults, as one whose maker is out of the game does (a Ruling: no
- * player inherits a monster to fight against themself). The GM, where a
- * channel has one, may decide for anyone.
- */
-/* The member directing monster p, or -1. */
-int fungeon_channel_director(const struct fungeon_channel *c, const struct fungeon_piece *p);
-/* Whether the invoker decides for participant p (a member, a monster or
- * a monster's ability); else, when out is not NULL, an error naming who
- * does. */
-bool fungeon_channel_may_direct(const struct fungeon_channel *c, const struct invocation *inv,
-                                const struct fungeon_part *p, struct reply *out);
-/* Whether the invoker may move the party on by a (a combat turn, the
- * hallway, going in, heading back, the stair): the GM, or a player of the
- * party whose Fungeoneer is in play (in town, any player of the party). A
- * dead Fungeoneer's player is out until the next hallway, as is one whose
- * replacement waits for it; when nobody of the party is in play, though,
- * any of its players goes on to that hallway (entering the room made for
- * it, and the hallway itself), or on the way back heads on to town. Else
- * an error reply. */
-bool fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocation *inv,
-                              enum fungeon_act a, struct reply *out);
-/* Whether a living player has a wandering monster left to build in the
- * room re-entered: returns -1 with an error reply naming the first (the
- * room's monsters are all built before the party fights or goes on), else
- * 0. */
-int fungeon_channel_wanderers_due(const struct fungeon_channel *c, struct reply *out);
 /* A new room: the Fungeoneers' standing aims are forgotten. */
 void fungeon_channel_new_room(struct fungeon_channel *c);
-
-/* Whether member i is alive and in play (not a replacement waiting for the
- * hallway). */
-bool fungeon_channel_in_play(const struct fungeon_channel *c, int i);
-/* Until when a player whose Fungeoneer falls now is out of the game: "the
- * next hallway", or on the way back, where no hallway is ahead, "the party
- * reaches town". */
-const char *fungeon_channel_out_until(const struct fungeon_channel *c);
-/* The same, else an error reply saying why member i is out of play (dead,
- * or a replacement waiting for the next hallway). */
-bool fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct reply *out);
-/* The Continuous Hold member i suffers from a monster standing in the
- * room, or NULL. A held Fungeoneer may not act (line 175) until a roll in
- * a combat turn breaks the hold, or its monster falls. */
-const struct fungeon_effect *fungeon_channel_held_by(const struct fungeon_channel *c, int i);
-/* Whether member i may act of itself (search, disarm, get past a trap,
- * take, use): not held; else an error reply. */
-bool fungeon_channel_need_free(const struct fungeon_channel *c, int i, struct reply *out);
 
 /* Every member's Thwack-O style: the one its player chose, else the default
  * it was given when it joined (stable: others joining or leaving change

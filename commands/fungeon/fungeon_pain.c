@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "commands/dice/rollchan.h"
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "commands/fungeon/fungeon_render.h"
 #include "commands/fungeon/fungeon_roll.h"
 #include "rules/base/buf.h"
@@ -28,7 +28,7 @@ resist_vs(const struct fungeon_part *parts, int n, const char *type)
 			continue;
 		d = &parts[k].s->d;
 		for (int a = 0; a < d->nab; a++)
-			if (d->ab[a].resist > most && !strcasecmp(d->ab[a].resist_type, type))
+			if (d->ab[a].resist > most && !utf8_casecmp(d->ab[a].resist_type, type))
 				most = d->ab[a].resist;
 	}
 	return most;
@@ -132,7 +132,7 @@ check_one(const struct fungeon_channel *c, const struct fungeon_part *p, struct 
 	char name[FUNGEON_SOURCE_MAX];
 
 	fungeon_roll_part_name(c, p, name, sizeof(name));
-	if (p->kind == FGP_MEMBER && !fungeon_channel_need_in_play(c, p->member, out))
+	if (p->kind == FGP_MEMBER && !fungeon_rights_need_in_play(c, p->member, out))
 		return -1;
 	if (p->kind != FGP_MEMBER && p->s->hits <= 0) {
 		reply_error(out, "%s is already defeated; name a monster with hits left.", name);
@@ -168,7 +168,7 @@ part_of(const struct fungeon_channel *c, const struct fungeon_part *parts, int n
 		    .dice = obstacle_dice(p),
 		    .hits = p->s->hits, /* an ability: its monster's */
 		    .worth = p->s->cost,
-		    .player = fungeon_channel_roller(c, p->s->maker),
+		    .player = fungeon_rights_roller(c, p->s->maker),
 		    .target = p->target,
 		};
 	return (struct fungeon_play_part){
@@ -274,8 +274,7 @@ render(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
 				reply_add(out, RS_BAD | RS_BOLD,
 				          " %s dies! %s is out until %s, and %s's treasure stays "
 				          "here to plunder.",
-				          m->name, m->player, fungeon_channel_out_until(c),
-				          m->name);
+				          m->name, m->player, fungeon_rights_out_until(c), m->name);
 		} else {
 			reply_add(out, 0, "%d/%d hits.", o->hits[i] < 0 ? 0 : o->hits[i],
 			          fungeon_cost_monster_hits(p->s->d.level));

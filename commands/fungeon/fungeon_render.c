@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "rules/base/utf8.h"
 
 /* Copies src into dst[size], cut short on a character boundary: labels
@@ -200,7 +201,7 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 		                       "in the room ahead, to plunder."
 		                     : " %s dies! %s is out until %s, and %s's treasure stays "
 		                       "here to plunder.",
-		          m->name, m->player, fungeon_channel_out_until(c), m->name);
+		          m->name, m->player, fungeon_rights_out_until(c), m->name);
 	reply_nl(out);
 	fungeon_render_narration_lines(out, &k->pain_nar, c, styles, NULL);
 }
@@ -295,7 +296,7 @@ fungeon_render_go_on_back(const struct fungeon_channel *c, struct reply *out)
 	bool any = false;
 
 	for (int i = 0; i < c->n; i++) {
-		any |= fungeon_channel_in_play(c, i);
+		any |= fungeon_rights_in_play(c, i);
 		if (c->m[i].nwander > 0 && !c->m[i].dead)
 			return false;
 	}
@@ -310,4 +311,22 @@ fungeon_render_go_on_back(const struct fungeon_channel *c, struct reply *out)
 	reply_nl(out);
 	reply_button(out, "Go on", "fungeon retreat");
 	return true;
+}
+
+void
+fungeon_render_effect_full(struct reply *out, const struct fungeon_member *m, const char *source)
+{
+	reply_line(out, RS_DIM,
+	           "%s carries %d continuous effects already, the most the bot keeps: %s's is "
+	           "not added.",
+	           m->name, FUNGEON_EFFECTS_MAX, source);
+}
+
+void
+fungeon_render_effects_full(struct reply *out, const struct fungeon_channel *c,
+                            const struct fungeon_play_annoy *a, const char *source)
+{
+	for (int i = 0; i < a->n; i++)
+		if (a->full[i])
+			fungeon_render_effect_full(out, &c->m[a->member[i]], source);
 }

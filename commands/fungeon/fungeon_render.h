@@ -58,4 +58,13 @@ void fungeon_render_left_behind(struct reply *out, const struct fungeon_room *r,
  * on" button) and returns true; otherwise says nothing and returns false. */
 bool fungeon_render_go_on_back(const struct fungeon_channel *c, struct reply *out);
 
+/* The line saying that m, carrying FUNGEON_EFFECTS_MAX continuous
+ * effects, was not given source's: "Lo carries 4 continuous effects
+ * already, the most the bot keeps: c5's is not added." */
+void fungeon_render_effect_full(struct reply *out, const struct fungeon_member *m,
+                                const char *source);
+/* That line for each member of a whose effects found no room. */
+void fungeon_render_effects_full(struct reply *out, const struct fungeon_channel *c,
+                                 const struct fungeon_play_annoy *a, const char *source);
+
 #endif

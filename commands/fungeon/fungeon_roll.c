@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "commands/fungeon/fungeon_render.h"
 #include "rules/fungeon/fungeon_trap.h"
 #include "rules/base/buf.h"
@@ -141,7 +142,7 @@ fungeon_roll_use_resolve(struct fungeon_channel *c, const struct invocation *inv
 	}
 	snprintf(mon, sizeof(mon), "%.*s", (int)(slash - word), word);
 	if (fungeon_roll_part_resolve(c, mon, FGP_MONSTER, out, err) < 0 ||
-	    !fungeon_channel_may_direct(c, inv, out, err))
+	    !fungeon_rights_may_direct(c, inv, out, err))
 		return -1;
 	if (!strcasecmp(slash + 1, "none"))
 		return 0;
@@ -168,12 +169,12 @@ fungeon_roll_obstacle_of(const struct fungeon_channel *c, const struct fungeon_p
 	const struct fungeon_design *d = &p->s->d;
 
 	if (p->kind == FGP_TRAP) {
-		fungeon_trap_obstacle(p->s, fungeon_channel_roller(c, p->s->maker), o);
+		fungeon_trap_obstacle(p->s, fungeon_rights_roller(c, p->s->maker), o);
 		return;
 	}
 	memset(o, 0, sizeof(*o));
 	fungeon_roll_part_name(c, p, o->label, sizeof(o->label));
-	o->roller = fungeon_channel_roller(c, p->s->maker);
+	o->roller = fungeon_rights_roller(c, p->s->maker);
 	snprintf(o->maker, sizeof(o->maker), "%s", p->s->maker);
 	o->from = FUNGEON_FROM_MONSTER;
 	if (p->kind == FGP_ABILITY) {
@@ -190,17 +191,6 @@ fungeon_roll_obstacle_of(const struct fungeon_channel *c, const struct fungeon_p
 		o->pain = d->level; /* attacks: Pain dice = level, always universal */
 		o->universal = true;
 	}
-}
-
-static bool
-has_effect_slot(const struct fungeon_member *m, const char *source)
-{
-	if (m->neffects < FUNGEON_EFFECTS_MAX)
-		return true;
-	for (int i = 0; i < m->neffects; i++)
-		if (strcmp(m->effects[i].source, source) == 0)
-			return true;
-	return false;
 }
 
 int
@@ -237,15 +227,8 @@ fungeon_roll_annoy_check(const struct fungeon_channel *c, const struct fungeon_p
 				return -1;
 			}
 		}
-		if (!fungeon_channel_need_in_play(c, members[i], out))
+		if (!fungeon_rights_need_in_play(c, members[i], out))
 			return -1;
-		if ((o->hold || o->continuous) && !has_effect_slot(m, o->label)) {
-			reply_error(out,
-			            "%s already suffers %d continuous effects, the most one "
-			            "Fungeoneer can carry; roll those off first.",
-			            m->name, FUNGEON_EFFECTS_MAX);
-			return -1;
-		}
 	}
 	fungeon_roll_bonus_flags(c, bonus, o->type, members, n, b);
 	for (int i = 0; i < n; i++) {
@@ -284,5 +267,6 @@ fungeon_roll_annoy_play(struct invocation *inv, struct fungeon_channel *c,
 	}
 	fungeon_render_annoy(out, c, o, a, styles);
 	fungeon_play_annoy_apply(c->m, a);
+	fungeon_render_effects_full(out, c, a, o->label);
 	return 0;
 }

@@ -17,7 +17,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include <cJSON.h>
 
@@ -25,6 +24,7 @@
 #include "commands/fungeon/fungeon_json.h"
 #include "commands/fungeon/fungeon_save.h"
 #include "commands/fungeon/thwacko_style.h"
+#include "rules/base/utf8.h"
 
 static const char *const kind_keys[FUNGEON_KIND_COUNT] = {"traps", "monsters", "treasure"};
 
@@ -114,7 +114,7 @@ trap_cost(const cJSON *designs, const char *name)
 		struct fungeon_design d;
 		int64_t cost;
 
-		if (cJSON_IsString(n) && !strcasecmp(n->valuestring, name) &&
+		if (cJSON_IsString(n) && !utf8_casecmp(n->valuestring, name) &&
 		    fungeon_json_design(&r, x, FUNGEON_TRAP, &d, &cost) == 0)
 			return cost;
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "commands/panel/panel_state.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/procedure/procedure_state.h"
@@ -128,6 +129,11 @@ fungeon_line(struct reply *out, const struct fungeon_channel *fc)
 		reply_add(out, 0, " · a downward stair to floor %d to place", d->room.floor + 1);
 	if (d->phase == FUNGEON_ROOM && d->room.stair && d->floor == d->room.floor)
 		reply_add(out, 0, " · a downward stair to floor %d, not taken", d->room.floor + 1);
+	if (d->phase != FUNGEON_TOWN && !fungeon_rights_anyone_in_play(fc))
+		reply_add(out, RS_BAD, " · nobody of the party is in play: %s",
+		          d->phase == FUNGEON_RETREAT ? "on to town, where the fallen make new "
+		                                        "Fungeoneers"
+		                                      : "new Fungeoneers first, then the hallway");
 	if (d->phase == FUNGEON_RETREAT) {
 		for (int i = 0; i < fc->n; i++)
 			build += fc->m[i].dead ? 0 : fc->m[i].nwander;
@@ -162,7 +168,15 @@ tension_line(struct reply *out, const struct channel *ch, const struct procedure
 	reply_nl(out);
 }
 
-/* Line 4, for a Fungeon party: each Fungeoneer's level, hits and XP. */
+/* What a replacement waits for: the hallway, or on the way back town. */
+static const char *
+fresh_words(const struct fungeon_channel *fc)
+{
+	return fc->d.phase == FUNGEON_RETREAT ? "joins in town" : "joins in the hallway";
+}
+
+/* Line 4, for a Fungeon party: each Fungeoneer's level, hits and XP, and
+ * whether it waits to join. */
 static void
 party_line(struct reply *out, const struct fungeon_channel *fc)
 {
@@ -175,8 +189,10 @@ party_line(struct reply *out, const struct fungeon_channel *fc)
 	for (i = 0; i < fc->n; i++) {
 		const struct fungeon_member *m = &fc->m[i];
 		char piece[FUNGEON_NAME_MAX + 80];
-		int n = snprintf(piece, sizeof(piece), ", %s L%d %d/%d hits %lld XP", m->name,
-		                 m->level, m->hits, fungeon_max_hits(m->level), (long long)m->xp);
+		const char *waits = m->fresh ? fresh_words(fc) : NULL;
+		int n = snprintf(piece, sizeof(piece), ", %s L%d %d/%d hits %lld XP%s%s%s", m->name,
+		                 m->level, m->hits, fungeon_max_hits(m->level), (long long)m->xp,
+		                 waits ? " (" : "", waits ? waits : "", waits ? ")" : "");
 
 		used += n > 0 ? (size_t)n : 0;
 		if (i > 0 && used > PART_BYTES)
@@ -191,6 +207,8 @@ party_line(struct reply *out, const struct fungeon_channel *fc)
 		reply_add(out, m->hits <= 1 ? RS_BAD : 0, "%d/%d hits", m->hits,
 		          fungeon_max_hits(m->level));
 		reply_add(out, 0, " %lld XP", (long long)m->xp);
+		if (waits != NULL)
+			reply_add(out, 0, " (%s)", waits);
 	}
 	if (i < fc->n)
 		reply_add(out, 0, " and %d more", fc->n - i);
@@ -220,7 +238,8 @@ fungeon_buttons(struct reply *out, const struct fungeon_channel *fc)
 
 	if (fc == NULL || fc->n == 0)
 		return;
-	standing = fungeon_room_standing(&fc->d.room) > 0;
+	/* a fight needs a monster standing and someone of the party in play */
+	standing = fungeon_room_standing(&fc->d.room) > 0 && fungeon_rights_anyone_in_play(fc);
 	switch (fc->d.phase) {
 	case FUNGEON_TOWN:
 	case FUNGEON_ENTRANCE:
@@ -273,12 +292,15 @@ const struct command cmd_panel = {
             "mode the GM alone sees it, in a copy of their own), the hazard die and, for a "
             "Fungeon party, where it is (town, the hallway, room N, the way back) with its "
             "floor, who holds which category and chooses next, a downward stair to place or "
-            "take, the wandering monsters to build or fight on the way back, and each "
-            "Fungeoneer's level, hits and XP. Its buttons run {/hazard roll}, {/rest}, {/tension "
+            "take, the wandering monsters to build or fight on the way back, that the fallen "
+            "make new Fungeoneers first when nobody of the party is in play, and each "
+            "Fungeoneer's level, hits and XP (a new one: that it waits to join). Its buttons run "
+            "{/hazard roll}, {/rest}, {/tension "
             "raise amount:1} "
             "(its reason: from the panel), {/wander check} and {/undo}, and for a Fungeon party "
             "the step that moves it on ({/fungeon hallway}, {/fungeon enter}, {/fungeon "
-            "combat} or {/fungeon retreat}), with the rights of each (a "
+            "combat} while someone in play can fight, or {/fungeon retreat}), with the rights of "
+            "each (a "
             "player pressing the GM's "
             "button is told why, alone). On Discord the panel is one message of the bot's "
             "that stays current: every change to the channel, by any command or button, "

@@ -89,34 +89,56 @@ utf8_cut(const char *str, size_t len, size_t max)
 	return max;
 }
 
-/* The code point at *s (advancing it), folded; a byte that starts no
+/* A string read one folded code point at a time: each code point of it
+ * is lowered (after raising, so that İ is i and ǅ is ǆ) and then case
+ * folded in full, so that one code point may give several (ß gives ss,
+ * the ﬁ ligature fi). */
+struct folding {
+	const char *s;
+	utf8proc_int32_t buf[8];
+	utf8proc_ssize_t n, i;
+};
+
+/* The next folded code point, or -1 at the end; a byte that starts no
  * well-formed sequence is itself, above every code point. */
 static int32_t
-folded(const char **s)
+folded(struct folding *f)
 {
 	utf8proc_int32_t cp;
-	utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)*s, -1, &cp);
+	utf8proc_ssize_t len;
+	int boundclass = 0;
 
-	if (n <= 0) {
-		cp = 0x110000 + (unsigned char)**s;
-		n = 1;
-	} else {
-		cp = utf8proc_tolower(utf8proc_toupper(cp));
+	if (f->i < f->n)
+		return f->buf[f->i++];
+	if (*f->s == '\0')
+		return -1;
+	len = utf8proc_iterate((const utf8proc_uint8_t *)f->s, -1, &cp);
+	if (len <= 0) {
+		f->s++;
+		return 0x110000 + (unsigned char)f->s[-1];
 	}
-	*s += n;
-	return cp;
+	f->s += len;
+	cp = utf8proc_tolower(utf8proc_toupper(cp));
+	f->n = utf8proc_decompose_char(cp, f->buf, 8, UTF8PROC_CASEFOLD, &boundclass);
+	if (f->n <= 0 || f->n > 8)
+		return cp;
+	f->i = 1;
+	return f->buf[0];
 }
 
 int
 utf8_casecmp(const char *a, const char *b)
 {
-	while (*a != '\0' && *b != '\0') {
-		int32_t x = folded(&a), y = folded(&b);
+	struct folding fa = {.s = a}, fb = {.s = b};
+
+	for (;;) {
+		int32_t x = folded(&fa), y = folded(&fb);
 
 		if (x != y)
 			return x < y ? -1 : 1;
+		if (x < 0)
+			return 0;
 	}
-	return (*a != '\0') - (*b != '\0');
 }
 
 void

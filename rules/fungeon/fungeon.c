@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
@@ -276,13 +275,13 @@ fungeon_item_matches(const struct fungeon_design *item, const char *type)
 		return false;
 	if (item->universal)
 		return true;
-	return item->type[0] != '\0' && type[0] != '\0' && strcasecmp(item->type, type) == 0;
+	return item->type[0] != '\0' && type[0] != '\0' && utf8_casecmp(item->type, type) == 0;
 }
 
 bool
 fungeon_class_fits(const struct fungeon_member *m, const char *type)
 {
-	return m->ctype[0] != '\0' && type[0] != '\0' && strcasecmp(m->ctype, type) == 0;
+	return m->ctype[0] != '\0' && type[0] != '\0' && utf8_casecmp(m->ctype, type) == 0;
 }
 
 bool

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include <utf8proc.h>
+
+#include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
 #define WORD_MAX (FUNGEON_NAME_MAX + 1)
@@ -50,6 +53,48 @@ fungeon_cost_word_valid(const char *s, size_t chars)
 	return true;
 }
 
+/* Whether cp is a zero-width joiner or non-joiner: part of how Persian
+ * and the Indic scripts spell a word (and how emoji join), when it
+ * stands between two characters. */
+static bool
+is_joiner(utf8proc_int32_t cp)
+{
+	return cp == 0x200C || cp == 0x200D;
+}
+
+bool
+fungeon_cost_text_shows(const char *s)
+{
+	size_t n = strlen(s);
+	utf8proc_int32_t prev = ' ';
+
+	if (!utf8_valid(s, n))
+		return false;
+	while (*s != '\0') {
+		utf8proc_int32_t cp, next = ' ';
+		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s, -1, &cp);
+		utf8proc_category_t cat;
+
+		if (k <= 0)
+			return false;
+		if (s[k] != '\0')
+			utf8proc_iterate((const utf8proc_uint8_t *)s + k, -1, &next);
+		cat = utf8proc_category(cp);
+		if (is_joiner(cp)) {
+			if (prev == ' ' || is_joiner(prev) || next == ' ' || is_joiner(next))
+				return false;
+		} else if (!textsafe_ok(s, (size_t)k) ||
+		           (prev == ' ' &&
+		            (cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_MC ||
+		             cat == UTF8PROC_CATEGORY_ME))) {
+			return false;
+		}
+		prev = cp;
+		s += k;
+	}
+	return true;
+}
+
 const char *
 fungeon_cost_kind_name(enum fungeon_kind k)
 {
@@ -64,10 +109,11 @@ fungeon_cost_monster_hits(int level)
 	return 3 * level;
 }
 
-int64_t
-fungeon_cost_sell_value(int64_t cost)
+void
+fungeon_cost_sell_credit(int64_t cost, int64_t *points, bool *half)
 {
-	return cost / 2;
+	*points = cost / 2;
+	*half = cost % 2 != 0;
 }
 
 /* Copies the next whitespace-separated word of *p into w. Returns its

@@ -101,6 +101,15 @@ bool fungeon_cost_name_valid(const char *s);
  * FUNGEON_TYPE_CHARS). */
 bool fungeon_cost_word_valid(const char *s, size_t chars);
 
+/* Whether text a player gives now (a name, a class, a type, a design)
+ * shows as it is typed: well-formed UTF-8 without what replies take out
+ * (rules/base/textsafe.h: controls, bidi controls, invisible characters;
+ * but a zero-width joiner or non-joiner between two characters is part of
+ * a word's spelling in Persian and the Indic scripts) and with no word
+ * that starts with a combining mark (an accent with no letter under it).
+ * Text already saved is read without this check. */
+bool fungeon_cost_text_shows(const char *s);
+
 /* The word of a kind: "trap", "monster", "treasure". */
 const char *fungeon_cost_kind_name(enum fungeon_kind k);
 
@@ -153,7 +162,9 @@ int fungeon_cost_check(const struct fungeon_design *d, char *err, size_t errlen)
 /* Hits of a monster: 3 x level. */
 int fungeon_cost_monster_hits(int level);
 
-/* What treasure of that cost sells for in town: half, rounded down. */
-int64_t fungeon_cost_sell_value(int64_t cost);
+/* What one treasure of that cost credits in town: half its points, whole
+ * points in *points and whether a half point more in *half. The rounding
+ * down is done once, on all a Fungeoneer sells (fungeon_sell()). */
+void fungeon_cost_sell_credit(int64_t cost, int64_t *points, bool *half);
 
 #endif

@@ -121,8 +121,9 @@ fungeon_play_annoy_apply(struct fungeon_member *m, struct fungeon_play_annoy *a)
 		struct fungeon_member *f = &m[a->member[i]];
 
 		a->capped[i] = fungeon_add_xp(f, a->xp[i]) < 0;
+		a->full[i] = false;
 		for (int k = 0; a->effect[i] && k < a->neff; k++)
-			fungeon_effect_add(f, &a->eff[k]); /* ignored when f carries the most */
+			a->full[i] |= fungeon_effect_add(f, &a->eff[k]) < 0;
 	}
 }
 

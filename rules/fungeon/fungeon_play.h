@@ -60,8 +60,11 @@ struct fungeon_play_annoy {
 	int64_t xp[FUNGEON_PARTY_MAX];  /* XP each member earns */
 	bool capped[FUNGEON_PARTY_MAX]; /* applying it reached FUNGEON_XP_MAX */
 	bool effect[FUNGEON_PARTY_MAX]; /* the obstacle's continuous effects start on it */
-	int neff;                       /* 0..2: a hold and/or continuous damage */
-	struct fungeon_effect eff[2];   /* those effects */
+	/* applying them found it carrying FUNGEON_EFFECTS_MAX others: one of
+	 * them was not started (the rolls count all the same) */
+	bool full[FUNGEON_PARTY_MAX];
+	int neff;                     /* 0..2: a hold and/or continuous damage */
+	struct fungeon_effect eff[2]; /* those effects */
 	struct cf_narration nar;
 };
 

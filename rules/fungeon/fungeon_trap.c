@@ -91,19 +91,6 @@ fungeon_trap_check(const struct fungeon_piece *t, enum fungeon_trap_act a,
 			    "%s is a replacement: %s is out until the next hallway, where %s "
 			    "joins the party.",
 			    f->name, f->player, f->name);
-		if (a != FUNGEON_TRAP_SEARCH && t->d.continuous &&
-		    f->neffects == FUNGEON_EFFECTS_MAX) {
-			bool same = false;
-
-			for (int e = 0; e < f->neffects; e++)
-				same |= strcmp(f->effects[e].source, t->name) == 0;
-			if (!same)
-				return fail(
-				    err, errlen,
-				    "%s already suffers %d continuous effects, the most one "
-				    "Fungeoneer can carry; roll those off first.",
-				    f->name, FUNGEON_EFFECTS_MAX);
-		}
 		if (a == FUNGEON_TRAP_SEARCH && (t->unaware & (1u << members[i])))
 			return fail(err, errlen,
 			            "%s searched for %s and found nothing; a Fungeoneer who failed "

@@ -721,15 +721,40 @@ roll_table_find(const struct roll_table *t, const char *what)
 	return found;
 }
 
+/* The range text of e at out (room for 2 * NUM_TEXT_MAX bytes); returns
+ * its length. By hand: a saved table is written entry by entry, and
+ * printf costs a thousand instructions an entry. */
+static size_t
+range_text(const struct roll_table_entry *e, char *out)
+{
+	size_t n;
+
+	if (e->weight > 0) {
+		n = num_text(e->weight, out);
+		out[n++] = 'x';
+		out[n] = '\0';
+		return n;
+	}
+	n = num_text(e->lo, out);
+	if (e->lo != e->hi) {
+		out[n++] = '-';
+		n += num_text(e->hi, out + n);
+	}
+	return n;
+}
+
 void
 roll_table_range_text(const struct roll_table_entry *e, char *buf, size_t len)
 {
-	if (e->weight > 0)
-		snprintf(buf, len, "%dx", e->weight);
-	else if (e->lo == e->hi)
-		snprintf(buf, len, "%d", e->lo);
-	else
-		snprintf(buf, len, "%d-%d", e->lo, e->hi);
+	char r[2 * NUM_TEXT_MAX];
+	size_t n = range_text(e, r);
+
+	if (len == 0)
+		return;
+	if (n >= len)
+		n = len - 1; /* cut as snprintf cuts */
+	memcpy(buf, r, n);
+	buf[n] = '\0';
 }
 
 void
@@ -745,10 +770,14 @@ void
 roll_table_format(const struct roll_table *t, struct buf *out)
 {
 	for (size_t i = 0; i < t->n; i++) {
-		char r[16];
+		char r[2 * NUM_TEXT_MAX];
+		size_t n = range_text(&t->e[i], r);
 
-		roll_table_range_text(&t->e[i], r, sizeof(r));
-		buf_addf(out, "%s%s %s", i ? "; " : "", r, t->e[i].text);
+		if (i > 0)
+			buf_add(out, "; ", 2);
+		buf_add(out, r, n);
+		buf_addc(out, ' ');
+		buf_adds(out, t->e[i].text);
 	}
 }
 

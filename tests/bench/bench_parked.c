@@ -71,6 +71,13 @@ fake_snapshot(struct store_backend *b, const char *path, store_done_cb done, voi
 }
 
 static void
+fake_reach(struct store_backend *b, unsigned within_ms, store_done_cb done, void *ctx)
+{
+	fprintf(stderr, "bench_parked: a stop tried a failed change again\n");
+	exit(1);
+}
+
+static void
 fake_close(struct store_backend *b, store_done_cb done, void *ctx)
 {
 	done(ctx, STORE_OK, NULL);
@@ -82,6 +89,7 @@ static const struct store_backend_ops fake_ops = {
     .commit = fake_commit,
     .load = fake_load,
     .snapshot = fake_snapshot,
+    .reach = fake_reach,
     .close = fake_close,
 };
 

@@ -6,8 +6,10 @@
  * bit for bit, in the same order, with cJSON's prev links. And the writer
  * (discord_json_write) must write that tree as JSON that cJSON reads back
  * as the same tree (a number that is not finite comes back as null).
+ * The same bytes are read as a snowflake too (check_snowflake).
  */
 #include <cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,6 +49,30 @@ same(const cJSON *a, const cJSON *b, bool printed)
 	return x == NULL && y == NULL && (a->child == NULL || a->child->prev == last);
 }
 
+/* discord_json_snowflake against strtoull on the same bytes (up to the
+ * first NUL): a snowflake exactly when they are 1 to 20 digits whose
+ * value fits 64 bits, and then the same value. */
+static void
+check_snowflake(const uint8_t *data, size_t size)
+{
+	char s[32];
+	size_t n = 0, digits;
+	uint64_t have = 0, want;
+	bool ok;
+
+	while (n < size && n < sizeof(s) - 1 && data[n] != '\0') {
+		s[n] = (char)data[n];
+		n++;
+	}
+	s[n] = '\0';
+	digits = strspn(s, "0123456789");
+	errno = 0;
+	want = digits > 0 ? strtoull(s, NULL, 10) : 0;
+	ok = digits == n && n >= 1 && n <= 20 && errno == 0;
+	if (discord_json_snowflake(s, &have) != ok || (ok && have != want))
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -54,6 +80,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cJSON *want = cJSON_ParseWithLengthOpts((const char *)data, size, &end, 0);
 	const cJSON *have;
 
+	check_snowflake(data, size);
 	if (arena == NULL)
 		arena = discord_json_new();
 	/* cJSON takes trailing bytes; the gateway's parser only white space. */

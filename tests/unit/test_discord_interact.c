@@ -427,6 +427,22 @@ test_kept_answer_is_the_answer(void **state)
 	assert_message(f->out.callback_body, "Something was rolled.", false);
 	assert_int_equal(f->out.nfollowups, 1);
 	first = strdup(f->out.callback_body);
+	{
+		/* The kept bytes: one JSON object, the message and its parts as
+		 * sent (no GM here: no direct message). */
+		cJSON *k = cJSON_ParseWithLength(kept.p, kept.len);
+
+		assert_non_null(k);
+		assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(k, "c")), first);
+		assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(k, "f")), 1);
+		assert_string_equal(
+		    cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItem(k, "f"), 0)),
+		    f->out.followups[0]);
+		assert_null(cJSON_GetObjectItem(k, "d"));
+		assert_true(cJSON_IsFalse(cJSON_GetObjectItem(k, "e")));
+		assert_true(cJSON_IsTrue(cJSON_GetObjectItem(k, "w")));
+		cJSON_Delete(k);
+	}
 	dispatch_set_store(g->d, &holdstore_ops, &h2);
 	assert_int_equal(
 	    discord_interact_event(g->it, "INTERACTION_CREATE", d, 1000, &g->out, &req, 7, 9, 8),

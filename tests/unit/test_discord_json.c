@@ -203,6 +203,39 @@ escapes_at_every_offset(void **unused)
 	discord_json_free(a);
 }
 
+/* Snowflakes: the digits' value exactly, up to 2^64 - 1; anything else,
+ * an empty text, a sign, a space, a 21st digit or a value past 64 bits, is
+ * not one (and *out is left alone). */
+static void
+reads_snowflakes(void **unused)
+{
+	uint64_t v = 7;
+
+	assert_true(discord_json_snowflake("1100000000000000001", &v));
+	assert_true(v == 1100000000000000001ull);
+	assert_true(discord_json_snowflake("0", &v));
+	assert_true(v == 0);
+	assert_true(discord_json_snowflake("007", &v));
+	assert_true(v == 7);
+	assert_true(discord_json_snowflake("18446744073709551615", &v));
+	assert_true(v == UINT64_MAX);
+	assert_true(discord_json_snowflake("00000000000000000042", &v));
+	assert_true(v == 42);
+	v = 5;
+	assert_false(discord_json_snowflake("18446744073709551616", &v));
+	assert_false(discord_json_snowflake("99999999999999999999", &v));
+	assert_false(discord_json_snowflake("000000000000000000042", &v));
+	assert_false(discord_json_snowflake("", &v));
+	assert_false(discord_json_snowflake(NULL, &v));
+	assert_false(discord_json_snowflake("-1", &v));
+	assert_false(discord_json_snowflake("+1", &v));
+	assert_false(discord_json_snowflake(" 1", &v));
+	assert_false(discord_json_snowflake("12 ", &v));
+	assert_false(discord_json_snowflake("12a", &v));
+	assert_false(discord_json_snowflake("0x12", &v));
+	assert_true(v == 5);
+}
+
 int
 main(void)
 {
@@ -214,6 +247,7 @@ main(void)
 	    cmocka_unit_test(stops_at_cjsons_nesting_limit),
 	    cmocka_unit_test(grows_and_shrinks),
 	    cmocka_unit_test(escapes_at_every_offset),
+	    cmocka_unit_test(reads_snowflakes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

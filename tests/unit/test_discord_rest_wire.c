@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,41 @@ targets(void **unused)
 	expect_target(NULL, "/a\tb", NULL);
 	expect_target(NULL, "/a\x7f", NULL);
 	expect_target(NULL, "", "/api/v10");
+}
+
+/* A long path is read eight bytes at a time: a byte to refuse or to
+ * encode is found at every offset, whatever its neighbours. */
+static void
+targets_long(void **unused)
+{
+	static const char odd[] = {'\n', '\x01', '\x1f', '\x7f', ' ', '!', '~', '\x80', '\xff'};
+	char path[41], want[80];
+
+	for (size_t at = 0; at < 40; at++) {
+		for (size_t k = 0; k < sizeof(odd); k++) {
+			unsigned char c = (unsigned char)odd[k];
+			char *t;
+
+			memset(path, 'a', 40);
+			path[40] = '\0';
+			path[at] = (char)c;
+			t = discord_rest_wire_target(NULL, "/b", 2, path);
+			if (c < 0x20 || c == 0x7f) {
+				assert_null(t);
+				continue;
+			}
+			memcpy(want, "/b", 2);
+			memset(want + 2, 'a', at);
+			if (c == ' ' || c > 0x7f)
+				snprintf(want + 2 + at, sizeof(want) - 2 - at, "%%%02X%s", c,
+				         path + at + 1);
+			else
+				snprintf(want + 2 + at, sizeof(want) - 2 - at, "%s", path + at);
+			assert_non_null(t);
+			assert_string_equal(t, want);
+			free(t);
+		}
+	}
 }
 
 static int
@@ -139,10 +175,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(targets),
-	    cmocka_unit_test(headers),
-	    cmocka_unit_test(proxies),
-	    cmocka_unit_test(origins),
+	    cmocka_unit_test(targets), cmocka_unit_test(targets_long), cmocka_unit_test(headers),
+	    cmocka_unit_test(proxies), cmocka_unit_test(origins),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

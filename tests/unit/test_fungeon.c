@@ -715,6 +715,22 @@ entrance_highest_describes(void **unused)
 	free(d);
 }
 
+/* Types match as names do, case folded in full for every script: a
+ * class bonus tied to ÉCLAIR fits éclair, a magic item of type Straße
+ * fits STRASSE. */
+static void
+types_fold_as_names(void **unused)
+{
+	struct fungeon_member m = {.ctype = "ÉCLAIR"};
+	struct fungeon_design item = {
+	    .kind = FUNGEON_TREASURE, .fancy = true, .pain = 1, .type = "Straße"};
+
+	(void)unused;
+	assert_true(fungeon_class_fits(&m, "éclair"));
+	assert_true(fungeon_item_matches(&item, "STRASSE"));
+	assert_false(fungeon_item_matches(&item, "STRASSEN"));
+}
+
 int
 main(void)
 {
@@ -723,6 +739,7 @@ main(void)
 	    cmocka_unit_test(xp_formula),
 	    cmocka_unit_test(no_level_cap),
 	    cmocka_unit_test(member_basics),
+	    cmocka_unit_test(types_fold_as_names),
 	    cmocka_unit_test(multi_level_level_up),
 	    cmocka_unit_test(room_budgets_fixed_after_step_two),
 	    cmocka_unit_test(picks_follow_the_draw),

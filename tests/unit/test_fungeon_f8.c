@@ -216,7 +216,7 @@ treasure_kind_unnamed_is_said(void **unused)
 	text = fgtable_said(t, "al", "/fungeon cost treasure value 3");
 	assert_string_equal(text, "Treasure: mundane value 3\n"
 	                          "Plain: mundane item (1) + value +3 (3) = 4\n"
-	                          "Cost: 4 points. Sells in town for 2.\n"
+	                          "Cost: 4 points. Sells in town for 2 points.\n"
 	                          "Neither mundane nor fancy was named, so this is priced as a "
 	                          "mundane item (1 point); a fancy one costs 2 and only it may be "
 	                          "magic.\n");

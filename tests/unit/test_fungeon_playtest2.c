@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "tests/unit/helpers/fgtable.h"
 
 /* Deviation 1 (line 254): a dead Fungeoneer's player is out of the game
@@ -59,7 +60,7 @@ d1_the_dead_do_not_move_the_party(void **unused)
 	fgtable_ok(t, "cy", "/fungeon join Cy2 fighter");
 	fgtable_ok(t, "cy", "/fungeon hallway confirm:true");
 	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
-	assert_true(fungeon_channel_in_play(c, 0) && fungeon_channel_in_play(c, 2));
+	assert_true(fungeon_rights_in_play(c, 0) && fungeon_rights_in_play(c, 2));
 	fgtable_free(t);
 }
 

@@ -1226,43 +1226,82 @@ test_a_start_marking_rows_on_a_full_disk_says_how_much_room(void **state)
 	bot_free(b);
 }
 
-static void
-test_snapshot_files_are_kept_and_restore_the_bot(void **state)
+/* A bot whose periodic snapshot is held (due in a day), keeping keep
+ * files and none when it stops, its snapshot directory named in snaps:
+ * snapshots are made only when the test says, so no tick of the bot's
+ * timer races a test's own steps or takes a name of the same second. */
+static struct bot *
+bot_snapshots_held(int keep, char *snaps, size_t len)
 {
 	struct bot *b = calloc(1, sizeof(*b));
-	char snaps[512], first[1024], name[256], err[4096], want[4096];
-	FILE *fp;
 
 	b->dir = tmpdir_new();
 	persist_opts_default(&b->o);
 	b->o.dir = b->dir;
-	b->o.snapshot_interval = 1;
-	b->o.snapshot_keep = 2;
-	/* Periodic ones only: a stop snapshot in the same second as the one
-	 * restored below would take its name. */
+	b->o.snapshot_interval = 86400;
+	b->o.snapshot_keep = keep;
 	b->o.snapshot_on_stop = false;
 	bot_open(b);
-	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
+	snprintf(snaps, len, "%s/snapshots", b->dir);
+	return b;
+}
+
+/* Sets b's snapshot interval to seconds; a shorter one than what is left
+ * of the current wait takes effect at once. */
+static void
+snapshot_every(struct bot *b, int seconds)
+{
+	struct persist_opts o = b->o;
+
+	o.snapshot_interval = seconds;
+	persist_reconfigure(b->p, &o);
+}
+
+static void
+test_a_snapshot_is_made_when_the_interval_passes_with_a_change(void **state)
+{
+	char snaps[512], path[1024], name[256];
+	struct bot *b = bot_snapshots_held(2, snaps, sizeof(snaps));
+	FILE *fp;
+
 	/* What a crash in the middle of a snapshot leaves behind. */
 	assert_int_equal(mkdir(snaps, 0700), 0);
-	snprintf(first, sizeof(first), "%s/delver-20200101T000000Z.tmp", snaps);
-	fp = fopen(first, "w");
+	snprintf(path, sizeof(path), "%s/delver-20200101T000000Z.tmp", snaps);
+	fp = fopen(path, "w");
 	fclose(fp);
-	snprintf(first, sizeof(first), "%s/delver-20200101T000000Z.db.tmp-shm", snaps);
-	fp = fopen(first, "w");
+	snprintf(path, sizeof(path), "%s/delver-20200101T000000Z.db.tmp-shm", snaps);
+	fp = fopen(path, "w");
 	fclose(fp);
 	say(b, "ann", "crypt", "/gm claim");
+	assert_int_equal(flush(b), 0); /* every record of the claim is committed */
 	/* the interval passes with a change: one file */
+	snapshot_every(b, 1);
 	SPIN_UNTIL(b, 1300, stats(b).snapshots >= 1 || persist_snapshot_busy(b->p));
 	snapshot_wait(b);
 	assert_int_equal(stats(b).snapshots, 1);
 	assert_int_equal(count_prefix(snaps, "delver-", name, sizeof(name)), 1);
 	assert_non_null(strstr(name, ".db.gz")); /* the unfinished one is gone */
-	snprintf(first, sizeof(first), "%s/%s", snaps, name);
-	spin(b, 1100); /* nothing changed: no new file */
+	spin(b, 1100);                           /* nothing changed: no new file */
 	snapshot_wait(b);
 	assert_int_equal(stats(b).snapshots, 1);
-	/* Two more generations, a second apart: the oldest goes. */
+	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 1);
+	bot_free(b);
+}
+
+static void
+test_snapshot_files_are_kept_and_restore_the_bot(void **state)
+{
+	char snaps[512], first[1024], name[256], err[4096], want[4096];
+	struct bot *b = bot_snapshots_held(2, snaps, sizeof(snaps));
+	FILE *fp;
+
+	say(b, "ann", "crypt", "/gm claim");
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	assert_int_equal(count_prefix(snaps, "delver-", name, sizeof(name)), 1);
+	snprintf(first, sizeof(first), "%s/%s", snaps, name);
+	/* Two more generations, each in a later second (snapshots are named
+	 * by the second): the oldest goes. */
 	say(b, "bob", "tower", "/gm claim");
 	after(time(NULL));
 	assert_int_equal(persist_snapshot(b->p), 0);
@@ -1271,6 +1310,7 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	after(time(NULL));
 	assert_int_equal(persist_snapshot(b->p), 0);
 	snapshot_wait(b);
+	assert_int_equal(stats(b).snapshots, 3);
 	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 2);
 	assert_int_equal(access(first, F_OK), -1);
 	count_prefix(snaps, "delver-", name, sizeof(name));
@@ -1282,10 +1322,6 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	         "it or use another --state-dir",
 	         b->dir, b->dir);
 	assert_string_equal(err, want);
-	/* after the snapshot, in a later second: the periodic tick (every
-	 * second here) may snapshot the claim, and a snapshot made in the
-	 * same second as first would take its name */
-	after(time(NULL));
 	say(b, "cat", "hall", "/gm claim");
 	bot_close(b);
 	/* A damaged file is refused and changes nothing. */
@@ -1309,20 +1345,13 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	bot_free(b);
 }
 
-/* A bot keeping one snapshot (none when it stops), its snapshot
- * directory made and named in snaps. */
+/* A bot keeping one snapshot, its periodic ones held (see
+ * bot_snapshots_held), its snapshot directory made and named in snaps. */
 static struct bot *
 bot_keeping_one(char *snaps, size_t len)
 {
-	struct bot *b = calloc(1, sizeof(*b));
+	struct bot *b = bot_snapshots_held(1, snaps, len);
 
-	b->dir = tmpdir_new();
-	persist_opts_default(&b->o);
-	b->o.dir = b->dir;
-	b->o.snapshot_keep = 1;
-	b->o.snapshot_on_stop = false;
-	bot_open(b);
-	snprintf(snaps, len, "%s/snapshots", b->dir);
 	assert_int_equal(mkdir(snaps, 0700), 0);
 	return b;
 }
@@ -2254,6 +2283,11 @@ at_start_on_disk(struct bot *b, const char *const *names)
 	return got;
 }
 
+/* The rows of the index of the channels wanted at every start (an error,
+ * failing the test, when there is no such index). */
+#define AT_START_INDEXED                                                                           \
+	"SELECT count(*) FROM channels INDEXED BY channels_at_start WHERE at_start IS NOT 0"
+
 /*
  * A channel whose state asks for it at every start (a live panel) is
  * loaded however long it was idle: its row's at_start says so, not its
@@ -2283,15 +2317,24 @@ test_panel_channels_are_loaded_at_every_start(void **state)
 	assert_int_equal(flush(b), 0);
 	bot_close(b);
 	assert_string_equal(at_start_on_disk(b, names), "1000");
+	/* The start reads the wanted rows through their index. */
+	assert_int_equal(db_int(b, AT_START_INDEXED), 1);
 	sql(b, "UPDATE channels SET last_used = 100"); /* all idle for decades */
 	bot_open(b);
 	assert_string_equal(in_memory(b, names), "1000");
 	bot_close(b);
+	/* A database of schema 3 from before the index gets it at open. */
+	sql(b, "DROP INDEX channels_at_start");
+	bot_open(b);
+	assert_string_equal(in_memory(b, names), "1000");
+	bot_close(b);
+	assert_int_equal(db_int(b, AT_START_INDEXED), 1);
 	/* As delver with schema 2 left it, swapped's panel saved by another
 	 * hand (its members in another order, as panel_state.h allows). */
 	snprintf(set, sizeof(set),
 	         "UPDATE channels SET rec = '%08x %s' WHERE key = 'console:swapped';"
-	         "ALTER TABLE channels DROP COLUMN at_start; PRAGMA user_version = 2;",
+	         "DROP INDEX channels_at_start; ALTER TABLE channels DROP COLUMN at_start; "
+	         "PRAGMA user_version = 2;",
 	         (unsigned)crc32_of(swapped, strlen(swapped)), swapped);
 	sql(b, set);
 	bot_open(b);
@@ -2300,6 +2343,7 @@ test_panel_channels_are_loaded_at_every_start(void **state)
 	bot_close(b);
 	assert_int_equal(db_int(b, "PRAGMA user_version"), STORE_SQLITE_SCHEMA);
 	assert_string_equal(at_start_on_disk(b, names), "1001");
+	assert_int_equal(db_int(b, AT_START_INDEXED), 2);
 	/* The next start finds the same ones by the column alone. */
 	bot_open(b);
 	assert_string_equal(in_memory(b, names), "1001");
@@ -2424,7 +2468,12 @@ struct fake {
 		char key[KEY_MAX];
 	} waiting[8];
 	char answer_key[KEY_MAX]; /* fake_answer_cb answers this key's loads alone, or all: "" */
-	int open_timers;          /* while closing */
+	/* reach: answered STORE_OK from the loop */
+	uv_timer_t reach;
+	int reaches; /* reach calls */
+	store_done_cb reached;
+	void *reached_ctx;
+	int open_timers; /* while closing */
 };
 
 static int
@@ -2527,6 +2576,28 @@ fake_snapshot(struct store_backend *b, const char *path, store_done_cb done, voi
 }
 
 static void
+fake_reach_cb(uv_timer_t *t)
+{
+	struct fake *f = t->data;
+	store_done_cb done = f->reached;
+
+	f->reached = NULL;
+	done(f->reached_ctx, STORE_OK, NULL);
+}
+
+static void
+fake_reach(struct store_backend *b, unsigned within_ms, store_done_cb done, void *ctx)
+{
+	struct fake *f = (struct fake *)b;
+
+	assert_null(f->reached); /* one at a time */
+	f->reaches++;
+	f->reached = done;
+	f->reached_ctx = ctx;
+	uv_timer_start(&f->reach, fake_reach_cb, 0, 0);
+}
+
+static void
 fake_closed(uv_handle_t *h)
 {
 	struct fake *f = h->data;
@@ -2546,9 +2617,10 @@ fake_close(struct store_backend *b, store_done_cb done, void *ctx)
 	fake_answer_cb(&f->answer);
 	f->closed = done;
 	f->closed_ctx = ctx;
-	f->open_timers = 2;
+	f->open_timers = 3;
 	uv_close((uv_handle_t *)&f->fire, fake_closed);
 	uv_close((uv_handle_t *)&f->answer, fake_closed);
+	uv_close((uv_handle_t *)&f->reach, fake_closed);
 }
 
 static const struct store_backend_ops fake_ops = {
@@ -2557,6 +2629,7 @@ static const struct store_backend_ops fake_ops = {
     .commit = fake_commit,
     .load = fake_load,
     .snapshot = fake_snapshot,
+    .reach = fake_reach,
     .close = fake_close,
 };
 
@@ -2581,6 +2654,8 @@ bot_on_fake(struct fake **fp)
 	f->fire.data = f;
 	uv_timer_init(&b->loop, &f->answer);
 	f->answer.data = f;
+	uv_timer_init(&b->loop, &f->reach);
+	f->reach.data = f;
 	b->st = state_new();
 	b->rng = rng_new_seeded(1);
 	b->d = dispatch_new(&(struct dispatch_opts){.state = b->st, .rng = b->rng});
@@ -2700,6 +2775,92 @@ test_failed_commit_says_the_change_may_be_lost(void **state)
 	reply_free(again.r);
 	bot_free(b);
 	on_sqlite = true;
+}
+
+struct close_wait {
+	bool done;
+	unsigned lost;
+};
+
+static void
+closed_cb(void *ctx, unsigned lost)
+{
+	struct close_wait *w = ctx;
+
+	w->done = true;
+	w->lost = lost;
+}
+
+/*
+ * A stop with a change whose write failed has the backend reach its store
+ * (store_backend.h's reach), then writes the change again; saved, nothing
+ * is lost. The same road on every backend. (The stop begins while the
+ * first write is under way: the stop holds the retry tick, so only the
+ * stop writes it again.)
+ */
+static void
+test_a_stop_reaches_the_store_then_writes_again(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply claim;
+	struct close_wait w = {false, 1};
+
+	assert_true(start(b, &claim, "hall", "/gm claim"));
+	run_until_commit(b, f, &claim);
+	persist_close_async(b->p, closed_cb, &w);
+	assert_int_equal(f->reaches, 0);
+	fake_complete(f, STORE_FAILED);
+	while (f->commits < 2)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(f->reaches, 1);
+	assert_int_equal(f->n, 1);
+	assert_string_equal(f->keys[0], "console:hall");
+	assert_true(claim.ready);
+	assert_string_equal(text_of(claim.r), "ann is now the GM of this channel.\n" WARNING);
+	fake_complete(f, STORE_OK);
+	while (!w.done)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(w.lost, 0); /* (f is freed with the backend) */
+	b->p = NULL;
+	reply_free(claim.r);
+	bot_teardown(b);
+	tmpdir_remove(b->dir);
+	free(b);
+	on_sqlite = true;
+}
+
+/*
+ * On SQLite, a write that keeps failing at the stop is tried again in the
+ * stop's rounds, then given up: the stop counts the record, and its one
+ * line names no server.
+ */
+static void
+test_a_stop_on_a_failing_disk_counts_what_it_lost(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct stderrcap cap;
+	char want[4600];
+	const char *log;
+	unsigned lost;
+
+	faultio_arm(FAULTIO_WRITE, 1, EIO, true);
+	assert_string_equal(say(b, "ann", "crypt", "/gm claim"),
+	                    "ann is now the GM of this channel.\n" WARNING);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	lost = persist_close(b->p);
+	log = stderrcap_end(&cap);
+	faultio_off();
+	assert_int_equal(lost, 1);
+	snprintf(want, sizeof(want),
+	         "error: store: the changes of 1 record could not be saved to %s/" PERSIST_DB_FILE
+	         " before the stop; they are lost, and delver exits with status 1\n",
+	         b->dir);
+	assert_non_null(strstr(log, want));
+	assert_string_equal(gm_on_disk(b, "crypt"), "(absent)");
+	bot_teardown(b);
+	tmpdir_remove(b->dir);
+	free(b);
 }
 
 /* Another writer moves channel key on: its row's generation, behind b's
@@ -3130,6 +3291,7 @@ main(void)
 	    cmocka_unit_test(test_users_with_nothing_to_keep_are_not_stored),
 	    cmocka_unit_test(test_nick_cycling_leaves_nothing_behind),
 	    cmocka_unit_test(test_idle_users_leave_memory_and_come_back),
+	    cmocka_unit_test(test_a_snapshot_is_made_when_the_interval_passes_with_a_change),
 	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
 	    cmocka_unit_test(test_snapshot_files_are_pruned_off_the_loop),
 	    cmocka_unit_test(test_future_snapshot_names_push_out_nothing),
@@ -3161,6 +3323,8 @@ main(void)
 	    cmocka_unit_test(test_a_record_holding_its_log_moves_it_to_rows),
 	    cmocka_unit_test(test_reply_waits_for_a_slow_commit),
 	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
+	    cmocka_unit_test(test_a_stop_reaches_the_store_then_writes_again),
+	    cmocka_unit_test(test_a_stop_on_a_failing_disk_counts_what_it_lost),
 	    cmocka_unit_test(test_a_conflict_drops_every_linked_change),
 	    cmocka_unit_test(test_sqlite_conflict_keeps_no_part_of_a_command),
 	    cmocka_unit_test(test_users_known_absent_are_bounded),

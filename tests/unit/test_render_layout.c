@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include <utf8proc.h>
+
 #include "bot/render/render_layout.h"
 
 /* A column is as wide as its widest cell or header, in code points. */
@@ -92,12 +94,29 @@ palette_codes(void **unused)
 	assert_int_equal(render_layout_ansi_colour((enum ucolour) - 1), 30);
 }
 
+/* Every ASCII byte counts as utf8proc counts its character, control
+ * characters (no column) and DEL included, alone and among others. */
+static void
+widths_of_ascii_are_utf8procs(void **unused)
+{
+	for (int c = 1; c < 0x80; c++) {
+		char one[2] = {(char)c, '\0'}, three[4] = {'a', (char)c, 'b', '\0'};
+		size_t want = (size_t)utf8proc_charwidth(c);
+
+		assert_int_equal(render_layout_width(one), want);
+		assert_int_equal(render_layout_width(three), want + 2);
+	}
+	assert_int_equal(render_layout_width("a\tb"), 2);
+	assert_int_equal(render_layout_width("x\x7f"), 1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(widths_count_code_points),
 	    cmocka_unit_test(widths_count_display_columns),
+	    cmocka_unit_test(widths_of_ascii_are_utf8procs),
 	    cmocka_unit_test(pad_appends_spaces),
 	    cmocka_unit_test(palette_codes),
 	};

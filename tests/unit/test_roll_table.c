@@ -179,6 +179,30 @@ format_round_trips(void **unused)
 	buf_free(&b);
 }
 
+/* A range's text: "lo-hi", "n" for one result, "wx" for a weight; cut to
+ * the room given, as snprintf cuts. */
+static void
+range_texts(void **unused)
+{
+	struct roll_table_entry ranged = {.lo = 10, .hi = 20}, one = {.lo = 7, .hi = 7},
+	                        weighted = {.lo = 4, .hi = 6, .weight = 3},
+	                        big = {.lo = -2147483647 - 1, .hi = 2147483647};
+	char r[32];
+
+	roll_table_range_text(&ranged, r, sizeof(r));
+	assert_string_equal(r, "10-20");
+	roll_table_range_text(&one, r, sizeof(r));
+	assert_string_equal(r, "7");
+	roll_table_range_text(&weighted, r, sizeof(r));
+	assert_string_equal(r, "3x");
+	roll_table_range_text(&big, r, sizeof(r));
+	assert_string_equal(r, "-2147483648-2147483647");
+	roll_table_range_text(&ranged, r, 3);
+	assert_string_equal(r, "10");
+	roll_table_range_text(&ranged, r, 1);
+	assert_string_equal(r, "");
+}
+
 /* A table whose die comes from its text; fails the test on an error. */
 static void
 parse_die(const char *text, struct roll_table *t)
@@ -819,6 +843,7 @@ main(void)
 	    cmocka_unit_test(entry_limits),
 	    cmocka_unit_test(find_by_range_or_name),
 	    cmocka_unit_test(format_round_trips),
+	    cmocka_unit_test(range_texts),
 	    cmocka_unit_test(dice_in_entries_are_rolled),
 	    cmocka_unit_test(words_that_are_not_dice_are_kept),
 	    cmocka_unit_test(long_dice_notes_are_marked),

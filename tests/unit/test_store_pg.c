@@ -373,6 +373,29 @@ pg_exec(const char *sql)
 	PQfinish(c);
 }
 
+/* The one integer sql reads, on a connection of its own. */
+static long
+pg_int(const char *sql)
+{
+	PGconn *c = PQconnectdb(pgcluster_conninfo);
+	PGresult *r;
+	long v;
+
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	r = PQexec(c, sql);
+	assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+	assert_int_equal(PQntuples(r), 1);
+	v = strtol(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	PQfinish(c);
+	return v;
+}
+
+/* The partial index of the channels wanted at every start, as made. */
+#define AT_START_INDEX                                                                             \
+	"SELECT count(*) FROM pg_indexes WHERE tablename = 'channels' AND indexname = "            \
+	"'channels_at_start' AND indexdef LIKE '%WHERE (at_start IS NOT FALSE)'"
+
 /* load_active on a fresh backend, into a (zeroed but for what the rows
  * say). */
 static void
@@ -427,13 +450,21 @@ load_active_reads_recent_channels_and_all_users(void **state)
 	load_active_once(&a, false);
 	assert_int_equal(a.channels, 1);
 	assert_false(a.saw_old);
+	/* Those rows are read through their own index, made where missing. */
+	assert_int_equal(pg_int(AT_START_INDEX), 1);
+	pg_exec("DROP INDEX channels_at_start");
+	load_active_once(&a, false);
+	assert_int_equal(a.channels, 1);
+	assert_int_equal(pg_int(AT_START_INDEX), 1);
 	/* Tables an older delver made have no at_start: the column comes at
 	 * the next open, not known for every row, so each is read and what
 	 * its row says is stored: wanted, it stays read. */
 	pg_exec("ALTER TABLE channels DROP COLUMN at_start");
+	assert_int_equal(pg_int(AT_START_INDEX), 0); /* dropped with its column */
 	load_active_once(&a, true);
 	assert_int_equal(a.channels, 2);
 	assert_true(a.saw_old);
+	assert_int_equal(pg_int(AT_START_INDEX), 1);
 	load_active_once(&a, true);
 	assert_true(a.saw_old);
 	assert_int_equal(a.channels, 2);

@@ -102,6 +102,10 @@ case_folded(void **unused)
 	assert_int_equal(utf8_casecmp("Gus", "gUS"), 0);
 	assert_int_equal(utf8_casecmp("ΣΟΦΊΑ", "σοφία"), 0);
 	assert_int_equal(utf8_casecmp("ς", "Σ"), 0);
+	assert_int_equal(utf8_casecmp("Straße", "STRASSE"), 0); /* full folding */
+	assert_int_equal(utf8_casecmp("\xef\xac\x81re", "FIRE"), 0);
+	assert_int_equal(utf8_casecmp("İstanbul", "istanbul"), 0);
+	assert_true(utf8_casecmp("Straße", "STRASSEN") < 0);
 	assert_true(utf8_casecmp("Emile", "Émile") != 0);
 	assert_true(utf8_casecmp("gus", "gust") < 0);
 	assert_true(utf8_casecmp("gust", "gus") > 0);

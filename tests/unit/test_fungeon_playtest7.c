@@ -1,0 +1,351 @@
+/* The seventh independent play-test of Fungeon
+ * (notes/playtest-fungeon-7.md), its findings each played at a table as
+ * the report found it, with what the rule text (or a Ruling where it
+ * is silent) wants instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* Member i of the table is held by the vine's grab (made by the holder
+ * of Monsters), as a failed roll against it in combat would leave it. */
+static void
+held_by_vine(struct fgtable *t, int i)
+{
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "vine/grab",
+	                           .annoy = 4,
+	                           .type = "plant"};
+
+	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
+	assert_int_equal(fungeon_effect_add(&fgtable_fungeon(t)->m[i], &e), 0);
+}
+
+/* S1 (line 175: the held may not act; Ruling: a trap triggered for
+ * everyone leaves the held out, one named is refused): with all three
+ * held, the trap's maker triggering it for everyone hears every held one
+ * named; with Bo alone free, the roll says who was left out and why;
+ * two held named are both named. */
+static void
+s1_every_held_one_is_named(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon trap add pit annoy 2 pain 1 type spikes",
+	    "/fungeon monster add vine level 2 ability grab annoy 4 hold type plant", NULL};
+	struct fgtable *t = fgtable_new(2301);
+	const char *trapper;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 3, 3);
+	fgtable_room_made(t, d);
+	trapper = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	held_by_vine(t, 0);
+	held_by_vine(t, 2);
+	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit Al Cy",
+	                        "Al and Cy are held by vine/grab and may not act until rolls in "
+	                        "combat turns break the holds (/fungeon combat).");
+	text = fgtable_said(t, trapper, "/fungeon trigger pit");
+	fgtable_holds(text, "Left out: Al and Cy are held by vine/grab and may not act.\n");
+	fgtable_holds(text, "\nBo (bo): ");
+	free(text);
+	held_by_vine(t, 1);
+	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit",
+	                        "Nobody in room 1 is free to face pit: Al, Bo and Cy are held by "
+	                        "vine/grab and may not act until rolls in combat turns break the "
+	                        "holds (/fungeon combat).");
+	fgtable_free(t);
+}
+
+/* S2 (line 297, and the Ruling that a sale gives half of all its seller
+ * gives up, rounded down once): a treasure's price says what it credits
+ * in town as the sale does, a half point included. */
+static void
+s2_a_price_says_the_half_point(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3", NULL};
+	struct fgtable *t = fgtable_new(2302);
+
+	(void)unused;
+	fgtable_alone_on_floor(t, 3, d[0]);
+	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
+	fgtable_says(t, "al", "/fungeon treasure add coin mundane",
+	             "Cost: 1 point. Sells in town for half a point.\n");
+	fgtable_says(t, "al", "/fungeon cost treasure mundane value 1",
+	             "Cost: 2 points. Sells in town for 1 point.\n");
+	fgtable_says(t, "al", "/fungeon treasure add coin3 mundane value 2",
+	             "Cost: 3 points. Sells in town for 1 and a half points.\n");
+	fgtable_free(t);
+}
+
+/* S12 (delver(7) Limits: a name is 1 to 24 characters; what a user types
+ * is shown without invisible characters): a name, class, class type,
+ * piece name or design word that holds an invisible character, or starts
+ * with an accent that has no letter under it, is refused, so that no
+ * Fungeoneer or piece is shown with an empty name or looks like
+ * another. */
+static void
+s12_what_does_not_show_is_refused(void **unused)
+{
+	static const char *const name =
+	    "A Fungeoneer's name shows as it is typed: this one holds an invisible character or "
+	    "a control, or an accent with no letter under it.";
+	struct fgtable *t = fgtable_new(2312);
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	fgtable_fails_unchanged(t, "hy", "/fungeon join \xe2\x80\x8b mage", name);
+	fgtable_fails_unchanged(t, "hy", "/fungeon join Al\xe2\x80\x8b mage", name);
+	fgtable_fails_unchanged(t, "hy", "/fungeon join \xcc\x81 mage", name);
+	fgtable_fails_unchanged(t, "hy", "/fungeon join Hy \xe2\x80\x8b",
+	                        "A class shows as it is typed: this one holds an invisible "
+	                        "character or a control, or an accent with no letter under it.");
+	fgtable_fails_unchanged(t, "hy",
+	                        "/fungeon join Hy mage 3 type:\xe2\x80\x8b"
+	                        "fire",
+	                        "A class type shows as it is typed: this one holds an invisible "
+	                        "character or a control, or an accent with no letter under it.");
+	fgtable_fails_unchanged(t, "hy", "/fungeon join Hy\xe2\x80\x8c mage", name);
+	fgtable_fails_unchanged(t, "hy", "/fungeon join \xe2\x80\x8dHy mage", name);
+	/* a non-joiner inside a Persian name is part of its spelling */
+	fgtable_ok(
+	    t, "fa",
+	    "/fungeon join \xd8\xb9\xd9\x84\xdb\x8c\xe2\x80\x8c\xd8\xb1\xd8\xb6\xd8\xa7 bard 3");
+	fgtable_ok(t, "hy", "/fungeon join Hy Shadow-Mage\xcc\x81 3");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	fgtable_fails_unchanged(t, fgtable_holder(t, FUNGEON_CAT_TRAPS),
+	                        "/fungeon trap add \xe2\x80\x8b annoy 2 pain 1 type fire",
+	                        "A name shows as it is typed: this one holds an invisible "
+	                        "character or a control, or an accent with no letter under it.");
+	fgtable_fails_unchanged(t, fgtable_holder(t, FUNGEON_CAT_TRAPS),
+	                        "/fungeon trap add pit annoy 2 pain 1 type \xe2\x80\x8b",
+	                        "A design shows as it is typed: this one holds an invisible "
+	                        "character or a control, or an accent with no letter under it.");
+	fgtable_free(t);
+}
+
+/* S3 (line 67: every point given is spent): a piece that does not fit
+ * what is left says what helps: with nothing left, that the budget is
+ * spent and a piece must be unmade first; with less left than any new
+ * piece costs, that too, or that the holder may let those go; "make it
+ * cheaper" only where a cheaper piece could fit. */
+static void
+s3_a_spent_budget_says_so(void **unused)
+{
+	struct fgtable *t = fgtable_new(2303);
+	const char *tr, *mo;
+
+	(void)unused;
+	fgtable_fighters(t, 3, 3);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	tr = fgtable_holder(t, FUNGEON_CAT_TREASURE);
+	fgtable_ok(t, tr, "/fungeon treasure add gem mundane value 5");
+	fgtable_fails_unchanged(t, tr, "/fungeon treasure add ring mundane",
+	                        "The Treasure budget of room 1 is spent (6 of 6): nothing more can "
+	                        "be made; unmake a piece first (/fungeon treasure remove NAME) to "
+	                        "change the room.");
+	mo = fgtable_holder(t, FUNGEON_CAT_MONSTERS);
+	fgtable_ok(t, mo, "/fungeon monster add ogre level 10");
+	fgtable_fails_unchanged(t, mo, "/fungeon monster add rat level 3",
+	                        "rat costs 3 but the Monsters budget has 2 left this room (budget "
+	                        "12, spent 10), less than any new monster costs here (at least 3): "
+	                        "unmake a piece first (/fungeon monster remove NAME) to make it "
+	                        "again bigger, or let the 2 go (/fungeon enter waive:true).");
+	fgtable_ok(t, mo, "/fungeon monster remove ogre");
+	fgtable_ok(t, mo, "/fungeon monster add ogre level 6");
+	fgtable_fails_unchanged(t, mo, "/fungeon monster add rat level 7",
+	                        "rat costs 7 but the Monsters budget has 6 left this room (budget "
+	                        "12, spent 6); make it cheaper.");
+	fgtable_free(t);
+}
+
+/* S5 (lines 53 and 254: the dead are out until the hallway, where their
+ * players make new Fungeoneers): after a total party kill in a room, a
+ * dead Fungeoneer's player trying to act hears that nobody is in play
+ * and what comes first, not only "until the next hallway", which nobody
+ * may call before the new Fungeoneers are made. */
+static void
+s5_after_a_total_party_kill_each_refusal_says_what_next(void **unused)
+{
+	static const char *const d[] = {"/fungeon trap add gas annoy 2 pain 1 type poison",
+	                                "/fungeon monster add ogre level 6",
+	                                "/fungeon treasure add idol mundane", NULL};
+	static const char *const al =
+	    "Al is dead, as is every Fungeoneer of the party: al makes a new one first (/fungeon "
+	    "join NAME CLASS, level 2), then any of the party goes on to the hallway (/fungeon "
+	    "hallway).";
+	struct fgtable *t = fgtable_new(2305);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_fails_unchanged(t, "al", "/fungeon take idol", al);
+	fgtable_fails_unchanged(t, "al", "/fungeon trigger gas", al);
+	fgtable_fails_unchanged(t, "al", "/fungeon find gas", al);
+	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter 2");
+	fgtable_fails_unchanged(t, "bo", "/fungeon take idol",
+	                        "Bo2 is a replacement: bo is out until the next hallway, where Bo2 "
+	                        "joins the party; nobody of the party is in play, so any of its "
+	                        "players goes on to it (/fungeon hallway).");
+	fgtable_fails_unchanged(t, "al", "/fungeon take idol", al);
+	fgtable_free(t);
+}
+
+/* S7 (lines 53 and 299, town): with the whole party dead in town,
+ * selling, buying, a new game session and the party's list each say
+ * who makes a new Fungeoneer first, not what a living one would hear. */
+static void
+s7_in_town_after_a_total_party_kill_the_dead_are_named(void **unused)
+{
+	static const char *const dead =
+	    "Al is dead: al makes a new Fungeoneer here in town (/fungeon join NAME CLASS).";
+	struct fgtable *t = fgtable_new(2307);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_gm(t, "/fungeon adjust Al hits:-99");
+	fgtable_gm(t, "/fungeon adjust Bo hits:-99");
+	fgtable_fails_unchanged(t, "al", "/fungeon town sell gem", dead);
+	fgtable_fails_unchanged(t, "al", "/fungeon town buy gem mundane", dead);
+	text = fgtable_said(t, "al", "/fungeon town session");
+	fgtable_holds(text, "A new game session begins: nobody of the party lives.\nal's Al and "
+	                    "bo's Bo died: each player makes a new Fungeoneer here in town "
+	                    "(/fungeon join NAME CLASS) before the hallway.\n");
+	free(text);
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "al's Al and bo's Bo died: each player makes a new Fungeoneer here "
+	                    "in town (/fungeon join NAME CLASS) before the hallway.\n");
+	assert_null(strstr(text, "Categories are drawn"));
+	free(text);
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter 3");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "bo's Bo died: bo makes a new Fungeoneer here in town (/fungeon join "
+	                    "NAME CLASS) before the hallway.\n");
+	free(text);
+	fgtable_free(t);
+}
+
+/* S4 (delver(7), the panel: its buttons are the step that moves the
+ * party on): after a total party kill in a room with a monster standing,
+ * the panel says nobody is in play and what comes first, marks the
+ * replacement waiting for the hallway, and offers the hallway, not a
+ * combat turn nobody may take. */
+static void
+s4_the_panel_after_a_total_party_kill(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 6", NULL};
+	struct fgtable *t = fgtable_new(2304);
+	const struct reply_msg *m;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter 2");
+	text = fgtable_said(t, "al", "/panel");
+	fgtable_holds(text, "Fungeon: the party is in room 1 on floor 3");
+	fgtable_holds(text, " · nobody of the party is in play: new Fungeoneers first, then the "
+	                    "hallway\n");
+	fgtable_holds(text, "Party: Al (dead), Bo2 L2 10/10 hits 0 XP (joins in the hallway)\n");
+	free(text);
+	m = reply_msg(t->last, REPLY_CHANNEL);
+	assert_string_equal(m->buttons[m->nbuttons - 1].action, "fungeon hallway");
+	for (size_t i = 0; i < m->nbuttons; i++)
+		assert_string_not_equal(m->buttons[i].action, "fungeon combat");
+	fgtable_free(t);
+}
+
+/* S6 (R3; delver(7): names never clash, whatever their case): names that
+ * differ only by full case folding (ß and SS, the ﬁ ligature and FI) are
+ * one name, for Fungeoneers and pieces alike, and a sheet finds one by
+ * the other. */
+static void
+s6_names_fold_in_full(void **unused)
+{
+	struct fgtable *t = fgtable_new(2306);
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Straße mage 1");
+	fgtable_fails_unchanged(t, "bo", "/fungeon join STRASSE knight 1",
+	                        "The name STRASSE is taken here by al's Fungeoneer; pick another.");
+	fgtable_ok(t, "bo", "/fungeon join \xef\xac\x81re knight 1");
+	fgtable_fails_unchanged(t, "cy", "/fungeon join FIRE rogue 1",
+	                        "The name FIRE is taken here by bo's Fungeoneer; pick another.");
+	fgtable_says(t, "cy", "/fungeon sheet strasse", "Straße");
+	fgtable_free(t);
+}
+
+/* S26 (line 246: combat is a guaranteed result; the bot keeps at most 4
+ * continuous effects on a Fungeoneer): one who carries 4 still triggers a
+ * continuous trap and fights a monster with a continuous ability; the
+ * rolls go on as the text has them, and a fifth effect is not started,
+ * which the reply says. */
+static void
+s26_four_effects_never_stop_play(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon trap add c5 annoy 10 pain 1 continuous type acid",
+	    "/fungeon monster add w level 6 ability s annoy 2 pain 1 continuous type acid", NULL};
+	struct fgtable *t = fgtable_new(2326);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 6);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	for (int i = 0; i < FUNGEON_EFFECTS_MAX; i++) {
+		struct fungeon_effect e = {.kind = FUNGEON_EFFECT_DAMAGE,
+		                           .from = FUNGEON_FROM_TRAP,
+		                           .annoy = 1,
+		                           .pain = 1,
+		                           .type = "acid"};
+
+		snprintf(e.source, sizeof(e.source), "e%d", i + 1);
+		assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	}
+	text = fgtable_said(t, "al", "/fungeon trigger c5 Al");
+	fgtable_holds(text, "Al carries 4 continuous effects already, the most the bot keeps: "
+	                    "c5's is not added.\n");
+	free(text);
+	assert_int_equal(c->m[0].neffects, FUNGEON_EFFECTS_MAX);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "3. Painful conflict\n");
+	free(text);
+	assert_int_equal(c->m[0].neffects, FUNGEON_EFFECTS_MAX);
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(s1_every_held_one_is_named),
+	    cmocka_unit_test(s2_a_price_says_the_half_point),
+	    cmocka_unit_test(s3_a_spent_budget_says_so),
+	    cmocka_unit_test(s4_the_panel_after_a_total_party_kill),
+	    cmocka_unit_test(s5_after_a_total_party_kill_each_refusal_says_what_next),
+	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
+	    cmocka_unit_test(s6_names_fold_in_full),
+	    cmocka_unit_test(s12_what_does_not_show_is_refused),
+	    cmocka_unit_test(s26_four_effects_never_stop_play),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
