@@ -39,7 +39,7 @@ run_handler(struct invocation *inv, struct reply *out)
 		had[i] = channel_mod_peek(inv->chan, (enum chanmod_id)i) != NULL;
 	undo_before(inv, &snap);
 	inv->cmd->fn(inv, out);
-	undo_after(inv, &snap);
+	undo_after(inv, &snap, reply_is_screened(out));
 	if (channel_touched(inv->chan))
 		return;
 	for (int i = 0; i < CHANMOD_COUNT; i++)

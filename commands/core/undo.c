@@ -152,7 +152,7 @@ put_what(struct reply *out, unsigned style, const struct undo_step *s)
 }
 
 void
-undo_after(struct invocation *inv, struct undo_snap *snap)
+undo_after(struct invocation *inv, struct undo_snap *snap, bool screened)
 {
 	struct undo_parts p;
 	char *now[UNDO_NMODS] = {NULL};
@@ -177,7 +177,9 @@ undo_after(struct invocation *inv, struct undo_snap *snap)
 				undo_delta_make(was, strlen(was), now[m], strlen(now[m]), &p.d[m]);
 		}
 	}
-	if (p.has != 0) {
+	/* Made behind the screen: kept even when it changed nothing. */
+	screened = screened && snap->active;
+	if (p.has != 0 || screened) {
 		struct undo_step *s;
 		size_t size;
 
@@ -204,6 +206,8 @@ undo_after(struct invocation *inv, struct undo_snap *snap)
 		/* Dice drawn while it ran: its outcome came from them. */
 		if (inv->rng != NULL && rng_draws(inv->rng) != snap->draws)
 			p.flags |= UNDO_ROLLED;
+		if (screened)
+			p.flags |= UNDO_SCREENED;
 		s = undo_step_pack(&p, &size);
 		undo_hist_push(channel_mod(inv->chan, CHANMOD_UNDO), s, size);
 	}
@@ -270,7 +274,8 @@ static bool
 hidden_step(const struct invocation *inv, const struct undo_step *s)
 {
 	return undo_screen_hides(inv->chan, undo_step_text(s, UNDO_PATH),
-	                         (undo_step_has(s) & 1) != 0); /* undo_ids[0] */
+	                         (undo_step_has(s) & 1) != 0, /* undo_ids[0] */
+	                         (undo_step_flags(s) & UNDO_SCREENED) != 0);
 }
 
 /* Whether what s is stays out of what the invoker is told (hidden: s is
@@ -357,8 +362,11 @@ say_undone(struct reply *out, const struct invocation *inv, const struct undo_st
 				first = false;
 				tables = true;
 			}
-		reply_add(out, 0, "%s",
-		          tables ? " are as they were before." : " is as it was before.");
+		if (first) /* made behind the screen, it changed nothing */
+			reply_add(out, 0, "it had changed nothing that is kept.");
+		else
+			reply_add(out, 0, "%s",
+			          tables ? " are as they were before." : " is as it was before.");
 		reply_nl(out);
 	}
 	if (next == NULL) {
@@ -511,6 +519,7 @@ const struct command cmd_undo = {
             "256 KiB of earlier state), across restarts. Rolls, {/log}, saved rolls, the channel's "
             "settings and the GM seat are not undone. While Tension is hidden, a change made "
             "behind the GM's screen is named to that GM alone, and only that GM can undo it "
-            "(a GM who takes the seat later cannot).",
+            "(a GM who takes the seat later cannot); a roll or check made behind the screen "
+            "always leaves a step, even one that changed nothing.",
     .fn = undo_fn,
 };

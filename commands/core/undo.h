@@ -61,9 +61,11 @@ struct undo_snap {
 /* Before inv runs: marks whether it is undoable and, when it is, encodes
  * the modules into snap. */
 void undo_before(struct invocation *inv, struct undo_snap *snap);
-/* After inv ran: records the step when it changed a game module, and
- * frees what snap holds (call it after every undo_before()). */
-void undo_after(struct invocation *inv, struct undo_snap *snap);
+/* After inv ran: records the step when it changed a game module, or when
+ * the GM ran it behind the screen (screened: its reply was reply_screen's,
+ * while Tension is hidden) whatever it changed, and frees what snap holds
+ * (call it after every undo_before()). */
+void undo_after(struct invocation *inv, struct undo_snap *snap, bool screened);
 
 /* How many steps the channel's history holds (tests). */
 size_t undo_depth(const struct channel *ch);

@@ -23,7 +23,7 @@ struct undo_step {
 	uint8_t has;   /* bit m: module m changed in this step */
 	uint8_t none;  /* bit m: it had no state before */
 	uint8_t whole; /* bit m: its delta holds the whole previous encoding (a saved full form) */
-	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED, SELF_SCREEN */
+	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED, UNDO_SCREENED, SELF_SCREEN */
 	char data[];
 };
 
@@ -318,7 +318,8 @@ hist_destroy(void *p)
 
 /* A step's saved form: its texts ("screen" only when not ""), "seated":
  * true when the one behind the screen held the GM seat, "rolled": true
- * when it rolled dice, "deltas" {"<module>": {"keep":P,
+ * when it rolled dice, "screened": true when the GM made it behind the
+ * screen, "deltas" {"<module>": {"keep":P,
  * "tail":S,"mid":M,"after":L,"sum":H} or null (no state before)}, and for
  * a module kept whole (loaded from "mods"), "mods" {"<module>": text}. */
 static cJSON *
@@ -343,6 +344,8 @@ hist_save(const void *p)
 			cJSON_AddTrueToObject(so, "seated");
 		if (s->flags & UNDO_ROLLED)
 			cJSON_AddTrueToObject(so, "rolled");
+		if (s->flags & UNDO_SCREENED)
+			cJSON_AddTrueToObject(so, "screened");
 		undo_step_deltas(s, d);
 		for (int m = 0; m < UNDO_NMODS; m++) {
 			const char *key = chanmod_table[undo_ids[m]]->name;
@@ -418,7 +421,7 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 	static const char *const names[UNDO_TEXTS] = {"who", "name", "path", "args", "screen"};
 	static const size_t sizes[UNDO_TEXTS] = {KEY_MAX, NAME_MAX_LEN, UNDO_PATH_MAX,
 	                                         UNDO_WHAT_MAX, KEY_MAX};
-	const cJSON *rolled, *seated;
+	const cJSON *rolled, *seated, *screened;
 
 	memset(&p, 0, sizeof(p));
 	if (!cJSON_IsObject(so)) {
@@ -427,6 +430,7 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 	}
 	rolled = cJSON_GetObjectItemCaseSensitive(so, "rolled");
 	seated = cJSON_GetObjectItemCaseSensitive(so, "seated");
+	screened = cJSON_GetObjectItemCaseSensitive(so, "screened");
 	for (int i = 0; i < UNDO_TEXTS; i++) {
 		/* A step saved before screens were kept has none. */
 		if (i == UNDO_SCREEN && cJSON_GetObjectItemCaseSensitive(so, names[i]) == NULL)
@@ -449,13 +453,21 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 	}
 	if (cJSON_IsTrue(seated))
 		p.flags |= UNDO_SEATED;
+	if (screened != NULL && !cJSON_IsBool(screened)) {
+		snprintf(err, errlen, "An undo step's \"screened\" is not true or false.");
+		return NULL;
+	}
+	if (cJSON_IsTrue(screened))
+		p.flags |= UNDO_SCREENED;
 	mods = cJSON_GetObjectItemCaseSensitive(so, "mods");
 	deltas = cJSON_GetObjectItemCaseSensitive(so, "deltas");
 	if (deltas != NULL && !cJSON_IsObject(deltas)) {
 		snprintf(err, errlen, "An undo step's \"deltas\" is not an object.");
 		return NULL;
 	}
-	if (!cJSON_IsObject(mods) && (mods != NULL || deltas == NULL)) {
+	/* A step made behind the screen may restore nothing (undo_hist.h). */
+	if (!cJSON_IsObject(mods) &&
+	    (mods != NULL || (deltas == NULL && !(p.flags & UNDO_SCREENED)))) {
 		snprintf(err, errlen, "An undo step's \"mods\" is not an object.");
 		return NULL;
 	}
@@ -492,7 +504,7 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 		else if (undo_delta_load(v, v->string, &p.d[m], err, errlen) < 0)
 			goto out;
 	}
-	if (p.has == 0)
+	if (p.has == 0 && !(p.flags & UNDO_SCREENED))
 		snprintf(err, errlen, "An undo step restores no module.");
 	else
 		s = undo_step_pack(&p, size);

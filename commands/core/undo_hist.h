@@ -6,9 +6,11 @@
  * typed (path and values), the key of the one behind the GM's screen when
  * it was made ("" when nobody was: the seat was empty and the maker was no
  * GM) and whether that one held the GM seat (UNDO_SEATED), whether it
- * rolled dice (UNDO_ROLLED), and for each game module it
- * changed a delta (undo_delta.h) that rebuilds the module's earlier
- * encoding, or "no state before".
+ * rolled dice (UNDO_ROLLED), whether the GM made it behind the screen
+ * (UNDO_SCREENED), and for each game module it changed a delta
+ * (undo_delta.h) that rebuilds the module's earlier encoding, or "no
+ * state before". Only a step made behind the screen may have changed no
+ * module: it is kept so that its being there tells players nothing.
  *
  * Ownership: a history belongs to its channel record; a step returned by
  * undo_hist_step() points into it and stays valid until the history next
@@ -30,6 +32,8 @@
 #define UNDO_ROLLED 0x01u /* its outcome came from dice the bot rolled */
 /* The one behind the GM's screen then (UNDO_SCREEN) held the GM seat. */
 #define UNDO_SEATED 0x02u
+/* The GM made it behind the screen (its reply was reply_screen's). */
+#define UNDO_SCREENED 0x04u
 
 /* A step's texts. */
 enum undo_text {
@@ -55,7 +59,7 @@ struct undo_parts {
 	uint8_t has;   /* bit m: module m changed */
 	uint8_t none;  /* bit m: it had no state before */
 	uint8_t whole; /* bit m: its delta holds the whole previous encoding */
-	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED */
+	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED, UNDO_SCREENED */
 	struct undo_delta d[UNDO_NMODS];
 };
 

@@ -39,7 +39,8 @@ table_path(const char *path)
 }
 
 bool
-undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension)
+undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension, bool screened)
 {
-	return tension_state_hidden(ch) && (changed_tension || gm_path(path) || table_path(path));
+	return tension_state_hidden(ch) &&
+	       (screened || changed_tension || gm_path(path) || table_path(path));
 }

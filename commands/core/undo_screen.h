@@ -7,9 +7,11 @@
  * then behind the screen when it changed Tension, or when its command is
  * the GM's (a GM-only command or subcommand: a table edit, a strike, the
  * creature of a sign), or a change to the channel's own tables (/table,
- * whose encounter tables are the GM's while Tension is hidden): what /undo
- * says of it to the channel or to a player
- * names neither the command nor what it changed; the GM alone is told.
+ * whose encounter tables are the GM's while Tension is hidden), or when
+ * the GM made it behind the screen (a hidden tension roll or wandering
+ * check, whatever its command's role): what /undo says of it to the
+ * channel or to a player names neither the command nor what it changed;
+ * the GM alone is told.
  */
 #ifndef DELVER_UNDO_SCREEN_H
 #define DELVER_UNDO_SCREEN_H
@@ -19,7 +21,9 @@
 #include "commands/core/state.h"
 
 /* Whether the change (its command path as /undo keeps it, "tension set";
- * whether it changed Tension) is behind the screen in ch now. */
-bool undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension);
+ * whether it changed Tension; whether the GM made it behind the screen)
+ * is behind the screen in ch now. */
+bool undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension,
+                       bool screened);
 
 #endif

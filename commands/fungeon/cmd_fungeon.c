@@ -116,6 +116,10 @@ static const struct cmd_opt pick_opts[] = {
     WHO_GM,
     {0},
 };
+static const struct cmd_opt leave_opts[] = {
+    WHO_GM,
+    {0},
+};
 static const struct cmd_opt take_opts[] = {
     {.name = "item",
      .desc = "A treasure of the room, or one the dead left",
@@ -280,7 +284,10 @@ static const struct command fungeon_subs[] = {
      .help = "What it carried stays in the room. Ruling: the categories it held in this "
              "room pass to the highest roller left, the reply naming who holds each now and, "
              "in the hallway, the points left to spend; the monsters you made follow the "
-             "defaults from then on (only the GM directs them).",
+             "defaults from then on (only the GM directs them). The GM may take out another "
+             "player's Fungeoneer (who:), for a player who is away: a dead one not replaced "
+             "would hold the hallway shut.",
+     .opts = leave_opts,
      .fn = cmd_fungeon_leave},
     {.name = "sheet",
      .desc = "A Fungeoneer's sheet: hits, XP, effects and their sources, treasure",

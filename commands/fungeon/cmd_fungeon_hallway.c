@@ -131,8 +131,15 @@ on_event(const struct fungeon_hall_event *ev, void *ctx)
 		break;
 	case FUNGEON_HALL_FRESH:
 		enter_step(h, 1);
-		reply_line(out, 0, "%s's new Fungeoneer %s (level %d) joins the party.", m->player,
-		           m->name, ev->level);
+		if (ev->was > 0)
+			reply_line(
+			    out, 0,
+			    "%s's new Fungeoneer %s joins the party at level %d (floor %d - 1; "
+			    "it was made at level %d, on the floor before).",
+			    m->player, m->name, ev->level, h->c->d.floor, ev->was);
+		else
+			reply_line(out, 0, "%s's new Fungeoneer %s (level %d) joins the party.",
+			           m->player, m->name, ev->level);
 		break;
 	case FUNGEON_HALL_LEVELUP:
 		enter_step(h, 2);
@@ -416,17 +423,14 @@ left_of(const struct fungeon_channel *c, int k)
 	       fungeon_channel_spent(c, (enum fungeon_kind)k);
 }
 
-/* Whether category k's points left stand waived: the GM's waiver as made
- * (outside the rules), a holder's while no new piece can use them (the
- * Ruling on line 67), whatever changed since. */
+/* Whether category k's points left stand waived (fungeon_room_waiver()). */
 static bool
 waived(const struct fungeon_channel *c, int k)
 {
-	const struct fungeon_room *r = &c->d.room;
+	struct fungeon_waiver why;
 
-	return r->waived_by[k][0] &&
-	       (r->waived_gm[k] ||
-	        !fungeon_room_left_usable(r, (enum fungeon_kind)k, left_of(c, k)));
+	return fungeon_room_waiver(&c->d.room, (enum fungeon_kind)k, left_of(c, k), &why) ==
+	       FUNGEON_WAIVER_STANDS;
 }
 
 /* Appends "Traps 1 (di), Monsters 25 (bo)" for the categories with
@@ -499,28 +503,33 @@ void
 cmd_fungeon_hallway_waiver_check(struct fungeon_channel *c, enum fungeon_kind k, struct reply *out)
 {
 	struct fungeon_room *r = &c->d.room;
-	int64_t left = left_of(c, (int)k);
+	struct fungeon_waiver why;
 
-	if (c->d.phase != FUNGEON_HALLWAY || !r->waived_by[k][0] || r->waived_gm[k])
+	if (c->d.phase != FUNGEON_HALLWAY)
 		return;
-	if (waived(c, (int)k) && left > 0) {
-		reply_line(out, RS_DIM,
-		           "%s's waiver stands: %s %lld left unspent, which no new %s can use "
-		           "(one costs at least %lld here).",
-		           r->waived_by[k], cat_label[k], (long long)left,
-		           fungeon_cost_kind_name(k), (long long)fungeon_room_cheapest(r, k));
+	switch (fungeon_room_waiver(r, k, left_of(c, (int)k), &why)) {
+	case FUNGEON_WAIVER_NONE:
+		return;
+	case FUNGEON_WAIVER_STANDS:
+		if (why.reason != FUNGEON_WAIVER_BY_GM)
+			reply_line(out, RS_DIM,
+			           "%s's waiver stands: %s %lld left unspent, which no new %s can "
+			           "use (one costs at least %lld here).",
+			           r->waived_by[k], cat_label[k], (long long)why.left,
+			           fungeon_cost_kind_name(k), (long long)why.cheapest);
+		return;
+	case FUNGEON_WAIVER_LAPSES:
+		if (why.reason == FUNGEON_WAIVER_USABLE)
+			reply_line(
+			    out, RS_BAD,
+			    "%s's waiver of %s lapses: the %lld left can buy a new %s (one "
+			    "costs at least %lld here): spend them, and waive again only what "
+			    "no new piece can use.",
+			    r->waived_by[k], cat_label[k], (long long)why.left,
+			    fungeon_cost_kind_name(k), (long long)why.cheapest);
+		r->waived_by[k][0] = '\0';
 		return;
 	}
-	if (left > 0) {
-		reply_line(
-		    out, RS_BAD,
-		    "%s's waiver of %s lapses: the %lld left can buy a new %s (one costs at "
-		    "least %lld here): spend them, and waive again only what no new piece can "
-		    "use.",
-		    r->waived_by[k], cat_label[k], (long long)left, fungeon_cost_kind_name(k),
-		    (long long)fungeon_room_cheapest(r, k));
-	}
-	r->waived_by[k][0] = '\0';
 }
 
 /* Whether the caller's waive:true would let category k's points go: left

@@ -122,6 +122,18 @@ mark_taken_here(struct invocation *inv, const struct fungeon_channel *c, int i, 
 	reply_nl(out);
 }
 
+/* At the entrance a join or leave moves the floor with Party Min. */
+static void
+entrance_follows(struct fungeon_channel *c, struct reply *out)
+{
+	struct fungeon_party p;
+
+	fungeon_channel_party(c, &p);
+	if (fungeon_dungeon_entrance_follows(&c->d, &p))
+		reply_line(out, 0, "The entrance now opens on floor %d, the Party Min.",
+		           c->d.floor);
+}
+
 void
 cmd_fungeon_join(struct invocation *inv, struct reply *out)
 {
@@ -202,6 +214,7 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, " %s joins the party in the next hallway.", m->name);
 	reply_nl(out);
 	mark_taken_here(inv, c, (int)(m - c->m), out);
+	entrance_follows(c, out);
 }
 
 /* "Monsters pass to al, the highest roller left, with 3 points left to
@@ -229,13 +242,24 @@ void
 cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
-	int me = fungeon_channel_need_self(c, inv, out);
-	char name[FUNGEON_NAME_MAX + 1];
-	bool held[FUNGEON_CAT_COUNT];
+	const char *who = invocation_str(inv, "who");
+	int me = who != NULL ? fungeon_channel_need_member(c, who, out)
+	                     : fungeon_channel_need_self(c, inv, out);
+	char name[FUNGEON_NAME_MAX + 1], player[FUNGEON_PLAYER_MAX];
+	bool held[FUNGEON_CAT_COUNT], own;
 
 	if (me < 0)
 		return;
+	own = strcmp(c->m[me].user_key, inv->from->user_key) == 0;
+	if (!own && !inv->is_gm) {
+		reply_error(out,
+		            "%s is %s's Fungeoneer: only the GM takes another player's Fungeoneer "
+		            "out of the party (for a player who is away).",
+		            c->m[me].name, c->m[me].player);
+		return;
+	}
 	snprintf(name, sizeof(name), "%s", c->m[me].name);
+	snprintf(player, sizeof(player), "%s", c->m[me].player);
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
 		held[k] = fungeon_room_holder(&c->d.room, (enum fungeon_category)k) == me;
 	if (c->m[me].dead && c->d.phase != FUNGEON_TOWN)
@@ -248,10 +272,14 @@ cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 		fungeon_channel_fallen_clear(c);
 	}
 	channel_touch(inv->chan);
-	reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
+	if (own)
+		reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
+	else
+		reply_line(out, 0, "The GM takes %s's %s out of the party.", player, name);
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
 		if (held[k])
 			holder_passed(c, (enum fungeon_category)k, out);
+	entrance_follows(c, out);
 }
 
 /* "level 4 at 80 XP", or why no level comes after this one. */

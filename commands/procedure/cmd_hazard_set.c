@@ -213,10 +213,8 @@ cmd_hazard_set_sign(struct invocation *inv, struct reply *out)
 	bool forget = creature == NULL || strcasecmp(creature, "none") == 0;
 	bool hidden = tension_state_hidden(inv->chan), met = s->clock.sign_set;
 
-	if (hidden) {
-		reply_line(out, 0, "The GM changed the sign's creature behind the screen.");
-		reply_to(out, REPLY_INVOKER);
-	}
+	if (hidden)
+		reply_screen(out, 0, "The GM changed the sign's creature behind the screen.");
 	if (forget && !met) {
 		if (!hidden) {
 			reply_error(out, "No sign's creature is remembered, so there is nothing "

@@ -229,10 +229,8 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_GOOD, ").");
 		return;
 	}
-	if (hidden) {
-		reply_line(out, 0, "The GM makes a wandering check (tension) behind the screen.");
-		reply_to(out, REPLY_INVOKER);
-	}
+	if (hidden)
+		reply_screen(out, 0, "The GM makes a wandering check (tension) behind the screen.");
 	/* The monsters that come are the creature a Sign announced, else
 	 * the channel's own encounter table's (by its die; the tension check
 	 * reads a table of 1-20 with d10 + Tension), else, for the tension

@@ -60,8 +60,7 @@ screen(struct invocation *inv, const char *name, const char *what, struct reply 
 {
 	if (!tension_state_hidden(inv->chan) || !tables_use_screened_in(inv->chan, name))
 		return;
-	reply_line(out, RS_ITALIC, "%s", what);
-	reply_to(out, REPLY_INVOKER);
+	reply_screen(out, RS_ITALIC, what);
 }
 
 /* The table called name as the channel's rolls find it, into *t; says so

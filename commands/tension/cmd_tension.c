@@ -41,8 +41,9 @@ cmd_tension_screen(const struct tension_state *ts, struct reply *out, const char
 	if (!ts->hidden)
 		return;
 	if (what != NULL)
-		reply_line(out, RS_ITALIC, "%s", what);
-	reply_to(out, REPLY_INVOKER);
+		reply_screen(out, RS_ITALIC, what);
+	else
+		reply_to(out, REPLY_INVOKER);
 }
 
 static void

@@ -186,7 +186,12 @@ fungeon_hallway(struct rng *rng, struct fungeon_member *m, int n, enum fungeon_x
 			emit(fn, ctx, &ev);
 		} else if (m[i].fresh) {
 			ev.kind = FUNGEON_HALL_FRESH;
-			ev.level = m[i].level;
+			ev.level = fungeon_replacement_level(floor);
+			if (m[i].level != ev.level) { /* made before the floor changed */
+				ev.was = m[i].level;
+				m[i].level = ev.level;
+				m[i].hits = fungeon_max_hits(ev.level);
+			}
 			emit(fn, ctx, &ev);
 		}
 		m[i].fresh = false;

@@ -2,7 +2,9 @@
  * fungeon_hallway: the Fungeon hallway between rooms and the rolls it is made of
  * (the rule text's "Playing Fungeon"), in this order:
  *   1. a player whose Fungeoneer died makes a new one at level floor - 1
- *      (minimum 1): the bot reports the replacements due and those made;
+ *      (minimum 1): the bot reports the replacements due and those made,
+ *      each joining at this hallway's floor - 1 (one made on a floor
+ *      before the party went deeper is raised to it);
  *   2. the XP level-up check (several levels at once);
  *   3. continuous-damage rolls for those suffering it, from a trap or a
  *      monster (holds end with the fight, so the hallway lifts them); a
@@ -112,6 +114,7 @@ struct fungeon_hall_event {
 	enum fungeon_hall_kind kind;
 	int member;
 	int level;
+	int was; /* FUNGEON_HALL_FRESH: the level it was made at, when not level */
 	const struct fungeon_levelup *up;
 	const struct fungeon_effect *effect;
 	const struct fungeon_cont *cont;

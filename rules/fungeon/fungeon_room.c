@@ -266,6 +266,20 @@ fungeon_dungeon_begin(struct fungeon_dungeon *d, const struct fungeon_party *p)
 	d->floor = fungeon_floor(0, p);
 }
 
+bool
+fungeon_dungeon_entrance_follows(struct fungeon_dungeon *d, const struct fungeon_party *p)
+{
+	int floor;
+
+	if (d->phase != FUNGEON_ENTRANCE || d->rooms > 0 || p->n == 0)
+		return false;
+	floor = fungeon_floor(0, p);
+	if (floor == d->floor)
+		return false;
+	d->floor = floor;
+	return true;
+}
+
 void
 fungeon_dungeon_hallway(struct fungeon_dungeon *d, const struct fungeon_party *after,
                         const struct fungeon_budgets *b, bool stair)
@@ -456,6 +470,30 @@ bool
 fungeon_room_left_usable(const struct fungeon_room *r, enum fungeon_kind k, int64_t left)
 {
 	return left >= fungeon_room_cheapest(r, k) && fungeon_room_made(r, k) < FUNGEON_DESIGNS_MAX;
+}
+
+enum fungeon_waiver_verdict
+fungeon_room_waiver(const struct fungeon_room *r, enum fungeon_kind k, int64_t left,
+                    struct fungeon_waiver *why)
+{
+	if (r->waived_by[k][0] == '\0')
+		return FUNGEON_WAIVER_NONE;
+	why->left = left;
+	why->cheapest = fungeon_room_cheapest(r, k);
+	if (r->waived_gm[k]) {
+		why->reason = FUNGEON_WAIVER_BY_GM;
+		return FUNGEON_WAIVER_STANDS;
+	}
+	if (left <= 0) {
+		why->reason = FUNGEON_WAIVER_NOTHING_LEFT;
+		return FUNGEON_WAIVER_LAPSES;
+	}
+	if (fungeon_room_left_usable(r, k, left)) {
+		why->reason = FUNGEON_WAIVER_USABLE;
+		return FUNGEON_WAIVER_LAPSES;
+	}
+	why->reason = left < why->cheapest ? FUNGEON_WAIVER_TOO_FEW : FUNGEON_WAIVER_ROOM_FULL;
+	return FUNGEON_WAIVER_STANDS;
 }
 
 bool

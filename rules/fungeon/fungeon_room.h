@@ -189,6 +189,11 @@ void fungeon_dungeon_begin(struct fungeon_dungeon *d, const struct fungeon_party
 void fungeon_dungeon_hallway(struct fungeon_dungeon *d, const struct fungeon_party *after,
                              const struct fungeon_budgets *b, bool stair);
 
+/* At the entrance, before the first room, the floor is Party Min's (line
+ * 46): after a join or a leave, moves it to party p's Party Min (a party
+ * with nobody alive leaves it). Returns whether it moved. */
+bool fungeon_dungeon_entrance_follows(struct fungeon_dungeon *d, const struct fungeon_party *p);
+
 /* Enters the room made in the hallway: it is room `rooms`, on its floor
  * (remembered for the way back). */
 void fungeon_dungeon_enter(struct fungeon_dungeon *d);
@@ -246,6 +251,32 @@ int64_t fungeon_room_cheapest(const struct fungeon_room *r, enum fungeon_kind k)
  * text has every point spent; Ruling: a holder waives only points that
  * cannot. */
 bool fungeon_room_left_usable(const struct fungeon_room *r, enum fungeon_kind k, int64_t left);
+/* What becomes of a waiver of a category's points left unspent. The text
+ * has every point spent (line 67); Ruling: a holder's waiver covers only
+ * points no new piece can use, and is checked again whenever what is left
+ * changes; the GM's, outside the rules, stands as made. */
+enum fungeon_waiver_verdict {
+	FUNGEON_WAIVER_NONE = 0, /* nobody waived them */
+	FUNGEON_WAIVER_STANDS,
+	FUNGEON_WAIVER_LAPSES,
+};
+enum fungeon_waiver_reason {
+	FUNGEON_WAIVER_BY_GM = 0,    /* stands: the GM's, outside the rules */
+	FUNGEON_WAIVER_TOO_FEW,      /* stands: fewer than the cheapest new piece costs */
+	FUNGEON_WAIVER_ROOM_FULL,    /* stands: the room holds the most pieces of that kind */
+	FUNGEON_WAIVER_USABLE,       /* lapses: a new piece could use them */
+	FUNGEON_WAIVER_NOTHING_LEFT, /* lapses: every point is spent */
+};
+struct fungeon_waiver {
+	enum fungeon_waiver_reason reason;
+	int64_t left;     /* the points left */
+	int64_t cheapest; /* what a new piece of that kind costs at least here */
+};
+/* The verdict on the waiver of kind k's `left` points in room r (and, in
+ * *why, its reason and figures; FUNGEON_WAIVER_NONE leaves *why as it
+ * was). */
+enum fungeon_waiver_verdict fungeon_room_waiver(const struct fungeon_room *r, enum fungeon_kind k,
+                                                int64_t left, struct fungeon_waiver *why);
 /* Whether effect e is a Continuous Hold whose monster (the part of its
  * source before the '/') no longer stands in r: the hold is re-rolled in
  * the special-ability part of combat, which a defeated monster has no

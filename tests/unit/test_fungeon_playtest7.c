@@ -332,6 +332,90 @@ s26_four_effects_never_stop_play(void **unused)
 	fgtable_free(t);
 }
 
+/* S22 (delver(7): where a channel has a GM, the GM may decide for anyone,
+ * for a player who is away; line 53 makes the new Fungeoneer a step of
+ * the hallway): a dead player who is away no longer holds the hallway
+ * shut: the GM takes their Fungeoneer out of the party; a player may not
+ * take out another's. */
+static void
+s22_the_gm_takes_out_an_away_player(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3", NULL};
+	struct fgtable *t = fgtable_new(2322);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	c = fgtable_fungeon(t);
+	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
+	fgtable_fails_unchanged(t, "al", "/fungeon leave Bo",
+	                        "Bo is bo's Fungeoneer: only the GM takes another player's "
+	                        "Fungeoneer out of the party (for a player who is away).");
+	fgtable_gm(t, "/fungeon leave Bo");
+	assert_int_equal(c->n, 1);
+	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	fgtable_free(t);
+}
+
+/* S17 (line 53: a new Fungeoneer is made in the hallway at the current
+ * floor minus one): one made in a room before the party went deeper joins
+ * in the hallway at that hallway's floor - 1, as one made after would. */
+static void
+s17_a_replacement_joins_at_the_hallways_floor(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3", NULL};
+	struct fgtable *t = fgtable_new(2317);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_says(t, "bo", "/fungeon join Bo2 fighter", "Bo2, level 2 fighter");
+	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
+	fgtable_gm(t, "/fungeon floor 6");
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "bo's new Fungeoneer Bo2 joins the party at level 5 (floor 6 - 1; it "
+	                    "was made at level 2, on the floor before).\n");
+	free(text);
+	assert_int_equal(c->m[1].level, 5);
+	assert_int_equal(c->m[1].hits, 25);
+	fgtable_free(t);
+}
+
+/* S20 (line 46: the entrance opens onto a floor equal to Party Min): at
+ * the entrance, before the first hallway, joins and leaves move the
+ * floor with Party Min, and the reply says so. */
+static void
+s20_the_entrance_follows_party_min(void **unused)
+{
+	struct fgtable *t = fgtable_new(2320);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_ok(t, "a", "/fungeon join A1 x 2");
+	fgtable_ok(t, "b", "/fungeon join B1 y 2");
+	fgtable_ok(t, "a", "/fungeon entrance");
+	c = fgtable_fungeon(t);
+	assert_int_equal(c->d.floor, 2);
+	fgtable_ok(t, "b", "/fungeon leave");
+	fgtable_ok(t, "b", "/fungeon join B1 y 5");
+	assert_int_equal(c->d.floor, 2);
+	fgtable_says(t, "a", "/fungeon leave", "The entrance now opens on floor 5, the Party Min.");
+	assert_int_equal(c->d.floor, 5);
+	fgtable_ok(t, "a", "/fungeon join A1 x 5");
+	fgtable_says(t, "c", "/fungeon join C1 z 3",
+	             "The entrance now opens on floor 3, the Party Min.");
+	fgtable_ok(t, "c", "/fungeon leave");
+	fgtable_says(t, "a", "/fungeon hallway", "Hallway: room 1 next, floor 5");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -344,6 +428,9 @@ main(void)
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s6_names_fold_in_full),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
+	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
+	    cmocka_unit_test(s20_the_entrance_follows_party_min),
+	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
 	};
 

@@ -352,6 +352,38 @@ points_a_new_piece_can_use(void **unused)
 	fungeon_room_clear(&r);
 }
 
+/* The verdict on a waiver, with its reason as data: none without one;
+ * the GM's stands as made; a holder's lapses once nothing is left or a new
+ * piece could use what is, and stands while fewer points are left than
+ * the cheapest new piece costs, or the room holds all it can. */
+static void
+a_waiver_stands_or_lapses_with_its_reason(void **unused)
+{
+	struct fungeon_room r = {.floor = 3};
+	struct fungeon_waiver why = {0};
+
+	(void)unused;
+	assert_int_equal(fungeon_room_waiver(&r, FUNGEON_MONSTER, 2, &why), FUNGEON_WAIVER_NONE);
+	snprintf(r.waived_by[FUNGEON_MONSTER], FUNGEON_PLAYER_MAX, "cy");
+	assert_int_equal(fungeon_room_waiver(&r, FUNGEON_MONSTER, 2, &why), FUNGEON_WAIVER_STANDS);
+	assert_int_equal(why.reason, FUNGEON_WAIVER_TOO_FEW);
+	assert_int_equal(why.left, 2);
+	assert_int_equal(why.cheapest, 3);
+	assert_int_equal(fungeon_room_waiver(&r, FUNGEON_MONSTER, 3, &why), FUNGEON_WAIVER_LAPSES);
+	assert_int_equal(why.reason, FUNGEON_WAIVER_USABLE);
+	assert_int_equal(fungeon_room_waiver(&r, FUNGEON_MONSTER, 0, &why), FUNGEON_WAIVER_LAPSES);
+	assert_int_equal(why.reason, FUNGEON_WAIVER_NOTHING_LEFT);
+	r.waived_gm[FUNGEON_MONSTER] = true;
+	assert_int_equal(fungeon_room_waiver(&r, FUNGEON_MONSTER, 12, &why), FUNGEON_WAIVER_STANDS);
+	assert_int_equal(why.reason, FUNGEON_WAIVER_BY_GM);
+	snprintf(r.waived_by[FUNGEON_TREASURE], FUNGEON_PLAYER_MAX, "bo");
+	for (int i = 0; i < FUNGEON_DESIGNS_MAX; i++)
+		add(&r, FUNGEON_TREASURE, "gem", 1);
+	assert_int_equal(fungeon_room_waiver(&r, FUNGEON_TREASURE, 5, &why), FUNGEON_WAIVER_STANDS);
+	assert_int_equal(why.reason, FUNGEON_WAIVER_ROOM_FULL);
+	fungeon_room_clear(&r);
+}
+
 int
 main(void)
 {
@@ -365,6 +397,7 @@ main(void)
 	    cmocka_unit_test(treasure_gate),
 	    cmocka_unit_test(member_gone),
 	    cmocka_unit_test(points_a_new_piece_can_use),
+	    cmocka_unit_test(a_waiver_stands_or_lapses_with_its_reason),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -285,32 +285,130 @@ the_machinery_sees_the_dice(void **unused)
 	}
 }
 
+/* A saved history that must not load, and the reason it gives. */
+static void
+refused_history(const char *json, const char *why)
+{
+	cJSON *o = cJSON_Parse(json);
+	void *h = undo_mod.create();
+	char err[256];
+
+	assert_int_equal(undo_mod.load(h, o, err, sizeof(err)), -1);
+	assert_string_equal(err, why);
+	undo_mod.destroy(h);
+	cJSON_Delete(o);
+}
+
+/* The channel's history saved and read back in its place, as a restart
+ * does. */
+static void
+history_reloaded(void)
+{
+	cJSON *o = undo_mod.save(channel_mod_peek(table(), CHANMOD_UNDO));
+	void *h = undo_mod.create();
+	char err[256];
+
+	assert_int_equal(undo_mod.load(h, o, err, sizeof(err)), 0);
+	channel_mod_set(table(), CHANMOD_UNDO, h);
+	cJSON_Delete(o);
+}
+
+/* What a player's /undo says after the GM's hidden play: the sign's
+ * creature remembered, a player's change, then the GM's line (a hidden
+ * tension roll or wandering check, which may meet the creature and so
+ * forget it, or not). found says whether it met the creature. */
+static const char *
+undo_after_hidden(uint64_t seed, const char *gm_line, bool *found)
+{
+	cmdrun_close(&cr);
+	cmdrun_open(&cr, seed);
+	run("gm", "/gm claim");
+	run("gm", "/tension mode hidden");
+	run("gm", "/tension set 5 # s");
+	run("gm", "/hazard sign Vexthorn");
+	run("alice", "/light add torch");
+	run("gm", gm_line);
+	*found = strstr(run("gm", "/turn"), "no sign's creature is remembered") != NULL;
+	return run("alice", "/undo");
+}
+
+/* Hidden play leaves the same trace in the undo history whatever it
+ * found: a player's /undo is told that the last change was made behind
+ * the screen, after a hidden roll that met the sign's creature (a change)
+ * and after one that did not (none), and never which command it was. */
+static void
+hidden_play_leaves_the_same_trace(void **unused)
+{
+	static const char *const lines[] = {"/tension roll 0", "/wander tension exits:1"};
+	static const char *const want = "The last change here was made behind the GM's screen; "
+	                                "only the GM can undo it.";
+
+	(void)unused;
+	for (size_t l = 0; l < sizeof(lines) / sizeof(lines[0]); l++) {
+		int met = 0, missed = 0;
+
+		for (uint64_t seed = 1; seed <= 12; seed++) {
+			bool found;
+			const char *said = undo_after_hidden(seed, lines[l], &found);
+
+			if (strcmp(said, want) != 0)
+				fail_msg(
+				    "%s, seed %llu (%s the creature): a player's /undo said: %s",
+				    lines[l], (unsigned long long)seed, found ? "met" : "missed",
+				    said);
+			met += found;
+			missed += !found;
+		}
+		/* both outcomes were seen: the trace is compared across them */
+		assert_true(met > 0);
+		assert_true(missed > 0);
+	}
+}
+
+/* A step made behind the screen that changed nothing is saved, read back
+ * and undone by the GM, the channel told only that much. */
+static void
+a_screened_step_of_nothing_survives_a_restart(void **unused)
+{
+	bool found = true;
+
+	(void)unused;
+	for (uint64_t seed = 1; found; seed++)
+		undo_after_hidden(seed, "/tension roll 0", &found);
+	history_reloaded();
+	assert_string_equal(run("alice", "/undo"),
+	                    "The last change here was made behind the GM's screen; only the GM "
+	                    "can undo it.");
+	assert_string_equal(
+	    run("gm", "/undo"),
+	    "gm undid a change made behind the GM's screen.\n"
+	    "4 more changes can be undone; the next is alice's /light add torch.\n"
+	    "(only you) Undid gm's /tension roll 0 and the dice it rolled: it had "
+	    "changed nothing that is kept.\n"
+	    "4 more changes can be undone; the next is alice's /light add torch.\n");
+	refused_history("{\"steps\":[{\"who\":\"a\",\"name\":\"a\",\"path\":\"x\",\"args\":\"\","
+	                "\"screened\":1}]}",
+	                "An undo step's \"screened\" is not true or false.");
+	/* only a step made behind the screen may restore nothing */
+	refused_history("{\"steps\":[{\"who\":\"a\",\"name\":\"a\",\"path\":\"x\",\"args\":\"\","
+	                "\"deltas\":{}}]}",
+	                "An undo step restores no module.");
+}
+
 /* The mark is saved with the step and read back. */
 static void
 the_mark_survives_a_restart(void **unused)
 {
-	cJSON *o;
-	void *h;
-	char err[256];
-
 	(void)unused;
 	run("gm", "/gm claim");
 	run("alice", "/hazard");
-	o = undo_mod.save(channel_mod_peek(table(), CHANMOD_UNDO));
-	h = undo_mod.create();
-	assert_int_equal(undo_mod.load(h, o, err, sizeof(err)), 0);
-	channel_mod_set(table(), CHANMOD_UNDO, h);
-	cJSON_Delete(o);
+	history_reloaded();
 	assert_string_equal(run("alice", "/undo"),
 	                    "Your /hazard roll rolled dice, and rolls stand: ask the GM, gm, to "
 	                    "undo it.");
-	o = cJSON_Parse("{\"steps\":[{\"who\":\"a\",\"name\":\"a\",\"path\":\"x\",\"args\":\"\","
-	                "\"rolled\":1,\"deltas\":{\"tension\":null}}]}");
-	h = undo_mod.create();
-	assert_int_equal(undo_mod.load(h, o, err, sizeof(err)), -1);
-	assert_string_equal(err, "An undo step's \"rolled\" is not true or false.");
-	undo_mod.destroy(h);
-	cJSON_Delete(o);
+	refused_history("{\"steps\":[{\"who\":\"a\",\"name\":\"a\",\"path\":\"x\",\"args\":\"\","
+	                "\"rolled\":1,\"deltas\":{\"tension\":null}}]}",
+	                "An undo step's \"rolled\" is not true or false.");
 }
 
 int
@@ -324,6 +422,9 @@ main(void)
 	    cmocka_unit_test_setup_teardown(a_change_without_dice_stays_undoable, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_machinery_sees_the_dice, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_mark_survives_a_restart, setup, teardown),
+	    cmocka_unit_test_setup_teardown(hidden_play_leaves_the_same_trace, setup, teardown),
+	    cmocka_unit_test_setup_teardown(a_screened_step_of_nothing_survives_a_restart, setup,
+	                                    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
