@@ -2,6 +2,7 @@
 #include "bot/discord/discord.h"
 #include "bot/discord/discord_int.h"
 #include "bot/discord/discord_answer.h"
+#include "bot/discord/discord_answer_late.h"
 
 #include <cJSON.h>
 #include <inttypes.h>
@@ -120,7 +121,7 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 		discord_register_commands(dc);
 	discord_shard_touch(s); /* the resume point changed */
 	if (strcmp(t, "RESUMED") == 0 || strcmp(t, "READY") == 0)
-		discord_answer_replays_over(dc);
+		discord_answer_late_over(dc);
 	if (strcmp(t, "INTERACTION_CREATE") == 0 &&
 	    (deadline =
 	         deadline_of(dc, d, rx_ns,

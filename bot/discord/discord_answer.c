@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/discord/discord_answer_gm.h"
 #include "bot/discord/discord_defer.h"
-#include "bot/discord/discord_dm.h"
 #include "bot/discord/discord_interact.h"
 #include "bot/discord/discord_live.h"
+#include "bot/discord/discord_live_post.h"
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_rest.h"
 #include "bot/discord/discord_roles.h"
@@ -32,15 +33,8 @@ struct answer {
 	char id[24];
 	char *followup_path;
 	char *followups[2 * DISCORD_PARTS_MAX];
-	size_t nfollowups, next; /* the follow-ups, the next one to send */
-	char gm_user[24];        /* a direct message to send last, to this user */
-	char gm_name[64];
-	char gm_what[96]; /* what the GM's message is, for the invoker: "your secret roll" */
-	bool gm_aside;    /* an aside to the answer (reply_gm_aside), not a secret roll */
-	char gm_chan[24]; /* where it goes when the GM takes no DMs, or "" */
-	char *dm_body;
-	char dm_chan[DISCORD_DM_ID]; /* the DM channel the message went to */
-	bool dm_cached;              /* that channel id came from dc->dm */
+	size_t nfollowups, next;      /* the follow-ups, the next one to send */
+	struct discord_answer_gm *gm; /* a message to send the GM last, or NULL */
 };
 
 static void
@@ -122,20 +116,25 @@ over(struct discord *dc, const char *id)
 	discord_interaction_over(dc, strtoull(id, NULL, 10));
 }
 
+/* Frees a without ending its interaction (answer_free ends it). */
+static void
+answer_drop(struct answer *a)
+{
+	free(a->followup_path);
+	for (size_t i = 0; i < a->nfollowups; i++)
+		free(a->followups[i]);
+	discord_answer_gm_free(a->gm);
+	free(a);
+}
+
 static void
 answer_free(struct answer *a)
 {
 	over(a->dc, a->id);
-	free(a->followup_path);
-	for (size_t i = 0; i < a->nfollowups; i++)
-		free(a->followups[i]);
-	free(a->dm_body);
-	free(a);
+	answer_drop(a);
 }
 
-static void dm_start(struct answer *a);
 static void send_edit(struct discord *dc, struct defer_item *item);
-static void dm_send(struct answer *a);
 
 static void on_followup(void *ctx, const struct rest_result *res);
 
@@ -150,10 +149,15 @@ next_followup(struct answer *a)
 	if (a->next >= a->nfollowups) {
 		if (a->nfollowups > 0)
 			discord_opstats_add(OPSTATS_ANSWERED);
-		if (a->gm_user[0] != '\0' && dc->rest != NULL)
-			dm_start(a);
-		else
+		if (a->gm != NULL && dc->rest != NULL) {
+			/* the interaction is over once the GM's message is */
+			discord_answer_gm_send(dc, a->gm, a->id, a->followup_path);
+			a->gm = NULL;
+			a->followup_path = NULL;
+			answer_drop(a);
+		} else {
 			answer_free(a);
+		}
 		return;
 	}
 	if (dc->rest == NULL) {
@@ -181,190 +185,6 @@ on_followup(void *ctx, const struct rest_result *res)
 		return;
 	}
 	next_followup(a);
-}
-
-/* Tells the invoker text by an ephemeral follow-up; frees the answer. */
-static void
-tell_invoker(struct answer *a, const char *text)
-{
-	struct discord *dc = a->dc;
-	cJSON *o;
-	char *body;
-
-	if (a->followup_path == NULL || dc->rest == NULL) {
-		answer_free(a);
-		return;
-	}
-	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "content", text);
-	cJSON_AddNumberToObject(o, "flags", 64);
-	cJSON_AddArrayToObject(cJSON_AddObjectToObject(o, "allowed_mentions"), "parse");
-	body = json_print(o);
-	cJSON_Delete(o);
-	dc->stats.followups++;
-	discord_rest_call(dc->rest, "POST", a->followup_path, body,
-	                  REST_INTERACTION | REST_OPTIONAL, NULL, NULL);
-	free(body);
-	answer_free(a);
-}
-
-/* The message to the GM's channel for secret rolls went, or not. */
-static void
-on_secret_channel(void *ctx, const struct rest_result *res)
-{
-	struct answer *a = ctx;
-	char text[600];
-
-	if (res->status >= 200 && res->status <= 299) {
-		a->dc->stats.dms++;
-		snprintf(text, sizeof(text),
-		         "The GM, %s, takes no direct messages from delver, so %s went to <#%s>, "
-		         "where the GM reads secret rolls.",
-		         a->gm_name, a->gm_what, a->gm_chan);
-	} else {
-		log_warnx("discord: the secret roll of interaction %s could not go to channel %s, "
-		          "which the GM set for them (%ld%s%.120s)",
-		          a->id, a->gm_chan, res->status, res->len > 0 ? ": " : "",
-		          res->len > 0 ? res->body : "");
-		snprintf(
-		    text, sizeof(text),
-		    "The GM, %s, takes no direct messages from delver, and <#%s>, where the GM "
-		    "reads secret rolls, refused delver's message (Discord answered %ld), so "
-		    "nobody saw %s; the GM can let delver post there or name another with /gm "
-		    "secret-channel.",
-		    a->gm_name, a->gm_chan, res->status, a->gm_what);
-	}
-	tell_invoker(a, text);
-}
-
-/* Tells the invoker, by an ephemeral follow-up, that the GM's direct
- * message did not go (status: Discord's answer; closed: the GM takes no
- * direct messages from the bot; known: that was known already, nothing
- * was asked); frees the answer. When the GM takes none and set a channel
- * for secret rolls, the message goes there instead, and the invoker is
- * told where. */
-static void
-dm_refused(struct answer *a, long status, bool closed, bool known)
-{
-	struct discord *dc = a->dc;
-	char text[512], path[64];
-
-	if (closed && a->gm_chan[0] != '\0' && dc->rest != NULL) {
-		log_debug("discord: the GM of interaction %s takes no direct messages; the "
-		          "message goes to channel %s",
-		          a->id, a->gm_chan);
-		snprintf(path, sizeof(path), "/channels/%s/messages", a->gm_chan);
-		discord_rest_call(dc->rest, "POST", path, a->dm_body, 0, on_secret_channel, a);
-		return;
-	}
-	if (known)
-		log_debug("discord: the GM of interaction %s takes no direct messages (known); "
-		          "not tried",
-		          a->id);
-	else
-		log_warnx("discord: the direct message to the GM for interaction %s failed "
-		          "(%ld%s)",
-		          a->id, status, closed ? ": the GM takes no direct messages" : "");
-	if (closed)
-		snprintf(text, sizeof(text),
-		         "The GM, %s, takes no direct messages from delver, so nobody saw %s; "
-		         "they can allow direct messages from this server's members (Privacy "
-		         "Settings) or name a channel for secret rolls with /gm secret-channel%s.",
-		         a->gm_name, a->gm_what,
-		         a->gm_aside ? "" : ", or you can roll in the open");
-	else
-		snprintf(text, sizeof(text),
-		         "delver could not send %s to the GM, %s (Discord answered %ld), so nobody "
-		         "saw it%s.",
-		         a->gm_what, a->gm_name, status,
-		         a->gm_aside ? "" : "; roll again in a minute");
-	tell_invoker(a, text);
-}
-
-static void
-on_dm_sent(void *ctx, const struct rest_result *res)
-{
-	struct answer *a = ctx;
-
-	/* A kept DM channel Discord no longer knows (404, code 10003) is
-	 * forgotten and opened again, once. */
-	if (res->status == 404 && discord_rest_error_code(res) == DISCORD_ERROR_UNKNOWN_CHANNEL) {
-		discord_dm_drop(a->dc->dm, a->gm_user, a->dm_chan);
-		if (a->dm_cached && a->dc->rest != NULL) {
-			a->dm_cached = false;
-			dm_start(a);
-			return;
-		}
-	}
-	if (res->status < 200 || res->status > 299) {
-		bool closed =
-		    res->status == 403 && discord_rest_error_code(res) == DISCORD_ERROR_CANNOT_DM;
-
-		if (closed)
-			discord_dm_refuse(a->dc->dm, a->gm_user, a->dm_chan,
-			                  (int64_t)uv_now(a->dc->loop));
-		dm_refused(a, res->status, closed, false);
-		return;
-	}
-	a->dc->stats.dms++;
-	answer_free(a);
-}
-
-static void
-on_dm_channel(void *ctx, const struct rest_result *res)
-{
-	struct answer *a = ctx;
-	struct discord *dc = a->dc;
-	cJSON *j = NULL;
-	const char *id = NULL;
-
-	if (res->status >= 200 && res->status <= 299 && res->len > 0) {
-		j = cJSON_ParseWithLength(res->body, res->len);
-		id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "id"));
-	}
-	if (id == NULL || !discord_dm_snowflake(id) || dc->rest == NULL) {
-		cJSON_Delete(j);
-		dm_refused(a, res->status,
-		           res->status == 403 &&
-		               discord_rest_error_code(res) == DISCORD_ERROR_CANNOT_DM,
-		           false);
-		return;
-	}
-	snprintf(a->dm_chan, sizeof(a->dm_chan), "%s", id);
-	cJSON_Delete(j);
-	discord_dm_put(dc->dm, a->gm_user, a->dm_chan);
-	dm_send(a);
-}
-
-/* Sends the GM's message to the DM channel a->dm_chan. */
-static void
-dm_send(struct answer *a)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/channels/%s/messages", a->dm_chan);
-	discord_rest_call(a->dc->rest, "POST", path, a->dm_body, 0, on_dm_sent, a);
-}
-
-/* Sends the GM's message to the DM channel with the GM: the one kept from
- * an earlier secret roll, else the one Discord opens (or finds: it answers
- * with the same channel each time). */
-static void
-dm_start(struct answer *a)
-{
-	char body[64];
-
-	if (discord_dm_refused(a->dc->dm, a->gm_user, (int64_t)uv_now(a->dc->loop))) {
-		dm_refused(a, 403, true, true);
-		return;
-	}
-	if (discord_dm_find(a->dc->dm, a->gm_user, a->dm_chan)) {
-		a->dm_cached = true;
-		dm_send(a);
-		return;
-	}
-	snprintf(body, sizeof(body), "{\"recipient_id\":\"%s\"}", a->gm_user);
-	discord_rest_call(a->dc->rest, "POST", "/users/@me/channels", body, 0, on_dm_channel, a);
 }
 
 static void
@@ -410,13 +230,7 @@ answer_new(struct discord *dc, struct interact_out *out, uint64_t rx_ns)
 	a->followup_path = out->followup_path;
 	memcpy(a->followups, out->followups, out->nfollowups * sizeof(*a->followups));
 	a->nfollowups = out->nfollowups;
-	memcpy(a->gm_user, out->gm_user, sizeof(a->gm_user));
-	memcpy(a->gm_name, out->gm_name, sizeof(a->gm_name));
-	memcpy(a->gm_what, out->gm_what, sizeof(a->gm_what));
-	a->gm_aside = out->gm_aside;
-	memcpy(a->gm_chan, out->gm_chan, sizeof(a->gm_chan));
-	a->dm_body = out->dm_body;
-	out->dm_body = NULL;
+	a->gm = discord_answer_gm_take(out);
 	out->followup_path = NULL;
 	out->nfollowups = 0;
 	return a;
@@ -629,8 +443,6 @@ struct check {
 	bool loading_private;           /* that deferral is ephemeral */
 };
 
-#define MESSAGE_LOADING 0x80 /* a deferral's message, not completed yet */
-
 static void
 check_free(struct check *c)
 {
@@ -696,8 +508,8 @@ on_original(void *ctx, const struct rest_result *res)
 	} else if (res->status >= 200 && res->status <= 299 &&
 	           (j = cJSON_ParseWithLength(res->body, res->len)) != NULL &&
 	           (flags = cJSON_GetObjectItemCaseSensitive(j, "flags"), true)) {
-		bool loading =
-		    cJSON_IsNumber(flags) && ((unsigned)flags->valueint & MESSAGE_LOADING) != 0;
+		bool loading = cJSON_IsNumber(flags) &&
+		               ((unsigned)flags->valueint & DISCORD_FLAG_LOADING) != 0;
 
 		c->loading = loading;
 		c->loading_private = loading && (flags->valueint & DISCORD_FLAG_EPHEMERAL) != 0;
@@ -809,82 +621,6 @@ post_then_answer(struct discord *dc, struct request *req, struct interact_out *o
 		panel_posted(p, why);
 }
 
-/* A replay that came past Discord's 3 s, not worked out (as discord_answer_count_shed's);
- * GET @original tells what it was. */
-struct late {
-	struct discord *dc;
-	char id[24];
-};
-
-/* Discord's word on a late replay: an original response (not a deferral
- * left loading) means an earlier process answered it, and it is counted
- * so; anything else means it went unanswered: shed, as ever. */
-static void
-on_late_original(void *ctx, const struct rest_result *res)
-{
-	struct late *l = ctx;
-	struct discord *dc = l->dc;
-	cJSON *j = NULL;
-	const cJSON *flags;
-
-	if (res->status >= 200 && res->status <= 299 &&
-	    (j = cJSON_ParseWithLength(res->body, res->len)) != NULL &&
-	    (flags = cJSON_GetObjectItemCaseSensitive(j, "flags"),
-	     !cJSON_IsNumber(flags) || ((unsigned)flags->valueint & MESSAGE_LOADING) == 0)) {
-		dc->stats.replayed_answered++;
-		log_debug("discord: interaction %s, replayed too late to answer, was answered "
-		          "before the restart",
-		          l->id);
-	} else {
-		discord_answer_count_shed(dc);
-	}
-	cJSON_Delete(j);
-	free(l);
-}
-
-void
-discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
-{
-	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "id"));
-	char *hook = discord_interact_webhook_of(d);
-	char path[2200];
-	struct late *l;
-
-	if (hook == NULL || id == NULL || strlen(id) >= sizeof(l->id) || dc->rest == NULL) {
-		free(hook);
-		discord_answer_count_shed(dc);
-		return;
-	}
-	if (dc->late_checks >= DISCORD_LATE_CHECKS_MAX) {
-		free(hook);
-		dc->stats.replayed_unknown++;
-		if (!dc->late_cap_said)
-			log_warnx(
-			    "discord: more than %d interactions were replayed too late to "
-			    "answer since the resume; the others are not checked with Discord, "
-			    "so whether an earlier process answered them is not known",
-			    DISCORD_LATE_CHECKS_MAX);
-		dc->late_cap_said = true;
-		return;
-	}
-	dc->late_checks++;
-	l = xcalloc(1, sizeof(*l));
-	l->dc = dc;
-	snprintf(l->id, sizeof(l->id), "%s", id);
-	snprintf(path, sizeof(path), "%s/messages/@original", hook);
-	free(hook);
-	dc->stats.replayed++;
-	discord_rest_call(dc->rest, "GET", path, NULL, REST_INTERACTION | REST_OPTIONAL,
-	                  on_late_original, l);
-}
-
-void
-discord_answer_replays_over(struct discord *dc)
-{
-	dc->late_checks = 0;
-	dc->late_cap_said = false;
-}
-
 void
 discord_answer_deliver(struct discord *dc, struct request *req, struct interact_out *out,
                        bool known, struct discord_live_post *post)
@@ -944,7 +680,7 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 
 /* A request's answer came (its answer function; ctx: the struct discord).
  * A press of a panel's button waits for the panel rendered anew; a
- * /panel's panel goes to the channel first (discord_live.h), and its
+ * /panel's panel goes to the channel first (discord_live_post.h), and its
  * answer says whether it went: once, when that is known (meanwhile the
  * interaction is deferred, as any late answer, if Discord's 3 s run
  * short). */

@@ -3,9 +3,10 @@
  * for discord.c.
  *
  * An interaction's answer goes as its callback, then its follow-ups in
- * order, then (for a GM's secret roll) a direct message to the GM. This
- * module alone writes to an interaction's webhook, and only once Discord
- * took its initial response (the callback, or the deferral the answer
+ * order, then (for a GM's secret roll) the message to the GM
+ * (discord_answer_gm.h); the interaction is over when all went. This
+ * module and that last step alone write to an interaction's webhook, and
+ * only once Discord took its initial response (the callback, or the deferral the answer
  * edits): a follow-up before it would be refused. A
  * command's interaction is kept in the deferral table (discord_defer.h)
  * while its request is on its way, and deferred if it is late; once
@@ -58,20 +59,6 @@ void discord_answer_deliver(struct discord *dc, struct request *req, struct inte
 
 /* Counts an interaction shed (too late to answer). */
 void discord_answer_count_shed(struct discord *dc);
-/* An INTERACTION_CREATE's d replayed after a resume too late to answer (not
- * worked out either): counted as answered by an earlier process when
- * Discord has its original response (GET @original), else as shed. A
- * resume asks that of DISCORD_LATE_CHECKS_MAX replays at most (a process
- * down for long is replayed thousands, and each GET is a request of its
- * own); those past it are counted as not known (discord_stats'
- * replayed_unknown) and the first of them is logged, once per resume. */
-#define DISCORD_LATE_CHECKS_MAX 100
-struct cJSON;
-void discord_answer_late_replay(struct discord *dc, const struct cJSON *d);
-/* A shard's replays are over (RESUMED, or a READY that starts anew): the
- * next resume may check DISCORD_LATE_CHECKS_MAX again. */
-void discord_answer_replays_over(struct discord *dc);
-
 /* Ends the summary period: logs what was shed or failed in it. */
 void discord_answer_summary(struct discord *dc);
 

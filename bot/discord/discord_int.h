@@ -3,7 +3,9 @@
  * transport's pieces wired together: events, the shards, start and stop),
  * discord_shard.c (one shard's gateway connection and session file),
  * discord_answer.c (answers on their way out, deferrals, the shed/failed
- * summary) and discord_register.c (the command registration). Nothing
+ * summary), discord_answer_gm.c (an answer's message to the GM),
+ * discord_answer_late.c (replays too late to answer), discord_live.c (the
+ * live panels) and discord_register.c (the command registration). Nothing
  * else includes it.
  */
 #ifndef DELVER_DISCORD_INT_H

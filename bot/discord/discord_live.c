@@ -52,19 +52,11 @@ struct job {
 	struct request *press;     /* PRESS: the press, answered, kept until the panel is */
 };
 
-/* A call's context: a panel posted (its channel, what to tell whom) or
- * edited. */
+/* An edit's context: the panel's channel and message. */
 struct call {
 	struct discord_live *lv;
 	uint64_t chan;
-	uint64_t seq, body;
 	char msg[PANEL_ID_MAX];
-	char server[PANEL_ID_MAX]; /* a post's: the guild, "" none */
-	bool thread;               /* a post's: the channel is a thread */
-	bool absent;               /* a post's: the bot user is not in the conversation */
-	/* a post's: told what became of it (discord_live_post_send) */
-	void (*done)(void *ctx, const char *refusal);
-	void *done_ctx;
 	char *sent; /* a check's: the body to send when the message differs */
 };
 
@@ -89,19 +81,6 @@ static int64_t
 now_ms(const struct discord_live *lv)
 {
 	return (int64_t)uv_now(lv->dc->loop);
-}
-
-/* A channel id from a key "discord:<digits>", or 0. */
-static uint64_t
-chan_of(const char *key)
-{
-	char *end;
-	uint64_t id;
-
-	if (strncmp(key, "discord:", 8) != 0 || key[8] < '0' || key[8] > '9')
-		return 0;
-	id = strtoull(key + 8, &end, 10);
-	return *end == '\0' ? id : 0;
 }
 
 static void live_answer(struct request *req, void *ctx);
@@ -385,7 +364,7 @@ static void
 on_stale(void *ctx, const struct request *req, const char *chan_key, const char *message)
 {
 	struct discord_live *lv = ctx;
-	uint64_t chan = chan_of(chan_key);
+	uint64_t chan = discord_panel_chan(chan_key);
 
 	/* Recording where the panel is changes nothing it shows. */
 	if (request_ctx(req) == lv || chan == 0)
@@ -395,145 +374,6 @@ on_stale(void *ctx, const struct request *req, const char *chan_key, const char 
 }
 
 /* --- a new panel --- */
-
-/* Why a panel was not posted. The _TOLD causes: no post was tried, the
- * interaction's own data said Discord would refuse it; the others are
- * what Discord, or the road to it, answered a post. */
-enum refusal_cause {
-	REFUSED_SHED,              /* held back: Discord refused many requests lately */
-	REFUSED_UNREACHED,         /* Discord could not be reached, or delver is stopping */
-	REFUSED_STATUS,            /* Discord answered another error status */
-	REFUSED_CONVERSATION,      /* outside any server: Missing Access */
-	REFUSED_CONVERSATION_TOLD, /* outside any server: the bot user is not in it */
-	REFUSED_SERVER_TOLD,       /* a server the bot was not added to */
-	REFUSED_ACCESS,            /* in a server: Missing Access */
-	REFUSED_ACCESS_TOLD,       /* in a server: its permissions lack View Channel */
-	REFUSED_SEND,              /* Missing Permissions (or another 403) */
-	REFUSED_SEND_TOLD,         /* its permissions lack Send Messages (in Threads) */
-};
-
-/* The cause of Discord's answer to c's post: status with JSON error code
- * (0 none); shed: the post was held back. */
-static enum refusal_cause
-refusal_answered(const struct call *c, long status, int code, bool shed)
-{
-	if (shed)
-		return REFUSED_SHED;
-	if (status == 0)
-		return REFUSED_UNREACHED;
-	if (status == 403 && code == DISCORD_ERROR_MISSING_ACCESS)
-		return c->server[0] == '\0' ? REFUSED_CONVERSATION : REFUSED_ACCESS;
-	return status == 403 ? REFUSED_SEND : REFUSED_STATUS;
-}
-
-/* Why the panel could not be posted in c's channel, as one sentence into
- * why; status is Discord's answer, for REFUSED_STATUS. */
-static void
-refusal(const struct call *c, enum refusal_cause cause, long status, char *why, size_t len)
-{
-	const char *send = c->thread ? "Send Messages in Threads" : "Send Messages";
-
-	switch (cause) {
-	case REFUSED_SHED:
-		snprintf(why, len,
-		         "Discord refused many of delver's requests lately, so delver holds back "
-		         "and the panel was not posted; run /panel again in a few minutes.");
-		break;
-	case REFUSED_CONVERSATION:
-	case REFUSED_CONVERSATION_TOLD:
-		snprintf(
-		    why, len,
-		    "delver may not post in this conversation (%s), so the panel was not posted: "
-		    "it can post only in its own direct messages and in the channels of servers "
-		    "it was added to.",
-		    cause == REFUSED_CONVERSATION_TOLD ? "it was not added to it"
-		                                       : "Discord answered Missing Access");
-		break;
-	case REFUSED_SERVER_TOLD:
-		snprintf(
-		    why, len,
-		    "delver may not post in this server (it was not added to it), so the panel "
-		    "was not posted: it can post only in its own direct messages and in the "
-		    "channels of servers it was added to.");
-		break;
-	case REFUSED_ACCESS:
-	case REFUSED_ACCESS_TOLD:
-		snprintf(
-		    why, len,
-		    "delver cannot see this channel (%s), so the panel was not posted: the bot "
-		    "must be in this server and have the View Channel and %s permissions here.",
-		    cause == REFUSED_ACCESS_TOLD ? "its permissions here lack View Channel"
-		                                 : "Discord answered Missing Access",
-		    send);
-		break;
-	case REFUSED_SEND:
-	case REFUSED_SEND_TOLD:
-		snprintf(why, len,
-		         "delver may not post in this channel (%s), so the panel was not posted: "
-		         "it needs the %s permission here, as well as View Channel.",
-		         cause == REFUSED_SEND_TOLD
-		             ? (c->thread ? "its permissions here lack Send Messages in Threads"
-		                          : "its permissions here lack Send Messages")
-		             : "Discord answered Missing Permissions",
-		         send);
-		break;
-	case REFUSED_UNREACHED:
-		snprintf(why, len,
-		         "Discord could not be reached, so the panel was not posted; run /panel "
-		         "again in a minute.");
-		break;
-	case REFUSED_STATUS:
-		snprintf(why, len,
-		         "Discord did not take the panel (it answered %ld), so it was not posted; "
-		         "run /panel again in a minute.",
-		         status);
-		break;
-	}
-}
-
-static void
-on_posted(void *ctx, const struct rest_result *res)
-{
-	struct call *c = ctx;
-	struct discord_live *lv = c->lv;
-	cJSON *j = NULL;
-	const char *id = NULL;
-	char why[400];
-
-	if (res->status >= 200 && res->status <= 299) {
-		j = cJSON_ParseWithLength(res->body, res->len);
-		id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "id"));
-	}
-	if (id != NULL && strlen(id) < PANEL_ID_MAX && id[0] != '\0' &&
-	    strspn(id, "0123456789") == strlen(id)) {
-		struct job *job = xcalloc(1, sizeof(*job));
-
-		job->kind = JOB_PLACE;
-		job->chan = c->chan;
-		job->seq = c->seq;
-		job->body = c->body;
-		snprintf(job->msg, sizeof(job->msg), "%s", id);
-		snprintf(job->server, sizeof(job->server), "%s", c->server);
-		submit(lv, job, id, NULL);
-		c->done(c->done_ctx, NULL);
-	} else {
-		int code = res->status >= 400 ? discord_rest_error_code(res) : 0;
-
-		if (res->status == 403)
-			log_info("discord: the panel could not be posted in channel %" PRIu64
-			         " (403, code %d)",
-			         c->chan, code);
-		else if (!res->shed && res->status != 0)
-			log_warnx("discord: the panel could not be posted in channel %" PRIu64
-			          " (%ld)",
-			          c->chan, res->status);
-		refusal(c, refusal_answered(c, res->status, code, res->shed), res->status, why,
-		        sizeof(why));
-		c->done(c->done_ctx, why);
-	}
-	cJSON_Delete(j);
-	call_free(c);
-}
 
 /* The new panel is recorded: the one it replaces goes, and the new one
  * shows the changes counted when it was rendered. */
@@ -554,100 +394,34 @@ placed(struct discord_live *lv, struct job *j, struct request *req)
 	discord_rest_call(dc->rest, "DELETE", path, NULL, REST_OPTIONAL, NULL, NULL);
 }
 
-struct discord_live_post {
-	struct call *c;
-	char *body;
-	uint64_t perms; /* the bot's permissions in the channel, when have_perms */
-	bool have_perms;
-};
-
-struct discord_live_post *
-discord_live_post_new(struct discord *dc, struct request *req)
+bool
+discord_live_running(struct discord *dc, uint64_t *seq)
 {
 	struct discord_live *lv = dc->live;
-	const struct reply *r = request_reply(req);
-	uint64_t chan = chan_of(request_origin(req)->chan_key);
-	struct discord_live_post *p;
-	char *body;
 
-	if (lv == NULL || lv->closing || reply_panel_message(r) == NULL || reply_is_error(r) ||
-	    chan == 0 || (body = discord_interact_panel_body(dc->it, r)) == NULL)
-		return NULL;
-	p = xcalloc(1, sizeof(*p));
-	p->body = body;
-	p->c = xcalloc(1, sizeof(*p->c));
-	p->c->lv = lv;
-	p->c->chan = chan;
-	p->c->seq = discord_panels_seq(lv->p);
-	p->c->body = discord_panel_hash(body, strlen(body));
-	snprintf(p->c->server, sizeof(p->c->server), "%s", discord_interact_guild(req));
-	p->have_perms = discord_interact_app_permissions(req, &p->perms, &p->c->thread);
-	p->c->absent = discord_interact_bot_absent(req);
-	return p;
-}
-
-int
-discord_live_post_send(struct discord *dc, struct discord_live_post *p,
-                       void (*done)(void *ctx, const char *refusal), void *ctx, char *why,
-                       size_t len)
-{
-	char path[64];
-	uint64_t need =
-	    DISCORD_PERM_VIEW_CHANNEL |
-	    (p->c->thread ? DISCORD_PERM_SEND_MESSAGES_IN_THREADS : DISCORD_PERM_SEND_MESSAGES);
-
-	if (dc->live == NULL || dc->live->closing || dc->rest == NULL) {
-		refusal(p->c, REFUSED_UNREACHED, 0, why, len);
-		discord_live_post_drop(p);
-		return -1;
-	}
-	/* Where the bot user is not (a user install's conversation), Create
-	 * Message answers 403 Missing Access: not tried, as an invalid request
-	 * counts toward Discord's limit. */
-	if (p->c->absent) {
-		refusal(p->c,
-		        p->c->server[0] == '\0' ? REFUSED_CONVERSATION_TOLD : REFUSED_SERVER_TOLD,
-		        0, why, len);
-		log_info("discord: the panel is not posted in channel %" PRIu64
-		         ": the bot was not added there",
-		         p->c->chan);
-		discord_live_post_drop(p);
-		return -1;
-	}
-	/* In a server, Discord says what the bot may do in the channel: a post
-	 * it would refuse (403, an invalid request) is not tried. Outside any
-	 * server app_permissions does not tell. */
-	if (p->have_perms && p->c->server[0] != '\0' && (p->perms & need) != need) {
-		refusal(p->c,
-		        (p->perms & DISCORD_PERM_VIEW_CHANNEL) == 0 ? REFUSED_ACCESS_TOLD
-		                                                    : REFUSED_SEND_TOLD,
-		        0, why, len);
-		log_info("discord: the panel is not posted in channel %" PRIu64
-		         ": the bot's permissions there lack %s",
-		         p->c->chan,
-		         (p->perms & DISCORD_PERM_VIEW_CHANNEL) == 0 ? "View Channel"
-		         : p->c->thread                              ? "Send Messages in Threads"
-		                                                     : "Send Messages");
-		discord_live_post_drop(p);
-		return -1;
-	}
-	p->c->done = done;
-	p->c->done_ctx = ctx;
-	snprintf(path, sizeof(path), "/channels/%" PRIu64 "/messages", p->c->chan);
-	discord_rest_call(dc->rest, "POST", path, p->body, 0, on_posted, p->c);
-	free(p->body);
-	free(p);
-	return 0;
+	if (lv == NULL || lv->closing)
+		return false;
+	if (seq != NULL)
+		*seq = discord_panels_seq(lv->p);
+	return true;
 }
 
 void
-discord_live_post_drop(struct discord_live_post *p)
+discord_live_placed(struct discord *dc, uint64_t chan, const char *msg, const char *server,
+                    uint64_t seq, uint64_t body)
 {
-	if (p == NULL)
+	struct job *j;
+
+	if (dc->live == NULL)
 		return;
-	call_free(p->c);
-	free(p->body);
-	free(p);
+	j = xcalloc(1, sizeof(*j));
+	j->kind = JOB_PLACE;
+	j->chan = chan;
+	j->seq = seq;
+	j->body = body;
+	snprintf(j->msg, sizeof(j->msg), "%s", msg);
+	snprintf(j->server, sizeof(j->server), "%s", server);
+	submit(dc->live, j, msg, NULL);
 }
 
 /* --- presses --- */
@@ -657,7 +431,7 @@ discord_live_press(struct discord *dc, struct request *req)
 {
 	struct discord_live *lv = dc->live;
 	const struct reply *r = request_reply(req);
-	uint64_t chan = chan_of(request_origin(req)->chan_key);
+	uint64_t chan = discord_panel_chan(request_origin(req)->chan_key);
 	struct job *j;
 
 	if (lv == NULL || lv->closing || discord_interact_pressed(req) == NULL ||
@@ -756,7 +530,7 @@ static void
 start_one(const char *chan_key, const char *message, const char *server, void *ctx)
 {
 	struct start *st = ctx;
-	uint64_t chan = chan_of(chan_key);
+	uint64_t chan = discord_panel_chan(chan_key);
 
 	if (chan == 0 || strlen(message) >= PANEL_ID_MAX ||
 	    strspn(message, "0123456789") != strlen(message) || !runs_guild(st->lv->dc, server))

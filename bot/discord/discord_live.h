@@ -9,8 +9,8 @@
  * (discord_interact.h). Once posted, the message is recorded in the
  * channel's record through the command road (cmd_panel_placed, bound
  * here), and the message it replaces, if any, is deleted: one panel per
- * channel, however several /panel cross. The /panel's answer waits for
- * the post (discord_answer.h): it says the panel was posted, or why not.
+ * channel, however several /panel cross. The post itself, and what the
+ * /panel's answer says of it, is discord_live_post.h's.
  *
  * Every change kept on the road in a channel whose record names a panel
  * (dispatch_watch_panels) makes it stale; when discord_panel says so, the
@@ -38,6 +38,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct discord;
 struct request;
@@ -58,24 +59,17 @@ void discord_live_started(struct discord *dc);
 void discord_live_close(struct discord *dc, void (*closed)(void *ctx), void *ctx);
 void discord_live_free(struct discord *dc);
 
-/* req, an interaction's request just answered: a /panel's reply, as the
- * panel to post to its channel (NULL for any other request; req stays the
- * caller's). discord_live_post_send posts it and returns 0: done then
- * runs once, after the call returned, when Discord answered, with NULL
- * when the panel was posted, else the sentence that tells the invoker
- * why not (valid during the call). It returns -1 when the panel cannot go
- * (the bot stopping, or its permissions in the server's channel, given
- * with the interaction, lack View Channel or Send Messages: a post
- * Discord would refuse is not tried), the sentence in why (len bytes),
- * and done never runs. discord_live_post_drop forgets it (a replay
- * answered before: the earlier process posted it). Both free p;
- * discord_live_post_drop takes NULL. */
-struct discord_live_post;
-struct discord_live_post *discord_live_post_new(struct discord *dc, struct request *req);
-int discord_live_post_send(struct discord *dc, struct discord_live_post *p,
-                           void (*done)(void *ctx, const char *refusal), void *ctx, char *why,
-                           size_t len);
-void discord_live_post_drop(struct discord_live_post *p);
+/* Whether dc's live panels run (started, not closing): a new panel is
+ * posted only then. When they do and seq is not NULL, *seq is the count
+ * of changes so far (discord_panels_seq), which a panel rendered now
+ * shows. */
+bool discord_live_running(struct discord *dc, uint64_t *seq);
+/* A new panel was posted in channel chan as message msg (server: its
+ * guild, "" none), rendered when seq changes were counted, its body's
+ * hash body: the channel's record is bound to it through the road, then
+ * the message it replaces is deleted and it shows the changes up to seq. */
+void discord_live_placed(struct discord *dc, uint64_t chan, const char *msg, const char *server,
+                         uint64_t seq, uint64_t body);
 /* req, an interaction's request just answered: when it is a press of a
  * panel's button that did something in the channel, it is kept, and
  * answered once the panel is rendered anew (true); else false. */

@@ -326,6 +326,18 @@ discord_panels_shown(struct discord_panels *p, uint64_t chan, const char *msg, u
 		plan(c, now); /* nothing left: the entry goes once paced out */
 }
 
+uint64_t
+discord_panel_chan(const char *key)
+{
+	char *end;
+	uint64_t id;
+
+	if (strncmp(key, "discord:", 8) != 0 || key[8] < '0' || key[8] > '9')
+		return 0;
+	id = strtoull(key + 8, &end, 10);
+	return *end == '\0' ? id : 0;
+}
+
 enum discord_panel_outcome
 discord_panel_outcome(long status, int code)
 {

@@ -134,6 +134,10 @@ bool discord_panels_same(struct discord_panels *p, uint64_t chan, uint64_t body)
 /* The hash of a body (never 0). */
 uint64_t discord_panel_hash(const char *s, size_t n);
 
+/* The channel id of a channel key "discord:<digits>", or 0 for any other
+ * key. */
+uint64_t discord_panel_chan(const char *key);
+
 /* What an answer to an edit (its HTTP status, its JSON error code) means
  * for the panel. */
 enum discord_panel_outcome discord_panel_outcome(long status, int code);

@@ -159,6 +159,9 @@ enum discord_button_style {
 #define DISCORD_FLAG_SUPPRESS_EMBEDS        (1 << 2)
 #define DISCORD_FLAG_EPHEMERAL              (1 << 6)
 #define DISCORD_FLAG_SUPPRESS_NOTIFICATIONS (1 << 12)
+/* A message's flag that a bot does not set: an interaction's deferred
+ * response whose answer has not come yet (the "thinking" message). */
+#define DISCORD_FLAG_LOADING (1 << 7)
 
 /* JSON error codes of REST answers ({"code": N, "message": ...}) that
  * delver acts on. */

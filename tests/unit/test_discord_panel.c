@@ -419,6 +419,20 @@ test_a_change_turns_a_check_into_a_refresh(void **state)
 	discord_panels_free(p);
 }
 
+/* A Discord channel key names its channel's id; any other key none. */
+static void
+test_a_channel_key_names_its_id(void **state)
+{
+	(void)state;
+	assert_int_equal(discord_panel_chan("discord:1300000000000000000"), CH);
+	assert_int_equal(discord_panel_chan("discord:7"), 7);
+	assert_int_equal(discord_panel_chan("discord:"), 0);
+	assert_int_equal(discord_panel_chan("discord:12x"), 0);
+	assert_int_equal(discord_panel_chan("discord:-5"), 0);
+	assert_int_equal(discord_panel_chan("irc:net:#chan"), 0);
+	assert_int_equal(discord_panel_chan("console:main"), 0);
+}
+
 int
 main(void)
 {
@@ -435,6 +449,7 @@ main(void)
 	    cmocka_unit_test(test_channels_are_apart),
 	    cmocka_unit_test(test_a_check_reads_first),
 	    cmocka_unit_test(test_a_change_turns_a_check_into_a_refresh),
+	    cmocka_unit_test(test_a_channel_key_names_its_id),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,267 @@
+/* discord_answer_gm: an answer's message to its GM; see discord_answer_gm.h. */
+#include "bot/discord/discord_answer_gm.h"
+#include "bot/discord/discord_int.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/discord/discord_dm.h"
+#include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_rest.h"
+#include "bot/log.h"
+#include "rules/base/json.h"
+#include "rules/base/mem.h"
+
+struct discord_answer_gm {
+	struct discord *dc;
+	char id[24];         /* the interaction's */
+	char *followup_path; /* its webhook, to tell the invoker; or NULL */
+	char gm_user[24];    /* the GM */
+	char gm_name[64];
+	char gm_what[96]; /* what the GM's message is, for the invoker: "your secret roll" */
+	bool gm_aside;    /* an aside to the answer (reply_gm_aside), not a secret roll */
+	char gm_chan[24]; /* where it goes when the GM takes no DMs, or "" */
+	char *dm_body;
+	char dm_chan[DISCORD_DM_ID]; /* the DM channel the message went to */
+	bool dm_cached;              /* that channel id came from dc->dm */
+};
+
+struct discord_answer_gm *
+discord_answer_gm_take(struct interact_out *out)
+{
+	struct discord_answer_gm *g;
+
+	if (out->gm_user[0] == '\0') {
+		free(out->dm_body);
+		out->dm_body = NULL;
+		return NULL;
+	}
+	g = xcalloc(1, sizeof(*g));
+	memcpy(g->gm_user, out->gm_user, sizeof(g->gm_user));
+	memcpy(g->gm_name, out->gm_name, sizeof(g->gm_name));
+	memcpy(g->gm_what, out->gm_what, sizeof(g->gm_what));
+	g->gm_aside = out->gm_aside;
+	memcpy(g->gm_chan, out->gm_chan, sizeof(g->gm_chan));
+	g->dm_body = out->dm_body;
+	out->dm_body = NULL;
+	return g;
+}
+
+void
+discord_answer_gm_free(struct discord_answer_gm *g)
+{
+	if (g == NULL)
+		return;
+	free(g->followup_path);
+	free(g->dm_body);
+	free(g);
+}
+
+/* The GM's message went, or the invoker was told why not: the answer to
+ * the interaction is over, and a restart need not replay it
+ * (discord_seqs.h). */
+static void
+gm_over(struct discord_answer_gm *g)
+{
+	discord_interaction_over(g->dc, strtoull(g->id, NULL, 10));
+	discord_answer_gm_free(g);
+}
+
+static void dm_start(struct discord_answer_gm *g);
+static void dm_send(struct discord_answer_gm *g);
+
+/* Tells the invoker text by an ephemeral follow-up; then the interaction is over. */
+static void
+tell_invoker(struct discord_answer_gm *g, const char *text)
+{
+	struct discord *dc = g->dc;
+	cJSON *o;
+	char *body;
+
+	if (g->followup_path == NULL || dc->rest == NULL) {
+		gm_over(g);
+		return;
+	}
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "content", text);
+	cJSON_AddNumberToObject(o, "flags", 64);
+	cJSON_AddArrayToObject(cJSON_AddObjectToObject(o, "allowed_mentions"), "parse");
+	body = json_print(o);
+	cJSON_Delete(o);
+	dc->stats.followups++;
+	discord_rest_call(dc->rest, "POST", g->followup_path, body,
+	                  REST_INTERACTION | REST_OPTIONAL, NULL, NULL);
+	free(body);
+	gm_over(g);
+}
+
+/* The message to the GM's channel for secret rolls went, or not. */
+static void
+on_secret_channel(void *ctx, const struct rest_result *res)
+{
+	struct discord_answer_gm *g = ctx;
+	char text[600];
+
+	if (res->status >= 200 && res->status <= 299) {
+		g->dc->stats.dms++;
+		snprintf(text, sizeof(text),
+		         "The GM, %s, takes no direct messages from delver, so %s went to <#%s>, "
+		         "where the GM reads secret rolls.",
+		         g->gm_name, g->gm_what, g->gm_chan);
+	} else {
+		log_warnx("discord: the secret roll of interaction %s could not go to channel %s, "
+		          "which the GM set for them (%ld%s%.120s)",
+		          g->id, g->gm_chan, res->status, res->len > 0 ? ": " : "",
+		          res->len > 0 ? res->body : "");
+		snprintf(
+		    text, sizeof(text),
+		    "The GM, %s, takes no direct messages from delver, and <#%s>, where the GM "
+		    "reads secret rolls, refused delver's message (Discord answered %ld), so "
+		    "nobody saw %s; the GM can let delver post there or name another with /gm "
+		    "secret-channel.",
+		    g->gm_name, g->gm_chan, res->status, g->gm_what);
+	}
+	tell_invoker(g, text);
+}
+
+/* Tells the invoker, by an ephemeral follow-up, that the GM's direct
+ * message did not go (status: Discord's answer; closed: the GM takes no
+ * direct messages from the bot; known: that was known already, nothing
+ * was asked); then the interaction is over. When the GM takes none and set a channel
+ * for secret rolls, the message goes there instead, and the invoker is
+ * told where. */
+static void
+dm_refused(struct discord_answer_gm *g, long status, bool closed, bool known)
+{
+	struct discord *dc = g->dc;
+	char text[512], path[64];
+
+	if (closed && g->gm_chan[0] != '\0' && dc->rest != NULL) {
+		log_debug("discord: the GM of interaction %s takes no direct messages; the "
+		          "message goes to channel %s",
+		          g->id, g->gm_chan);
+		snprintf(path, sizeof(path), "/channels/%s/messages", g->gm_chan);
+		discord_rest_call(dc->rest, "POST", path, g->dm_body, 0, on_secret_channel, g);
+		return;
+	}
+	if (known)
+		log_debug("discord: the GM of interaction %s takes no direct messages (known); "
+		          "not tried",
+		          g->id);
+	else
+		log_warnx("discord: the direct message to the GM for interaction %s failed "
+		          "(%ld%s)",
+		          g->id, status, closed ? ": the GM takes no direct messages" : "");
+	if (closed)
+		snprintf(text, sizeof(text),
+		         "The GM, %s, takes no direct messages from delver, so nobody saw %s; "
+		         "they can allow direct messages from this server's members (Privacy "
+		         "Settings) or name a channel for secret rolls with /gm secret-channel%s.",
+		         g->gm_name, g->gm_what,
+		         g->gm_aside ? "" : ", or you can roll in the open");
+	else
+		snprintf(text, sizeof(text),
+		         "delver could not send %s to the GM, %s (Discord answered %ld), so nobody "
+		         "saw it%s.",
+		         g->gm_what, g->gm_name, status,
+		         g->gm_aside ? "" : "; roll again in a minute");
+	tell_invoker(g, text);
+}
+
+static void
+on_dm_sent(void *ctx, const struct rest_result *res)
+{
+	struct discord_answer_gm *g = ctx;
+
+	/* A kept DM channel Discord no longer knows (404, code 10003) is
+	 * forgotten and opened again, once. */
+	if (res->status == 404 && discord_rest_error_code(res) == DISCORD_ERROR_UNKNOWN_CHANNEL) {
+		discord_dm_drop(g->dc->dm, g->gm_user, g->dm_chan);
+		if (g->dm_cached && g->dc->rest != NULL) {
+			g->dm_cached = false;
+			dm_start(g);
+			return;
+		}
+	}
+	if (res->status < 200 || res->status > 299) {
+		bool closed =
+		    res->status == 403 && discord_rest_error_code(res) == DISCORD_ERROR_CANNOT_DM;
+
+		if (closed)
+			discord_dm_refuse(g->dc->dm, g->gm_user, g->dm_chan,
+			                  (int64_t)uv_now(g->dc->loop));
+		dm_refused(g, res->status, closed, false);
+		return;
+	}
+	g->dc->stats.dms++;
+	gm_over(g);
+}
+
+static void
+on_dm_channel(void *ctx, const struct rest_result *res)
+{
+	struct discord_answer_gm *g = ctx;
+	struct discord *dc = g->dc;
+	cJSON *j = NULL;
+	const char *id = NULL;
+
+	if (res->status >= 200 && res->status <= 299 && res->len > 0) {
+		j = cJSON_ParseWithLength(res->body, res->len);
+		id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "id"));
+	}
+	if (id == NULL || !discord_dm_snowflake(id) || dc->rest == NULL) {
+		cJSON_Delete(j);
+		dm_refused(g, res->status,
+		           res->status == 403 &&
+		               discord_rest_error_code(res) == DISCORD_ERROR_CANNOT_DM,
+		           false);
+		return;
+	}
+	snprintf(g->dm_chan, sizeof(g->dm_chan), "%s", id);
+	cJSON_Delete(j);
+	discord_dm_put(dc->dm, g->gm_user, g->dm_chan);
+	dm_send(g);
+}
+
+/* Sends the GM's message to the DM channel g->dm_chan. */
+static void
+dm_send(struct discord_answer_gm *g)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/channels/%s/messages", g->dm_chan);
+	discord_rest_call(g->dc->rest, "POST", path, g->dm_body, 0, on_dm_sent, g);
+}
+
+/* Sends the GM's message to the DM channel with the GM: the one kept from
+ * an earlier secret roll, else the one Discord opens (or finds: it answers
+ * with the same channel each time). */
+static void
+dm_start(struct discord_answer_gm *g)
+{
+	char body[64];
+
+	if (discord_dm_refused(g->dc->dm, g->gm_user, (int64_t)uv_now(g->dc->loop))) {
+		dm_refused(g, 403, true, true);
+		return;
+	}
+	if (discord_dm_find(g->dc->dm, g->gm_user, g->dm_chan)) {
+		g->dm_cached = true;
+		dm_send(g);
+		return;
+	}
+	snprintf(body, sizeof(body), "{\"recipient_id\":\"%s\"}", g->gm_user);
+	discord_rest_call(g->dc->rest, "POST", "/users/@me/channels", body, 0, on_dm_channel, g);
+}
+
+void
+discord_answer_gm_send(struct discord *dc, struct discord_answer_gm *g, const char *id,
+                       char *followup_path)
+{
+	g->dc = dc;
+	snprintf(g->id, sizeof(g->id), "%s", id);
+	g->followup_path = followup_path;
+	dm_start(g);
+}

@@ -1,0 +1,92 @@
+/* discord_answer_late: interactions replayed too late to answer; see
+ * discord_answer_late.h. */
+#include "bot/discord/discord_answer_late.h"
+#include "bot/discord/discord_int.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/discord/discord_answer.h"
+#include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_proto.h"
+#include "bot/discord/discord_rest.h"
+#include "bot/log.h"
+#include "rules/base/mem.h"
+
+/* A replay that came past Discord's 3 s, not worked out (counted as shed
+ * unless GET @original tells it was answered). */
+struct late {
+	struct discord *dc;
+	char id[24];
+};
+
+/* Discord's word on a late replay: an original response (not a deferral
+ * left loading) means an earlier process answered it, and it is counted
+ * so; anything else means it went unanswered: shed, as ever. */
+static void
+on_late_original(void *ctx, const struct rest_result *res)
+{
+	struct late *l = ctx;
+	struct discord *dc = l->dc;
+	cJSON *j = NULL;
+	const cJSON *flags;
+
+	if (res->status >= 200 && res->status <= 299 &&
+	    (j = cJSON_ParseWithLength(res->body, res->len)) != NULL &&
+	    (flags = cJSON_GetObjectItemCaseSensitive(j, "flags"),
+	     !cJSON_IsNumber(flags) || ((unsigned)flags->valueint & DISCORD_FLAG_LOADING) == 0)) {
+		dc->stats.replayed_answered++;
+		log_debug("discord: interaction %s, replayed too late to answer, was answered "
+		          "before the restart",
+		          l->id);
+	} else {
+		discord_answer_count_shed(dc);
+	}
+	cJSON_Delete(j);
+	free(l);
+}
+
+void
+discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
+{
+	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "id"));
+	char *hook = discord_interact_webhook_of(d);
+	char path[2200];
+	struct late *l;
+
+	if (hook == NULL || id == NULL || strlen(id) >= sizeof(l->id) || dc->rest == NULL) {
+		free(hook);
+		discord_answer_count_shed(dc);
+		return;
+	}
+	if (dc->late_checks >= DISCORD_LATE_CHECKS_MAX) {
+		free(hook);
+		dc->stats.replayed_unknown++;
+		if (!dc->late_cap_said)
+			log_warnx(
+			    "discord: more than %d interactions were replayed too late to "
+			    "answer since the resume; the others are not checked with Discord, "
+			    "so whether an earlier process answered them is not known",
+			    DISCORD_LATE_CHECKS_MAX);
+		dc->late_cap_said = true;
+		return;
+	}
+	dc->late_checks++;
+	l = xcalloc(1, sizeof(*l));
+	l->dc = dc;
+	snprintf(l->id, sizeof(l->id), "%s", id);
+	snprintf(path, sizeof(path), "%s/messages/@original", hook);
+	free(hook);
+	dc->stats.replayed++;
+	discord_rest_call(dc->rest, "GET", path, NULL, REST_INTERACTION | REST_OPTIONAL,
+	                  on_late_original, l);
+}
+
+void
+discord_answer_late_over(struct discord *dc)
+{
+	dc->late_checks = 0;
+	dc->late_cap_said = false;
+}
