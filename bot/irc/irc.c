@@ -834,6 +834,31 @@ draft_word(struct irc_bot *b, const struct origin *o, const char *text, int64_t 
 	return rc;
 }
 
+/*
+ * A command sent to chan by nick, who is not in it: a server relays a
+ * message from outside a channel that is not +n (ngircd's default), and
+ * the sender would act on a channel they cannot read, answered privately
+ * about it (its undo history, an empty GM seat, hidden Tension for a GM
+ * so made). Nothing runs; the sender is told once, within their own rate
+ * (the channel's is not spent by outsiders).
+ */
+static void
+outsider(struct irc_bot *b, const struct origin *o, const char *nick, const char *chan,
+         int64_t mono_ms)
+{
+	char text[200];
+
+	log_debug("irc %s: ignoring a command from %s to %s: not in the channel", b->cfg->network,
+	          nick, chan);
+	if (!admit(b, o, nick, NULL, mono_ms))
+		return;
+	snprintf(text, sizeof(text),
+	         "You are not in %.64s, so delver takes no commands for it from you; join it "
+	         "first.",
+	         chan);
+	irc_conn_say_lane(b->conn, o->user_key, private_cmd(b), nick, text);
+}
+
 /* A PRIVMSG's text, its formatting codes already removed. */
 static void
 message(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t mono_ms,
@@ -874,6 +899,10 @@ message(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t mo
 	if (make_origin(b, m, direct ? NULL : target, &o) < 0) {
 		log_warnx("irc %s: ignoring a command from %s: its channel or user key is too long",
 		          b->cfg->network, m->nick);
+		return;
+	}
+	if (!direct && !irc_conn_is_member(b->conn, target, m->nick)) {
+		outsider(b, &o, m->nick, target, mono_ms);
 		return;
 	}
 	if (!admit(b, &o, m->nick, direct ? NULL : target, mono_ms))

@@ -1029,6 +1029,26 @@ no_room(const char *dir, const char *file, const char *db, char *err, size_t err
 		         dir);
 }
 
+/* Takes the stop signals (stop) that came while a restore that finished
+ * held them: the restore is done, so they stop nothing now, and the exit
+ * status says it was done. */
+static void
+take_stop_signals(const sigset_t *stop, const char *db)
+{
+	const struct timespec none = {0, 0};
+	int sig, taken = 0;
+
+	while ((sig = sigtimedwait(stop, NULL, &none)) > 0)
+		taken = sig;
+	if (taken > 0)
+		log_info("store: %s came while %s was being put in place; the restore finished "
+		         "first, so delver exits as after a restore",
+		         taken == SIGINT    ? "SIGINT"
+		         : taken == SIGTERM ? "SIGTERM"
+		                            : "SIGHUP",
+		         db);
+}
+
 int
 persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 {
@@ -1123,6 +1143,8 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 out:
 	if (expanded > 0)
 		snapfile_remove(plain);
+	if (blocked && rc == 0)
+		take_stop_signals(&stop, p->path);
 	free_persist(p);
 	if (blocked)
 		sigprocmask(SIG_SETMASK, &mask, NULL);
@@ -1342,6 +1364,40 @@ stop_retry(struct persist *p)
 	return true;
 }
 
+/* The records whose changes the stop gives up, for its line: the first
+ * three by kind and key (channel 'K', user 'K', the mark of event 'K'),
+ * then how many more. */
+static void
+lost_names(struct persist *p, char *out, size_t len)
+{
+	struct id *e, *tmp;
+	size_t at = 0, shown = 0, n = HASH_COUNT(p->retry);
+
+	out[0] = '\0';
+	HASH_ITER(hh, p->retry, e, tmp)
+	{
+		int w;
+
+		if (shown == 3)
+			break;
+		if (e->id[0] == 'h' && e->id[2] == '\0')
+			w = snprintf(out + at, len - at, "%sthe expiry of old events' marks",
+			             shown > 0 ? ", " : "");
+		else
+			w = snprintf(out + at, len - at, "%s%s '%.120s'", shown > 0 ? ", " : "",
+			             e->id[0] == 'c'   ? "channel"
+			             : e->id[0] == 'u' ? "user"
+			                               : "the mark of event",
+			             e->id + 2);
+		if (w < 0 || (size_t)w >= len - at)
+			return;
+		at += (size_t)w;
+		shown++;
+	}
+	if (n > shown)
+		snprintf(out + at, len - at, " and %zu more", n - shown);
+}
+
 /* Waits for the batch and the snapshot under way, commits what is left
  * (failed records again: stop_retry), writes the stop snapshot, closes. */
 void
@@ -1358,11 +1414,14 @@ persist__close_step(struct persist *p)
 	if (!p->stop_snapshot_done) {
 		p->stop_snapshot_done = true;
 		if (p->retry != NULL) {
+			char names[600];
+
 			p->stop_lost = HASH_COUNT(p->retry);
+			lost_names(p, names, sizeof(names));
 			log_error(
-			    "store: the changes of %u record%s could not be saved to %s before "
-			    "the stop%s; they are lost, and delver exits with status 1",
-			    p->stop_lost, p->stop_lost == 1 ? "" : "s", p->path,
+			    "store: the changes of %u record%s (%s) could not be saved to %s "
+			    "before the stop%s; they are lost, and delver exits with status 1",
+			    p->stop_lost, p->stop_lost == 1 ? "" : "s", names, p->path,
 			    p->reach_given_up ? " (the server could not be reached in the "
 			                        "stop's time)"
 			                      : "");

@@ -161,8 +161,11 @@ struct persist *persist_open_backend(uv_loop_t *loop, struct state *st,
  * snapshot file, or any delver database), for `delver --restore FILE`: file
  * must pass SQLite's quick_check and hold the tables; the database in use
  * and its log move into DIR/replaced-<UTC time>/ (never removed). Takes the
- * directory's lock, so a running delver is refused. Returns 0, or -1 with
- * one sentence in err (nothing changed unless it says so).
+ * directory's lock, so a running delver is refused. SIGINT, SIGTERM and
+ * SIGHUP wait while the copy is put in place; when the restore finished,
+ * those that came meanwhile are taken (logged), as they stop nothing now.
+ * Returns 0, or -1 with one sentence in err (nothing changed unless it
+ * says so).
  */
 int persist_restore(const char *dir, const char *file, char *err, size_t errlen);
 

@@ -142,9 +142,9 @@ why_read_only(const char *path, const struct stat *sb, int e, char *out, size_t 
 	long flags = inode_flags(path);
 
 	if (flags & FS_IMMUTABLE_FL)
-		snprintf(out, len, "it is immutable (chattr +i; chattr -i %s undoes it)", path);
+		snprintf(out, len, "it is immutable (chattr +i)");
 	else if (flags & FS_APPEND_FL)
-		snprintf(out, len, "it is append-only (chattr +a; chattr -a %s undoes it)", path);
+		snprintf(out, len, "it is append-only (chattr +a)");
 	else if (e == EROFS)
 		snprintf(out, len, "its file system is mounted read-only");
 	else if (e == EACCES)
@@ -171,17 +171,22 @@ writable(const char *path, const struct stat *sb, char *why, size_t len)
 	return false;
 }
 
-/* What makes path writable for delver, as a clause: "make it owned by uid
- * N with mode M", or, on a file system mounted read-only, where no owner or
- * mode helps, "mount its file system read-write ...". Returns a static
- * buffer. */
+/* What makes path writable for delver, as a clause: for an immutable or
+ * append-only path, the chattr that undoes it (no owner or mode helps
+ * then); on a file system mounted read-only, "mount its file system
+ * read-write ..."; else "make it owned by uid N with mode M". Returns a
+ * static buffer. */
 static const char *
 fix_for(const char *path, const char *mode)
 {
-	static char fix[160];
+	static char fix[PATH_MAX_LEN + 64];
 	struct statvfs vfs;
+	long flags = inode_flags(path);
 
-	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+	if (flags & (FS_IMMUTABLE_FL | FS_APPEND_FL))
+		snprintf(fix, sizeof(fix), "chattr -%c %s undoes it",
+		         flags & FS_IMMUTABLE_FL ? 'i' : 'a', path);
+	else if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
 		snprintf(fix, sizeof(fix),
 		         "mount its file system read-write, or name a state directory on "
 		         "another (--state-dir, [bot] state_dir)");

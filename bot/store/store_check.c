@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include "bot/store/store_record.h"
+#include "bot/store/store_sqlite.h"
 
 #define BUSY_MS 5000
 
@@ -139,6 +140,17 @@ store_check_file(const char *path, char *err, size_t errlen)
 		res = s != NULL ? (const char *)sqlite3_column_text(s, 0) : NULL;
 		snprintf(err, errlen, "%s is not a whole SQLite database (%s)", path,
 		         res != NULL ? res : sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	/* A start refuses a newer schema (store_sqlite.c), so a restore must. */
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK &&
+	    sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) > STORE_SQLITE_SCHEMA) {
+		snprintf(err, errlen,
+		         "%s was written by a newer delver (schema %d; this one knows %d), which "
+		         "alone can restore it",
+		         path, sqlite3_column_int(s, 0), STORE_SQLITE_SCHEMA);
 		goto out;
 	}
 	nc = check_table(db, path, "channels", STORE_RECORD_CHANNEL, err, errlen);

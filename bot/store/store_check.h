@@ -15,7 +15,8 @@
 
 /*
  * Checks that path is a whole delver database every record of which the
- * start would accept: SQLite's quick_check, the channels and users tables,
+ * start would accept: SQLite's quick_check, a schema no newer than this
+ * delver's (STORE_SQLITE_SCHEMA), the channels and users tables,
  * and each row decoded (checksum, format, module states) as a record of its
  * table's kind under its own key column, a channel's with its log entries. Reads only. Returns the
  * number of records, or -1 with one sentence in err naming the file and the first row refused.

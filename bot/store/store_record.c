@@ -261,7 +261,7 @@ unframe(const char *line, size_t len, bool array, char *err, size_t errlen)
 	cJSON *o;
 
 	if (len < CRC_LEN + 3 || line[CRC_LEN] != ' ') {
-		snprintf(err, errlen, "the line does not start with a checksum and a space");
+		snprintf(err, errlen, "the record does not start with a checksum and a space");
 		return NULL;
 	}
 	for (int i = 0; i < CRC_LEN; i++) {
@@ -270,7 +270,7 @@ unframe(const char *line, size_t len, bool array, char *err, size_t errlen)
 
 		if (v < 0) {
 			snprintf(err, errlen,
-			         "the line does not start with a checksum and a space");
+			         "the record does not start with a checksum and a space");
 			return NULL;
 		}
 		want = want << 4 | (uint32_t)v;
@@ -279,13 +279,13 @@ unframe(const char *line, size_t len, bool array, char *err, size_t errlen)
 	len -= CRC_LEN + 1;
 #ifndef FUZZING /* let the fuzzer reach the JSON: it cannot fix checksums */
 	if (crc32_of(line, len) != want) {
-		snprintf(err, errlen, "checksum mismatch: the line was changed or damaged");
+		snprintf(err, errlen, "checksum mismatch: the record was changed or damaged");
 		return NULL;
 	}
 #endif
 	o = cJSON_ParseWithLength(line, len);
 	if (o == NULL || !(array ? cJSON_IsArray(o) : cJSON_IsObject(o))) {
-		snprintf(err, errlen, "the line is not one JSON %s", array ? "array" : "object");
+		snprintf(err, errlen, "the record is not one JSON %s", array ? "array" : "object");
 		cJSON_Delete(o);
 		return NULL;
 	}

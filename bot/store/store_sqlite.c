@@ -1283,6 +1283,60 @@ check_writable(struct sqlite_backend *b, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Makes a new database, whole, under a temporary name (PATH.new), then
+ * gives it its name: a start stopped while it makes one (killed, the power
+ * lost, a write failed) leaves no delver.db, which would be empty and so
+ * taken for a damaged database by every later start, but at most the
+ * temporary file, which the next start removes before it makes its own.
+ * The file is 0600 whatever the umask; SQLite gives its log files the
+ * database's mode.
+ */
+static int
+create_db(struct sqlite_backend *b, char *err, size_t errlen)
+{
+	char tmp[4300], dir[4300], sql[64];
+	const char *slash = strrchr(b->path, '/');
+	sqlite3 *db = NULL;
+	int e;
+
+	snprintf(tmp, sizeof(tmp), "%s.new", b->path);
+	snprintf(dir, sizeof(dir), "%.*s",
+	         slash == NULL      ? 1
+	         : slash == b->path ? 1
+	                            : (int)(slash - b->path),
+	         slash == NULL ? "." : b->path);
+	snapfile_remove(tmp);
+	if (statedir_create_file(tmp) < 0) {
+		e = errno;
+		snprintf(err, errlen, "cannot create the database %s: %s", b->path, strerror(e));
+		b->fail = e == EACCES || e == EPERM || e == EROFS ? STATEDIR_UNSAFE : e;
+		return -1;
+	}
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", STORE_SQLITE_SCHEMA);
+	/* One transaction, committed with synchronous FULL (the default of a
+	 * rollback journal): the file is whole on disk before its rename. */
+	if (sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, schema, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot create the database %s: %s", b->path,
+		         db != NULL ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		snapfile_remove(tmp);
+		return -1;
+	}
+	sqlite3_close(db);
+	if (fsio_rename(tmp, b->path) < 0 || fsio_fsync_dir(dir) < 0) {
+		e = errno;
+		snprintf(err, errlen, "cannot create the database %s: %s", b->path, strerror(e));
+		snapfile_remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 open_db(struct sqlite_backend *b, char *err, size_t errlen)
 {
@@ -1298,15 +1352,8 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 		damaged(b, "the file is empty: truncated", err, errlen);
 		return -1;
 	}
-	/* A new database is made 0600 here, whatever the umask; SQLite gives
-	 * its log files the database's mode. */
-	if (stat(b->path, &sb) < 0 && errno == ENOENT && statedir_create_file(b->path) < 0) {
-		snprintf(err, errlen, "cannot create the database %s: %s", b->path,
-		         strerror(errno));
-		b->fail =
-		    errno == EACCES || errno == EPERM || errno == EROFS ? STATEDIR_UNSAFE : errno;
+	if (stat(b->path, &sb) < 0 && errno == ENOENT && create_db(b, err, errlen) < 0)
 		return -1;
-	}
 	rc = sqlite3_open_v2(b->path, &b->db,
 	                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
 	                     NULL);

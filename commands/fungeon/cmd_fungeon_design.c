@@ -29,6 +29,18 @@ cmd_fungeon_design_shows(const char *what, const char *text, struct reply *out)
 	return false;
 }
 
+bool
+cmd_fungeon_design_name_free(const char *name, struct reply *out)
+{
+	if (!fungeon_cost_name_reserved(name))
+		return true;
+	reply_error(out,
+	            "'%s' reads as a number or as a word the bot's replies and options use "
+	            "(none, all, tie, dead); pick another name.",
+	            name);
+	return false;
+}
+
 int
 cmd_fungeon_design_of(struct invocation *inv, enum fungeon_kind k, struct fungeon_design *d,
                       struct fungeon_price *p, struct reply *out)
@@ -245,6 +257,7 @@ may_make(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k,
 		return -1;
 	}
 	if (!cmd_fungeon_design_shows("A name", name, out) ||
+	    !cmd_fungeon_design_name_free(name, out) ||
 	    fungeon_channel_name_used(c, name, NULL, out))
 		return -1;
 	return 0;

@@ -61,7 +61,8 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            FUNGEON_NAME_CHARS);
 		return -1;
 	}
-	if (!cmd_fungeon_design_shows("A Fungeoneer's name", name, out))
+	if (!cmd_fungeon_design_shows("A Fungeoneer's name", name, out) ||
+	    !cmd_fungeon_design_name_free(name, out))
 		return -1;
 	if (!has_text(cls)) {
 		reply_error(out,

@@ -589,7 +589,8 @@ town_buy(struct invocation *inv, struct reply *out)
 		            FUNGEON_NAME_CHARS);
 		goto done;
 	}
-	if (!cmd_fungeon_design_shows("A name", name, out))
+	if (!cmd_fungeon_design_shows("A name", name, out) ||
+	    !cmd_fungeon_design_name_free(name, out))
 		goto done;
 	if (fungeon_item_find(m, name) >= 0) {
 		reply_error(out, "%s carries a %s already; give the new one another name.", m->name,

@@ -160,7 +160,8 @@ thwacko_style(struct invocation *inv, struct reply *out)
 	struct parties *g;
 	char err[200];
 
-	if (mark != NULL && thwacko_style_mark_check(mark, err, sizeof(err)) < 0) {
+	if (mark != NULL && (thwacko_style_mark_check(mark, err, sizeof(err)) < 0 ||
+	                     thwacko_style_mark_reads(mark, err, sizeof(err)) < 0)) {
 		reply_error(out, "%s", err);
 		return;
 	}

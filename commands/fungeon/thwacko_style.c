@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <utf8proc.h>
+
 #include "rules/base/utf8.h"
 
 const char *const thwacko_style_marks[THWACKO_STYLE_NMARKS] = {"◆", "●", "▲", "■",
@@ -187,6 +189,31 @@ thwacko_style_mark_check(const char *mark, char *err, size_t errlen)
 		         "characters).",
 		         ncp);
 		return -1;
+	}
+	return 0;
+}
+
+int
+thwacko_style_mark_reads(const char *mark, char *err, size_t errlen)
+{
+	for (const char *p = mark; *p != '\0';) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)p, -1, &cp);
+		utf8proc_category_t cat;
+
+		if (k <= 0)
+			break;
+		cat = utf8proc_category(cp);
+		if (cat == UTF8PROC_CATEGORY_ND || cat == UTF8PROC_CATEGORY_NL ||
+		    cat == UTF8PROC_CATEGORY_NO || (cp < 0x80 && strchr("+-.,~*_`|\\", (int)cp))) {
+			snprintf(
+			    err, errlen,
+			    "A mark may not hold digits, number signs (+ - . ,) or the "
+			    "formatting characters ~ * _ ` | \\, which would read as part of the "
+			    "die; pick 1 or 2 symbols or emoji, or up to 4 letters.");
+			return -1;
+		}
+		p += k;
 	}
 	return 0;
 }

@@ -57,5 +57,11 @@ void thwacko_style_party(const char *const *keys, const struct thwacko_style *co
  * sentence in err.
  */
 int thwacko_style_mark_check(const char *mark, char *err, size_t errlen);
+/* Whether a new mark (one a player chooses now; marks saved before are
+ * read with thwacko_style_mark_check() alone) reads apart from the die it
+ * marks: no digit of any script, none of + - . , and none of the
+ * characters that format a Discord line (~ * _ ` | \). Returns 0, or -1
+ * with one sentence in err. */
+int thwacko_style_mark_reads(const char *mark, char *err, size_t errlen);
 
 #endif

@@ -95,6 +95,27 @@ fungeon_cost_text_shows(const char *s)
 	return true;
 }
 
+bool
+fungeon_cost_name_reserved(const char *s)
+{
+	static const char *const words[] = {"none", "all", "tie", "dead"};
+	bool digits = *s != '\0';
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (utf8_casecmp(s, words[i]) == 0)
+			return true;
+	for (const char *p = s; *p != '\0' && digits;) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)p, -1, &cp);
+
+		if (k <= 0)
+			return false;
+		digits = utf8proc_category(cp) == UTF8PROC_CATEGORY_ND;
+		p += k;
+	}
+	return digits;
+}
+
 const char *
 fungeon_cost_kind_name(enum fungeon_kind k)
 {

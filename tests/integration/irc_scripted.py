@@ -72,6 +72,10 @@ def welcome(p, nick):
     p.send(":srv 005 %s CASEMAPPING=rfc1459 PREFIX=(ov)@+ CHANTYPES=# :are supported" % nick)
     p.expect(r"^JOIN #a$")
     p.send(":%s!~d@127.0.0.1 JOIN #a" % nick)
+    # The users the scripts speak as are in #a: a channel takes commands
+    # from its members alone.
+    p.send(":srv 353 %s = #a :%s al al2 alice bob x" % (nick, nick))
+    p.send(":srv 366 %s #a :End of /NAMES list." % nick)
 
 
 def stop(bot, p):
@@ -113,7 +117,8 @@ def sasl_and_tags(work):
     welcome(p, "delver")
     p.send("@time=2026-01-01T00:00:00.000Z;+example.org/x=a\\sb\\:c\\\\;account=alice "
            ":al!a@h PRIVMSG #a :!gm claim")
-    p.expect(r"^PRIVMSG #a :al is now the GM of this channel\.$")
+    # a member's name is broken by a zero-width joiner: it never pings
+    p.expect("^PRIVMSG #a :a\u200dl is now the GM of this channel\\.$")
     p.send("@account=alice;+x=\\ :al2!a@h PRIVMSG #a :!gm claim")
     p.expect(r"^PRIVMSG #a :You are already the GM here\.$")
     # A nick equal to the account's name, not logged in, is someone else;
@@ -292,7 +297,10 @@ def flood_default(work):
     srv, bot, p = start(work, "flood")
     register(p)
     time.sleep(2.2)  # the JOIN's token comes back
-    # Six users (one alone would meet its own command limit of 3 at once).
+    # Six users (one alone would meet its own command limit of 3 at once),
+    # each in #a.
+    for i in range(6):
+        p.send(":bob%d!b@h JOIN #a" % i)
     for i in range(6):
         p.send(":bob%d!b@h PRIVMSG #a :!help x%d" % (i, i))
     times = []

@@ -125,7 +125,7 @@ step_check "a stop that gave changes up exits 1" $? "exit status $rc"
 got=$(grep -c 'could not be saved' "$top/err")
 [ "$got" -eq 1 ]
 step_check "one line says what was given up" $? "$got lines"
-grep -q 'error: store: the changes of 1 record could not be saved to the postgresql store before the stop (the server could not be reached in the stop.s time); they are lost, and delver exits with status 1$' "$top/err"
+grep -q 'error: store: the changes of 1 record (channel .console:t.) could not be saved to the postgresql store before the stop (the server could not be reached in the stop.s time); they are lost, and delver exits with status 1$' "$top/err"
 step_check "that line counts the record and names the exit status" $? "another line"
 
 [ "$fails" -eq 0 ] || exit 1

@@ -73,11 +73,11 @@ chmod 0700 "$d"
 
 if chattr +i "$d/delver.db" 2> /dev/null; then
 	refused "an immutable database" 5 \
-		"the database $d/delver.db is read-only for delver: it is immutable (chattr +i; chattr -i $d/delver.db undoes it); delver needs to write it: make it owned by uid $(id -u) with mode 0600" "$d"
+		"the database $d/delver.db is read-only for delver: it is immutable (chattr +i); delver needs to write it: chattr -i $d/delver.db undoes it" "$d"
 	chattr -i "$d/delver.db"
 	chattr +i "$d"
 	refused "an immutable state directory" 5 \
-		"the state directory $d is read-only for delver: it is immutable (chattr +i; chattr -i $d undoes it); delver needs to write there: make it owned by uid $(id -u) with mode 0700" "$d"
+		"the state directory $d is read-only for delver: it is immutable (chattr +i); delver needs to write there: chattr -i $d undoes it" "$d"
 	chattr -i "$d"
 else
 	echo "SKIP immutable files: chattr +i is refused here (not root, or no such attribute)"

@@ -184,10 +184,7 @@ f4_each_holder_waives_their_own(void **unused)
 	char *text, want[200];
 
 	(void)unused;
-	fgtable_fighters(t, 3, 2);
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
-	c = fgtable_fungeon(t);
+	c = fgtable_drawn(t, 3, 2);
 	mon = fgtable_holder(t, FUNGEON_CAT_MONSTERS);
 	trap = fgtable_holder(t, FUNGEON_CAT_TRAPS);
 	tre = fgtable_holder(t, FUNGEON_CAT_TREASURE);

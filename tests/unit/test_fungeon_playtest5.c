@@ -26,20 +26,13 @@ q1_one_thwacko_a_player_in_each_roll(void **unused)
 {
 	static const char *const m[] = {
 	    "/fungeon monster add ogre level 2 ability grab annoy 2 hold type crush", NULL};
-	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
-	                           .from = FUNGEON_FROM_MONSTER,
-	                           .source = "ogre/grab",
-	                           .maker = "console:cy",
-	                           .annoy = 4,
-	                           .type = "crush"};
 	struct fgtable *t = fgtable_new(20);
-	struct fungeon_channel *c;
 	char *text;
 
 	(void)unused;
-	c = fgtable_three(t, m);
-	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
-	assert_int_equal(fungeon_effect_add(&c->m[1], &e), 0);
+	fgtable_three(t, m);
+	fgtable_held(t, 0, "ogre/grab", 4, "crush");
+	fgtable_held(t, 1, "ogre/grab", 4, "crush");
 	text = fgtable_said(t, "bo", "/fungeon combat");
 	fgtable_holds(text, "Continuous hold: ogre/grab on Al\nogre/grab: 4 4 5 6 → 6\n"
 	                    "Al (al): 3 2 1 6 4 1 → 6, succeeds: the effect ends\n"
@@ -206,20 +199,13 @@ q3_held_and_resisted_both_shown(void **unused)
 	static const char *const d[] = {"/fungeon monster add beetle level 2 ability bite annoy 1 "
 	                                "pain 1 resist 1 fire type bite",
 	                                NULL};
-	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
-	                           .from = FUNGEON_FROM_MONSTER,
-	                           .source = "beetle/bite",
-	                           .annoy = 4,
-	                           .type = "bite"};
 	struct fgtable *t = fgtable_new(1);
-	struct fungeon_channel *c;
 	char *text;
 
 	(void)unused;
 	fgtable_ok(t, "bo", "/fungeon join Bo fire-mage 2 type:fire");
-	c = fgtable_into_room(t, 2, d);
-	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
-	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	fgtable_into_room(t, 2, d);
+	fgtable_held(t, 0, "beetle/bite", 4, "bite");
 	text = fgtable_said(t, "al", "/fungeon combat");
 	fgtable_holds(text, "Bo (bo): 4 3 → 4, fails\n");
 	/* 2 dice: level 2 + class bonus 1 - 1 resisted */
@@ -237,19 +223,12 @@ q4_those_who_broke_free_do_not_suffer_it(void **unused)
 {
 	static const char *const d[] = {
 	    "/fungeon monster add ogre level 4 ability grab annoy 2 hold type crush", NULL};
-	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
-	                           .from = FUNGEON_FROM_MONSTER,
-	                           .source = "ogre/grab",
-	                           .maker = "console:al",
-	                           .annoy = 6,
-	                           .type = "crush"};
 	struct fgtable *t = fgtable_new(2);
-	struct fungeon_channel *c;
 	char *text;
 
 	(void)unused;
-	c = fgtable_into_room(t, 6, d);
-	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	fgtable_into_room(t, 6, d);
+	fgtable_held(t, 0, "ogre/grab", 6, "crush");
 	text = fgtable_said(t, "al", "/fungeon combat");
 	fgtable_holds(text, "Al (al): 5 2 5 5 2 4 → 5, succeeds: the effect ends\n");
 	fgtable_holds(text, "2. Special abilities\nogre/grab: level + 2 Annoy dice, no Pain dice, "
@@ -270,9 +249,7 @@ q9_who_and_which_name_come_before_the_design(void **unused)
 	char want[200];
 
 	(void)unused;
-	fgtable_fighters(t, 2, 2);
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
+	fgtable_drawn(t, 2, 2);
 	maker = fgtable_holder(t, FUNGEON_CAT_TRAPS);
 	other = strcmp(maker, "al") == 0 ? "bo" : "al";
 	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add bell2 annoy 2 pain 3 type sound");
@@ -325,25 +302,17 @@ q15_the_held_may_not_act_between_turns(void **unused)
 	static const char *const d[] = {
 	    "/fungeon trap add pit annoy 2 pain 1 type spikes",
 	    "/fungeon monster add vine level 2 ability grab annoy 4 hold type plant", NULL};
-	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
-	                           .from = FUNGEON_FROM_MONSTER,
-	                           .source = "vine/grab",
-	                           .annoy = 4,
-	                           .type = "plant"};
 	static const char *const held =
 	    "Al is held by vine/grab and may not act until a roll in a combat turn breaks the hold "
 	    "(/fungeon combat).";
 	struct fgtable *t = fgtable_new(2300);
-	struct fungeon_channel *c;
 	const char *trapper;
 	char *text;
 
 	(void)unused;
 	fgtable_fighters(t, 2, 3);
 	fgtable_room_made(t, d);
-	c = fgtable_fungeon(t);
-	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
-	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	fgtable_held(t, 0, "vine/grab", 4, "plant");
 	trapper = fgtable_holder(t, FUNGEON_CAT_TRAPS);
 	fgtable_fails_unchanged(t, "al", "/fungeon find pit", held);
 	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Al", held);

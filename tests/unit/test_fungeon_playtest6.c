@@ -23,10 +23,7 @@
 static struct fungeon_channel *
 drawn(struct fgtable *t)
 {
-	fgtable_fighters(t, 3, 3);
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
-	return fgtable_fungeon(t);
+	return fgtable_drawn(t, 3, 3);
 }
 
 /* The table's state holds whose waivers are the GM's, reads back the

@@ -15,21 +15,6 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "tests/unit/helpers/fgtable.h"
 
-/* Member i of the table is held by the vine's grab (made by the holder
- * of Monsters), as a failed roll against it in combat would leave it. */
-static void
-held_by_vine(struct fgtable *t, int i)
-{
-	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_HOLD,
-	                           .from = FUNGEON_FROM_MONSTER,
-	                           .source = "vine/grab",
-	                           .annoy = 4,
-	                           .type = "plant"};
-
-	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
-	assert_int_equal(fungeon_effect_add(&fgtable_fungeon(t)->m[i], &e), 0);
-}
-
 /* S1 (line 175: the held may not act; Ruling: a trap triggered for
  * everyone leaves the held out, one named is refused): with all three
  * held, the trap's maker triggering it for everyone hears every held one
@@ -49,8 +34,8 @@ s1_every_held_one_is_named(void **unused)
 	fgtable_fighters(t, 3, 3);
 	fgtable_room_made(t, d);
 	trapper = fgtable_holder(t, FUNGEON_CAT_TRAPS);
-	held_by_vine(t, 0);
-	held_by_vine(t, 2);
+	fgtable_held(t, 0, "vine/grab", 4, "plant");
+	fgtable_held(t, 2, "vine/grab", 4, "plant");
 	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit Al Cy",
 	                        "Al and Cy are held by vine/grab and may not act until rolls in "
 	                        "combat turns break the holds (/fungeon combat).");
@@ -58,7 +43,7 @@ s1_every_held_one_is_named(void **unused)
 	fgtable_holds(text, "Left out: Al and Cy are held by vine/grab and may not act.\n");
 	fgtable_holds(text, "\nBo (bo): ");
 	free(text);
-	held_by_vine(t, 1);
+	fgtable_held(t, 1, "vine/grab", 4, "plant");
 	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit",
 	                        "Nobody in room 1 is free to face pit: Al, Bo and Cy are held by "
 	                        "vine/grab and may not act until rolls in combat turns break the "
@@ -146,9 +131,7 @@ s3_a_spent_budget_says_so(void **unused)
 	const char *tr, *mo;
 
 	(void)unused;
-	fgtable_fighters(t, 3, 3);
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
+	fgtable_drawn(t, 3, 3);
 	tr = fgtable_holder(t, FUNGEON_CAT_TREASURE);
 	fgtable_ok(t, tr, "/fungeon treasure add gem mundane value 5");
 	fgtable_fails_unchanged(t, tr, "/fungeon treasure add ring mundane",
@@ -416,6 +399,56 @@ s20_the_entrance_follows_party_min(void **unused)
 	fgtable_free(t);
 }
 
+/* S29 (delver(7): a mark is symbols, emoji or letters, so that dice are
+ * told apart where colour does not show): a mark that would read as part
+ * of the die (a digit of any script, + - . ,) or change how a line shows
+ * (Discord's ~ * _ ` |) is refused; symbols and letters still are marks. */
+static void
+s29_a_mark_never_reads_as_a_number(void **unused)
+{
+	static const char *const refused =
+	    "A mark may not hold digits, number signs (+ - . ,) or the formatting characters "
+	    "~ * _ ` | \\, which would read as part of the die; pick 1 or 2 symbols or emoji, or "
+	    "up to 4 letters.";
+	static const char *const bad[] = {
+	    "12",           "6",  "-",  "+", ".", "\xc2\xb9", "\xef\xbc\x91",
+	    "\xe2\x85\xab", "~~", "**", "_", "`", "a1"};
+	struct fgtable *t = fgtable_new(2329);
+	char line[64];
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "/thwacko style red %s", bad[i]);
+		fgtable_fails_unchanged(t, "ann", line, refused);
+	}
+	fgtable_ok(t, "ann", "/thwacko style red \xe2\x9c\x9a");
+	fgtable_ok(t, "ann", "/thwacko style red abcd");
+	fgtable_free(t);
+}
+
+/* S30: a name that is a bare number or one of the words the bot's
+ * replies and options give a meaning (none, all, tie, dead) is refused,
+ * so that a rank table or an order never reads two ways. */
+static void
+s30_a_name_is_never_a_word_of_the_bots(void **unused)
+{
+	static const char *const words[] = {"6", "none", "All", "tie", "dead"};
+	struct fgtable *t = fgtable_new(2330);
+	char line[64], want[240];
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		snprintf(line, sizeof(line), "/fungeon join %s knight 3", words[i]);
+		snprintf(want, sizeof(want),
+		         "'%s' reads as a number or as a word the bot's replies and options use "
+		         "(none, all, tie, dead); pick another name.",
+		         words[i]);
+		fgtable_fails_unchanged(t, "a", line, want);
+	}
+	fgtable_ok(t, "a", "/fungeon join Tie2 knight 3");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -432,6 +465,8 @@ main(void)
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
+	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
+	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

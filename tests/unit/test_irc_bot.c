@@ -64,7 +64,9 @@ setup(void **state)
 	feed(f, ":irc.test 001 delver :Welcome");
 	feed(f, ":delver!~d@127.0.0.1 JOIN #a");
 	feed(f, ":delver!~d@127.0.0.1 JOIN #B");
-	feed(f, ":irc.test 353 delver = #a :delver @boss alice");
+	/* A channel takes commands from its members alone (irc.h). */
+	feed(f, ":irc.test 353 delver = #a :delver @boss alice bob carol dave");
+	feed(f, ":irc.test 353 delver = #B :delver alice carol");
 	out(f);
 	*state = f;
 	return 0;
@@ -291,10 +293,12 @@ test_account_identity(void **state)
 	feed(f, ":irc.test CAP * LS :account-tag");
 	feed(f, ":irc.test CAP * ACK :account-tag");
 	feed(f, ":irc.test 001 delver :Welcome");
+	feed(f, ":delver!~d@127.0.0.1 JOIN #a");
+	feed(f, ":irc.test 353 delver = #a :delver al al2 alice");
 	out(f);
 	feed(f, "@account=Alice :al!a@h PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "al\x0f is now the GM of this channel.\r\n");
+	                            "a\xe2\x80\x8dl\x0f is now the GM of this channel.\r\n");
 	/* Same account, another nick: the same user. */
 	feed(f, "@account=alice :al2!a@h PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG #a :You are already the GM here.\r\n");
@@ -321,6 +325,7 @@ test_rfc7613_keys(void **state)
 
 	feed(f, ":irc.test 005 delver CASEMAPPING=rfc7613 :are supported");
 	feed(f, ":delver!~d@127.0.0.1 JOIN #\xc3\xa9t\xc3\xa9");
+	feed(f, ":irc.test 353 delver = #\xc3\xa9t\xc3\xa9 :delver \xc3\x89LODIE Z\xff");
 	out(f);
 	feed(f, ":\xc3\x89LODIE!e@h PRIVMSG #\xc3\x89T\xc3\x89 :!gm claim");
 	assert_string_equal(out(f),
@@ -677,11 +682,13 @@ test_nick_identity(void **state)
 	feed(f, ":alice2!a@host.example PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), already);
 	/* Someone else takes "alice" from another host: not her. */
+	feed(f, ":alice!a@evil.example JOIN #a");
 	feed(f, ":alice!a@evil.example PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), taken);
 	/* Nor from her host under another user name. */
 	feed(f, ":alice!b@host.example PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), taken);
+	feed(f, ":alice!b@host.example QUIT :gone");
 	/* Back to her own nick: still her. */
 	feed(f, ":Alice2!a@host.example NICK :alice");
 	feed(f, ":alice!a@host.example PRIVMSG #a :!gm claim");
@@ -690,14 +697,21 @@ test_nick_identity(void **state)
 	 * someone new, even after taking her alias's nick. */
 	feed(f, ":alice!a@host.example NICK :alice_");
 	feed(f, ":alice_!a@host.example QUIT :bye");
+	feed(f, ":alice_!m@elsewhere JOIN #a");
 	feed(f, ":alice_!m@elsewhere PRIVMSG #a :!gm claim");
-	assert_memory_equal(out(f), "NOTICE alice_ :", 15);
+	assert_string_equal(out(f), "NOTICE alice_ :\x03"
+	                            "04\x02\x02"
+	                            "alice is already the GM here; "
+	                            "they can !gm release first.\x0f\r\n");
 	/* An alias is only good from the user@host it was made for. */
 	feed(f, ":bob!b@h PRIVMSG #a :!roll 1d6");
 	out(f);
 	feed(f, ":bob!b@h NICK :bob_");
 	feed(f, ":bob_!z@other PRIVMSG #a :!gm claim");
-	assert_memory_equal(out(f), "NOTICE bob_ :", 13);
+	assert_string_equal(out(f), "NOTICE bob_ :\x03"
+	                            "04\x02\x02"
+	                            "alice is already the GM here; "
+	                            "they can !gm release first.\x0f\r\n");
 	assert_null(state_user_find(f->st, "irc:net:~bob!z@other"));
 }
 
@@ -980,6 +994,41 @@ test_legacy_undo_adopted(void **state)
 	assert_memory_equal(out(f), "PRIVMSG #a :Undid a\xe2\x80\x8dlice's ", 29);
 }
 
+/* hidden4 H1: a server relays a channel message from outside it (no +n),
+ * and eve, who is not in #a, read its undo history by NOTICE and could
+ * claim an empty seat there. A channel takes commands from its members
+ * alone; the outsider is told once, and nothing runs. */
+static void
+test_outsiders_are_refused(void **state)
+{
+	struct ircfix *f = *state;
+	static const char refused[] = "NOTICE eve :You are not in #a, so delver takes no commands "
+	                              "for it from you; join it first.\r\n";
+
+	feed(f, ":alice!a@h PRIVMSG #a :!light add torch");
+	out(f);
+	feed(f, ":eve!e@h PRIVMSG #a :!undo");
+	assert_string_equal(out(f), refused);
+	feed(f, ":eve!e@h PRIVMSG #a :delver: !gm claim");
+	assert_string_equal(out(f), refused);
+	assert_null(channel_gm(state_channel_find(f->st, "irc:net:#a")));
+	/* Joined, eve is a player like any other; gone again, refused. */
+	feed(f, ":eve!e@h JOIN #a");
+	feed(f, ":eve!e@h PRIVMSG #a :!undo");
+	assert_string_equal(out(f), "NOTICE eve :\x03"
+	                            "04\x02\x02"
+	                            "The last change here is alice's !light add torch; only alice "
+	                            "or the GM can undo it.\x0f\r\n");
+	feed(f, ":eve!e@h PART #a");
+	feed(f, ":eve!e@h PRIVMSG #a :!gm claim");
+	assert_string_equal(out(f), refused);
+	assert_null(channel_gm(state_channel_find(f->st, "irc:net:#a")));
+	/* Her private conversation with the bot is hers: answered. */
+	feed(f, ":eve!e@h PRIVMSG delver :!gm");
+	assert_string_equal(out(f),
+	                    "PRIVMSG eve :Nobody is GM here yet; !gm claim makes you the GM.\r\n");
+}
+
 /* A player's secret roll: the channel learns who rolls what, the GM's nick
  * alone gets the result by NOTICE, in the same group; with the GM gone
  * from the channel nothing is sent and the player is told. */
@@ -992,7 +1041,7 @@ test_gmroll(void **state)
 	out(f);
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20+5 # stealth");
 	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "bob\x0f rolls in secret: only the GM, \x02"
+	                            "b\xe2\x80\x8dob\x0f rolls in secret: only the GM, \x02"
 	                            "a\xe2\x80\x8dlice\x0f, sees the result.\r\nNOTICE alice :\x02"
 	                            "bob\x0f rolls\x1d stealth\x0f in secret · \x03"
 	                            "10\x02\x02"
@@ -1014,7 +1063,7 @@ test_gmroll(void **state)
 	feed(f, ":alice!a@h NICK :alice_");
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d1");
 	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "bob\x0f rolls in secret: only the GM, \x02"
+	                            "b\xe2\x80\x8dob\x0f rolls in secret: only the GM, \x02"
 	                            "alice\x0f, sees the result.\r\nNOTICE alice_ :\x02"
 	                            "bob\x0f rolls in secret · \x03"
 	                            "10\x02\x02"
@@ -1198,6 +1247,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_private_messages, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ctcp, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_account_identity, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_outsiders_are_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rfc7613_keys, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prefix_reloaded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_injection, setup, teardown),

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -970,6 +971,103 @@ test_a_restore_writes_nothing_beside_its_file(void **state)
 }
 
 /*
+ * A file of a newer schema than this delver's (a snapshot of a later
+ * version) is refused by --restore, as the next start would refuse it,
+ * with one sentence, and nothing changes.
+ */
+static void
+test_a_restore_refuses_a_newer_schema(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char *src = tmpdir_new(), plain[4200], from[4200], err[4096], want[8600], set[64];
+	unsigned long crc;
+	sqlite3 *db;
+
+	gm_db_copied(b, src, from, plain);
+	snprintf(set, sizeof(set), "PRAGMA user_version = %d", STORE_SQLITE_SCHEMA + 1);
+	assert_int_equal(sqlite3_open(plain, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, set, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	crc = file_crc(from);
+	assert_int_equal(persist_restore(b->dir, plain, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want),
+	         "cannot restore: %s was written by a newer delver (schema %d; this one knows "
+	         "%d), which alone can restore it; nothing was changed",
+	         plain, STORE_SQLITE_SCHEMA + 1, STORE_SQLITE_SCHEMA);
+	assert_string_equal(err, want);
+	assert_int_equal(file_crc(from), crc);
+	assert_int_equal(count_prefix(b->dir, "replaced-", NULL, 0), 0);
+	assert_int_equal(count_prefix(b->dir, "plain", NULL, 0), 0);
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	tmpdir_remove(src);
+	bot_free(b);
+}
+
+static volatile sig_atomic_t terms;
+
+static void
+count_term(int sig)
+{
+	(void)sig;
+	terms++;
+}
+
+/* A rename that SIGTERM interrupts while the restore holds stop signals
+ * (the renames that put its copy in place): the operator's Ctrl-C, or a
+ * stop, at that moment. */
+static int
+rename_then_term(const char *from, const char *to)
+{
+	sigset_t now;
+
+	if (sigprocmask(SIG_BLOCK, NULL, &now) == 0 && sigismember(&now, SIGTERM) == 1)
+		raise(SIGTERM); /* to this thread, which holds it */
+	return rename(from, to);
+}
+
+/*
+ * A stop signal that comes while a restore puts its copy in place waits
+ * for it; once the restore is done it stops nothing, so it is taken (one
+ * line says so) and --restore exits as after a restore, not killed by it.
+ */
+static void
+test_a_signal_during_a_restore_waits_and_is_taken(void **state)
+{
+	static const struct fsio_ops term_ops = {.rename = rename_then_term};
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char *src = tmpdir_new(), plain[4200], from[4200], err[4096], want[4400];
+	struct sigaction sa = {.sa_handler = count_term}, old;
+	struct stderrcap cap;
+	const char *log;
+	int rc;
+
+	gm_db_copied(b, src, from, plain);
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGTERM, &sa, &old), 0);
+	terms = 0;
+	fsio_set_ops(&term_ops);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	rc = persist_restore(b->dir, plain, err, sizeof(err));
+	log = stderrcap_end(&cap);
+	fsio_set_ops(NULL);
+	sigaction(SIGTERM, &old, NULL);
+	if (rc < 0)
+		fail_msg("%s", err);
+	assert_int_equal(terms, 0);
+	snprintf(want, sizeof(want),
+	         "info: store: SIGTERM came while %s/" PERSIST_DB_FILE
+	         " was being put in place; the restore finished first, so delver exits as "
+	         "after a restore\n",
+	         b->dir);
+	assert_non_null(strstr(log, want));
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	tmpdir_remove(src);
+	bot_free(b);
+}
+
+/*
  * The database a restore replaces is moved aside and never overwritten:
  * a second restore in the same second (a script trying one snapshot, then
  * another) gets a directory of its own. Every name the clock can give in
@@ -1113,6 +1211,46 @@ test_a_channel_restore_finishes_a_cut_restore_first(void **state)
 	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
 	assert_int_equal(strncmp(say(b, "ann", "vault", "/gm"), "Nobody is GM here yet; ", 23), 0);
 	tmpdir_remove(src);
+	bot_free(b);
+}
+
+/*
+ * The very first start, stopped while it makes its database (here its
+ * first write fails; a kill or a power cut stops it the same way), leaves
+ * no delver.db, which would be empty and refused as damaged by every later
+ * start. A kill leaves the database being made (delver.db.new, with its
+ * journal): the next start removes it, makes its own and starts.
+ */
+static void
+test_a_first_start_cut_while_making_the_database_leaves_none(void **state)
+{
+	struct bot *b = calloc(1, sizeof(*b));
+	char path[4300];
+	FILE *f;
+
+	b->dir = tmpdir_new();
+	persist_opts_default(&b->o);
+	b->o.dir = b->dir;
+	faultio_arm(FAULTIO_WRITE, 1, EIO, true);
+	assert_non_null(bot_try_open(b));
+	faultio_off();
+	assert_int_equal(count_prefix(b->dir, "delver.db", NULL, 0), 0);
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE ".new", b->dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE ".new-journal", b->dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite("journal", 1, 7, f), 7);
+	fclose(f);
+	bot_open(b);
+	assert_string_equal(say(b, "ann", "crypt", "/gm claim"),
+	                    "ann is now the GM of this channel.\n");
+	assert_int_equal(count_prefix(b->dir, "delver.db.new", NULL, 0), 0);
+	bot_close(b);
+	assert_string_equal(gm_on_disk(b, "crypt"), "console:ann");
+	assert_int_equal(db_int(b, "PRAGMA user_version"), STORE_SQLITE_SCHEMA);
 	bot_free(b);
 }
 
@@ -2853,11 +2991,45 @@ test_a_stop_on_a_failing_disk_counts_what_it_lost(void **state)
 	faultio_off();
 	assert_int_equal(lost, 1);
 	snprintf(want, sizeof(want),
-	         "error: store: the changes of 1 record could not be saved to %s/" PERSIST_DB_FILE
+	         "error: store: the changes of 1 record (channel 'console:crypt') could not be "
+	         "saved to %s/" PERSIST_DB_FILE
 	         " before the stop; they are lost, and delver exits with status 1\n",
 	         b->dir);
 	assert_non_null(strstr(log, want));
 	assert_string_equal(gm_on_disk(b, "crypt"), "(absent)");
+	bot_teardown(b);
+	tmpdir_remove(b->dir);
+	free(b);
+}
+
+/*
+ * A stop snapshot that fails says that the next start writes one (not
+ * that this process tries again), and the lock file keeps saying that the
+ * database holds commits no snapshot holds, which is what makes the next
+ * start write it.
+ */
+static void
+test_a_failed_stop_snapshot_is_left_to_the_next_start(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct stderrcap cap;
+	char path[4300];
+	const char *log;
+	struct stat sb;
+
+	assert_string_equal(say(b, "ann", "crypt", "/gm claim"),
+	                    "ann is now the GM of this channel.\n");
+	faultio_arm(FAULTIO_RENAME, 1, EIO, true);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	assert_int_equal(persist_close(b->p), 0);
+	log = stderrcap_end(&cap);
+	faultio_off();
+	assert_non_null(strstr(log, "; the database is not affected, and the next start writes one "
+	                            "in 60 s\n"));
+	assert_null(strstr(log, "the next one is tried"));
+	snprintf(path, sizeof(path), "%s/lock", b->dir);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_size, 1);
 	bot_teardown(b);
 	tmpdir_remove(b->dir);
 	free(b);
@@ -3310,9 +3482,12 @@ main(void)
 	    cmocka_unit_test(test_a_stop_after_a_killed_process_writes_a_snapshot),
 	    cmocka_unit_test(test_a_log_with_commits_at_start_means_a_snapshot_at_the_stop),
 	    cmocka_unit_test(test_a_restore_writes_nothing_beside_its_file),
+	    cmocka_unit_test(test_a_restore_refuses_a_newer_schema),
+	    cmocka_unit_test(test_a_signal_during_a_restore_waits_and_is_taken),
 	    cmocka_unit_test(test_a_restore_never_overwrites_what_it_moved_aside),
 	    cmocka_unit_test(test_a_restore_cut_between_its_moves_is_finished_at_start),
 	    cmocka_unit_test(test_a_restore_cut_early_leaves_nothing_after_a_start),
+	    cmocka_unit_test(test_a_first_start_cut_while_making_the_database_leaves_none),
 	    cmocka_unit_test(test_a_channel_restore_finishes_a_cut_restore_first),
 	    cmocka_unit_test(test_a_restore_on_a_full_disk_says_so_and_leaves_nothing),
 	    cmocka_unit_test(test_a_start_marking_rows_on_a_full_disk_says_how_much_room),
@@ -3325,6 +3500,7 @@ main(void)
 	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
 	    cmocka_unit_test(test_a_stop_reaches_the_store_then_writes_again),
 	    cmocka_unit_test(test_a_stop_on_a_failing_disk_counts_what_it_lost),
+	    cmocka_unit_test(test_a_failed_stop_snapshot_is_left_to_the_next_start),
 	    cmocka_unit_test(test_a_conflict_drops_every_linked_change),
 	    cmocka_unit_test(test_sqlite_conflict_keeps_no_part_of_a_command),
 	    cmocka_unit_test(test_users_known_absent_are_bounded),

@@ -243,7 +243,7 @@ test_flipped_byte_is_a_checksum_error(void **state)
 	line[12] ^= 0x04;
 	store_record_decode(line, strlen(line), STORE_RECORD_VERSION, &test_mods, &back, err,
 	                    sizeof(err));
-	assert_string_equal(err, "checksum mismatch: the line was changed or damaged");
+	assert_string_equal(err, "checksum mismatch: the record was changed or damaged");
 }
 
 /* A version-3 channel record holds the Fungeon state as it was before the
@@ -391,7 +391,7 @@ test_bad_records_name_the_reason(void **state)
 	    {"{\"t\":\"u\",\"key\":\"a\",\"name\":\"b\",\"saved\":[{\"name\":\"x\",\"roll\":"
 	     "\"1\"},{\"name\":\"X\",\"roll\":\"2\"}]}",
 	     "two saved rolls have the same name"},
-	    {"[1,2]", "the line is not one JSON object"},
+	    {"[1,2]", "the record is not one JSON object"},
 	};
 	struct store_record r;
 	char err[256];
@@ -422,7 +422,7 @@ test_bad_records_name_the_reason(void **state)
 	assert_int_equal(store_record_decode("deadbeef", 8, STORE_RECORD_VERSION, &test_mods, &r,
 	                                     err, sizeof(err)),
 	                 -1);
-	assert_string_equal(err, "the line does not start with a checksum and a space");
+	assert_string_equal(err, "the record does not start with a checksum and a space");
 }
 
 /* A channel's log (the roll module's) goes out one entry a line and comes
@@ -476,7 +476,8 @@ test_log_entries_round_trip(void **state)
 	lines[0][20] ^= 1;
 	assert_int_equal(
 	    store_record_decode_log(&back, m, 5, lines[0], strlen(lines[0]), err, sizeof(err)), -1);
-	assert_string_equal(err, "log entry 5: checksum mismatch: the line was changed or damaged");
+	assert_string_equal(err,
+	                    "log entry 5: checksum mismatch: the record was changed or damaged");
 	store_record_clear(&back, m);
 	buf_free(&b);
 	state_free(st);

@@ -233,6 +233,27 @@ fgtable_fighters(struct fgtable *t, int n, int lv)
 }
 
 struct fungeon_channel *
+fgtable_drawn(struct fgtable *t, int n, int lv)
+{
+	fgtable_fighters(t, n, lv);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	return fgtable_fungeon(t);
+}
+
+void
+fgtable_held(struct fgtable *t, int i, const char *source, int annoy, const char *type)
+{
+	struct fungeon_effect e = {
+	    .kind = FUNGEON_EFFECT_HOLD, .from = FUNGEON_FROM_MONSTER, .annoy = annoy};
+
+	snprintf(e.source, sizeof(e.source), "%s", source);
+	snprintf(e.type, sizeof(e.type), "%s", type);
+	snprintf(e.maker, sizeof(e.maker), "console:%s", fgtable_holder(t, FUNGEON_CAT_MONSTERS));
+	assert_int_equal(fungeon_effect_add(&fgtable_fungeon(t)->m[i], &e), 0);
+}
+
+struct fungeon_channel *
 fgtable_rooms_waived(struct fgtable *t, int rooms)
 {
 	struct fungeon_channel *c = fgtable_fungeon(t);
@@ -294,10 +315,7 @@ fgtable_three(struct fgtable *t, const char *const *monsters)
 {
 	struct fungeon_channel *c;
 
-	fgtable_fighters(t, 3, 6);
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
-	c = fgtable_fungeon(t);
+	c = fgtable_drawn(t, 3, 6);
 	/* the test wants cy to make the monsters: give cy the category */
 	c->d.room.picks.holder[FUNGEON_CAT_MONSTERS] = 2;
 	for (int i = 0; monsters[i] != NULL; i++)

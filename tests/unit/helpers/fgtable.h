@@ -70,6 +70,14 @@ char *fgtable_waived_said(struct fgtable *t);
 /* The first n (1 to 5) of the users al, bo, cy, di and ed join, in that
  * order, as the level lv fighters Al, Bo, Cy, Di and Ed. */
 void fgtable_fighters(struct fgtable *t, int n, int lv);
+/* The first n of al, bo, cy, di and ed join as level lv fighters, al opens
+ * the hallway and the categories are chosen (fgtable_pick_all); returns
+ * the channel's Fungeon state. */
+struct fungeon_channel *fgtable_drawn(struct fgtable *t, int n, int lv);
+/* Member i is held by the monster ability source ("vine/grab": its Annoy
+ * dice and Type), made by the player holding Monsters, as a failed roll
+ * against it in combat would leave it. */
+void fgtable_held(struct fgtable *t, int i, const char *source, int annoy, const char *type);
 /* The party (whoever joined) goes from town or a room through the given
  * number of rooms, the first player of the party opening each hallway,
  * the categories chosen (fgtable_pick_all) and every point waived;
