@@ -61,6 +61,22 @@ read_aim(struct invocation *inv, struct fungeon_channel *c, const char *w, struc
 		            w);
 		return -1;
 	}
+	if (gt != NULL && strchr(gt + 1, '>') != NULL) {
+		reply_error(out,
+		            "An order is who>target, with one '>' (Alba>goblin); '%.40s' has more: "
+		            "separate orders with commas (Alba>goblin, Brom>rat).",
+		            w);
+		return -1;
+	}
+	if (gt == NULL && !strcasecmp(w, "none")) { /* one's own back to the default */
+		int me = fungeon_channel_need_self(c, inv, out);
+
+		if (me < 0)
+			return -1;
+		*who = (struct fungeon_part){.kind = FGP_MEMBER, .member = me, .target = -1};
+		aim[0] = '\0';
+		return fights_no_more(c, who, out) ? -1 : 0;
+	}
 	if (gt == NULL) {
 		struct reply *scratch = reply_new();
 		bool known = fungeon_roll_part_resolve(c, w, FGP_MEMBER | FGP_MONSTER, &target,
@@ -169,11 +185,21 @@ cmd_fungeon_orders(struct invocation *inv, struct reply *out)
 	}
 	if (targets != NULL && (nt = fungeon_channel_split_names(targets, w, ORDERS_MAX, out)) < 0)
 		return;
+	if (targets != NULL && nt == 0) {
+		reply_error(out,
+		            "targets: needs an order, who>target (Alba>goblin), or a target alone "
+		            "for your own Fungeoneer (none: back to the default).");
+		return;
+	}
 	for (int i = 0; i < nt; i++)
 		if (read_aim(inv, c, w[i], &who[i], aim[i], sizeof(aim[i]), out) < 0)
 			return;
 	if (uses != NULL && (nu = read_uses(inv, c, uses, mon, use, out)) < 0)
 		return;
+	if (uses != NULL && nu == 0) {
+		reply_error(out, "use: needs monster/ability (wolf/howl), or monster/none.");
+		return;
+	}
 	for (int i = 0; i < nt; i++) {
 		char *slot = who[i].kind == FGP_MEMBER ? c->m[who[i].member].aim : who[i].s->aim;
 

@@ -573,8 +573,8 @@ cmd_fungeon_floor(struct invocation *inv, struct reply *out)
 	if (invocation_has(inv, "n")) {
 		int n = (int)invocation_int(inv, "n", 1);
 
-		if (!fungeon_channel_may(c, FUNGEON_ACT_FLOOR, out))
-			return;
+		/* the GM's alone, wherever the party is: a player hears that
+		 * first, not where the GM could set it */
 		if (!inv->is_gm) {
 			reply_error(out,
 			            "Only the GM sets the floor by hand, a correction outside the "
@@ -584,6 +584,8 @@ cmd_fungeon_floor(struct invocation *inv, struct reply *out)
 			reply_add(out, RS_BAD, ").");
 			return;
 		}
+		if (!fungeon_channel_may(c, FUNGEON_ACT_FLOOR, out))
+			return;
 		if (fungeon_dungeon_set_floor(&c->d, n, err, sizeof(err)) < 0) {
 			reply_error(out, "%s", err);
 			return;

@@ -317,6 +317,14 @@ cmd_fungeon_town_use(struct invocation *inv, struct reply *out)
 		           m->name, name, c->m[on].name, cured, cured == 1 ? "" : "s", name);
 		return;
 	}
+	if (c->m[on].hits >= fungeon_max_hits(c->m[on].level) && damage_effects(&c->m[on]) == 0) {
+		reply_error(
+		    out,
+		    "%s has all %d hits and no continuous damage: %s would heal nothing, and "
+		    "it works once; keep it.",
+		    c->m[on].name, c->m[on].hits, name);
+		return;
+	}
 	fungeon_item_remove(m, i);
 	channel_touch(inv->chan);
 	snprintf(what, sizeof(what), "%s's %s, used up", m->name, name);
@@ -590,7 +598,8 @@ town_buy(struct invocation *inv, struct reply *out)
 		goto done;
 	}
 	if (!cmd_fungeon_design_shows("A name", name, out) ||
-	    !cmd_fungeon_design_name_free(name, out))
+	    !cmd_fungeon_design_name_free(name, out) ||
+	    fungeon_channel_name_used(c, name, NULL, out))
 		goto done;
 	if (fungeon_item_find(m, name) >= 0) {
 		reply_error(out, "%s carries a %s already; give the new one another name.", m->name,

@@ -6,7 +6,8 @@
  * Behind the screen is whoever may act as GM and runs the command (it is
  * theirs to see: their private part), else the GM seat's holder, reached
  * privately: a direct message on Discord (or the channel the GM set for
- * secret rolls, /gm secret-channel, when the GM takes none), a NOTICE on
+ * secret rolls, /gm secret-channel, when the GM takes none, unless that
+ * is where the command ran), a NOTICE on
  * IRC, a part marked as the GM's on the console.
  */
 #ifndef DELVER_GM_SCREEN_H
@@ -19,5 +20,15 @@
  * and returns that user's key; returns NULL, with out not redirected,
  * when the invoker may not act as GM and nobody holds the seat. */
 const char *gm_screen_to(struct invocation *inv, struct reply *out);
+
+/*
+ * The road of what a roll or check put behind the screen beside its public
+ * lines: directs what is added to out next to the one behind the screen,
+ * marked an aside named what for a player who rolled (reply_gm_aside), and
+ * returns true; with nobody to tell (a player rolled, the seat is empty)
+ * says in the channel that it reached no one and returns false. The caller
+ * goes back to REPLY_CHANNEL after the GM's lines.
+ */
+bool gm_screen_aside(struct invocation *inv, struct reply *out, const char *what);
 
 #endif

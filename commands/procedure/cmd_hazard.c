@@ -92,14 +92,8 @@ static void
 behind_screen(struct invocation *inv, struct reply *out, const struct turn_report *r,
               const struct procedure_state *s)
 {
-	if (gm_screen_to(inv, out) == NULL) {
-		reply_line(out, RS_DIM,
-		           "Nobody holds the GM seat, so what is behind the screen reached no "
-		           "one.");
+	if (!gm_screen_aside(inv, out, "what your hazard roll put behind the GM's screen"))
 		return;
-	}
-	if (!inv->is_gm)
-		reply_gm_aside(out, "what your hazard roll put behind the GM's screen");
 	procedure_render_behind(out, r, s);
 	reply_to(out, REPLY_CHANNEL);
 }

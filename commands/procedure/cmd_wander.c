@@ -59,8 +59,6 @@ table_line(struct reply *out, const struct tension_pick *p, const char *table)
 	reply_nl(out);
 }
 
-/* The check's heading, then its lines; with compact output the heading
- * opens the die's line (commands/dice/rollchan.h: rollchan_heading()). */
 /* What a check found besides its die: the channel's own table rolled
  * (rolled), or the creature whose sign was met (sign_turn >= 0). */
 struct found {
@@ -70,37 +68,53 @@ struct found {
 	const char *sign;
 };
 
-/* The creature the check met: the sign's, or the table's. */
+/* The creature the check met: the sign's, or the table's entry. */
+static void
+found_text(struct reply *out, const struct wander_check *w, const struct found *f)
+{
+	if (f->sign_turn < 0) {
+		table_line(out, &w->pick, f->table);
+		return;
+	}
+	reply_add(out, RS_BOLD | RS_BAD, "They are");
+	reply_add(out, 0, " the creature whose sign the party met on turn %d", f->sign_turn);
+	if (f->sign[0] != '\0')
+		reply_add(out, 0, ": %s.", f->sign);
+	else
+		reply_add(out, 0, " (the one the GM rolled for that sign).");
+	reply_nl(out);
+}
+
+/* What the check found. While Tension is hidden what comes (the sign's
+ * creature, the channel's encounter table's entry, or nothing named) is
+ * behind the GM's screen, whoever checks: the channel reads the same line
+ * whatever it is, and the GM alone what it is (the tension check's whole
+ * reply is the GM's already). */
 static void
 found_lines(struct invocation *inv, struct reply *out, const struct wander_check *w,
             const struct found *f)
 {
-	if (f->sign_turn >= 0) {
-		reply_add(out, RS_BOLD | RS_BAD, "They are");
-		reply_add(out, 0, " the creature whose sign the party met on turn %d",
-		          f->sign_turn);
-		if (f->sign[0] != '\0')
-			reply_add(out, 0, ": %s.", f->sign);
-		else
-			reply_add(out, 0, " (the one the GM rolled for that sign).");
-		reply_nl(out);
+	if (!tension_state_hidden(inv->chan) || w->proc == WANDER_TENSION) {
+		if (f->sign_turn >= 0 || f->rolled)
+			found_text(out, w, f);
 		return;
 	}
-	if (!f->rolled)
+	if (!w->encounter && !f->rolled)
 		return;
-	if (tension_state_hidden(inv->chan) && w->proc != WANDER_TENSION) {
-		reply_line(out, RS_ITALIC, "What they are stays behind the GM's screen.");
-		if (gm_screen_to(inv, out) == NULL)
-			return; /* nobody holds the seat: nobody to tell */
-		if (!inv->is_gm)
-			reply_gm_aside(out, "what your wandering check put behind the GM's screen");
-		table_line(out, &w->pick, f->table);
-		reply_to(out, REPLY_CHANNEL);
+	reply_line(out, RS_ITALIC, "What they are stays behind the GM's screen.");
+	if (!gm_screen_aside(inv, out, "what your wandering check put behind the GM's screen"))
 		return;
-	}
-	table_line(out, &w->pick, f->table);
+	if (f->sign_turn >= 0 || f->rolled)
+		found_text(out, w, f);
+	else
+		reply_line(out, 0,
+		           "Behind the screen: no sign's creature is remembered and the channel "
+		           "has no encounter table of its own, so you say what comes.");
+	reply_to(out, REPLY_CHANNEL);
 }
 
+/* The check's heading, then its lines; with compact output the heading
+ * opens the die's line (commands/dice/rollchan.h: rollchan_heading()). */
 static void
 show_check(struct invocation *inv, struct reply *out, const struct wander_check *w,
            struct odds chance, int tension, const struct found *f)
@@ -409,7 +423,8 @@ static const struct command wander_subs[] = {
              "sees it. Monsters that come are the creature a Sign announced (which is then "
              "forgotten), else a roll on the channel's own table encounter (encounter-N on "
              "level N, {/turn level}) by its die (the tension check reads a table of 1-20 "
-             "with d10 + Tension); while Tension is hidden, that roll goes to the GM alone.",
+             "with d10 + Tension); while Tension is hidden, what they are (the sign's "
+             "creature, or that roll) goes to the GM alone.",
      .opts = check_opts,
      .fn = wander_check_fn},
     {.name = "retreat",

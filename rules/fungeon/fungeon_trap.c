@@ -64,6 +64,13 @@ fungeon_trap_check(const struct fungeon_piece *t, enum fungeon_trap_act a,
                    const struct fungeon_member *m, const int *members, int n, char *err,
                    size_t errlen)
 {
+	for (int i = 0; a == FUNGEON_TRAP_DISARM && t->state == FUNGEON_TRAP_HIDDEN && i < n; i++)
+		if (t->unaware & (1u << members[i]))
+			return fail(err, errlen,
+			            "%s searched for %s and found nothing, so cannot disarm it "
+			            "(blissful ignorance, a Ruling): another may search for it, or "
+			            "anyone may get past it by triggering it.",
+			            m[members[i]].name, t->name);
 	if (check_state(t, a, err, errlen) < 0)
 		return -1;
 	if (n < 1)

@@ -213,19 +213,36 @@ gmroll_audiences(void **unused)
 	state_free(st);
 }
 
-/* One command on Discord, in channel 1300000000000000000, as user
- * discord:<user> (a channel admin when admin); returns the reply. */
+/* One command on Discord as user discord:<user> (a channel admin when
+ * admin), in channel 1300000000000000000 or, when thread is set, in that
+ * thread of it; returns the reply. */
 static struct reply *
-run_discord(struct dispatch *d, const char *user, bool admin, const char *line)
+run_discord_at(struct dispatch *d, const char *user, bool admin, const char *thread,
+               const char *line)
 {
 	struct origin o = {.platform = "discord", .platform_admin = admin};
 	struct reply *r = reply_new();
 
-	snprintf(o.chan_key, sizeof(o.chan_key), "discord:1300000000000000000");
+	snprintf(o.chan_key, sizeof(o.chan_key), "%s",
+	         thread != NULL ? thread : "discord:1300000000000000000");
+	if (thread != NULL)
+		snprintf(o.parent_key, sizeof(o.parent_key), "discord:1300000000000000000");
 	snprintf(o.user_key, sizeof(o.user_key), "discord:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	dispatch_line(d, &o, line, strlen(line), 1000, r);
 	return r;
+}
+
+static struct reply *
+run_discord(struct dispatch *d, const char *user, bool admin, const char *line)
+{
+	return run_discord_at(d, user, admin, NULL, line);
+}
+
+static struct reply *
+run_discord_in(struct dispatch *d, const char *user, const char *thread, const char *line)
+{
+	return run_discord_at(d, user, false, thread, line);
 }
 
 /* The secret rolls of the player cy go to the seat's holder, and to the
@@ -268,6 +285,13 @@ secret_channel_is_the_gms_own(void **unused)
 	reply_free(run_discord(d, "bo", false, "/gm secret-channel <#1300000000000000005>"));
 	r = run_discord(d, "cy", false, "/gmroll 1d4");
 	assert_string_equal(reply_gm_fallback_key(r), "discord:1300000000000000005");
+	reply_free(r);
+	/* hidden4 H11: 5 is a thread of the channel, and a roll made in it
+	 * would be posted where it was made, for all there: by direct message
+	 * alone. */
+	r = run_discord_in(d, "cy", "discord:1300000000000000005", "/gmroll 1d4");
+	assert_string_equal(reply_gm_key(r), "discord:bo");
+	assert_null(reply_gm_fallback_key(r));
 	reply_free(r);
 	/* bo's channel is not al's when al holds the seat again, and is bo's
 	 * again when bo does. */

@@ -449,6 +449,120 @@ s30_a_name_is_never_a_word_of_the_bots(void **unused)
 	fgtable_free(t);
 }
 
+/* S18 (delver(7): names never clash): an item bought in town may not
+ * take a Fungeoneer's or a player's name, the buyer's own included, as a
+ * piece made in a room may not. */
+static void
+s18_an_item_bought_takes_no_ones_name(void **unused)
+{
+	struct fgtable *t = fgtable_new(2318);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_fungeon(t);
+	c->m[1].credit = 5;
+	fgtable_fails_unchanged(t, "bo", "/fungeon town buy Al mundane",
+	                        "The name Al is taken here by al's Fungeoneer; pick another.");
+	fgtable_fails_unchanged(t, "bo", "/fungeon town buy Bo mundane",
+	                        "The name Bo is taken here by bo's Fungeoneer; pick another.");
+	fgtable_ok(t, "bo", "/fungeon town buy gem mundane");
+	fgtable_free(t);
+}
+
+/* S9 (delver(7): setting the floor is the GM's correction outside the
+ * rules): a player setting it in the hallway hears that it is the GM's,
+ * not where the GM could set it. */
+static void
+s9_a_player_setting_the_floor_hears_it_is_the_gms(void **unused)
+{
+	struct fgtable *t = fgtable_new(2309);
+
+	(void)unused;
+	fgtable_drawn(t, 1, 3);
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon floor 9",
+	    "Only the GM sets the floor by hand, a correction outside the "
+	    "rules: the entrance opens on Party Min, and a downward stair leads "
+	    "one floor deeper (/fungeon stair).");
+	fgtable_free(t);
+}
+
+/* S13, S14, S21 (orders: who>target, target alone for one's own, none for
+ * the default): an empty targets: or use: is refused in one sentence; a
+ * second '>' is refused, not dropped; none alone puts one's own
+ * Fungeoneer back to the default. */
+static void
+s13_s14_orders_read_one_way(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3",
+	                                "/fungeon monster add rat2 level 3", NULL};
+	struct fgtable *t = fgtable_new(2313);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:",
+	                        "targets: needs an order, who>target (Alba>goblin), or a target "
+	                        "alone for your own Fungeoneer (none: back to the default).");
+	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:Al>rat>rat2",
+	                        "An order is who>target, with one '>' (Alba>goblin); 'Al>rat>rat2' "
+	                        "has more: separate orders with commas (Alba>goblin, Brom>rat).");
+	fgtable_says(t, "al", "/fungeon orders targets:rat", "Al's won ranks hurt rat");
+	assert_string_equal(c->m[0].aim, "rat");
+	fgtable_says(t, "al", "/fungeon orders targets:none",
+	             "Al's won ranks hurt the other side's lowest die again (the default).");
+	assert_string_equal(c->m[0].aim, "");
+	fgtable_free(t);
+}
+
+/* S24 (Ruling: a trap is found before it is disarmed, and one who
+ * searched in vain stays in blissful ignorance): that one, trying to
+ * disarm it, hears why not and what the others may do, not "search for
+ * it first", which it may not. */
+static void
+s24_one_who_searched_in_vain_hears_why_it_cannot_disarm(void **unused)
+{
+	static const char *const d[] = {"/fungeon trap add pit annoy 2 pain 1 type spikes", NULL};
+	struct fgtable *t = fgtable_new(2324);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	c->d.room.p[FUNGEON_TRAP][0].unaware = 1u << 1; /* Bo searched and failed */
+	fgtable_fails_unchanged(t, "bo", "/fungeon disarm pit",
+	                        "Bo searched for pit and found nothing, so cannot disarm it "
+	                        "(blissful ignorance, a Ruling): another may search for it, or "
+	                        "anyone may get past it by triggering it.");
+	fgtable_free(t);
+}
+
+/* S25 (line 226: a healing item works once): using one on a Fungeoneer
+ * with all its hits and no continuous damage is refused, the item kept;
+ * once wounded, it heals. */
+static void
+s25_a_healing_item_is_not_spent_on_nothing(void **unused)
+{
+	struct fgtable *t = fgtable_new(2325);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 4);
+	c = fgtable_fungeon(t);
+	c->m[0].credit = 5;
+	fgtable_ok(t, "al", "/fungeon town buy p fancy heal 1");
+	fgtable_fails_unchanged(t, "al", "/fungeon use p",
+	                        "Al has all 20 hits and no continuous damage: p would heal "
+	                        "nothing, and it works once; keep it.");
+	c->m[0].hits = 18;
+	fgtable_says(t, "al", "/fungeon use p", "Al heals 1 with Al's p, used up: 19/20 hits.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -460,10 +574,15 @@ main(void)
 	    cmocka_unit_test(s5_after_a_total_party_kill_each_refusal_says_what_next),
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s6_names_fold_in_full),
+	    cmocka_unit_test(s9_a_player_setting_the_floor_hears_it_is_the_gms),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
+	    cmocka_unit_test(s13_s14_orders_read_one_way),
 	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
+	    cmocka_unit_test(s18_an_item_bought_takes_no_ones_name),
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
+	    cmocka_unit_test(s24_one_who_searched_in_vain_hears_why_it_cannot_disarm),
+	    cmocka_unit_test(s25_a_healing_item_is_not_spent_on_nothing),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
 	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
 	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),

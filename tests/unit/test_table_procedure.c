@@ -312,6 +312,67 @@ hidden_wandering_roll_goes_to_the_gm(void **unused)
 	rng_free(same);
 }
 
+/* The channel's part of the last reply (before the private or the GM's
+ * part) into buf, and that part (NULL when there is none) into *rest. */
+static void
+channel_part(const char *marker, char *buf, size_t len, const char **rest)
+{
+	const char *at = strstr(text, marker);
+	size_t n = at != NULL ? (size_t)(at - text) : strlen(text);
+
+	snprintf(buf, len, "%.*s", (int)n, text);
+	*rest = at;
+}
+
+/* While Tension is hidden the creature whose sign the party met stays
+ * behind the GM's screen when a wandering check meets it, whoever checks
+ * (a player, or the GM in the channel) and whichever check: the channel
+ * reads that monsters come, in the same words as when no sign's creature
+ * is remembered, and the GM alone what they are. */
+static void
+hidden_sign_creature_reaches_the_gm_alone(void **unused)
+{
+	static const char *const checks[] = {"wander corridor", "wander rest", "wander classic"};
+	static const char *const who[] = {"al", "gm"};
+	static const char *const marker[] = {"[to the GM, gm]", "[private]"};
+	char pub[2000], plain_pub[2000];
+	const char *rest;
+	struct rng *same;
+
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set encounter 1-6: 1d4 goblins");
+	run("gm", "tension mode hidden");
+	for (size_t c = 0; c < sizeof(checks) / sizeof(checks[0]); c++)
+		for (size_t u = 0; u < 2; u++) {
+			run("gm", "hazard sign Vexthorn");
+			first_die(6, 1, &same);
+			rng_free(same);
+			run(who[u], checks[c]);
+			channel_part(marker[u], pub, sizeof(pub), &rest);
+			if (strstr(pub, "Vexthorn") != NULL || strstr(pub, "sign") != NULL)
+				fail_msg("%s by %s names the sign's creature to the channel:\n%s",
+				         checks[c], who[u], text);
+			if (strstr(pub, "wandering monsters!") == NULL ||
+			    strstr(pub, "What they are stays behind the GM's screen.") == NULL)
+				fail_msg("%s by %s: the channel reads\n%s", checks[c], who[u], pub);
+			if (rest == NULL ||
+			    strstr(rest, "They are the creature whose sign the party met on turn "
+			                 "0: Vexthorn.") == NULL)
+				fail_msg("%s by %s: the GM is not told the creature:\n%s",
+				         checks[c], who[u], text);
+			/* Met, it is forgotten: the same die now rolls the table,
+			 * and the channel reads the very same words. */
+			first_die(6, 1, &same);
+			rng_free(same);
+			run(who[u], checks[c]);
+			channel_part(marker[u], plain_pub, sizeof(plain_pub), &rest);
+			assert_string_equal(plain_pub, pub);
+			assert_non_null(rest);
+			assert_non_null(strstr(rest, "From the table encounter, d6: "));
+		}
+}
+
 /* /tension roll: the channel's effects and encounter tables. */
 static void
 tension_roll_uses_the_channels_tables(void **unused)
@@ -466,6 +527,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(wandering_checks_roll_the_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(sign_creature_meets_the_next_check, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_wandering_roll_goes_to_the_gm, setup, teardown),
+	    cmocka_unit_test_setup_teardown(hidden_sign_creature_reaches_the_gm_alone, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(tension_roll_uses_the_channels_tables, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_roll_shows_nested_rolls, setup, teardown),
 	    cmocka_unit_test_setup_teardown(entries_saved_past_a_limit_load_and_roll, setup,
