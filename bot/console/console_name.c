@@ -32,6 +32,18 @@ console_name_clean(const char *what, const char *s, size_t len, char out[NAME_MA
 		         NAME_RULE);
 		return -1;
 	}
+	/* A control character is refused as typed, before cleaning (which
+	 * would drop one that starts an escape sequence), and so is its
+	 * picture (U+2400-U+2421): the console's line shows a typed control
+	 * character so, and /as or /channel receive that line. */
+	for (size_t i = 0; i < len && why == NULL; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < ' ' || c == 0x7f ||
+		    (c == 0xe2 && i + 2 < len && (unsigned char)s[i + 1] == 0x90 &&
+		     (unsigned char)s[i + 2] <= 0xa1))
+			why = "got a control character";
+	}
 	buf_init(&b, 11 * CONSOLE_NAME_MAX);
 	textsafe_clean(&b, s, len);
 	for (size_t i = 0; i < b.len && why == NULL; i++) {
@@ -41,8 +53,6 @@ console_name_clean(const char *what, const char *s, size_t len, char out[NAME_MA
 			why = "got a space";
 		else if (c == ':')
 			why = "got a colon";
-		else if (c < ' ' || c == 0x7f)
-			why = "got a control character";
 	}
 	if (why != NULL)
 		snprintf(err, errlen, "%s NAME: %s (%s).", what, NAME_RULE, why);

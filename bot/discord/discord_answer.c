@@ -10,6 +10,7 @@
 #include "bot/discord/discord_answer_gm.h"
 #include "bot/discord/discord_defer.h"
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_json.h"
 #include "bot/discord/discord_live.h"
 #include "bot/discord/discord_live_post.h"
 #include "bot/discord/discord_opstats.h"
@@ -108,12 +109,23 @@ record(struct discord *dc, uint64_t ns)
 	dc->lat[dc->nlat++] = ns;
 }
 
+/* An interaction's id (interact_out's digits, checked when its event was
+ * read) as its number. */
+static uint64_t
+id_value(const char *id)
+{
+	uint64_t v = 0;
+
+	(void)discord_json_snowflake(id, &v);
+	return v;
+}
+
 /* The answer to interaction id is over (sent, refused or given up): a
  * restart need not replay it (discord_seqs.h). */
 static void
 over(struct discord *dc, const char *id)
 {
-	discord_interaction_over(dc, strtoull(id, NULL, 10));
+	discord_interaction_over(dc, id_value(id));
 }
 
 /* Frees a without ending its interaction (answer_free ends it). */
@@ -402,8 +414,7 @@ on_defer_timer(uv_timer_t *t)
 void
 discord_answer_hold(struct discord *dc, const struct interact_out *out, struct request *req)
 {
-	char *end;
-	uint64_t id = strtoull(out->id, &end, 10);
+	uint64_t id = id_value(out->id);
 	struct defer_item *item;
 
 	/* Without a deadline there is nothing to be late for; without the
@@ -550,7 +561,7 @@ on_original(void *ctx, const struct rest_result *res)
 static void
 answer_here(struct discord *dc, struct interact_out *out)
 {
-	struct defer_item *item = discord_defer_find(dc->defer, strtoull(out->id, NULL, 10));
+	struct defer_item *item = discord_defer_find(dc->defer, id_value(out->id));
 
 	if (item != NULL)
 		item->req = NULL; /* answered: gone */
@@ -636,7 +647,7 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 
 	snprintf(path, sizeof(path), "%s/messages/@original", webhook != NULL ? webhook : "");
 	request_free(req);
-	item = discord_defer_find(dc->defer, strtoull(out->id, NULL, 10));
+	item = discord_defer_find(dc->defer, id_value(out->id));
 	if (item != NULL)
 		item->req = NULL; /* answered: gone */
 	if (dc->rest == NULL || !known || (check && webhook == NULL)) {

@@ -7,6 +7,7 @@
 
 #include <uthash.h>
 
+#include "bot/discord/discord_json.h"
 #include "bot/discord/discord_proto.h"
 #include "rules/base/mem.h"
 
@@ -329,13 +330,9 @@ discord_panels_shown(struct discord_panels *p, uint64_t chan, const char *msg, u
 uint64_t
 discord_panel_chan(const char *key)
 {
-	char *end;
 	uint64_t id;
 
-	if (strncmp(key, "discord:", 8) != 0 || key[8] < '0' || key[8] > '9')
-		return 0;
-	id = strtoull(key + 8, &end, 10);
-	return *end == '\0' ? id : 0;
+	return strncmp(key, "discord:", 8) == 0 && discord_json_snowflake(key + 8, &id) ? id : 0;
 }
 
 enum discord_panel_outcome

@@ -810,9 +810,9 @@ one_block(const struct units *u, size_t a, size_t b)
 }
 
 /* The content of units [a, b) as one message; a part that starts inside
- * a table repeats the table's header. Its length in bytes goes to *len. */
+ * a table repeats the table's header. */
 static char *
-assemble_part(struct units *u, size_t a, size_t b, size_t *len)
+assemble_part(struct units *u, size_t a, size_t b)
 {
 	bool merged = one_block(u, a, b), open = false;
 	struct buf out;
@@ -840,42 +840,73 @@ assemble_part(struct units *u, size_t a, size_t b, size_t *len)
 		buf_adds(&out, FENCE_CLOSE);
 	if (out.len > 0)
 		out.p[--out.len] = '\0';
-	*len = out.len;
 	return buf_take(&out);
 }
 
-/* Whether units [a, b) fit in one message; *s gets their content when they
- * do. */
-static bool
-part_fits(struct units *u, size_t a, size_t b, char **s)
+/* The length in UTF-16 code units of what assemble_part(u, a, b) returns,
+ * summed from the units' lengths: the same pieces in the same order (each
+ * ends in a newline, the last one dropped), none of them put together. */
+static size_t
+part_len(struct units *u, size_t a, size_t b)
 {
-	size_t len;
-	char *c = assemble_part(u, a, b, &len);
+	const size_t open_len = sizeof(FENCE_OPEN) - 1, close_len = sizeof(FENCE_CLOSE) - 1;
+	bool merged = one_block(u, a, b), open = false;
+	size_t n = 0;
 
-	if (len_of(c, len) <= DISCORD_CONTENT_MAX) {
-		free(*s);
-		*s = c;
-		return true;
+	if (a < b && u->v[a].head != SIZE_MAX && u->v[a].head < a) {
+		n += open_len + u->v[u->v[a].head].len + 1;
+		open = true;
 	}
-	free(c);
-	return false;
+	for (size_t i = a; i < b; i++) {
+		struct unit *x = &u->v[i];
+		bool fenced = x->fenced || (merged && x->kind != U_TITLE);
+
+		if (fenced && !open)
+			n += open_len;
+		if (!fenced && open)
+			n += close_len;
+		open = fenced;
+		if (fenced && !x->fenced) {
+			(void)alt_text(x);
+			n += x->alt_len + 1;
+		} else {
+			n += x->len + 1;
+		}
+	}
+	if (open)
+		n += close_len;
+	return n > 0 ? n - 1 : 0;
+}
+
+static bool
+part_fits_len(struct units *u, size_t a, size_t b)
+{
+	return part_len(u, a, b) <= DISCORD_CONTENT_MAX;
 }
 
 /* The end of the part starting at a (the largest b whose units fit), moved
  * back to the start of a table cut in two when the part holds something
- * before it. *s gets the part's content. */
+ * before it. *s gets the content of the last candidate that fitted, in the
+ * order they are tried (left alone when none did); only that one is put
+ * together. */
 static size_t
 part_end(struct units *u, size_t a, char **s)
 {
-	size_t b = a + 1, t;
+	size_t b = a + 1, fit = 0, t;
 
 	/* Every unit fits alone: long lines were cut, titles shortened. */
-	(void)part_fits(u, a, b, s);
-	while (b < u->n && part_fits(u, a, b + 1, s))
-		b++;
+	if (part_fits_len(u, a, b))
+		fit = b;
+	while (b < u->n && part_fits_len(u, a, b + 1))
+		fit = ++b;
 	if (b < u->n && (t = u->v[b].table) != SIZE_MAX && t == u->v[b - 1].table && t > a) {
 		b = t;
-		(void)part_fits(u, a, b, s);
+		if (part_fits_len(u, a, b))
+			fit = b;
+	}
+	if (fit > 0) {
+		free(*s);
+		*s = assemble_part(u, a, fit);
 	}
 	return b;
 }
@@ -905,7 +936,8 @@ render_discord_parts(const struct reply_msg *m, bool ephemeral, struct discord_b
 	if (max == 0)
 		return 0;
 	build_units(m, &u);
-	if (u.n > 0 && part_fits(&u, 0, u.n, &content)) {
+	if (u.n > 0 && part_fits_len(&u, 0, u.n)) {
+		content = assemble_part(&u, 0, u.n);
 		a = u.n;
 	} else {
 		while (a < u.n && n + 1 < max) {

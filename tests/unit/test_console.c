@@ -277,6 +277,26 @@ names_cleaned(void **unused)
 	         err + strlen("--user NAME: "));
 	assert_string_equal(text, want);
 	free(text);
+	/* opcheck5 O1: a control character is refused the same way on the
+	 * command line and in /as or /channel (which read it as the console
+	 * shows it, a picture): one name never becomes two identities. */
+	assert_int_equal(console_name_clean("--user", "p\033q", 3, cleaned, err, sizeof(err)), -1);
+	assert_string_equal(err, "--user NAME: a name is 1 to 63 bytes of UTF-8 with no spaces, "
+	                         "colons or control characters (got a control character).");
+	assert_int_equal(console_name_clean("--channel", "c\177d", 3, cleaned, err, sizeof(err)),
+	                 -1);
+	assert_non_null(strstr(err, "(got a control character)."));
+	text = say(c, "/as x\033y", &more);
+	assert_string_equal(text,
+	                    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa> /as "
+	                    "x\u241by\n/as NAME: a name is 1 to 63 bytes of "
+	                    "UTF-8 with no spaces, colons or control characters (got a "
+	                    "control character).\n");
+	free(text);
+	text = say(c, "/channel c\001d", &more);
+	assert_non_null(strstr(text, "/channel NAME: a name is 1 to 63 bytes"));
+	assert_non_null(strstr(text, "(got a control character).\n"));
+	free(text);
 	/* Invalid UTF-8 and a name far too long are refused without cleaning. */
 	assert_int_equal(console_name_clean("--channel", "\xff", 1, cleaned, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "(got bytes that are not UTF-8)."));

@@ -429,6 +429,9 @@ test_a_channel_key_names_its_id(void **state)
 	assert_int_equal(discord_panel_chan("discord:"), 0);
 	assert_int_equal(discord_panel_chan("discord:12x"), 0);
 	assert_int_equal(discord_panel_chan("discord:-5"), 0);
+	/* past 64 bits: no channel (not a saturated id) */
+	assert_int_equal(discord_panel_chan("discord:18446744073709551616"), 0);
+	assert_int_equal(discord_panel_chan("discord:123456789012345678901"), 0);
 	assert_int_equal(discord_panel_chan("irc:net:#chan"), 0);
 	assert_int_equal(discord_panel_chan("console:main"), 0);
 }
