@@ -585,9 +585,12 @@ const struct command cmd_fungeon_design_monster_subs[] = STORE_SUBS(
     "(Party Total + floor), each costing at least the floor. Resist dice must be against a "
     "type a Fungeoneer has (a class type or magic). On the way back to town, a player who "
     "failed the Annoy roll before a room builds one wandering monster here instead, "
-    "spending all of its points.");
+    "spending all of its points. Ruling: a room holds at most 24 monsters made for it (a "
+    "limit of the bot; the text sets none beyond the points).");
 const struct command cmd_fungeon_design_treasure_subs[] = STORE_SUBS(
     "treasure", treasure,
     "Only the player holding Treasure in this room makes it, from the Treasure budget (Party "
     "Min + floor). It can be taken once the room's monsters are dead, or, if a trap guards "
-    "it, once that trap was triggered, disarmed or sidestepped.");
+    "it, once that trap was triggered, disarmed or sidestepped. Ruling: a room holds at "
+    "most 24 treasures made for it (a limit of the bot; the text sets none beyond the "
+    "points).");

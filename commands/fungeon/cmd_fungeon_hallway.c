@@ -266,6 +266,12 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	if (leaving && !invocation_bool(inv, "confirm", false)) {
 		reply_add(out, 0, "Going on leaves ");
 		fungeon_render_left_behind(out, &c->d.room, 0);
+		if (c->d.room.stair && c->d.floor == c->d.room.floor) {
+			reply_add(out, 0, " and its downward stair to floor %d, not taken (",
+			          c->d.room.floor + 1);
+			reply_cmd(out, 0, "fungeon stair", NULL);
+			reply_add(out, 0, "),");
+		}
 		reply_add(out, 0, " behind for good. Go with ");
 		reply_cmd(out, 0, "fungeon hallway", "confirm:", "true", NULL);
 		reply_add(out, 0, ".");
@@ -299,6 +305,11 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 		           "Party Min rose from %d to %d: whoever makes the Traps places a "
 		           "downward stair to floor %d in the room.",
 		           ho->min_from, ho->counted.min, c->d.floor + 1);
+	else if (ho->rose)
+		reply_line(out, RS_BOLD,
+		           "Party Min rose from %d to %d, but floor %d is the deepest the bot "
+		           "counts: no stair leads deeper.",
+		           ho->min_from, ho->counted.min, c->d.floor);
 	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
 		fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
 	if (ho->draw.n == 0) {

@@ -661,9 +661,22 @@ town_healer(struct invocation *inv, struct reply *out)
 	if (cost > m->credit) {
 		reply_error(out,
 		            "Healing %d hit%s costs %lld points (a fancy item, 2, with Heal %d) "
-		            "but %s has %s of credit; sell treasure first.",
+		            "but %s has %s of credit",
 		            heal, heal == 1 ? "" : "s", (long long)cost, heal, m->name,
 		            credit_words(m, credit, sizeof(credit)));
+		if (m->credit >= 3) { /* what the credit buys */
+			char hits[24];
+
+			snprintf(hits, sizeof(hits), "%lld", (long long)(m->credit - 2));
+			reply_add(out, RS_BAD, ": it buys Heal %s (", hits);
+			reply_cmd(out, RS_BAD, "fungeon town healer", "hits:", hits, NULL);
+			reply_add(out, RS_BAD, ")%s.",
+			          m->nitems > 0 ? ", or sell treasure first" : "");
+		} else {
+			reply_add(out, RS_BAD, "%s.",
+			          m->nitems > 0 ? "; sell treasure first"
+			                        : ", and nothing to sell");
+		}
 		return;
 	}
 	m->credit -= cost;

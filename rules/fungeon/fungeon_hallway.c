@@ -208,7 +208,8 @@ fungeon_hallway(struct rng *rng, struct fungeon_member *m, int n, enum fungeon_x
 	fungeon_party_math(m, n, &out->counted);
 	fungeon_budgets(&out->counted, floor, &out->budgets); /* once, after steps 1 and 2 */
 	out->min_from = last_min > 0 ? last_min : out->before.min;
-	out->stair = out->min_from > 0 && out->counted.n > 0 && out->counted.min > out->min_from;
+	out->rose = out->min_from > 0 && out->counted.n > 0 && out->counted.min > out->min_from;
+	out->stair = out->rose && floor < FUNGEON_FLOOR_MAX; /* none leads past the deepest */
 	/* 3. continuous effects: holds end with the fight; damage rolls */
 	for (int i = 0; i < n; i++)
 		step_continuous(rng, m, i, roller_of, fn, ctx, cont, out);

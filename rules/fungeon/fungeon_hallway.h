@@ -127,7 +127,10 @@ struct fungeon_hallway_out {
 	int min_from;                 /* the Party Min a rise is counted from */
 	struct fungeon_party counted; /* after steps 1 and 2: the room's budgets count it */
 	struct fungeon_budgets budgets;
-	bool stair; /* Party Min rose: the Traps player places a downward stair */
+	bool rose; /* Party Min rose */
+	/* and the floor is not FUNGEON_FLOOR_MAX: the Traps player places a
+	 * downward stair */
+	bool stair;
 	struct fungeon_draw draw;
 	int ndead; /* members who died in step 3 */
 	int dead[FUNGEON_PARTY_MAX];

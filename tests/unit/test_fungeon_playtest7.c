@@ -563,6 +563,93 @@ s25_a_healing_item_is_not_spent_on_nothing(void **unused)
 	fgtable_free(t);
 }
 
+/* S19 (issue 25: each Ruling is shown in /help and delver(7)): the
+ * Rulings on a monster's maker earning XP and on the most pieces a room
+ * holds are in /help where a table looks for them. */
+static void
+s19_the_rulings_are_in_help(void **unused)
+{
+	struct fgtable *t = fgtable_new(1);
+
+	(void)unused;
+	fgtable_says(t, "al", "/help fungeon combat steps",
+	             "Ruling: its maker's Fungeoneer too (a wandering one's as well), unlike a "
+	             "trap's maker.");
+	fgtable_says(t, "al", "/help fungeon monster add",
+	             "Ruling: a room holds at most 24 monsters made for it");
+	fgtable_says(t, "al", "/help fungeon treasure add",
+	             "Ruling: a room holds at most 24 treasures made for it");
+	fgtable_free(t);
+}
+
+/* S23 (line 86: the stair leads to the next floor; Ruling: taking it is
+ * the party's choice): the confirmation before leaving a room with
+ * treasure behind names its stair not taken too. */
+static void
+s23_leaving_names_the_stair_not_taken(void **unused)
+{
+	static const char *const d[] = {"/fungeon treasure add gem mundane", NULL};
+	struct fgtable *t = fgtable_new(2323);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	fgtable_room_made(t, d);
+	c = fgtable_fungeon(t);
+	c->d.room.stair = true;
+	fgtable_says(t, "al", "/fungeon hallway",
+	             "Going on leaves room 1 with 1 treasure untaken (gem) and its downward stair "
+	             "to floor 4, not taken (/fungeon stair), behind for good. Go with /fungeon "
+	             "hallway confirm:true.");
+	fgtable_free(t);
+}
+
+/* S10 (delver(7) Limits: floors 1 to 61): when Party Min rises on floor
+ * 61, the hallway says no stair leads deeper instead of placing one that
+ * /fungeon stair then refuses, and the room has none. */
+static void
+s10_no_stair_past_the_deepest_floor(void **unused)
+{
+	struct fgtable *t = fgtable_new(2310);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	c = fgtable_alone_on_floor(t, 61, "/fungeon treasure add gem mundane");
+	fgtable_gm(t, "/fungeon adjust Al xp:999999999999");
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "but floor 61 is the deepest the bot counts: no stair leads deeper.\n");
+	assert_null(strstr(text, "floor 62"));
+	free(text);
+	assert_false(c->d.room.stair);
+	fgtable_free(t);
+}
+
+/* S27 (line 299: hits heal only through magic treasure bought): the
+ * healer, short of credit for every hit missing, says what the credit
+ * buys, and says "sell treasure first" only to one who carries some. */
+static void
+s27_the_healer_says_what_the_credit_buys(void **unused)
+{
+	struct fgtable *t = fgtable_new(2327);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 4);
+	c = fgtable_fungeon(t);
+	c->m[0].hits = 9;
+	c->m[0].credit = 10;
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
+	                        "Healing 11 hits costs 13 points (a fancy item, 2, with Heal 11) "
+	                        "but Al has 10 points of credit: it buys Heal 8 (/fungeon town "
+	                        "healer hits:8).");
+	c->m[0].credit = 2;
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
+	                        "Healing 11 hits costs 13 points (a fancy item, 2, with Heal 11) "
+	                        "but Al has 2 points of credit, and nothing to sell.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -575,15 +662,19 @@ main(void)
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s6_names_fold_in_full),
 	    cmocka_unit_test(s9_a_player_setting_the_floor_hears_it_is_the_gms),
+	    cmocka_unit_test(s10_no_stair_past_the_deepest_floor),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
 	    cmocka_unit_test(s13_s14_orders_read_one_way),
 	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
 	    cmocka_unit_test(s18_an_item_bought_takes_no_ones_name),
+	    cmocka_unit_test(s19_the_rulings_are_in_help),
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
+	    cmocka_unit_test(s23_leaving_names_the_stair_not_taken),
 	    cmocka_unit_test(s24_one_who_searched_in_vain_hears_why_it_cannot_disarm),
 	    cmocka_unit_test(s25_a_healing_item_is_not_spent_on_nothing),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
+	    cmocka_unit_test(s27_the_healer_says_what_the_credit_buys),
 	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
 	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
 	};

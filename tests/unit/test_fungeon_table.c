@@ -305,7 +305,7 @@ healer_in_town(void **unused)
 	fgtable_fails_unchanged(
 	    t, "al", "/fungeon town healer",
 	    "Healing 4 hits costs 6 points (a fancy item, 2, with Heal 4) but Al "
-	    "has 3 points of credit; sell treasure first.");
+	    "has 3 points of credit: it buys Heal 1 (/fungeon town healer hits:1).");
 	text = fgtable_run(t, "al", "/fungeon town healer hits:1");
 	assert_string_equal(text,
 	                    "Al pays the healer 3 points (a fancy item, 2, with Heal 1; credit "
