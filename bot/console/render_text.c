@@ -53,6 +53,8 @@ span(const struct reply_span *s, bool ansi, struct buf *out)
 		buf_adds(out, s->user.mark);
 	if (!ansi && (s->style & RS_STRUCK))
 		buf_addf(out, "~~%s~~", s->text);
+	else if (s->style & RS_CHANNEL)
+		buf_adds(out, render_layout_channel(s->text));
 	else
 		buf_add(out, s->text, s->len);
 	if (ansi && styled)

@@ -207,7 +207,7 @@ span(const struct reply_span *s, const struct reply_span *next, const struct ren
 		irc_fmt_clean(out, s->user.mark);
 	if (s->style & RS_STRUCK)
 		buf_adds(out, "~~"); /* read where strike-through is not shown */
-	clean(out, s->text, o);
+	clean(out, s->style & RS_CHANNEL ? render_layout_channel(s->text) : s->text, o);
 	if (s->style & RS_STRUCK)
 		buf_adds(out, "~~");
 	*open = opened && next != NULL && (next->style & ~RS_CMD) == st && !(st & RS_USER);

@@ -11,6 +11,14 @@ render_layout_ansi_colour(enum ucolour c)
 	return 30 + ((int)c >= 0 && c < UC_COUNT ? (int)c : 0);
 }
 
+const char *
+render_layout_channel(const char *key)
+{
+	const char *colon = strrchr(key, ':');
+
+	return colon != NULL && colon[1] != '\0' ? colon + 1 : key;
+}
+
 void
 render_layout_pad(struct buf *out, size_t n)
 {

@@ -35,6 +35,12 @@ void render_layout_widths(const struct reply_block *b, size_t width[RENDER_COLS_
 /* Appends n spaces. */
 void render_layout_pad(struct buf *out, size_t n);
 
+/* How a text renderer names the channel whose key is key (an RS_CHANNEL
+ * span): its name, after the last ':' of the key ("irc:net:#crypt" is
+ * #crypt, "console:crypt" is crypt; neither an IRC channel's name nor a
+ * console one holds a colon); a key without one is itself. */
+const char *render_layout_channel(const char *key);
+
 /* The ANSI SGR foreground code (30..37) of a palette colour, in the order
  * of Discord's ANSI palette (30 gray .. 37 white); an unknown colour is
  * gray. */

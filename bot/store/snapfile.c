@@ -179,10 +179,19 @@ snapfile_copy_in(const char *file, const char *dir, char *out, size_t outlen, ch
 	const char *base = strrchr(file, '/');
 	bool gz = snapfile_compressed(file);
 	char wal[4500], wal_copy[4500];
+	struct stat sb;
 	size_t blen;
 
-	if (access(file, R_OK) < 0)
-		return 0; /* the caller's own read says why */
+	if (stat(file, &sb) < 0 || access(file, R_OK) < 0) {
+		snprintf(err, errlen, "cannot read the snapshot file %s: %s", file,
+		         strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "the snapshot file %s is %s, not a file", file,
+		         S_ISDIR(sb.st_mode) ? "a directory" : "a device, socket or fifo");
+		return -1;
+	}
 	base = base != NULL ? base + 1 : file;
 	blen = strlen(base);
 	if (gz && blen > 3 && strcmp(base + blen - 3, ".gz") == 0)

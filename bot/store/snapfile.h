@@ -45,9 +45,9 @@ int snapfile_expand(const char *file, const char *dir, char *out, size_t outlen,
  * does (returns 1); one that is not is copied as DIR/<its name>.copy, with
  * its -wal beside it when it has one (a log holds commits too) (returns
  * 2). out names the copy; the caller removes it when done
- * (snapfile_remove). Returns 0 (no copy) when file cannot be read: the
- * caller's own read of it says why. Returns -1 with one sentence in err
- * when the copy cannot be made (nothing is left behind).
+ * (snapfile_remove). Returns -1 with one sentence in err when file cannot
+ * be read or is no file (a directory), or when the copy cannot be made
+ * (nothing is left behind).
  */
 int snapfile_copy_in(const char *file, const char *dir, char *out, size_t outlen, char *err,
                      size_t errlen);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/file.h>
 
 #include <libpq-fe.h>
 #include <sqlite3.h>
@@ -14,6 +16,7 @@
 #include "bot/store/store_check.h"
 #include "bot/store/store_pg.h"
 #include "bot/store/snapfile.h"
+#include "bot/store/statedir.h"
 #include "bot/store/store_pg_sql.h"
 
 #define WHY_MAX 300
@@ -274,24 +277,36 @@ store_pg_restore(const char *conninfo, const char *password, const char *dir, co
 {
 	const char *const kw[] = {"dbname", "fallback_application_name", "password", NULL};
 	const char *values[] = {conninfo, "delver", password, NULL};
-	char why[WHY_MAX] = "", check[5000], plain[4400];
+	char why[WHY_MAX] = "", check[5000], plain[4400], lock[4300];
 	sqlite3 *db = NULL;
 	PGconn *c = NULL;
 	long nc = -1, nu = -1;
-	int rc = -1, expanded;
+	int rc = -1, expanded = 0, lock_fd = -1;
 
+	/* The state directory is made (and checked) as a start makes it. Its
+	 * lock is taken when no delver holds it, so that no start there
+	 * removes the copy below as a leftover while it is read; a running
+	 * delver keeps it (the shards may keep running: see the header). */
+	if (dir != NULL) {
+		if (statedir_prepare(dir, check, sizeof(check)) < 0) {
+			snprintf(err, errlen, "cannot restore: %s; nothing was changed", check);
+			return -1;
+		}
+		if (snprintf(lock, sizeof(lock), "%s/lock", dir) < (int)sizeof(lock) &&
+		    (lock_fd = statedir_open(lock, O_RDWR | O_CREAT)) >= 0 &&
+		    flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
+			close(lock_fd);
+			lock_fd = -1;
+		}
+	}
 	/* The file is read from its copy in dir (expanded when compressed):
 	 * nothing is written beside the operator's file. Without dir, a file
-	 * that is not compressed is read where it is. */
-	if (dir == NULL)
-		expanded = 0;
-	else if (access(dir, F_OK) == 0)
+	 * is read where it is. */
+	if (dir != NULL)
 		expanded = snapfile_copy_in(file, dir, plain, sizeof(plain), check, sizeof(check));
-	else
-		expanded = snapfile_expand(file, dir, plain, sizeof(plain), check, sizeof(check));
 	if (expanded < 0) {
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", check);
-		return -1;
+		goto out;
 	}
 	/* Every record is checked before anything is replaced. */
 	if (store_check_file(expanded ? plain : file, check, sizeof(check)) < 0) {
@@ -358,7 +373,9 @@ out:
 	if (c != NULL)
 		PQfinish(c); /* an open transaction is rolled back */
 	sqlite3_close(db);
-	if (expanded)
+	if (expanded > 0)
 		snapfile_remove(plain);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	return rc;
 }

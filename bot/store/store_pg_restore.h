@@ -22,8 +22,11 @@
 
 #include <stddef.h>
 
-/* password and channel may be NULL; a compressed FILE (snapfile.h) is
- * expanded into dir (the state directory; NULL: FILE must be a database).
+/* password and channel may be NULL. dir is the state directory (NULL:
+ * FILE is read where it is, and must be a database): made as a start makes
+ * it when missing, FILE copied into it (expanded when compressed,
+ * snapfile.h) and read there, its lock held meanwhile when no delver holds
+ * it (one running there keeps it: the shards may keep running).
  * Returns 0 with a summary in err ("restored N channels and M users"), or
  * -1 with one sentence in err. */
 int store_pg_restore(const char *conninfo, const char *password, const char *dir, const char *file,

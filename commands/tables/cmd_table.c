@@ -510,6 +510,23 @@ screened_among(const struct channel *ch, const char *names, struct buf *found)
 	buf_free(&refs);
 }
 
+/* Which of the tables named in names (", " between them) players may
+ * show and roll here though Tension is hidden, into found (", "). */
+static void
+open_among(const struct channel *ch, const char *names, struct buf *found)
+{
+	for (const char *p = names; *p != '\0';) {
+		size_t n = strcspn(p, ",");
+		char name[ROLL_TABLE_NAME_MAX];
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		if (!tables_use_screened_in(ch, name))
+			buf_addf(found, "%s%s", found->len ? ", " : "", name);
+		p += n;
+		p += strspn(p, ", ");
+	}
+}
+
 static void
 table_copy(struct invocation *inv, struct reply *out)
 {
@@ -519,7 +536,7 @@ table_copy(struct invocation *inv, struct reply *out)
 	const struct tables_state *src;
 	struct channel *sch;
 	struct roll_table *t;
-	struct buf names, replaced, screened, texts;
+	struct buf names, replaced, screened, open, texts;
 	cJSON *before;
 	size_t copied = 0;
 	int at = -1;
@@ -540,6 +557,7 @@ table_copy(struct invocation *inv, struct reply *out)
 	buf_init(&names, 4096);
 	buf_init(&replaced, 4096);
 	buf_init(&screened, 4096);
+	buf_init(&open, 4096);
 	buf_init(&texts, 2 * TABLES_BYTES_MAX);
 	for (size_t i = 0; i < src->n; i++) {
 		if (!all && (int)i != at)
@@ -577,6 +595,15 @@ table_copy(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, "; nothing in them is struck.");
 	reply_nl(out);
 	missing_line(inv->chan, "", buf_str(&texts), out);
+	if (tension_state_hidden(inv->chan))
+		open_among(inv->chan, buf_str(&names), &open);
+	if (open.len > 0) {
+		/* the screen covers some tables, not every copied one */
+		reply_line(out, RS_DIM,
+		           "The players can show and roll %s here: behind the GM's screen are "
+		           "only the encounter and effects tables and the tables they name.",
+		           buf_str(&open));
+	}
 	if (screened.len > 0 && !tension_state_hidden(inv->chan)) {
 		/* a GM who copies from a hidden channel may expect them screened */
 		reply_add(out, RS_DIM,
@@ -592,6 +619,7 @@ done:
 	buf_free(&names);
 	buf_free(&replaced);
 	buf_free(&screened);
+	buf_free(&open);
 	buf_free(&texts);
 	free(t);
 }

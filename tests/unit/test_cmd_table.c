@@ -785,6 +785,19 @@ copy_between_channels(void **unused)
 	refused("gm", "table copy * from:#home",
 	        "Nothing was copied: the table x: the tables would roll each other in a circle (x "
 	        "→ y → x); a table may not roll itself, even through other tables.");
+	/* hidden4 H2: into a channel whose Tension is hidden, the copied
+	 * tables the players may still show and roll are named to the GM */
+	run_in("home", "gm", "table set encounter 1-6: [[gems]]");
+	ok("gm", "tension mode hidden");
+	ok("gm", "table copy encounter from:#home");
+	assert_string_equal(text, "The GM changed a table behind the screen.\n[private]\nCopied 1 "
+	                          "table from console:home: encounter; nothing in them is "
+	                          "struck.\n");
+	ok("gm", "table copy loot from:#home");
+	assert_string_equal(text, "Copied 1 table from console:home: loot (replacing loot here); "
+	                          "nothing in them is struck.\nThe players can show and roll loot "
+	                          "here: behind the GM's screen are only the encounter and effects "
+	                          "tables and the tables they name.\n");
 }
 
 /* Runs line on platform as user_key in chan_key (both platform-qualified). */

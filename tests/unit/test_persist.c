@@ -971,6 +971,39 @@ test_a_restore_writes_nothing_beside_its_file(void **state)
 }
 
 /*
+ * A restore of a file that is not there, or of a directory, says so in
+ * the words of the channel's restore, not in SQLite's words for a file it
+ * could not open; nothing changes.
+ */
+static void
+test_a_restore_of_no_file_says_so(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char *src = tmpdir_new(), none[4300], err[4096], want[8700];
+
+	say(b, "ann", "crypt", "/gm claim");
+	bot_close(b);
+	snprintf(none, sizeof(none), "%s/none.db.gz", src);
+	assert_int_equal(persist_restore(b->dir, none, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want),
+	         "cannot restore: cannot read the snapshot file %s: No such file or directory; "
+	         "nothing was changed",
+	         none);
+	assert_string_equal(err, want);
+	assert_int_equal(persist_restore(b->dir, src, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want),
+	         "cannot restore: the snapshot file %s is a directory, not a file; nothing was "
+	         "changed",
+	         src);
+	assert_string_equal(err, want);
+	assert_int_equal(count_prefix(b->dir, "replaced-", NULL, 0), 0);
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	tmpdir_remove(src);
+	bot_free(b);
+}
+
+/*
  * A file of a newer schema than this delver's (a snapshot of a later
  * version) is refused by --restore, as the next start would refuse it,
  * with one sentence, and nothing changes.
@@ -3483,6 +3516,7 @@ main(void)
 	    cmocka_unit_test(test_a_log_with_commits_at_start_means_a_snapshot_at_the_stop),
 	    cmocka_unit_test(test_a_restore_writes_nothing_beside_its_file),
 	    cmocka_unit_test(test_a_restore_refuses_a_newer_schema),
+	    cmocka_unit_test(test_a_restore_of_no_file_says_so),
 	    cmocka_unit_test(test_a_signal_during_a_restore_waits_and_is_taken),
 	    cmocka_unit_test(test_a_restore_never_overwrites_what_it_moved_aside),
 	    cmocka_unit_test(test_a_restore_cut_between_its_moves_is_finished_at_start),

@@ -186,6 +186,26 @@ test_render_spans(void **state)
 	reply_free(r);
 }
 
+/* hidden4 H2: a channel span is shown as IRC names it, #gmroom, not by
+ * its key. */
+static void
+test_render_channel_named(void **state)
+{
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_add(r, 0, "Copied 1 table from ");
+	reply_add(r, RS_CHANNEL, "%s", "irc:t:#gmroom");
+	reply_add(r, 0, ": plot");
+	reply_nl(r);
+	render_irc(msg(r), &opts, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "Copied 1 table from #gmroom: plot");
+	render_irc_lines_free(&l);
+	reply_free(r);
+}
+
 /* Help and hints name commands as /roll; IRC users type the network's
  * prefix, so command references are shown with it, and only those. */
 static void
@@ -676,6 +696,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_clean),
+	    cmocka_unit_test(test_render_channel_named),
 	    cmocka_unit_test(test_strip),
 	    cmocka_unit_test(test_render_table_highlight_not_rolled),
 	    cmocka_unit_test(test_render_table_rows_in_words),

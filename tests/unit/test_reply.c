@@ -23,6 +23,26 @@ render(const struct reply *r, enum reply_audience a, bool ansi)
 	return buf_take(&b);
 }
 
+/* hidden4 H2: a channel span is its key in the model; the console shows
+ * the channel's name, never the key (console:crypt, irc:net:#gmroom). */
+static void
+a_channel_is_named_not_keyed(void **unused)
+{
+	struct reply *r = reply_new();
+	char *s;
+
+	(void)unused;
+	reply_add(r, 0, "Copied from ");
+	reply_add(r, RS_CHANNEL, "%s", "console:home");
+	reply_add(r, 0, " and ");
+	reply_add(r, RS_CHANNEL, "%s", "irc:net:#gmroom");
+	reply_nl(r);
+	s = render(r, REPLY_CHANNEL, false);
+	assert_string_equal(s, "Copied from home and #gmroom\n");
+	free(s);
+	reply_free(r);
+}
+
 static void
 lines_spans_and_private_part(void **unused)
 {
@@ -469,6 +489,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(lines_spans_and_private_part),
+	    cmocka_unit_test(a_channel_is_named_not_keyed),
 	    cmocka_unit_test(user_style_carries_mark_and_colour),
 	    cmocka_unit_test(table_with_highlighted_row),
 	    cmocka_unit_test(error_replaces_everything),

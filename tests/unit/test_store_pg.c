@@ -10,11 +10,13 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +24,7 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include "bot/fsio.h"
 #include "bot/store/crc32.h"
 #include "bot/store/statedir.h"
 #include "bot/store/store.h"
@@ -748,6 +751,9 @@ restore_puts_a_snapshot_back(void **state)
 	snprintf(want, sizeof(want), "the channel record 'rs:b' in %s cannot be read", bad);
 	if (strstr(err, want) == NULL)
 		fail_msg("%s", err);
+	/* Only the lock the restore took while it read is left there. */
+	snprintf(want, sizeof(want), "%s/lock", state_dir);
+	assert_int_equal(unlink(want), 0);
 	assert_int_equal(rmdir(state_dir), 0);
 	load(&t, STORE_CHANNEL, "rs:a", &l);
 	assert_string_equal(l.rec, new);
@@ -770,6 +776,79 @@ restore_puts_a_snapshot_back(void **state)
 	commit(&t, &r, 1, &c);
 	assert_int_equal(c.rows[0], STORE_CONFLICT);
 	t_close(&t);
+}
+
+/* The state directory of the restore below, and whether its lock could
+ * be taken by another (-1: not tried yet) while the restore copied its
+ * file there. */
+static char lock_probe_dir[400];
+static int lock_free_during_copy = -1;
+
+static ssize_t
+write_and_probe_lock(int fd, const void *p, size_t n)
+{
+	char path[500];
+	int lk;
+
+	snprintf(path, sizeof(path), "%s/lock", lock_probe_dir);
+	if (lock_free_during_copy < 0 && (lk = open(path, O_RDWR)) >= 0) {
+		lock_free_during_copy = flock(lk, LOCK_EX | LOCK_NB) == 0;
+		close(lk);
+	}
+	return write(fd, p, n);
+}
+
+/*
+ * A restore into a state directory that does not exist yet makes it and
+ * its missing parents (0700) as a start does, and holds its lock while it
+ * reads its copy of the file there, so that no start there takes the copy
+ * for a leftover; with the lock held elsewhere (a running delver: the
+ * shards may keep running) it goes on.
+ */
+static void
+restore_makes_and_locks_its_state_directory(void **state)
+{
+	static const struct fsio_ops probe = {.write = write_and_probe_lock};
+	struct t t;
+	struct commit_res c;
+	struct store_row r;
+	char path[300], err[2000], rec[400], parent[300], lock[500];
+	struct stat sb;
+	int done = 0, lk;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/lk.db", pgcluster_dir);
+	snprintf(parent, sizeof(parent), "%s/lk-new", pgcluster_dir);
+	snprintf(lock_probe_dir, sizeof(lock_probe_dir), "%s/a/state", parent);
+	t_open(&t);
+	r = chan("lk:a", real_rec(rec, sizeof(rec), "lk:a", "x"), 0);
+	commit(&t, &r, 1, &c);
+	t.b->ops->snapshot(t.b, path, snap_cb, &done);
+	while (!done)
+		uv_run(&t.loop, UV_RUN_ONCE);
+	t_close(&t);
+	lock_free_during_copy = -1;
+	fsio_set_ops(&probe);
+	if (store_pg_restore(pgcluster_conninfo, NULL, lock_probe_dir, path, "lk:a", err,
+	                     sizeof(err)) < 0)
+		fail_msg("%s", err);
+	fsio_set_ops(NULL);
+	assert_int_equal(lock_free_during_copy, 0);
+	assert_int_equal(stat(lock_probe_dir, &sb), 0);
+	assert_int_equal(sb.st_mode & 07777, 0700);
+	assert_int_equal(stat(parent, &sb), 0);
+	assert_int_equal(sb.st_mode & 07777, 0700);
+	/* A delver running there holds the lock: the restore goes on. */
+	snprintf(lock, sizeof(lock), "%s/lock", lock_probe_dir);
+	lk = open(lock, O_RDWR);
+	assert_true(lk >= 0);
+	assert_int_equal(flock(lk, LOCK_EX | LOCK_NB), 0);
+	if (store_pg_restore(pgcluster_conninfo, NULL, lock_probe_dir, path, "lk:a", err,
+	                     sizeof(err)) < 0)
+		fail_msg("%s", err);
+	close(lk);
+	snprintf(err, sizeof(err), "rm -r %s", parent);
+	assert_int_equal(system(err), 0);
 }
 
 /* One channel put back (--restore FILE --channel KEY): only its row takes
@@ -1283,6 +1362,7 @@ main(void)
 	    cmocka_unit_test(snapshot_refused_by_the_check_is_not_kept),
 	    cmocka_unit_test(restore_puts_a_snapshot_back),
 	    cmocka_unit_test(restore_puts_one_channel_back),
+	    cmocka_unit_test(restore_makes_and_locks_its_state_directory),
 	    cmocka_unit_test(server_restarted_mid_stream),
 	    cmocka_unit_test(down_server_refuses_at_once),
 	    cmocka_unit_test(silent_server_is_unavailable),
