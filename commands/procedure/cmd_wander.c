@@ -86,10 +86,11 @@ found_text(struct reply *out, const struct wander_check *w, const struct found *
 }
 
 /* What the check found. While Tension is hidden what comes (the sign's
- * creature, the channel's encounter table's entry, or nothing named) is
- * behind the GM's screen, whoever checks: the channel reads the same line
- * whatever it is, and the GM alone what it is (the tension check's whole
- * reply is the GM's already). */
+ * creature, the channel's encounter table's entry, struck or not, or
+ * nothing named) is behind the GM's screen, whoever checks: the channel
+ * reads the same lines whatever it is (monsters come whenever the die says
+ * so), and the GM alone what it is (the tension check's whole reply is the
+ * GM's already). */
 static void
 found_lines(struct invocation *inv, struct reply *out, const struct wander_check *w,
             const struct found *f)
@@ -269,7 +270,10 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		channel_touch(inv->chan);
 	} else if (w.encounter && proc != WANDER_TENSION && has_own) {
 		tension_pick(inv->rng, encounters, 0, &tl.lk, &w.pick);
-		w.encounter = !w.pick.struck;
+		/* Behind the screen the die's word stands: a struck entry
+		 * said aloud would tell what the GM struck. */
+		if (!tension_state_hidden(inv->chan))
+			w.encounter = !w.pick.struck;
 		f.rolled = true;
 	}
 	show_check(inv, out, &w, chance, tension, &f);
@@ -423,8 +427,9 @@ static const struct command wander_subs[] = {
              "sees it. Monsters that come are the creature a Sign announced (which is then "
              "forgotten), else a roll on the channel's own table encounter (encounter-N on "
              "level N, {/turn level}) by its die (the tension check reads a table of 1-20 "
-             "with d10 + Tension); while Tension is hidden, what they are (the sign's "
-             "creature, or that roll) goes to the GM alone.",
+             "with d10 + Tension); while Tension is hidden, the channel reads that "
+             "monsters come whenever the die says so, and what they are (the sign's "
+             "creature, or that roll, struck or not) goes to the GM alone.",
      .opts = check_opts,
      .fn = wander_check_fn},
     {.name = "retreat",

@@ -312,14 +312,27 @@ hidden_wandering_roll_goes_to_the_gm(void **unused)
 	rng_free(same);
 }
 
-/* The channel's part of the last reply (before the private or the GM's
- * part) into buf, and that part (NULL when there is none) into *rest. */
-static void
-channel_part(const char *marker, char *buf, size_t len, const char **rest)
-{
-	const char *at = strstr(text, marker);
-	size_t n = at != NULL ? (size_t)(at - text) : strlen(text);
+/* The wandering checks the channel may make, who makes them (a player,
+ * the GM in the channel) and where each one's private part starts. */
+static const char *const checks[] = {"wander corridor", "wander rest", "wander classic"};
+static const char *const checker[] = {"al", "gm"};
+static const char *const private_part[] = {"[to the GM, gm]", "[private]"};
 
+/* Runs check c as checker u with its d6 coming up 1 (monsters come); the
+ * channel's part of the reply into buf (len bytes), and the private part
+ * (NULL when there is none) into *rest. */
+static void
+hit_as(size_t u, size_t c, char *buf, size_t len, const char **rest)
+{
+	struct rng *same;
+	const char *at;
+	size_t n;
+
+	first_die(6, 1, &same);
+	rng_free(same);
+	run(checker[u], checks[c]);
+	at = strstr(text, private_part[u]);
+	n = at != NULL ? (size_t)(at - text) : strlen(text);
 	snprintf(buf, len, "%.*s", (int)n, text);
 	*rest = at;
 }
@@ -332,12 +345,8 @@ channel_part(const char *marker, char *buf, size_t len, const char **rest)
 static void
 hidden_sign_creature_reaches_the_gm_alone(void **unused)
 {
-	static const char *const checks[] = {"wander corridor", "wander rest", "wander classic"};
-	static const char *const who[] = {"al", "gm"};
-	static const char *const marker[] = {"[to the GM, gm]", "[private]"};
 	char pub[2000], plain_pub[2000];
 	const char *rest;
-	struct rng *same;
 
 	(void)unused;
 	run("gm", "gm claim");
@@ -346,30 +355,60 @@ hidden_sign_creature_reaches_the_gm_alone(void **unused)
 	for (size_t c = 0; c < sizeof(checks) / sizeof(checks[0]); c++)
 		for (size_t u = 0; u < 2; u++) {
 			run("gm", "hazard sign Vexthorn");
-			first_die(6, 1, &same);
-			rng_free(same);
-			run(who[u], checks[c]);
-			channel_part(marker[u], pub, sizeof(pub), &rest);
+			hit_as(u, c, pub, sizeof(pub), &rest);
 			if (strstr(pub, "Vexthorn") != NULL || strstr(pub, "sign") != NULL)
 				fail_msg("%s by %s names the sign's creature to the channel:\n%s",
-				         checks[c], who[u], text);
+				         checks[c], checker[u], text);
 			if (strstr(pub, "wandering monsters!") == NULL ||
 			    strstr(pub, "What they are stays behind the GM's screen.") == NULL)
-				fail_msg("%s by %s: the channel reads\n%s", checks[c], who[u], pub);
+				fail_msg("%s by %s: the channel reads\n%s", checks[c], checker[u],
+				         pub);
 			if (rest == NULL ||
 			    strstr(rest, "They are the creature whose sign the party met on turn "
 			                 "0: Vexthorn.") == NULL)
 				fail_msg("%s by %s: the GM is not told the creature:\n%s",
-				         checks[c], who[u], text);
+				         checks[c], checker[u], text);
 			/* Met, it is forgotten: the same die now rolls the table,
 			 * and the channel reads the very same words. */
-			first_die(6, 1, &same);
-			rng_free(same);
-			run(who[u], checks[c]);
-			channel_part(marker[u], plain_pub, sizeof(plain_pub), &rest);
+			hit_as(u, c, plain_pub, sizeof(plain_pub), &rest);
 			assert_string_equal(plain_pub, pub);
 			assert_non_null(rest);
 			assert_non_null(strstr(rest, "From the table encounter, d6: "));
+		}
+}
+
+/* While Tension is hidden, a wandering check whose die says monsters come
+ * says so in public whether the entry it rolls is struck or not, whoever
+ * checks and whichever check; that none come after all reaches the GM
+ * alone. */
+static void
+hidden_struck_entry_reaches_the_gm_alone(void **unused)
+{
+	char pub[2000], struck_pub[2000];
+	const char *rest;
+
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set encounter 1-6: Quillfang");
+	run("gm", "tension mode hidden");
+	for (size_t c = 0; c < sizeof(checks) / sizeof(checks[0]); c++)
+		for (size_t u = 0; u < 2; u++) {
+			hit_as(u, c, pub, sizeof(pub), &rest);
+			assert_non_null(strstr(pub, "wandering monsters!"));
+			assert_non_null(rest);
+			assert_non_null(strstr(rest, "Quillfang."));
+			run("gm", "tension strike Quillfang");
+			hit_as(u, c, struck_pub, sizeof(struck_pub), &rest);
+			if (strcmp(pub, struck_pub) != 0)
+				fail_msg(
+				    "%s by %s: the channel reads, not struck:\n%s\nstruck:\n%s",
+				    checks[c], checker[u], pub, struck_pub);
+			if (rest == NULL ||
+			    strstr(rest, "is struck, so no encounter (the dungeon's supply is "
+			                 "finite).") == NULL)
+				fail_msg("%s by %s: the GM is not told it is struck:\n%s",
+				         checks[c], checker[u], text);
+			run("gm", "tension unstrike Quillfang");
 		}
 }
 
@@ -528,6 +567,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(sign_creature_meets_the_next_check, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_wandering_roll_goes_to_the_gm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_sign_creature_reaches_the_gm_alone, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(hidden_struck_entry_reaches_the_gm_alone, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(tension_roll_uses_the_channels_tables, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_roll_shows_nested_rolls, setup, teardown),
