@@ -762,6 +762,36 @@ s28_joining_on_the_way_back_is_joining_in_town(void **unused)
 	fgtable_free(t);
 }
 
+/* S21: the parts of use: and bonus: say what is missing: a monster/ with
+ * no ability, a /ability with no monster, an ability asked of a monster
+ * that has none, an empty bonus:. */
+static void
+s21_empty_parts_are_named(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon monster add wolf level 3 ability howl annoy 2 type fear",
+	    "/fungeon monster add imp level 3", NULL};
+	struct fgtable *t = fgtable_new(2321);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, fgtable_holder(t, FUNGEON_CAT_MONSTERS),
+	                        "/fungeon orders use:wolf/",
+	                        "'wolf/' names no ability: an ability is written monster/ability "
+	                        "(wolf/howl), or monster/none.");
+	fgtable_fails_unchanged(t, fgtable_holder(t, FUNGEON_CAT_MONSTERS),
+	                        "/fungeon orders use:/howl",
+	                        "'/howl' names no monster: an ability is written monster/ability "
+	                        "(wolf/howl), or monster/none.");
+	fgtable_fails_unchanged(
+	    t, fgtable_holder(t, FUNGEON_CAT_MONSTERS), "/fungeon orders use:imp/howl",
+	    "The monster imp has no special ability: imp/none is all it takes.");
+	fgtable_fails_unchanged(t, "al", "/fungeon combat bonus:",
+	                        "bonus: needs the names of those whose class fits, or all.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -784,6 +814,7 @@ main(void)
 	    cmocka_unit_test(s18_an_item_bought_takes_no_ones_name),
 	    cmocka_unit_test(s19_the_rulings_are_in_help),
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
+	    cmocka_unit_test(s21_empty_parts_are_named),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s23_leaving_names_the_stair_not_taken),
 	    cmocka_unit_test(s24_one_who_searched_in_vain_hears_why_it_cannot_disarm),
