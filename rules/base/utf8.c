@@ -120,7 +120,9 @@ folded(struct folding *f)
 		}
 		f->s += len;
 		cp = utf8proc_tolower(utf8proc_toupper(cp));
-		f->n = utf8proc_decompose_char(cp, f->buf, 8, UTF8PROC_CASEFOLD | UTF8PROC_IGNORE,
+		f->n = utf8proc_decompose_char(cp, f->buf, 8,
+		                               UTF8PROC_CASEFOLD | UTF8PROC_IGNORE |
+		                                   UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT,
 		                               &boundclass);
 		f->i = 0;
 		if (f->n < 0 || f->n > 8) {

@@ -271,6 +271,12 @@ s6_names_fold_in_full(void **unused)
 	fgtable_fails_unchanged(t, "cy", "/fungeon join FIRE rogue 1",
 	                        "The name FIRE is taken here by bo's Fungeoneer; pick another.");
 	fgtable_says(t, "cy", "/fungeon sheet strasse", "Straße");
+	/* S15: a compatibility form (fullwidth letters) is the plain name */
+	fgtable_fails_unchanged(t, "cy",
+	                        "/fungeon join \xef\xbd\x93\xef\xbd\x94\xef\xbd\x92"
+	                        "asse rogue 1",
+	                        "The name \xef\xbd\x93\xef\xbd\x94\xef\xbd\x92"
+	                        "asse is taken here by al's Fungeoneer; pick another.");
 	fgtable_free(t);
 }
 

@@ -114,6 +114,10 @@ case_folded(void **unused)
 	                              "X"),
 	                 0); /* RLM, soft hyphen */
 	assert_true(utf8_casecmp("Straße", "STRASSEN") < 0);
+	/* compatibility forms: fullwidth letters, a precomposed and a
+	 * decomposed ë */
+	assert_int_equal(utf8_casecmp("\xef\xbc\xa1\xef\xbd\x8c\xef\xbd\x81", "Ala"), 0);
+	assert_int_equal(utf8_casecmp("Zo\xc3\xab", "ZOe\xcc\x88"), 0);
 	assert_true(utf8_casecmp("Emile", "Émile") != 0);
 	assert_true(utf8_casecmp("gus", "gust") < 0);
 	assert_true(utf8_casecmp("gust", "gus") > 0);
