@@ -2,7 +2,8 @@
  * invocation: one parsed command as its handler sees it: the command, its
  * option values, who ran it where (struct origin, filled by the
  * transport), the records it runs on, and the helpers a handler asks it
- * through: option values by name, the GM check, and the clean-up.
+ * through: option values by name, the GM check, the channel a user
+ * names, and the clean-up.
  *
  * Ownership: string values belong to the invocation until
  * invocation_clear().
@@ -88,6 +89,15 @@ void invocation_seat(struct invocation *inv);
 
 /* Writes the refusal for a non-GM and returns false, or returns true. */
 bool invocation_require_gm(struct invocation *inv, struct reply *out);
+
+/* The channel key that text (a user's words) names on the invoker's
+ * platform, into key (KEY_MAX bytes): on Discord "<#id>" (a mention),
+ * "#id" or the id (a snowflake); on IRC "#channel" or "&channel" on the
+ * invoker's network, ASCII letters lowered (alt, KEY_MAX bytes, gets the
+ * same under the rfc1459 case mapping, for a server that uses it; "" on
+ * the other platforms); on the console a channel's name, with or without
+ * "#". Returns false when text names none. */
+bool invocation_channel_named(const struct invocation *inv, const char *text, char *key, char *alt);
 
 /* Ends a refusal that says nobody holds the GM seat: "/gm claim makes you
  * the GM." (the command as the invoker's platform types it), in the

@@ -45,6 +45,22 @@ looks_numeric(const char *s)
 	return digit;
 }
 
+/* The number 1..20 that s spells in English words ("three"), or 0: a
+ * level so written would otherwise be taken as the class type. */
+static int
+number_word(const char *s)
+{
+	static const char *const words[] = {
+	    "one",     "two",     "three",     "four",     "five",     "six",      "seven",
+	    "eight",   "nine",    "ten",       "eleven",   "twelve",   "thirteen", "fourteen",
+	    "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (utf8_casecmp(s, words[i]) == 0)
+			return (int)i + 1;
+	return 0;
+}
+
 /* Checks the name, class and class type of the invoker's Fungeoneer
  * joining (a new one, or its replacement). Returns 0, or -1 with an error
  * reply. */
@@ -88,6 +104,15 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 	}
 	if (type != NULL && !cmd_fungeon_design_shows("A class type", type, out))
 		return -1;
+	if (type != NULL && number_word(type)) {
+		reply_error(
+		    out,
+		    "'%s' reads as a level written in words, not a class type: a level is a "
+		    "number (/fungeon join %s %s %d), a class type a word such as fire "
+		    "(type:fire).",
+		    type, name, cls, number_word(type));
+		return -1;
+	}
 	if (type != NULL && looks_numeric(type)) {
 		reply_error(out,
 		            "'%s' is no level (a level is a whole number from %d to %d) and no "

@@ -137,26 +137,6 @@ gm_show(struct invocation *inv, struct reply *out)
 	reply_nl(out);
 }
 
-/* The Discord channel key of "<#id>", "#id" or "id" (a snowflake), into
- * out (KEY_MAX bytes); false when text is none of these. */
-static bool
-discord_channel(const char *text, char *out)
-{
-	size_t n = strlen(text);
-
-	if (n >= 3 && text[0] == '<' && text[1] == '#' && text[n - 1] == '>') {
-		text += 2;
-		n -= 3;
-	} else if (n >= 1 && text[0] == '#') {
-		text++;
-		n--;
-	}
-	if (n < 15 || n > 20 || strspn(text, "0123456789") < n)
-		return false;
-	snprintf(out, KEY_MAX, "discord:%.*s", (int)n, text);
-	return true;
-}
-
 /* /gm secret-channel: where secret rolls go when the GM takes no direct
  * messages (Discord); said to the GM alone. */
 static void
@@ -164,7 +144,7 @@ gm_secret_channel(struct invocation *inv, struct reply *out)
 {
 	struct rollchan *rc;
 	const char *to = rollchan_secret_to(inv->seat);
-	char key[KEY_MAX];
+	char key[KEY_MAX], alt[KEY_MAX];
 
 	reply_to(out, REPLY_INVOKER);
 	if (strcmp(inv->from->platform, "discord") != 0) {
@@ -218,7 +198,7 @@ gm_secret_channel(struct invocation *inv, struct reply *out)
 		}
 		return;
 	}
-	if (!discord_channel(invocation_str(inv, "channel"), key)) {
+	if (!invocation_channel_named(inv, invocation_str(inv, "channel"), key, alt)) {
 		reply_error(out,
 		            "'%.40s' is not a Discord channel: name it as #channel (a mention) "
 		            "or by its id.",

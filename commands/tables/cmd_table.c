@@ -1,7 +1,6 @@
 /* /table: the channel's own tables: set, delete, copy, and the command table. */
 #include "commands/tables/cmd_table.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,66 +349,6 @@ table_delete(struct invocation *inv, struct reply *out)
 	tables_state_settle(inv->chan);
 }
 
-/*
- * The channel key that text names on the invoker's platform, into key
- * (KEY_MAX bytes): Discord "#channel" (a mention) or its id; IRC "#channel"
- * on the same network, ASCII letters lowered (*alt gets the same under
- * the rfc1459 case mapping, for a server that uses it); the console, a
- * channel's name. Returns false when text names none.
- */
-static bool
-channel_named(const struct invocation *inv, const char *text, char *key, char *alt)
-{
-	const char *platform = inv->from->platform, *here = channel_key(inv->chan);
-	size_t n = strlen(text);
-
-	alt[0] = '\0';
-	if (strcmp(platform, "discord") == 0) {
-		if (n >= 3 && text[0] == '<' && text[1] == '#' && text[n - 1] == '>') {
-			text += 2;
-			n -= 3;
-		} else if (n >= 1 && text[0] == '#') {
-			text++;
-			n--;
-		}
-		if (n < 15 || n > 20 || strspn(text, "0123456789") < n)
-			return false;
-		snprintf(key, KEY_MAX, "discord:%.*s", (int)n, text);
-		return true;
-	}
-	if (strcmp(platform, "irc") == 0) {
-		const char *net = strchr(here, ':'), *end;
-		size_t nl, k;
-
-		if (net == NULL || (end = strchr(net + 1, ':')) == NULL || n < 2 || n > 64 ||
-		    strchr("#&", text[0]) == NULL || strpbrk(text, " ,\a") != NULL)
-			return false;
-		nl = (size_t)(end - here) + 1;
-		if (nl + n >= KEY_MAX)
-			return false;
-		memcpy(key, here, nl);
-		memcpy(alt, here, nl);
-		for (k = 0; k < n; k++) {
-			unsigned char c = (unsigned char)tolower((unsigned char)text[k]);
-
-			key[nl + k] = (char)c;
-			alt[nl + k] = c == '['    ? '{'
-			              : c == ']'  ? '}'
-			              : c == '\\' ? '|'
-			              : c == '~'  ? '^'
-			                          : (char)c;
-		}
-		key[nl + n] = alt[nl + n] = '\0';
-		return true;
-	}
-	if (text[0] == '#')
-		text++;
-	if (*text == '\0' || strlen(text) + 9 >= KEY_MAX || strpbrk(text, " :") != NULL)
-		return false;
-	snprintf(key, KEY_MAX, "console:%s", text);
-	return true;
-}
-
 /* The channel copy reads from: its record, or NULL with an error reply. */
 static struct channel *
 copy_source(struct invocation *inv, const char *from, struct reply *out)
@@ -423,7 +362,7 @@ copy_source(struct invocation *inv, const char *from, struct reply *out)
 		 * the invoker's own (bot/irc) */
 		snprintf(key, sizeof(key), "%s", inv->from->user_key);
 		alt[0] = '\0';
-	} else if (!channel_named(inv, from, key, alt)) {
+	} else if (!invocation_channel_named(inv, from, key, alt)) {
 		reply_error(out,
 		            "'%.40s' is not a channel here: name it as #channel (on Discord a "
 		            "mention or its id).",

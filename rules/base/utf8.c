@@ -100,30 +100,35 @@ struct folding {
 };
 
 /* The next folded code point, or -1 at the end; a byte that starts no
- * well-formed sequence is itself, above every code point. */
+ * well-formed sequence is itself, above every code point. Default
+ * ignorable code points (zero-width spaces and joiners, bidi marks, the
+ * soft hyphen), which show nothing, are passed over. */
 static int32_t
 folded(struct folding *f)
 {
-	utf8proc_int32_t cp;
-	utf8proc_ssize_t len;
-	int boundclass = 0;
+	while (f->i >= f->n) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t len;
+		int boundclass = 0;
 
-	if (f->i < f->n)
-		return f->buf[f->i++];
-	if (*f->s == '\0')
-		return -1;
-	len = utf8proc_iterate((const utf8proc_uint8_t *)f->s, -1, &cp);
-	if (len <= 0) {
-		f->s++;
-		return 0x110000 + (unsigned char)f->s[-1];
+		if (*f->s == '\0')
+			return -1;
+		len = utf8proc_iterate((const utf8proc_uint8_t *)f->s, -1, &cp);
+		if (len <= 0) {
+			f->s++;
+			return 0x110000 + (unsigned char)f->s[-1];
+		}
+		f->s += len;
+		cp = utf8proc_tolower(utf8proc_toupper(cp));
+		f->n = utf8proc_decompose_char(cp, f->buf, 8, UTF8PROC_CASEFOLD | UTF8PROC_IGNORE,
+		                               &boundclass);
+		f->i = 0;
+		if (f->n < 0 || f->n > 8) {
+			f->n = 0;
+			return cp;
+		}
 	}
-	f->s += len;
-	cp = utf8proc_tolower(utf8proc_toupper(cp));
-	f->n = utf8proc_decompose_char(cp, f->buf, 8, UTF8PROC_CASEFOLD, &boundclass);
-	if (f->n <= 0 || f->n > 8)
-		return cp;
-	f->i = 1;
-	return f->buf[0];
+	return f->buf[f->i++];
 }
 
 int

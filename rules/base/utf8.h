@@ -25,9 +25,10 @@ size_t utf8_cut(const char *s, size_t len, size_t max);
 
 /* Compares two strings with case folded in full, for every script (É and
  * é, Σ, σ and ς, İ and i, Straße and STRASSE, the ﬁ ligature and FI are
- * equal): 0 when equal, else <0 or >0 as a comes before or after b. Bytes
- * that are not well-formed UTF-8 compare as they are. This is the one
- * comparison of names a user gives. */
+ * equal), passing over what shows nothing (zero-width spaces and joiners,
+ * bidi marks, the soft hyphen): 0 when equal, else <0 or >0 as a comes
+ * before or after b. Bytes that are not well-formed UTF-8 compare as they
+ * are. This is the one comparison of names a user gives. */
 int utf8_casecmp(const char *a, const char *b);
 
 /* Copies the string src into dst (size >= 1 bytes), cut on a code point

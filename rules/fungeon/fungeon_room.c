@@ -189,9 +189,10 @@ fungeon_dungeon_may(const struct fungeon_dungeon *d, enum fungeon_act a, struct 
 			              where);
 		return need_room(d, "treasure", r);
 	case FUNGEON_ACT_PLUNDER:
-		if (d->phase == FUNGEON_ROOM || d->phase == FUNGEON_RETREAT ||
-		    d->phase == FUNGEON_HALLWAY)
+		if (d->phase == FUNGEON_ROOM || d->phase == FUNGEON_RETREAT)
 			return 0;
+		if (d->phase == FUNGEON_HALLWAY) /* one who died here left it in the room ahead */
+			return need_room(d, "what the dead left", r);
 		return refuse(r, FUNGEON_ACT_NONE,
 		              "The party is %s, where nothing is left to plunder.", where);
 	case FUNGEON_ACT_RETREAT:

@@ -276,9 +276,14 @@ one_channel_start() {
 	n=0
 }
 
+# alone TEMPLATE: one interaction of TEMPLATE, alone, in the one channel.
+alone() {
+	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
+}
+
 one() {
 	n=$((n + 1))
-	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
+	alone "$1"
 	wait_until "i['created'] == $n and i['answered'] == $n${ONE_ALSO:+ and $ONE_ALSO}" 10
 }
 

@@ -15,8 +15,7 @@ wait_until "g['ready'] and r['registrations'] == 1" 10
 
 ctl "restslow match=/callback count=1 ms=4000"
 req=$(stat rest.requests)
-inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$(tmpl roll \
-	'[{"type":3,"name":"expression","value":"10x 1000d1000"}]' 'rolls' false)]}"
+alone "$(tmpl roll '[{"type":3,"name":"expression","value":"10x 1000d1000"}]' 'rolls' false)"
 wait_until "i['answered'] == 1" 10
 ctl age 900000
 log_wait "follow-up 1 of [0-9]* of the answer to interaction [0-9]* failed \(401\)" 10

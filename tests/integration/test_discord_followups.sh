@@ -10,14 +10,10 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-fake_start --heartbeat 2000
-bot_start
-wait_until "g['ready'] and r['registrations'] == 1" 10
-
-n=0
+one_channel_start
 one() { # TEMPLATE: alone in the one channel, answered whole
 	n=$((n + 1))
-	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
+	alone "$1"
 	wait_until "i['answered'] == $n and i['parts_missing'] == 0 and i['deferred_open'] == 0" 20
 }
 # The first and the last of the 20 lines: the answer is whole once the

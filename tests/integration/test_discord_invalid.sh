@@ -9,14 +9,10 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-fake_start --heartbeat 2000
-bot_start
-wait_until "g['ready'] and r['registrations'] == 1" 10
-
-n=0
+one_channel_start
 one() { # TEMPLATE: alone in the one channel, answered
 	n=$((n + 1))
-	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
+	alone "$1"
 	wait_until "i['created'] == $n and i['answered'] + r['r403'] >= $n" 10
 }
 # COUNT callbacks answered 403 (the fake's Missing Permissions)

@@ -7,17 +7,8 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-fake_start --heartbeat 2000
-bot_start
-wait_until "g['ready'] and r['registrations'] == 1" 10
-
-n=0
-# one TEMPLATE: inject it alone in the one channel and wait for its answer
-one() {
-	n=$((n + 1))
-	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
-	wait_until "i['answered'] == $n and i['parts_missing'] == 0" 10
-}
+one_channel_start
+ONE_ALSO="i['parts_missing'] == 0" # one TEMPLATE: alone, answered whole
 button() { # USER LINE [PERMISSIONS]
 	one "{\"type\":3,\"user\":$1,\"data\":{\"custom_id\":\"a:$2\",\"component_type\":2}${3:+,\"permissions\":\"$3\"}}"
 }

@@ -32,11 +32,7 @@ for c in json.load(sys.stdin):
 ' || fail "the commands are not registered for servers and the bot's DM: $cmds"
 
 n=0
-one() { # TEMPLATE [CHANNELS]: one interaction, answered
-	n=$((n + 1))
-	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
-	wait_until "i['created'] == $n and i['answered'] == $n and i['parts_missing'] == 0" 10
-}
+ONE_ALSO="i['parts_missing'] == 0" # one TEMPLATE: alone, answered whole
 tset() { # VALUE WHERE EXPECT USER [INSTALL]
 	tmpl tension "[{\"type\":1,\"name\":\"set\",\"options\":[{\"type\":4,\"name\":\"value\",\"value\":$1}]}]" \
 		"$3" null ",\"user\":$4,\"where\":\"$2\"${5:+,\"install\":\"$5\"}"
@@ -75,7 +71,7 @@ one "$(tshow guild '**3**/10')"
 # A group DM is reached by a user install alone, which these commands do
 # not take: Discord offers none there.
 before=$(stat interactions.not_offered)
-inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$(tshow group_dm '')]}"
+alone "$(tshow group_dm '')"
 wait_until "i['not_offered'] == $((before + 1))" 5
 
 # 2. Installed to users too.

@@ -11,16 +11,7 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-fake_start --heartbeat 2000
-bot_start
-wait_until "g['ready'] and r['registrations'] == 1" 10
-
-n=0
-one() { # TEMPLATE: one interaction in the one channel, answered
-	n=$((n + 1))
-	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
-	wait_until "i['created'] == $n and i['answered'] == $n" 10
-}
+one_channel_start
 # A submit of the form opened for USER, typing TEXT (JSON) into entries.
 submit() { # USER TEXT EXPECT PRIVATE
 	printf '{"type":5,"user":%s,"submit":{"entries":%s},"expect":"%s","private":%s}' \
@@ -55,7 +46,7 @@ one "$(set_alone mine 2 'Only the GM, Player 1, changes the tables here.' true)"
 [ "$(stat interactions.modals)" = 2 ] || fail "a refused /table set opened a form"
 
 # Only the user a form was opened for can submit it: a player has none open.
-inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$(submit 2 '"1-6: x"' 'x' false)]}"
+alone "$(submit 2 '"1-6: x"' 'x' false)"
 sleep 1
 [ "$(stat interactions.submit_missing)" = 1 ] || fail "a player submitted a form not theirs: $(stats)"
 finish

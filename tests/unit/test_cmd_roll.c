@@ -17,28 +17,19 @@
 #include "commands/core/memstore.h"
 #include "commands/dice/rollchan.h"
 #include "rules/base/rng.h"
+#include "tests/unit/helpers/cmdrun.h"
 
 /* The plain text of /roll line with a seeded RNG (the caller frees it). */
 static char *
 roll(const char *line)
 {
-	struct state *st = state_new();
-	struct rng *rng = rng_new_seeded(5);
-	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
-	struct origin o = {.platform = "console"};
-	struct reply *r = reply_new();
+	struct cmdrun one;
 	char *text;
 
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:t");
-	snprintf(o.user_key, sizeof(o.user_key), "console:al");
-	snprintf(o.user_name, sizeof(o.user_name), "al");
-	dispatch_line(d, &o, line, strlen(line), 1000, r);
-	assert_false(reply_is_error(r));
-	text = reply_plain(r);
-	reply_free(r);
-	dispatch_free(d);
-	rng_free(rng);
-	state_free(st);
+	cmdrun_open(&one, 5);
+	assert_false(reply_is_error(cmdrun_line(&one, "t", "al", line, 1000)));
+	text = strdup(cmdrun_plain(&one));
+	cmdrun_close(&one);
 	return text;
 }
 
@@ -115,27 +106,37 @@ capped_chain_shows_the_die(void **unused)
 	free(t);
 }
 
-/* One command in a shared state, as user (key console:<user>); returns
- * the reply (the caller frees it). */
-static struct reply *
-run_as(struct dispatch *d, const char *user, const char *line)
-{
-	struct origin o = {.platform = "console"};
-	struct reply *r = reply_new();
+/* The state, RNG (seed 5) and dispatcher of the tests below, anew for
+ * each. */
+static struct cmdrun cr;
 
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:t");
-	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	dispatch_line(d, &o, line, strlen(line), 1000, r);
-	return r;
+static int
+setup(void **unused)
+{
+	cmdrun_open(&cr, 5);
+	return 0;
+}
+
+static int
+teardown(void **unused)
+{
+	cmdrun_close(&cr);
+	return 0;
+}
+
+/* One command in the test's state, as user (key console:<user>) in
+ * channel console:t; the reply stays cr's until the next one. */
+static const struct reply *
+run_as(const char *user, const char *line)
+{
+	return cmdrun_line(&cr, "t", user, line, 1000);
 }
 
 /* Sets the channel "console:t"'s channel for secret rolls. */
 static void
-rc_set_secret(struct dispatch *d, const char *key)
+rc_set_secret(const char *key)
 {
-	rollchan_set_secret_to(rollchan_of(state_channel(dispatch_state(d), "console:t")), key,
-	                       "console:bo");
+	rollchan_set_secret_to(rollchan_of(state_channel(cr.st, "console:t")), key, "console:bo");
 }
 
 static void
@@ -156,19 +157,15 @@ assert_plain(const struct reply *r, const char *want)
 static void
 gmroll_audiences(void **unused)
 {
-	struct state *st = state_new();
-	struct rng *rng = rng_new_seeded(5);
-	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
-	struct reply *r;
+	const struct reply *r;
 
-	r = run_as(d, "al", "/gmroll 1d20+5 # stealth");
+	r = run_as("al", "/gmroll 1d20+5 # stealth");
 	assert_true(reply_is_error(r));
 	assert_string_equal(reply_error_text(r),
 	                    "Nobody is GM here, so a secret roll would reach nobody; the GM takes "
 	                    "the seat with /gm claim, or roll in the open with /roll.");
-	reply_free(r);
-	reply_free(run_as(d, "bo", "/gm claim"));
-	r = run_as(d, "al", "/gmroll 1d20+5 # stealth");
+	run_as("bo", "/gm claim");
+	r = run_as("al", "/gmroll 1d20+5 # stealth");
 	assert_null(reply_msg(r, REPLY_INVOKER));
 	assert_non_null(reply_msg(r, REPLY_GM));
 	assert_null(reply_msg(r, REPLY_CHANNEL)->buttons);
@@ -179,49 +176,38 @@ gmroll_audiences(void **unused)
 	                "[to the GM, bo]\n"
 	                "al rolls stealth in secret\n"
 	                "1d20 + 5: [13] + 5 = 18\n");
-	reply_free(r);
-	r = run_as(d, "bo", "/gmroll 2d6");
+	r = run_as("bo", "/gmroll 2d6");
 	assert_null(reply_msg(r, REPLY_GM));
 	assert_null(reply_gm_key(r));
 	assert_plain(r, "bo (GM) rolls behind the screen.\n"
 	                "[private]\n"
 	                "bo rolls in secret\n"
 	                "2d6: [4, 5] = 9\n");
-	reply_free(r);
-	r = run_as(d, "al", "/log");
+	r = run_as("al", "/log");
 	assert_plain(r, "No rolls here yet; /roll rolls dice (private and secret rolls are not in "
 	                "this log).\n");
-	reply_free(r);
-	r = run_as(d, "al", "/log secret");
+	r = run_as("al", "/log secret");
 	assert_true(reply_is_error(r));
 	assert_string_equal(reply_error_text(r), "Only the GM can do that here; the GM is bo.");
-	reply_free(r);
-	r = run_as(d, "bo", "/log secret");
+	r = run_as("bo", "/log secret");
 	assert_null(reply_msg(r, REPLY_CHANNEL));
 	assert_plain(r, "[private]\n"
 	                "The last 2 secret rolls here, newest first (only you see this)\n"
 	                "  just now | bo | 2d6 | 9\n"
 	                "  just now | al | 1d20 + 5 # stealth | 18\n");
-	reply_free(r);
 	/* On Discord, the GM's channel for secret rolls goes with the reply. */
-	rc_set_secret(d, "discord:1300000000000000005");
-	r = run_as(d, "al", "/gmroll 1d4");
+	rc_set_secret("discord:1300000000000000005");
+	r = run_as("al", "/gmroll 1d4");
 	assert_string_equal(reply_gm_fallback_key(r), "discord:1300000000000000005");
-	reply_free(r);
-	dispatch_free(d);
-	rng_free(rng);
-	state_free(st);
 }
 
 /* One command on Discord as user discord:<user> (a channel admin when
  * admin), in channel 1300000000000000000 or, when thread is set, in that
- * thread of it; returns the reply. */
-static struct reply *
-run_discord_at(struct dispatch *d, const char *user, bool admin, const char *thread,
-               const char *line)
+ * thread of it; the reply stays cr's until the next one. */
+static const struct reply *
+run_discord_at(const char *user, bool admin, const char *thread, const char *line)
 {
 	struct origin o = {.platform = "discord", .platform_admin = admin};
-	struct reply *r = reply_new();
 
 	snprintf(o.chan_key, sizeof(o.chan_key), "%s",
 	         thread != NULL ? thread : "discord:1300000000000000000");
@@ -229,20 +215,19 @@ run_discord_at(struct dispatch *d, const char *user, bool admin, const char *thr
 		snprintf(o.parent_key, sizeof(o.parent_key), "discord:1300000000000000000");
 	snprintf(o.user_key, sizeof(o.user_key), "discord:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	dispatch_line(d, &o, line, strlen(line), 1000, r);
-	return r;
+	return cmdrun_from(&cr, &o, line, 1000);
 }
 
-static struct reply *
-run_discord(struct dispatch *d, const char *user, bool admin, const char *line)
+static const struct reply *
+run_discord(const char *user, bool admin, const char *line)
 {
-	return run_discord_at(d, user, admin, NULL, line);
+	return run_discord_at(user, admin, NULL, line);
 }
 
-static struct reply *
-run_discord_in(struct dispatch *d, const char *user, const char *thread, const char *line)
+static const struct reply *
+run_discord_in(const char *user, const char *thread, const char *line)
 {
-	return run_discord_at(d, user, false, thread, line);
+	return run_discord_at(user, false, thread, line);
 }
 
 /* The secret rolls of the player cy go to the seat's holder, and to the
@@ -253,63 +238,49 @@ run_discord_in(struct dispatch *d, const char *user, const char *thread, const c
 static void
 secret_channel_is_the_gms_own(void **unused)
 {
-	struct state *st = state_new();
-	struct rng *rng = rng_new_seeded(5);
-	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
-	struct reply *r;
+	const struct reply *r;
 
 	(void)unused;
-	reply_free(run_discord(d, "al", false, "/gm claim"));
-	reply_free(run_discord(d, "al", false, "/gm secret-channel <#1300000000000000008>"));
-	reply_free(run_discord(d, "al", false, "/gm release"));
-	r = run_discord(d, "bo", false, "/gm claim");
+	run_discord("al", false, "/gm claim");
+	run_discord("al", false, "/gm secret-channel <#1300000000000000008>");
+	run_discord("al", false, "/gm release");
+	r = run_discord("bo", false, "/gm claim");
 	assert_plain(r, "bo is now the GM of this channel.\n[private]\nSecret rolls reach you by "
 	                "direct message; if you take none from delver, /gm secret-channel "
 	                "channel:#channel names a channel or thread only you read for them.\n");
-	reply_free(r);
-	r = run_discord(d, "cy", false, "/gmroll 1d4");
+	r = run_discord("cy", false, "/gmroll 1d4");
 	assert_string_equal(reply_gm_key(r), "discord:bo");
 	assert_null(reply_gm_fallback_key(r));
-	reply_free(r);
-	r = run_discord(d, "bo", false, "/gm secret-channel");
+	r = run_discord("bo", false, "/gm secret-channel");
 	assert_plain(r, "[private]\nSecret rolls go to the GM by direct message only; /gm "
 	                "secret-channel channel:#channel names a channel or thread where the GM "
 	                "reads them when the GM takes no direct messages.\n");
-	reply_free(r);
 	/* A channel admin who does not hold the seat names none for bo. */
-	r = run_discord(d, "ad", true, "/gm secret-channel <#1300000000000000009>");
+	r = run_discord("ad", true, "/gm secret-channel <#1300000000000000009>");
 	assert_true(reply_is_error(r));
 	assert_string_equal(reply_error_text(r),
 	                    "Only the GM, bo, names where the secret rolls sent to them go.");
-	reply_free(r);
-	reply_free(run_discord(d, "bo", false, "/gm secret-channel <#1300000000000000005>"));
-	r = run_discord(d, "cy", false, "/gmroll 1d4");
+	run_discord("bo", false, "/gm secret-channel <#1300000000000000005>");
+	r = run_discord("cy", false, "/gmroll 1d4");
 	assert_string_equal(reply_gm_fallback_key(r), "discord:1300000000000000005");
-	reply_free(r);
 	/* hidden4 H11: 5 is a thread of the channel, and a roll made in it
 	 * would be posted where it was made, for all there: by direct message
 	 * alone. */
-	r = run_discord_in(d, "cy", "discord:1300000000000000005", "/gmroll 1d4");
+	r = run_discord_in("cy", "discord:1300000000000000005", "/gmroll 1d4");
 	assert_string_equal(reply_gm_key(r), "discord:bo");
 	assert_null(reply_gm_fallback_key(r));
-	reply_free(r);
 	/* bo's channel is not al's when al holds the seat again, and is bo's
 	 * again when bo does. */
-	reply_free(run_discord(d, "bo", false, "/gm release"));
-	reply_free(run_discord(d, "al", false, "/gm claim"));
-	r = run_discord(d, "cy", false, "/gmroll 1d4");
+	run_discord("bo", false, "/gm release");
+	run_discord("al", false, "/gm claim");
+	r = run_discord("cy", false, "/gmroll 1d4");
 	assert_string_equal(reply_gm_key(r), "discord:al");
 	assert_null(reply_gm_fallback_key(r));
-	reply_free(r);
-	reply_free(run_discord(d, "al", false, "/gm release"));
-	r = run_discord(d, "bo", false, "/gm claim");
+	run_discord("al", false, "/gm release");
+	r = run_discord("bo", false, "/gm claim");
 	assert_plain(r, "bo is now the GM of this channel.\n[private]\nSecret rolls reach you by "
 	                "direct message; when you take none, in discord:1300000000000000005, the "
 	                "channel you named for them.\n");
-	reply_free(r);
-	dispatch_free(d);
-	rng_free(rng);
-	state_free(st);
 }
 
 static int persisted_users, persisted_channels;
@@ -340,67 +311,45 @@ saved_rolls_follow_the_player(void **unused)
 	    "\"natural\":true,\"log\":[],\"saved\":[{\"owner\":\"console:al\",\"name\":"
 	    "\"atk\",\"roll\":\"1d1+5\"},{\"owner\":\"\",\"name\":\"boom\",\"roll\":"
 	    "\"2d1\"},{\"owner\":\"\",\"name\":\"atk\",\"roll\":\"1d1+100\"}]}}}";
-	struct state *st = state_new();
-	struct rng *rng = rng_new_seeded(5);
-	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	struct memstore m;
 	struct store_record rec;
 	char line[1024], err[256];
-	struct reply *r;
+	const struct reply *r;
 
 	snprintf(line, sizeof(line), "%08x %s", (unsigned)crc32_of(json, strlen(json)), json);
 	assert_int_equal(store_record_decode(line, strlen(line), STORE_RECORD_VERSION,
 	                                     store_record_builtin_mods(), &rec, err, sizeof(err)),
 	                 0);
-	store_record_to_channel(&rec, state_channel(st, "console:t"));
+	store_record_to_channel(&rec, state_channel(cr.st, "console:t"));
 	store_record_clear(&rec, store_record_builtin_mods());
-	memstore_init(&m, st);
+	memstore_init(&m, cr.st);
 	m.chan_fn = count_channel;
 	m.user_fn = count_user;
-	dispatch_set_store(d, &memstore_ops, &m);
+	dispatch_set_store(cr.d, &memstore_ops, &m);
 	persisted_users = persisted_channels = 0;
 	/* In the old channel: al's own, then moved to al's record. */
-	r = run_as(d, "al", "/roll atk");
+	r = run_as("al", "/roll atk");
 	assert_plain(r, "al rolls\n1d1 + 5: [1] + 5 = 6\n");
-	reply_free(r);
-	assert_int_equal(user_nsaved(state_user(st, "console:al")), 1);
+	assert_int_equal(user_nsaved(state_user(cr.st, "console:al")), 1);
 	/* Both records were handed to persistence: the move is durable. */
 	assert_int_equal(persisted_users, 1);
 	assert_int_equal(persisted_channels, 1);
 	/* The channel's own stays the channel's; another player gets its atk. */
-	r = run_as(d, "cy", "/roll atk");
+	r = run_as("cy", "/roll atk");
 	assert_plain(r, "cy rolls\n1d1 + 100: [1] + 100 = 101\n");
-	reply_free(r);
 	/* In another channel: al's roll follows, the channel's do not. */
-	r = reply_new();
-	{
-		struct origin o = {.platform = "console"};
-
-		snprintf(o.chan_key, sizeof(o.chan_key), "console:elsewhere");
-		snprintf(o.user_key, sizeof(o.user_key), "console:al");
-		snprintf(o.user_name, sizeof(o.user_name), "al");
-		dispatch_line(d, &o, "/roll atk +1 # again", 20, 1000, r);
-		assert_plain(r, "al rolls again\n1d1 + 5 + 1: [1] + 5 + 1 = 7\n");
-		reply_clear(r);
-		dispatch_line(d, &o, "/roll boom", 10, 1000, r);
-		assert_true(reply_is_error(r));
-		reply_clear(r);
-		dispatch_line(d, &o, "/save zap 3d1", 13, 1000, r);
-		assert_false(reply_is_error(r));
-	}
-	reply_free(r);
-	r = run_as(d, "al", "/saved");
+	assert_plain(cmdrun_line(&cr, "elsewhere", "al", "/roll atk +1 # again", 1000),
+	             "al rolls again\n1d1 + 5 + 1: [1] + 5 + 1 = 7\n");
+	assert_true(reply_is_error(cmdrun_line(&cr, "elsewhere", "al", "/roll boom", 1000)));
+	assert_false(reply_is_error(cmdrun_line(&cr, "elsewhere", "al", "/save zap 3d1", 1000)));
+	r = run_as("al", "/saved");
 	assert_plain(r,
 	             "[private]\nYour saved rolls\n  atk | 1d1+5\n  zap | 3d1\nThe channel's saved "
 	             "rolls\n  boom | 2d1\n  atk | 1d1+100\n");
-	reply_free(r);
-	r = run_as(d, "al", "/saved delete zap");
-	reply_free(r);
-	assert_int_equal(user_nsaved(state_user(st, "console:al")), 1);
-	dispatch_free(d);
+	run_as("al", "/saved delete zap");
+	assert_int_equal(user_nsaved(state_user(cr.st, "console:al")), 1);
+	dispatch_set_store(cr.d, NULL, NULL); /* m goes with this test */
 	memstore_clear(&m);
-	rng_free(rng);
-	state_free(st);
 }
 
 /* private:true typed after a label is the option the user meant, never
@@ -424,39 +373,29 @@ private_after_the_label(void **unused)
 	    {"/roll 1d20 label:\"stealth PRIVATE:on\"",
 	     "[private]\nal rolls stealth\n1d20: [13] = 13\n", "roll private:true 1d20 # stealth"},
 	};
-	struct state *st = state_new();
-	struct rng *rng = rng_new_seeded(5);
-	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
-	struct reply *r;
+	const struct reply *r;
 
 	for (size_t i = 0; i < sizeof(privately) / sizeof(privately[0]); i++) {
-		r = run_as(d, "al", privately[i].line);
+		r = run_as("al", privately[i].line);
 		assert_null(reply_msg(r, REPLY_CHANNEL));
 		assert_plain(r, privately[i].plain);
 		assert_string_equal(reply_msg(r, REPLY_INVOKER)->buttons[0].action,
 		                    privately[i].action);
-		reply_free(r);
 	}
-	r = run_as(d, "al", "/roll 1d20 # insight private:maybe");
+	r = run_as("al", "/roll 1d20 # insight private:maybe");
 	assert_true(reply_is_error(r));
 	assert_string_equal(reply_error_text(r),
 	                    "'private:maybe' in the label of /roll asks for the private option, "
 	                    "which takes true or false (/roll \"1d20 # insight\" private:true is a "
 	                    "roll only you see).");
-	reply_free(r);
-	r = run_as(d, "al", "/roll 1d20 private:false # insight private:true");
+	r = run_as("al", "/roll 1d20 private:false # insight private:true");
 	assert_true(reply_is_error(r));
 	assert_string_equal(reply_error_text(r),
 	                    "The private option of /roll is given twice, as private:false and in "
 	                    "the label as private:true; give it once.");
-	reply_free(r);
 	/* Only a word of its own: "notprivate:true" stays label text. */
-	r = run_as(d, "al", "/roll 1d20 # notprivate:true");
+	r = run_as("al", "/roll 1d20 # notprivate:true");
 	assert_non_null(reply_msg(r, REPLY_CHANNEL));
-	reply_free(r);
-	dispatch_free(d);
-	rng_free(rng);
-	state_free(st);
 }
 
 /* A player's own saved rolls are said to them alone: saving one for a
@@ -465,40 +404,28 @@ private_after_the_label(void **unused)
 static void
 own_saved_rolls_are_private(void **unused)
 {
-	struct state *st = state_new();
-	struct rng *rng = rng_new_seeded(5);
-	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
-	struct reply *r;
+	const struct reply *r;
 
-	r = run_as(d, "al", "/save sneak 1d20+9 # backstab plan");
+	r = run_as("al", "/save sneak 1d20+9 # backstab plan");
 	assert_null(reply_msg(r, REPLY_CHANNEL));
 	assert_plain(r, "[private]\nSaved your roll sneak = 1d20+9 # backstab plan; roll it with "
 	                "/roll sneak (more may follow: /roll sneak +2).\n");
-	reply_free(r);
-	r = run_as(d, "al", "/saved show sneak");
+	r = run_as("al", "/saved show sneak");
 	assert_null(reply_msg(r, REPLY_CHANNEL));
-	reply_free(r);
-	r = run_as(d, "al", "/saved");
+	r = run_as("al", "/saved");
 	assert_null(reply_msg(r, REPLY_CHANNEL));
-	reply_free(r);
 	/* what the channel sees of the secret roll it is made for */
-	reply_free(run_as(d, "bo", "/gm claim"));
-	r = run_as(d, "al", "/gmroll sneak");
+	run_as("bo", "/gm claim");
+	r = run_as("al", "/gmroll sneak");
 	assert_plain(r, "al rolls in secret: only the GM, bo, sees the result.\n"
 	                "[to the GM, bo]\n"
 	                "al rolls backstab plan in secret\n"
 	                "1d20 + 9: [6] + 9 = 15\n");
-	reply_free(r);
-	r = run_as(d, "al", "/saved delete sneak");
+	r = run_as("al", "/saved delete sneak");
 	assert_null(reply_msg(r, REPLY_CHANNEL));
-	reply_free(r);
-	r = run_as(d, "bo", "/save boom 2d6 channel:true");
+	r = run_as("bo", "/save boom 2d6 channel:true");
 	assert_non_null(reply_msg(r, REPLY_CHANNEL));
 	assert_null(reply_msg(r, REPLY_INVOKER));
-	reply_free(r);
-	dispatch_free(d);
-	rng_free(rng);
-	state_free(st);
 }
 
 int
@@ -509,11 +436,11 @@ main(void)
 	    cmocka_unit_test(large_pool_compacted),
 	    cmocka_unit_test(rest_counted),
 	    cmocka_unit_test(capped_chain_shows_the_die),
-	    cmocka_unit_test(gmroll_audiences),
-	    cmocka_unit_test(private_after_the_label),
-	    cmocka_unit_test(own_saved_rolls_are_private),
-	    cmocka_unit_test(secret_channel_is_the_gms_own),
-	    cmocka_unit_test(saved_rolls_follow_the_player),
+	    cmocka_unit_test_setup_teardown(gmroll_audiences, setup, teardown),
+	    cmocka_unit_test_setup_teardown(private_after_the_label, setup, teardown),
+	    cmocka_unit_test_setup_teardown(own_saved_rolls_are_private, setup, teardown),
+	    cmocka_unit_test_setup_teardown(secret_channel_is_the_gms_own, setup, teardown),
+	    cmocka_unit_test_setup_teardown(saved_rolls_follow_the_player, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

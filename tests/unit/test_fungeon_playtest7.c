@@ -650,6 +650,67 @@ s27_the_healer_says_what_the_credit_buys(void **unused)
 	fgtable_free(t);
 }
 
+/* S31: a name saved before invisible characters were refused ("Al<U+200B>ba",
+ * shown as Alba) is found by what it shows, and a new "Alba" clashes with
+ * it. */
+static void
+s31_a_saved_name_is_matched_by_what_it_shows(void **unused)
+{
+	struct fgtable *t = fgtable_new(2331);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	c = fgtable_fungeon(t);
+	snprintf(c->m[0].name, sizeof(c->m[0].name),
+	         "Al\xe2\x80\x8b"
+	         "ba");
+	fgtable_says(t, "bo", "/fungeon sheet Alba", "Alba");
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Alba knight 3",
+	                        "The name Alba is taken here by al's Fungeoneer; pick another.");
+	fgtable_free(t);
+}
+
+/* S8 (line 18: the level is a number): a level written as a word is not
+ * taken as the class type; the reply shows how to write both. */
+static void
+s8_a_level_in_words_is_no_class_type(void **unused)
+{
+	struct fgtable *t = fgtable_new(2308);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter three",
+	                        "'three' reads as a level written in words, not a class type: a "
+	                        "level is a number (/fungeon join Zed fighter 3), a class type a "
+	                        "word such as fire (type:fire).");
+	fgtable_says(t, "zz", "/fungeon join Zed fighter 3", "level 3 fighter");
+	fgtable_free(t);
+}
+
+/* S11 (Ruling: one who dies in a hallway leaves its treasure in the room
+ * that hallway leads to; line 254: for the others to plunder): that
+ * treasure is plundered in that room, not from the hallway before it. */
+static void
+s11_what_the_hallway_dead_left_waits_in_the_room(void **unused)
+{
+	struct fgtable *t = fgtable_new(2311);
+	struct fungeon_channel *c;
+	struct fungeon_piece *p;
+
+	(void)unused;
+	c = fgtable_drawn(t, 2, 3);
+	p = fungeon_room_add(&c->d.room, FUNGEON_TREASURE);
+	snprintf(p->name, sizeof(p->name), "antidote");
+	p->d.kind = FUNGEON_TREASURE;
+	p->cost = 4;
+	p->left = true;
+	fgtable_fails_unchanged(t, "al", "/fungeon take antidote",
+	                        "The party is in the hallway before room 1, and what the dead left "
+	                        "needs the room: once its designs are made, go in with /fungeon "
+	                        "enter.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -661,8 +722,10 @@ main(void)
 	    cmocka_unit_test(s5_after_a_total_party_kill_each_refusal_says_what_next),
 	    cmocka_unit_test(s7_in_town_after_a_total_party_kill_the_dead_are_named),
 	    cmocka_unit_test(s6_names_fold_in_full),
+	    cmocka_unit_test(s8_a_level_in_words_is_no_class_type),
 	    cmocka_unit_test(s9_a_player_setting_the_floor_hears_it_is_the_gms),
 	    cmocka_unit_test(s10_no_stair_past_the_deepest_floor),
+	    cmocka_unit_test(s11_what_the_hallway_dead_left_waits_in_the_room),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
 	    cmocka_unit_test(s13_s14_orders_read_one_way),
 	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
@@ -677,6 +740,7 @@ main(void)
 	    cmocka_unit_test(s27_the_healer_says_what_the_credit_buys),
 	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
 	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
+	    cmocka_unit_test(s31_a_saved_name_is_matched_by_what_it_shows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

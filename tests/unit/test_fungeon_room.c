@@ -27,7 +27,7 @@ phases_allow(void **unused)
 	/* columns as acts; rows town, entrance, hallway, room, retreat */
 	static const int want[FUNGEON_PHASE_COUNT][14] = {
 	    {1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1}, {0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1},
-	    {0, 0, 1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 0, 1}, {0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 1},
+	    {0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1}, {0, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 1},
 	    {0, 0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 0, 0, 1},
 	};
 	struct fungeon_dungeon d;

@@ -54,14 +54,7 @@ setup(void **state)
 	f->cfg.flood_interval_ms = 0;
 	f->cfg.prefix = "!";
 	f->cfg.formatting = true;
-	f->st = state_new();
-	f->rng = rng_new_seeded(1);
-	f->d = dispatch_new(&(struct dispatch_opts){.state = f->st, .rng = f->rng});
-	f->now = 5000;
-	f->c = irc_conn_new(&f->cfg, NULL, &ircfix_hooks, f);
-	f->b = irc_bot_new(f->d, &f->cfg, f->c);
-	irc_conn_link_up(f->c, f->now);
-	feed(f, ":irc.test 001 delver :Welcome");
+	ircfix_start(f, 1);
 	feed(f, ":delver!~d@127.0.0.1 JOIN #a");
 	feed(f, ":delver!~d@127.0.0.1 JOIN #B");
 	/* A channel takes commands from its members alone (irc.h). */

@@ -43,14 +43,7 @@ setup(void **state)
 	f->cfg.nick = xstrdup("delver");
 	f->cfg.channels[0] = xstrdup("#a");
 	f->cfg.nchannels = 1;
-	f->st = state_new();
-	f->rng = rng_new_seeded(7);
-	f->d = dispatch_new(&(struct dispatch_opts){.state = f->st, .rng = f->rng});
-	f->now = 5000;
-	f->c = irc_conn_new(&f->cfg, NULL, &ircfix_hooks, f);
-	f->b = irc_bot_new(f->d, &f->cfg, f->c);
-	irc_conn_link_up(f->c, f->now);
-	feed(f, ":irc.test 001 delver :Welcome");
+	ircfix_start(f, 7);
 	feed(f, ":delver!~delver@irc.example.net JOIN #a");
 	feed(f, ":irc.test 353 delver = #a :delver alice bob carol_ ma");
 	ircdrain(f->c, f->now);

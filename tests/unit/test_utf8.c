@@ -105,6 +105,14 @@ case_folded(void **unused)
 	assert_int_equal(utf8_casecmp("Straße", "STRASSE"), 0); /* full folding */
 	assert_int_equal(utf8_casecmp("\xef\xac\x81re", "FIRE"), 0);
 	assert_int_equal(utf8_casecmp("İstanbul", "istanbul"), 0);
+	assert_int_equal(utf8_casecmp("Al\xe2\x80\x8b"
+	                              "ba",
+	                              "ALBA"),
+	                 0); /* U+200B */
+	assert_int_equal(utf8_casecmp("\xe2\x80\x8f"
+	                              "x\xc2\xad",
+	                              "X"),
+	                 0); /* RLM, soft hyphen */
 	assert_true(utf8_casecmp("Straße", "STRASSEN") < 0);
 	assert_true(utf8_casecmp("Emile", "Émile") != 0);
 	assert_true(utf8_casecmp("gus", "gust") < 0);

@@ -31,6 +31,19 @@ ircfix_feed(struct ircfix *f, const char *line)
 }
 
 void
+ircfix_start(struct ircfix *f, uint64_t seed)
+{
+	f->st = state_new();
+	f->rng = rng_new_seeded(seed);
+	f->d = dispatch_new(&(struct dispatch_opts){.state = f->st, .rng = f->rng});
+	f->now = 5000;
+	f->c = irc_conn_new(&f->cfg, NULL, &ircfix_hooks, f);
+	f->b = irc_bot_new(f->d, &f->cfg, f->c);
+	irc_conn_link_up(f->c, f->now);
+	ircfix_feed(f, ":irc.test 001 delver :Welcome");
+}
+
+void
 ircfix_stop(struct ircfix *f)
 {
 	irc_bot_free(f->b);

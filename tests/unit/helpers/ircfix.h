@@ -8,8 +8,8 @@
 #include "bot/irc/irc.h"
 #include "commands/core/dispatch.h"
 
-/* A test's bot: cfg, st, rng and d (dispatch_new) are the test's to
- * fill, now its clock (ms). */
+/* A test's bot: cfg is the test's to fill, now its clock (ms); the rest
+ * is ircfix_start's. */
 struct ircfix {
 	struct config_irc cfg;
 	struct state *st;
@@ -23,6 +23,11 @@ struct ircfix {
 /* The session's hooks, with the fixture as their context: messages and
  * users go to f->b at f->now. */
 extern const struct irc_conn_hooks ircfix_hooks;
+
+/* Makes f's state, dice (seeded with seed), dispatcher, session on f->cfg
+ * (the caller's to fill first) and bot, sets the clock f->now at 5000 ms,
+ * and brings the session up as far as the server's welcome (001). */
+void ircfix_start(struct ircfix *f, uint64_t seed);
 
 /* Hands one line from the server to the session at f->now, then answers
  * the commands it carried (a loop turn's worth: the store in memory
