@@ -34,11 +34,14 @@
  * the store first: it must be open before any transport takes a command,
  * and it drains (snapshots) after every transport has drained.
  */
-static int (*const starters[])(struct app *a, char *err, size_t errlen) = {
-    store_service_start,
-    console_service_start,
-    discord_service_start,
-    irc_service_start,
+static const struct {
+	int (*start)(struct app *a, char *err, size_t errlen);
+	const char *what; /* as the stop's line names it */
+} starters[] = {
+    {store_service_start, "the store"},
+    {console_service_start, "the console"},
+    {discord_service_start, "Discord"},
+    {irc_service_start, "IRC"},
 };
 
 enum phase {
@@ -402,7 +405,7 @@ init_handles(struct app *a)
 /* Runs the starters in order. Returns 0, or the exit status of the first
  * that failed. */
 static int
-start_services(struct app *a)
+start_services(struct app *a, const char **failed)
 {
 	char err[1024];
 
@@ -410,9 +413,10 @@ start_services(struct app *a)
 		int rc;
 
 		err[0] = '\0';
-		rc = starters[i](a, err, sizeof(err));
+		rc = starters[i].start(a, err, sizeof(err));
 		if (rc != 0) {
 			log_error("%s", err);
+			*failed = starters[i].what;
 			return rc < 0 ? APP_EXIT_FAILURE : rc;
 		}
 	}
@@ -447,6 +451,7 @@ app_run(const struct app_opts *o)
 {
 	struct app a;
 	char err[1024];
+	const char *failed = "a service";
 	int rc;
 
 	memset(&a, 0, sizeof(a));
@@ -473,16 +478,17 @@ app_run(const struct app_opts *o)
 	a.loop = uv_default_loop();
 	signal(SIGPIPE, SIG_IGN);
 	init_handles(&a);
-	rc = start_services(&a);
+	rc = start_services(&a, &failed);
 	if (rc >= APP_EXIT_FATAL_FIRST && rc <= APP_EXIT_FATAL_LAST) {
 		/* The service said why; a restart finds the same. */
 		snprintf(err, sizeof(err),
-		         "a service could not start (exit status %d: a restart will not mend it, "
-		         "see delver(8), EXIT STATUS)",
-		         rc);
+		         "%s could not start (exit status %d: a restart will not mend it, see "
+		         "delver(8), EXIT STATUS)",
+		         failed, rc);
 		app_shutdown(&a, rc, err);
 	} else if (rc != 0) {
-		app_shutdown(&a, rc, "a service could not start");
+		snprintf(err, sizeof(err), "%s could not start", failed);
+		app_shutdown(&a, rc, err);
 	} else {
 		/* Quiet on the console alone, where play shares the terminal. */
 		if (a.cfg->console.enabled && app_console_only(&a))

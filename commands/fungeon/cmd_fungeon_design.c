@@ -481,6 +481,13 @@ remove_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 	struct fungeon_piece *s;
 	char name[FUNGEON_NAME_MAX + 1];
 
+	if (c->d.phase == FUNGEON_RETREAT && k == FUNGEON_MONSTER) {
+		reply_error(
+		    out, "On the way back a wandering monster, once built, stays: whoever failed "
+		         "the roll creates it with all its points (/undo takes back a build made "
+		         "by mistake).");
+		return;
+	}
 	if (!fungeon_channel_may(c, FUNGEON_ACT_DESIGN, out) || need_holder(inv, c, k, out) < 0 ||
 	    (s = need_piece(c, k, invocation_str(inv, "name"), out)) == NULL)
 		return;

@@ -166,15 +166,17 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	struct fungeon_channel *c = fungeon_channel(inv);
 	const char *type = invocation_str(inv, "type");
 	int me = fungeon_channel_member_of(c, inv->from->user_key), level;
-	bool replacing = me >= 0 && c->m[me].dead, in_dungeon = c->d.phase != FUNGEON_TOWN;
+	/* On the way back the new one joins in town, where the level is the
+	 * player's to choose, as for one who falls there. */
+	bool replacing = me >= 0 && c->m[me].dead,
+	     in_dungeon = c->d.phase != FUNGEON_TOWN && c->d.phase != FUNGEON_RETREAT;
 	bool after_death =
 	    in_dungeon && (replacing || fungeon_channel_fallen(c, inv->from->user_key));
 	/* A dungeon under way (past its entrance): whoever joins starts where
 	 * a replacement does, however they come (line 53; line 18 wants a
 	 * party to begin at one level, which only town and the entrance
 	 * choose). */
-	bool under_way = c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM ||
-	                 c->d.phase == FUNGEON_RETREAT;
+	bool under_way = c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM;
 	struct fungeon_party p;
 	struct fungeon_member *m;
 	bool other = false;

@@ -520,6 +520,10 @@ fungeon_channel_bonus_check(const struct fungeon_channel *c, const char *bonus, 
 	n = fungeon_channel_split_names(bonus, w, CF_GROUPS_MAX, out);
 	if (n < 0)
 		return -1;
+	if (n == 0) {
+		reply_error(out, "bonus: needs the names of those whose class fits, or all.");
+		return -1;
+	}
 	for (int k = 0; k < n; k++)
 		if (strcasecmp(w[k], "all") != 0 && fungeon_channel_need_member(c, w[k], out) < 0)
 			return -1;

@@ -63,6 +63,20 @@ resolve_error(struct fungeon_channel *c, const char *word, unsigned kinds, struc
 	return -1;
 }
 
+/* Whether "monster/ability" word (slash at its '/') names both; else an
+ * error reply. */
+static bool
+names_both(const char *word, const char *slash, struct reply *err)
+{
+	if (slash != word && slash[1] != '\0')
+		return true;
+	reply_error(err,
+	            "'%.40s' names no %s: an ability is written monster/ability (wolf/howl), or "
+	            "monster/none.",
+	            word, slash == word ? "monster" : "ability");
+	return false;
+}
+
 static int
 resolve_ability(struct fungeon_channel *c, const char *word, struct fungeon_part *out,
                 struct reply *err)
@@ -72,10 +86,17 @@ resolve_ability(struct fungeon_channel *c, const char *word, struct fungeon_part
 	struct fungeon_piece *s;
 	struct buf b;
 
+	if (!names_both(word, slash, err))
+		return -1;
 	snprintf(mon, sizeof(mon), "%.*s", (int)(slash - word), word);
 	s = fungeon_channel_piece(c, FUNGEON_MONSTER, mon);
 	if (s == NULL)
 		return resolve_error(c, mon, FGP_MONSTER, err);
+	if (s->d.nab == 0) {
+		reply_error(err, "The monster %s has no special ability: %s/none is all it takes.",
+		            s->name, s->name);
+		return -1;
+	}
 	for (int i = 0; i < s->d.nab; i++) {
 		if (utf8_casecmp(s->d.ab[i].name, slash + 1) == 0) {
 			out->kind = FGP_ABILITY;
@@ -88,7 +109,7 @@ resolve_ability(struct fungeon_channel *c, const char *word, struct fungeon_part
 	for (int i = 0; i < s->d.nab; i++)
 		buf_addf(&b, "%s%s", i ? ", " : "", s->d.ab[i].name);
 	reply_error(err, "The monster %s has no ability '%.40s'; its abilities are %s.", s->name,
-	            slash + 1, s->d.nab ? buf_str(&b) : "none");
+	            slash + 1, buf_str(&b));
 	buf_free(&b);
 	return -1;
 }
@@ -140,6 +161,8 @@ fungeon_roll_use_resolve(struct fungeon_channel *c, const struct invocation *inv
 		            word);
 		return -1;
 	}
+	if (!names_both(word, slash, err))
+		return -1;
 	snprintf(mon, sizeof(mon), "%.*s", (int)(slash - word), word);
 	if (fungeon_roll_part_resolve(c, mon, FGP_MONSTER, out, err) < 0 ||
 	    !fungeon_rights_may_direct(c, inv, out, err))

@@ -254,6 +254,9 @@ fungeon_buttons(struct reply *out, const struct fungeon_channel *fc)
 		reply_button_panel(out, "Hallway", "fungeon hallway");
 		break;
 	case FUNGEON_RETREAT:
+		for (int i = 0; i < fc->n; i++)
+			if (fc->m[i].nwander > 0 && !fc->m[i].dead)
+				return; /* a wanderer to build first: no button builds it */
 		if (standing)
 			reply_button_panel(out, "Combat", "fungeon combat");
 		else

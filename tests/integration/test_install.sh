@@ -66,7 +66,10 @@ for page in "$dest"/usr/share/man/man*/*; do
 		fail "$(basename "$page") does not start with the line that asks man for tbl"
 	groff -k -t -Tutf8 -man -rLL=80n -ww -z "$page" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] ||
 		{ fail "$(basename "$page") has troff warnings"; cat "$tmp/groff"; }
-	MANWIDTH=80 man -l "$page" 2> "$tmp/man" | grep -n '^ *\.\(TS\|TE\|TH\|SH\|PP\|IP\|TP\)' &&
+	# man as a reader on a UTF-8 terminal runs it (as groff's -Tutf8 above):
+	# in the POSIX locale, a bare machine's default, man renders for ASCII,
+	# which has no glyph for the pages' non-ASCII characters.
+	LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$page" 2> "$tmp/man" | grep -n '^ *\.\(TS\|TE\|TH\|SH\|PP\|IP\|TP\)' &&
 		fail "$(basename "$page") shows roff requests as text"
 	[ ! -s "$tmp/man" ] || { fail "man -l $(basename "$page") warns"; cat "$tmp/man"; }
 done

@@ -61,7 +61,7 @@ refused() {
 	console_on "$4" < /dev/null
 	rc=$?
 	[ $rc -eq "$2" ] && grep -qF -- "error: $3" "$top/err" &&
-		grep -qF "error: stopping: a service could not start (exit status $2: a restart will not mend it, see delver(8), EXIT STATUS)" "$top/err"
+		grep -qF "error: stopping: the store could not start (exit status $2: a restart will not mend it, see delver(8), EXIT STATUS)" "$top/err"
 	step_check "$1" $? "exit $rc (want $2), or no '$3', or a last line that does not say a restart will not mend it"
 }
 

@@ -711,6 +711,87 @@ s11_what_the_hallway_dead_left_waits_in_the_room(void **unused)
 	fgtable_free(t);
 }
 
+/* S16 (line 295: whoever fails creates a wandering monster with its
+ * points): on the way back, unmaking one says it stays, not that nothing
+ * is made there; and while a wanderer is still to be built, the panel
+ * offers no combat turn (which would be refused) nor a step back. */
+static void
+s16_a_wanderer_built_stays(void **unused)
+{
+	struct fgtable *t = fgtable_new(2316);
+	struct fungeon_channel *c;
+	const struct reply_msg *m;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = 1;
+	c->m[0].wanderer[0] = 4;
+	c->m[1].nwander = 1;
+	c->m[1].wanderer[0] = 4;
+	fgtable_ok(t, "bo", "/fungeon monster add w3 level 4");
+	fgtable_fails_unchanged(t, "bo", "/fungeon monster remove w3",
+	                        "On the way back a wandering monster, once built, stays: whoever "
+	                        "failed the roll creates it with all its points (/undo takes back "
+	                        "a build made by mistake).");
+	text = fgtable_said(t, "al", "/panel");
+	free(text);
+	m = reply_msg(t->last, REPLY_CHANNEL);
+	for (size_t i = 0; i < m->nbuttons; i++) {
+		assert_string_not_equal(m->buttons[i].action, "fungeon combat");
+		assert_string_not_equal(m->buttons[i].action, "fungeon retreat");
+	}
+	fgtable_free(t);
+}
+
+/* S28 (delver(7): in town the players choose the level; Ruling: on the
+ * way back a new Fungeoneer joins in town): one who joins on the way back
+ * takes the level typed, and joins the party in town. */
+static void
+s28_joining_on_the_way_back_is_joining_in_town(void **unused)
+{
+	struct fgtable *t = fgtable_new(2328);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_heading_back(t);
+	fgtable_says(t, "nu", "/fungeon join Newt rogue 3",
+	             "nu joins as Newt, level 3 rogue: 15 hits, class bonus 1, 0 XP. Newt joins "
+	             "the party when it reaches town (no hallway comes on the way back).");
+	fgtable_free(t);
+}
+
+/* S21: the parts of use: and bonus: say what is missing: a monster/ with
+ * no ability, a /ability with no monster, an ability asked of a monster
+ * that has none, an empty bonus:. */
+static void
+s21_empty_parts_are_named(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon monster add wolf level 3 ability howl annoy 2 type fear",
+	    "/fungeon monster add imp level 3", NULL};
+	struct fgtable *t = fgtable_new(2321);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, fgtable_holder(t, FUNGEON_CAT_MONSTERS),
+	                        "/fungeon orders use:wolf/",
+	                        "'wolf/' names no ability: an ability is written monster/ability "
+	                        "(wolf/howl), or monster/none.");
+	fgtable_fails_unchanged(t, fgtable_holder(t, FUNGEON_CAT_MONSTERS),
+	                        "/fungeon orders use:/howl",
+	                        "'/howl' names no monster: an ability is written monster/ability "
+	                        "(wolf/howl), or monster/none.");
+	fgtable_fails_unchanged(
+	    t, fgtable_holder(t, FUNGEON_CAT_MONSTERS), "/fungeon orders use:imp/howl",
+	    "The monster imp has no special ability: imp/none is all it takes.");
+	fgtable_fails_unchanged(t, "al", "/fungeon combat bonus:",
+	                        "bonus: needs the names of those whose class fits, or all.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -728,16 +809,19 @@ main(void)
 	    cmocka_unit_test(s11_what_the_hallway_dead_left_waits_in_the_room),
 	    cmocka_unit_test(s12_what_does_not_show_is_refused),
 	    cmocka_unit_test(s13_s14_orders_read_one_way),
+	    cmocka_unit_test(s16_a_wanderer_built_stays),
 	    cmocka_unit_test(s17_a_replacement_joins_at_the_hallways_floor),
 	    cmocka_unit_test(s18_an_item_bought_takes_no_ones_name),
 	    cmocka_unit_test(s19_the_rulings_are_in_help),
 	    cmocka_unit_test(s20_the_entrance_follows_party_min),
+	    cmocka_unit_test(s21_empty_parts_are_named),
 	    cmocka_unit_test(s22_the_gm_takes_out_an_away_player),
 	    cmocka_unit_test(s23_leaving_names_the_stair_not_taken),
 	    cmocka_unit_test(s24_one_who_searched_in_vain_hears_why_it_cannot_disarm),
 	    cmocka_unit_test(s25_a_healing_item_is_not_spent_on_nothing),
 	    cmocka_unit_test(s26_four_effects_never_stop_play),
 	    cmocka_unit_test(s27_the_healer_says_what_the_credit_buys),
+	    cmocka_unit_test(s28_joining_on_the_way_back_is_joining_in_town),
 	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
 	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
 	    cmocka_unit_test(s31_a_saved_name_is_matched_by_what_it_shows),
