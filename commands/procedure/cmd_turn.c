@@ -213,6 +213,14 @@ turn_level_fn(struct invocation *inv, struct reply *out)
 		struct roll_table *t = xmalloc(sizeof(*t));
 		char name[ROLL_TABLE_NAME_MAX];
 
+		/* Behind the screen, which levels have a table of their own
+		 * is the GM's to know. */
+		if (tension_state_hidden(inv->chan) && !inv->is_gm) {
+			free(t);
+			return;
+		}
+		if (tension_state_hidden(inv->chan))
+			reply_to(out, REPLY_INVOKER);
 		if (tables_use_kind(inv->chan, "encounter", t, name))
 			reply_line(out, RS_DIM, "Encounters here come from the table %s.", name);
 		free(t);

@@ -313,7 +313,7 @@ cmd_table_list(struct invocation *inv, struct reply *out)
 	const struct tables_state *s = tables_state_peek(inv->chan);
 	char enc[ROLL_TABLE_NAME_MAX], eff[ROLL_TABLE_NAME_MAX];
 	struct roll_table *t;
-	size_t withheld = 0;
+	size_t withheld = 0, screened_bytes = 0;
 	bool hidden = tension_state_hidden(inv->chan);
 
 	if (s == NULL || s->n == 0) {
@@ -327,21 +327,31 @@ cmd_table_list(struct invocation *inv, struct reply *out)
 	t = xmalloc(sizeof(*t));
 	tables_use_kind(inv->chan, "encounter", t, enc);
 	tables_use_kind(inv->chan, "effects", t, eff);
-	reply_title(out, "Tables here: %zu of %d, %zu of %d bytes of text", s->n, TABLES_MAX,
-	            s->bytes, TABLES_BYTES_MAX);
-	reply_table(out, 4, hdr);
-	for (size_t i = 0; i < s->n; i++) {
-		if (hidden && tables_use_screened_in(inv->chan, s->v[i].name))
+	for (size_t i = 0; i < s->n; i++)
+		if (hidden && tables_use_screened_in(inv->chan, s->v[i].name)) {
 			withheld++;
-		else
+			screened_bytes += s->v[i].len;
+		}
+	/* The channel reads the size of the text it may read: the rest
+	 * would tell how long the GM's hidden entries are. */
+	if (withheld > 0)
+		reply_title(out, "Tables here: %zu of %d; %zu bytes of text in the %zu open to all",
+		            s->n, TABLES_MAX, s->bytes - screened_bytes, s->n - withheld);
+	else
+		reply_title(out, "Tables here: %zu of %d, %zu of %d bytes of text", s->n,
+		            TABLES_MAX, s->bytes, TABLES_BYTES_MAX);
+	reply_table(out, 4, hdr);
+	for (size_t i = 0; i < s->n; i++)
+		if (!hidden || !tables_use_screened_in(inv->chan, s->v[i].name))
 			list_row(s, i, enc, eff, t, out);
-	}
 	if (withheld > 0)
 		reply_line(out, RS_DIM, "%zu more %s behind the GM's screen (Tension is hidden).",
 		           withheld, withheld == 1 ? "is" : "are");
 	if (withheld > 0 && inv->is_gm) {
 		reply_to(out, REPLY_INVOKER);
-		reply_line(out, 0, "Behind your screen:");
+		reply_line(out, 0,
+		           "Behind your screen (all tables: %zu of %d bytes of text):", s->bytes,
+		           TABLES_BYTES_MAX);
 		reply_table(out, 4, hdr);
 		for (size_t i = 0; i < s->n; i++)
 			if (tables_use_screened_in(inv->chan, s->v[i].name))

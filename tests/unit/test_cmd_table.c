@@ -549,6 +549,33 @@ hidden_tension_screens_the_encounter_tables(void **unused)
 	assert_true(strstr(text, "wyvern") > strstr(text, "[private]"));
 }
 
+/* While Tension is hidden, the list a player (and the channel, when the GM
+ * lists) reads counts the bytes of the tables open to all, the same
+ * whatever the screened ones hold; the GM alone reads the channel's
+ * total (hidden4 H9). */
+static void
+hidden_list_counts_open_bytes(void **unused)
+{
+	char first[2000];
+
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "table set encounter 1-6: a basilisk");
+	ok("gm", "table set loot 1-6: gold");
+	ok("gm", "tension mode hidden");
+	ok("al", "table list");
+	assert_string_equal(text, "Tables here: 2 of 32; 9 bytes of text in the 1 open to all\n"
+	                          "  loot | d6 | 1 | \n"
+	                          "1 more is behind the GM's screen (Tension is hidden).\n");
+	snprintf(first, sizeof(first), "%s", text);
+	ok("gm", "table set encounter 1-6: a much longer basilisk than before");
+	ok("al", "table list");
+	assert_string_equal(text, first);
+	ok("gm", "table list");
+	has("Tables here: 2 of 32; 9 bytes of text in the 1 open to all\n");
+	has("[private]\nBehind your screen (all tables: 48 of 32000 bytes of text):\n");
+}
+
 /* The GM leaves the seat with Tension hidden: the tables behind the screen
  * stay a GM's to change (check-26 F9). A player may neither replace nor
  * delete one, nor make a new one the procedures would roll, unseen and
@@ -1023,7 +1050,7 @@ screened_through_references_and_list(void **unused)
 	 * the screen go to the GM alone */
 	ok("gm", "table list");
 	has("3 more are behind the GM's screen (Tension is hidden).\n[private]\nBehind your "
-	    "screen:\n");
+	    "screen (all tables: ");
 	assert_true(strstr(text, "visitors") > strstr(text, "[private]"));
 	assert_true(strstr(text, "hoard") > strstr(text, "[private]"));
 	/* with Tension open, all are the players' again */
@@ -1181,6 +1208,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(secret_rolls_reach_the_gm_alone, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_tension_screens_the_encounter_tables, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(hidden_list_counts_open_bytes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_tables_are_not_rolled_through_references, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(show_set_show_round_trips, setup, teardown),

@@ -412,6 +412,28 @@ hidden_struck_entry_reaches_the_gm_alone(void **unused)
 		}
 }
 
+/* While Tension is hidden, /turn level tells a player nothing of which
+ * levels have an encounter table of their own (hidden4 H6), nor the
+ * channel when the GM sets the level; the GM reads it privately. */
+static void
+hidden_level_tables_are_the_gms(void **unused)
+{
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set encounter-3 1-6: a basilisk");
+	run("gm", "tension mode hidden");
+	run("al", "turn level 3");
+	assert_string_equal(text, "The party is on dungeon level 3.\n");
+	run("al", "turn level 4");
+	assert_string_equal(text, "The party is on dungeon level 4.\n");
+	run("gm", "turn level 3");
+	assert_string_equal(text, "The party is on dungeon level 3.\n[private]\nEncounters here "
+	                          "come from the table encounter-3.\n");
+	run("gm", "tension mode open");
+	run("al", "turn level 3");
+	has("Encounters here come from the table encounter-3.");
+}
+
 /* /tension roll: the channel's effects and encounter tables. */
 static void
 tension_roll_uses_the_channels_tables(void **unused)
@@ -570,6 +592,7 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(hidden_struck_entry_reaches_the_gm_alone, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(hidden_level_tables_are_the_gms, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_roll_uses_the_channels_tables, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_roll_shows_nested_rolls, setup, teardown),
 	    cmocka_unit_test_setup_teardown(entries_saved_past_a_limit_load_and_roll, setup,
