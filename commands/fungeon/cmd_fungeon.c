@@ -288,7 +288,7 @@ static const struct command fungeon_subs[] = {
              "in the hallway, the points left to spend; the monsters you made follow the "
              "defaults from then on (only the GM directs them). The GM may take out another "
              "player's Fungeoneer (who:), for a player who is away: a dead one not replaced "
-             "would hold the hallway shut.",
+             "would hold the hallway shut, a wandering monster not built the way back.",
      .opts = leave_opts,
      .fn = cmd_fungeon_leave},
     {.name = "sheet",

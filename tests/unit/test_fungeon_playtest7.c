@@ -347,6 +347,21 @@ s22_the_gm_takes_out_an_away_player(void **unused)
 	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
 	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
 	fgtable_free(t);
+
+	/* the addendum: on the way back, an away player's wandering monster
+	 * to build holds the party until the GM takes that player out */
+	t = fgtable_new(2323);
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = 1;
+	c->m[0].wanderer[0] = 4;
+	fgtable_fails_unchanged(t, "bo", "/fungeon retreat",
+	                        "al has a wandering monster of 4 points to build in room 1 first "
+	                        "(/fungeon monster add NAME DESIGN).");
+	fgtable_gm(t, "/fungeon leave Al");
+	fgtable_ok(t, "bo", "/fungeon retreat");
+	assert_int_equal(c->d.phase, FUNGEON_TOWN);
+	fgtable_free(t);
 }
 
 /* S17 (line 53: a new Fungeoneer is made in the hallway at the current
