@@ -104,13 +104,18 @@ fungeon_cost_name_reserved(const char *s)
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (utf8_casecmp(s, words[i]) == 0)
 			return true;
+	if (*s == '+' || *s == '-') /* a signed number reads as one too */
+		digits = *++s != '\0';
 	for (const char *p = s; *p != '\0' && digits;) {
 		utf8proc_int32_t cp;
 		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)p, -1, &cp);
+		utf8proc_category_t cat;
 
 		if (k <= 0)
 			return false;
-		digits = utf8proc_category(cp) == UTF8PROC_CATEGORY_ND;
+		cat = utf8proc_category(cp);
+		digits = cat == UTF8PROC_CATEGORY_ND || cat == UTF8PROC_CATEGORY_NL ||
+		         cat == UTF8PROC_CATEGORY_NO;
 		p += k;
 	}
 	return digits;

@@ -110,8 +110,8 @@ bool fungeon_cost_word_valid(const char *s, size_t chars);
  * Text already saved is read without this check. */
 bool fungeon_cost_text_shows(const char *s);
 
-/* Whether a name would read two ways: a number (digits of any script
- * alone), or one of the words the commands and replies give a meaning
+/* Whether a name would read two ways: a number (digits or number signs
+ * of any script alone, signed or not), or one of the words the commands and replies give a meaning
  * (none, all, tie, dead), case folded. A new name must not be one; names
  * saved before are read without this check. */
 bool fungeon_cost_name_reserved(const char *s);

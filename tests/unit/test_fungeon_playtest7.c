@@ -453,7 +453,8 @@ s29_a_mark_never_reads_as_a_number(void **unused)
 static void
 s30_a_name_is_never_a_word_of_the_bots(void **unused)
 {
-	static const char *const words[] = {"6", "none", "All", "tie", "dead"};
+	static const char *const words[] = {"6",    "none", "All", "tie",
+	                                    "dead", "-5",   "+7",  "\xe2\x85\xab"};
 	struct fgtable *t = fgtable_new(2330);
 	char line[64], want[240];
 
