@@ -239,6 +239,12 @@ reply_screen(struct reply *r, unsigned style, const char *what)
 {
 	reply_line(r, style, "%s", what);
 	reply_to(r, REPLY_INVOKER);
+	reply_screened(r);
+}
+
+void
+reply_screened(struct reply *r)
+{
 	r->screened = true;
 }
 

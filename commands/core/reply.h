@@ -203,6 +203,10 @@ bool reply_gm_is_aside(const struct reply *r);
  * there tell them what the GM's roll or check found.
  */
 void reply_screen(struct reply *r, unsigned style, const char *what);
+/* Marks the reply as reply_screen does, adding nothing: for a command some
+ * of whose outcome goes behind the screen while the rest is the channel's
+ * (a player's wandering check that meets what the GM alone may know). */
+void reply_screened(struct reply *r);
 bool reply_is_screened(const struct reply *r);
 
 /*

@@ -103,6 +103,10 @@ found_lines(struct invocation *inv, struct reply *out, const struct wander_check
 	if (!w->encounter && !f->rolled)
 		return;
 	reply_line(out, RS_ITALIC, "What they are stays behind the GM's screen.");
+	/* Meeting a sign's creature forgets it (a change, an undo step) and
+	 * meeting anything else changes nothing: the check leaves a step
+	 * either way, named as made behind the screen (reply_screened). */
+	reply_screened(out);
 	if (!gm_screen_aside(inv, out, "what your wandering check put behind the GM's screen"))
 		return;
 	if (f->sign_turn >= 0 || f->rolled)

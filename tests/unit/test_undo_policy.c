@@ -365,6 +365,41 @@ hidden_play_leaves_the_same_trace(void **unused)
 	}
 }
 
+/* hidden5: a player's wandering check while Tension is hidden that meets
+ * the sign's remembered creature forgets it (a change); one that meets
+ * anything else changes nothing. The undo history must not tell them
+ * apart: with the creature remembered or dropped (/hazard sign none),
+ * the same dice leave the same /undo reply. */
+static void
+a_players_hidden_check_leaves_the_same_trace(void **unused)
+{
+	char said[2][1024];
+	int came = 0;
+
+	(void)unused;
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		for (int dropped = 0; dropped < 2; dropped++) {
+			cmdrun_close(&cr);
+			cmdrun_open(&cr, seed);
+			run("gm", "/gm claim");
+			run("gm", "/table set encounter 1-6: Quillfang");
+			run("gm", "/tension mode hidden");
+			/* two screened changes in each world, the last one differing */
+			run("gm", "/hazard sign Gloamjaw");
+			run("gm", dropped ? "/hazard sign none" : "/hazard sign Vexthorn");
+			run("alice", "/light add torch");
+			if (strstr(run("alice", "/wander corridor"),
+			           "What they are stays behind") != NULL)
+				came++;
+			snprintf(said[dropped], sizeof(said[dropped]), "%s", run("alice", "/undo"));
+		}
+		if (strcmp(said[0], said[1]) != 0)
+			fail_msg("seed %llu: remembered: %s / dropped: %s",
+			         (unsigned long long)seed, said[0], said[1]);
+	}
+	assert_true(came > 0); /* monsters came on some seeds: the case is tried */
+}
+
 /* A step made behind the screen that changed nothing is saved, read back
  * and undone by the GM, the channel told only that much. */
 static void
@@ -424,6 +459,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(the_mark_survives_a_restart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_play_leaves_the_same_trace, setup, teardown),
 	    cmocka_unit_test_setup_teardown(a_screened_step_of_nothing_survives_a_restart, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(a_players_hidden_check_leaves_the_same_trace, setup,
 	                                    teardown),
 	};
 
