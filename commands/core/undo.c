@@ -210,6 +210,11 @@ undo_after(struct invocation *inv, struct undo_snap *snap, bool screened)
 			p.flags |= UNDO_SCREENED;
 		s = undo_step_pack(&p, &size);
 		undo_hist_push(channel_mod(inv->chan, CHANMOD_UNDO), s, size);
+		/* A screened step of nothing is still a change of the channel:
+		 * saved with it, and seen by whatever follows its changes (a live
+		 * panel) as any step is. */
+		if (!channel_touched(inv->chan))
+			channel_touch(inv->chan);
 	}
 	for (int m = 0; m < UNDO_NMODS; m++) {
 		undo_delta_free(&p.d[m]);

@@ -400,6 +400,25 @@ a_players_hidden_check_leaves_the_same_trace(void **unused)
 	assert_true(came > 0); /* monsters came on some seeds: the case is tried */
 }
 
+/* hidden6 J1: a hidden roll that changes nothing still leaves its step,
+ * and that step is a change of the channel like any (saved with it, seen
+ * by a live panel, which edited only when the roll had met the sign's
+ * creature: "(edited)" told the players). */
+static void
+a_screened_step_of_nothing_is_a_change(void **unused)
+{
+	bool found;
+	uint32_t before;
+
+	(void)unused;
+	undo_after_hidden(1, "/gm", &found); /* the hidden world, the creature remembered */
+	before = channel_changes(table());
+	run("gm", "/tension roll 0");
+	/* this roll met no creature (it is still remembered): it changed nothing */
+	assert_non_null(strstr(run("gm", "/turn"), "the next encounter is Vexthorn"));
+	assert_int_equal(channel_changes(table()), before + 1);
+}
+
 /* A step made behind the screen that changed nothing is saved, read back
  * and undone by the GM, the channel told only that much. */
 static void
@@ -461,6 +480,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(a_screened_step_of_nothing_survives_a_restart, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(a_players_hidden_check_leaves_the_same_trace, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(a_screened_step_of_nothing_is_a_change, setup,
 	                                    teardown),
 	};
 
