@@ -256,7 +256,7 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	struct fungeon_hallway_out *ho;
 	int first;
 	bool dead[FUNGEON_PARTY_MAX], fresh = c->d.phase == FUNGEON_TOWN;
-	bool leaving = c->d.phase == FUNGEON_ROOM;
+	bool leaving = c->d.phase == FUNGEON_ROOM, again = fungeon_dungeon_hallway_again(&c->d);
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_HALLWAY, out) ||
 	    !fungeon_rights_may_move(c, inv, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
@@ -284,6 +284,11 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	fungeon_channel_styles(c, inv->state, styles);
 	reply_title(out, "Hallway: room %lld next, floor %d", (long long)(c->d.rooms + 1),
 	            c->d.floor);
+	if (again)
+		reply_line(
+		    out, RS_DIM,
+		    "The hallway runs again for the new Fungeoneers: nobody was left to draw "
+		    "a category when it ran; nothing rolled then is rolled again.");
 	if (leaving) {
 		reply_add(out, RS_DIM, "The party leaves ");
 		fungeon_render_left_behind(out, &c->d.room, RS_DIM);
@@ -295,7 +300,10 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	fungeon_hallway(inv->rng, c->m, c->n, c->xp_rule, c->d.floor,
 	                c->d.room.number > 0 ? c->d.room.party.min : 0, roller_of, on_event, &h,
 	                ho);
-	fungeon_dungeon_hallway(&c->d, &ho->counted, &ho->budgets, ho->stair);
+	if (again) /* the room ahead keeps what the dead left in it */
+		fungeon_dungeon_hallway_rerun(&c->d, &ho->counted, &ho->budgets, ho->stair);
+	else
+		fungeon_dungeon_hallway(&c->d, &ho->counted, &ho->budgets, ho->stair);
 	fungeon_channel_new_room(c);
 	fungeon_hallway_picks_start(&c->d.room.picks, &ho->draw);
 	fungeon_channel_deaths(c, dead); /* into the new room, to plunder */

@@ -228,7 +228,8 @@ panel_lines(struct invocation *inv, struct reply *out, bool show_tension)
 
 /* For a Fungeon party, the step that moves it on from where it is, each
  * the command it names with its own rights: into the dungeon from town
- * and the entrance, into the room from the hallway, a combat turn while
+ * and the entrance, into the room from the hallway (the hallway again when
+ * nobody was left to draw in it), a combat turn while
  * monsters stand, else the next hallway from a room or the next step of
  * the way back. */
 static void
@@ -246,7 +247,11 @@ fungeon_buttons(struct reply *out, const struct fungeon_channel *fc)
 		reply_button_panel(out, "Hallway", "fungeon hallway");
 		break;
 	case FUNGEON_HALLWAY:
-		reply_button_panel(out, "Enter", "fungeon enter");
+		/* nobody drew: the hallway runs again once new ones joined */
+		if (fungeon_dungeon_hallway_again(&fc->d))
+			reply_button_panel(out, "Hallway", "fungeon hallway");
+		else
+			reply_button_panel(out, "Enter", "fungeon enter");
 		break;
 	case FUNGEON_ROOM:
 		if (standing)

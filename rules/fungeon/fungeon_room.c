@@ -131,7 +131,7 @@ fungeon_dungeon_may(const struct fungeon_dungeon *d, enum fungeon_act a, struct 
 		              "is %s; the next dungeon starts from town.",
 		              where);
 	case FUNGEON_ACT_HALLWAY:
-		if (d->phase == FUNGEON_HALLWAY)
+		if (d->phase == FUNGEON_HALLWAY && !fungeon_dungeon_hallway_again(d))
 			return refuse(r, FUNGEON_ACT_ENTER,
 			              "The hallway before room %lld has run already; make its "
 			              "designs, then go in with",
@@ -292,6 +292,21 @@ fungeon_dungeon_hallway(struct fungeon_dungeon *d, const struct fungeon_party *a
 	d->room.party = *after;
 	d->room.budgets = *b;
 	d->room.stair = stair;
+}
+
+bool
+fungeon_dungeon_hallway_again(const struct fungeon_dungeon *d)
+{
+	return d->phase == FUNGEON_HALLWAY && d->room.picks.n == 0;
+}
+
+void
+fungeon_dungeon_hallway_rerun(struct fungeon_dungeon *d, const struct fungeon_party *after,
+                              const struct fungeon_budgets *b, bool stair)
+{
+	d->room.party = *after;
+	d->room.budgets = *b;
+	d->room.stair = d->room.stair || stair;
 }
 
 void

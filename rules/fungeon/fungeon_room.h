@@ -188,6 +188,19 @@ void fungeon_dungeon_begin(struct fungeon_dungeon *d, const struct fungeon_party
  */
 void fungeon_dungeon_hallway(struct fungeon_dungeon *d, const struct fungeon_party *after,
                              const struct fungeon_budgets *b, bool stair);
+/*
+ * Whether the hallway before the room ahead runs again: it ran and nobody
+ * was left to draw (the whole party died in its continuous damage), so no
+ * one holds a category and the room cannot be made. Once the players have
+ * made new Fungeoneers (line 53: whoever died makes a new one, before the
+ * draw), the hallway runs again for the same room: they join and draw.
+ */
+bool fungeon_dungeon_hallway_again(const struct fungeon_dungeon *d);
+/* The hallway ran again for the room ahead: it keeps what lies in it (what
+ * the dead left), and takes the party figures and budgets of the run (a
+ * stair placed before stays). */
+void fungeon_dungeon_hallway_rerun(struct fungeon_dungeon *d, const struct fungeon_party *after,
+                                   const struct fungeon_budgets *b, bool stair);
 
 /* At the entrance, before the first room, the floor is Party Min's (line
  * 46): after a join or a leave, moves it to party p's Party Min (a party

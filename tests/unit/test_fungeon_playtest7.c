@@ -814,6 +814,62 @@ s21_empty_parts_are_named(void **unused)
 	fgtable_free(t);
 }
 
+/* playtest8 T8 (line 53: whoever died makes a new one, before the draw):
+ * a whole party dead in the hallway's continuous damage leaves nobody to
+ * draw, and the table was stuck ("has run already", nobody holds a
+ * category). Once the new Fungeoneers have joined, the hallway runs again
+ * for the same room: they join, draw and make it, and what the dead left
+ * lies in it. */
+static void
+t8_a_hallway_that_killed_everyone_runs_again(void **unused)
+{
+	struct fgtable *t = fgtable_new(2400);
+	struct fungeon_channel *c;
+	struct fungeon_effect e = {
+	    .kind = FUNGEON_EFFECT_DAMAGE, .from = FUNGEON_FROM_TRAP, .annoy = 12, .pain = 6};
+	struct fungeon_item *it;
+	const struct reply_msg *m;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_enter_waived(t);
+	c = fgtable_fungeon(t);
+	snprintf(e.source, sizeof(e.source), "Needle");
+	fungeon_effect_add(&c->m[0], &e);
+	c->m[0].hits = 1;
+	it = fungeon_item_add(&c->m[0]);
+	snprintf(it->name, sizeof(it->name), "gem");
+	it->d.kind = FUNGEON_TREASURE;
+	it->cost = 2;
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	assert_non_null(strstr(text, "Al dies!"));
+	assert_non_null(strstr(text, "No Fungeoneer is alive to draw a category"));
+	free(text);
+	/* the panel offers the hallway, not the room nobody can make */
+	free(fgtable_said(t, "al", "/panel"));
+	m = reply_msg(t->last, REPLY_CHANNEL);
+	assert_string_equal(m->buttons[m->nbuttons - 1].label, "Hallway");
+	assert_string_equal(m->buttons[m->nbuttons - 1].action, "fungeon hallway");
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter");
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	assert_non_null(strstr(text, "Hallway: room 2 next"));
+	assert_non_null(strstr(text, "A lone player makes the whole room: al holds Traps, "
+	                             "Monsters and Treasure."));
+	free(text);
+	c = fgtable_fungeon(t);
+	assert_int_equal(c->d.room.number, 2);
+	assert_int_equal(c->d.room.picks.n, 1);
+	assert_int_equal(c->d.room.n[FUNGEON_TREASURE], 1);
+	assert_string_equal(c->d.room.p[FUNGEON_TREASURE][0].name, "gem");
+	/* run, it is not run a third time */
+	fgtable_fails_unchanged(t, "al", "/fungeon hallway",
+	                        "The hallway before room 2 has run already; make its designs, "
+	                        "then go in with /fungeon enter.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -847,6 +903,7 @@ main(void)
 	    cmocka_unit_test(s29_a_mark_never_reads_as_a_number),
 	    cmocka_unit_test(s30_a_name_is_never_a_word_of_the_bots),
 	    cmocka_unit_test(s31_a_saved_name_is_matched_by_what_it_shows),
+	    cmocka_unit_test(t8_a_hallway_that_killed_everyone_runs_again),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

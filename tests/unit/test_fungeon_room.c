@@ -35,6 +35,7 @@ phases_allow(void **unused)
 
 	(void)unused;
 	memset(&d, 0, sizeof(d));
+	d.room.picks.n = 1; /* someone drew in the hallway */
 	for (int ph = 0; ph < FUNGEON_PHASE_COUNT; ph++) {
 		d.phase = (enum fungeon_phase)ph;
 		for (size_t a = 0; a < sizeof(acts) / sizeof(acts[0]); a++) {
@@ -45,6 +46,13 @@ phases_allow(void **unused)
 				         (int)acts[a], got ? "allowed" : r.why);
 		}
 	}
+	/* nobody was left to draw (playtest8 T8): the hallway runs again */
+	d.phase = FUNGEON_HALLWAY;
+	d.room.picks.n = 0;
+	assert_true(fungeon_dungeon_hallway_again(&d));
+	assert_int_equal(fungeon_dungeon_may(&d, FUNGEON_ACT_HALLWAY, &r), 0);
+	d.room.picks.n = 1;
+	assert_false(fungeon_dungeon_hallway_again(&d));
 }
 
 /* Issue 25, finding 5: treasure is traded in town; in a room the refusal
