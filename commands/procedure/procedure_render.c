@@ -140,12 +140,14 @@ sign_line(struct reply *out, const struct turn_report *r, bool struck)
 
 /* Whether what an event tells is behind the GM's screen while Tension is
  * hidden: whatever the encounter table's d10 + Tension decided (the entry,
- * or that it was struck), or the sign's creature met. */
+ * or that it was struck), the sign's creature met, and an encounter with
+ * neither (which would read otherwise, and so tell whether a creature is
+ * remembered). */
 static bool
 veiled(enum turn_event_kind k)
 {
-	return k == TE_ENCOUNTER_ROLLED || k == TE_ENCOUNTER_STRUCK || k == TE_SIGN_MET ||
-	       k == TE_SIGN_REMEMBERED || k == TE_SIGN_STRUCK;
+	return k == TE_ENCOUNTER || k == TE_ENCOUNTER_ROLLED || k == TE_ENCOUNTER_STRUCK ||
+	       k == TE_SIGN_MET || k == TE_SIGN_REMEMBERED || k == TE_SIGN_STRUCK;
 }
 
 bool

@@ -400,6 +400,40 @@ a_players_hidden_check_leaves_the_same_trace(void **unused)
 	assert_true(came > 0); /* monsters came on some seeds: the case is tried */
 }
 
+/* recheck9 J3: with Tension hidden and no encounter table of the channel,
+ * a player's hazard roll whose die says Encounter read "The encounter is
+ * behind the GM's screen" when a sign's creature was remembered and
+ * "Encounter! A wandering monster appears" when none was: the channel
+ * learnt what the GM had behind the screen. The same dice read the same
+ * in both worlds. */
+static void
+a_players_hazard_roll_reads_the_same_whatever_is_remembered(void **unused)
+{
+	char said[2][4096];
+	int met = 0;
+
+	(void)unused;
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		for (int forgot = 0; forgot < 2; forgot++) {
+			cmdrun_close(&cr);
+			cmdrun_open(&cr, seed);
+			run("gm", "/gm claim");
+			run("gm", "/tension mode hidden");
+			/* two screened changes in each world, the last one differing */
+			run("gm", "/hazard sign Gloamjaw");
+			run("gm", forgot ? "/hazard sign" : "/hazard sign Vexthorn");
+			snprintf(said[forgot], sizeof(said[forgot]), "%s",
+			         run("alice", "/hazard roll"));
+			if (strstr(said[forgot], "The encounter is behind the GM's screen") != NULL)
+				met++;
+		}
+		if (strcmp(said[0], said[1]) != 0)
+			fail_msg("seed %llu: remembered:\n%s\nforgotten:\n%s",
+			         (unsigned long long)seed, said[0], said[1]);
+	}
+	assert_true(met > 0); /* the die said Encounter on some seeds */
+}
+
 /* hidden6 J1: a hidden roll that changes nothing still leaves its step,
  * and that step is a change of the channel like any (saved with it, seen
  * by a live panel, which edited only when the roll had met the sign's
@@ -483,6 +517,8 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(a_screened_step_of_nothing_is_a_change, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(
+	        a_players_hazard_roll_reads_the_same_whatever_is_remembered, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
