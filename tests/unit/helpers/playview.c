@@ -172,10 +172,9 @@ console_run(struct playview *w, const char *who, const char *line, enum playview
 	buf_reset(&out);
 	snprintf(as, sizeof(as), "/%s", line);
 	console_handle_line(w->con, as, strlen(as), &out);
-	cut = view == PLAYVIEW_ALL ? NULL
-	                           : strstr(buf_str(&out), view == PLAYVIEW_CHANNEL
-	                                                       ? "(only "
-	                                                       : "(only the GM, ");
+	cut = view == PLAYVIEW_ALL
+	          ? NULL
+	          : strstr(buf_str(&out), view == PLAYVIEW_CHANNEL ? "(only " : "(only the GM, ");
 	buf_add(seen, buf_str(&out), cut != NULL ? (size_t)(cut - buf_str(&out)) : out.len);
 	buf_free(&out);
 }
@@ -269,8 +268,8 @@ discord_body(struct playview *w, const char *body, enum playview_view view, stru
 }
 
 void
-playview_event(struct playview *w, const char *who, int type, cJSON *data,
-               enum playview_view view, struct buf *seen)
+playview_event(struct playview *w, const char *who, int type, cJSON *data, enum playview_view view,
+               struct buf *seen)
 {
 	struct interact_out out = {0};
 	struct request *req;
