@@ -1,0 +1,63 @@
+/* The eighth independent play-test of Fungeon
+ * (notes/playtest-fungeon-8.md) and its re-check (notes/recheck9.md):
+ * each finding played at a table as the report found it, with what the
+ * rule text (or a Ruling where it is silent) wants instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* S8's residuals (line 18: levels; the bot counts them to 60): every
+ * level written in words or as an ordinal is refused as a class type,
+ * not only one to twenty; one out of range says the range; a level typed
+ * besides is named. */
+static void
+s8_every_level_in_words_is_no_class_type(void **unused)
+{
+	struct fgtable *t = fgtable_new(2508);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter sixty",
+	                        "'sixty' reads as a level written in words, not a class type: a "
+	                        "level is a number (/fungeon join Zed fighter 60), a class type a "
+	                        "word such as fire (type:fire).");
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter twenty-one",
+	                        "'twenty-one' reads as a level written in words, not a class "
+	                        "type: a level is a number (/fungeon join Zed fighter 21), a class "
+	                        "type a word such as fire (type:fire).");
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter 3rd",
+	                        "'3rd' reads as a level, not a class type: a level is a number "
+	                        "(/fungeon join Zed fighter 3), a class type a word such as fire "
+	                        "(type:fire).");
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter first",
+	                        "'first' reads as a level written in words, not a class type: a "
+	                        "level is a number (/fungeon join Zed fighter 1), a class type a "
+	                        "word such as fire (type:fire).");
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter zero",
+	                        "'zero' reads as a level written in words, not a class type: a "
+	                        "level is a number from 1 to 60, a class type a word such as fire "
+	                        "(type:fire).");
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter three 2",
+	                        "'three' reads as a number, not a class type, and the level is 2 "
+	                        "already: a class type is a word such as fire (type:fire).");
+	fgtable_says(t, "zz", "/fungeon join Zed fighter 2 type:fire", "level 2 fighter (class type fire)");
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(s8_every_level_in_words_is_no_class_type),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
