@@ -45,7 +45,7 @@ looks_numeric(const char *s)
 	return digit;
 }
 
-/* The level that s, typed as a class type, reads as: a number
+/* The level that s, typed as a class or class type, reads as: a number
  * in digits or words (fungeon_level_word()); -2 for one no level is ("2.5",
  * "zero", "seventy"); -1 for a word that reads as no number. */
 static int
@@ -66,6 +66,33 @@ typed_level(const char *s)
 	if (n == -1)
 		return -1;
 	return n >= FUNGEON_LEVEL_MIN && n <= FUNGEON_LEVEL_MAX ? n : -2;
+}
+
+/* Refuses a class that reads as a number: the level typed where the class
+ * goes (line 16: a class is a career). Returns 0, or -1 with an error. */
+static int
+class_no_level(struct invocation *inv, const char *name, const char *cls, struct reply *out)
+{
+	int n = typed_level(cls);
+
+	if (n == -1)
+		return 0;
+	if (invocation_has(inv, "level"))
+		reply_error(out,
+		            "'%s' reads as a number, not a class: a class is any career, such as "
+		            "fighter (/fungeon join %s CLASS %lld).",
+		            cls, name, (long long)invocation_int(inv, "level", 0));
+	else if (n > 0)
+		reply_error(out,
+		            "'%s' reads as a level, not a class: the class comes first and is any "
+		            "career, such as fighter (/fungeon join %s CLASS %d).",
+		            cls, name, n);
+	else
+		reply_error(out,
+		            "'%s' reads as a number, not a class: a class is any career, such as "
+		            "fighter, and the level after it a whole number from %d to %d.",
+		            cls, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
+	return -1;
 }
 
 /* Refuses a class type that reads as a level in words or as an ordinal
@@ -123,7 +150,8 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            "the class may not be empty.");
 		return -1;
 	}
-	if (!cmd_fungeon_design_shows("A class", cls, out))
+	if (!cmd_fungeon_design_shows("A class", cls, out) ||
+	    class_no_level(inv, name, cls, out) < 0)
 		return -1;
 	if (utf8_len(cls) > FUNGEON_CLASS_CHARS) {
 		reply_error(out,

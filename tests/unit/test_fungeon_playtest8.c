@@ -15,6 +15,33 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "tests/unit/helpers/fgtable.h"
 
+/* T6 (line 16: a class is a career; line 18 sets the level): a level
+ * typed where the class goes, in digits or in words, is refused, naming
+ * the order; nobody joins. */
+static void
+t6_a_level_is_no_class(void **unused)
+{
+	struct fgtable *t = fgtable_new(2506);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "b2", "/fungeon join Bee 3",
+	                        "'3' reads as a level, not a class: the class comes first and is "
+	                        "any career, such as fighter (/fungeon join Bee CLASS 3).");
+	fgtable_fails_unchanged(t, "b2", "/fungeon join Bea three",
+	                        "'three' reads as a level, not a class: the class comes first and "
+	                        "is any career, such as fighter (/fungeon join Bea CLASS 3).");
+	fgtable_fails_unchanged(t, "b2", "/fungeon join Bee 3 2",
+	                        "'3' reads as a number, not a class: a class is any career, such "
+	                        "as fighter (/fungeon join Bee CLASS 2).");
+	fgtable_fails_unchanged(t, "b2", "/fungeon join Bee zero",
+	                        "'zero' reads as a number, not a class: a class is any career, "
+	                        "such as fighter, and the level after it a whole number from 1 "
+	                        "to 60.");
+	fgtable_says(t, "b2", "/fungeon join Bee \"Thrice-Mad Barbarian\" 2",
+	             "b2 joins as Bee, level 2 Thrice-Mad Barbarian: 10 hits");
+	fgtable_free(t);
+}
+
 /* S8's residuals (line 18: levels; the bot counts them to 60): every
  * level written in words or as an ordinal is refused as a class type,
  * not only one to twenty; one out of range says the range; a level typed
@@ -48,7 +75,8 @@ s8_every_level_in_words_is_no_class_type(void **unused)
 	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter three 2",
 	                        "'three' reads as a number, not a class type, and the level is 2 "
 	                        "already: a class type is a word such as fire (type:fire).");
-	fgtable_says(t, "zz", "/fungeon join Zed fighter 2 type:fire", "level 2 fighter (class type fire)");
+	fgtable_says(t, "zz", "/fungeon join Zed fighter 2 type:fire",
+	             "level 2 fighter (class type fire)");
 	fgtable_free(t);
 }
 
@@ -56,6 +84,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(t6_a_level_is_no_class),
 	    cmocka_unit_test(s8_every_level_in_words_is_no_class_type),
 	};
 
