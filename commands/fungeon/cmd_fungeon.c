@@ -497,7 +497,8 @@ static const struct command fungeon_subs[] = {
      .help = "Treasure is found once the room's monsters are dead, or, when a trap guards "
              "it, once that trap was triggered, disarmed or sidestepped. A dead Fungeoneer's "
              "treasure stays where it fell for the others to plunder; Ruling: one who dies "
-             "in a hallway leaves it in the room that hallway leads to. A player takes for "
+             "in a hallway leaves it in the room that hallway leads to (or, should the party "
+             "head back from there, in the room it re-enters). A player takes for "
              "their own Fungeoneer (who: another is the GM's); a name it carries already is "
              "carried with a number (stone2).",
      .opts = take_opts,

@@ -80,12 +80,44 @@ s8_every_level_in_words_is_no_class_type(void **unused)
 	fgtable_free(t);
 }
 
+/* T5 (line 254: all the dead's treasure is left for the others to
+ * plunder; Ruling: one who dies in a hallway leaves it in the room ahead):
+ * a party heading back from that hallway never enters that room, so what
+ * the dead left there goes back with it into the room it re-enters, and
+ * the confirmation says so. */
+static void
+t5_the_hallway_deads_treasure_goes_back_with_the_party(void **unused)
+{
+	struct fgtable *t = fgtable_new(2545);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_rooms_waived(t, 1);
+	fgtable_doomed(t, 0, "antidote");
+	text = fgtable_said(t, "bo", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "Al dies!");
+	free(text);
+	text = fgtable_said(t, "bo", "/fungeon retreat");
+	fgtable_holds(text, "what the dead left in this hallway (antidote) goes back with the "
+	                    "party into room 1, to plunder there");
+	free(text);
+	text = fgtable_said(t, "bo", "/fungeon retreat confirm:true");
+	fgtable_holds(text, "What the dead left in the hallway lies in room 1: antidote (/fungeon "
+	                    "take ITEM).");
+	free(text);
+	fgtable_says(t, "bo", "/fungeon take antidote",
+	             "Bo plunders antidote (2 points), left by the dead.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(t6_a_level_is_no_class),
 	    cmocka_unit_test(s8_every_level_in_words_is_no_class_type),
+	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
