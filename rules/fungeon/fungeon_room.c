@@ -144,6 +144,13 @@ fungeon_dungeon_may(const struct fungeon_dungeon *d, enum fungeon_act a, struct 
 	case FUNGEON_ACT_PICK:
 	case FUNGEON_ACT_DESIGN:
 	case FUNGEON_ACT_ENTER:
+		if (fungeon_dungeon_hallway_again(d))
+			return refuse(
+			    r, FUNGEON_ACT_HALLWAY,
+			    "Nobody drew a category for room %lld, the whole party having "
+			    "died in its hallway: once each player whose Fungeoneer died "
+			    "has made a new one, the hallway runs again with",
+			    (long long)d->room.number);
 		if (d->phase == FUNGEON_HALLWAY)
 			return 0;
 		if (d->phase == FUNGEON_ROOM)

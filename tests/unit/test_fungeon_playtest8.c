@@ -111,6 +111,48 @@ t5_the_hallway_deads_treasure_goes_back_with_the_party(void **unused)
 	fgtable_free(t);
 }
 
+/* Al (al, a level 3 fighter) alone goes through room 1 and dies in the
+ * hallway before room 2: nobody is left to draw, and the hallway waits to
+ * run again (playtest8's T8). */
+static void
+hallway_killed_everyone(struct fgtable *t)
+{
+	char *text;
+
+	fgtable_fighters(t, 1, 3);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_enter_waived(t);
+	fgtable_doomed(t, 0, NULL);
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "No Fungeoneer is alive to draw a category");
+	free(text);
+}
+
+/* recheck9 (line 53: whoever died makes a new one before the draw): while
+ * the hallway that killed the whole party waits to run again, the room
+ * nobody drew for cannot be chosen, made or entered, and each refusal
+ * points at the hallway, not at spending or waiving points. */
+static void
+r9_a_hallway_waiting_to_run_again_points_at_it(void **unused)
+{
+	static const char want[] = "Nobody drew a category for room 2, the whole party having "
+	                           "died in its hallway: once each player whose Fungeoneer died "
+	                           "has made a new one, the hallway runs again with /fungeon "
+	                           "hallway.";
+	struct fgtable *t = fgtable_new(2400);
+
+	(void)unused;
+	hallway_killed_everyone(t);
+	fgtable_fails_unchanged(t, "al", "/fungeon enter", want);
+	fgtable_fails_unchanged(t, "al", "/fungeon pick traps", want);
+	fgtable_fails_unchanged(t, "al", "/fungeon trap add pit annoy 2 pain 1 type stone", want);
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter");
+	fgtable_fails_unchanged(t, "al", "/fungeon enter", want);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_ok(t, "al", "/fungeon trap add pit annoy 2 pain 1 type stone");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -118,6 +160,7 @@ main(void)
 	    cmocka_unit_test(t6_a_level_is_no_class),
 	    cmocka_unit_test(s8_every_level_in_words_is_no_class_type),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
+	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
