@@ -304,7 +304,8 @@ static const struct command fungeon_subs[] = {
              "their sum. Ruling: the text's own example (levels 2, 3 and 5, \"Party Total is "
              "8\") is a slip for 10. A room's budgets count the party as its hallway did; "
              "when the party changed since, the budget line says so (Party Total 9 as the "
-             "hallway counted it).",
+             "hallway counted it); while a hallway that killed the whole party waits to "
+             "run again, the room has no budgets until it does.",
      .fn = cmd_fungeon_party,
      .read_only = true},
     {.name = "floor",

@@ -626,7 +626,14 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 	floor_words(c, 0, out);
 	reply_line(out, 0, " · XP rule: %s.",
 	           c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");
-	if (c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM) {
+	if (fungeon_dungeon_hallway_again(&c->d)) {
+		reply_add(out, 0,
+		          "Room %lld's budgets are counted when its hallway runs again, once each "
+		          "player whose Fungeoneer died has made a new one (",
+		          (long long)c->d.room.number);
+		reply_cmd(out, 0, "fungeon hallway", NULL);
+		reply_line(out, 0, ").");
+	} else if (c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM) {
 		for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
 			fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
 		holders_line(c, out);

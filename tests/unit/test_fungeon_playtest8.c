@@ -153,6 +153,32 @@ r9_a_hallway_waiting_to_run_again_points_at_it(void **unused)
 	fgtable_free(t);
 }
 
+/* recheck9 (Ruling: a room's budgets are counted once, after the hallway's
+ * steps 1 and 2): while the hallway waits to run again, /fungeon party
+ * shows no budgets of the run nobody drew in, which the run again
+ * recounts, but when they are counted. */
+static void
+r9_the_party_shows_no_budgets_of_a_dead_run(void **unused)
+{
+	struct fgtable *t = fgtable_new(2400);
+	char *text;
+
+	(void)unused;
+	hallway_killed_everyone(t);
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "Room 2's budgets are counted when its hallway runs again, once each "
+	                    "player whose Fungeoneer died has made a new one (/fungeon hallway).");
+	if (strstr(text, "budget this room") != NULL)
+		fail_msg("the dead run's budgets shown: %s", text);
+	free(text);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "Traps budget this room: 5 (Party Max 2 + floor 3)");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -161,6 +187,7 @@ main(void)
 	    cmocka_unit_test(s8_every_level_in_words_is_no_class_type),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
+	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
