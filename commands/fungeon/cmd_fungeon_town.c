@@ -407,8 +407,11 @@ static void
 ask_first(const struct fungeon_channel *c, int64_t next, struct reply *out)
 {
 	const struct fungeon_room *r = &c->d.room;
+	char left[160];
+	int dead =
+	    c->d.phase == FUNGEON_HALLWAY ? fungeon_render_dead_left(r, left, sizeof(left)) : 0;
 	bool made = c->d.phase == FUNGEON_HALLWAY &&
-	            (r->n[FUNGEON_TRAP] + r->n[FUNGEON_MONSTER] + r->n[FUNGEON_TREASURE] > 0 ||
+	            (r->n[FUNGEON_TRAP] + r->n[FUNGEON_MONSTER] + r->n[FUNGEON_TREASURE] > dead ||
 	             r->picks.made > 0);
 
 	if (next == 0)
@@ -424,6 +427,14 @@ ask_first(const struct fungeon_channel *c, int64_t next, struct reply *out)
 		          (long long)next);
 	if (made)
 		reply_add(out, 0, ", and room %lld, being made, is given up", (long long)r->number);
+	if (dead > 0 && next > 0)
+		reply_add(out, 0,
+		          "; what the dead left in this hallway (%s) goes back with the party into "
+		          "room %lld, to plunder there",
+		          left, (long long)next);
+	else if (dead > 0)
+		reply_add(out, 0, "; what the dead left in this hallway (%s) stays behind for good",
+		          left);
 	if (c->d.phase == FUNGEON_ROOM && fungeon_render_anything_behind(r)) {
 		reply_add(out, 0, "; it leaves ");
 		fungeon_render_left_behind(out, r, 0);
@@ -447,7 +458,8 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 	struct fungeon_play_retreat *r;
 	bool b[FUNGEON_PARTY_MAX];
 	int64_t next;
-	char err[200];
+	char err[200], left[160];
+	bool from_hallway;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_RETREAT, out) ||
 	    !fungeon_rights_may_move(c, inv, FUNGEON_ACT_RETREAT, out) || may_go_on(c, out) < 0)
@@ -493,6 +505,7 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 		return;
 	}
 	lift_holds(c);
+	from_hallway = c->d.phase == FUNGEON_HALLWAY;
 	fungeon_dungeon_reenter(&c->d, next);
 	fungeon_channel_new_room(c);
 	fungeon_play_retreat_apply(c->m, r);
@@ -514,6 +527,12 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
 		          NULL);
 		reply_nl(out);
+	}
+	if (from_hallway && fungeon_render_dead_left(&c->d.room, left, sizeof(left)) > 0) {
+		reply_add(out, 0, "What the dead left in the hallway lies in room %lld: %s (",
+		          (long long)next, left);
+		reply_cmd(out, 0, "fungeon take", "item", "ITEM", NULL);
+		reply_line(out, 0, ").");
 	}
 	if (fungeon_dungeon_next_back(&c->d) == 0)
 		reply_line(out, 0, "Room %lld is the last before the entrance.", (long long)next);
