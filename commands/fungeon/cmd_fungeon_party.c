@@ -594,9 +594,8 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 
 	if (c->n == 0) {
 		reply_add(out, 0, "No party here yet: ");
-		reply_cmd(out, 0, "fungeon join", "name", "NAME", "class", "CLASS", "level",
-		          "LEVEL", NULL);
-		reply_line(out, 0, ".");
+		fungeon_channel_join_how(out, 0, ".");
+		reply_nl(out);
 		return;
 	}
 	fungeon_channel_party(c, &p);
