@@ -389,7 +389,9 @@ sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
 
 	reply_title(out, "%s (%s): level %d %s%s%s%s%s", m->name, m->player, m->level, m->cls,
 	            m->ctype[0] ? ", class type " : "", m->ctype, m->dead ? ", dead" : "",
-	            m->fresh ? ", joins in the next hallway" : "");
+	            !m->fresh                       ? ""
+	            : c->d.phase == FUNGEON_RETREAT ? ", joins in town"
+	                                            : ", joins in the next hallway");
 	reply_add(out, 0, "Hits ");
 	reply_add(out, m->dead ? RS_BAD | RS_BOLD : RS_BOLD, "%d/%d", m->hits,
 	          fungeon_max_hits(m->level));
