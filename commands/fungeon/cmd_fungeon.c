@@ -277,7 +277,8 @@ static const struct command fungeon_subs[] = {
              "the level is a number after the class). After your "
              "Fungeoneer died in a dungeon, join again: the new one "
              "starts at level floor - 1 (at least 1) for the rest of that dungeon and waits "
-             "for the next hallway, as does anyone joining while the party is in a room. "
+             "for the next hallway (once the party heads back, for town, where its level "
+             "is yours to choose), as does anyone joining while the party is in a room. "
              "Ruling: anyone joining a dungeon under way starts at floor - 1 (at least 1), as "
              "a replacement does (a level typed is taken as that one, and said so); in town "
              "and at the entrance the level is yours to choose.",

@@ -389,7 +389,9 @@ sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
 
 	reply_title(out, "%s (%s): level %d %s%s%s%s%s", m->name, m->player, m->level, m->cls,
 	            m->ctype[0] ? ", class type " : "", m->ctype, m->dead ? ", dead" : "",
-	            m->fresh ? ", joins in the next hallway" : "");
+	            !m->fresh                       ? ""
+	            : c->d.phase == FUNGEON_RETREAT ? ", joins in town"
+	                                            : ", joins in the next hallway");
 	reply_add(out, 0, "Hits ");
 	reply_add(out, m->dead ? RS_BAD | RS_BOLD : RS_BOLD, "%d/%d", m->hits,
 	          fungeon_max_hits(m->level));
@@ -594,9 +596,8 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 
 	if (c->n == 0) {
 		reply_add(out, 0, "No party here yet: ");
-		reply_cmd(out, 0, "fungeon join", "name", "NAME", "class", "CLASS", "level",
-		          "LEVEL", NULL);
-		reply_line(out, 0, ".");
+		fungeon_channel_join_how(out, 0, ".");
+		reply_nl(out);
 		return;
 	}
 	fungeon_channel_party(c, &p);

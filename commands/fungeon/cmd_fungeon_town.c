@@ -369,6 +369,32 @@ lift_holds(struct fungeon_channel *c)
 				e++;
 }
 
+/* Names the new Fungeoneers who join the party in town, made on the way
+ * or in the dungeon before the party turned back (at floor - 1 then): in
+ * town a new one's level is its player's to choose. */
+static void
+joining_in_town(const struct fungeon_channel *c, struct reply *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		if (!c->m[i].fresh || c->m[i].dead)
+			continue;
+		reply_add(out, 0, "%s%s (%s, level %d)",
+		          n++ ? ", " : "Joining the party here: ", c->m[i].name, c->m[i].player,
+		          c->m[i].level);
+	}
+	if (n == 0)
+		return;
+	reply_add(out, 0,
+	          "; in town a new Fungeoneer's level is its player's to choose, and one made "
+	          "anew (");
+	reply_cmd(out, 0, "fungeon leave", NULL);
+	reply_add(out, 0, ", then ");
+	fungeon_channel_join_how(out, 0, ") takes the level typed.");
+	reply_nl(out);
+}
+
 static void
 reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 {
@@ -377,10 +403,6 @@ reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 	fungeon_dungeon_town(&c->d);
 	fungeon_channel_new_room(c);
 	fungeon_channel_fallen_clear(c);
-	for (int i = 0; i < c->n; i++) {
-		c->m[i].fresh = false; /* the replacements are with the party in town */
-		c->m[i].nwander = 0;
-	}
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "The party leaves the dungeon and is back in town. ");
 	reply_add(out, 0, "Treasure trades here for half its points (");
@@ -389,6 +411,11 @@ reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 	reply_cmd(out, 0, "fungeon town healer", NULL);
 	reply_add(out, 0, ").");
 	reply_nl(out);
+	joining_in_town(c, out);
+	for (int i = 0; i < c->n; i++) {
+		c->m[i].fresh = false; /* the replacements are with the party in town */
+		c->m[i].nwander = 0;
+	}
 	for (int i = 0; i < c->n; i++)
 		wounded += !c->m[i].dead && c->m[i].hits < fungeon_max_hits(c->m[i].level);
 	if (wounded > 0) {

@@ -179,12 +179,76 @@ r9_the_party_shows_no_budgets_of_a_dead_run(void **unused)
 	fgtable_free(t);
 }
 
+/* T4 (line 53: a replacement at floor - 1 is made in the hallway; Ruling:
+ * on the way back, where no hallway comes, the new one joins in town, its
+ * level the player's to choose): one made in a room before the party
+ * turned back is shown joining in town, not in the next hallway, and on
+ * arrival its player hears that the level is theirs to choose now. */
+static void
+t4_a_replacement_made_before_heading_back_joins_in_town(void **unused)
+{
+	struct fgtable *t = fgtable_new(2504);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_rooms_waived(t, 2);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_says(t, "al", "/fungeon join Al2 fighter 5",
+	             "Level 2 is the only one after a death: floor 3 - 1");
+	fgtable_ok(t, "bo", "/fungeon retreat confirm:true");
+	text = fgtable_said(t, "al", "/fungeon sheet");
+	fgtable_holds(text, "Al2 (al): level 2 fighter, joins in town\n");
+	free(text);
+	c->m[1].nwander = 0; /* whatever Bo's roll gave, no wanderer to build */
+	text = fgtable_said(t, "bo", "/fungeon retreat");
+	fgtable_holds(text, "Joining the party here: Al2 (al, level 2); in town a new "
+	                    "Fungeoneer's level is its player's to choose, and one made anew "
+	                    "(/fungeon leave, then /fungeon join NAME CLASS LEVEL) takes the "
+	                    "level typed.\n");
+	free(text);
+	fgtable_ok(t, "al", "/fungeon leave");
+	fgtable_says(t, "al", "/fungeon join Al2 fighter 5", "al joins as Al2, level 5 fighter");
+	fgtable_free(t);
+}
+
+/* T3 (line 53: whoever died makes a new one, then the hallway goes on):
+ * once every fallen player has made a new Fungeoneer, the panel no longer
+ * asks for new ones first: it says they are made, on to the hallway. */
+static void
+t3_the_panel_after_every_fallen_one_is_replaced(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 6", NULL};
+	struct fgtable *t = fgtable_new(2503);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter 2");
+	text = fgtable_said(t, "al", "/panel");
+	fgtable_holds(text, " · nobody of the party is in play: new Fungeoneers first, then the "
+	                    "hallway\n");
+	free(text);
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter 2");
+	text = fgtable_said(t, "al", "/panel");
+	fgtable_holds(text, " · nobody of the party is in play: the new Fungeoneers are made, on "
+	                    "to the hallway\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(t6_a_level_is_no_class),
 	    cmocka_unit_test(s8_every_level_in_words_is_no_class_type),
+	    cmocka_unit_test(t3_the_panel_after_every_fallen_one_is_replaced),
+	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
 	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),
