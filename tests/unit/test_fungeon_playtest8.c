@@ -278,12 +278,43 @@ t2_one_taken_out_alive_is_no_dead(void **unused)
 	fgtable_free(t);
 }
 
+/* T1 (delver(7): names are compared folded in full): two names saved
+ * before they were, which read alike now (ﬁre and FIRE), are each found
+ * by their own spelling, and a spelling that is neither is refused,
+ * naming both and their players, never taken as the first. */
+static void
+t1_names_saved_before_folding_are_told_apart(void **unused)
+{
+	struct fgtable *t = fgtable_new(2501);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "ey", "/fungeon join Ey mage 2");
+	fgtable_ok(t, "fy", "/fungeon join Fy mage 2");
+	c = fgtable_fungeon(t);
+	snprintf(c->m[0].name, sizeof(c->m[0].name), "\xef\xac\x81re"); /* ﬁre, as once saved */
+	snprintf(c->m[1].name, sizeof(c->m[1].name), "FIRE");
+	text = fgtable_said(t, "ey", "/fungeon sheet FIRE");
+	fgtable_holds(text, "FIRE (fy): level 2 mage");
+	free(text);
+	text = fgtable_said(t, "fy", "/fungeon sheet \xef\xac\x81re");
+	fgtable_holds(text, "\xef\xac\x81re (ey): level 2 mage");
+	free(text);
+	fgtable_fails_unchanged(t, "ey", "/fungeon sheet fire",
+	                        "Both ey's \xef\xac\x81re and fy's FIRE read as 'fire' here (names "
+	                        "saved before they were compared folded); name one by its player, "
+	                        "ey or fy.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(t6_a_level_is_no_class),
 	    cmocka_unit_test(s8_every_level_in_words_is_no_class_type),
+	    cmocka_unit_test(t1_names_saved_before_folding_are_told_apart),
 	    cmocka_unit_test(t2_one_taken_out_alive_is_no_dead),
 	    cmocka_unit_test(t3_the_panel_after_every_fallen_one_is_replaced),
 	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
