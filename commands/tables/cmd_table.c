@@ -323,14 +323,22 @@ table_delete(struct invocation *inv, struct reply *out)
 	struct tables_state *s;
 	int at;
 
-	if (!cmd_table_name(inv, name, out) || !may_change(inv, name, out))
+	/* With the seat empty a player deletes open tables: one behind the
+	 * screen reads as a name no table has. */
+	if (!cmd_table_name(inv, name, out) ||
+	    (channel_gm_name(inv->seat) == NULL && !cmd_table_may_read(inv, name, out)) ||
+	    !may_change(inv, name, out))
 		return;
 	at = tables_state_find(tables_state_peek(inv->chan), name);
+	if (at < 0 && tension_table_find(name) < 0) {
+		cmd_table_unknown(inv, name, out);
+		return;
+	}
 	if (at < 0) {
-		reply_error(out, "No table here is called %s%s; ", name,
-		            tension_table_find(name) >= 0 ? " of the channel's own (Tension's "
-		                                            "cannot be deleted)"
-		                                          : "");
+		reply_error(out,
+		            "No table here is called %s of the channel's own (Tension's cannot be "
+		            "deleted); ",
+		            name);
 		reply_cmd(out, RS_BAD, "table list", NULL);
 		reply_add(out, RS_BAD, " shows those there are.");
 		return;
