@@ -308,6 +308,31 @@ t1_names_saved_before_folding_are_told_apart(void **unused)
 	fgtable_free(t);
 }
 
+/* S21's residual (playtest8: /help lists use:, targets: and bonus:
+ * alike): an empty use: or targets: on a combat turn is refused before a
+ * die is rolled, as bonus: is, not passed over while the turn is played. */
+static void
+s21_an_empty_option_plays_no_turn(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon monster add wolf level 3 ability howl annoy 2 type fear", NULL};
+	static const char use[] = "use: needs monster/ability (wolf/howl), monster/none, or none "
+	                          "for this turn; without it the monsters use their standing ones.";
+	static const char targets[] = "targets: needs who>target (Alba>goblin) for this turn; "
+	                              "without it each side aims as its standing orders say.";
+	struct fgtable *t = fgtable_new(2521);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat use:", use);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat use:,", use);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat targets:", targets);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat targets:,", targets);
+	fgtable_says(t, "al", "/fungeon combat", "Combat turn");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -320,6 +345,7 @@ main(void)
 	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
+	    cmocka_unit_test(s21_an_empty_option_plays_no_turn),
 	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),
 	};
 
