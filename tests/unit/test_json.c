@@ -109,11 +109,11 @@ writes_pieces(void **unused)
 	assert_string_equal(buf_str(&b),
 	                    "-9223372036854775808 9223372036854775807 0 \"a \\\"b\\\"\\n\" \"\"");
 	/* Every count of digits, each side of every power of ten. */
-	for (int64_t p = 1, k = 0; k < 19; k++, p *= 10) {
+	for (uint64_t p = 1; p <= 1000000000000000000u; p *= 10) {
 		for (int64_t d = -1; d <= 1; d++) {
 			for (int sign = -1; sign <= 1; sign += 2) {
 				char want[32];
-				int64_t v = sign * (p + d);
+				int64_t v = sign * ((int64_t)p + d);
 
 				snprintf(want, sizeof(want), "%lld", (long long)v);
 				buf_reset(&b);
