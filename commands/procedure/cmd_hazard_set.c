@@ -217,7 +217,8 @@ cmd_hazard_set_sign(struct invocation *inv, struct reply *out)
 	bool hidden = tension_state_hidden(inv->chan), met = s->clock.sign_set;
 
 	if (hidden)
-		reply_screen(out, 0, "The GM changed the sign's creature behind the screen.");
+		invocation_screen(inv, out, 0,
+		                  "The GM changed the sign's creature behind the screen.");
 	if (forget && !met) {
 		if (!hidden) {
 			reply_error(out, "No sign's creature is remembered, so there is nothing "
