@@ -127,6 +127,9 @@ int
 fungeon_channel_member_named(const struct fungeon_channel *c, const char *name)
 {
 	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->m[i].name, name) == 0)
+			return i;
+	for (int i = 0; i < c->n; i++)
 		if (utf8_casecmp(c->m[i].name, name) == 0)
 			return i;
 	for (int i = 0; i < c->n; i++)
@@ -536,6 +539,19 @@ fungeon_channel_need_member(const struct fungeon_channel *c, const char *name, s
 	int i = fungeon_channel_member_named(c, name);
 	struct buf b;
 
+	for (int j = i + 1; i >= 0 && j < c->n; j++) {
+		/* two names saved before names were folded in full (ﬁre, FIRE),
+		 * neither spelled as typed: which one is meant is not known */
+		if (strcmp(c->m[i].name, name) == 0 || utf8_casecmp(c->m[j].name, name) != 0)
+			continue;
+		reply_error(
+		    out,
+		    "Both %s's %s and %s's %s read as '%.40s' here (names saved before they "
+		    "were compared folded); name one by its player, %s or %s.",
+		    c->m[i].player, c->m[i].name, c->m[j].player, c->m[j].name, name,
+		    c->m[i].player, c->m[j].player);
+		return -1;
+	}
 	if (i >= 0)
 		return i;
 	buf_init(&b, 1000);

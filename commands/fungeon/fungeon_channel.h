@@ -51,7 +51,9 @@ size_t fungeon_channel_bytes(const struct fungeon_channel *c);
 /* The member index of a user key, or -1. */
 int fungeon_channel_member_of(const struct fungeon_channel *c, const char *user_key);
 /* The member called `name` (its Fungeoneer's or its player's name,
- * case-insensitive), or -1. */
+ * case-insensitive; a Fungeoneer's name spelled byte for byte first, for
+ * two saved before names were folded in full that read alike now), or
+ * -1. */
 int fungeon_channel_member_named(const struct fungeon_channel *c, const char *name);
 /* The room's piece of that kind and name, or NULL. */
 struct fungeon_piece *fungeon_channel_piece(struct fungeon_channel *c, enum fungeon_kind k,

@@ -578,6 +578,7 @@ fungeon_room_leave_items(struct fungeon_room *r, struct fungeon_member *m)
 		    strcmp(t->taken, m->name) == 0) { /* taken here: it lies here again */
 			t->taken[0] = '\0';
 			t->left = true;
+			snprintf(t->by, sizeof(t->by), "%s", m->dead ? "" : m->name);
 			fungeon_item_remove(m, 0);
 			continue;
 		}
@@ -589,6 +590,7 @@ fungeon_room_leave_items(struct fungeon_room *r, struct fungeon_member *m)
 		t->d = m->items[0].d;
 		t->cost = m->items[0].cost;
 		t->left = true;
+		snprintf(t->by, sizeof(t->by), "%s", m->dead ? "" : m->name);
 		fungeon_item_remove(m, 0);
 	}
 }

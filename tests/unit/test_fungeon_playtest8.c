@@ -241,12 +241,81 @@ t3_the_panel_after_every_fallen_one_is_replaced(void **unused)
 	fgtable_free(t);
 }
 
+/* T2 (leave, /help: what it carried stays in the room): a Fungeoneer the
+ * GM takes out alive leaves its treasure in the room, named in the reply
+ * with the wandering monster it had still to build, and that treasure
+ * reads as left by it, not by the dead. */
+static void
+t2_one_taken_out_alive_is_no_dead(void **unused)
+{
+	struct fgtable *t = fgtable_new(2502);
+	struct fungeon_channel *c;
+	struct fungeon_item *it;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = 1;
+	c->m[0].wanderer[0] = 6;
+	c->m[1].nwander = 0;
+	it = fungeon_item_add(&c->m[0]);
+	snprintf(it->name, sizeof(it->name), "ring");
+	it->d.kind = FUNGEON_TREASURE;
+	it->cost = 1;
+	fgtable_gm(t, "/fungeon party");
+	text = fgtable_said(t, "gm", "/fungeon leave al");
+	fgtable_holds(text, "The GM takes al's Al out of the party.\nWhat Al carried stays in "
+	                    "room 1 for the others to take: ring. al's wandering monster of 6 "
+	                    "points, not built yet, goes with Al.\n");
+	free(text);
+	fgtable_round_trips(fgtable_fungeon(t));
+	text = fgtable_said(t, "bo", "/fungeon treasure list");
+	fgtable_holds(text, "left by Al, out of the party");
+	free(text);
+	fgtable_says(t, "bo", "/fungeon take ring",
+	             "Bo plunders ring (1 point), left by Al, out of the party.");
+	fgtable_free(t);
+}
+
+/* T1 (delver(7): names are compared folded in full): two names saved
+ * before they were, which read alike now (ﬁre and FIRE), are each found
+ * by their own spelling, and a spelling that is neither is refused,
+ * naming both and their players, never taken as the first. */
+static void
+t1_names_saved_before_folding_are_told_apart(void **unused)
+{
+	struct fgtable *t = fgtable_new(2501);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "ey", "/fungeon join Ey mage 2");
+	fgtable_ok(t, "fy", "/fungeon join Fy mage 2");
+	c = fgtable_fungeon(t);
+	snprintf(c->m[0].name, sizeof(c->m[0].name), "\xef\xac\x81re"); /* ﬁre, as once saved */
+	snprintf(c->m[1].name, sizeof(c->m[1].name), "FIRE");
+	text = fgtable_said(t, "ey", "/fungeon sheet FIRE");
+	fgtable_holds(text, "FIRE (fy): level 2 mage");
+	free(text);
+	text = fgtable_said(t, "fy", "/fungeon sheet \xef\xac\x81re");
+	fgtable_holds(text, "\xef\xac\x81re (ey): level 2 mage");
+	free(text);
+	fgtable_fails_unchanged(t, "ey", "/fungeon sheet fire",
+	                        "Both ey's \xef\xac\x81re and fy's FIRE read as 'fire' here (names "
+	                        "saved before they were compared folded); name one by its player, "
+	                        "ey or fy.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(t6_a_level_is_no_class),
 	    cmocka_unit_test(s8_every_level_in_words_is_no_class_type),
+	    cmocka_unit_test(t1_names_saved_before_folding_are_told_apart),
+	    cmocka_unit_test(t2_one_taken_out_alive_is_no_dead),
 	    cmocka_unit_test(t3_the_panel_after_every_fallen_one_is_replaced),
 	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
