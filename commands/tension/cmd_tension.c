@@ -62,12 +62,23 @@ change_text(const struct tension_change *c, char *buf, size_t len)
 	}
 }
 
-/* The last changes; viewer reads those made behind another GM's screen
- * as that alone (tension_state_sees). */
+/* Whether the history row of c is shown in full: made in the open, or
+ * behind the screen of viewer, who reads the history privately (NULL when
+ * the reply is public: then no change behind a screen is, whoever asks,
+ * its maker included). */
+static bool
+row_shown(const struct tension_state *ts, const struct tension_change *c, const char *viewer)
+{
+	return c->screen == 0 || (viewer != NULL && tension_state_sees(ts, c, viewer));
+}
+
+/* The last changes; those not row_shown read as made behind another GM's
+ * screen, that alone. */
 static void
 show_history(const struct tension_state *ts, const char *viewer, struct reply *out)
 {
 	static const char *const hdr[] = {"change", "Tension", "why"};
+	static const char *const veiled[] = {"-", "-", "made behind another GM's screen"};
 	const struct tension *t = &ts->track;
 	size_t first = t->nhist > SHOW_CHANGES ? t->nhist - SHOW_CHANGES : 0;
 
@@ -82,9 +93,8 @@ show_history(const struct tension_state *ts, const char *viewer, struct reply *o
 		const struct tension_change *c = &t->hist[i];
 		char what[32], move[32];
 		const char *cells[] = {what, move, c->reason};
-		static const char *const veiled[] = {"-", "-", "made behind another GM's screen"};
 
-		if (!tension_state_sees(ts, c, viewer)) {
+		if (!row_shown(ts, c, viewer)) {
 			reply_row(out, false, veiled);
 			continue;
 		}
@@ -112,7 +122,8 @@ tension_show(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_DIM, "Mode: hidden (only the GM sees Tension and its rolls).");
 	else
 		reply_line(out, RS_DIM, "Mode: open (everyone sees Tension and its rolls).");
-	show_history(ts, inv->from->user_key, out);
+	/* Hidden, only the GM gets here, and privately. */
+	show_history(ts, ts->hidden ? inv->from->user_key : NULL, out);
 }
 
 /* The reason option, without the '#' of a "# reason" label, or dflt when

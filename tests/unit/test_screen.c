@@ -144,6 +144,36 @@ opening_shows_the_openers_screen(void **unused)
 	fgtable_free(t);
 }
 
+/* Once another GM opens the screen, the earlier GM's changes behind their
+ * own screen stay hidden from everyone in a public reply, that GM's own
+ * /tension too; back in the seat behind a hidden screen, they read them
+ * again, privately. */
+static void
+the_earlier_gm_reads_no_hidden_row_aloud(void **unused)
+{
+	static const char *const aloud =
+	    "Tension ████████░░ 8/10\nMode: open (everyone sees Tension and its rolls).\nLast "
+	    "changes, oldest first:\n  - | - | made behind another GM's screen\n";
+	struct fgtable *t = fgtable_new(11);
+	char *text;
+
+	(void)unused;
+	play_behind_the_screen(t);
+	fgtable_ok(t, "gm", "/gm release");
+	fgtable_ok(t, "alice", "/gm claim");
+	fgtable_ok(t, "alice", "/tension mode open");
+	says(t, "gm", "/tension", aloud);
+	fgtable_ok(t, "alice", "/gm release");
+	fgtable_ok(t, "gm", "/gm claim");
+	says(t, "gm", "/tension", aloud);
+	fgtable_ok(t, "gm", "/tension mode hidden");
+	text = said(t, "gm", "/tension");
+	assert_non_null(strstr(text, "[private]\n"));
+	assert_non_null(strstr(text, "  set 8 | 1 → 8 | secret alarm\n"));
+	free(text);
+	fgtable_free(t);
+}
+
 /* The marks survive a save and a load; damaged ones are refused. */
 static void
 screens_are_saved(void **unused)
@@ -234,6 +264,7 @@ main(void)
 	    cmocka_unit_test(the_next_gm_reads_the_value_alone),
 	    cmocka_unit_test(no_word_when_nothing_is_hidden),
 	    cmocka_unit_test(opening_shows_the_openers_screen),
+	    cmocka_unit_test(the_earlier_gm_reads_no_hidden_row_aloud),
 	    cmocka_unit_test(screens_are_saved),
 	    cmocka_unit_test(undoing_the_opening_keeps_the_earlier_screen),
 	};
