@@ -72,20 +72,30 @@ row_shown(const struct tension_state *ts, const struct tension_change *c, const 
 	return c->screen == 0 || (viewer != NULL && tension_state_sees(ts, c, viewer));
 }
 
-/* The last changes; those not row_shown read as made behind another GM's
- * screen, that alone. */
+/* The last changes. Consecutive changes made behind another GM's screen
+ * read as one row, counted as one of the rows shown, so that neither how
+ * many there were nor how many open rows they push out tells their
+ * number. */
 static void
 show_history(const struct tension_state *ts, const char *viewer, struct reply *out)
 {
 	static const char *const hdr[] = {"change", "Tension", "why"};
 	static const char *const veiled[] = {"-", "-", "made behind another GM's screen"};
 	const struct tension *t = &ts->track;
-	size_t first = t->nhist > SHOW_CHANGES ? t->nhist - SHOW_CHANGES : 0;
+	size_t first = t->nhist, rows = 0;
 
 	if (t->nhist == 0) {
 		reply_line(out, RS_DIM, "No changes yet; a new dungeon starts at %d.",
 		           TENSION_START);
 		return;
+	}
+	while (first > 0 && rows < SHOW_CHANGES) {
+		bool shown = row_shown(ts, &t->hist[first - 1], viewer);
+
+		first--;
+		while (!shown && first > 0 && !row_shown(ts, &t->hist[first - 1], viewer))
+			first--;
+		rows++;
 	}
 	reply_line(out, RS_DIM, "Last changes, oldest first:");
 	reply_table(out, 3, hdr);
@@ -96,6 +106,8 @@ show_history(const struct tension_state *ts, const char *viewer, struct reply *o
 
 		if (!row_shown(ts, c, viewer)) {
 			reply_row(out, false, veiled);
+			while (i + 1 < t->nhist && !row_shown(ts, &t->hist[i + 1], viewer))
+				i++;
 			continue;
 		}
 		change_text(c, what, sizeof(what));
