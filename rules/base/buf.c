@@ -55,7 +55,7 @@ grow(struct buf *b, size_t n)
 }
 
 int
-buf_reserve(struct buf *b, size_t n)
+buf_reserve_slow(struct buf *b, size_t n)
 {
 	if (n > b->max || b->len > b->max - n)
 		return -1;

@@ -132,13 +132,25 @@ json_write_string_len(const char *s, size_t len, struct buf *out)
 void
 json_write_int(int64_t v, struct buf *out)
 {
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+	                            "25262728293031323334353637383940414243444546474849"
+	                            "50515253545556575859606162636465666768697071727374"
+	                            "75767778798081828384858687888990919293949596979899";
 	char tmp[24], *q = tmp + sizeof(tmp);
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
-	do {
-		*--q = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
+	/* Two digits a division. */
+	while (u >= 100) {
+		q -= 2;
+		memcpy(q, pairs + u % 100 * 2, 2);
+		u /= 100;
+	}
+	if (u >= 10) {
+		q -= 2;
+		memcpy(q, pairs + u * 2, 2);
+	} else {
+		*--q = (char)('0' + u);
+	}
 	if (v < 0)
 		*--q = '-';
 	buf_add(out, q, (size_t)(tmp + sizeof(tmp) - q));

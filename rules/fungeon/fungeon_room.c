@@ -368,6 +368,13 @@ fungeon_dungeon_take_stair(struct fungeon_dungeon *d, char *err, size_t errlen)
 		         "party is in none.");
 		return -1;
 	}
+	if (!r->stair && r->floor >= FUNGEON_FLOOR_MAX) {
+		snprintf(err, errlen,
+		         "Room %lld is on floor %d, the deepest the bot counts, and no downward "
+		         "stair leads deeper, whatever Party Min did.",
+		         (long long)r->number, r->floor);
+		return -1;
+	}
 	if (!r->stair) {
 		snprintf(err, errlen,
 		         "Room %lld has no downward stair: the Traps player places one only when "

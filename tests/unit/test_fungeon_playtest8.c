@@ -308,6 +308,55 @@ t1_names_saved_before_folding_are_told_apart(void **unused)
 	fgtable_free(t);
 }
 
+/* S21's residual (playtest8: /help lists use:, targets: and bonus:
+ * alike): an empty use: or targets: on a combat turn is refused before a
+ * die is rolled, as bonus: is, not passed over while the turn is played. */
+static void
+s21_an_empty_option_plays_no_turn(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon monster add wolf level 3 ability howl annoy 2 type fear", NULL};
+	static const char use[] = "use: needs monster/ability (wolf/howl), monster/none, or none "
+	                          "for this turn; without it the monsters use their standing ones.";
+	static const char targets[] = "targets: needs who>target (Alba>goblin) for this turn; "
+	                              "without it each side aims as its standing orders say.";
+	struct fgtable *t = fgtable_new(2521);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat use:", use);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat use:,", use);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat targets:", targets);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat targets:,", targets);
+	fgtable_says(t, "al", "/fungeon combat", "Combat turn");
+	fgtable_free(t);
+}
+
+/* S10's residual (line 86: a stair leads to the next floor; the bot counts
+ * floors to 61): on the deepest floor, where Party Min rose but no stair
+ * was placed, /fungeon stair says why there is none, not that Party Min
+ * did not rise. */
+static void
+s10_no_stair_on_the_deepest_floor_says_why(void **unused)
+{
+	struct fgtable *t = fgtable_new(2510);
+	char *text;
+
+	(void)unused;
+	fgtable_alone_on_floor(t, 61, "/fungeon treasure add gem mundane");
+	fgtable_gm(t, "/fungeon adjust Al xp:999999999999");
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "no stair leads deeper");
+	free(text);
+	fgtable_enter_waived(t);
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon stair",
+	    "Room 2 is on floor 61, the deepest the bot counts, and no downward "
+	    "stair leads deeper, whatever Party Min did.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -320,6 +369,8 @@ main(void)
 	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
+	    cmocka_unit_test(s10_no_stair_on_the_deepest_floor_says_why),
+	    cmocka_unit_test(s21_an_empty_option_plays_no_turn),
 	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),
 	};
 

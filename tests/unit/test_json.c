@@ -108,6 +108,20 @@ writes_pieces(void **unused)
 	json_write_string(NULL, &b);
 	assert_string_equal(buf_str(&b),
 	                    "-9223372036854775808 9223372036854775807 0 \"a \\\"b\\\"\\n\" \"\"");
+	/* Every count of digits, each side of every power of ten. */
+	for (uint64_t p = 1; p <= 1000000000000000000u; p *= 10) {
+		for (int64_t d = -1; d <= 1; d++) {
+			for (int sign = -1; sign <= 1; sign += 2) {
+				char want[32];
+				int64_t v = sign * ((int64_t)p + d);
+
+				snprintf(want, sizeof(want), "%lld", (long long)v);
+				buf_reset(&b);
+				json_write_int(v, &b);
+				assert_string_equal(buf_str(&b), want);
+			}
+		}
+	}
 	buf_free(&b);
 }
 
