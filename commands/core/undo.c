@@ -155,14 +155,14 @@ put_what(struct reply *out, unsigned style, const struct undo_step *s)
 }
 
 void
-undo_after(struct invocation *inv, struct undo_snap *snap, bool screened)
+undo_after(struct invocation *inv, struct undo_snap *snap)
 {
 	struct undo_parts p;
 	char *now[UNDO_NMODS] = {NULL};
 	size_t now_len[UNDO_NMODS] = {0};
 	char who[KEY_MAX], name[NAME_MAX_LEN], path[UNDO_PATH_MAX], args[UNDO_WHAT_MAX];
 	char screen[KEY_MAX];
-	bool changed = snap->active && channel_touched(inv->chan);
+	bool changed = snap->active && channel_touched(inv->chan), screened;
 
 	memset(&p, 0, sizeof(p));
 	if (changed) {
@@ -185,7 +185,7 @@ undo_after(struct invocation *inv, struct undo_snap *snap, bool screened)
 		}
 	}
 	/* Made behind the screen: kept even when it changed nothing. */
-	screened = screened && snap->active;
+	screened = inv->screened && snap->active;
 	if (p.has != 0 || screened) {
 		struct undo_step *s;
 		size_t size;
