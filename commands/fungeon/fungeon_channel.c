@@ -603,6 +603,8 @@ fungeon_channel_need_member(const struct fungeon_channel *c, const char *name, s
 	}
 	if (i >= 0)
 		return i;
+	if (fungeon_channel_option_word(name, out))
+		return -1;
 	buf_init(&b, 1000);
 	fungeon_channel_list_members(c, &b);
 	reply_error(out, "There is no Fungeoneer or player '%.40s' here; the party is %s.", name,
@@ -613,6 +615,18 @@ fungeon_channel_need_member(const struct fungeon_channel *c, const char *name, s
 		fungeon_channel_join_how(out, RS_BAD, " makes one.");
 	}
 	return -1;
+}
+
+bool
+fungeon_channel_option_word(const char *word, struct reply *out)
+{
+	if (strchr(word, ':') == NULL)
+		return false;
+	reply_error(out,
+	            "'%.40s' reads as an option this command does not have, as no name holds a "
+	            "colon; /help fungeon lists each command's options.",
+	            word);
+	return true;
 }
 
 void

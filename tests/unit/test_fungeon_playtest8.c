@@ -398,6 +398,30 @@ s5_a_pointer_says_what_comes_first(void **unused)
 	fgtable_free(t);
 }
 
+/* S21's nits (no name holds a colon): a word with one, where a monster,
+ * a target or a Fungeoneer is named, is an option the command does not
+ * have, and is refused as that, not looked up as a name. */
+static void
+s21_an_unknown_option_is_no_name(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 3", NULL};
+	struct fgtable *t = fgtable_new(2522);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat foo:",
+	                        "'foo:' reads as an option this command does not have, as no name "
+	                        "holds a colon; /help fungeon lists each command's options.");
+	fgtable_fails_unchanged(t, "al", "/fungeon orders bonus:",
+	                        "'bonus:' reads as an option this command does not have, as no "
+	                        "name holds a colon; /help fungeon lists each command's options.");
+	fgtable_fails_unchanged(t, "al", "/fungeon sheet x:y",
+	                        "'x:y' reads as an option this command does not have, as no name "
+	                        "holds a colon; /help fungeon lists each command's options.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -413,6 +437,7 @@ main(void)
 	    cmocka_unit_test(s5_a_pointer_says_what_comes_first),
 	    cmocka_unit_test(s10_no_stair_on_the_deepest_floor_says_why),
 	    cmocka_unit_test(s21_an_empty_option_plays_no_turn),
+	    cmocka_unit_test(s21_an_unknown_option_is_no_name),
 	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),
 	};
 
