@@ -422,6 +422,27 @@ s21_an_unknown_option_is_no_name(void **unused)
 	fgtable_free(t);
 }
 
+/* S16's nit: on a channel with no party, what needs one says there is no
+ * party yet, as /fungeon party does, not that the party is in town. */
+static void
+s16_no_party_is_no_party_in_town(void **unused)
+{
+	static const char want[] = "No party here yet: /fungeon join NAME CLASS LEVEL makes the "
+	                           "first Fungeoneer.";
+	struct fgtable *t = fgtable_new(2516);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "al", "/fungeon combat", want);
+	fgtable_fails_unchanged(t, "al", "/fungeon monster remove w3", want);
+	fgtable_says(t, "al", "/fungeon party",
+	             "No party here yet: /fungeon join NAME CLASS LEVEL.");
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_fails_unchanged(t, "al", "/fungeon combat",
+	                        "The party is in town, and a fight needs a room: into the dungeon "
+	                        "with /fungeon hallway.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -436,6 +457,7 @@ main(void)
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
 	    cmocka_unit_test(s5_a_pointer_says_what_comes_first),
 	    cmocka_unit_test(s10_no_stair_on_the_deepest_floor_says_why),
+	    cmocka_unit_test(s16_no_party_is_no_party_in_town),
 	    cmocka_unit_test(s21_an_empty_option_plays_no_turn),
 	    cmocka_unit_test(s21_an_unknown_option_is_no_name),
 	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),
