@@ -250,7 +250,6 @@ t2_one_taken_out_alive_is_no_dead(void **unused)
 {
 	struct fgtable *t = fgtable_new(2502);
 	struct fungeon_channel *c;
-	struct fungeon_item *it;
 	char *text;
 
 	(void)unused;
@@ -259,10 +258,7 @@ t2_one_taken_out_alive_is_no_dead(void **unused)
 	c->m[0].nwander = 1;
 	c->m[0].wanderer[0] = 6;
 	c->m[1].nwander = 0;
-	it = fungeon_item_add(&c->m[0]);
-	snprintf(it->name, sizeof(it->name), "ring");
-	it->d.kind = FUNGEON_TREASURE;
-	it->cost = 1;
+	fgtable_give(t, 0, "ring", 1, false);
 	fgtable_gm(t, "/fungeon party");
 	text = fgtable_said(t, "gm", "/fungeon leave al");
 	fgtable_holds(text, "The GM takes al's Al out of the party.\nWhat Al carried stays in "
@@ -452,17 +448,13 @@ u1_the_way_back_names_what_the_dead_leave(void **unused)
 {
 	struct fgtable *t = fgtable_new(2531);
 	struct fungeon_channel *c;
-	struct fungeon_item *it;
 	char *text;
 
 	(void)unused;
 	fgtable_fighters(t, 2, 3);
 	c = fgtable_heading_back(t);
 	c->m[0].nwander = c->m[1].nwander = 0;
-	it = fungeon_item_add(&c->m[0]);
-	snprintf(it->name, sizeof(it->name), "ring");
-	it->d.kind = FUNGEON_TREASURE;
-	it->cost = 1;
+	fgtable_give(t, 0, "ring", 1, false);
 	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
 	fgtable_says(t, "bo", "/fungeon retreat",
 	             "Going on back leaves what the dead left in room 1 (ring) behind for good; "
@@ -479,10 +471,7 @@ u1_the_way_back_names_what_the_dead_leave(void **unused)
 	fgtable_fighters(t, 2, 3);
 	c = fgtable_heading_back(t);
 	c->m[0].nwander = c->m[1].nwander = 0;
-	it = fungeon_item_add(&c->m[1]);
-	snprintf(it->name, sizeof(it->name), "gem");
-	it->d.kind = FUNGEON_TREASURE;
-	it->cost = 1;
+	fgtable_give(t, 1, "gem", 1, false);
 	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
 	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
 	text = fgtable_said(t, "bo", "/fungeon retreat");
