@@ -357,6 +357,47 @@ s10_no_stair_on_the_deepest_floor_says_why(void **unused)
 	fgtable_free(t);
 }
 
+/* S5's and S7's residuals (line 53: the fallen make new Fungeoneers
+ * first; line 295: wandering monsters before each room on the way back):
+ * a refusal that points at the hallway or at heading back, which this
+ * party cannot run yet, says what comes first. */
+static void
+s5_a_pointer_says_what_comes_first(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 6", NULL};
+	struct fgtable *t = fgtable_new(2515);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_fails_unchanged(t, "al", "/fungeon pick traps",
+	                        "The party is in room 1 on floor 3, and rooms are made in the "
+	                        "hallway before them; on to the next with /fungeon hallway, once "
+	                        "each player whose Fungeoneer died has made a new one (/fungeon "
+	                        "join NAME CLASS).");
+	fgtable_fails_unchanged(t, "al", "/fungeon town sell ring",
+	                        "Treasure is traded in town, and the party is in room 1 on floor "
+	                        "3; head back first with /fungeon retreat, once each player whose "
+	                        "Fungeoneer died has made a new one (/fungeon join NAME CLASS) and "
+	                        "the hallway has run.");
+	fgtable_free(t);
+
+	t = fgtable_new(2516);
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = 1;
+	c->m[0].wanderer[0] = 6;
+	fgtable_fails_unchanged(t, "al", "/fungeon town sell ring",
+	                        "Treasure is traded in town, and the party is still on its way "
+	                        "there, in room 1; go on back with /fungeon retreat, once the "
+	                        "wandering monsters due in room 1 are built (/fungeon monster add "
+	                        "NAME DESIGN) and beaten.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -369,6 +410,7 @@ main(void)
 	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
+	    cmocka_unit_test(s5_a_pointer_says_what_comes_first),
 	    cmocka_unit_test(s10_no_stair_on_the_deepest_floor_says_why),
 	    cmocka_unit_test(s21_an_empty_option_plays_no_turn),
 	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),
