@@ -103,6 +103,11 @@ fungeon_channel_may(const struct fungeon_channel *c, enum fungeon_act a, struct 
 
 	if (fungeon_dungeon_may(&c->d, a, &r) == 0)
 		return true;
+	if (c->n == 0 && c->d.phase == FUNGEON_TOWN) { /* no party to be anywhere */
+		reply_error(out, "No party here yet: ");
+		fungeon_channel_join_how(out, RS_BAD, " makes the first Fungeoneer.");
+		return false;
+	}
 	cmd = fungeon_channel_act_command(r.instead);
 	if (cmd == NULL) {
 		reply_error(out, "%s", r.why);
@@ -603,6 +608,8 @@ fungeon_channel_need_member(const struct fungeon_channel *c, const char *name, s
 	}
 	if (i >= 0)
 		return i;
+	if (fungeon_channel_option_word(name, out))
+		return -1;
 	buf_init(&b, 1000);
 	fungeon_channel_list_members(c, &b);
 	reply_error(out, "There is no Fungeoneer or player '%.40s' here; the party is %s.", name,
@@ -613,6 +620,18 @@ fungeon_channel_need_member(const struct fungeon_channel *c, const char *name, s
 		fungeon_channel_join_how(out, RS_BAD, " makes one.");
 	}
 	return -1;
+}
+
+bool
+fungeon_channel_option_word(const char *word, struct reply *out)
+{
+	if (strchr(word, ':') == NULL)
+		return false;
+	reply_error(out,
+	            "'%.40s' reads as an option this command does not have, as no name holds a "
+	            "colon; /help fungeon lists each command's options.",
+	            word);
+	return true;
 }
 
 void

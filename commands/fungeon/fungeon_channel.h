@@ -147,6 +147,10 @@ int fungeon_channel_need_member(const struct fungeon_channel *c, const char *nam
 /* Appends to out, in style, how one with no Fungeoneer here makes one
  * ("/fungeon join NAME CLASS LEVEL"), then tail (" makes one."). */
 void fungeon_channel_join_how(struct reply *out, unsigned style, const char *tail);
+/* When word, given where a name goes, holds a colon (no name does), it is
+ * an option the command does not have ("foo:"): replies so and returns
+ * true; else returns false. */
+bool fungeon_channel_option_word(const char *word, struct reply *out);
 /* The invoker's member, or an error reply and -1. */
 int fungeon_channel_need_self(const struct fungeon_channel *c, const struct invocation *inv,
                               struct reply *out);

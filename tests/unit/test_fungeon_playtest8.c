@@ -398,6 +398,51 @@ s5_a_pointer_says_what_comes_first(void **unused)
 	fgtable_free(t);
 }
 
+/* S21's nits (no name holds a colon): a word with one, where a monster,
+ * a target or a Fungeoneer is named, is an option the command does not
+ * have, and is refused as that, not looked up as a name. */
+static void
+s21_an_unknown_option_is_no_name(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 3", NULL};
+	struct fgtable *t = fgtable_new(2522);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat foo:",
+	                        "'foo:' reads as an option this command does not have, as no name "
+	                        "holds a colon; /help fungeon lists each command's options.");
+	fgtable_fails_unchanged(t, "al", "/fungeon orders bonus:",
+	                        "'bonus:' reads as an option this command does not have, as no "
+	                        "name holds a colon; /help fungeon lists each command's options.");
+	fgtable_fails_unchanged(t, "al", "/fungeon sheet x:y",
+	                        "'x:y' reads as an option this command does not have, as no name "
+	                        "holds a colon; /help fungeon lists each command's options.");
+	fgtable_free(t);
+}
+
+/* S16's nit: on a channel with no party, what needs one says there is no
+ * party yet, as /fungeon party does, not that the party is in town. */
+static void
+s16_no_party_is_no_party_in_town(void **unused)
+{
+	static const char want[] = "No party here yet: /fungeon join NAME CLASS LEVEL makes the "
+	                           "first Fungeoneer.";
+	struct fgtable *t = fgtable_new(2516);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "al", "/fungeon combat", want);
+	fgtable_fails_unchanged(t, "al", "/fungeon monster remove w3", want);
+	fgtable_says(t, "al", "/fungeon party",
+	             "No party here yet: /fungeon join NAME CLASS LEVEL.");
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_fails_unchanged(t, "al", "/fungeon combat",
+	                        "The party is in town, and a fight needs a room: into the dungeon "
+	                        "with /fungeon hallway.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -412,7 +457,9 @@ main(void)
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
 	    cmocka_unit_test(s5_a_pointer_says_what_comes_first),
 	    cmocka_unit_test(s10_no_stair_on_the_deepest_floor_says_why),
+	    cmocka_unit_test(s16_no_party_is_no_party_in_town),
 	    cmocka_unit_test(s21_an_empty_option_plays_no_turn),
+	    cmocka_unit_test(s21_an_unknown_option_is_no_name),
 	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),
 	};
 
