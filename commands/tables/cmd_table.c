@@ -110,6 +110,7 @@ keep_struck(const struct roll_table *old, struct roll_table *t)
 struct missing {
 	const struct channel *ch;
 	const char *self;
+	bool screen; /* the writer may not read tables behind the GM's screen */
 	struct buf *names;
 };
 
@@ -121,6 +122,7 @@ note_missing(const char *name, void *ctx)
 	char quoted[ROLL_TABLE_NAME_MAX + 8];
 
 	tables_lookup_init(&tl, m->ch);
+	tl.screen = m->screen;
 	snprintf(quoted, sizeof(quoted), "[[%s]]", name);
 	if (strcmp(name, m->self) != 0 && tables_lookup_find(&tl, name) == NULL &&
 	    strstr(buf_str(m->names), quoted) == NULL)
@@ -129,16 +131,25 @@ note_missing(const char *name, void *ctx)
 	return 0;
 }
 
-/* Says which [[references]] of text name no table here yet. */
+/* Says which [[references]] of text name no table here yet; with screen
+ * set (a writer who may not read them), a table behind the GM's screen
+ * counts as none. */
 static void
-missing_line(const struct channel *ch, const char *self, const char *text, struct reply *out)
+missing_line(const struct channel *ch, const char *self, const char *text, bool screen,
+             struct reply *out)
 {
 	struct buf names;
-	struct missing m = {ch, self, &names};
+	struct missing m = {ch, self, screen, &names};
 
 	buf_init(&names, 1024);
 	roll_table_each_ref(text, note_missing, &m);
-	if (names.len > 0)
+	if (names.len > 0 && m.screen && tension_state_hidden(ch))
+		reply_line(out, RS_DIM,
+		           "No table you may read here is called %s (while Tension is hidden, a "
+		           "table behind the GM's screen reads as none to the players): rolls all "
+		           "see leave it as written.",
+		           buf_str(&names));
+	else if (names.len > 0)
 		reply_line(out, RS_DIM,
 		           "No table here is called %s yet: until one is, rolls leave it as "
 		           "written.",
@@ -260,7 +271,7 @@ table_set(struct invocation *inv, struct reply *out)
 		kept = keep_struck(old, t);
 	}
 	roll_table_write(t, &text);
-	if (tables_use_check(inv->chan, name, buf_str(&text), err, sizeof(err)) < 0 ||
+	if (tables_use_check(inv->chan, name, buf_str(&text), !inv->is_gm, err, sizeof(err)) < 0 ||
 	    tables_state_put(s, name, t, err, sizeof(err)) < 0) {
 		tables_state_settle(inv->chan);
 		reply_error(out, "The table %s was not saved: %s", name, err);
@@ -281,7 +292,7 @@ table_set(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, ".");
 		reply_nl(out);
 	}
-	missing_line(inv->chan, name, buf_str(&text), out);
+	missing_line(inv->chan, name, buf_str(&text), !inv->is_gm, out);
 	if (tables_use_screened(name)) {
 		char used[ROLL_TABLE_NAME_MAX];
 		const char *kind = strncmp(name, "effects", 7) == 0 ? "effects" : "encounter";
@@ -416,7 +427,7 @@ copy_one(struct invocation *inv, const struct tables_state *from, size_t i, stru
 	tables_state_get(from, i, t);
 	for (size_t k = 0; k < t->n; k++)
 		t->e[k].struck = false;
-	if (tables_use_check(inv->chan, from->v[i].name, from->v[i].text, err, errlen) < 0)
+	if (tables_use_check(inv->chan, from->v[i].name, from->v[i].text, false, err, errlen) < 0)
 		return -1;
 	return tables_state_put(tables_state_of(inv->chan), from->v[i].name, t, err, errlen);
 }
@@ -506,7 +517,7 @@ table_copy(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, " (replacing %s here)", buf_str(&replaced));
 	reply_add(out, 0, "; nothing in them is struck.");
 	reply_nl(out);
-	missing_line(inv->chan, "", buf_str(&texts), out);
+	missing_line(inv->chan, "", buf_str(&texts), false, out);
 	if (open.len > 0 && tension_state_hidden(inv->chan)) {
 		/* the screen covers some tables, not every copied one */
 		reply_line(out, RS_DIM,

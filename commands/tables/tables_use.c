@@ -331,8 +331,8 @@ cycle(const struct graph *g, size_t me, struct buf *path)
 }
 
 int
-tables_use_check(const struct channel *ch, const char *name, const char *text, char *err,
-                 size_t errlen)
+tables_use_check(const struct channel *ch, const char *name, const char *text, bool screen,
+                 char *err, size_t errlen)
 {
 	const struct tables_state *s = tables_state_peek(ch);
 	struct graph *g = xcalloc(1, sizeof(*g));
@@ -341,8 +341,10 @@ tables_use_check(const struct channel *ch, const char *name, const char *text, c
 	int me, first, rc = -1;
 
 	buf_init(&path, 1024);
+	screen = screen && tension_state_hidden(ch);
 	for (size_t i = 0; s != NULL && i < s->n; i++) {
-		if (strcmp(s->v[i].name, name) == 0)
+		if (strcmp(s->v[i].name, name) == 0 ||
+		    (screen && tables_use_screened_in(ch, s->v[i].name)))
 			continue;
 		snprintf(g->name[g->n], sizeof(g->name[0]), "%s", s->v[i].name);
 		g->text[g->n++] = s->v[i].text;
@@ -351,7 +353,7 @@ tables_use_check(const struct channel *ch, const char *name, const char *text, c
 		const char *kind = tension_table_name((enum tension_table)k);
 
 		buf_init(&kinds[k], 2 * TABLES_TEXT_MAX);
-		if (node(g, kind) >= 0 || strcmp(kind, name) == 0)
+		if (screen || node(g, kind) >= 0 || strcmp(kind, name) == 0)
 			continue;
 		tension_state_table(ch, (enum tension_table)k, t);
 		roll_table_write(t, &kinds[k]);

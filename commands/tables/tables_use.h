@@ -66,11 +66,15 @@ bool tables_use_kind(const struct channel *ch, const char *kind, struct roll_tab
  * [[references]] through that table (a table rolling itself, directly or
  * through others) and no chain through it of more than ROLL_TABLE_DEPTH_MAX
  * tables. A name with no table counts as a table without references (it
- * is checked when it is made). Returns 0, or -1 with one sentence in err
- * naming the tables of the cycle or the chain.
+ * is checked when it is made). With screen set (a writer who may not read
+ * the tables behind the GM's screen) and Tension hidden, references are
+ * followed only through tables the writer may read: a screened table
+ * counts as a name with no table, so the check and its sentence say
+ * nothing of what is behind the screen. Returns 0, or -1 with one sentence
+ * in err naming the tables of the cycle or the chain.
  */
-int tables_use_check(const struct channel *ch, const char *name, const char *text, char *err,
-                     size_t errlen);
+int tables_use_check(const struct channel *ch, const char *name, const char *text, bool screen,
+                     char *err, size_t errlen);
 
 /*
  * How a procedure's roll on a table reads, for its reply: "encounter

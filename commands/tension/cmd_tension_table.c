@@ -147,7 +147,7 @@ cmd_tension_table_set(struct invocation *inv, struct reply *out)
 
 		buf_init(&b, 1 << 16);
 		roll_table_write(&t, &b);
-		rc = tables_use_check(inv->chan, tension_table_name(k), buf_str(&b), err,
+		rc = tables_use_check(inv->chan, tension_table_name(k), buf_str(&b), false, err,
 		                      sizeof(err));
 		buf_free(&b);
 		if (rc < 0) {

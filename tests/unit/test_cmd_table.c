@@ -595,6 +595,45 @@ hidden_list_counts_open_bytes(void **unused)
 	has("[private]\nBehind your screen (all tables: 48 of 32000 bytes of text):\n");
 }
 
+/* With the seat empty and Tension hidden, a player's /table set follows
+ * references only through tables the player may read: a screened table
+ * counts as a name with no table, so a chain or a circle through one is
+ * neither refused nor named (hidden8's V3), and a reference to one is
+ * noted alike as to a missing name (V7). A circle so made through the
+ * screen is bounded when rolled. */
+static void
+empty_seat_set_reads_screened_tables_as_none(void **unused)
+{
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "tension mode hidden");
+	ok("gm", "table set encounter 1-6: [[b2]]");
+	ok("gm", "table set b2 1-6: [[c3]]");
+	ok("gm", "table set c3 1-6: a troll");
+	ok("gm", "table set effects 1-20: the den and [[lair]]");
+	ok("gm", "table set encounter-2 1-6: [[visitors]]");
+	ok("gm", "table set visitors 1-6: pilgrims");
+	ok("gm", "gm release");
+	ok("al", "table set p1 1-6: [[encounter]]");
+	has("No table you may read here is called [[encounter]] (while Tension is hidden, a "
+	    "table behind the GM's screen reads as none to the players): rolls all see leave "
+	    "it as written.\n");
+	ok("al", "table set p2 1-6: [[p1]]");
+	has("Saved the table p2: d6, 1 entry.\n");
+	hasnt("b2");
+	ok("al", "table set p3 1-6: [[effects]]");
+	ok("al", "table set lair 1-6: [[p3]]");
+	has("Saved the table lair: d6, 1 entry.\n");
+	hasnt("effects");
+	ok("al", "table set r 1-6: [[visitors]] or [[ghosts]]");
+	has("No table you may read here is called [[visitors]], [[ghosts]] (while Tension is "
+	    "hidden");
+	ok("gm", "gm claim");
+	ok("gm", "table roll effects secret:true");
+	has("Rolled 7 on the d20: the den and the den and [[lair]]\n");
+	has("1 [[reference]] left unrolled: a roll follows at most 4 tables deep");
+}
+
 /* The GM leaves the seat with Tension hidden: the tables behind the screen
  * stay a GM's to change (check-26 F9). A player may neither replace nor
  * delete one, nor make a new one the procedures would roll, unseen and
@@ -1249,6 +1288,8 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(saved_form_round_trips, setup, teardown),
 	    cmocka_unit_test_setup_teardown(empty_seat_keeps_the_screen, setup, teardown),
+	    cmocka_unit_test_setup_teardown(empty_seat_set_reads_screened_tables_as_none, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(examples_are_whole_and_documented, setup, teardown),
 	};
 

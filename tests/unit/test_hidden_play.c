@@ -464,6 +464,64 @@ the_screen_hides_what_differs(void **unused)
 	buf_free(&seen);
 }
 
+/* A pair whose GM released the seat with Tension hidden: A's screened
+ * tables name others (encounter -> b2 -> c3, effects -> lair, which no
+ * table is, encounter-2 -> visitors), B's name none. A player's /table
+ * set of chains and circles through them, and of references to them,
+ * must read as in a world where they are not (hidden8's V3, V5, V7). */
+static const struct world_text empty_seat[2] = {
+    {{"gm claim", "tension mode hidden", "table set encounter 1-6: [[b2]]",
+      "table set b2 1-6: [[c3]]", "table set c3 1-6: a troll",
+      "table set effects 1-20: the den and [[lair]]", "table set encounter-2 1-6: [[visitors]]",
+      "table set visitors 1-6: pilgrims", "gm release", NULL},
+     {NULL}},
+    {{"gm claim", "tension mode hidden", "table set encounter 1-6: rats",
+      "table set effects 1-20: mist", "table set encounter-2 1-6: bats",
+      "table set encounter-3 1-6: owls", "table set effects-2 1-20: fog",
+      "table set effects-3 1-20: rain", "gm release", NULL},
+     {NULL}},
+};
+
+static const char *const empty_seat_play[] = {
+    "alice: table set p1 1-6: [[encounter]]",
+    "alice: table set p2 1-6: [[p1]]",
+    "alice: table set p3 1-6: [[effects]]",
+    "alice: table set p4 1-6: [[p2]]",
+    "alice: table set r 1-6: [[visitors]] or [[ghosts]]",
+    "bob: table set s 1-6: [[b2]]",
+    "alice: table roll p2",
+    "alice: table show p2",
+    "alice: table",
+    NULL,
+};
+
+static void
+the_empty_seat_hides_what_differs(void **unused)
+{
+	(void)unused;
+	log_set_level(LOG_LEVEL_WARN);
+	for (uint64_t k = 0; k < 2; k++) {
+		base_seed = 1 + k * 104729;
+		for (int kind = 0; kind < PLAYVIEW_NKINDS; kind++) {
+			struct session s[2];
+			char what[64];
+
+			for (int w = 0; w < 2; w++) {
+				session_open(&s[w], (enum playview_kind)kind, &empty_seat[w]);
+				session_lines(&s[w], empty_seat_play);
+			}
+			snprintf(what, sizeof(what), "the empty seat on %s, seed %llu",
+			         playview_names[kind], (unsigned long long)base_seed);
+			same_view(what, buf_str(&s[0].players), buf_str(&s[1].players));
+			if (kind == PLAYVIEW_CONSOLE &&
+			    strcmp(buf_str(&s[0].gm), buf_str(&s[1].gm)) == 0)
+				fail_msg("%s: the GM's view is the same in both worlds", what);
+			for (int w = 0; w < 2; w++)
+				session_close(&s[w]);
+		}
+	}
+}
+
 /* The text as an IRC client shows it: without the zero-width joiners that
  * keep nicks in replies from notifying their owners. */
 static const char *
@@ -503,6 +561,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(the_screen_hides_what_differs),
 	    cmocka_unit_test(the_screen_names_the_gm_by_the_nick_in_use),
+	    cmocka_unit_test(the_empty_seat_hides_what_differs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
