@@ -79,12 +79,16 @@ may_change(struct invocation *inv, const char *name, struct reply *out)
 	return false;
 }
 
-/* Where a change to a table behind the GM's screen is told: the channel
- * learns only that the GM changed one. */
+/* Where a GM's change to a table behind the GM's screen is told: the
+ * channel learns only that the GM changed one. A player's change (the seat
+ * empty) is never to a screened table (may_change), and one that a
+ * screened table's reference pulls behind the screen reads as for a name
+ * no screened table names: nothing is said of the screen. */
 static void
 screen(struct invocation *inv, const char *name, struct reply *out)
 {
-	if (!tension_state_hidden(inv->chan) || !tables_use_screened_in(inv->chan, name))
+	if (!inv->is_gm || !tension_state_hidden(inv->chan) ||
+	    !tables_use_screened_in(inv->chan, name))
 		return;
 	invocation_screen(inv, out, RS_ITALIC, "The GM changed a table behind the screen.");
 }
@@ -131,30 +135,33 @@ note_missing(const char *name, void *ctx)
 	return 0;
 }
 
-/* Says which [[references]] of text name no table here yet; with screen
- * set (a writer who may not read them), a table behind the GM's screen
- * counts as none. */
+/* Adds to names (", " between) the [[references]] of text that name no
+ * table here yet; with screen set (a writer who may not read them), a
+ * table behind the GM's screen counts as none. */
 static void
-missing_line(const struct channel *ch, const char *self, const char *text, bool screen,
-             struct reply *out)
+missing_names(const struct channel *ch, const char *self, const char *text, bool screen,
+              struct buf *names)
 {
-	struct buf names;
-	struct missing m = {ch, self, screen, &names};
+	struct missing m = {ch, self, screen, names};
 
-	buf_init(&names, 1024);
 	roll_table_each_ref(text, note_missing, &m);
-	if (names.len > 0 && m.screen && tension_state_hidden(ch))
+}
+
+/* Says which references name no table (names, from missing_names). */
+static void
+missing_line(const struct channel *ch, bool screen, const struct buf *names, struct reply *out)
+{
+	if (names->len > 0 && screen && tension_state_hidden(ch))
 		reply_line(out, RS_DIM,
 		           "No table you may read here is called %s (while Tension is hidden, a "
 		           "table behind the GM's screen reads as none to the players): rolls all "
 		           "see leave it as written.",
-		           buf_str(&names));
-	else if (names.len > 0)
+		           buf_str(names));
+	else if (names->len > 0)
 		reply_line(out, RS_DIM,
 		           "No table here is called %s yet: until one is, rolls leave it as "
 		           "written.",
-		           buf_str(&names));
-	buf_free(&names);
+		           buf_str(names));
 }
 
 /* Whether another table here has a name that looks the same as name (a
@@ -232,7 +239,7 @@ table_set(struct invocation *inv, struct reply *out)
 	struct tables_state *s;
 	struct roll_table *t, *old;
 	char name[ROLL_TABLE_NAME_MAX], err[400];
-	struct buf text;
+	struct buf text, missing;
 	size_t kept = 0;
 	int at;
 
@@ -261,6 +268,7 @@ table_set(struct invocation *inv, struct reply *out)
 	t = xmalloc(sizeof(*t));
 	old = xmalloc(sizeof(*old));
 	buf_init(&text, 2 * TABLES_TEXT_MAX);
+	buf_init(&missing, 1024);
 	if (roll_table_parse_die(entries, t, err, sizeof(err)) < 0) {
 		reply_error(out, "The table %s was not saved: %s", name, err);
 		goto done;
@@ -271,6 +279,10 @@ table_set(struct invocation *inv, struct reply *out)
 		kept = keep_struck(old, t);
 	}
 	roll_table_write(t, &text);
+	/* as the tables stand before the change: a table a screened one names
+	 * and this set makes does not pull the tables it names behind the
+	 * screen for the writer's note */
+	missing_names(inv->chan, name, buf_str(&text), !inv->is_gm, &missing);
 	if (tables_use_check(inv->chan, name, buf_str(&text), !inv->is_gm, err, sizeof(err)) < 0 ||
 	    tables_state_put(s, name, t, err, sizeof(err)) < 0) {
 		tables_state_settle(inv->chan);
@@ -292,7 +304,7 @@ table_set(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, ".");
 		reply_nl(out);
 	}
-	missing_line(inv->chan, name, buf_str(&text), !inv->is_gm, out);
+	missing_line(inv->chan, !inv->is_gm, &missing, out);
 	if (tables_use_screened(name)) {
 		char used[ROLL_TABLE_NAME_MAX];
 		const char *kind = strncmp(name, "effects", 7) == 0 ? "effects" : "encounter";
@@ -305,6 +317,7 @@ table_set(struct invocation *inv, struct reply *out)
 	}
 done:
 	buf_free(&text);
+	buf_free(&missing);
 	free(t);
 	free(old);
 }
@@ -517,7 +530,14 @@ table_copy(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, " (replacing %s here)", buf_str(&replaced));
 	reply_add(out, 0, "; nothing in them is struck.");
 	reply_nl(out);
-	missing_line(inv->chan, "", buf_str(&texts), false, out);
+	{
+		struct buf missing;
+
+		buf_init(&missing, 1024);
+		missing_names(inv->chan, "", buf_str(&texts), false, &missing);
+		missing_line(inv->chan, false, &missing, out);
+		buf_free(&missing);
+	}
 	if (open.len > 0 && tension_state_hidden(inv->chan)) {
 		/* the screen covers some tables, not every copied one */
 		reply_line(out, RS_DIM,

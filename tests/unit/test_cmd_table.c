@@ -625,6 +625,7 @@ empty_seat_set_reads_screened_tables_as_none(void **unused)
 	ok("al", "table set lair 1-6: [[p3]]");
 	has("Saved the table lair: d6, 1 entry.\n");
 	hasnt("effects");
+	hasnt("GM");
 	ok("al", "table set r 1-6: [[visitors]] or [[ghosts]]");
 	has("No table you may read here is called [[visitors]], [[ghosts]] (while Tension is "
 	    "hidden");

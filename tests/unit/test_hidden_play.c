@@ -492,6 +492,10 @@ static const char *const empty_seat_play[] = {
     "alice: table roll p2",
     "alice: table show p2",
     "alice: table",
+    /* a table a screened one names joins the screen once made, whoever
+     * makes it (delver(7) TABLES): compared up to its making */
+    "alice: table set lair 1-6: [[p3]]",
+    "alice: undo",
     NULL,
 };
 
