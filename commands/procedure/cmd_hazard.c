@@ -49,7 +49,9 @@ withheld_line(const struct tables_lookup *tl, const struct roll_table_trace *tr,
 	for (size_t i = 0; i < tr->n; i++) {
 		char quoted[ROLL_TABLE_NAME_MAX + 6];
 
-		if (!tr->step[i].missing || !tables_lookup_withheld(tl, tr->step[i].name))
+		/* one screened through references reads as a name no table has */
+		if (!tr->step[i].missing || !tables_lookup_withheld(tl, tr->step[i].name) ||
+		    !tables_use_screened(tr->step[i].name))
 			continue;
 		snprintf(quoted, sizeof(quoted), "[[%s]]", tr->step[i].name);
 		if (strstr(names, quoted) != NULL)

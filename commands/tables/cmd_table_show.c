@@ -131,7 +131,10 @@ trace_lines(struct reply *out, const struct roll_table_trace *tr, const struct t
 		const struct roll_table_step *s = &tr->step[i];
 
 		reply_add(out, RS_DIM, "%*s↳ ", 2 * (s->depth - 1), "");
-		if (s->missing && tables_lookup_withheld(tl, s->name)) {
+		/* a table screened by name is known to be; one screened through
+		 * references reads as a name no table has */
+		if (s->missing && tables_lookup_withheld(tl, s->name) &&
+		    tables_use_screened(s->name)) {
 			reply_add(out, RS_DIM,
 			          "[[%s]]: behind the GM's screen while Tension is hidden, so not "
 			          "rolled where all see it.",

@@ -1099,7 +1099,7 @@ screened_through_references_and_list(void **unused)
 	        "behind the GM's screen reads as none to the players); /table list shows "
 	        "those you may read.");
 	ok("al", "table roll wrap");
-	has("[[hoard]]: behind the GM's screen while Tension is hidden");
+	has("[[hoard]]: no table here has that name.\n");
 	hasnt("crown");
 	ok("al", "table list");
 	has("loot");

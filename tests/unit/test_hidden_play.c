@@ -490,6 +490,8 @@ static const char *const empty_seat_play[] = {
     "alice: table set r 1-6: [[visitors]] or [[ghosts]]",
     "bob: table set s 1-6: [[b2]]",
     "alice: table roll p2",
+    "alice: table roll r",
+    "bob: table roll s",
     "alice: table show p2",
     "alice: table",
     /* a table a screened one names joins the screen once made, whoever

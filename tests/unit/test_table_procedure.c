@@ -561,6 +561,24 @@ hazard_entry_keeps_hidden_tables_behind_the_screen(void **unused)
 	hasnt("behind the GM's screen");
 }
 
+/* A custom hazard entry naming a table screened only through references
+ * reads as one naming no table: the channel is not told that the
+ * encounter table names it (hidden8's V7). */
+static void
+hazard_entry_reads_a_referenced_screened_table_as_none(void **unused)
+{
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set encounter 1-6: [[kin]]");
+	run("gm", "table set kin 1-6: a basilisk");
+	run("gm", "hazard custom d6 \"1-6 Shift: [[kin]] and [[ghosts]]\"");
+	run("gm", "tension mode hidden");
+	run("al", "hazard");
+	has("Shift: [[kin]] and [[ghosts]]\n");
+	hasnt("basilisk");
+	hasnt("behind the GM's screen while Tension is hidden");
+}
+
 /* /tension roll shows what an entry's [[reference]] rolled, as the other
  * procedures do, whether or not the entry holds dice. */
 static void
@@ -582,6 +600,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(hazard_entry_reads_a_referenced_screened_table_as_none,
+	                                    setup, teardown),
 	    cmocka_unit_test_setup_teardown(hazard_encounter_on_both_tables, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hazard_sign_on_both_tables, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tensions_table_without_ones_own, setup, teardown),
