@@ -31,6 +31,7 @@
 
 #include "bot/console/console.h"
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_interact_render.h"
 #include "bot/irc/irc.h"
 #include "bot/log.h"
 #include "commands/core/dispatch.h"
