@@ -9,12 +9,11 @@
 
 #include "bot/backoff.h"
 #include "bot/discord/discord_gw_outbox.h"
+#include "bot/discord/discord_gw_payload.h"
 #include "bot/discord/discord_json.h"
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_proto.h"
 #include "bot/log.h"
-#include "rules/base/buf.h"
-#include "rules/base/json.h"
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
 
@@ -197,11 +196,7 @@ send_heartbeat(struct discord_gw *g, int64_t now)
 {
 	char s[64];
 
-	if (g->seq >= 0)
-		snprintf(s, sizeof(s), "{\"op\":%d,\"d\":%" PRId64 "}", DISCORD_OP_HEARTBEAT,
-		         g->seq);
-	else
-		snprintf(s, sizeof(s), "{\"op\":%d,\"d\":null}", DISCORD_OP_HEARTBEAT);
+	discord_gw_payload_heartbeat(g->seq, s, sizeof(s));
 	/* One heartbeat waits at most (the send budget may hold it back): a
 	 * later one only brings its sequence up to date. */
 	if (!discord_gw_outbox_heartbeat(g->out, s))
@@ -250,22 +245,8 @@ slot_ask(struct discord_gw *g, int64_t now)
 static void
 send_identify(struct discord_gw *g, int64_t now)
 {
-	cJSON *root = cJSON_CreateObject(), *d, *props, *shard;
-	char *s;
+	char *s = discord_gw_payload_identify(g->token, g->intents, g->shard_id, g->shard_count);
 
-	cJSON_AddNumberToObject(root, "op", DISCORD_OP_IDENTIFY);
-	d = cJSON_AddObjectToObject(root, "d");
-	cJSON_AddStringToObject(d, "token", g->token);
-	cJSON_AddNumberToObject(d, "intents", (double)g->intents);
-	props = cJSON_AddObjectToObject(d, "properties");
-	cJSON_AddStringToObject(props, "os", "linux");
-	cJSON_AddStringToObject(props, "browser", "delver");
-	cJSON_AddStringToObject(props, "device", "delver");
-	shard = cJSON_AddArrayToObject(d, "shard");
-	cJSON_AddItemToArray(shard, cJSON_CreateNumber(g->shard_id));
-	cJSON_AddItemToArray(shard, cJSON_CreateNumber(g->shard_count));
-	s = json_print(root);
-	cJSON_Delete(root);
 	g->slot_at = INT64_MIN; /* used: the identified hook tells when it is written */
 	g->identify_sent = true;
 	g->stats.identifies++;
@@ -277,18 +258,12 @@ send_identify(struct discord_gw *g, int64_t now)
 static void
 send_resume(struct discord_gw *g)
 {
-	cJSON *root = cJSON_CreateObject(), *d;
+	char *s = discord_gw_payload_resume(g->token, g->session_id, g->seq);
 
-	cJSON_AddNumberToObject(root, "op", DISCORD_OP_RESUME);
-	d = cJSON_AddObjectToObject(root, "d");
-	cJSON_AddStringToObject(d, "token", g->token);
-	cJSON_AddStringToObject(d, "session_id", g->session_id);
-	cJSON_AddNumberToObject(d, "seq", (double)g->seq);
 	g->stats.resumes++;
 	discord_opstats_add(OPSTATS_RESUMES);
 	log_info("discord: resuming session at sequence %" PRId64, g->seq);
-	queue(g, json_print(root), false, false);
-	cJSON_Delete(root);
+	queue(g, s, false, false);
 }
 
 static void
