@@ -273,9 +273,12 @@ static const struct command fungeon_subs[] = {
      .desc = "Make your Fungeoneer: name, class, level (one per player here)",
      .help = "Max hits = 5 x level; class bonus = level / 2; a new Fungeoneer has 0 XP. "
              "type:fire says your class bonus is tied to fire: it then counts by itself "
-             "against fire. After your Fungeoneer died in a dungeon, join again: the new one "
+             "against fire (a class or type that reads as a level, 3, three or 3rd, is refused: "
+             "the level is a number after the class). After your "
+             "Fungeoneer died in a dungeon, join again: the new one "
              "starts at level floor - 1 (at least 1) for the rest of that dungeon and waits "
-             "for the next hallway, as does anyone joining while the party is in a room. "
+             "for the next hallway (once the party heads back, for town, where its level "
+             "is yours to choose), as does anyone joining while the party is in a room. "
              "Ruling: anyone joining a dungeon under way starts at floor - 1 (at least 1), as "
              "a replacement does (a level typed is taken as that one, and said so); in town "
              "and at the entrance the level is yours to choose.",
@@ -302,7 +305,8 @@ static const struct command fungeon_subs[] = {
              "their sum. Ruling: the text's own example (levels 2, 3 and 5, \"Party Total is "
              "8\") is a slip for 10. A room's budgets count the party as its hallway did; "
              "when the party changed since, the budget line says so (Party Total 9 as the "
-             "hallway counted it).",
+             "hallway counted it); while a hallway that killed the whole party waits to "
+             "run again, the room has no budgets until it does.",
      .fn = cmd_fungeon_party,
      .read_only = true},
     {.name = "floor",
@@ -495,7 +499,8 @@ static const struct command fungeon_subs[] = {
      .help = "Treasure is found once the room's monsters are dead, or, when a trap guards "
              "it, once that trap was triggered, disarmed or sidestepped. A dead Fungeoneer's "
              "treasure stays where it fell for the others to plunder; Ruling: one who dies "
-             "in a hallway leaves it in the room that hallway leads to. A player takes for "
+             "in a hallway leaves it in the room that hallway leads to (or, should the party "
+             "head back from there, in the room it re-enters). A player takes for "
              "their own Fungeoneer (who: another is the GM's); a name it carries already is "
              "carried with a number (stone2).",
      .opts = take_opts,

@@ -201,9 +201,7 @@ may_start(const struct fungeon_channel *c, struct reply *out)
 {
 	if (c->n == 0) {
 		reply_error(out, "No party here yet: ");
-		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
-		          "LEVEL", NULL);
-		reply_add(out, RS_BAD, ".");
+		fungeon_channel_join_how(out, RS_BAD, ".");
 		return -1;
 	}
 	int dead, first = 0;

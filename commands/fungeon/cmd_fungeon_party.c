@@ -45,20 +45,84 @@ looks_numeric(const char *s)
 	return digit;
 }
 
-/* The number 1..20 that s spells in English words ("three"), or 0: a
- * level so written would otherwise be taken as the class type. */
+/* The level that s, typed as a class or class type, reads as: a number
+ * in digits or words (fungeon_level_word()); -2 for one no level is ("2.5",
+ * "zero", "seventy"); -1 for a word that reads as no number. */
 static int
-number_word(const char *s)
+typed_level(const char *s)
 {
-	static const char *const words[] = {
-	    "one",     "two",     "three",     "four",     "five",     "six",      "seven",
-	    "eight",   "nine",    "ten",       "eleven",   "twelve",   "thirteen", "fourteen",
-	    "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"};
+	int n = fungeon_level_word(s);
 
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (utf8_casecmp(s, words[i]) == 0)
-			return (int)i + 1;
-	return 0;
+	if (n < 0 && looks_numeric(s)) {
+		n = 0;
+		for (const char *p = s; *p != '\0'; p++) {
+			if (!isdigit((unsigned char)*p) || n > FUNGEON_LEVEL_MAX) {
+				n = -2;
+				break;
+			}
+			n = n * 10 + (*p - '0');
+		}
+	}
+	if (n == -1)
+		return -1;
+	return n >= FUNGEON_LEVEL_MIN && n <= FUNGEON_LEVEL_MAX ? n : -2;
+}
+
+/* Refuses a class that reads as a number: the level typed where the class
+ * goes (line 16: a class is a career). Returns 0, or -1 with an error. */
+static int
+class_no_level(struct invocation *inv, const char *name, const char *cls, struct reply *out)
+{
+	int n = typed_level(cls);
+
+	if (n == -1)
+		return 0;
+	if (invocation_has(inv, "level"))
+		reply_error(out,
+		            "'%s' reads as a number, not a class: a class is any career, such as "
+		            "fighter (/fungeon join %s CLASS %lld).",
+		            cls, name, (long long)invocation_int(inv, "level", 0));
+	else if (n > 0)
+		reply_error(out,
+		            "'%s' reads as a level, not a class: the class comes first and is any "
+		            "career, such as fighter (/fungeon join %s CLASS %d).",
+		            cls, name, n);
+	else
+		reply_error(out,
+		            "'%s' reads as a number, not a class: a class is any career, such as "
+		            "fighter, and the level after it a whole number from %d to %d.",
+		            cls, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
+	return -1;
+}
+
+/* Refuses a class type that reads as a level in words or as an ordinal
+ * (S8: "three" was taken as a type). Returns 0, or -1 with an error. */
+static int
+type_no_level(struct invocation *inv, const char *name, const char *cls, const char *type,
+              struct reply *out)
+{
+	int n = typed_level(type);
+
+	if (fungeon_level_word(type) < 0)
+		return 0;
+	if (invocation_has(inv, "level"))
+		reply_error(out,
+		            "'%s' reads as a number, not a class type, and the level is %lld "
+		            "already: a class type is a word such as fire (type:fire).",
+		            type, (long long)invocation_int(inv, "level", 0));
+	else if (n > 0)
+		reply_error(out,
+		            "'%s' reads as a level%s, not a class type: a level is a number "
+		            "(/fungeon join %s %s %d), a class type a word such as fire "
+		            "(type:fire).",
+		            type, isdigit((unsigned char)type[0]) ? "" : " written in words", name,
+		            cls, n);
+	else
+		reply_error(out,
+		            "'%s' reads as a level written in words, not a class type: a level is "
+		            "a number from %d to %d, a class type a word such as fire (type:fire).",
+		            type, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
+	return -1;
 }
 
 /* Checks the name, class and class type of the invoker's Fungeoneer
@@ -86,7 +150,8 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            "the class may not be empty.");
 		return -1;
 	}
-	if (!cmd_fungeon_design_shows("A class", cls, out))
+	if (!cmd_fungeon_design_shows("A class", cls, out) ||
+	    class_no_level(inv, name, cls, out) < 0)
 		return -1;
 	if (utf8_len(cls) > FUNGEON_CLASS_CHARS) {
 		reply_error(out,
@@ -104,15 +169,8 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 	}
 	if (type != NULL && !cmd_fungeon_design_shows("A class type", type, out))
 		return -1;
-	if (type != NULL && number_word(type)) {
-		reply_error(
-		    out,
-		    "'%s' reads as a level written in words, not a class type: a level is a "
-		    "number (/fungeon join %s %s %d), a class type a word such as fire "
-		    "(type:fire).",
-		    type, name, cls, number_word(type));
+	if (type != NULL && type_no_level(inv, name, cls, type, out) < 0)
 		return -1;
-	}
 	if (type != NULL && looks_numeric(type)) {
 		reply_error(out,
 		            "'%s' is no level (a level is a whole number from %d to %d) and no "
@@ -331,7 +389,9 @@ sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
 
 	reply_title(out, "%s (%s): level %d %s%s%s%s%s", m->name, m->player, m->level, m->cls,
 	            m->ctype[0] ? ", class type " : "", m->ctype, m->dead ? ", dead" : "",
-	            m->fresh ? ", joins in the next hallway" : "");
+	            !m->fresh                       ? ""
+	            : c->d.phase == FUNGEON_RETREAT ? ", joins in town"
+	                                            : ", joins in the next hallway");
 	reply_add(out, 0, "Hits ");
 	reply_add(out, m->dead ? RS_BAD | RS_BOLD : RS_BOLD, "%d/%d", m->hits,
 	          fungeon_max_hits(m->level));
@@ -536,9 +596,8 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 
 	if (c->n == 0) {
 		reply_add(out, 0, "No party here yet: ");
-		reply_cmd(out, 0, "fungeon join", "name", "NAME", "class", "CLASS", "level",
-		          "LEVEL", NULL);
-		reply_line(out, 0, ".");
+		fungeon_channel_join_how(out, 0, ".");
+		reply_nl(out);
 		return;
 	}
 	fungeon_channel_party(c, &p);
@@ -568,7 +627,14 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 	floor_words(c, 0, out);
 	reply_line(out, 0, " · XP rule: %s.",
 	           c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");
-	if (c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM) {
+	if (fungeon_dungeon_hallway_again(&c->d)) {
+		reply_add(out, 0,
+		          "Room %lld's budgets are counted when its hallway runs again, once each "
+		          "player whose Fungeoneer died has made a new one (",
+		          (long long)c->d.room.number);
+		reply_cmd(out, 0, "fungeon hallway", NULL);
+		reply_line(out, 0, ").");
+	} else if (c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM) {
 		for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
 			fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
 		holders_line(c, out);

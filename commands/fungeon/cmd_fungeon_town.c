@@ -369,6 +369,32 @@ lift_holds(struct fungeon_channel *c)
 				e++;
 }
 
+/* Names the new Fungeoneers who join the party in town, made on the way
+ * or in the dungeon before the party turned back (at floor - 1 then): in
+ * town a new one's level is its player's to choose. */
+static void
+joining_in_town(const struct fungeon_channel *c, struct reply *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		if (!c->m[i].fresh || c->m[i].dead)
+			continue;
+		reply_add(out, 0, "%s%s (%s, level %d)",
+		          n++ ? ", " : "Joining the party here: ", c->m[i].name, c->m[i].player,
+		          c->m[i].level);
+	}
+	if (n == 0)
+		return;
+	reply_add(out, 0,
+	          "; in town a new Fungeoneer's level is its player's to choose, and one made "
+	          "anew (");
+	reply_cmd(out, 0, "fungeon leave", NULL);
+	reply_add(out, 0, ", then ");
+	fungeon_channel_join_how(out, 0, ") takes the level typed.");
+	reply_nl(out);
+}
+
 static void
 reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 {
@@ -377,10 +403,6 @@ reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 	fungeon_dungeon_town(&c->d);
 	fungeon_channel_new_room(c);
 	fungeon_channel_fallen_clear(c);
-	for (int i = 0; i < c->n; i++) {
-		c->m[i].fresh = false; /* the replacements are with the party in town */
-		c->m[i].nwander = 0;
-	}
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "The party leaves the dungeon and is back in town. ");
 	reply_add(out, 0, "Treasure trades here for half its points (");
@@ -389,6 +411,11 @@ reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 	reply_cmd(out, 0, "fungeon town healer", NULL);
 	reply_add(out, 0, ").");
 	reply_nl(out);
+	joining_in_town(c, out);
+	for (int i = 0; i < c->n; i++) {
+		c->m[i].fresh = false; /* the replacements are with the party in town */
+		c->m[i].nwander = 0;
+	}
 	for (int i = 0; i < c->n; i++)
 		wounded += !c->m[i].dead && c->m[i].hits < fungeon_max_hits(c->m[i].level);
 	if (wounded > 0) {
@@ -407,8 +434,11 @@ static void
 ask_first(const struct fungeon_channel *c, int64_t next, struct reply *out)
 {
 	const struct fungeon_room *r = &c->d.room;
+	char left[160];
+	int dead =
+	    c->d.phase == FUNGEON_HALLWAY ? fungeon_render_dead_left(r, left, sizeof(left)) : 0;
 	bool made = c->d.phase == FUNGEON_HALLWAY &&
-	            (r->n[FUNGEON_TRAP] + r->n[FUNGEON_MONSTER] + r->n[FUNGEON_TREASURE] > 0 ||
+	            (r->n[FUNGEON_TRAP] + r->n[FUNGEON_MONSTER] + r->n[FUNGEON_TREASURE] > dead ||
 	             r->picks.made > 0);
 
 	if (next == 0)
@@ -424,6 +454,14 @@ ask_first(const struct fungeon_channel *c, int64_t next, struct reply *out)
 		          (long long)next);
 	if (made)
 		reply_add(out, 0, ", and room %lld, being made, is given up", (long long)r->number);
+	if (dead > 0 && next > 0)
+		reply_add(out, 0,
+		          "; what the dead left in this hallway (%s) goes back with the party into "
+		          "room %lld, to plunder there",
+		          left, (long long)next);
+	else if (dead > 0)
+		reply_add(out, 0, "; what the dead left in this hallway (%s) stays behind for good",
+		          left);
 	if (c->d.phase == FUNGEON_ROOM && fungeon_render_anything_behind(r)) {
 		reply_add(out, 0, "; it leaves ");
 		fungeon_render_left_behind(out, r, 0);
@@ -447,7 +485,8 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 	struct fungeon_play_retreat *r;
 	bool b[FUNGEON_PARTY_MAX];
 	int64_t next;
-	char err[200];
+	char err[200], left[160];
+	bool from_hallway;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_RETREAT, out) ||
 	    !fungeon_rights_may_move(c, inv, FUNGEON_ACT_RETREAT, out) || may_go_on(c, out) < 0)
@@ -493,6 +532,7 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 		return;
 	}
 	lift_holds(c);
+	from_hallway = c->d.phase == FUNGEON_HALLWAY;
 	fungeon_dungeon_reenter(&c->d, next);
 	fungeon_channel_new_room(c);
 	fungeon_play_retreat_apply(c->m, r);
@@ -514,6 +554,12 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
 		          NULL);
 		reply_nl(out);
+	}
+	if (from_hallway && fungeon_render_dead_left(&c->d.room, left, sizeof(left)) > 0) {
+		reply_add(out, 0, "What the dead left in the hallway lies in room %lld: %s (",
+		          (long long)next, left);
+		reply_cmd(out, 0, "fungeon take", "item", "ITEM", NULL);
+		reply_line(out, 0, ").");
 	}
 	if (fungeon_dungeon_next_back(&c->d) == 0)
 		reply_line(out, 0, "Room %lld is the last before the entrance.", (long long)next);

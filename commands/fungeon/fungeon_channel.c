@@ -545,11 +545,17 @@ fungeon_channel_need_member(const struct fungeon_channel *c, const char *name, s
 	buf_free(&b);
 	if (c->n == 0) {
 		reply_add(out, RS_BAD, " ");
-		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
-		          "LEVEL", NULL);
-		reply_add(out, RS_BAD, " makes one.");
+		fungeon_channel_join_how(out, RS_BAD, " makes one.");
 	}
 	return -1;
+}
+
+void
+fungeon_channel_join_how(struct reply *out, unsigned style, const char *tail)
+{
+	reply_cmd(out, style, "fungeon join", "name", "NAME", "class", "CLASS", "level", "LEVEL",
+	          NULL);
+	reply_add(out, style, "%s", tail);
 }
 
 int
@@ -560,9 +566,7 @@ fungeon_channel_need_self(const struct fungeon_channel *c, const struct invocati
 
 	if (i < 0) {
 		reply_error(out, "You have no Fungeoneer here; ");
-		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
-		          "LEVEL", NULL);
-		reply_add(out, RS_BAD, " makes one.");
+		fungeon_channel_join_how(out, RS_BAD, " makes one.");
 	}
 	return i;
 }

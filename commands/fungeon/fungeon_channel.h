@@ -142,6 +142,9 @@ int fungeon_channel_bonus_check(const struct fungeon_channel *c, const char *bon
 /* Replies with the Fungeoneer named or an error listing them; -1 then. */
 int fungeon_channel_need_member(const struct fungeon_channel *c, const char *name,
                                 struct reply *out);
+/* Appends to out, in style, how one with no Fungeoneer here makes one
+ * ("/fungeon join NAME CLASS LEVEL"), then tail (" makes one."). */
+void fungeon_channel_join_how(struct reply *out, unsigned style, const char *tail);
 /* The invoker's member, or an error reply and -1. */
 int fungeon_channel_need_self(const struct fungeon_channel *c, const struct invocation *inv,
                               struct reply *out);

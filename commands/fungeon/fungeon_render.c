@@ -238,10 +238,10 @@ fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
 }
 
 /* Appends "troll, rat" (the names of room r's monsters standing, or of
- * its treasure nobody took: kind k; at most six, then "..."); returns how
- * many there are. */
+ * its treasure nobody took: kind k; only what the dead left when
+ * dead_only; at most six, then "..."); returns how many there are. */
 static int
-behind_names(const struct fungeon_room *r, enum fungeon_kind k, char *buf, size_t len)
+names_of(const struct fungeon_room *r, enum fungeon_kind k, bool dead_only, char *buf, size_t len)
 {
 	size_t used = 0;
 	int n = 0;
@@ -251,7 +251,8 @@ behind_names(const struct fungeon_room *r, enum fungeon_kind k, char *buf, size_
 		const struct fungeon_piece *p = &r->p[k][i];
 		int w;
 
-		if (k == FUNGEON_MONSTER ? p->hits <= 0 : p->taken[0] != '\0')
+		if (k == FUNGEON_MONSTER ? p->hits <= 0
+		                         : p->taken[0] != '\0' || (dead_only && !p->left))
 			continue;
 		w = n < 6    ? snprintf(buf + used, len - used, "%s%s", n ? ", " : "", p->name)
 		    : n == 6 ? snprintf(buf + used, len - used, ", ...")
@@ -261,6 +262,18 @@ behind_names(const struct fungeon_room *r, enum fungeon_kind k, char *buf, size_
 		n++;
 	}
 	return n;
+}
+
+static int
+behind_names(const struct fungeon_room *r, enum fungeon_kind k, char *buf, size_t len)
+{
+	return names_of(r, k, false, buf, len);
+}
+
+int
+fungeon_render_dead_left(const struct fungeon_room *r, char *buf, size_t len)
+{
+	return names_of(r, FUNGEON_TREASURE, true, buf, len);
 }
 
 bool

@@ -53,6 +53,10 @@ bool fungeon_render_anything_behind(const struct fungeon_room *r);
  * standing (a, b, c) and 2 treasures untaken (x, y)"), when
  * fungeon_render_anything_behind(). */
 void fungeon_render_left_behind(struct reply *out, const struct fungeon_room *r, unsigned style);
+/* Writes into buf the names of what the dead left in room r and nobody
+ * took ("antidote, coin"; at most six, then "..."); returns how many
+ * there are. */
+int fungeon_render_dead_left(const struct fungeon_room *r, char *buf, size_t len);
 /* On the way back, once the room re-entered has no wandering monster left
  * to build or standing: says how to go on (`/fungeon retreat`, with a "Go
  * on" button) and returns true; otherwise says nothing and returns false. */

@@ -253,9 +253,7 @@ fungeon_rights_may_move(const struct fungeon_channel *c, const struct invocation
 		return true;
 	if (me < 0) {
 		reply_error(out, "Only the party's players (or the GM) move the party on; ");
-		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
-		          "LEVEL", NULL);
-		reply_add(out, RS_BAD, " makes you one.");
+		fungeon_channel_join_how(out, RS_BAD, " makes you one.");
 		return false;
 	}
 	if (c->d.phase == FUNGEON_TOWN || fungeon_rights_in_play(c, me))

@@ -56,9 +56,7 @@ resolve_error(struct fungeon_channel *c, const char *word, unsigned kinds, struc
 	buf_free(&b);
 	if ((kinds & FGP_MEMBER) && c->n == 0) {
 		reply_add(err, RS_BAD, " ");
-		reply_cmd(err, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
-		          "LEVEL", NULL);
-		reply_add(err, RS_BAD, " makes one.");
+		fungeon_channel_join_how(err, RS_BAD, " makes one.");
 	}
 	return -1;
 }

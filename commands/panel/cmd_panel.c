@@ -112,7 +112,7 @@ fungeon_line(struct reply *out, const struct fungeon_channel *fc)
 {
 	const struct fungeon_dungeon *d;
 	char where[96];
-	int next, build = 0, standing;
+	int next, build = 0, standing, dead = 0;
 
 	if (fc == NULL || fc->n == 0)
 		return;
@@ -129,11 +129,14 @@ fungeon_line(struct reply *out, const struct fungeon_channel *fc)
 		reply_add(out, 0, " · a downward stair to floor %d to place", d->room.floor + 1);
 	if (d->phase == FUNGEON_ROOM && d->room.stair && d->floor == d->room.floor)
 		reply_add(out, 0, " · a downward stair to floor %d, not taken", d->room.floor + 1);
+	for (int i = 0; i < fc->n; i++)
+		dead += fc->m[i].dead;
 	if (d->phase != FUNGEON_TOWN && !fungeon_rights_anyone_in_play(fc))
 		reply_add(out, RS_BAD, " · nobody of the party is in play: %s",
 		          d->phase == FUNGEON_RETREAT ? "on to town, where the fallen make new "
 		                                        "Fungeoneers"
-		                                      : "new Fungeoneers first, then the hallway");
+		          : dead > 0                  ? "new Fungeoneers first, then the hallway"
+		                     : "the new Fungeoneers are made, on to the hallway");
 	if (d->phase == FUNGEON_RETREAT) {
 		for (int i = 0; i < fc->n; i++)
 			build += fc->m[i].dead ? 0 : fc->m[i].nwander;
@@ -301,7 +304,8 @@ const struct command cmd_panel = {
             "Fungeon party, where it is (town, the hallway, room N, the way back) with its "
             "floor, who holds which category and chooses next, a downward stair to place or "
             "take, the wandering monsters to build or fight on the way back, that the fallen "
-            "make new Fungeoneers first when nobody of the party is in play, and each "
+            "make new Fungeoneers first when nobody of the party is in play (once all are "
+            "made, that the hallway comes next), and each "
             "Fungeoneer's level, hits and XP (a new one: that it waits to join). Its buttons run "
             "{/hazard roll}, {/rest}, {/tension "
             "raise amount:1} "

@@ -323,14 +323,22 @@ table_delete(struct invocation *inv, struct reply *out)
 	struct tables_state *s;
 	int at;
 
-	if (!cmd_table_name(inv, name, out) || !may_change(inv, name, out))
+	/* With the seat empty a player deletes open tables: one behind the
+	 * screen reads as a name no table has. */
+	if (!cmd_table_name(inv, name, out) ||
+	    (channel_gm_name(inv->seat) == NULL && !cmd_table_may_read(inv, name, out)) ||
+	    !may_change(inv, name, out))
 		return;
 	at = tables_state_find(tables_state_peek(inv->chan), name);
+	if (at < 0 && tension_table_find(name) < 0) {
+		cmd_table_unknown(inv, name, out);
+		return;
+	}
 	if (at < 0) {
-		reply_error(out, "No table here is called %s%s; ", name,
-		            tension_table_find(name) >= 0 ? " of the channel's own (Tension's "
-		                                            "cannot be deleted)"
-		                                          : "");
+		reply_error(out,
+		            "No table here is called %s of the channel's own (Tension's cannot be "
+		            "deleted); ",
+		            name);
 		reply_cmd(out, RS_BAD, "table list", NULL);
 		reply_add(out, RS_BAD, " shows those there are.");
 		return;
@@ -413,56 +421,21 @@ copy_one(struct invocation *inv, const struct tables_state *from, size_t i, stru
 	return tables_state_put(tables_state_of(inv->chan), from->v[i].name, t, err, errlen);
 }
 
-struct screened_names {
-	const struct channel *ch;
-	struct buf *names;
-};
-
-static int
-note_screened(const char *name, void *ctx)
-{
-	struct screened_names *sn = ctx;
-
-	if (tables_use_screened_in(sn->ch, name))
-		buf_addf(sn->names, "%s%s", sn->names->len ? ", " : "", name);
-	return 0;
-}
-
-/* Which of the tables named in names (", " between them) are behind the
- * GM's screen here while Tension is hidden, into found (", " between). */
+/* The tables copied from src (all of them, else the one at at), as they
+ * stand here now that all are copied (a copied table another names is
+ * behind the GM's screen while Tension is hidden): into screened those
+ * behind it, into open the others (", " between names). */
 static void
-screened_among(const struct channel *ch, const char *names, struct buf *found)
+copied_by_screen(const struct channel *ch, const struct tables_state *src, bool all, int at,
+                 struct buf *screened, struct buf *open)
 {
-	struct buf refs;
-	struct screened_names sn = {ch, found};
+	for (size_t i = 0; i < src->n; i++) {
+		struct buf *to;
 
-	buf_init(&refs, 4096);
-	/* the names as [[references]], for roll_table_each_ref */
-	for (const char *p = names; *p != '\0';) {
-		size_t n = strcspn(p, ",");
-
-		buf_addf(&refs, "[[%.*s]] ", (int)n, p);
-		p += n;
-		p += strspn(p, ", ");
-	}
-	roll_table_each_ref(buf_str(&refs), note_screened, &sn);
-	buf_free(&refs);
-}
-
-/* Which of the tables named in names (", " between them) players may
- * show and roll here though Tension is hidden, into found (", "). */
-static void
-open_among(const struct channel *ch, const char *names, struct buf *found)
-{
-	for (const char *p = names; *p != '\0';) {
-		size_t n = strcspn(p, ",");
-		char name[ROLL_TABLE_NAME_MAX];
-
-		snprintf(name, sizeof(name), "%.*s", (int)n, p);
-		if (!tables_use_screened_in(ch, name))
-			buf_addf(found, "%s%s", found->len ? ", " : "", name);
-		p += n;
-		p += strspn(p, ", ");
+		if (!all && (int)i != at)
+			continue;
+		to = tables_use_screened_in(ch, src->v[i].name) ? screened : open;
+		buf_addf(to, "%s%s", to->len ? ", " : "", src->v[i].name);
 	}
 }
 
@@ -520,7 +493,7 @@ table_copy(struct invocation *inv, struct reply *out)
 		copied++;
 	}
 	channel_touch(inv->chan);
-	screened_among(inv->chan, buf_str(&names), &screened);
+	copied_by_screen(inv->chan, src, all, at, &screened, &open);
 	if (screened.len > 0 && tension_state_hidden(inv->chan))
 		reply_screen(out, RS_ITALIC, "The GM changed a table behind the screen.");
 	reply_add(out, 0, "Copied %zu %s from ", copied, copied == 1 ? "table" : "tables");
@@ -534,9 +507,7 @@ table_copy(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, "; nothing in them is struck.");
 	reply_nl(out);
 	missing_line(inv->chan, "", buf_str(&texts), out);
-	if (tension_state_hidden(inv->chan))
-		open_among(inv->chan, buf_str(&names), &open);
-	if (open.len > 0) {
+	if (open.len > 0 && tension_state_hidden(inv->chan)) {
 		/* the screen covers some tables, not every copied one */
 		reply_line(out, RS_DIM,
 		           "The players can show and roll %s here: behind the GM's screen are "

@@ -38,18 +38,30 @@ cmd_table_name(struct invocation *inv, char *canon, struct reply *out)
 	return false;
 }
 
+void
+cmd_table_unknown(struct invocation *inv, const char *name, struct reply *out)
+{
+	if (!inv->is_gm && tension_state_hidden(inv->chan)) {
+		reply_error(out,
+		            "No table you may read here is called %s (while Tension is hidden, "
+		            "a table behind the GM's screen reads as none to the players); ",
+		            name);
+		reply_cmd(out, RS_BAD, "table list", NULL);
+		reply_add(out, RS_BAD, " shows those you may read.");
+		return;
+	}
+	reply_error(out, "No table here is called %s; ", name);
+	reply_cmd(out, RS_BAD, "table list", NULL);
+	reply_add(out, RS_BAD, " shows those there are.");
+}
+
 bool
 cmd_table_may_read(struct invocation *inv, const char *name, struct reply *out)
 {
 	if (inv->is_gm || !tension_state_hidden(inv->chan) ||
 	    !tables_use_screened_in(inv->chan, name))
 		return true;
-	reply_error(out,
-	            "The table %s is behind the GM's screen here (Tension is hidden): only the GM "
-	            "shows or rolls it; ",
-	            name);
-	reply_cmd(out, RS_BAD, "table roll", "name", name, "secret:", "true", NULL);
-	reply_add(out, RS_BAD, " rolls it for the GM's eyes alone.");
+	cmd_table_unknown(inv, name, out);
 	return false;
 }
 
@@ -75,10 +87,7 @@ find_table(struct invocation *inv, struct tables_lookup *tl, const char *name, s
 		*t = *found;
 		return true;
 	}
-	reply_error(out, "No table here is called %s; ", name);
-	reply_cmd(out, RS_BAD, "table list", NULL);
-	reply_add(out, RS_BAD, " shows those there are.");
-	(void)inv;
+	cmd_table_unknown(inv, name, out);
 	return false;
 }
 
@@ -188,7 +197,7 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 
 	if (!cmd_table_name(inv, name, out))
 		return;
-	if (!secret && !cmd_table_may_read(inv, name, out))
+	if (!cmd_table_may_read(inv, name, out))
 		return;
 	t = xmalloc(sizeof(*t));
 	tables_lookup_init(&tl, inv->chan);

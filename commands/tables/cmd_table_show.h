@@ -13,9 +13,16 @@
  * (ROLL_TABLE_NAME_MAX bytes); an error reply and false when it is none. */
 bool cmd_table_name(struct invocation *inv, char *canon, struct reply *out);
 
+/* The refusal of name when no table the invoker may read has it. While
+ * Tension is hidden a player reads the same sentence whether a table
+ * behind the GM's screen has the name or none does, so that guessed names
+ * tell nothing; the GM, and anyone in an open channel, reads that no
+ * table has it. */
+void cmd_table_unknown(struct invocation *inv, const char *name, struct reply *out);
+
 /* Whether the invoker may see the table called name: not one behind the
- * GM's screen while Tension is hidden, unless the GM (an error reply
- * otherwise). */
+ * GM's screen while Tension is hidden, unless the GM (cmd_table_unknown's
+ * refusal otherwise, a secret roll's too). */
 bool cmd_table_may_read(struct invocation *inv, const char *name, struct reply *out);
 
 void cmd_table_roll(struct invocation *inv, struct reply *out);

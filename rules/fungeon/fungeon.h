@@ -148,6 +148,14 @@ void fungeon_budgets(const struct fungeon_party *p, int floor, struct fungeon_bu
 /* The level a replacement Fungeoneer starts at: floor - 1, at least 1. */
 int fungeon_replacement_level(int floor);
 
+/* The number 0..99 that s spells the way a level is said, or -1: in
+ * English words, cardinal or ordinal ("three", "twenty-one", "twentyone",
+ * "third", "twenty-first"), or as an ordinal in digits ("3rd", "21st");
+ * case folded as names are (utf8_casecmp()). A class or class type so
+ * written is a level typed in the wrong place (line 18: "First, Second or
+ * Third Level"). */
+int fungeon_level_word(const char *s);
+
 /* Total XP needed to be at `level` (1..FUNGEON_LEVEL_MAX) under the rule;
  * -1 for a level past FUNGEON_LEVEL_MAX, whose need 64 bits cannot hold. */
 int64_t fungeon_xp_needed(enum fungeon_xp_rule rule, int level);

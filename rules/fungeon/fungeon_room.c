@@ -144,6 +144,13 @@ fungeon_dungeon_may(const struct fungeon_dungeon *d, enum fungeon_act a, struct 
 	case FUNGEON_ACT_PICK:
 	case FUNGEON_ACT_DESIGN:
 	case FUNGEON_ACT_ENTER:
+		if (fungeon_dungeon_hallway_again(d))
+			return refuse(
+			    r, FUNGEON_ACT_HALLWAY,
+			    "Nobody drew a category for room %lld, the whole party having "
+			    "died in its hallway: once each player whose Fungeoneer died "
+			    "has made a new one, the hallway runs again with",
+			    (long long)d->room.number);
 		if (d->phase == FUNGEON_HALLWAY)
 			return 0;
 		if (d->phase == FUNGEON_ROOM)
@@ -403,11 +410,24 @@ fungeon_dungeon_next_back(const struct fungeon_dungeon *d)
 void
 fungeon_dungeon_reenter(struct fungeon_dungeon *d, int64_t n)
 {
+	struct fungeon_piece *kept = NULL;
+	int nkept = 0;
+
+	for (int i = 0; d->phase == FUNGEON_HALLWAY && i < d->room.n[FUNGEON_TREASURE]; i++) {
+		const struct fungeon_piece *p = &d->room.p[FUNGEON_TREASURE][i];
+
+		if (!p->left || p->taken[0] != '\0')
+			continue;
+		kept = fungeon_array_grow(kept, nkept, sizeof(*kept));
+		kept[nkept++] = *p;
+	}
 	fungeon_room_clear(&d->room);
 	d->phase = FUNGEON_RETREAT;
 	d->back = n;
 	d->room.number = n;
 	d->room.floor = fungeon_dungeon_floor_of(d, n);
+	d->room.p[FUNGEON_TREASURE] = kept;
+	d->room.n[FUNGEON_TREASURE] = nkept;
 }
 
 void

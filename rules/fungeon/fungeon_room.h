@@ -236,7 +236,9 @@ int fungeon_dungeon_take_stair(struct fungeon_dungeon *d, char *err, size_t errl
 int64_t fungeon_dungeon_next_back(const struct fungeon_dungeon *d);
 /* Steps back: the room left behind goes, and the party is in room n
  * (from fungeon_dungeon_next_back(), > 0), empty but for the wandering
- * monsters to come. */
+ * monsters to come and, stepping back from a hallway, what the dead left
+ * in the room ahead of it and nobody took (line 254: for the others to
+ * plunder; the party never enters that room). */
 void fungeon_dungeon_reenter(struct fungeon_dungeon *d, int64_t n);
 /* Out of the dungeon: the room goes, the party is in town. */
 void fungeon_dungeon_town(struct fungeon_dungeon *d);

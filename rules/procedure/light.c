@@ -183,13 +183,16 @@ light_burn(struct lights *ls, enum procedure p, struct light_change *ch)
 	return nch;
 }
 
-size_t
-light_spent(struct lights *ls, enum procedure p, struct light *out)
+/* Puts out every source for which goes(source, arg) holds, keeping the
+ * order of the others; copies of those put out go to out (room for
+ * LIGHT_MAX). Returns how many. */
+static size_t
+put_out_if(struct lights *ls, struct light *out, bool (*goes)(const struct light *, int), int arg)
 {
 	size_t n = 0, i = 0;
 
 	while (i < ls->n) {
-		if (light_left(&ls->l[i], p) == 0) {
+		if (goes(&ls->l[i], arg)) {
 			out[n++] = ls->l[i];
 			light_remove(ls, i);
 			continue;
@@ -197,38 +200,36 @@ light_spent(struct lights *ls, enum procedure p, struct light *out)
 		i++;
 	}
 	return n;
+}
+
+static bool
+is_spent(const struct light *l, int p)
+{
+	return light_left(l, (enum procedure)p) == 0;
+}
+
+static bool
+is_kind(const struct light *l, int kind)
+{
+	return l->kind == (enum light_kind)kind;
+}
+
+size_t
+light_spent(struct lights *ls, enum procedure p, struct light *out)
+{
+	return put_out_if(ls, out, is_spent, (int)p);
 }
 
 size_t
 light_burn_torches(struct lights *ls, struct light *out)
 {
-	size_t n = 0, i = 0;
-
-	while (i < ls->n) {
-		if (ls->l[i].kind == LIGHT_TORCH) {
-			out[n++] = ls->l[i];
-			light_remove(ls, i);
-			continue;
-		}
-		i++;
-	}
-	return n;
+	return put_out_if(ls, out, is_kind, LIGHT_TORCH);
 }
 
 size_t
 light_blow_candles(struct lights *ls, struct light *out)
 {
-	size_t n = 0, i = 0;
-
-	while (i < ls->n) {
-		if (ls->l[i].kind == LIGHT_CANDLE) {
-			out[n++] = ls->l[i];
-			light_remove(ls, i);
-			continue;
-		}
-		i++;
-	}
-	return n;
+	return put_out_if(ls, out, is_kind, LIGHT_CANDLE);
 }
 
 enum light_flag

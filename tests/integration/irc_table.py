@@ -146,7 +146,8 @@ flood_interval_ms = 100
     alice.expect(BOT + r"(NOTICE|PRIVMSG) alice :Copied 1 table from your private messages: "
                  r"encounter; nothing in them is struck\.$")
     bob.say("#crawl", "!table show encounter")
-    bob.expect(BOT + r"NOTICE bob :The table encounter is behind the GM's screen here")
+    bob.expect(BOT + r"NOTICE bob :No table you may read here is called encounter \(while "
+               r"Tension is hidden, a table behind the G\S*M's screen reads as none")
     check(not any("PM wolf" in line for line in bob.seen),
           "bob read the screened table")
 

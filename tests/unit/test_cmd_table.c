@@ -520,14 +520,33 @@ hidden_tension_screens_the_encounter_tables(void **unused)
 	ok("gm", "table set encounter-2 1-6: a basilisk");
 	ok("gm", "table set loot 1-6: gold");
 	ok("gm", "tension mode hidden");
-	refused("al", "table show encounter-2",
-	        "The table encounter-2 is behind the GM's screen here (Tension is hidden): only "
-	        "the GM shows or rolls it; /table roll encounter-2 secret:true rolls it for the "
-	        "GM's eyes alone.");
+	/* A table behind the screen reads to a player as a name no table has
+	 * (hidden4's H7: else guessed names tell which exist), in a secret
+	 * roll too; the GM is told which. */
+	refused(
+	    "al", "table show encounter-2",
+	    "No table you may read here is called encounter-2 (while Tension is hidden, a table "
+	    "behind the GM's screen reads as none to the players); /table list shows "
+	    "those you may read.");
 	refused("al", "table roll encounter",
-	        "The table encounter is behind the GM's screen here (Tension is hidden): only the "
-	        "GM shows or rolls it; /table roll encounter secret:true rolls it for the GM's "
-	        "eyes alone.");
+	        "No table you may read here is called encounter (while Tension is hidden, a table "
+	        "behind the GM's screen reads as none to the players); /table list shows "
+	        "those you may read.");
+	refused(
+	    "al", "table roll encounter-2 secret:true",
+	    "No table you may read here is called encounter-2 (while Tension is hidden, a table "
+	    "behind the GM's screen reads as none to the players); /table list shows "
+	    "those you may read.");
+	refused("al", "table show nosuch",
+	        "No table you may read here is called nosuch (while Tension is hidden, a table "
+	        "behind the GM's screen reads as none to the players); /table list shows "
+	        "those you may read.");
+	refused("al", "table roll nosuch secret:true",
+	        "No table you may read here is called nosuch (while Tension is hidden, a table "
+	        "behind the GM's screen reads as none to the players); /table list shows "
+	        "those you may read.");
+	refused("gm", "table show nosuch",
+	        "No table here is called nosuch; /table list shows those there are.");
 	ok("al", "table roll loot");
 	ok("gm", "table roll encounter-2");
 	has("The GM rolls on a table behind the screen.\n[private]\n");
@@ -593,8 +612,13 @@ empty_seat_keeps_the_screen(void **unused)
 	        "The table effects-2 is behind the GM's screen here (Tension is hidden), so only "
 	        "the GM changes it, and nobody is GM here yet; /gm claim makes you the GM.");
 	refused("al", "table delete effects-2",
-	        "The table effects-2 is behind the GM's screen here (Tension is hidden), so only "
-	        "the GM changes it, and nobody is GM here yet; /gm claim makes you the GM.");
+	        "No table you may read here is called effects-2 (while Tension is hidden, a table "
+	        "behind the GM's screen reads as none to the players); /table list shows "
+	        "those you may read.");
+	refused("al", "table delete nosuch",
+	        "No table you may read here is called nosuch (while Tension is hidden, a table "
+	        "behind the GM's screen reads as none to the players); /table list shows "
+	        "those you may read.");
 	refused("al", "table set encounter 1-6: a rat",
 	        "The table encounter is behind the GM's screen here (Tension is hidden), so only "
 	        "the GM changes it, and nobody is GM here yet; /gm claim makes you the GM.");
@@ -1027,13 +1051,13 @@ screened_through_references_and_list(void **unused)
 	ok("gm", "table set wrap 1-6: [[hoard]] or [[loot]]");
 	ok("gm", "tension mode hidden");
 	refused("al", "table show visitors",
-	        "The table visitors is behind the GM's screen here (Tension is hidden): only the "
-	        "GM shows or rolls it; /table roll visitors secret:true rolls it for the GM's eyes "
-	        "alone.");
+	        "No table you may read here is called visitors (while Tension is hidden, a table "
+	        "behind the GM's screen reads as none to the players); /table list shows "
+	        "those you may read.");
 	refused("al", "table roll hoard",
-	        "The table hoard is behind the GM's screen here (Tension is hidden): only the GM "
-	        "shows or rolls it; /table roll hoard secret:true rolls it for the GM's eyes "
-	        "alone.");
+	        "No table you may read here is called hoard (while Tension is hidden, a table "
+	        "behind the GM's screen reads as none to the players); /table list shows "
+	        "those you may read.");
 	ok("al", "table roll wrap");
 	has("[[hoard]]: behind the GM's screen while Tension is hidden");
 	hasnt("crown");

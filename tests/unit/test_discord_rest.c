@@ -574,6 +574,19 @@ another_call(uv_timer_t *t)
 	discord_rest_call(t->data, "GET", "/users/@me", NULL, 0, status_is, &status);
 }
 
+struct late_call {
+	struct rest *r;
+	long *status;
+};
+
+static void
+gateway_call(uv_timer_t *t)
+{
+	struct late_call *c = t->data;
+
+	discord_rest_call(c->r, "GET", "/gateway/bot", NULL, 0, status_is, c->status);
+}
+
 /*
  * A 429's retry_after counts from when the answer was read, even when it
  * was read in the turn of the loop its request went out in, after a
@@ -585,7 +598,8 @@ static void
 retry_after_counts_from_the_answer(void **unused)
 {
 	uv_loop_t loop;
-	uv_timer_t slow, other;
+	uv_timer_t slow, other, call;
+	struct late_call lc;
 	struct early e = {0};
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t alen = sizeof(a);
@@ -618,12 +632,19 @@ retry_after_counts_from_the_answer(void **unused)
 	usleep(150000); /* the 429 is waiting on the idle connection */
 	uv_timer_init(&loop, &slow);
 	uv_timer_init(&loop, &other);
+	uv_timer_init(&loop, &call);
 	other.data = r;
-	uv_timer_start(&slow, busy_100ms, 0, 0); /* runs just before libcurl's */
-	uv_timer_start(&other, another_call, 150, 0);
+	lc.r = r;
+	lc.status = &status;
+	call.data = &lc;
 	status = -1;
-	discord_rest_call(r, "GET", "/gateway/bot", NULL, 0, status_is, &status);
+	uv_update_time(&loop);
 	t0 = uv_hrtime();
+	/* The request goes out from a callback that runs just after a slow
+	 * one, in the same turn: the loop's time is 100 ms behind. */
+	uv_timer_start(&slow, busy_100ms, 0, 0);
+	uv_timer_start(&call, gateway_call, 0, 0);
+	uv_timer_start(&other, another_call, 150, 0);
 	while (status < 0) {
 		uv_run(&loop, UV_RUN_ONCE);
 		assert_true(uv_hrtime() - t0 < 10000000000ull);
@@ -643,6 +664,7 @@ retry_after_counts_from_the_answer(void **unused)
 	discord_rest_close(r, closed, &is_closed);
 	uv_close((uv_handle_t *)&slow, NULL);
 	uv_close((uv_handle_t *)&other, NULL);
+	uv_close((uv_handle_t *)&call, NULL);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	assert_true(is_closed);
 	pthread_join(th, NULL);

@@ -413,11 +413,6 @@ f14_dead_in_the_hallway_draws_nothing(void **unused)
 {
 	struct fgtable *t = fgtable_new(3);
 	struct fungeon_channel *c;
-	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_DAMAGE,
-	                           .from = FUNGEON_FROM_TRAP,
-	                           .source = "Needle",
-	                           .annoy = 100,
-	                           .pain = 100};
 	char *text;
 
 	(void)unused;
@@ -425,8 +420,7 @@ f14_dead_in_the_hallway_draws_nothing(void **unused)
 	fgtable_ok(t, "bo", "/fungeon join Bo fighter 1");
 	fgtable_ok(t, "cy", "/fungeon join Cy fighter 1");
 	c = fgtable_fungeon(t);
-	c->m[1].hits = 1;
-	assert_int_equal(fungeon_effect_add(&c->m[1], &e), 0);
+	fgtable_doomed(t, 1, NULL);
 	text = fgtable_said(t, "al", "/fungeon hallway");
 	assert_true(c->m[1].dead);
 	assert_non_null(strstr(text, "Bo died in this hallway: bo is out until the next one and "

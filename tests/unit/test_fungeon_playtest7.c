@@ -825,9 +825,6 @@ t8_a_hallway_that_killed_everyone_runs_again(void **unused)
 {
 	struct fgtable *t = fgtable_new(2400);
 	struct fungeon_channel *c;
-	struct fungeon_effect e = {
-	    .kind = FUNGEON_EFFECT_DAMAGE, .from = FUNGEON_FROM_TRAP, .annoy = 12, .pain = 6};
-	struct fungeon_item *it;
 	const struct reply_msg *m;
 	char *text;
 
@@ -835,14 +832,7 @@ t8_a_hallway_that_killed_everyone_runs_again(void **unused)
 	fgtable_fighters(t, 1, 3);
 	fgtable_ok(t, "al", "/fungeon hallway");
 	fgtable_enter_waived(t);
-	c = fgtable_fungeon(t);
-	snprintf(e.source, sizeof(e.source), "Needle");
-	fungeon_effect_add(&c->m[0], &e);
-	c->m[0].hits = 1;
-	it = fungeon_item_add(&c->m[0]);
-	snprintf(it->name, sizeof(it->name), "gem");
-	it->d.kind = FUNGEON_TREASURE;
-	it->cost = 2;
+	fgtable_doomed(t, 0, "gem");
 	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
 	assert_non_null(strstr(text, "Al dies!"));
 	assert_non_null(strstr(text, "No Fungeoneer is alive to draw a category"));

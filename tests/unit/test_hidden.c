@@ -29,16 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/console/console.h"
-#include "bot/discord/discord_interact.h"
-#include "bot/discord/discord_interact_render.h"
-#include "bot/irc/irc.h"
 #include "bot/log.h"
 #include "commands/core/dispatch.h"
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/cmdwalk.h"
-#include "tests/unit/helpers/ircdrain.h"
+#include "tests/unit/helpers/playview.h"
 
 /* What a player may never see while Tension is hidden. */
 static const char *const secrets[] = {
@@ -72,24 +68,16 @@ static const char *const setup_gm[] = {
 };
 
 enum platform {
-	CONSOLE,
-	IRC,
-	DISCORD,
-	NPLATFORMS
+	CONSOLE = PLAYVIEW_CONSOLE,
+	IRC = PLAYVIEW_IRC,
+	DISCORD = PLAYVIEW_DISCORD,
+	NPLATFORMS = PLAYVIEW_NKINDS
 };
-static const char *const platform_names[] = {"console", "irc", "discord"};
 
 /* One platform's session on a fresh state. */
 struct world {
 	enum platform kind;
-	struct dispatch *d;
-	struct interact_out out; /* a Discord request's answer (answered) */
-	struct console *con;
-	struct config_irc cfg;
-	struct irc_conn *c;
-	struct irc_bot *b;
-	struct interact *it;
-	int ids;
+	struct playview *pv;
 	bool open; /* the setup leaves Tension open (the detector's check) */
 };
 
@@ -113,59 +101,35 @@ static bool channel_view;
 /* When set, a console run keeps every part (the GM's view of the play). */
 static bool full_view;
 
-/* Whether what who runs is kept as the channel sees it only. */
-static bool
-public_only(const char *who)
+/* What who is shown of what they run: the channel's view of the GM's. */
+static enum playview_view
+view_of(const char *who)
 {
-	return channel_view || strcmp(who, "gm") == 0;
+	if (full_view)
+		return PLAYVIEW_ALL;
+	return channel_view || strcmp(who, "gm") == 0 ? PLAYVIEW_CHANNEL : PLAYVIEW_INVOKER;
 }
 
-static const struct irc_conn_hooks irc_hooks;
+/* A button the channel was shown, kept for the presses. */
+static void
+keep_button(void *ctx, const char *custom_id)
+{
+	(void)ctx;
+	if (F.nbuttons < 64)
+		snprintf(F.buttons[F.nbuttons++], sizeof(F.buttons[0]), "%s", custom_id);
+}
 
 static void
-on_irc_message(void *ctx, const struct irc_msg *m)
+run_line(struct world *w, const char *who, const char *line, struct buf *seen)
 {
-	struct world *w = ctx;
-
-	irc_bot_message(w->b, m, 5000, 1700000000);
+	playview_line(w->pv, who, line, view_of(who), seen);
 }
 
 static void
-on_irc_user(void *ctx, const struct irc_msg *m)
+discord_event(struct world *w, const char *who, int type, cJSON *data, struct buf *seen)
 {
-	struct world *w = ctx;
-
-	irc_bot_user(w->b, m);
+	playview_event(w->pv, who, type, data, view_of(who), seen);
 }
-
-static const struct irc_conn_hooks irc_hooks = {NULL, NULL, on_irc_message, on_irc_user};
-
-static void
-irc_line(struct world *w, const char *line)
-{
-	irc_conn_receive(w->c, line, strlen(line), 5000);
-	dispatch_poll(w->d); /* a loop turn: the commands' answers */
-}
-
-/* A Discord request's answer, rendered as the transport renders it. */
-static void
-answered(struct request *req, void *ctx)
-{
-	struct world *w = ctx;
-
-	discord_interact_out_clear(&w->out);
-	discord_interact_render(w->it, req, &w->out);
-	request_free(req);
-}
-
-/* The user ids of the Discord members. */
-static const char *
-discord_id(const char *who)
-{
-	return strcmp(who, "gm") == 0 ? "501" : strcmp(who, "alice") == 0 ? "502" : "503";
-}
-
-static void run_line(struct world *w, const char *who, const char *line, struct buf *seen);
 
 static int setup_lines = -1; /* lines of setup each world runs (-1: all) */
 /* The play before each case, and where what it shows goes (NULL: away). */
@@ -190,53 +154,21 @@ static struct world *
 world_new(enum platform kind, bool open)
 {
 	struct world *w = calloc(1, sizeof(*w));
-	struct console_opts co = {.user = "gm", .channel = "walk"};
-	struct interact_opts io;
 	struct buf sink;
 
 	w->kind = kind;
 	w->open = open;
-	w->d =
-	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(26)});
-	switch (kind) {
-	case CONSOLE:
-		w->con = console_new(w->d, &co);
-		break;
-	case IRC:
-		w->cfg.network = "net";
-		w->cfg.nick = "delver";
-		w->cfg.channels[0] = "#walk";
-		w->cfg.nchannels = 1;
-		w->cfg.flood_burst = 1;
-		w->cfg.flood_interval_ms = 0;
-		w->cfg.prefix = "!";
-		w->cfg.formatting = false;
-		w->c = irc_conn_new(&w->cfg, NULL, &irc_hooks, w);
-		w->b = irc_bot_new(w->d, &w->cfg, w->c);
-		irc_conn_link_up(w->c, 5000);
-		irc_line(w, ":irc.test 001 delver :Welcome");
-		irc_line(w, ":delver!~d@h JOIN #walk");
-		irc_line(w, ":gm!gm@h JOIN #walk");
-		irc_line(w, ":alice!alice@h JOIN #walk");
-		irc_line(w, ":bob!bob@h JOIN #walk");
-		ircdrain(w->c, 5000);
-		break;
-	case DISCORD:
-		io = (struct interact_opts){.d = w->d, .answer = answered, .answer_ctx = w};
-		w->it = discord_interact_new(&io);
-		break;
-	case NPLATFORMS:
-		break;
-	}
+	w->pv = playview_new((enum playview_kind)kind, 26);
+	playview_on_button(w->pv, keep_button, NULL);
 	buf_init(&sink, 1 << 20);
 	for (int i = 0; setup[i] != NULL && (setup_lines < 0 || i < setup_lines); i++) {
 		if (reseed)
-			rng_seed(dispatch_rng(w->d), 2000 + (uint64_t)i * 7919);
+			rng_seed(dispatch_rng(playview_dispatch(w->pv)), 2000 + (uint64_t)i * 7919);
 		if (!open || strcmp(setup[i], "tension mode hidden") != 0)
 			setup_line(w, setup[i], setup_seen != NULL ? setup_seen : &sink);
 	}
 	if (reseed)
-		rng_seed(dispatch_rng(w->d), 4242);
+		rng_seed(dispatch_rng(playview_dispatch(w->pv)), 4242);
 	run_line(w, "bob", "gmroll 1d20+7 # Nightjar", &sink);
 	buf_free(&sink);
 	return w;
@@ -245,225 +177,8 @@ world_new(enum platform kind, bool open)
 static void
 world_free(struct world *w)
 {
-	if (w->con != NULL)
-		console_free(w->con);
-	if (w->b != NULL)
-		irc_bot_free(w->b);
-	if (w->c != NULL)
-		irc_conn_free(w->c);
-	if (w->it != NULL)
-		discord_interact_free(w->it);
-	discord_interact_out_clear(&w->out);
-	state_free(dispatch_state(w->d));
-	rng_free(dispatch_rng(w->d));
-	dispatch_free(w->d);
+	playview_free(w->pv);
 	free(w);
-}
-
-/* The console: what is printed before the parts that are not the
- * invoker's to show: the GM's part for a player, every private part for
- * the GM (the channel sees only the channel's part of the GM's commands). */
-static void
-console_run(struct world *w, const char *who, const char *line, struct buf *seen)
-{
-	struct buf out;
-	char as[CMDWALK_LINE_MAX + 2], marker[64];
-	const char *cut;
-
-	buf_init(&out, 1 << 20);
-	snprintf(as, sizeof(as), "/as %s", who);
-	console_handle_line(w->con, as, strlen(as), &out);
-	buf_reset(&out);
-	snprintf(as, sizeof(as), "/%s", line);
-	console_handle_line(w->con, as, strlen(as), &out);
-	snprintf(marker, sizeof(marker), public_only(who) ? "(only " : "(only the GM, ");
-	cut = full_view ? NULL : strstr(buf_str(&out), marker);
-	buf_add(seen, buf_str(&out), cut != NULL ? (size_t)(cut - buf_str(&out)) : out.len);
-	buf_free(&out);
-}
-
-/* IRC: every line the bot writes except those to the GM alone; for the
- * GM's own commands, the channel's lines. */
-static void
-irc_run(struct world *w, const char *who, const char *line, struct buf *seen)
-{
-	char msg[CMDWALK_LINE_MAX + 64];
-	const char *out, *p;
-
-	snprintf(msg, sizeof(msg), ":%s!%s@h PRIVMSG #walk :!%s", who, who, line);
-	irc_conn_receive(w->c, msg, strlen(msg), 5000);
-	dispatch_poll(w->d); /* a loop turn: the command's answer */
-	out = ircdrain(w->c, 5000);
-	for (p = out; *p != '\0';) {
-		const char *end = strstr(p, "\r\n");
-		size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
-		bool to_gm =
-		    strncmp(p, "NOTICE gm ", 10) == 0 || strncmp(p, "PRIVMSG gm ", 11) == 0;
-		bool to_chan = strncmp(p, "PRIVMSG #walk ", 14) == 0;
-
-		if (public_only(who) ? to_chan : !to_gm) {
-			buf_add(seen, p, len);
-			buf_addc(seen, '\n');
-		}
-		p += len + (end != NULL ? 2 : 0);
-	}
-}
-
-/* The custom_ids of a Discord message's buttons, kept for the presses. */
-static void
-keep_buttons(const cJSON *msg)
-{
-	const cJSON *row, *b;
-
-	cJSON_ArrayForEach(row, cJSON_GetObjectItem(msg, "components"))
-	{
-		cJSON_ArrayForEach(b, cJSON_GetObjectItem(row, "components"))
-		{
-			const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(b, "custom_id"));
-
-			if (id != NULL && F.nbuttons < 64)
-				snprintf(F.buttons[F.nbuttons++], sizeof(F.buttons[0]), "%s", id);
-		}
-	}
-}
-
-/* One Discord message body (a callback or a follow-up): seen when the
- * invoker is a player (their ephemeral messages too), or when it is public. */
-static void
-discord_body(const char *body, bool player, struct buf *seen)
-{
-	cJSON *j = cJSON_Parse(body), *data;
-	const cJSON *flags;
-
-	assert_non_null(j);
-	data = cJSON_GetObjectItem(j, "data") != NULL ? cJSON_GetObjectItem(j, "data") : j;
-	flags = cJSON_GetObjectItem(data, "flags");
-	if (player || !(cJSON_IsNumber(flags) && (flags->valueint & 64))) {
-		buf_adds(seen, body);
-		buf_addc(seen, '\n');
-		if (!(cJSON_IsNumber(flags) && (flags->valueint & 64)))
-			keep_buttons(data);
-	}
-	cJSON_Delete(j);
-}
-
-static void
-discord_event(struct world *w, const char *who, int type, cJSON *data, struct buf *seen)
-{
-	struct interact_out out = {0};
-	struct request *req;
-	cJSON *ev = cJSON_CreateObject(), *member, *user;
-	char id[32], token[40];
-
-	snprintf(id, sizeof(id), "%d", 900000 + ++w->ids);
-	snprintf(token, sizeof(token), "tok-%s", id);
-	cJSON_AddStringToObject(ev, "id", id);
-	cJSON_AddStringToObject(ev, "application_id", "42");
-	cJSON_AddNumberToObject(ev, "type", type);
-	cJSON_AddStringToObject(ev, "token", token);
-	cJSON_AddStringToObject(ev, "guild_id", "99");
-	cJSON_AddStringToObject(ev, "channel_id", "1234567890123456789");
-	member = cJSON_AddObjectToObject(ev, "member");
-	user = cJSON_AddObjectToObject(member, "user");
-	cJSON_AddStringToObject(user, "id", discord_id(who));
-	cJSON_AddStringToObject(user, "username", who);
-	cJSON_AddStringToObject(member, "permissions", "0");
-	cJSON_AddArrayToObject(member, "roles");
-	cJSON_AddItemToObject(ev, "data", data);
-	enum interact_result r = discord_interact_event(w->it, "INTERACTION_CREATE", ev, 1700000000,
-	                                                &out, &req, 0, 0, 0);
-	bool player = !public_only(who);
-
-	/* An answer at once (autocomplete, a refusal): its callback. */
-	if (r == INTERACT_ANSWER && out.callback_body != NULL)
-		discord_body(out.callback_body, player, seen);
-	if (r == INTERACT_REQUEST) {
-		/* Its road, and the loop turn that answers it. */
-		dispatch_submit(w->d, req);
-		dispatch_poll(w->d);
-		if (w->out.callback_body != NULL)
-			discord_body(w->out.callback_body, player, seen);
-		for (size_t i = 0; i < w->out.nfollowups; i++)
-			discord_body(w->out.followups[i], player, seen);
-		discord_interact_out_clear(&w->out);
-	}
-	discord_interact_out_clear(&out);
-	cJSON_Delete(ev);
-}
-
-/* A typed line as the Discord interaction that binds the same options. */
-static cJSON *
-discord_data(const struct cmdwalk_case *c)
-{
-	cJSON *data = cJSON_CreateObject(), *opts, *level;
-
-	cJSON_AddNumberToObject(data, "type", 1);
-	cJSON_AddStringToObject(data, "name", c->path[0]->name);
-	opts = cJSON_AddArrayToObject(data, "options");
-	level = opts;
-	for (int i = 1; i < 3 && c->path[i] != NULL; i++) {
-		cJSON *sub = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(sub, "name", c->path[i]->name);
-		cJSON_AddNumberToObject(sub, "type", c->path[i]->subs != NULL ? 2 : 1);
-		cJSON_AddItemToArray(level, sub);
-		level = cJSON_AddArrayToObject(sub, "options");
-	}
-	for (size_t i = 0; i < c->nopts; i++) {
-		cJSON *o = cJSON_CreateObject();
-		const char *v = c->values[i];
-
-		cJSON_AddStringToObject(o, "name", c->opts[i]->name);
-		switch (c->opts[i]->type) {
-		case OPT_INT:
-			cJSON_AddNumberToObject(o, "type", 4);
-			cJSON_AddNumberToObject(o, "value", strtod(v, NULL));
-			break;
-		case OPT_BOOL:
-			cJSON_AddNumberToObject(o, "type", 5);
-			cJSON_AddBoolToObject(o, "value", strcmp(v, "true") == 0);
-			break;
-		case OPT_USER:
-			cJSON_AddNumberToObject(o, "type", 6);
-			cJSON_AddStringToObject(o, "value", discord_id(v));
-			break;
-		case OPT_STRING:
-			cJSON_AddNumberToObject(o, "type", 3);
-			cJSON_AddStringToObject(o, "value", v);
-			break;
-		}
-		cJSON_AddItemToArray(level, o);
-	}
-	return data;
-}
-
-/* A setup line is typed as it is on the text platforms. */
-static void
-run_line(struct world *w, const char *who, const char *line, struct buf *seen)
-{
-	struct reply *r;
-	struct origin o = {.platform = "discord"};
-
-	switch (w->kind) {
-	case CONSOLE:
-		console_run(w, who, line, seen);
-		break;
-	case IRC:
-		irc_run(w, who, line, seen);
-		break;
-	case DISCORD:
-		/* The setup goes through dispatch as a Discord user (a button
-		 * press runs a typed line the same way). */
-		snprintf(o.chan_key, sizeof(o.chan_key), "discord:1234567890123456789");
-		snprintf(o.user_key, sizeof(o.user_key), "discord:%s", discord_id(who));
-		snprintf(o.user_name, sizeof(o.user_name), "%s", who);
-		r = reply_new();
-		dispatch_line(w->d, &o, line, strlen(line), 1700000000, r);
-		reply_free(r);
-		break;
-	case NPLATFORMS:
-		break;
-	}
 }
 
 /* Whether text holds a secret; names the first. */
@@ -491,7 +206,7 @@ check(struct world *w, const char *who, const char *what, const struct buf *seen
 	}
 	if (F.leaks < 8)
 		snprintf(F.first[F.leaks], sizeof(F.first[0]),
-		         "%s, as %s: %s\n  shows '%s' in:\n%.1200s", platform_names[w->kind], who,
+		         "%s, as %s: %s\n  shows '%s' in:\n%.1200s", playview_names[w->kind], who,
 		         what, hit, buf_str(seen));
 	F.leaks++;
 }
@@ -520,7 +235,7 @@ walk_case(void *ctx, const struct cmdwalk_case *c)
 			if (p != DISCORD)
 				run_line(w, who[u], c->line, &seen);
 			else if (c->leaf->subs == NULL)
-				discord_event(w, who[u], 2, discord_data(c), &seen);
+				discord_event(w, who[u], 2, playview_discord_data(c), &seen);
 			check(w, who[u], c->line, &seen);
 			buf_free(&seen);
 			world_free(w);
@@ -542,7 +257,7 @@ autocomplete_case(void *ctx, const struct cmdwalk_case *c)
 			continue;
 		for (size_t k = 0; k < sizeof(partials) / sizeof(partials[0]); k++) {
 			struct world *w = world_new(DISCORD, open);
-			cJSON *data = discord_data(c),
+			cJSON *data = playview_discord_data(c),
 			      *level = cJSON_GetObjectItem(data, "options");
 			cJSON *o;
 			struct buf seen;
@@ -676,7 +391,7 @@ a_secret_roll_shows_who_alone(void **unused)
 					c.values[1] = "Nightjar";
 					c.nopts = 2;
 				}
-				discord_event(w, "bob", 2, discord_data(&c), &seen);
+				discord_event(w, "bob", 2, playview_discord_data(&c), &seen);
 			} else {
 				run_line(w, "bob", lines[i], &seen);
 			}
@@ -688,12 +403,12 @@ a_secret_roll_shows_who_alone(void **unused)
 			     seen.len -= 3)
 				memmove(z, z + 3, strlen(z + 3) + 1);
 			if (strstr(buf_str(&seen), "rolls in secret: only the GM") == NULL)
-				fail_msg("%s: '%s' shows: %s", platform_names[p], lines[i],
+				fail_msg("%s: '%s' shows: %s", playview_names[p], lines[i],
 				         buf_str(&seen));
 			for (size_t k = 0; hidden[k] != NULL; k++)
 				if (strstr(buf_str(&seen), hidden[k]) != NULL)
 					fail_msg("%s: the channel sees '%s' of '%s': %s",
-					         platform_names[p], hidden[k], lines[i],
+					         playview_names[p], hidden[k], lines[i],
 					         buf_str(&seen));
 			buf_free(&seen);
 			world_free(w);
@@ -774,7 +489,7 @@ diff_views(enum platform p, const char *who, const struct cmdwalk_case *c, const
 		if (c == NULL || p != DISCORD)
 			run_line(w, who, line, &seen[v]);
 		else if (c->leaf->subs == NULL)
-			discord_event(w, who, 2, discord_data(c), &seen[v]);
+			discord_event(w, who, 2, playview_discord_data(c), &seen[v]);
 		world_free(w);
 	}
 	setup = setup_gm;
@@ -797,7 +512,7 @@ diff_case(void *ctx, const struct cmdwalk_case *c)
 			    c->leaf == registry_find_sub(registry_find("tension", 7), "mode", 4))
 				continue;
 			diff_views((enum platform)p, who[u], c, c->line, seen);
-			snprintf(what, sizeof(what), "%s, as %s: %s", platform_names[p], who[u],
+			snprintf(what, sizeof(what), "%s, as %s: %s", playview_names[p], who[u],
 			         c->line);
 			for (int v = 1; v < VARIANTS; v++)
 				note_diff(what, v, buf_str(&seen[0]), buf_str(&seen[v]));
@@ -831,7 +546,7 @@ what_is_behind_the_screen_makes_no_difference(void **unused)
 			world_free(w);
 		}
 		snprintf(what, sizeof(what), "%s: the play as the channel sees it",
-		         platform_names[p]);
+		         playview_names[p]);
 		for (int v = 1; v < VARIANTS; v++)
 			note_diff(what, v, buf_str(&seen[0]), buf_str(&seen[v]));
 		for (int v = 0; v < VARIANTS; v++)

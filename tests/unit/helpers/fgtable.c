@@ -253,6 +253,29 @@ fgtable_held(struct fgtable *t, int i, const char *source, int annoy, const char
 	assert_int_equal(fungeon_effect_add(&fgtable_fungeon(t)->m[i], &e), 0);
 }
 
+void
+fgtable_doomed(struct fgtable *t, int i, const char *item)
+{
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_DAMAGE,
+	                           .from = FUNGEON_FROM_TRAP,
+	                           .source = "Needle",
+	                           .annoy = 100,
+	                           .pain = 100,
+	                           .type = "poison"};
+	struct fungeon_member *m = &fgtable_fungeon(t)->m[i];
+
+	assert_int_equal(fungeon_effect_add(m, &e), 0);
+	m->hits = 1;
+	if (item != NULL) {
+		struct fungeon_item *it = fungeon_item_add(m);
+
+		snprintf(it->name, sizeof(it->name), "%s", item);
+		it->d.kind = FUNGEON_TREASURE;
+		it->d.fancy = true;
+		it->cost = 2;
+	}
+}
+
 struct fungeon_channel *
 fgtable_rooms_waived(struct fgtable *t, int rooms)
 {

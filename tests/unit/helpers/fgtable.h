@@ -78,6 +78,12 @@ struct fungeon_channel *fgtable_drawn(struct fgtable *t, int n, int lv);
  * dice and Type), made by the player holding Monsters, as a failed roll
  * against it in combat would leave it. */
 void fgtable_held(struct fgtable *t, int i, const char *source, int annoy, const char *type);
+/* Member i will die in the next hallway's continuous damage: it has 1
+ * hit left and carries a trap's Needle (100 Annoy dice, 100 Pain dice,
+ * poison) that it cannot shake off, and, unless item is NULL, a treasure
+ * of that name (a fancy item, 2 points) that its death leaves in the room
+ * ahead. */
+void fgtable_doomed(struct fgtable *t, int i, const char *item);
 /* The party (whoever joined) goes from town or a room through the given
  * number of rooms, the first player of the party opening each hallway,
  * the categories chosen (fgtable_pick_all) and every point waived;

@@ -1,0 +1,258 @@
+/* The eighth independent play-test of Fungeon
+ * (notes/playtest-fungeon-8.md) and its re-check (notes/recheck9.md):
+ * each finding played at a table as the report found it, with what the
+ * rule text (or a Ruling where it is silent) wants instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* T6 (line 16: a class is a career; line 18 sets the level): a level
+ * typed where the class goes, in digits or in words, is refused, naming
+ * the order; nobody joins. */
+static void
+t6_a_level_is_no_class(void **unused)
+{
+	struct fgtable *t = fgtable_new(2506);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "b2", "/fungeon join Bee 3",
+	                        "'3' reads as a level, not a class: the class comes first and is "
+	                        "any career, such as fighter (/fungeon join Bee CLASS 3).");
+	fgtable_fails_unchanged(t, "b2", "/fungeon join Bea three",
+	                        "'three' reads as a level, not a class: the class comes first and "
+	                        "is any career, such as fighter (/fungeon join Bea CLASS 3).");
+	fgtable_fails_unchanged(t, "b2", "/fungeon join Bee 3 2",
+	                        "'3' reads as a number, not a class: a class is any career, such "
+	                        "as fighter (/fungeon join Bee CLASS 2).");
+	fgtable_fails_unchanged(t, "b2", "/fungeon join Bee zero",
+	                        "'zero' reads as a number, not a class: a class is any career, "
+	                        "such as fighter, and the level after it a whole number from 1 "
+	                        "to 60.");
+	fgtable_says(t, "b2", "/fungeon join Bee \"Thrice-Mad Barbarian\" 2",
+	             "b2 joins as Bee, level 2 Thrice-Mad Barbarian: 10 hits");
+	fgtable_free(t);
+}
+
+/* S8's residuals (line 18: levels; the bot counts them to 60): every
+ * level written in words or as an ordinal is refused as a class type,
+ * not only one to twenty; one out of range says the range; a level typed
+ * besides is named. */
+static void
+s8_every_level_in_words_is_no_class_type(void **unused)
+{
+	struct fgtable *t = fgtable_new(2508);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter sixty",
+	                        "'sixty' reads as a level written in words, not a class type: a "
+	                        "level is a number (/fungeon join Zed fighter 60), a class type a "
+	                        "word such as fire (type:fire).");
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter twenty-one",
+	                        "'twenty-one' reads as a level written in words, not a class "
+	                        "type: a level is a number (/fungeon join Zed fighter 21), a class "
+	                        "type a word such as fire (type:fire).");
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter 3rd",
+	                        "'3rd' reads as a level, not a class type: a level is a number "
+	                        "(/fungeon join Zed fighter 3), a class type a word such as fire "
+	                        "(type:fire).");
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter first",
+	                        "'first' reads as a level written in words, not a class type: a "
+	                        "level is a number (/fungeon join Zed fighter 1), a class type a "
+	                        "word such as fire (type:fire).");
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter zero",
+	                        "'zero' reads as a level written in words, not a class type: a "
+	                        "level is a number from 1 to 60, a class type a word such as fire "
+	                        "(type:fire).");
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Zed fighter three 2",
+	                        "'three' reads as a number, not a class type, and the level is 2 "
+	                        "already: a class type is a word such as fire (type:fire).");
+	fgtable_says(t, "zz", "/fungeon join Zed fighter 2 type:fire",
+	             "level 2 fighter (class type fire)");
+	fgtable_free(t);
+}
+
+/* T5 (line 254: all the dead's treasure is left for the others to
+ * plunder; Ruling: one who dies in a hallway leaves it in the room ahead):
+ * a party heading back from that hallway never enters that room, so what
+ * the dead left there goes back with it into the room it re-enters, and
+ * the confirmation says so. */
+static void
+t5_the_hallway_deads_treasure_goes_back_with_the_party(void **unused)
+{
+	struct fgtable *t = fgtable_new(2545);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_rooms_waived(t, 1);
+	fgtable_doomed(t, 0, "antidote");
+	text = fgtable_said(t, "bo", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "Al dies!");
+	free(text);
+	text = fgtable_said(t, "bo", "/fungeon retreat");
+	fgtable_holds(text, "what the dead left in this hallway (antidote) goes back with the "
+	                    "party into room 1, to plunder there");
+	free(text);
+	text = fgtable_said(t, "bo", "/fungeon retreat confirm:true");
+	fgtable_holds(text, "What the dead left in the hallway lies in room 1: antidote (/fungeon "
+	                    "take ITEM).");
+	free(text);
+	fgtable_says(t, "bo", "/fungeon take antidote",
+	             "Bo plunders antidote (2 points), left by the dead.");
+	fgtable_free(t);
+}
+
+/* Al (al, a level 3 fighter) alone goes through room 1 and dies in the
+ * hallway before room 2: nobody is left to draw, and the hallway waits to
+ * run again (playtest8's T8). */
+static void
+hallway_killed_everyone(struct fgtable *t)
+{
+	char *text;
+
+	fgtable_fighters(t, 1, 3);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_enter_waived(t);
+	fgtable_doomed(t, 0, NULL);
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "No Fungeoneer is alive to draw a category");
+	free(text);
+}
+
+/* recheck9 (line 53: whoever died makes a new one before the draw): while
+ * the hallway that killed the whole party waits to run again, the room
+ * nobody drew for cannot be chosen, made or entered, and each refusal
+ * points at the hallway, not at spending or waiving points. */
+static void
+r9_a_hallway_waiting_to_run_again_points_at_it(void **unused)
+{
+	static const char want[] = "Nobody drew a category for room 2, the whole party having "
+	                           "died in its hallway: once each player whose Fungeoneer died "
+	                           "has made a new one, the hallway runs again with /fungeon "
+	                           "hallway.";
+	struct fgtable *t = fgtable_new(2400);
+
+	(void)unused;
+	hallway_killed_everyone(t);
+	fgtable_fails_unchanged(t, "al", "/fungeon enter", want);
+	fgtable_fails_unchanged(t, "al", "/fungeon pick traps", want);
+	fgtable_fails_unchanged(t, "al", "/fungeon trap add pit annoy 2 pain 1 type stone", want);
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter");
+	fgtable_fails_unchanged(t, "al", "/fungeon enter", want);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_ok(t, "al", "/fungeon trap add pit annoy 2 pain 1 type stone");
+	fgtable_free(t);
+}
+
+/* recheck9 (Ruling: a room's budgets are counted once, after the hallway's
+ * steps 1 and 2): while the hallway waits to run again, /fungeon party
+ * shows no budgets of the run nobody drew in, which the run again
+ * recounts, but when they are counted. */
+static void
+r9_the_party_shows_no_budgets_of_a_dead_run(void **unused)
+{
+	struct fgtable *t = fgtable_new(2400);
+	char *text;
+
+	(void)unused;
+	hallway_killed_everyone(t);
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "Room 2's budgets are counted when its hallway runs again, once each "
+	                    "player whose Fungeoneer died has made a new one (/fungeon hallway).");
+	if (strstr(text, "budget this room") != NULL)
+		fail_msg("the dead run's budgets shown: %s", text);
+	free(text);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "Traps budget this room: 5 (Party Max 2 + floor 3)");
+	free(text);
+	fgtable_free(t);
+}
+
+/* T4 (line 53: a replacement at floor - 1 is made in the hallway; Ruling:
+ * on the way back, where no hallway comes, the new one joins in town, its
+ * level the player's to choose): one made in a room before the party
+ * turned back is shown joining in town, not in the next hallway, and on
+ * arrival its player hears that the level is theirs to choose now. */
+static void
+t4_a_replacement_made_before_heading_back_joins_in_town(void **unused)
+{
+	struct fgtable *t = fgtable_new(2504);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_rooms_waived(t, 2);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_says(t, "al", "/fungeon join Al2 fighter 5",
+	             "Level 2 is the only one after a death: floor 3 - 1");
+	fgtable_ok(t, "bo", "/fungeon retreat confirm:true");
+	text = fgtable_said(t, "al", "/fungeon sheet");
+	fgtable_holds(text, "Al2 (al): level 2 fighter, joins in town\n");
+	free(text);
+	c->m[1].nwander = 0; /* whatever Bo's roll gave, no wanderer to build */
+	text = fgtable_said(t, "bo", "/fungeon retreat");
+	fgtable_holds(text, "Joining the party here: Al2 (al, level 2); in town a new "
+	                    "Fungeoneer's level is its player's to choose, and one made anew "
+	                    "(/fungeon leave, then /fungeon join NAME CLASS LEVEL) takes the "
+	                    "level typed.\n");
+	free(text);
+	fgtable_ok(t, "al", "/fungeon leave");
+	fgtable_says(t, "al", "/fungeon join Al2 fighter 5", "al joins as Al2, level 5 fighter");
+	fgtable_free(t);
+}
+
+/* T3 (line 53: whoever died makes a new one, then the hallway goes on):
+ * once every fallen player has made a new Fungeoneer, the panel no longer
+ * asks for new ones first: it says they are made, on to the hallway. */
+static void
+t3_the_panel_after_every_fallen_one_is_replaced(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 6", NULL};
+	struct fgtable *t = fgtable_new(2503);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter 2");
+	text = fgtable_said(t, "al", "/panel");
+	fgtable_holds(text, " · nobody of the party is in play: new Fungeoneers first, then the "
+	                    "hallway\n");
+	free(text);
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter 2");
+	text = fgtable_said(t, "al", "/panel");
+	fgtable_holds(text, " · nobody of the party is in play: the new Fungeoneers are made, on "
+	                    "to the hallway\n");
+	free(text);
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(t6_a_level_is_no_class),
+	    cmocka_unit_test(s8_every_level_in_words_is_no_class_type),
+	    cmocka_unit_test(t3_the_panel_after_every_fallen_one_is_replaced),
+	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
+	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
+	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
+	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
