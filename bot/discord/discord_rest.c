@@ -356,7 +356,7 @@ pump(struct rest *r)
 			}
 		}
 		if (r->nactive >= ACTIVE_MAX)
-			break; /* check_done pumps again as requests finish */
+			break; /* discord_rest__check_done pumps again as requests finish */
 		if (shed_req(level, q)) {
 			list_unlink(&r->pending, q);
 			r->npending--;

@@ -72,7 +72,7 @@ sock_find(struct rest *r, curl_socket_t fd)
  * request on that connection costs no epoll_ctl; and it is started again
  * only when the events change (uv_poll_start always removes the socket
  * from epoll and adds it again: two system calls per request). It is
- * closed when curl closes the socket (on_close).
+ * closed when curl closes the socket (discord_rest_io_close_socket).
  */
 int
 discord_rest_io_socket(CURL *e, curl_socket_t fd, int action, void *userp, void *socketp)
