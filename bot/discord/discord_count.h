@@ -8,8 +8,9 @@
  * identify coordinator (discord_idq_limits). Once the coordinator's ledger
  * answers, the count is settled: [discord] shard_count when set, else
  * Discord's. A count Discord refused before (close code 4010 or 4011,
- * kept in the ledger) is not tried again while Discord's numbers are the
- * same: the bot stops with a sentence saying what to set. Otherwise the
+ * kept in the ledger) is not tried again, without an IDENTIFY, when
+ * Discord's numbers say it would be refused again: the bot stops with a
+ * sentence saying what to set. Otherwise the
  * shards of this process (shard_first..shard_last, or all) are made and
  * started, once. Every struct discord it reads and writes is discord.c's
  * (discord_int.h).
