@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <editline/readline.h>
+#include <utf8proc.h>
 
 #include "bot/log.h"
 #include "bot/console/console_name.h"
@@ -195,7 +196,6 @@ picture_controls(const char *line, size_t len, char *dst)
 
 	for (size_t i = 0; i < len; i++) {
 		unsigned char ch = (unsigned char)line[i];
-		unsigned cp;
 
 		if (ch >= 0x20 && ch != 0x7f) {
 			dst[n++] = (char)ch;
@@ -205,10 +205,8 @@ picture_controls(const char *line, size_t len, char *dst)
 			dst[n++] = ' ';
 			continue;
 		}
-		cp = ch == 0x7f ? 0x2421 : 0x2400 + ch;
-		dst[n++] = (char)(0xe0 | (cp >> 12));
-		dst[n++] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		dst[n++] = (char)(0x80 | (cp & 0x3f));
+		n += (size_t)utf8proc_encode_char(ch == 0x7f ? 0x2421 : 0x2400 + ch,
+		                                  (utf8proc_uint8_t *)dst + n);
 	}
 	return n;
 }

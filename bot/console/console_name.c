@@ -1,6 +1,7 @@
 /* console_name: the names a console player and channel go by; see console_name.h. */
 #include "bot/console/console_name.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,16 +33,16 @@ console_name_clean(const char *what, const char *s, size_t len, char out[NAME_MA
 		         NAME_RULE);
 		return -1;
 	}
-	/* A control character is refused as typed, before cleaning (which
-	 * would drop one that starts an escape sequence), and so is its
-	 * picture (U+2400-U+2421): the console's line shows a typed control
-	 * character so, and /as or /channel receive that line. */
-	for (size_t i = 0; i < len && why == NULL; i++) {
-		unsigned char c = (unsigned char)s[i];
+	/* A control character (C0, DEL, C1) is refused as typed, before
+	 * cleaning (which would drop one that starts an escape sequence or
+	 * make a line break a space), and so is its picture (U+2400-U+2421):
+	 * the console's line shows a typed control character so, and /as or
+	 * /channel receive that line. */
+	for (size_t i = 0, n; i < len && why == NULL; i += n) {
+		uint32_t cp = 0;
 
-		if (c < ' ' || c == 0x7f ||
-		    (c == 0xe2 && i + 2 < len && (unsigned char)s[i + 1] == 0x90 &&
-		     (unsigned char)s[i + 2] <= 0xa1))
+		n = utf8_decode(s + i, len - i, &cp);
+		if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || (cp >= 0x2400 && cp <= 0x2421))
 			why = "got a control character";
 	}
 	buf_init(&b, 11 * CONSOLE_NAME_MAX);

@@ -306,38 +306,12 @@ shed_req(int level, const struct req *q)
 	return level == DISCORD_INVALID_SHED_NORMAL || (q->flags & REST_OPTIONAL);
 }
 
-/*
- * Hands the requests just added to libcurl at once, in this loop turn: left
- * to the 0 ms timeout libcurl asks for when a handle is added, each
- * request waited for a turn of the loop of its own (an epoll_wait more)
- * before it went out. A request added while one runs (an answer's callback
- * asks for another) is taken by the running one's next round.
- */
-static void
-kick(struct rest *r)
-{
-	int running;
-
-	if (r->kicking) {
-		r->kick_again = true;
-		return;
-	}
-	r->kicking = true;
-	do {
-		r->kick_again = false;
-		curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-		discord_rest__check_done(r);
-	} while (r->kick_again && !r->closing);
-	r->kicking = false;
-}
-
 static void
 pump(struct rest *r)
 {
 	int64_t now = (int64_t)uv_now(r->loop), next = INT64_MAX;
 	int level = r->pending.head != NULL ? shed_level(r, now) : r->shedding;
 	uint64_t now_ns = 0;
-	bool started = false;
 	struct req *q, *nx;
 
 	for (q = r->pending.head; q != NULL; q = nx) {
@@ -377,12 +351,9 @@ pump(struct rest *r)
 		list_unlink(&r->pending, q);
 		r->npending--;
 		start(r, q, now);
-		started = true;
 	}
 	if (next != INT64_MAX)
 		uv_timer_start(&r->pump_timer, on_pump_timer, (uint64_t)(next - now), 0);
-	if (started)
-		kick(r);
 }
 
 static void

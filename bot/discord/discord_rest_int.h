@@ -80,7 +80,6 @@ struct rest {
 	CURL *pool[POOL_MAX];
 	size_t npool;
 	bool stopped, closing;
-	bool kicking, kick_again;            /* see kick(), discord_rest.c */
 	int shedding;                        /* 0, or the threshold past which requests are shed */
 	uint64_t last_sent_ns, last_wait_ns; /* see discord_rest_backlog_ns */
 	char fatal_msg[DISCORD_RATELIMIT_ROUTE_MAX + 128]; /* set when the fatal hook is due */

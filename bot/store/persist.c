@@ -1454,31 +1454,39 @@ persist_close_async(struct persist *p, void (*done)(void *ctx, unsigned lost), v
 	persist__close_step(p);
 }
 
-struct close_wait {
-	bool done;
-	unsigned lost;
-};
-
 static void
 close_waited(void *ctx, unsigned lost)
 {
-	struct close_wait *w = ctx;
+	struct persist_close_wait *w = ctx;
 
 	w->done = true;
 	w->lost = lost;
+}
+
+void
+persist_close_begin(struct persist *p, struct persist_close_wait *w)
+{
+	w->done = false;
+	persist_close_async(p, close_waited, w);
+}
+
+unsigned
+persist_close_wait(uv_loop_t *loop, struct persist_close_wait *w)
+{
+	while (!w->done)
+		uv_run(loop, UV_RUN_ONCE);
+	return w->lost;
 }
 
 unsigned
 persist_close(struct persist *p)
 {
 	uv_loop_t *loop;
-	struct close_wait w = {false, 0};
+	struct persist_close_wait w;
 
 	if (p == NULL)
 		return 0;
 	loop = p->loop;
-	persist_close_async(p, close_waited, &w);
-	while (!w.done)
-		uv_run(loop, UV_RUN_ONCE);
-	return w.lost;
+	persist_close_begin(p, &w);
+	return persist_close_wait(loop, &w);
 }

@@ -203,6 +203,19 @@ void persist_close_async(struct persist *p, void (*done)(void *ctx, unsigned los
  * callbacks (tests, tools). Returns lost. */
 unsigned persist_close(struct persist *p);
 
+/* A close to wait for: done once it is over, lost then as done's. */
+struct persist_close_wait {
+	bool done;
+	unsigned lost;
+};
+/* persist_close in two halves, for a caller that runs the loop itself
+ * between them (a test interleaving a store's answers with the close):
+ * persist_close_begin starts closing p (persist_close_async) with w as
+ * its completion, setting w->done false; persist_close_wait runs loop
+ * until w->done and returns w->lost. Only outside the loop's callbacks. */
+void persist_close_begin(struct persist *p, struct persist_close_wait *w);
+unsigned persist_close_wait(uv_loop_t *loop, struct persist_close_wait *w);
+
 #include "bot/store/persist_queue.h"
 #include "bot/store/persist_snapshot.h"
 

@@ -711,7 +711,17 @@ poll_cb(uv_poll_t *h, int status, int events)
 		return;
 	}
 	if (status < 0) {
-		lost(p, uv_strerror(status));
+		/* libuv reports an error on the socket (POLLERR, as when the
+		 * server's end was closed with our data unread) as UV_EBADF,
+		 * which names nothing true, and stops watching. The socket is
+		 * read as when readable: the results that came are taken, and
+		 * libpq, failing to read on, says what happened (the server
+		 * closed the connection). */
+		p->poll_events = 0;
+		for (int i = 0; i < 3 && p->up; i++)
+			pg_step(p);
+		if (p->up)
+			lost(p, "the socket reported an error");
 		return;
 	}
 	pg_step(p);

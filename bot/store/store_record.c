@@ -55,12 +55,16 @@ store_record_of_channel(struct store_record *r, const struct channel *ch)
 	r->style_set = false;
 	r->nsaved = 0;
 	memset(r->mods, 0, sizeof(r->mods));
+	memset(r->texts, 0, sizeof(r->texts));
 	copy_str(r->key, sizeof(r->key), channel_key(ch));
 	copy_str(r->gm, sizeof(r->gm), channel_gm(ch));
 	copy_str(r->gm_name, sizeof(r->gm_name), channel_gm_name(ch));
 	r->last_used = channel_last_used(ch);
-	for (int i = 0; i < CHANMOD_COUNT; i++)
+	for (int i = 0; i < CHANMOD_COUNT; i++) {
 		r->mods[i] = channel_mod_peek(ch, (enum chanmod_id)i);
+		if (r->mods[i] != NULL)
+			r->texts[i] = channel_kept_text(ch, (enum chanmod_id)i, &r->text_len[i]);
+	}
 }
 
 void
@@ -131,98 +135,92 @@ frame_end(struct buf *out, size_t old, bool toobig, int written, bool newline)
 	return 0;
 }
 
-/* Appends "<crc> <json>\n" for obj to out, or leaves out alone. */
+/* The channel's JSON object: its fields, then each module's text. */
 static int
-frame(const cJSON *obj, struct buf *out)
+write_channel(const struct store_record *r, const struct store_record_mods *m, struct buf *out)
 {
-	bool toobig = out->toobig;
-	size_t old = frame_begin(out);
+	bool first = true;
 
-	return frame_end(out, old, toobig, json_write(obj, out), true);
-}
-
-static cJSON *
-encode_channel(const struct store_record *r, const struct store_record_mods *m)
-{
-	cJSON *o = cJSON_CreateObject(), *mods = NULL;
-
-	cJSON_AddStringToObject(o, "t", "c");
-	cJSON_AddStringToObject(o, "key", r->key);
-	cJSON_AddNumberToObject(o, "last_used", (double)r->last_used);
+	json_write_lit(out, "{\"t\":\"c\"");
+	json_write_lit(out, ",\"key\":");
+	json_write_string(r->key, out);
+	json_write_lit(out, ",\"last_used\":");
+	json_write_int(r->last_used, out);
 	if (r->gm[0] != '\0') {
-		cJSON_AddStringToObject(o, "gm", r->gm);
-		cJSON_AddStringToObject(o, "gm_name", r->gm_name);
+		json_write_lit(out, ",\"gm\":");
+		json_write_string(r->gm, out);
+		json_write_lit(out, ",\"gm_name\":");
+		json_write_string(r->gm_name, out);
 	}
 	for (size_t i = 0; i < m->n; i++) {
-		cJSON *saved;
-
 		if (r->mods[i] == NULL || m->table[i] == NULL)
 			continue;
-		saved = m->table[i]->save(r->mods[i]);
-		if (saved == NULL) {
-			cJSON_Delete(o);
-			return NULL;
-		}
-		if (mods == NULL)
-			mods = cJSON_AddObjectToObject(o, "mods");
-		cJSON_AddItemToObject(mods, m->table[i]->name, saved);
+		if (first)
+			json_write_lit(out, ",\"mods\":{");
+		else
+			buf_addc(out, ',');
+		first = false;
+		json_write_string(m->table[i]->name, out);
+		buf_addc(out, ':');
+		if (r->texts[i] != NULL)
+			buf_add(out, r->texts[i], r->text_len[i]);
+		else if (chanmod_write(m->table[i], r->mods[i], out) < 0)
+			return -1;
 	}
-	return o;
+	if (!first)
+		buf_addc(out, '}');
+	buf_addc(out, '}');
+	return 0;
 }
 
-static int encode(const struct store_record *r, const struct store_record_mods *m, struct buf *out);
+/* The user's JSON object. */
+static void
+write_user(const struct store_record *r, struct buf *out)
+{
+	json_write_lit(out, "{\"t\":\"u\"");
+	json_write_lit(out, ",\"key\":");
+	json_write_string(r->key, out);
+	json_write_lit(out, ",\"name\":");
+	json_write_string(r->name, out);
+	if (r->style_set) {
+		json_write_lit(out, ",\"style\":{\"colour\":");
+		json_write_string(store_record_colour_name(r->style.colour), out);
+		json_write_lit(out, ",\"mark\":");
+		json_write_string(r->style.mark, out);
+		buf_addc(out, '}');
+	}
+	if (r->nsaved > 0) {
+		json_write_lit(out, ",\"saved\":[");
+		for (size_t i = 0; i < r->nsaved; i++) {
+			if (i > 0)
+				buf_addc(out, ',');
+			json_write_lit(out, "{\"name\":");
+			json_write_string(r->saved[i].name, out);
+			json_write_lit(out, ",\"roll\":");
+			json_write_string(r->saved[i].roll, out);
+			buf_addc(out, '}');
+		}
+		buf_addc(out, ']');
+	}
+	buf_addc(out, '}');
+}
 
 int
 store_record_encode(const struct store_record *r, const struct store_record_mods *m,
                     struct buf *out)
 {
-	int rc;
+	bool toobig = out->toobig;
+	size_t old;
+	int rc = 0;
 
-	/* The tree lives for this call: from the arena (json.h). */
-	json_scratch_begin();
-	rc = encode(r, m, out);
-	json_scratch_end();
-	return rc;
-}
-
-static int
-encode(const struct store_record *r, const struct store_record_mods *m, struct buf *out)
-{
-	cJSON *o, *s;
-	int rc;
-
-	if (r->kind == STORE_RECORD_CHANNEL) {
-		o = encode_channel(r, m);
-		if (o == NULL)
-			return -1;
-	} else if (r->kind == STORE_RECORD_USER) {
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "t", "u");
-		cJSON_AddStringToObject(o, "key", r->key);
-		cJSON_AddStringToObject(o, "name", r->name);
-		if (r->style_set) {
-			s = cJSON_AddObjectToObject(o, "style");
-			cJSON_AddStringToObject(s, "colour",
-			                        store_record_colour_name(r->style.colour));
-			cJSON_AddStringToObject(s, "mark", r->style.mark);
-		}
-		if (r->nsaved > 0) {
-			cJSON *saved = cJSON_AddArrayToObject(o, "saved");
-
-			for (size_t i = 0; i < r->nsaved; i++) {
-				cJSON *j = cJSON_CreateObject();
-
-				cJSON_AddStringToObject(j, "name", r->saved[i].name);
-				cJSON_AddStringToObject(j, "roll", r->saved[i].roll);
-				cJSON_AddItemToArray(saved, j);
-			}
-		}
-	} else {
+	if (r->kind != STORE_RECORD_CHANNEL && r->kind != STORE_RECORD_USER)
 		return -1;
-	}
-	rc = frame(o, out);
-	cJSON_Delete(o);
-	return rc;
+	old = frame_begin(out);
+	if (r->kind == STORE_RECORD_CHANNEL)
+		rc = write_channel(r, m, out);
+	else
+		write_user(r, out);
+	return frame_end(out, old, toobig, rc, true);
 }
 
 const struct chanmod *

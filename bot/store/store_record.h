@@ -73,6 +73,11 @@ struct store_record {
 	char gm_name[NAME_MAX_LEN];
 	int64_t last_used;
 	void *mods[STORE_RECORD_MODS_MAX]; /* indexed like the module table */
+	/* A module's text when it is known already (the channel's kept text,
+	 * channel_kept_text()): written as it is instead of encoding mods[i].
+	 * Borrowed; NULL: encode. */
+	const char *texts[STORE_RECORD_MODS_MAX];
+	size_t text_len[STORE_RECORD_MODS_MAX];
 	bool owns_mods;
 	/* user */
 	char name[NAME_MAX_LEN];
@@ -85,7 +90,8 @@ struct store_record {
 /* The program's module table (chanmod_table, CHANMOD_COUNT slots). */
 const struct store_record_mods *store_record_builtin_mods(void);
 
-/* Views of live records for encoding; module states are borrowed. */
+/* Views of live records for encoding; module states and the channel's
+ * kept texts are borrowed (valid until the channel next changes). */
 void store_record_of_channel(struct store_record *r, const struct channel *ch);
 void store_record_of_user(struct store_record *r, const struct user *u);
 /* True for a channel record with no GM and no module state, and for a user

@@ -4,7 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "commands/core/state_int.h"
+#include "rules/base/buf.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 
 const char *
@@ -81,9 +85,78 @@ channel_at_start(const struct channel *ch)
 void
 channel_mod_set(struct channel *ch, enum chanmod_id id, void *mod)
 {
+	if (ch->texts != NULL) {
+		free(ch->texts->text[id]);
+		ch->texts->text[id] = NULL;
+	}
 	if (ch->mods[id] != NULL)
 		chanmod_table[id]->destroy(ch->mods[id]);
 	ch->mods[id] = mod;
+}
+
+int
+chanmod_write(const struct chanmod *m, const void *state, struct buf *out)
+{
+	cJSON *o;
+	int rc;
+
+	if (m->write != NULL)
+		return m->write(state, out);
+	json_scratch_begin(); /* the tree lives for this call (json.h) */
+	o = m->save(state);
+	rc = o != NULL ? json_write(o, out) : -1;
+	cJSON_Delete(o);
+	json_scratch_end();
+	return rc;
+}
+
+const char *
+channel_kept_text(const struct channel *ch, enum chanmod_id id, size_t *len)
+{
+	if (ch->texts == NULL || ch->texts->text[id] == NULL)
+		return NULL;
+	*len = ch->texts->len[id];
+	return ch->texts->text[id];
+}
+
+char *
+channel_take_text(struct channel *ch, enum chanmod_id id, size_t *len)
+{
+	char *t;
+
+	if (ch->texts == NULL || ch->texts->text[id] == NULL)
+		return NULL;
+	t = ch->texts->text[id];
+	*len = ch->texts->len[id];
+	ch->texts->text[id] = NULL;
+	return t;
+}
+
+void
+channel_keep_text(struct channel *ch, enum chanmod_id id, char *text, size_t len)
+{
+	if (text == NULL)
+		return;
+	if (ch->mods[id] == NULL || len > CHANNEL_TEXT_MAX) {
+		free(text);
+		return;
+	}
+	if (ch->texts == NULL)
+		ch->texts = xcalloc(1, sizeof(*ch->texts));
+	free(ch->texts->text[id]);
+	ch->texts->text[id] = text;
+	ch->texts->len[id] = len;
+}
+
+void
+channel_drop_texts(struct channel *ch)
+{
+	if (ch->texts == NULL)
+		return;
+	for (int i = 0; i < CHANMOD_COUNT; i++)
+		free(ch->texts->text[i]);
+	free(ch->texts);
+	ch->texts = NULL;
 }
 
 /* Puts ch on its state's list of touched channels (state_flush). */
@@ -101,6 +174,7 @@ void
 channel_touch(struct channel *ch)
 {
 	ch->changes++;
+	channel_drop_texts(ch);
 	mark(ch);
 }
 
@@ -126,6 +200,7 @@ void
 channel_set_changes_saved(struct channel *ch, uint32_t changes)
 {
 	ch->changes_saved = changes;
+	channel_drop_texts(ch); /* kept for the record, which is stored now */
 }
 
 uint64_t

@@ -46,6 +46,11 @@ struct chanmod {
 	void (*destroy)(void *);
 	/* A JSON object holding the whole state (caller frees with cJSON_Delete). */
 	struct cJSON *(*save)(const void *);
+	/* Appends the text of save()'s object to out, byte for byte what
+	 * json_write() makes of it, without building the tree; returns 0, or -1
+	 * when out's cap was reached. NULL: chanmod_write() writes save()'s
+	 * tree. A module with write() may build save()'s tree from its text. */
+	int (*write)(const void *, struct buf *out);
 	/* Fills a fresh state from save()'s output. Returns 0, or -1 with one
 	 * sentence in err naming what is wrong; the state may then be partly
 	 * filled and is destroyed by the caller. */
@@ -85,6 +90,40 @@ struct chanmod {
 /* Defined in commands/core/commands.c; NULL entries are unused slots. */
 extern const struct chanmod *const chanmod_table[];
 
+/* Appends the JSON text of state (a state of m) to out: m's write(), else
+ * its save() tree written by json_write(). The one road from a module's
+ * state to its text: the store's records and the undo history's encodings
+ * both take it. Returns 0, or -1 when m could not save or out's cap was
+ * reached (out then holds a prefix). */
+int chanmod_write(const struct chanmod *m, const void *state, struct buf *out);
+
+/*
+ * A module's text kept with its channel: what chanmod_write() made of the
+ * module's state after a command (the undo history's encoding), kept so
+ * that the store's record of that change, and a command that comes before
+ * it is stored, take it instead of encoding the state once more. A kept
+ * text is valid until the channel next changes (channel_touch()) or the
+ * module's state is replaced (channel_mod_set()); every change is followed
+ * by channel_touch() (state.h), so a valid text is the state's text. Texts
+ * go when the record is stored (channel_set_changes_saved()): memory stays
+ * with the changes in flight, not with every channel. Texts are kept only
+ * for states that exist, and up to CHANNEL_TEXT_MAX bytes each.
+ */
+#define CHANNEL_TEXT_MAX (64u << 10)
+/* Module id's valid kept text (NUL-terminated, *len bytes; it belongs to
+ * the channel and stays until the next channel_keep_text(),
+ * channel_take_text() or channel_touch() of ch), or NULL when none is
+ * valid. */
+const char *channel_kept_text(const struct channel *ch, enum chanmod_id id, size_t *len);
+/* The same, handed to the caller (who frees it with free()): the channel
+ * keeps no text of id afterwards. NULL when none is valid. */
+char *channel_take_text(struct channel *ch, enum chanmod_id id, size_t *len);
+/* Keeps text (len bytes, NUL-terminated, from malloc: taken, or freed when
+ * not kept) as module id's text now. The caller vouches that it is
+ * chanmod_write()'s text of the module's current state; nothing is kept
+ * when the channel holds no state of id or text passes CHANNEL_TEXT_MAX. */
+void channel_keep_text(struct channel *ch, enum chanmod_id id, char *text, size_t len);
+
 const char *channel_key(const struct channel *ch);
 /* The GM's user key and display name, or NULL when no one claimed it. */
 const char *channel_gm(const struct channel *ch);
@@ -105,8 +144,9 @@ void channel_append(struct channel *ch);
  * store. */
 bool channel_touched(const struct channel *ch);
 /* For the store: how many times the record was touched (a counter that
- * wraps), the count its stored row holds, and whether they are equal (the
- * row is current, its log aside). */
+ * wraps), the count its stored row holds (setting it drops the kept
+ * texts), and whether they are equal (the row is current, its log
+ * aside). */
 uint32_t channel_changes(const struct channel *ch);
 void channel_set_changes_saved(struct channel *ch, uint32_t changes);
 bool channel_record_saved(const struct channel *ch);

@@ -38,8 +38,9 @@ run_handler(struct invocation *inv, struct reply *out)
 	for (int i = 0; i < CHANMOD_COUNT; i++)
 		had[i] = channel_mod_peek(inv->chan, (enum chanmod_id)i) != NULL;
 	undo_before(inv, &snap);
+	inv->screened = false;
 	inv->cmd->fn(inv, out);
-	undo_after(inv, &snap, reply_is_screened(out));
+	undo_after(inv, &snap);
 	if (channel_touched(inv->chan))
 		return;
 	for (int i = 0; i < CHANMOD_COUNT; i++)

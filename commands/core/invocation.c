@@ -93,6 +93,20 @@ invocation_require_gm(struct invocation *inv, struct reply *out)
 }
 
 void
+invocation_screen(struct invocation *inv, struct reply *out, unsigned style, const char *what)
+{
+	reply_line(out, style, "%s", what);
+	reply_to(out, REPLY_INVOKER);
+	invocation_screened(inv);
+}
+
+void
+invocation_screened(struct invocation *inv)
+{
+	inv->screened = true;
+}
+
+void
 invocation_claim_hint(struct reply *out)
 {
 	reply_cmd(out, RS_BAD, "gm claim", NULL);

@@ -21,6 +21,7 @@ chan_note(struct channel *ch, void *ctx)
 
 	snprintf(id, sizeof(id), "c:%s", channel_key(ch));
 	request_add_change(n->req, id);
+	channel_set_changes_saved(ch, channel_changes(ch)); /* held, as far as it goes */
 	return n->m->chan_fn != NULL ? n->m->chan_fn(ch, n->m->ctx) : 0;
 }
 

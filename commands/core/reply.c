@@ -34,7 +34,6 @@ struct reply {
 	char *gm_key, *gm_name; /* the GM message's recipient, in the arena */
 	char *gm_fallback;      /* where it goes when it cannot, in the arena */
 	char *gm_aside;         /* what it is, when an aside (reply_gm_aside), in the arena */
-	bool screened;          /* reply_screen */
 	bool error;
 	char *error_text;
 	char *panel; /* reply_panel's message id ("" none), in the arena; NULL: not a panel */
@@ -159,7 +158,6 @@ reply_clear(struct reply *r)
 	memset(r->cap_blocks, 0, sizeof(r->cap_blocks));
 	memset(r->line_open, 0, sizeof(r->line_open));
 	r->gm_key = r->gm_name = r->gm_fallback = r->gm_aside = NULL;
-	r->screened = false;
 	r->panel = NULL;
 	r->error = false;
 	r->error_text = NULL;
@@ -232,26 +230,6 @@ bool
 reply_gm_is_aside(const struct reply *r)
 {
 	return r->gm_aside != NULL;
-}
-
-void
-reply_screen(struct reply *r, unsigned style, const char *what)
-{
-	reply_line(r, style, "%s", what);
-	reply_to(r, REPLY_INVOKER);
-	reply_screened(r);
-}
-
-void
-reply_screened(struct reply *r)
-{
-	r->screened = true;
-}
-
-bool
-reply_is_screened(const struct reply *r)
-{
-	return r->screened;
 }
 
 void

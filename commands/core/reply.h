@@ -194,22 +194,6 @@ const char *reply_gm_what(const struct reply *r);
 bool reply_gm_is_aside(const struct reply *r);
 
 /*
- * The reply of something the GM does behind the screen (Tension hidden):
- * the channel reads the line what (in style) and nothing more; what
- * follows goes to the invoker alone (REPLY_INVOKER). The reply is marked
- * (reply_is_screened): the undo history then keeps a step for the command
- * whatever it changed and names it to players as made behind the screen
- * (commands/core/undo.h), so that neither the step's words nor its being
- * there tell them what the GM's roll or check found.
- */
-void reply_screen(struct reply *r, unsigned style, const char *what);
-/* Marks the reply as reply_screen does, adding nothing: for a command some
- * of whose outcome goes behind the screen while the rest is the channel's
- * (a player's wandering check that meets what the GM alone may know). */
-void reply_screened(struct reply *r);
-bool reply_is_screened(const struct reply *r);
-
-/*
  * A long text the command still needs, asked of the invoker (a table's
  * entries, after "/table set loot" alone): the command line to run with it
  * (line, "table set loot", whose first word also names the lines that end

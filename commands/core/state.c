@@ -46,6 +46,7 @@ channel_free(struct channel *ch)
 	for (int i = 0; i < CHANMOD_COUNT; i++)
 		if (ch->mods[i] != NULL && chanmod_table[i] != NULL)
 			chanmod_table[i]->destroy(ch->mods[i]);
+	channel_drop_texts(ch);
 	free(ch->gm);
 	free(ch);
 }

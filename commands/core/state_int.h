@@ -22,16 +22,24 @@
  * key is allocated with the record and the GM's key and name only when
  * there is a GM.
  */
+/* The module texts kept with a channel (channel.h, channel_text): a text
+ * is there while it is valid, NULL otherwise. */
+struct channel_texts {
+	char *text[CHANMOD_COUNT];
+	size_t len[CHANMOD_COUNT];
+};
+
 struct channel {
 	UT_hash_handle hh;
 	struct state *owner;
 	struct channel *next_touched;
 	void *mods[CHANMOD_COUNT + 1];
 	int64_t last_used;
-	uint64_t generation; /* the store's row generation (bot/store/store_backend.h) */
-	uint64_t log_saved;  /* the newest log entry the store holds (channel.h) */
-	char *gm;            /* the GM's key, NUL, the GM's name; or NULL */
-	uint32_t changes;    /* channel_touch() calls, and those the store holds */
+	uint64_t generation;         /* the store's row generation (bot/store/store_backend.h) */
+	uint64_t log_saved;          /* the newest log entry the store holds (channel.h) */
+	char *gm;                    /* the GM's key, NUL, the GM's name; or NULL */
+	struct channel_texts *texts; /* kept module texts, or NULL when none ever was */
+	uint32_t changes;            /* channel_touch() calls, and those the store holds */
 	uint32_t changes_saved;
 	bool touched; /* on the state's list of touched channels */
 	char key[];   /* at most KEY_MAX bytes with the NUL */
@@ -62,5 +70,8 @@ struct state {
 	int (*load_user)(struct user *fresh, void *ctx);
 	void *load_user_ctx;
 };
+
+/* Frees ch's kept module texts (channel.c). */
+void channel_drop_texts(struct channel *ch);
 
 #endif

@@ -29,22 +29,25 @@ static const char *const not_undoable[] = {"roll",     "gmroll", "log",  "save",
 
 /* --- recording --- */
 
+/* Module m's text now (len bytes; NULL: the channel holds no state of
+ * it), the caller's to free: the channel's kept text when it is valid,
+ * else a fresh encoding. */
 static char *
-encode_mod(const struct channel *ch, int m)
+take_mod(struct channel *ch, int m, size_t *len)
 {
 	const void *mod = channel_mod_peek(ch, undo_ids[m]);
-	cJSON *o;
+	char *text;
 	struct buf b;
 
+	*len = 0;
 	if (mod == NULL)
 		return NULL;
-	json_scratch_begin(); /* the tree lives for this call (json.h) */
-	o = chanmod_table[undo_ids[m]]->save(mod);
+	if ((text = channel_take_text(ch, undo_ids[m], len)) != NULL)
+		return text;
 	buf_init(&b, SIZE_MAX);
-	if (json_write(o, &b) < 0)
+	if (chanmod_write(chanmod_table[undo_ids[m]], mod, &b) < 0)
 		abort(); /* a module's save() built a node JSON has no text for */
-	cJSON_Delete(o);
-	json_scratch_end();
+	*len = b.len;
 	return buf_take(&b);
 }
 
@@ -68,7 +71,7 @@ undo_before(struct invocation *inv, struct undo_snap *snap)
 	snap->active = true;
 	snap->draws = inv->rng != NULL ? rng_draws(inv->rng) : 0;
 	for (int m = 0; m < UNDO_NMODS; m++)
-		snap->before[m] = encode_mod(inv->chan, m);
+		snap->before[m] = take_mod(inv->chan, m, &snap->before_len[m]);
 }
 
 /* Appends the command path's names to buf ("fungeon damage"). */
@@ -152,33 +155,37 @@ put_what(struct reply *out, unsigned style, const struct undo_step *s)
 }
 
 void
-undo_after(struct invocation *inv, struct undo_snap *snap, bool screened)
+undo_after(struct invocation *inv, struct undo_snap *snap)
 {
 	struct undo_parts p;
 	char *now[UNDO_NMODS] = {NULL};
+	size_t now_len[UNDO_NMODS] = {0};
 	char who[KEY_MAX], name[NAME_MAX_LEN], path[UNDO_PATH_MAX], args[UNDO_WHAT_MAX];
 	char screen[KEY_MAX];
+	bool changed = snap->active && channel_touched(inv->chan), screened;
 
 	memset(&p, 0, sizeof(p));
-	if (snap->active && channel_touched(inv->chan)) {
+	if (changed) {
 		for (int m = 0; m < UNDO_NMODS; m++) {
 			const char *was = snap->before[m];
+			size_t was_len = snap->before_len[m];
 
-			now[m] = encode_mod(inv->chan, m);
+			now[m] = take_mod(inv->chan, m, &now_len[m]);
 			if (was == NULL ? now[m] == NULL
-			                : now[m] != NULL && strcmp(was, now[m]) == 0)
+			                : now[m] != NULL && was_len == now_len[m] &&
+			                      memcmp(was, now[m], was_len) == 0)
 				continue;
 			p.has |= (uint8_t)(1u << m);
 			if (was == NULL)
 				p.none |= (uint8_t)(1u << m);
 			else if (now[m] == NULL) /* against no state: the empty encoding */
-				undo_delta_make(was, strlen(was), "", 0, &p.d[m]);
+				undo_delta_make(was, was_len, "", 0, &p.d[m]);
 			else
-				undo_delta_make(was, strlen(was), now[m], strlen(now[m]), &p.d[m]);
+				undo_delta_make(was, was_len, now[m], now_len[m], &p.d[m]);
 		}
 	}
 	/* Made behind the screen: kept even when it changed nothing. */
-	screened = screened && snap->active;
+	screened = inv->screened && snap->active;
 	if (p.has != 0 || screened) {
 		struct undo_step *s;
 		size_t size;
@@ -216,10 +223,18 @@ undo_after(struct invocation *inv, struct undo_snap *snap, bool screened)
 		if (!channel_touched(inv->chan))
 			channel_touch(inv->chan);
 	}
+	/* The texts of the states as they are now stay with the channel for
+	 * whoever needs them next (its record, the next command's image):
+	 * those just made, or, when nothing changed, those taken before. */
 	for (int m = 0; m < UNDO_NMODS; m++) {
 		undo_delta_free(&p.d[m]);
-		free(now[m]);
-		free(snap->before[m]);
+		if (changed) {
+			channel_keep_text(inv->chan, undo_ids[m], now[m], now_len[m]);
+			free(snap->before[m]);
+		} else {
+			channel_keep_text(inv->chan, undo_ids[m], snap->before[m],
+			                  snap->before_len[m]);
+		}
 		snap->before[m] = NULL;
 	}
 }
@@ -229,7 +244,7 @@ undo_after(struct invocation *inv, struct undo_snap *snap, bool screened)
 /* Rebuilds the step's previous states from the channel's current ones into
  * fresh[] (NULL: no state), or returns -1 with err set. */
 static int
-decode_step(const struct channel *ch, const struct undo_step *s, void *fresh[UNDO_NMODS], char *err,
+decode_step(struct channel *ch, const struct undo_step *s, void *fresh[UNDO_NMODS], char *err,
             size_t errlen)
 {
 	struct undo_delta d[UNDO_NMODS];
@@ -240,19 +255,18 @@ decode_step(const struct channel *ch, const struct undo_step *s, void *fresh[UND
 	for (int m = 0; m < UNDO_NMODS; m++) {
 		const struct chanmod *cm = chanmod_table[undo_ids[m]];
 		char *cur, *prev = NULL;
-		size_t prev_len;
+		size_t cur_len, prev_len;
 		cJSON *o = NULL;
 		int r = -1;
 
 		if (!undo_step_has_delta(s, m))
 			continue;
-		cur = encode_mod(ch, m);
-		if (undo_delta_apply(&d[m], cur != NULL ? cur : "", cur != NULL ? strlen(cur) : 0,
-		                     &prev, &prev_len) < 0)
+		cur = take_mod(ch, m, &cur_len);
+		if (undo_delta_apply(&d[m], cur != NULL ? cur : "", cur_len, &prev, &prev_len) < 0)
 			snprintf(err, errlen,
 			         "its saved %s change does not fit the current %s state",
 			         undo_labels[m], undo_labels[m]);
-		free(cur);
+		channel_keep_text(ch, undo_ids[m], cur, cur_len); /* still the state's */
 		if (prev != NULL) {
 			o = cJSON_Parse(prev);
 			if (o == NULL)

@@ -2,10 +2,13 @@
  * undo: /undo, and the channel's undo history (module slot CHANMOD_UNDO).
  *
  * The history keeps no copy of the modules' current encodings. Before an
- * undoable command, undo_before() encodes the channel's game modules
- * (Tension, Fungeon, the dungeon procedure, the tables) into the caller's undo_snap;
- * after a command that touched the channel, undo_after() encodes them
- * again and, when any changed, records one step: who ran what, and for
+ * undoable command, undo_before() takes the texts of the channel's game
+ * modules (Tension, Fungeon, the dungeon procedure, the tables) into the
+ * caller's undo_snap: those the channel keeps (channel_kept_text(), left by the
+ * command before), else fresh encodings (chanmod_write()); after a command
+ * that touched the channel, undo_after() encodes them again, leaves those
+ * texts with the channel (for its record and the next command) and, when
+ * any changed, records one step: who ran what, and for
  * each module it changed a delta (undo_delta.h) that rebuilds the earlier
  * encoding from the one the step left, or "no state before". A command that
  * touches nothing records nothing (every change is followed by
@@ -56,16 +59,17 @@ struct undo_snap {
 	bool active;              /* the command may leave a step */
 	uint64_t draws;           /* rng_draws() before it ran */
 	char *before[UNDO_NMODS]; /* the modules' encodings before it (owned), NULL: none */
+	size_t before_len[UNDO_NMODS];
 };
 
 /* Before inv runs: marks whether it is undoable and, when it is, encodes
  * the modules into snap. */
 void undo_before(struct invocation *inv, struct undo_snap *snap);
 /* After inv ran: records the step when it changed a game module, or when
- * the GM ran it behind the screen (screened: its reply was reply_screen's,
+ * the GM ran it behind the screen (inv->screened: invocation_screen's mark,
  * while Tension is hidden) whatever it changed, and frees what snap holds
  * (call it after every undo_before()). */
-void undo_after(struct invocation *inv, struct undo_snap *snap, bool screened);
+void undo_after(struct invocation *inv, struct undo_snap *snap);
 
 /* How many steps the channel's history holds (tests). */
 size_t undo_depth(const struct channel *ch);

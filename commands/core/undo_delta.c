@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/base/buf.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 
 #define BLOCK     8  /* bytes a copy found through the index must match, at least */
@@ -93,27 +95,60 @@ get_num(const uint8_t **p, const uint8_t *end, size_t *v)
 	}
 }
 
-/* A bucket for the BLOCK bytes at s: the eight bytes as one word,
- * multiplied by a large odd constant, its top HASH_BITS (an index is built
- * for every byte of next: a sum a byte at a time cost eight times more). */
+/* A bucket of 2^bits for the BLOCK bytes at s: the eight bytes as one
+ * word, multiplied by a large odd constant, its top bits (an index is
+ * built for every byte of next: a sum a byte at a time cost eight times
+ * more). */
 static uint32_t
-block_hash(const char *s)
+block_hash(const char *s, unsigned bits)
 {
 	uint64_t w;
 
 	_Static_assert(BLOCK == sizeof(w), "a block is one 64-bit word");
 	memcpy(&w, s, sizeof(w));
-	return (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> (64 - HASH_BITS));
+	return (uint32_t)((w * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+}
+
+/* How many bytes a and b have in common from their starts (at most n),
+ * a word at a time. */
+static size_t
+match_len(const char *a, const char *b, size_t n)
+{
+	size_t k = 0;
+
+	while (n - k >= 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + k, 8);
+		memcpy(&y, b + k, 8);
+		if (x != y) {
+			while (a[k] == b[k])
+				k++;
+			return k;
+		}
+		k += 8;
+	}
+	while (k < n && a[k] == b[k])
+		k++;
+	return k;
+}
+
+/* How many bytes a (alen) and b (blen) have in common at their ends, at
+ * most n. */
+static size_t
+match_tail(const char *a, size_t alen, const char *b, size_t blen, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && a[alen - 1 - k] == b[blen - 1 - k])
+		k++;
+	return k;
 }
 
 static size_t
-match_len(const char *a, size_t alen, const char *b, size_t blen)
+min_size(size_t a, size_t b)
 {
-	size_t n = 0;
-
-	while (n < alen && n < blen && a[n] == b[n])
-		n++;
-	return n;
+	return a < b ? a : b;
 }
 
 static void
@@ -126,52 +161,97 @@ finish(struct undo_delta *d, struct ops *o, const char *next, size_t nlen)
 	d->whole = false;
 }
 
+/* A copy not written yet: one that follows on from it joins it. */
+struct run {
+	size_t off, n;
+};
+
+static void
+add_copy(struct ops *o, struct run *r, size_t off, size_t n)
+{
+	if (r->n > 0 && r->off + r->n == off) {
+		r->n += n;
+		return;
+	}
+	if (r->n > 0)
+		ops_copy(o, r->off, r->n);
+	r->off = off;
+	r->n = n;
+}
+
+/* Writes the copy not written yet, then n literal bytes. */
+static void
+add_lit(struct ops *o, struct run *r, const char *lit, size_t n)
+{
+	if (r->n > 0)
+		ops_copy(o, r->off, r->n);
+	r->n = 0;
+	ops_add(o, lit, n);
+}
+
+/*
+ * The bytes both encodings start with and end with are one copy each;
+ * between them, prev's bytes are found in next through an index of the
+ * blocks of next's middle (where a change moved them: an entry added
+ * before them), else where the last copy ended (a change in place), else
+ * they are literals.
+ */
 void
 undo_delta_make(const char *prev, size_t plen, const char *next, size_t nlen, struct undo_delta *d)
 {
 	struct ops o = {0};
 	int32_t *index = NULL;
+	size_t pre = match_len(prev, next, min_size(plen, nlen));
+	size_t suf = match_tail(prev, plen, next, nlen, min_size(plen, nlen) - pre);
+	size_t pend = plen - suf, nend = nlen - suf; /* the middles' ends */
 	size_t j = 0, lit = 0, expect = 0;
+	struct run copy = {0, 0};
+	unsigned bits = 6;
 
-	if (nlen >= BLOCK) { /* where each block of next starts (the first one) */
-		index = xmalloc(sizeof(*index) << HASH_BITS);
-		memset(index, 0xff, sizeof(*index) << HASH_BITS);
-		for (size_t i = nlen - BLOCK + 1; i-- > 0;)
-			index[block_hash(next + i)] = (int32_t)i;
+	if (nend - pre >= BLOCK && pend - pre >= BLOCK) { /* where each block starts (the first) */
+		while (bits < HASH_BITS && ((size_t)1 << bits) < nend - pre)
+			bits++;
+		index = xmalloc(sizeof(*index) << bits);
+		memset(index, 0xff, sizeof(*index) << bits);
+		for (size_t i = nend - BLOCK + 1; i-- > pre;)
+			index[block_hash(next + i, bits)] = (int32_t)i;
 	}
-	while (j < plen) {
+	while (j < pend) {
 		size_t off = 0, n = 0;
 
-		/* Where the last copy ended first (encodings change in place),
-		 * then any block of next with the same bytes. */
 		if (expect < nlen)
-			n = match_len(prev + j, plen - j, next + expect, nlen - expect),
+			n = match_len(prev + j, next + expect, min_size(pend - j, nlen - expect)),
 			off = expect;
-		if (n < BLOCK && index != NULL && plen - j >= BLOCK) {
-			int32_t at = index[block_hash(prev + j)];
+		if (n < BLOCK && index != NULL && pend - j >= BLOCK) {
+			int32_t at = index[block_hash(prev + j, bits)];
 
 			if (at >= 0) {
-				size_t m =
-				    match_len(prev + j, plen - j, next + at, nlen - (size_t)at);
+				size_t m = match_len(prev + j, next + at,
+				                     min_size(pend - j, nlen - (size_t)at));
 
 				if (m > n)
 					n = m, off = (size_t)at;
 			}
 		}
-		if (n < BLOCK && !(n > 0 && off == expect && j == plen - n)) {
+		if (n < BLOCK && !(n > 0 && off == expect && j == pend - n)) {
 			j++;
 			lit++;
 			if (expect < nlen)
 				expect++; /* a changed byte in place: keep walking next with prev */
 			continue;
 		}
-		ops_add(&o, prev + j - lit, lit);
+		if (lit > 0)
+			add_lit(&o, &copy, prev + j - lit, lit);
 		lit = 0;
-		ops_copy(&o, off, n);
+		add_copy(&o, &copy, off, n);
 		j += n;
 		expect = off + n;
 	}
-	ops_add(&o, prev + j - lit, lit);
+	if (lit > 0)
+		add_lit(&o, &copy, prev + j - lit, lit);
+	if (suf > 0)
+		add_copy(&o, &copy, nend, suf);
+	add_lit(&o, &copy, "", 0);
 	free(index);
 	finish(d, &o, next, nlen);
 }
@@ -220,39 +300,52 @@ bad:
 	return -1;
 }
 
-cJSON *
-undo_delta_save(const struct undo_delta *d)
+int
+undo_delta_write(const struct undo_delta *d, struct buf *out)
 {
-	cJSON *o = cJSON_CreateObject(), *ops;
 	const uint8_t *p = d->ops, *end = d->ops + d->ops_len;
+	bool first = true;
 
-	cJSON_AddNumberToObject(o, "after", (double)d->after);
-	cJSON_AddNumberToObject(o, "sum", (double)d->sum);
-	ops = cJSON_AddArrayToObject(o, "ops");
+	json_write_lit(out, "{\"after\":");
+	json_write_int((int64_t)d->after, out);
+	json_write_lit(out, ",\"sum\":");
+	json_write_int(d->sum, out);
+	json_write_lit(out, ",\"ops\":[");
 	while (p < end) {
 		size_t v, off;
 
 		if (get_num(&p, end, &v) < 0)
 			break; /* not reached: ops are checked when made or loaded */
+		if (!first)
+			buf_addc(out, ',');
+		first = false;
 		if (v & 1) {
-			cJSON *c = cJSON_CreateArray();
-
 			if (get_num(&p, end, &off) < 0)
 				break;
-			cJSON_AddItemToArray(c, cJSON_CreateNumber((double)off));
-			cJSON_AddItemToArray(c, cJSON_CreateNumber((double)(v >> 1)));
-			cJSON_AddItemToArray(ops, c);
+			buf_addc(out, '[');
+			json_write_int((int64_t)off, out);
+			buf_addc(out, ',');
+			json_write_int((int64_t)(v >> 1), out);
+			buf_addc(out, ']');
 		} else {
-			char *lit = xmalloc((v >> 1) + 1);
-
-			memcpy(lit, p, v >> 1);
-			lit[v >> 1] = '\0';
-			cJSON_AddItemToArray(ops, cJSON_CreateString(lit));
-			free(lit);
+			json_write_string_len((const char *)p, v >> 1, out);
 			p += v >> 1;
 		}
 	}
-	return o;
+	json_write_lit(out, "]}");
+	return out->toobig ? -1 : 0;
+}
+
+static int
+write_delta(const void *d, struct buf *out)
+{
+	return undo_delta_write(d, out);
+}
+
+cJSON *
+undo_delta_save(const struct undo_delta *d)
+{
+	return json_tree_of(write_delta, d);
 }
 
 /* A whole number from 0 to max in o's member name, or -1. */

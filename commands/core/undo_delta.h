@@ -28,6 +28,8 @@
 
 #include <cjson/cJSON.h>
 
+struct buf;
+
 #define UNDO_DELTA_NEXT_MAX (1u << 30) /* bytes of the encoding a delta follows */
 
 struct undo_delta {
@@ -54,7 +56,10 @@ void undo_delta_make_whole(const char *prev, size_t plen, struct undo_delta *d);
 int undo_delta_apply(const struct undo_delta *d, const char *next, size_t nlen, char **out,
                      size_t *out_len);
 
-/* The saved form of a delta that is not whole (caller owns it). */
+/* Appends the saved form of a delta that is not whole to out; returns 0,
+ * or -1 when out's cap was reached. */
+int undo_delta_write(const struct undo_delta *d, struct buf *out);
+/* The same as a tree (caller owns it). */
 cJSON *undo_delta_save(const struct undo_delta *d);
 /* Reads a saved delta into d (ops allocated). Returns 0, or -1 with one
  * sentence in err naming what (a module's name) is wrong. */

@@ -8,6 +8,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "rules/base/buf.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
@@ -322,58 +324,117 @@ hist_destroy(void *p)
  * screen, "deltas" {"<module>": {"keep":P,
  * "tail":S,"mid":M,"after":L,"sum":H} or null (no state before)}, and for
  * a module kept whole (loaded from "mods"), "mods" {"<module>": text}. */
+/* Appends ,"name":{ the first time *open is false (and sets it), else ,. */
+static void
+open_member(struct buf *out, const char *name, bool *open)
+{
+	buf_addc(out, ',');
+	if (!*open) {
+		json_write_string(name, out);
+		json_write_lit(out, ":{");
+		*open = true;
+	}
+}
+
+/* Appends the step's "mods" member (the modules kept whole, when whole)
+ * or its "deltas" member, when it has one. */
+static void
+write_members(const struct undo_step *s, const struct undo_delta d[UNDO_NMODS], bool whole,
+              struct buf *out)
+{
+	bool open = false;
+
+	for (int m = 0; m < UNDO_NMODS; m++) {
+		char *text;
+		size_t len;
+
+		if (!(s->has >> m & 1) || (s->whole >> m & 1) != whole)
+			continue;
+		open_member(out, whole ? "mods" : "deltas", &open);
+		json_write_string(chanmod_table[undo_ids[m]]->name, out);
+		buf_addc(out, ':');
+		if (!whole) {
+			if (s->none >> m & 1)
+				json_write_lit(out, "null");
+			else
+				undo_delta_write(&d[m], out);
+			continue;
+		}
+		if (undo_delta_apply(&d[m], "", 0, &text, &len) < 0)
+			abort(); /* not reached: a whole delta fits anything */
+		json_write_string_len(text, len, out);
+		free(text);
+	}
+	if (open)
+		buf_addc(out, '}');
+}
+
+static void
+write_step(const struct undo_step *s, struct buf *out)
+{
+	struct undo_delta d[UNDO_NMODS];
+	bool first_whole = false;
+
+	json_write_lit(out, "{\"who\":");
+	json_write_string(step_text(s, 0), out);
+	json_write_lit(out, ",\"name\":");
+	json_write_string(step_text(s, 1), out);
+	json_write_lit(out, ",\"path\":");
+	json_write_string(step_text(s, 2), out);
+	json_write_lit(out, ",\"args\":");
+	json_write_string(step_text(s, 3), out);
+	if (undo_step_text(s, UNDO_SCREEN)[0] != '\0') {
+		json_write_lit(out, ",\"screen\":");
+		json_write_string(undo_step_text(s, UNDO_SCREEN), out);
+	}
+	if (s->flags & UNDO_SEATED)
+		json_write_lit(out, ",\"seated\":true");
+	if (s->flags & UNDO_ROLLED)
+		json_write_lit(out, ",\"rolled\":true");
+	if (s->flags & UNDO_SCREENED)
+		json_write_lit(out, ",\"screened\":true");
+	undo_step_deltas(s, d);
+	/* "deltas" and "mods" in the order of the first module each holds,
+	 * as they were always written. */
+	for (int m = 0; m < UNDO_NMODS; m++) {
+		if (s->has >> m & 1) {
+			first_whole = (s->whole >> m & 1) != 0;
+			break;
+		}
+	}
+	write_members(s, d, first_whole, out);
+	write_members(s, d, !first_whole, out);
+	buf_addc(out, '}');
+}
+
+/* A step's saved form: its texts ("screen" only when not ""), "seated":
+ * true when the one behind the screen held the GM seat, "rolled": true
+ * when it rolled dice, "screened": true when the GM made it behind the
+ * screen, "deltas" {"<module>": a delta (undo_delta.h) or null (no state
+ * before)}, and for a module kept whole (loaded from "mods"), "mods"
+ * {"<module>": text}. */
+static int
+hist_write(const void *p, struct buf *out)
+{
+	const struct undo_hist *h = p;
+
+	json_write_lit(out, "{\"steps\":[");
+	for (size_t i = 0; i < h->n; i++) {
+		size_t size, at;
+
+		if (i > 0)
+			buf_addc(out, ',');
+		write_step(hist_step(h, i, &size, &at), out);
+	}
+	json_write_lit(out, "]}");
+	return out->toobig ? -1 : 0;
+}
+
+/* save()'s tree: the text hist_write() makes, read back. */
 static cJSON *
 hist_save(const void *p)
 {
-	const struct undo_hist *h = p;
-	cJSON *o = cJSON_CreateObject(), *steps = cJSON_AddArrayToObject(o, "steps");
-
-	for (size_t i = 0; i < h->n; i++) {
-		size_t size, at;
-		const struct undo_step *s = hist_step(h, i, &size, &at);
-		cJSON *so = cJSON_CreateObject(), *deltas = NULL, *whole = NULL;
-		struct undo_delta d[UNDO_NMODS];
-
-		cJSON_AddStringToObject(so, "who", step_text(s, 0));
-		cJSON_AddStringToObject(so, "name", step_text(s, 1));
-		cJSON_AddStringToObject(so, "path", step_text(s, 2));
-		cJSON_AddStringToObject(so, "args", step_text(s, 3));
-		if (undo_step_text(s, UNDO_SCREEN)[0] != '\0')
-			cJSON_AddStringToObject(so, "screen", undo_step_text(s, UNDO_SCREEN));
-		if (s->flags & UNDO_SEATED)
-			cJSON_AddTrueToObject(so, "seated");
-		if (s->flags & UNDO_ROLLED)
-			cJSON_AddTrueToObject(so, "rolled");
-		if (s->flags & UNDO_SCREENED)
-			cJSON_AddTrueToObject(so, "screened");
-		undo_step_deltas(s, d);
-		for (int m = 0; m < UNDO_NMODS; m++) {
-			const char *key = chanmod_table[undo_ids[m]]->name;
-
-			if (!(s->has >> m & 1))
-				continue;
-			if (s->whole >> m & 1) {
-				char *text;
-				size_t len;
-
-				if (whole == NULL)
-					whole = cJSON_AddObjectToObject(so, "mods");
-				if (undo_delta_apply(&d[m], "", 0, &text, &len) < 0)
-					abort(); /* not reached: a whole delta fits anything */
-				cJSON_AddStringToObject(whole, key, text);
-				free(text);
-				continue;
-			}
-			if (deltas == NULL)
-				deltas = cJSON_AddObjectToObject(so, "deltas");
-			if (s->none >> m & 1)
-				cJSON_AddNullToObject(deltas, key);
-			else
-				cJSON_AddItemToObject(deltas, key, undo_delta_save(&d[m]));
-		}
-		cJSON_AddItemToArray(steps, so);
-	}
-	return o;
+	return json_tree_of(hist_write, p);
 }
 
 static int
@@ -595,6 +656,7 @@ const struct chanmod undo_mod = {
     .create = hist_create,
     .destroy = hist_destroy,
     .save = hist_save,
+    .write = hist_write,
     .load = hist_load,
     .rekey = hist_rekey,
 };

@@ -32,7 +32,7 @@
 #define UNDO_ROLLED 0x01u /* its outcome came from dice the bot rolled */
 /* The one behind the GM's screen then (UNDO_SCREEN) held the GM seat. */
 #define UNDO_SEATED 0x02u
-/* The GM made it behind the screen (its reply was reply_screen's). */
+/* The GM made it behind the screen (invocation_screen marked it). */
 #define UNDO_SCREENED 0x04u
 
 /* A step's texts. */

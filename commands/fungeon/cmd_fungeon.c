@@ -286,7 +286,9 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_join},
     {.name = "leave",
      .desc = "Take your Fungeoneer out of the party",
-     .help = "What it carried stays in the room. Ruling: the categories it held in this "
+     .help = "In the dungeon what it carried stays in the room for the others to take (left "
+             "by it, the reply naming what; a wandering monster it had still to build goes "
+             "with it). Ruling: the categories it held in this "
              "room pass to the highest roller left, the reply naming who holds each now and, "
              "in the hallway, the points left to spend; the monsters you made follow the "
              "defaults from then on (only the GM directs them). The GM may take out another "

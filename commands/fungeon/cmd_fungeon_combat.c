@@ -253,6 +253,13 @@ pick_uses(struct invocation *inv, struct fungeon_channel *c, const char *list, s
 		n = fungeon_channel_split_names(list, w, CF_PARTS_MAX, out);
 		if (n < 0)
 			return -1;
+		if (n == 0) {
+			reply_error(
+			    out,
+			    "use: needs monster/ability (wolf/howl), monster/none, or none for "
+			    "this turn; without it the monsters use their standing ones.");
+			return -1;
+		}
 		for (int i = 0; i < n; i++) {
 			struct fungeon_part u;
 			int k = 0;
@@ -359,6 +366,12 @@ pick_targets(struct invocation *inv, struct fungeon_channel *c, const char *list
 	nw = fungeon_channel_split_names(list, w, TARGETS_MAX, out);
 	if (nw < 0)
 		return -1;
+	if (nw == 0) {
+		reply_error(out,
+		            "targets: needs who>target (Alba>goblin) for this turn; without it "
+		            "each side aims as its standing orders say.");
+		return -1;
+	}
 	n = step3_parts(c, t, parts);
 	for (int k = 0; k < nw; k++) {
 		const char *gt = strchr(w[k], '>');

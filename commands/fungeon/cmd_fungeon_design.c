@@ -407,6 +407,8 @@ state_of(const struct fungeon_channel *c, enum fungeon_kind k, const struct fung
 		         s->wanderer ? ", wandering" : "");
 	else if (s->taken[0])
 		snprintf(state, len, "taken by %s", s->taken);
+	else if (s->left && s->by[0])
+		snprintf(state, len, "left by %s, out of the party", s->by);
 	else if (s->left)
 		snprintf(state, len, "left by the dead");
 	else
@@ -492,7 +494,8 @@ remove_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 	    (s = need_piece(c, k, invocation_str(inv, "name"), out)) == NULL)
 		return;
 	if (s->left) {
-		reply_error(out, "%s was left by the dead; it is not yours to unmake.", s->name);
+		reply_error(out, "%s was left by %s%s; it is not yours to unmake.", s->name,
+		            s->by[0] ? s->by : "the dead", s->by[0] ? ", out of the party" : "");
 		return;
 	}
 	snprintf(name, sizeof(name), "%s", s->name);

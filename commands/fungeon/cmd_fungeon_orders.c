@@ -84,6 +84,8 @@ read_aim(struct invocation *inv, struct fungeon_channel *c, const char *w, struc
 		int me;
 
 		reply_free(scratch);
+		if (!known && fungeon_channel_option_word(w, out))
+			return -1;
 		if (!known) {
 			reply_error(
 			    out,

@@ -324,6 +324,41 @@ holder_passed(const struct fungeon_channel *c, enum fungeon_category k, struct r
 	reply_line(out, 0, ".");
 }
 
+/* Into b (initialised here), what member i leaves behind in the dungeon
+ * when it leaves the party alive: "What Ala carried stays in room 1 for the
+ * others to take: ring, c." and "al's wandering monster of 6 points, not
+ * built yet, goes with Ala."; nothing in town or at the entrance, where it
+ * takes what it carries. */
+static void
+what_stays(const struct fungeon_channel *c, int i, struct buf *b)
+{
+	const struct fungeon_member *m = &c->m[i];
+
+	buf_init(b, 1024);
+	if (c->d.phase == FUNGEON_TOWN || c->d.phase == FUNGEON_ENTRANCE || m->dead)
+		return;
+	for (int k = 0; k < m->nitems; k++) {
+		if (k == 0 && c->d.phase == FUNGEON_HALLWAY)
+			buf_addf(b,
+			         "What %s carried lies in room %lld ahead, for the others to take "
+			         "once they go in: ",
+			         m->name, (long long)c->d.room.number);
+		else if (k == 0)
+			buf_addf(b, "What %s carried stays in room %lld for the others to take: ",
+			         m->name, (long long)c->d.room.number);
+		buf_addf(b, "%s%s", k > 0 ? ", " : "", m->items[k].name);
+		if (k == 5 && m->nitems > 6) {
+			buf_addf(b, " and %d more", m->nitems - 6);
+			break;
+		}
+	}
+	if (m->nitems > 0)
+		buf_adds(b, ".");
+	for (int k = 0; k < m->nwander; k++)
+		buf_addf(b, "%s%s's wandering monster of %lld points, not built yet, goes with %s.",
+		         b->len > 0 ? " " : "", m->player, (long long)m->wanderer[k], m->name);
+}
+
 void
 cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 {
@@ -333,6 +368,7 @@ cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 	                     : fungeon_channel_need_self(c, inv, out);
 	char name[FUNGEON_NAME_MAX + 1], player[FUNGEON_PLAYER_MAX];
 	bool held[FUNGEON_CAT_COUNT], own;
+	struct buf stays;
 
 	if (me < 0)
 		return;
@@ -346,6 +382,7 @@ cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 	}
 	snprintf(name, sizeof(name), "%s", c->m[me].name);
 	snprintf(player, sizeof(player), "%s", c->m[me].player);
+	what_stays(c, me, &stays);
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
 		held[k] = fungeon_room_holder(&c->d.room, (enum fungeon_category)k) == me;
 	if (c->m[me].dead && c->d.phase != FUNGEON_TOWN)
@@ -362,6 +399,9 @@ cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 		reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
 	else
 		reply_line(out, 0, "The GM takes %s's %s out of the party.", player, name);
+	if (stays.len > 0)
+		reply_line(out, 0, "%s", buf_str(&stays));
+	buf_free(&stays);
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
 		if (held[k])
 			holder_passed(c, (enum fungeon_category)k, out);

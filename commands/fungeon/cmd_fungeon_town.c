@@ -211,8 +211,12 @@ cmd_fungeon_town_take(struct invocation *inv, struct reply *out)
 	snprintf(s->taken, sizeof(s->taken), "%s", c->m[i].name);
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "%s", c->m[i].name);
-	reply_add(out, 0, " %s %s (%lld point%s)%s.", s->left ? "plunders" : "takes", s->name,
-	          (long long)s->cost, s->cost == 1 ? "" : "s", s->left ? ", left by the dead" : "");
+	reply_add(out, 0, " %s %s (%lld point%s)%s%s%s.", s->left ? "plunders" : "takes", s->name,
+	          (long long)s->cost, s->cost == 1 ? "" : "s",
+	          !s->left   ? ""
+	          : s->by[0] ? ", left by "
+	                     : ", left by the dead",
+	          s->left ? s->by : "", s->left && s->by[0] ? ", out of the party" : "");
 	if (strcmp(as, s->name) != 0)
 		reply_add(out, 0, " %s carries a %s already, so this one is %s.", c->m[i].name,
 		          s->name, as);

@@ -47,6 +47,54 @@ fungeon_channel_act_command(enum fungeon_act a)
 	}
 }
 
+/* Appends to a refusal pointing at the command of act `instead` what
+ * must come before that command can run, when this party cannot run it
+ * yet: new Fungeoneers after the whole party fell in the dungeon, or the
+ * wandering monsters of the way back. */
+static void
+what_first(const struct fungeon_channel *c, enum fungeon_act instead, struct reply *out)
+{
+	const struct fungeon_dungeon *d = &c->d;
+	int dead = 0, due = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		dead += c->m[i].dead;
+		due += c->m[i].dead ? 0 : c->m[i].nwander;
+	}
+	if ((d->phase == FUNGEON_ROOM || d->phase == FUNGEON_HALLWAY) &&
+	    !fungeon_rights_anyone_in_play(c)) {
+		/* a hallway waiting to run again says so in its own refusal */
+		if (dead > 0 &&
+		    ((instead == FUNGEON_ACT_HALLWAY && !fungeon_dungeon_hallway_again(d)) ||
+		     instead == FUNGEON_ACT_RETREAT)) {
+			reply_add(out, RS_BAD,
+			          ", once each player whose Fungeoneer died has made a new one (");
+			reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS",
+			          NULL);
+			reply_add(out, RS_BAD, ")%s",
+			          instead == FUNGEON_ACT_RETREAT ? " and the hallway has run" : "");
+		} else if (instead == FUNGEON_ACT_RETREAT) {
+			reply_add(out, RS_BAD,
+			          ", once the hallway has brought the new Fungeoneers in (");
+			reply_cmd(out, RS_BAD, "fungeon hallway", NULL);
+			reply_add(out, RS_BAD, ")");
+		}
+	} else if (d->phase == FUNGEON_RETREAT && instead == FUNGEON_ACT_RETREAT && due > 0) {
+		reply_add(out, RS_BAD, ", once the wandering monsters due in room %lld are built (",
+		          (long long)d->room.number);
+		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
+		          NULL);
+		reply_add(out, RS_BAD, ") and beaten");
+	} else if (d->phase == FUNGEON_RETREAT && instead == FUNGEON_ACT_RETREAT &&
+	           fungeon_room_standing(&d->room) > 0 && fungeon_rights_anyone_in_play(c)) {
+		reply_add(out, RS_BAD,
+		          ", once the wandering monsters standing in room %lld are beaten (",
+		          (long long)d->room.number);
+		reply_cmd(out, RS_BAD, "fungeon combat", NULL);
+		reply_add(out, RS_BAD, ")");
+	}
+}
+
 bool
 fungeon_channel_may(const struct fungeon_channel *c, enum fungeon_act a, struct reply *out)
 {
@@ -62,6 +110,7 @@ fungeon_channel_may(const struct fungeon_channel *c, enum fungeon_act a, struct 
 	}
 	reply_error(out, "%s ", r.why);
 	reply_cmd(out, RS_BAD, cmd, NULL);
+	what_first(c, r.instead, out);
 	reply_add(out, RS_BAD, ".");
 	return false;
 }
@@ -126,6 +175,9 @@ fungeon_channel_member_of(const struct fungeon_channel *c, const char *user_key)
 int
 fungeon_channel_member_named(const struct fungeon_channel *c, const char *name)
 {
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->m[i].name, name) == 0)
+			return i;
 	for (int i = 0; i < c->n; i++)
 		if (utf8_casecmp(c->m[i].name, name) == 0)
 			return i;
@@ -536,8 +588,23 @@ fungeon_channel_need_member(const struct fungeon_channel *c, const char *name, s
 	int i = fungeon_channel_member_named(c, name);
 	struct buf b;
 
+	for (int j = i + 1; i >= 0 && j < c->n; j++) {
+		/* two names saved before names were folded in full (ﬁre, FIRE),
+		 * neither spelled as typed: which one is meant is not known */
+		if (strcmp(c->m[i].name, name) == 0 || utf8_casecmp(c->m[j].name, name) != 0)
+			continue;
+		reply_error(
+		    out,
+		    "Both %s's %s and %s's %s read as '%.40s' here (names saved before they "
+		    "were compared folded); name one by its player, %s or %s.",
+		    c->m[i].player, c->m[i].name, c->m[j].player, c->m[j].name, name,
+		    c->m[i].player, c->m[j].player);
+		return -1;
+	}
 	if (i >= 0)
 		return i;
+	if (fungeon_channel_option_word(name, out))
+		return -1;
 	buf_init(&b, 1000);
 	fungeon_channel_list_members(c, &b);
 	reply_error(out, "There is no Fungeoneer or player '%.40s' here; the party is %s.", name,
@@ -548,6 +615,18 @@ fungeon_channel_need_member(const struct fungeon_channel *c, const char *name, s
 		fungeon_channel_join_how(out, RS_BAD, " makes one.");
 	}
 	return -1;
+}
+
+bool
+fungeon_channel_option_word(const char *word, struct reply *out)
+{
+	if (strchr(word, ':') == NULL)
+		return false;
+	reply_error(out,
+	            "'%.40s' reads as an option this command does not have, as no name holds a "
+	            "colon; /help fungeon lists each command's options.",
+	            word);
+	return true;
 }
 
 void

@@ -51,7 +51,9 @@ size_t fungeon_channel_bytes(const struct fungeon_channel *c);
 /* The member index of a user key, or -1. */
 int fungeon_channel_member_of(const struct fungeon_channel *c, const char *user_key);
 /* The member called `name` (its Fungeoneer's or its player's name,
- * case-insensitive), or -1. */
+ * case-insensitive; a Fungeoneer's name spelled byte for byte first, for
+ * two saved before names were folded in full that read alike now), or
+ * -1. */
 int fungeon_channel_member_named(const struct fungeon_channel *c, const char *name);
 /* The room's piece of that kind and name, or NULL. */
 struct fungeon_piece *fungeon_channel_piece(struct fungeon_channel *c, enum fungeon_kind k,
@@ -145,6 +147,10 @@ int fungeon_channel_need_member(const struct fungeon_channel *c, const char *nam
 /* Appends to out, in style, how one with no Fungeoneer here makes one
  * ("/fungeon join NAME CLASS LEVEL"), then tail (" makes one."). */
 void fungeon_channel_join_how(struct reply *out, unsigned style, const char *tail);
+/* When word, given where a name goes, holds a colon (no name does), it is
+ * an option the command does not have ("foo:"): replies so and returns
+ * true; else returns false. */
+bool fungeon_channel_option_word(const char *word, struct reply *out);
 /* The invoker's member, or an error reply and -1. */
 int fungeon_channel_need_self(const struct fungeon_channel *c, const struct invocation *inv,
                               struct reply *out);

@@ -23,6 +23,8 @@ resolve_error(struct fungeon_channel *c, const char *word, unsigned kinds, struc
 	int n = 0;
 	struct buf b;
 
+	if (fungeon_channel_option_word(word, err))
+		return -1;
 	if (kinds & FGP_MEMBER)
 		what[n++] = "Fungeoneer";
 	if (kinds & FGP_TRAP)

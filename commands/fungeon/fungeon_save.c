@@ -135,6 +135,8 @@ piece_json(enum fungeon_kind k, const struct fungeon_piece *s)
 	} else {
 		cJSON_AddStringToObject(o, "taken", s->taken);
 		cJSON_AddBoolToObject(o, "left", s->left);
+		if (s->by[0])
+			cJSON_AddStringToObject(o, "by", s->by);
 	}
 	return o;
 }
@@ -366,8 +368,10 @@ rd_piece(struct fungeon_json *r, const cJSON *o, enum fungeon_kind k, struct fun
 		               fungeon_json_opt_str(r, o, "use", s->use, sizeof(s->use), true)
 		           ? -1
 		           : 0;
+	/* by is a Fungeoneer's name as it was saved, checked for size only */
 	return fungeon_json_str(r, o, "taken", s->taken, sizeof(s->taken), true, true) ||
-	               fungeon_json_bool(r, o, "left", &s->left)
+	               fungeon_json_bool(r, o, "left", &s->left) ||
+	               fungeon_json_opt_str(r, o, "by", s->by, sizeof(s->by), false)
 	           ? -1
 	           : 0;
 }

@@ -127,27 +127,6 @@ thwacko_style_party(const char *const *keys, const struct thwacko_style *const *
 	}
 }
 
-/* Decodes the code point at s (well-formed UTF-8); returns its length. */
-static size_t
-decode(const unsigned char *s, uint32_t *cp)
-{
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] < 0xE0) {
-		*cp = (uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3F);
-		return 2;
-	}
-	if (s[0] < 0xF0) {
-		*cp = (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 | (s[2] & 0x3F);
-		return 3;
-	}
-	*cp = (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
-	      (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3F);
-	return 4;
-}
-
 /* Spaces, controls and characters that draw nothing on their own. */
 static bool
 invisible(uint32_t cp)
@@ -169,10 +148,10 @@ thwacko_style_mark_check(const char *mark, char *err, size_t errlen)
 		         THWACKO_STYLE_MARK_MAX - 1);
 		return -1;
 	}
-	for (size_t i = 0; i < len;) {
-		uint32_t cp;
+	for (size_t i = 0, n; i < len; i += n) {
+		uint32_t cp = 0;
 
-		i += decode((const unsigned char *)mark + i, &cp);
+		n = utf8_decode(mark + i, len - i, &cp);
 		if (invisible(cp)) {
 			snprintf(err, errlen,
 			         "A mark may not contain spaces or invisible characters; pick 1 or "

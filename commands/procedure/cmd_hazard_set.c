@@ -201,7 +201,7 @@ sign_when(struct reply *out, const struct turn_clock *c, bool met)
 
 /*
  * /hazard sign: names the creature of the sign met (or, with none,
- * forgets it). While Tension is hidden the channel reads one line whatever
+ * "none" or "forget", forgets it). While Tension is hidden the channel reads one line whatever
  * the GM did (whether a sign's creature was remembered at all depends on
  * what the encounter table gave, behind the screen), and the GM the rest.
  */
@@ -210,11 +210,15 @@ cmd_hazard_set_sign(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	const char *creature = invocation_str(inv, "creature");
-	bool forget = creature == NULL || strcasecmp(creature, "none") == 0;
+	/* "forget" is what the GM means, as "none" is: no creature is
+	 * called either. */
+	bool forget = creature == NULL || strcasecmp(creature, "none") == 0 ||
+	              strcasecmp(creature, "forget") == 0;
 	bool hidden = tension_state_hidden(inv->chan), met = s->clock.sign_set;
 
 	if (hidden)
-		reply_screen(out, 0, "The GM changed the sign's creature behind the screen.");
+		invocation_screen(inv, out, 0,
+		                  "The GM changed the sign's creature behind the screen.");
 	if (forget && !met) {
 		if (!hidden) {
 			reply_error(out, "No sign's creature is remembered, so there is nothing "

@@ -105,8 +105,8 @@ found_lines(struct invocation *inv, struct reply *out, const struct wander_check
 	reply_line(out, RS_ITALIC, "What they are stays behind the GM's screen.");
 	/* Meeting a sign's creature forgets it (a change, an undo step) and
 	 * meeting anything else changes nothing: the check leaves a step
-	 * either way, named as made behind the screen (reply_screened). */
-	reply_screened(out);
+	 * either way, named as made behind the screen (invocation_screened). */
+	invocation_screened(inv);
 	if (!gm_screen_aside(inv, out, "what your wandering check put behind the GM's screen"))
 		return;
 	if (f->sign_turn >= 0 || f->rolled)
@@ -249,7 +249,8 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		return;
 	}
 	if (hidden)
-		reply_screen(out, 0, "The GM makes a wandering check (tension) behind the screen.");
+		invocation_screen(inv, out, 0,
+		                  "The GM makes a wandering check (tension) behind the screen.");
 	/* The monsters that come are the creature a Sign announced, else
 	 * the channel's own encounter table's (by its die; the tension check
 	 * reads a table of 1-20 with d10 + Tension), else, for the tension

@@ -86,7 +86,7 @@ screen(struct invocation *inv, const char *name, struct reply *out)
 {
 	if (!tension_state_hidden(inv->chan) || !tables_use_screened_in(inv->chan, name))
 		return;
-	reply_screen(out, RS_ITALIC, "The GM changed a table behind the screen.");
+	invocation_screen(inv, out, RS_ITALIC, "The GM changed a table behind the screen.");
 }
 
 /* Keeps struck the entries of t that old (the table it replaces) had
@@ -495,7 +495,7 @@ table_copy(struct invocation *inv, struct reply *out)
 	channel_touch(inv->chan);
 	copied_by_screen(inv->chan, src, all, at, &screened, &open);
 	if (screened.len > 0 && tension_state_hidden(inv->chan))
-		reply_screen(out, RS_ITALIC, "The GM changed a table behind the screen.");
+		invocation_screen(inv, out, RS_ITALIC, "The GM changed a table behind the screen.");
 	reply_add(out, 0, "Copied %zu %s from ", copied, copied == 1 ? "table" : "tables");
 	if (strcmp(channel_key(sch), inv->from->user_key) == 0)
 		reply_add(out, 0, "your private messages");

@@ -72,7 +72,7 @@ screen(struct invocation *inv, const char *name, const char *what, struct reply 
 {
 	if (!tension_state_hidden(inv->chan) || !tables_use_screened_in(inv->chan, name))
 		return;
-	reply_screen(out, RS_ITALIC, what);
+	invocation_screen(inv, out, RS_ITALIC, what);
 }
 
 /* The table called name as the channel's rolls find it, into *t; says so

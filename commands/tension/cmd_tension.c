@@ -36,12 +36,13 @@ tension_cmd_bar(struct reply *out, int value)
 }
 
 void
-cmd_tension_screen(const struct tension_state *ts, struct reply *out, const char *what)
+cmd_tension_screen(struct invocation *inv, const struct tension_state *ts, struct reply *out,
+                   const char *what)
 {
 	if (!ts->hidden)
 		return;
 	if (what != NULL)
-		reply_screen(out, RS_ITALIC, what);
+		invocation_screen(inv, out, RS_ITALIC, what);
 	else
 		reply_to(out, REPLY_INVOKER);
 }
@@ -106,7 +107,7 @@ tension_show(struct invocation *inv, struct reply *out)
 		           gm != NULL ? gm : "the GM");
 		return;
 	}
-	cmd_tension_screen(ts, out, NULL);
+	cmd_tension_screen(inv, ts, out, NULL);
 	tension_cmd_bar(out, ts->track.value);
 	if (ts->hidden)
 		reply_line(out, RS_DIM, "Mode: hidden (only the GM sees Tension and its rolls).");
@@ -145,7 +146,7 @@ changed(struct invocation *inv, struct tension_state *ts, const struct tension_c
 	channel_touch(inv->chan);
 	if (ts->hidden)
 		tension_state_screened(ts, inv->from->user_key);
-	cmd_tension_screen(ts, out, "The GM changed the Tension behind the screen.");
+	cmd_tension_screen(inv, ts, out, "The GM changed the Tension behind the screen.");
 	if (c->from == c->to)
 		reply_add(out, 0, "Tension stays at %d", c->to);
 	else

@@ -16,10 +16,12 @@ extern const struct command cmd_tension;
 /*
  * Behind the GM's screen: in hidden mode, tells the channel only what the
  * GM did ("The GM made a tension roll behind the screen.") and directs
- * everything added afterwards to the invoker alone. In open mode it does
- * nothing. what may be NULL: nothing is said in the channel.
+ * everything added afterwards to the invoker alone; with what, inv is
+ * marked as made behind the screen (invocation_screen). In open mode it
+ * does nothing. what may be NULL: nothing is said in the channel.
  */
-void cmd_tension_screen(const struct tension_state *ts, struct reply *out, const char *what);
+void cmd_tension_screen(struct invocation *inv, const struct tension_state *ts, struct reply *out,
+                        const char *what);
 
 /* "Tension ████░░░░░░ 4/10" on the current line (which stays open). */
 void cmd_tension_bar(struct reply *out, int value);

@@ -125,7 +125,7 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 	} else {
 		sign = false;
 	}
-	cmd_tension_screen(ts, out, "The GM made a tension roll behind the screen.");
+	cmd_tension_screen(inv, ts, out, "The GM made a tension roll behind the screen.");
 	/* Compact output: the heading opens the first line, and the check
 	 * follows the event on it unless an effect was rolled between them. */
 	if (compact)

@@ -97,7 +97,7 @@ cmd_tension_table_show(struct invocation *inv, struct reply *out)
 
 	if (!may_see(inv, ts, out))
 		return;
-	cmd_tension_screen(ts, out, NULL);
+	cmd_tension_screen(inv, ts, out, NULL);
 	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
 		if (kind != NULL && tension_table_find(kind) != k)
 			continue;
@@ -160,7 +160,7 @@ cmd_tension_table_set(struct invocation *inv, struct reply *out)
 	*tension_state_edit_table(ts, k) = t;
 	tension_state_edited(ts);
 	channel_touch(inv->chan);
-	cmd_tension_screen(ts, out, EDITED);
+	cmd_tension_screen(inv, ts, out, EDITED);
 	reply_add(out, 0, "The %s table now has %zu %s", tension_table_name(k), t.n,
 	          t.n == 1 ? "entry" : "entries");
 	if (kept > 0)
@@ -181,7 +181,7 @@ cmd_tension_table_reset(struct invocation *inv, struct reply *out)
 	tension_table_default(k, tension_state_edit_table(ts, k));
 	tension_state_edited(ts);
 	channel_touch(inv->chan);
-	cmd_tension_screen(ts, out, EDITED);
+	cmd_tension_screen(inv, ts, out, EDITED);
 	reply_line(out, 0, "The %s table is back to its default; nothing in it is struck.",
 	           tension_table_name(k));
 	show_table(tension_state_get_table(ts, k), k, out);
@@ -271,7 +271,7 @@ cmd_tension_table_strike(struct invocation *inv, struct reply *out)
 	}
 	t->e[i].struck = true;
 	keep(inv, ts, k, t, own);
-	cmd_tension_screen(ts, out, EDITED);
+	cmd_tension_screen(inv, ts, out, EDITED);
 	reply_add(out, 0, "Struck ");
 	reply_add(out, RS_STRUCK, "%s", name);
 	reply_add(out, 0, " from %s: rolling it now means %s.", which,
@@ -323,7 +323,7 @@ cmd_tension_table_unstrike(struct invocation *inv, struct reply *out)
 		}
 		t->e[i].struck = false;
 		keep(inv, ts, k, t, own);
-		cmd_tension_screen(ts, out, EDITED);
+		cmd_tension_screen(inv, ts, out, EDITED);
 		reply_line(out, 0, "Restored %s to %s.", name, which);
 		goto done;
 	}
@@ -339,11 +339,11 @@ cmd_tension_table_unstrike(struct invocation *inv, struct reply *out)
 		n += got;
 	}
 	if (n == 0) {
-		cmd_tension_screen(ts, out, NULL);
+		cmd_tension_screen(inv, ts, out, NULL);
 		reply_line(out, 0, "Nothing is struck%s%s%s.", kind ? " in the " : "",
 		           kind ? kind : "", kind ? " table" : "");
 	} else {
-		cmd_tension_screen(ts, out, EDITED);
+		cmd_tension_screen(inv, ts, out, EDITED);
 		reply_line(out, 0, "Restored %zu struck %s: %s.", n, n == 1 ? "entry" : "entries",
 		           buf_str(&b));
 	}

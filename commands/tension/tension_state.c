@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "rules/base/buf.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
@@ -101,64 +102,118 @@ ts_destroy(void *p)
 	free(ts);
 }
 
-static cJSON *
-save_change(const struct tension_change *c)
+static void
+write_change(const struct tension_change *c, struct buf *out)
 {
-	cJSON *o = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(o, "kind", kind_names[c->kind]);
-	cJSON_AddNumberToObject(o, "from", c->from);
-	cJSON_AddNumberToObject(o, "to", c->to);
-	cJSON_AddNumberToObject(o, "amount", c->amount);
-	cJSON_AddBoolToObject(o, "clamped", c->clamped);
-	cJSON_AddStringToObject(o, "reason", c->reason);
-	if (c->screen != 0)
-		cJSON_AddNumberToObject(o, "screen", c->screen);
-	return o;
+	json_write_lit(out, "{\"kind\":");
+	json_write_string(kind_names[c->kind], out);
+	json_write_lit(out, ",\"from\":");
+	json_write_int(c->from, out);
+	json_write_lit(out, ",\"to\":");
+	json_write_int(c->to, out);
+	json_write_lit(out, ",\"amount\":");
+	json_write_int(c->amount, out);
+	if (c->clamped)
+		json_write_lit(out, ",\"clamped\":true,\"reason\":");
+	else
+		json_write_lit(out, ",\"clamped\":false,\"reason\":");
+	json_write_string(c->reason, out);
+	if (c->screen != 0) {
+		json_write_lit(out, ",\"screen\":");
+		json_write_int(c->screen, out);
+	}
+	buf_addc(out, '}');
 }
 
-static cJSON *
-save_table(const struct roll_table *t)
+/* A table as {"text":T,"struck":[R,...]}. */
+static void
+write_table(const struct roll_table *t, struct buf *out)
 {
-	cJSON *o = cJSON_CreateObject(), *struck;
 	struct buf b;
+	bool first = true;
 
 	buf_init(&b, 1 << 16);
 	roll_table_format(t, &b);
-	cJSON_AddStringToObject(o, "text", buf_str(&b));
+	json_write_lit(out, "{\"text\":");
+	json_write_string(buf_str(&b), out);
 	buf_free(&b);
-	struck = cJSON_AddArrayToObject(o, "struck");
+	json_write_lit(out, ",\"struck\":[");
 	for (size_t i = 0; i < t->n; i++) {
 		char r[16];
 
 		if (!t->e[i].struck)
 			continue;
 		roll_table_range_text(&t->e[i], r, sizeof(r));
-		cJSON_AddItemToArray(struck, cJSON_CreateString(r));
+		if (!first)
+			buf_addc(out, ',');
+		first = false;
+		json_write_string(r, out);
 	}
-	return o;
+	json_write_lit(out, "]}");
 }
 
+/* The default table k's text as write_table() writes it, made once. */
+static const struct buf *
+default_text(enum tension_table k)
+{
+	static struct buf texts[TENSION_TABLE_COUNT];
+	static bool made[TENSION_TABLE_COUNT];
+
+	if (!made[k]) {
+		buf_init(&texts[k], 1 << 17);
+		write_table(default_table(k), &texts[k]);
+		made[k] = true;
+	}
+	return &texts[k];
+}
+
+/* The state's text: {"value", "mode", "screen" and "screen_gm" when a
+ * screen was set, "history", then each table under its name}. */
+static int
+ts_write(const void *p, struct buf *out)
+{
+	const struct tension_state *ts = p;
+
+	json_write_lit(out, "{\"value\":");
+	json_write_int(ts->track.value, out);
+	if (ts->hidden)
+		json_write_lit(out, ",\"mode\":\"hidden\"");
+	else
+		json_write_lit(out, ",\"mode\":\"open\"");
+	if (ts->screen_gm != NULL) {
+		json_write_lit(out, ",\"screen\":");
+		json_write_int(ts->screen, out);
+		json_write_lit(out, ",\"screen_gm\":");
+		json_write_string(ts->screen_gm, out);
+	}
+	json_write_lit(out, ",\"history\":[");
+	for (size_t i = 0; i < ts->track.nhist; i++) {
+		if (i > 0)
+			buf_addc(out, ',');
+		write_change(&ts->track.hist[i], out);
+	}
+	buf_addc(out, ']');
+	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
+		buf_addc(out, ',');
+		json_write_string(tension_table_name((enum tension_table)k), out);
+		buf_addc(out, ':');
+		if (ts->tables[k] == NULL) {
+			const struct buf *d = default_text((enum tension_table)k);
+
+			buf_add(out, d->p, d->len);
+		} else {
+			write_table(ts->tables[k], out);
+		}
+	}
+	buf_addc(out, '}');
+	return out->toobig ? -1 : 0;
+}
+
+/* save()'s tree: the text ts_write() makes, read back. */
 static cJSON *
 ts_save(const void *p)
 {
-	const struct tension_state *ts = p;
-	cJSON *o = cJSON_CreateObject(), *hist;
-
-	cJSON_AddNumberToObject(o, "value", ts->track.value);
-	cJSON_AddStringToObject(o, "mode", ts->hidden ? "hidden" : "open");
-	if (ts->screen_gm != NULL) {
-		cJSON_AddNumberToObject(o, "screen", ts->screen);
-		cJSON_AddStringToObject(o, "screen_gm", ts->screen_gm);
-	}
-	hist = cJSON_AddArrayToObject(o, "history");
-	for (size_t i = 0; i < ts->track.nhist; i++)
-		cJSON_AddItemToArray(hist, save_change(&ts->track.hist[i]));
-	for (int k = 0; k < TENSION_TABLE_COUNT; k++)
-		cJSON_AddItemToObject(
-		    o, tension_table_name((enum tension_table)k),
-		    save_table(tension_state_get_table(ts, (enum tension_table)k)));
-	return o;
+	return json_tree_of(ts_write, p);
 }
 
 /* An integer member from lo to hi, or -1 with err filled. */
@@ -328,6 +383,7 @@ const struct chanmod tension_chanmod = {
     .create = ts_create,
     .destroy = ts_destroy,
     .save = ts_save,
+    .write = ts_write,
     .load = ts_load,
     .rekey = ts_rekey,
 };

@@ -55,6 +55,14 @@ grow(struct buf *b, size_t n)
 }
 
 int
+buf_reserve_slow(struct buf *b, size_t n)
+{
+	if (n > b->max || b->len > b->max - n)
+		return -1;
+	return grow(b, n);
+}
+
+int
 buf_add_slow(struct buf *b, const void *p, size_t n)
 {
 	if (grow(b, n) < 0)

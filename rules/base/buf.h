@@ -29,6 +29,20 @@ void buf_free(struct buf *b);
 /* Empties the buffer, keeping its memory. Clears toobig. */
 void buf_reset(struct buf *b);
 
+/* Makes room for n more bytes (and the NUL) after len without adding
+ * them, for a writer that fills b->p + b->len itself and then raises len
+ * (and writes the NUL). Returns 0, or -1 when len + n would pass the cap
+ * (nothing changes then, toobig neither). */
+int buf_reserve_slow(struct buf *b, size_t n);
+
+static inline int
+buf_reserve(struct buf *b, size_t n)
+{
+	if (n < b->cap - b->len && b->len + n <= b->max) /* cap 0: never */
+		return 0;
+	return buf_reserve_slow(b, n);
+}
+
 /* Appends n bytes. Returns 0, or -1 when the cap would be passed. */
 int buf_add_slow(struct buf *b, const void *p, size_t n);
 

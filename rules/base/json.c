@@ -50,8 +50,65 @@ word_plain(const unsigned char *p)
 void
 json_write_string(const char *s, struct buf *out)
 {
-	const unsigned char *p = (const unsigned char *)(s != NULL ? s : ""), *run = p;
-	const unsigned char *end = p + strlen((const char *)p);
+	json_write_string_len(s != NULL ? s : "", s != NULL ? strlen(s) : 0, out);
+}
+
+/* Strings up to this many bytes are written in place: room for each byte
+ * escaped at its longest is reserved first, then no append is checked. */
+#define IN_PLACE_MAX 4096
+
+/* s (len bytes, at most IN_PLACE_MAX) written into the room reserved at
+ * out's end: plain runs eight bytes at a time, and where escapes come
+ * often (JSON text kept as a string: the undo history's), a byte at a
+ * time through a table. */
+static void
+write_in_place(const unsigned char *p, size_t len, struct buf *out)
+{
+	const unsigned char *end = p + len;
+	char *q = out->p + out->len;
+
+	*q++ = '"';
+	while (p < end) {
+		unsigned char c;
+
+		if (end - p >= 8 && word_plain(p)) {
+			memcpy(q, p, 8);
+			p += 8;
+			q += 8;
+			continue;
+		}
+		/* Up to eight bytes one by one, then a word again. */
+		for (const unsigned char *stop = end - p > 8 ? p + 8 : end; p < stop; p++) {
+			c = *p;
+			if (c >= 32 && c != '"' && c != '\\') {
+				*q++ = (char)c;
+			} else if (c == '"' || c == '\\') {
+				*q++ = '\\';
+				*q++ = (char)c;
+			} else {
+				const char *e = escape_of(c);
+				size_t n = e[1] == 'u' ? 6 : 2;
+
+				memcpy(q, e, n);
+				q += n;
+			}
+		}
+	}
+	*q++ = '"';
+	out->len = (size_t)(q - out->p);
+	out->p[out->len] = '\0';
+}
+
+void
+json_write_string_len(const char *s, size_t len, struct buf *out)
+{
+	const unsigned char *p = (const unsigned char *)s, *run = p;
+	const unsigned char *end = p + len;
+
+	if (len <= IN_PLACE_MAX && buf_reserve(out, len * 6 + 2) == 0) {
+		write_in_place(p, len, out);
+		return;
+	}
 
 	buf_addc(out, '"');
 	while (p < end) {
@@ -75,13 +132,25 @@ json_write_string(const char *s, struct buf *out)
 void
 json_write_int(int64_t v, struct buf *out)
 {
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+	                            "25262728293031323334353637383940414243444546474849"
+	                            "50515253545556575859606162636465666768697071727374"
+	                            "75767778798081828384858687888990919293949596979899";
 	char tmp[24], *q = tmp + sizeof(tmp);
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
-	do {
-		*--q = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
+	/* Two digits a division. */
+	while (u >= 100) {
+		q -= 2;
+		memcpy(q, pairs + u % 100 * 2, 2);
+		u /= 100;
+	}
+	if (u >= 10) {
+		q -= 2;
+		memcpy(q, pairs + u * 2, 2);
+	} else {
+		*--q = (char)('0' + u);
+	}
 	if (v < 0)
 		*--q = '-';
 	buf_add(out, q, (size_t)(tmp + sizeof(tmp) - q));
@@ -177,6 +246,19 @@ json_print(const cJSON *item)
 		text = buf_take(&b);
 	buf_free(&b);
 	return text;
+}
+
+cJSON *
+json_tree_of(int (*write)(const void *p, struct buf *out), const void *p)
+{
+	struct buf b;
+	cJSON *o = NULL;
+
+	buf_init(&b, SIZE_MAX / 2);
+	if (write(p, &b) == 0)
+		o = cJSON_ParseWithLength(b.p, b.len);
+	buf_free(&b);
+	return o;
 }
 
 /* --- scratch trees --- */

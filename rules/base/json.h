@@ -38,7 +38,19 @@ char *json_print(const struct cJSON *item);
 /* The pieces, for a writer that needs no tree: s as a JSON string (NULL as
  * ""), and v in decimal digits. A full out sets its toobig flag. */
 void json_write_string(const char *s, struct buf *out);
+/* The same for len bytes at s (a NUL among them is escaped). */
+void json_write_string_len(const char *s, size_t len, struct buf *out);
 void json_write_int(int64_t v, struct buf *out);
+/* Appends the string literal lit, JSON text as it stands (a member's
+ * quoted name and its colon, a bracket), to out (rules/base/buf.h). */
+#define json_write_lit(out, lit) buf_add((out), "" lit, sizeof(lit) - 1)
+
+/*
+ * The tree of the text write(p, out) appends (a save() for a module that
+ * writes its text without a tree): NULL when write fails or its text is
+ * not JSON. The caller frees it with cJSON_Delete.
+ */
+struct cJSON *json_tree_of(int (*write)(const void *p, struct buf *out), const void *p);
 
 /*
  * Trees built to be written and thrown away (a record's modules, /undo's

@@ -4,27 +4,21 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Decodes the well-formed sequence at s (n > 0 bytes left) into *cp;
- * returns its length. */
+#include "rules/base/utf8.h"
+
+/* Decodes the character at s (n > 0 bytes left) into *cp; returns its
+ * length. A byte that starts no well-formed sequence (the caller promised
+ * none) is read as the code point of its value, alone. */
 static size_t
 decode(const unsigned char *s, size_t n, uint32_t *cp)
 {
-	if (s[0] < 0x80 || n < 2) {
+	size_t len = utf8_decode((const char *)s, n, cp);
+
+	if (len == 0) {
 		*cp = s[0];
-		return 1;
+		len = 1;
 	}
-	if (s[0] < 0xE0) {
-		*cp = (uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3Fu);
-		return 2;
-	}
-	if (s[0] < 0xF0 || n < 4) {
-		*cp = (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 |
-		      (n > 2 ? (s[2] & 0x3Fu) : 0);
-		return n < 3 ? n : 3;
-	}
-	*cp = (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
-	      (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3Fu);
-	return 4;
+	return len;
 }
 
 /* A character that ends or splits a line: shown as a space. */

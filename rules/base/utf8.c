@@ -1,5 +1,4 @@
-/* utf8: see utf8.h. Follows the Unicode Standard's table 3-7 of well-formed
- * byte sequences. */
+/* utf8: see utf8.h. */
 #include "rules/base/utf8.h"
 
 #include <stdint.h>
@@ -8,35 +7,30 @@
 #include <utf8proc.h>
 
 size_t
-utf8_seq_len(const char *str, size_t len)
+utf8_decode(const char *s, size_t len, uint32_t *cp)
 {
-	const unsigned char *u = (const unsigned char *)str;
-	unsigned char lo = 0x80, hi = 0xBF;
-	size_t n;
+	utf8proc_int32_t c;
+	utf8proc_ssize_t n;
 
 	if (len == 0)
 		return 0;
-	if (u[0] < 0x80)
+	if ((unsigned char)s[0] < 0x80) {
+		*cp = (unsigned char)s[0];
 		return 1;
-	if (u[0] < 0xC2 || u[0] > 0xF4)
+	}
+	n = utf8proc_iterate((const utf8proc_uint8_t *)s, len < 4 ? (utf8proc_ssize_t)len : 4, &c);
+	if (n <= 0)
 		return 0;
-	n = u[0] < 0xE0 ? 2 : u[0] < 0xF0 ? 3 : 4;
-	if (len < n)
-		return 0;
-	if (u[0] == 0xE0)
-		lo = 0xA0;
-	else if (u[0] == 0xED)
-		hi = 0x9F;
-	else if (u[0] == 0xF0)
-		lo = 0x90;
-	else if (u[0] == 0xF4)
-		hi = 0x8F;
-	if (u[1] < lo || u[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (u[i] < 0x80 || u[i] > 0xBF)
-			return 0;
-	return n;
+	*cp = (uint32_t)c;
+	return (size_t)n;
+}
+
+size_t
+utf8_seq_len(const char *s, size_t len)
+{
+	uint32_t cp;
+
+	return utf8_decode(s, len, &cp);
 }
 
 bool

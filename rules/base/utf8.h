@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rules/base/buf.h"
 
@@ -11,6 +12,12 @@
  * code point past U+10FFFF). NUL bytes are well-formed; callers that refuse
  * them check separately. */
 bool utf8_valid(const char *s, size_t len);
+
+/* Decodes the well-formed UTF-8 sequence at the start of s[0..len) into
+ * *cp and returns its length (1-4); returns 0, leaving *cp as it was, when
+ * the bytes there are not well-formed or len is 0. This is the one decoder
+ * of UTF-8 (utf8proc's, which follows the Unicode Standard's table 3-7). */
+size_t utf8_decode(const char *s, size_t len, uint32_t *cp);
 
 /* The length (1-4) of the well-formed UTF-8 sequence at the start of
  * s[0..len), or 0 when it is not well-formed or len is 0. */

@@ -368,6 +368,13 @@ fungeon_dungeon_take_stair(struct fungeon_dungeon *d, char *err, size_t errlen)
 		         "party is in none.");
 		return -1;
 	}
+	if (!r->stair && r->floor >= FUNGEON_FLOOR_MAX) {
+		snprintf(err, errlen,
+		         "Room %lld is on floor %d, the deepest the bot counts, and no downward "
+		         "stair leads deeper, whatever Party Min did.",
+		         (long long)r->number, r->floor);
+		return -1;
+	}
 	if (!r->stair) {
 		snprintf(err, errlen,
 		         "Room %lld has no downward stair: the Traps player places one only when "
@@ -578,6 +585,7 @@ fungeon_room_leave_items(struct fungeon_room *r, struct fungeon_member *m)
 		    strcmp(t->taken, m->name) == 0) { /* taken here: it lies here again */
 			t->taken[0] = '\0';
 			t->left = true;
+			snprintf(t->by, sizeof(t->by), "%s", m->dead ? "" : m->name);
 			fungeon_item_remove(m, 0);
 			continue;
 		}
@@ -589,6 +597,7 @@ fungeon_room_leave_items(struct fungeon_room *r, struct fungeon_member *m)
 		t->d = m->items[0].d;
 		t->cost = m->items[0].cost;
 		t->left = true;
+		snprintf(t->by, sizeof(t->by), "%s", m->dead ? "" : m->name);
 		fungeon_item_remove(m, 0);
 	}
 }

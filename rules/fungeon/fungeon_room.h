@@ -96,7 +96,10 @@ struct fungeon_piece {
 	char use[FUNGEON_NAME_MAX + 1];
 	/* treasure */
 	char taken[FUNGEON_NAME_MAX + 1]; /* the Fungeoneer who took it, or "" */
-	bool left;                        /* left in the room by a dead Fungeoneer */
+	bool left; /* left in the room by a Fungeoneer who died, or who left the party */
+	/* the one of those that left it alive (taken out of the party), or ""
+	 * for the dead */
+	char by[FUNGEON_NAME_MAX + 1];
 };
 
 struct fungeon_room {
@@ -302,11 +305,10 @@ bool fungeon_room_hold_over(const struct fungeon_room *r, const struct fungeon_e
 int fungeon_room_standing(const struct fungeon_room *r);
 
 /*
- * Member m died: every item it carries is left in the room for the others
- * to plunder (each becomes a treasure piece marked left: the room's own
- * piece again when m took it here, else a new one, a name already used
- * there getting a number: "Gem2"). Never fails: the room holds room for
- * every item the party can carry.
+ * Member m died or leaves the party (alive: each piece's by names it): every item it carries is
+ * left in the room for the others to plunder (each becomes a treasure piece marked left: the room's
+ * own piece again when m took it here, else a new one, a name already used there getting a number:
+ * "Gem2"). Never fails: the room holds room for every item the party can carry.
  */
 void fungeon_room_leave_items(struct fungeon_room *r, struct fungeon_member *m);
 

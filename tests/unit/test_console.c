@@ -297,6 +297,24 @@ names_cleaned(void **unused)
 	assert_non_null(strstr(text, "/channel NAME: a name is 1 to 63 bytes"));
 	assert_non_null(strstr(text, "(got a control character).\n"));
 	free(text);
+	/* A C1 control (U+0080-U+009F) is a control character too: refused,
+	 * not dropped (U+009B) nor made a space (U+0085, which the sentence
+	 * would then call a space). Pictures are known by code point: U+2421
+	 * (DEL's) is refused, U+23FF and U+2422 either side of the pictures
+	 * are names. */
+	assert_int_equal(console_name_clean("--user", "p\xc2\x9bq", 4, cleaned, err, sizeof(err)),
+	                 -1);
+	assert_non_null(strstr(err, "(got a control character)."));
+	assert_int_equal(console_name_clean("--user", "p\xc2\x85q", 4, cleaned, err, sizeof(err)),
+	                 -1);
+	assert_non_null(strstr(err, "(got a control character)."));
+	assert_int_equal(console_name_clean("--user", "p\u2421", 4, cleaned, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "(got a control character)."));
+	assert_int_equal(console_name_clean("--user", "p\u2422", 4, cleaned, err, sizeof(err)), 0);
+	assert_string_equal(cleaned, "p\u2422");
+	assert_int_equal(console_name_clean("--user", "\u23ff\u2422", 6, cleaned, err, sizeof(err)),
+	                 0);
+	assert_string_equal(cleaned, "\u23ff\u2422");
 	/* Invalid UTF-8 and a name far too long are refused without cleaning. */
 	assert_int_equal(console_name_clean("--channel", "\xff", 1, cleaned, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "(got bytes that are not UTF-8)."));

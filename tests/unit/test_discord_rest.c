@@ -574,19 +574,6 @@ another_call(uv_timer_t *t)
 	discord_rest_call(t->data, "GET", "/users/@me", NULL, 0, status_is, &status);
 }
 
-struct late_call {
-	struct rest *r;
-	long *status;
-};
-
-static void
-gateway_call(uv_timer_t *t)
-{
-	struct late_call *c = t->data;
-
-	discord_rest_call(c->r, "GET", "/gateway/bot", NULL, 0, status_is, c->status);
-}
-
 /*
  * A 429's retry_after counts from when the answer was read, even when it
  * was read in the turn of the loop its request went out in, after a
@@ -598,8 +585,7 @@ static void
 retry_after_counts_from_the_answer(void **unused)
 {
 	uv_loop_t loop;
-	uv_timer_t slow, other, call;
-	struct late_call lc;
+	uv_timer_t slow, other;
 	struct early e = {0};
 	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
 	socklen_t alen = sizeof(a);
@@ -632,19 +618,12 @@ retry_after_counts_from_the_answer(void **unused)
 	usleep(150000); /* the 429 is waiting on the idle connection */
 	uv_timer_init(&loop, &slow);
 	uv_timer_init(&loop, &other);
-	uv_timer_init(&loop, &call);
 	other.data = r;
-	lc.r = r;
-	lc.status = &status;
-	call.data = &lc;
-	status = -1;
-	uv_update_time(&loop);
-	t0 = uv_hrtime();
-	/* The request goes out from a callback that runs just after a slow
-	 * one, in the same turn: the loop's time is 100 ms behind. */
-	uv_timer_start(&slow, busy_100ms, 0, 0);
-	uv_timer_start(&call, gateway_call, 0, 0);
+	uv_timer_start(&slow, busy_100ms, 0, 0); /* runs just before libcurl's */
 	uv_timer_start(&other, another_call, 150, 0);
+	status = -1;
+	discord_rest_call(r, "GET", "/gateway/bot", NULL, 0, status_is, &status);
+	t0 = uv_hrtime();
 	while (status < 0) {
 		uv_run(&loop, UV_RUN_ONCE);
 		assert_true(uv_hrtime() - t0 < 10000000000ull);
@@ -664,12 +643,101 @@ retry_after_counts_from_the_answer(void **unused)
 	discord_rest_close(r, closed, &is_closed);
 	uv_close((uv_handle_t *)&slow, NULL);
 	uv_close((uv_handle_t *)&other, NULL);
-	uv_close((uv_handle_t *)&call, NULL);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	assert_true(is_closed);
 	pthread_join(th, NULL);
 	close(e.listener);
 	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+/* The server of callback_never_inside_the_call, and its two signals. */
+struct ahead {
+	struct early e;
+	int go[2];   /* the test read the first answer */
+	int sent[2]; /* the second answer went ahead */
+};
+
+/* Answers the first request; once the test read that answer, sends the
+ * answer to the second before the second comes. */
+static void *
+ahead_serve(void *arg)
+{
+	struct ahead *h = arg;
+	int fd = accept(h->e.listener, NULL, NULL);
+	char c;
+
+	if (fd < 0 || !read_head(fd, h->e.line[h->e.n++], sizeof(h->e.line[0])))
+		return NULL;
+	write_all(fd, answer204);
+	if (read(h->go[0], &c, 1) == 1) {
+		write_all(fd, answer204);
+		(void)!write(h->sent[1], "s", 1);
+	}
+	if (read_head(fd, h->e.line[h->e.n], sizeof(h->e.line[0])))
+		h->e.n++;
+	close(fd);
+	return NULL;
+}
+
+/*
+ * A request's callback never runs inside discord_rest_call(), even when
+ * its answer is there as soon as it is sent: callers count on it (one
+ * that freed what its callback freed too died of a double free).
+ */
+static void
+callback_never_inside_the_call(void **unused)
+{
+	uv_loop_t loop;
+	struct ahead h = {0};
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t alen = sizeof(a);
+	pthread_t th;
+	struct rest *r;
+	struct rest_opts o = {.token = "t"};
+	char base[64], c;
+	long status = -1;
+	bool is_closed = false;
+	uint64_t t0;
+
+	(void)unused;
+	assert_int_equal(pipe(h.go), 0);
+	assert_int_equal(pipe(h.sent), 0);
+	h.e.listener = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(h.e.listener >= 0);
+	assert_int_equal(bind(h.e.listener, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(h.e.listener, 1), 0);
+	assert_int_equal(getsockname(h.e.listener, (struct sockaddr *)&a, &alen), 0);
+	assert_int_equal(pthread_create(&th, NULL, ahead_serve, &h), 0);
+	uv_loop_init(&loop);
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", ntohs(a.sin_port));
+	o.base_url = base;
+	r = discord_rest_new(&loop, &o);
+	for (int i = 0; i < 2; i++) {
+		status = -1;
+		discord_rest_call(r, "GET", "/gateway/bot", NULL, 0, status_is, &status);
+		assert_int_equal(status, -1);
+		t0 = uv_hrtime();
+		while (status < 0) {
+			uv_run(&loop, UV_RUN_ONCE);
+			assert_true(uv_hrtime() - t0 < 10000000000ull);
+		}
+		assert_int_equal(status, 204);
+		if (i == 0) { /* the second answer waits on the kept connection */
+			assert_int_equal(write(h.go[1], "g", 1), 1);
+			assert_int_equal(read(h.sent[0], &c, 1), 1);
+		}
+	}
+	discord_rest_close(r, closed, &is_closed);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	assert_true(is_closed);
+	pthread_join(th, NULL);
+	close(h.e.listener);
+	for (int i = 0; i < 2; i++) {
+		close(h.go[i]);
+		close(h.sent[i]);
+	}
+	assert_int_equal(uv_loop_close(&loop), 0);
+	assert_int_equal(h.e.n, 2);
 }
 
 int
@@ -683,6 +751,7 @@ main(void)
 	    cmocka_unit_test(proxy_from_the_environment),
 	    cmocka_unit_test(paths_and_queries),
 	    cmocka_unit_test(retry_after_counts_from_the_answer),
+	    cmocka_unit_test(callback_never_inside_the_call),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -241,16 +241,203 @@ t3_the_panel_after_every_fallen_one_is_replaced(void **unused)
 	fgtable_free(t);
 }
 
+/* T2 (leave, /help: what it carried stays in the room): a Fungeoneer the
+ * GM takes out alive leaves its treasure in the room, named in the reply
+ * with the wandering monster it had still to build, and that treasure
+ * reads as left by it, not by the dead. */
+static void
+t2_one_taken_out_alive_is_no_dead(void **unused)
+{
+	struct fgtable *t = fgtable_new(2502);
+	struct fungeon_channel *c;
+	struct fungeon_item *it;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = 1;
+	c->m[0].wanderer[0] = 6;
+	c->m[1].nwander = 0;
+	it = fungeon_item_add(&c->m[0]);
+	snprintf(it->name, sizeof(it->name), "ring");
+	it->d.kind = FUNGEON_TREASURE;
+	it->cost = 1;
+	fgtable_gm(t, "/fungeon party");
+	text = fgtable_said(t, "gm", "/fungeon leave al");
+	fgtable_holds(text, "The GM takes al's Al out of the party.\nWhat Al carried stays in "
+	                    "room 1 for the others to take: ring. al's wandering monster of 6 "
+	                    "points, not built yet, goes with Al.\n");
+	free(text);
+	fgtable_round_trips(fgtable_fungeon(t));
+	text = fgtable_said(t, "bo", "/fungeon treasure list");
+	fgtable_holds(text, "left by Al, out of the party");
+	free(text);
+	fgtable_says(t, "bo", "/fungeon take ring",
+	             "Bo plunders ring (1 point), left by Al, out of the party.");
+	fgtable_free(t);
+}
+
+/* T1 (delver(7): names are compared folded in full): two names saved
+ * before they were, which read alike now (ﬁre and FIRE), are each found
+ * by their own spelling, and a spelling that is neither is refused,
+ * naming both and their players, never taken as the first. */
+static void
+t1_names_saved_before_folding_are_told_apart(void **unused)
+{
+	struct fgtable *t = fgtable_new(2501);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "ey", "/fungeon join Ey mage 2");
+	fgtable_ok(t, "fy", "/fungeon join Fy mage 2");
+	c = fgtable_fungeon(t);
+	snprintf(c->m[0].name, sizeof(c->m[0].name), "\xef\xac\x81re"); /* ﬁre, as once saved */
+	snprintf(c->m[1].name, sizeof(c->m[1].name), "FIRE");
+	text = fgtable_said(t, "ey", "/fungeon sheet FIRE");
+	fgtable_holds(text, "FIRE (fy): level 2 mage");
+	free(text);
+	text = fgtable_said(t, "fy", "/fungeon sheet \xef\xac\x81re");
+	fgtable_holds(text, "\xef\xac\x81re (ey): level 2 mage");
+	free(text);
+	fgtable_fails_unchanged(t, "ey", "/fungeon sheet fire",
+	                        "Both ey's \xef\xac\x81re and fy's FIRE read as 'fire' here (names "
+	                        "saved before they were compared folded); name one by its player, "
+	                        "ey or fy.");
+	fgtable_free(t);
+}
+
+/* S21's residual (playtest8: /help lists use:, targets: and bonus:
+ * alike): an empty use: or targets: on a combat turn is refused before a
+ * die is rolled, as bonus: is, not passed over while the turn is played. */
+static void
+s21_an_empty_option_plays_no_turn(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon monster add wolf level 3 ability howl annoy 2 type fear", NULL};
+	static const char use[] = "use: needs monster/ability (wolf/howl), monster/none, or none "
+	                          "for this turn; without it the monsters use their standing ones.";
+	static const char targets[] = "targets: needs who>target (Alba>goblin) for this turn; "
+	                              "without it each side aims as its standing orders say.";
+	struct fgtable *t = fgtable_new(2521);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat use:", use);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat use:,", use);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat targets:", targets);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat targets:,", targets);
+	fgtable_says(t, "al", "/fungeon combat", "Combat turn");
+	fgtable_free(t);
+}
+
+/* S10's residual (line 86: a stair leads to the next floor; the bot counts
+ * floors to 61): on the deepest floor, where Party Min rose but no stair
+ * was placed, /fungeon stair says why there is none, not that Party Min
+ * did not rise. */
+static void
+s10_no_stair_on_the_deepest_floor_says_why(void **unused)
+{
+	struct fgtable *t = fgtable_new(2510);
+	char *text;
+
+	(void)unused;
+	fgtable_alone_on_floor(t, 61, "/fungeon treasure add gem mundane");
+	fgtable_gm(t, "/fungeon adjust Al xp:999999999999");
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "no stair leads deeper");
+	free(text);
+	fgtable_enter_waived(t);
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon stair",
+	    "Room 2 is on floor 61, the deepest the bot counts, and no downward "
+	    "stair leads deeper, whatever Party Min did.");
+	fgtable_free(t);
+}
+
+/* S5's and S7's residuals (line 53: the fallen make new Fungeoneers
+ * first; line 295: wandering monsters before each room on the way back):
+ * a refusal that points at the hallway or at heading back, which this
+ * party cannot run yet, says what comes first. */
+static void
+s5_a_pointer_says_what_comes_first(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 6", NULL};
+	struct fgtable *t = fgtable_new(2515);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_fails_unchanged(t, "al", "/fungeon pick traps",
+	                        "The party is in room 1 on floor 3, and rooms are made in the "
+	                        "hallway before them; on to the next with /fungeon hallway, once "
+	                        "each player whose Fungeoneer died has made a new one (/fungeon "
+	                        "join NAME CLASS).");
+	fgtable_fails_unchanged(t, "al", "/fungeon town sell ring",
+	                        "Treasure is traded in town, and the party is in room 1 on floor "
+	                        "3; head back first with /fungeon retreat, once each player whose "
+	                        "Fungeoneer died has made a new one (/fungeon join NAME CLASS) and "
+	                        "the hallway has run.");
+	fgtable_free(t);
+
+	t = fgtable_new(2516);
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = 1;
+	c->m[0].wanderer[0] = 6;
+	fgtable_fails_unchanged(t, "al", "/fungeon town sell ring",
+	                        "Treasure is traded in town, and the party is still on its way "
+	                        "there, in room 1; go on back with /fungeon retreat, once the "
+	                        "wandering monsters due in room 1 are built (/fungeon monster add "
+	                        "NAME DESIGN) and beaten.");
+	fgtable_free(t);
+}
+
+/* S21's nits (no name holds a colon): a word with one, where a monster,
+ * a target or a Fungeoneer is named, is an option the command does not
+ * have, and is refused as that, not looked up as a name. */
+static void
+s21_an_unknown_option_is_no_name(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 3", NULL};
+	struct fgtable *t = fgtable_new(2522);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat foo:",
+	                        "'foo:' reads as an option this command does not have, as no name "
+	                        "holds a colon; /help fungeon lists each command's options.");
+	fgtable_fails_unchanged(t, "al", "/fungeon orders bonus:",
+	                        "'bonus:' reads as an option this command does not have, as no "
+	                        "name holds a colon; /help fungeon lists each command's options.");
+	fgtable_fails_unchanged(t, "al", "/fungeon sheet x:y",
+	                        "'x:y' reads as an option this command does not have, as no name "
+	                        "holds a colon; /help fungeon lists each command's options.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(t6_a_level_is_no_class),
 	    cmocka_unit_test(s8_every_level_in_words_is_no_class_type),
+	    cmocka_unit_test(t1_names_saved_before_folding_are_told_apart),
+	    cmocka_unit_test(t2_one_taken_out_alive_is_no_dead),
 	    cmocka_unit_test(t3_the_panel_after_every_fallen_one_is_replaced),
 	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
+	    cmocka_unit_test(s5_a_pointer_says_what_comes_first),
+	    cmocka_unit_test(s10_no_stair_on_the_deepest_floor_says_why),
+	    cmocka_unit_test(s21_an_empty_option_plays_no_turn),
+	    cmocka_unit_test(s21_an_unknown_option_is_no_name),
 	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),
 	};
 

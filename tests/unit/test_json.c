@@ -108,6 +108,78 @@ writes_pieces(void **unused)
 	json_write_string(NULL, &b);
 	assert_string_equal(buf_str(&b),
 	                    "-9223372036854775808 9223372036854775807 0 \"a \\\"b\\\"\\n\" \"\"");
+	/* Every count of digits, each side of every power of ten. */
+	for (uint64_t p = 1; p <= 1000000000000000000u; p *= 10) {
+		for (int64_t d = -1; d <= 1; d++) {
+			for (int sign = -1; sign <= 1; sign += 2) {
+				char want[32];
+				int64_t v = sign * ((int64_t)p + d);
+
+				snprintf(want, sizeof(want), "%lld", (long long)v);
+				buf_reset(&b);
+				json_write_int(v, &b);
+				assert_string_equal(buf_str(&b), want);
+			}
+		}
+	}
+	buf_free(&b);
+}
+
+/* Strings of every length and byte are escaped as cJSON prints them,
+ * whether they are written in the room reserved for them or, past that
+ * room's size or under a cap too tight for it, piece by piece; a string
+ * that fits the cap exactly is written whole, one byte more is refused. */
+static void
+writes_strings_as_cjson_does(void **unused)
+{
+	static const char bytes[] = "ab \"\\\x01\x1f\t\n\x7f\xc3\xa9z";
+	char s[5000];
+	unsigned seed = 7;
+
+	for (size_t len = 0; len < sizeof(s); len += len < 40 ? 1 : 97) {
+		cJSON *o;
+		char *want;
+		struct buf b;
+
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* mostly plain runs, as text is, with escapes among them */
+			s[i] = (seed >> 16) % 4 != 0 ? (char)('a' + (seed >> 20) % 26)
+			                             : bytes[(seed >> 20) % (sizeof(bytes) - 1)];
+		}
+		s[len] = '\0';
+		o = cJSON_CreateString(s);
+		want = cJSON_PrintUnformatted(o);
+		buf_init(&b, 1 << 20);
+		json_write_string(s, &b);
+		assert_string_equal(buf_str(&b), want);
+		buf_free(&b);
+		buf_init(&b, strlen(want)); /* no room for the worst case */
+		json_write_string_len(s, len, &b);
+		assert_false(b.toobig);
+		assert_string_equal(buf_str(&b), want);
+		buf_free(&b);
+		buf_init(&b, strlen(want));
+		buf_addc(&b, 'x');
+		json_write_string_len(s, len, &b);
+		assert_true(b.toobig);
+		buf_free(&b);
+		cJSON_free(want);
+		cJSON_Delete(o);
+	}
+}
+
+/* json_write_string_len writes every byte it is given, a NUL too. */
+static void
+writes_counted_strings(void **unused)
+{
+	struct buf b;
+
+	buf_init(&b, 4096);
+	json_write_string_len("a\0\"b", 4, &b);
+	json_write_string_len("", 0, &b);
+	assert_int_equal(b.len, 14);
+	assert_memory_equal(b.p, "\"a\\u0000\\\"b\"\"\"", 14);
 	buf_free(&b);
 }
 
@@ -177,8 +249,12 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(writes_as_cjson_prints), cmocka_unit_test(writes_integers_exactly),
-	    cmocka_unit_test(writes_pieces),          cmocka_unit_test(prints_a_string),
+	    cmocka_unit_test(writes_as_cjson_prints),
+	    cmocka_unit_test(writes_strings_as_cjson_does),
+	    cmocka_unit_test(writes_counted_strings),
+	    cmocka_unit_test(writes_integers_exactly),
+	    cmocka_unit_test(writes_pieces),
+	    cmocka_unit_test(prints_a_string),
 	    cmocka_unit_test(scratch_trees),
 	};
 

@@ -2948,20 +2948,6 @@ test_failed_commit_says_the_change_may_be_lost(void **state)
 	on_sqlite = true;
 }
 
-struct close_wait {
-	bool done;
-	unsigned lost;
-};
-
-static void
-closed_cb(void *ctx, unsigned lost)
-{
-	struct close_wait *w = ctx;
-
-	w->done = true;
-	w->lost = lost;
-}
-
 /*
  * A stop with a change whose write failed has the backend reach its store
  * (store_backend.h's reach), then writes the change again; saved, nothing
@@ -2975,11 +2961,11 @@ test_a_stop_reaches_the_store_then_writes_again(void **state)
 	struct fake *f;
 	struct bot *b = bot_on_fake(&f);
 	struct pending_reply claim;
-	struct close_wait w = {false, 1};
+	struct persist_close_wait w = {false, 1};
 
 	assert_true(start(b, &claim, "hall", "/gm claim"));
 	run_until_commit(b, f, &claim);
-	persist_close_async(b->p, closed_cb, &w);
+	persist_close_begin(b->p, &w);
 	assert_int_equal(f->reaches, 0);
 	fake_complete(f, STORE_FAILED);
 	while (f->commits < 2)
@@ -2990,9 +2976,7 @@ test_a_stop_reaches_the_store_then_writes_again(void **state)
 	assert_true(claim.ready);
 	assert_string_equal(text_of(claim.r), "ann is now the GM of this channel.\n" WARNING);
 	fake_complete(f, STORE_OK);
-	while (!w.done)
-		uv_run(&b->loop, UV_RUN_ONCE);
-	assert_int_equal(w.lost, 0); /* (f is freed with the backend) */
+	assert_int_equal(persist_close_wait(&b->loop, &w), 0); /* (f is freed with the backend) */
 	b->p = NULL;
 	reply_free(claim.r);
 	bot_teardown(b);

@@ -400,6 +400,13 @@ sign_rolls_the_encounter_table(void **unused)
 	assert_string_equal(pub, "The GM changed the sign's creature behind the screen.\n");
 	msg_text(cr.last, REPLY_INVOKER, priv, sizeof(priv));
 	assert_string_equal(priv, "No sign's creature is remembered, so nothing changed.\n");
+	/* "forget" forgets as "none" does: no creature is called that
+	 * (hidden6: it named one "forget") */
+	ok("gm", "hazard sign a cockatrice");
+	ok("gm", "hazard sign Forget");
+	msg_text(cr.last, REPLY_INVOKER, priv, sizeof(priv));
+	assert_string_equal(priv, "The sign's creature is forgotten; the next encounter is "
+	                          "rolled as usual.\n");
 	/* a struck entry leaves no sign's creature */
 	ok("gm", "tension mode open");
 	ok("gm", "tension strike basilisk");

@@ -322,6 +322,81 @@ test_tables_past_a_later_limit_read(void **state)
 	store_record_clear(&back, store_record_builtin_mods());
 }
 
+/* A channel record as delver 0.1 wrote it at version 4 (Tension with a
+ * screen, a struck entry, reasons with quotes, a backslash, a tab and
+ * non-ASCII text; a roll module; an undo history of deltas, some made
+ * behind the screen), framed with its checksum. */
+static const char old_record[] =
+    "d76b97cb {\"t\":\"c\",\"key\":\"console:table\",\"last_used\":1795995838,\"gm\":\"cons"
+    "ole:root\",\"gm_name\":\"root\",\"mods\":{\"tension\":{\"value\":8,\"mode\":\"open\","
+    "\"screen\":1,\"screen_gm\":\"console:root\",\"history\":[{\"kind\":\"adjust\",\"from\""
+    ":1,\"to\":2,\"amount\":1,\"clamped\":false,\"reason\":\"breaking down a stuck or locke"
+    "d door\"},{\"kind\":\"adjust\",\"from\":2,\"to\":4,\"amount\":2,\"clamped\":false,\"re"
+    "ason\":\"the \\\"crypt\\\" door\\\\ creaks — ✓\"},{\"kind\":\"adjust\",\"from\":4,"
+    "\"to\":3,\"amount\":-1,\"clamped\":false,\"reason\":\"discovering a secret\"},{\"kind"
+    "\":\"adjust\",\"from\":3,\"to\":5,\"amount\":2,\"clamped\":false,\"reason\":\"normal c"
+    "ombat\"},{\"kind\":\"set\",\"from\":5,\"to\":7,\"amount\":2,\"clamped\":false,\"reason"
+    "\":\"GM's choice\"},{\"kind\":\"adjust\",\"from\":7,\"to\":8,\"amount\":1,\"clamped\":"
+    "false,\"reason\":\"tab here\"}],\"encounter\":{\"text\":\"1-4 a lost adventurer; 5-8 1"
+    "d4 goblins; 9-12 2d4 goblins; 13-16 2d6 orcs; 17-20 4d6 orcs\",\"struck\":[\"1-4\"]},"
+    "\"effects\":{\"text\":\"1-2 2d6 hidden gold pieces glimmer in a corner; 3-4 tracks lea"
+    "d toward a pre-set encounter; 5-6 a fresh breeze shows the way to the nearest exit; 7-"
+    "8 slime tracks on the walls hint at oozes nearby; 9-10 an unnatural draft makes torche"
+    "s flicker; 11-12 a pocket of toxic gas, CON save or 1d6 poison damage; 13-14 a tremor "
+    "drops roof tiles, DEX save or 1d8 bludgeoning damage; 15-16 a sudden drop in temperatu"
+    "re, something approaches; 17-18 gas makes the air unbreathable, everyone must move; 19"
+    "-20 a structural collapse blocks an exit\",\"struck\":[]}},\"roll\":{\"natural\":true}"
+    ",\"undo\":{\"steps\":[{\"who\":\"console:root\",\"name\":\"root\",\"path\":\"tension r"
+    "aise\",\"args\":\"door\",\"screen\":\"console:root\",\"seated\":true,\"deltas\":{\"ten"
+    "sion\":null}},{\"who\":\"console:root\",\"name\":\"root\",\"path\":\"tension raise\","
+    "\"args\":\"amount:2 reason:the \\\"crypt\\\" door\\\\ creaks — ✓\",\"screen\":\"co"
+    "nsole:root\",\"seated\":true,\"deltas\":{\"tension\":{\"after\":944,\"sum\":289003823,"
+    "\"ops\":[[0,9],\"2\",[10,134],[252,692]]}}},{\"who\":\"console:root\",\"name\":\"root"
+    "\",\"path\":\"tension strike\",\"args\":\"2\",\"screen\":\"console:root\",\"seated\":t"
+    "rue,\"deltas\":{\"tension\":{\"after\":949,\"sum\":3961802837,\"ops\":[[0,375],[380,56"
+    "9]]}}},{\"who\":\"console:root\",\"name\":\"root\",\"path\":\"tension lower\",\"args\""
+    ":\"secret\",\"screen\":\"console:root\",\"seated\":true,\"deltas\":{\"tension\":{\"aft"
+    "er\":1043,\"sum\":2149245188,\"ops\":[[0,9],\"4\",[10,242],[346,697]]}}},{\"who\":\"co"
+    "nsole:root\",\"name\":\"root\",\"path\":\"tension mode\",\"args\":\"hidden\",\"screen"
+    "\":\"console:root\",\"seated\":true,\"deltas\":{\"tension\":{\"after\":1045,\"sum\":42"
+    "0101256,\"ops\":[[0,19],\"op\",[23,1022]]}}},{\"who\":\"console:root\",\"name\":\"root"
+    "\",\"path\":\"tension raise\",\"args\":\"combat\",\"screen\":\"console:root\",\"seated"
+    "\":true,\"screened\":true,\"deltas\":{\"tension\":{\"after\":1180,\"sum\":733738814,\""
+    "ops\":[[0,9],\"3\",[10,18],[66,320],\"]\",[484,696]]}}},{\"who\":\"console:root\",\"na"
+    "me\":\"root\",\"path\":\"tension set\",\"args\":\"7\",\"screen\":\"console:root\",\"se"
+    "ated\":true,\"screened\":true,\"deltas\":{\"tension\":{\"after\":1272,\"sum\":16751641"
+    "8,\"ops\":[[0,9],\"5\",[10,473],\"]\",[576,696]]}}},{\"who\":\"console:root\",\"name\""
+    ":\"root\",\"path\":\"tension roll\",\"args\":\"\",\"screen\":\"console:root\",\"seated"
+    "\":true,\"rolled\":true,\"screened\":true},{\"who\":\"console:root\",\"name\":\"root\""
+    ",\"path\":\"tension mode\",\"args\":\"open\",\"screen\":\"console:root\",\"seated\":tr"
+    "ue,\"deltas\":{\"tension\":{\"after\":1248,\"sum\":585475828,\"ops\":[[0,19],\"hidd\","
+    "[21,448],[24,11],[181,11],[480,70],[24,11],[550,698]]}}},{\"who\":\"console:root\",\"n"
+    "ame\":\"root\",\"path\":\"tension raise\",\"args\":\"amount:1 reason:tab here\",\"scre"
+    "en\":\"console:root\",\"seated\":true,\"deltas\":{\"tension\":{\"after\":1329,\"sum\":"
+    "863186161,\"ops\":[[0,9],\"7\",[10,541],[632,697]]}}}]}}}";
+
+/* An old record is read and written back byte for byte: the modules' texts
+ * are what they were (the undo history's deltas were made against them
+ * and check their sums), and the record's checksum is the same. */
+static void
+test_old_record_writes_back_the_same(void **state)
+{
+	struct store_record back;
+	struct buf out;
+	char err[256];
+
+	(void)state;
+	if (store_record_decode(old_record, strlen(old_record), 4, store_record_builtin_mods(),
+	                        &back, err, sizeof(err)) != 0)
+		fail_msg("the record did not read: %s", err);
+	buf_init(&out, 1 << 20);
+	assert_int_equal(store_record_encode(&back, store_record_builtin_mods(), &out), 0);
+	assert_int_equal(out.len, strlen(old_record) + 1);
+	assert_memory_equal(out.p, old_record, strlen(old_record));
+	buf_free(&out);
+	store_record_clear(&back, store_record_builtin_mods());
+}
+
 /* The versions this code reads: its own and version 3; a newer one is
  * never guessed at, and an older one is refused too, before the line is
  * looked at. */
@@ -493,6 +568,7 @@ main(void)
 	    cmocka_unit_test(test_user_round_trip_styles),
 	    cmocka_unit_test(test_user_saved_rolls),
 	    cmocka_unit_test(test_flipped_byte_is_a_checksum_error),
+	    cmocka_unit_test(test_old_record_writes_back_the_same),
 	    cmocka_unit_test(test_other_versions_are_refused),
 	    cmocka_unit_test(test_version_3_fungeon_reads),
 	    cmocka_unit_test(test_tables_past_a_later_limit_read),

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands/core/state.h"
@@ -277,6 +278,48 @@ test_user_clear_style(void **state)
 	state_free(st);
 }
 
+/* A module's kept text is there until the channel changes, the module's
+ * state is replaced or the record is stored; none is kept for a state the
+ * channel does not hold, nor past CHANNEL_TEXT_MAX; a taken text is the
+ * taker's. */
+static void
+kept_texts_last_until_a_change(void **unused)
+{
+	struct state *st = state_new();
+	struct channel *c = state_channel(st, "console:k");
+	size_t len = 0;
+	char *t;
+
+	(void)unused;
+	channel_keep_text(c, CHANMOD_TENSION, strdup("{\"a\":1}"), 7); /* no state: freed */
+	assert_null(channel_kept_text(c, CHANMOD_TENSION, &len));
+	channel_mod(c, CHANMOD_TENSION);
+	channel_mod(c, CHANMOD_PROC);
+	channel_keep_text(c, CHANMOD_TENSION, strdup("{\"a\":1}"), 7);
+	channel_keep_text(c, CHANMOD_PROC, strdup("{}"), 2);
+	assert_string_equal(channel_kept_text(c, CHANMOD_TENSION, &len), "{\"a\":1}");
+	assert_int_equal(len, 7);
+	channel_touch(c); /* a change: every text goes */
+	assert_null(channel_kept_text(c, CHANMOD_TENSION, &len));
+	assert_null(channel_kept_text(c, CHANMOD_PROC, &len));
+	channel_keep_text(c, CHANMOD_TENSION, strdup("{\"a\":2}"), 7);
+	channel_keep_text(c, CHANMOD_PROC, strdup("{}"), 2);
+	channel_mod_set(c, CHANMOD_PROC, NULL); /* replaced: its text goes, not the others */
+	assert_null(channel_kept_text(c, CHANMOD_PROC, &len));
+	t = channel_take_text(c, CHANMOD_TENSION, &len);
+	assert_string_equal(t, "{\"a\":2}");
+	assert_null(channel_kept_text(c, CHANMOD_TENSION, &len));
+	channel_keep_text(c, CHANMOD_TENSION, t, 7);
+	channel_set_changes_saved(c, channel_changes(c)); /* stored: kept no longer */
+	assert_null(channel_kept_text(c, CHANMOD_TENSION, &len));
+	t = calloc(1, CHANNEL_TEXT_MAX + 2);
+	memset(t, 'x', CHANNEL_TEXT_MAX + 1);
+	channel_keep_text(c, CHANMOD_TENSION, t, CHANNEL_TEXT_MAX + 1);
+	assert_null(channel_kept_text(c, CHANMOD_TENSION, &len));
+	channel_keep_text(c, CHANMOD_TENSION, strdup("{}"), 2);
+	state_free(st); /* frees what is kept (the sanitizer run checks) */
+}
+
 int
 main(void)
 {
@@ -293,6 +336,7 @@ main(void)
 	    cmocka_unit_test(test_loader_failure_creates_nothing),
 	    cmocka_unit_test(test_evict_if_spares_touched_and_young),
 	    cmocka_unit_test(test_user_clear_style),
+	    cmocka_unit_test(kept_texts_last_until_a_change),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1053,6 +1053,50 @@ silent_server_is_unavailable(void **state)
 	t_close(&t);
 }
 
+/*
+ * The server process killed while a commit waits unread in its socket: the
+ * kernel resets the connection, which libuv reports on the socket's
+ * watcher as UV_EBADF. The commit fails as unavailable with what libpq
+ * read from the socket (the server closed the connection), never "bad file
+ * descriptor"; the backend reconnects once the server has recovered.
+ */
+static void
+reset_connection_says_the_server_closed_it(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct store_row r = chan("reset:a", "v1", 0);
+	long pid;
+
+	(void)state;
+	t_open(&t);
+	pid = delver_backend_pid();
+	assert_int_equal(kill((pid_t)pid, SIGSTOP), 0);
+	memset(&c, 0, sizeof(c));
+	t.b->ops->commit(t.b, &r, 1, commit_cb, &c);
+	for (int i = 0; i < 20; i++)
+		uv_run(&t.loop, UV_RUN_NOWAIT);
+	assert_false(c.done);
+	assert_int_equal(kill((pid_t)pid, SIGKILL), 0);
+	while (!c.done)
+		uv_run(&t.loop, UV_RUN_ONCE);
+	assert_int_equal(c.status, STORE_UNAVAILABLE);
+	assert_string_equal(
+	    c.err, "PostgreSQL cannot be reached: server closed the connection unexpectedly");
+	/* The kill makes the server end every process and recover; a stop
+	 * and a start wait until it takes connections again. The commit never
+	 * reached the server: sent again, it is committed once connected. */
+	assert_int_equal(pgcluster_run("stop", NULL, 0), 0);
+	assert_int_equal(pgcluster_run("start", NULL, 0), 0);
+	for (int i = 0; i < 3; i++) {
+		wait_connected(&t);
+		if (commit(&t, &r, 1, &c) != STORE_UNAVAILABLE)
+			break;
+	}
+	assert_int_equal(c.status, STORE_OK);
+	t_close(&t);
+}
+
 /* Loads and commits while the server is down fail as unavailable, each
  * completing once, after the call. */
 static void
@@ -1366,6 +1410,7 @@ main(void)
 	    cmocka_unit_test(server_restarted_mid_stream),
 	    cmocka_unit_test(down_server_refuses_at_once),
 	    cmocka_unit_test(silent_server_is_unavailable),
+	    cmocka_unit_test(reset_connection_says_the_server_closed_it),
 	    cmocka_unit_test(fleet_moves_channels_without_loss),
 	    cmocka_unit_test(open_names_the_problem),
 	    cmocka_unit_test(open_refuses_read_only),

@@ -468,6 +468,10 @@ bound_invocation_named_by_options(void **unused)
 	                    "/fungeon join Alba wizard 2.\n");
 }
 
+/* A copy found away from where the last one ended is this long at least
+ * (commands/core/undo_delta.c). */
+#define BLOCK_MIN 8
+
 /* Makes the delta of prev against next, checks that it rebuilds prev from
  * next (also after its saved form is read back) and that it keeps at most
  * max_ops bytes of operations. */
@@ -495,6 +499,56 @@ round_trip(const char *prev, const char *next, size_t max_ops)
 	cJSON_Delete(o);
 	undo_delta_free(&back);
 	undo_delta_free(&dl);
+}
+
+/* Deltas of encodings that differ by a few edits anywhere (a byte
+ * changed, an entry added or dropped at the start, in the middle or at the
+ * end, a run moved) rebuild the earlier encoding, and a delta whose
+ * encodings share their start and their end keeps those as one copy
+ * each. */
+static void
+delta_round_trips_on_random_edits(void **unused)
+{
+	static char prev[3000], next[3200];
+	unsigned seed = 11;
+
+	(void)unused;
+	for (int round = 0; round < 3000; round++) {
+		size_t plen, nlen = 0, at, cut, add;
+		struct undo_delta dl;
+		char *out;
+		size_t len;
+
+		seed = seed * 1103515245u + 12345u;
+		plen = (seed >> 8) % 2000;
+		for (size_t i = 0; i < plen; i++) {
+			seed = seed * 1103515245u + 12345u;
+			prev[i] = "{}[]\",:abcdefgh0123"[(seed >> 16) % 20];
+		}
+		prev[plen] = '\0';
+		seed = seed * 1103515245u + 12345u;
+		at = plen > 0 ? (seed >> 8) % plen : 0;
+		cut = plen - at > 0 ? (seed >> 4) % (plen - at + 1) % 200 : 0;
+		add = (seed >> 20) % 200;
+		memcpy(next, prev, at);
+		nlen = at;
+		for (size_t i = 0; i < add; i++)
+			next[nlen++] = (char)('A' + (i * 7 + (size_t)round) % 26);
+		memcpy(next + nlen, prev + at + cut, plen - at - cut);
+		nlen += plen - at - cut;
+		next[nlen] = '\0';
+		undo_delta_make(prev, plen, next, nlen, &dl);
+		assert_int_equal(undo_delta_apply(&dl, next, nlen, &out, &len), 0);
+		assert_int_equal(len, plen);
+		assert_memory_equal(out, prev, plen);
+		free(out);
+		/* a start and an end in common, an edit between: at most a
+		 * copy, the cut bytes, a copy */
+		if (add == 0 && at > 0 && at + cut < plen)
+			assert_in_range(dl.ops_len, 1, cut + 3 * 2 + 3 * 3 + 3);
+		undo_delta_free(&dl);
+		round_trip(prev, next, plen + 3 * (plen / BLOCK_MIN + 2));
+	}
 }
 
 static void
@@ -652,6 +706,7 @@ main(void)
 	    cmocka_unit_test(damaged_delta_is_refused),
 	    cmocka_unit_test_setup_teardown(delta_for_another_state_is_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(memory_follows_content, setup, teardown),
+	    cmocka_unit_test(delta_round_trips_on_random_edits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,6 +42,53 @@ ill_formed_sequences(void **unused)
 	assert_int_equal(SEQ("\xe2\x28\xa1"), 0); /* bad continuation */
 }
 
+/* The decoder gives each code point at the edges of table 3-7, and at a
+ * sequence that is not well-formed returns 0 and leaves *cp alone. */
+static void
+decoded(void **unused)
+{
+	static const struct {
+		const char *s;
+		size_t len;
+		uint32_t cp;
+	} ok[] = {
+	    {"\0", 1, 0},
+	    {"\x7f", 1, 0x7F},
+	    {"\xc2\x80", 2, 0x80},
+	    {"\xdf\xbf", 2, 0x7FF},
+	    {"\xe0\xa0\x80", 3, 0x800},
+	    {"\xe2\x90\x9b", 3, 0x241B},
+	    {"\xed\x9f\xbf", 3, 0xD7FF},
+	    {"\xee\x80\x80", 3, 0xE000},
+	    {"\xef\xbf\xbf", 3, 0xFFFF},
+	    {"\xf0\x90\x80\x80", 4, 0x10000},
+	    {"\xf0\x9f\x8e\xb2", 4, 0x1F3B2},
+	    {"\xf4\x8f\xbf\xbf", 4, 0x10FFFF},
+	};
+	static const char *bad[] = {
+	    "\x80",     "\xc0\x80",     "\xe0\x9f\xbf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+	    "\xe2\x82", "\xe2\x28\xa1", "\xff"};
+	uint32_t cp;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		cp = 0xDEAD;
+		/* bytes after the sequence are not read into it */
+		assert_int_equal(utf8_decode(ok[i].s, ok[i].len, &cp), ok[i].len);
+		assert_int_equal(cp, ok[i].cp);
+		assert_int_equal(utf8_decode(ok[i].s, ok[i].len - 1, &cp), 0);
+	}
+	cp = 0xDEAD;
+	assert_int_equal(utf8_decode("\xe2\x90\x9bxyz", 6, &cp), 3);
+	assert_int_equal(cp, 0x241B);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cp = 0xDEAD;
+		assert_int_equal(utf8_decode(bad[i], strlen(bad[i]), &cp), 0);
+		assert_int_equal(cp, 0xDEAD);
+	}
+	assert_int_equal(utf8_decode("a", 0, &cp), 0);
+}
+
 static void
 whole_strings(void **unused)
 {
@@ -134,7 +181,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(sequence_lengths), cmocka_unit_test(ill_formed_sequences),
 	    cmocka_unit_test(whole_strings),    cmocka_unit_test(repair),
-	    cmocka_unit_test(case_folded),
+	    cmocka_unit_test(case_folded),      cmocka_unit_test(decoded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
