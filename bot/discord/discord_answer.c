@@ -50,18 +50,26 @@ void
 discord_answer_summary(struct discord *dc)
 {
 
+	uint64_t overload = dc->summary_shed - dc->summary_late;
+
 	dc->summary_due = false;
-	if (dc->summary_shed > 0)
+	if (overload > 0)
 		log_warnx(
 		    "discord: %llu interaction%s could no longer be answered within Discord's "
 		    "3 s and went unanswered in the last %d s (overload); %llu since the start",
-		    (unsigned long long)dc->summary_shed, dc->summary_shed == 1 ? "" : "s",
-		    SUMMARY_MS / 1000, (unsigned long long)dc->stats.shed);
+		    (unsigned long long)overload, overload == 1 ? "" : "s", SUMMARY_MS / 1000,
+		    (unsigned long long)(dc->stats.shed - dc->shed_late));
+	if (dc->summary_late > 0)
+		log_warnx("discord: %llu interaction%s replayed after the restart had waited out "
+		          "Discord's 3 s while delver was down and went unanswered in the last %d "
+		          "s; %llu since the start",
+		          (unsigned long long)dc->summary_late, dc->summary_late == 1 ? "" : "s",
+		          SUMMARY_MS / 1000, (unsigned long long)dc->shed_late);
 	if (dc->summary_failed > (uint64_t)dc->failed_logged)
 		log_warnx("discord: %llu more answers failed in the last %d s",
 		          (unsigned long long)(dc->summary_failed - (uint64_t)dc->failed_logged),
 		          SUMMARY_MS / 1000);
-	dc->summary_shed = dc->summary_failed = 0;
+	dc->summary_shed = dc->summary_failed = dc->summary_late = 0;
 	dc->failed_logged = 0;
 }
 
@@ -82,6 +90,14 @@ discord_answer_count_shed(struct discord *dc)
 	dc->summary_shed++;
 	discord_opstats_add(OPSTATS_SHED);
 	summary_arm(dc);
+}
+
+void
+discord_answer_count_late(struct discord *dc)
+{
+	dc->summary_late++;
+	dc->shed_late++;
+	discord_answer_count_shed(dc);
 }
 
 /* Counts a failed answer; true when it may have a log line of its own. */

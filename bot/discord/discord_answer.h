@@ -59,6 +59,11 @@ void discord_answer_deliver(struct discord *dc, struct request *req, struct inte
 
 /* Counts an interaction shed (too late to answer). */
 void discord_answer_count_shed(struct discord *dc);
+/* Counts a replay shed: one that came past its 3 s, having waited them
+ * out while no process ran, and that no process answered
+ * (discord_answer_late.h). It is shed as any, but the summary tells it
+ * from overload. */
+void discord_answer_count_late(struct discord *dc);
 /* Ends the summary period: logs what was shed or failed in it. */
 void discord_answer_summary(struct discord *dc);
 

@@ -42,7 +42,7 @@ on_late_original(void *ctx, const struct rest_result *res)
 		          "before the restart",
 		          l->id);
 	} else {
-		discord_answer_count_shed(dc);
+		discord_answer_count_late(dc);
 	}
 	cJSON_Delete(j);
 	free(l);
@@ -58,7 +58,7 @@ discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
 
 	if (hook == NULL || id == NULL || strlen(id) >= sizeof(l->id) || dc->rest == NULL) {
 		free(hook);
-		discord_answer_count_shed(dc);
+		discord_answer_count_late(dc);
 		return;
 	}
 	if (dc->late_checks >= DISCORD_LATE_CHECKS_MAX) {

@@ -7,11 +7,11 @@
  * tells which: its original response (GET @original) exists, and is no
  * deferral left loading, when an earlier process answered it; the
  * interaction is counted so (discord_stats' replayed_answered), else as
- * shed (discord_answer_count_shed). A resume asks that of
- * DISCORD_LATE_CHECKS_MAX replays at most (a process down for long is
- * replayed thousands, and each GET is a request of its own); those past
- * it are counted as not known (replayed_unknown) and the first of them is
- * logged, once per resume.
+ * shed, summed up apart from overload (discord_answer_count_late). A
+ * resume asks that of DISCORD_LATE_CHECKS_MAX replays at most (a process
+ * down for long is replayed thousands, and each GET is a request of its
+ * own); those past it are counted as not known (replayed_unknown) and the
+ * first of them is logged, once per resume.
  *
  * Everything here runs on the transport's loop and works on the struct
  * discord of discord_int.h; nothing outside bot/discord/discord*.c includes

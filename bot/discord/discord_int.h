@@ -64,6 +64,7 @@ struct discord {
 	uv_timer_t defer_timer;
 	uint64_t defer_armed;                  /* the uv_hrtime() defer_timer is set for, 0: none */
 	uint64_t summary_shed, summary_failed; /* since the last summary */
+	uint64_t summary_late, shed_late; /* of the shed, replays: since then, since the start */
 	/* Late replays of the resume under way checked with Discord
 	 * (discord_answer_late_replay), and whether the cap was logged. */
 	unsigned late_checks;

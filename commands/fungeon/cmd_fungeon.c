@@ -525,7 +525,8 @@ static const struct command fungeon_subs[] = {
              "they are built and beaten. Ruling: each room is re-entered at the floor it "
              "was on. Ruling: a Fungeoneer who dies on the way back is replaced in town; "
              "should the whole party fall, any of its players takes it on to town. Heading "
-             "back is for good, so the first step back asks to be confirmed (confirm:true). "
+             "back is for good, so the first step back asks to be confirmed (confirm:true), "
+             "as does a later step that would leave what the dead left there untaken. "
              "Every player rolls; who: names who rolls, and is the GM's.",
      .opts = retreat_opts,
      .fn = cmd_fungeon_town_retreat},

@@ -373,32 +373,6 @@ lift_holds(struct fungeon_channel *c)
 				e++;
 }
 
-/* Names the new Fungeoneers who join the party in town, made on the way
- * or in the dungeon before the party turned back (at floor - 1 then): in
- * town a new one's level is its player's to choose. */
-static void
-joining_in_town(const struct fungeon_channel *c, struct reply *out)
-{
-	int n = 0;
-
-	for (int i = 0; i < c->n; i++) {
-		if (!c->m[i].fresh || c->m[i].dead)
-			continue;
-		reply_add(out, 0, "%s%s (%s, level %d)",
-		          n++ ? ", " : "Joining the party here: ", c->m[i].name, c->m[i].player,
-		          c->m[i].level);
-	}
-	if (n == 0)
-		return;
-	reply_add(out, 0,
-	          "; in town a new Fungeoneer's level is its player's to choose, and one made "
-	          "anew (");
-	reply_cmd(out, 0, "fungeon leave", NULL);
-	reply_add(out, 0, ", then ");
-	fungeon_channel_join_how(out, 0, ") takes the level typed.");
-	reply_nl(out);
-}
-
 static void
 reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 {
@@ -415,7 +389,7 @@ reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 	reply_cmd(out, 0, "fungeon town healer", NULL);
 	reply_add(out, 0, ").");
 	reply_nl(out);
-	joining_in_town(c, out);
+	fungeon_render_joining_in_town(c, out);
 	for (int i = 0; i < c->n; i++) {
 		c->m[i].fresh = false; /* the replacements are with the party in town */
 		c->m[i].nwander = 0;
@@ -508,6 +482,12 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 		ask_first(c, next, out);
 		return;
 	}
+	/* on the way back, what the dead left here stays for good: asked
+	 * first while someone could still take it, else said */
+	if (c->d.phase == FUNGEON_RETREAT &&
+	    fungeon_render_dead_left_behind(out, &c->d.room,
+	                                    n > 0 && !invocation_bool(inv, "confirm", false)))
+		return;
 	if (next == 0 || n == 0) {
 		if (n == 0) { /* the whole party fell on the way back */
 			reply_add(out, RS_BAD,

@@ -103,6 +103,11 @@ fungeon_channel_may(const struct fungeon_channel *c, enum fungeon_act a, struct 
 
 	if (fungeon_dungeon_may(&c->d, a, &r) == 0)
 		return true;
+	if (c->n == 0 && c->d.phase == FUNGEON_TOWN) { /* no party to be anywhere */
+		reply_error(out, "No party here yet: ");
+		fungeon_channel_join_how(out, RS_BAD, " makes the first Fungeoneer.");
+		return false;
+	}
 	cmd = fungeon_channel_act_command(r.instead);
 	if (cmd == NULL) {
 		reply_error(out, "%s", r.why);

@@ -343,3 +343,55 @@ fungeon_render_effects_full(struct reply *out, const struct fungeon_channel *c,
 		if (a->full[i])
 			fungeon_render_effect_full(out, &c->m[a->member[i]], source);
 }
+
+/* Names the new Fungeoneers who join the party in town, made on the way
+ * or in the dungeon before the party turned back (at floor - 1 then): in
+ * town a new one's level is its player's to choose. */
+void
+fungeon_render_joining_in_town(const struct fungeon_channel *c, struct reply *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		if (!c->m[i].fresh || c->m[i].dead)
+			continue;
+		reply_add(out, 0, "%s%s (%s, level %d)",
+		          n++ ? ", " : "Joining the party here: ", c->m[i].name, c->m[i].player,
+		          c->m[i].level);
+	}
+	if (n == 0)
+		return;
+	reply_add(out, 0,
+	          "; in town a new Fungeoneer's level is its player's to choose, and one made "
+	          "anew (");
+	reply_cmd(out, 0, "fungeon leave", NULL);
+	reply_add(out, 0, ", then ");
+	fungeon_channel_join_how(out, 0, ") takes the level typed.");
+	reply_nl(out);
+}
+
+bool
+fungeon_render_dead_left_behind(struct reply *out, const struct fungeon_room *r, bool ask)
+{
+	char left[160];
+	int n = fungeon_render_dead_left(r, left, sizeof(left));
+
+	if (n == 0)
+		return false;
+	if (!ask) {
+		reply_line(out, 0, "What the dead left in room %lld (%s) stays behind for good.",
+		           (long long)r->number, left);
+		return false;
+	}
+	reply_add(out, 0,
+	          "Going on back leaves what the dead left in room %lld (%s) behind for good; take "
+	          "it first (",
+	          (long long)r->number, left);
+	reply_cmd(out, 0, "fungeon take", "item", "ITEM", NULL);
+	reply_add(out, 0, "), or go with ");
+	reply_cmd(out, 0, "fungeon retreat", "confirm:", "true", NULL);
+	reply_add(out, 0, ".");
+	reply_nl(out);
+	reply_button(out, "Go on back", "fungeon retreat confirm:true");
+	return true;
+}

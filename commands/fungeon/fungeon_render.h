@@ -57,6 +57,15 @@ void fungeon_render_left_behind(struct reply *out, const struct fungeon_room *r,
  * took ("antidote, coin"; at most six, then "..."); returns how many
  * there are. */
 int fungeon_render_dead_left(const struct fungeon_room *r, char *buf, size_t len);
+/* Names the new Fungeoneers who join the party in town (made on the way,
+ * or in the dungeon before the party turned back, at floor - 1): in town
+ * a new one's level is its player's to choose, and the line says how. */
+void fungeon_render_joining_in_town(const struct fungeon_channel *c, struct reply *out);
+/* On the way back, leaving room r: when the dead left treasure there that
+ * nobody took, asks to confirm going on (ask: returns true, the caller
+ * stops) or says it stays behind for good (returns false); nothing and
+ * false when there is none. */
+bool fungeon_render_dead_left_behind(struct reply *out, const struct fungeon_room *r, bool ask);
 /* On the way back, once the room re-entered has no wandering monster left
  * to build or standing: says how to go on (`/fungeon retreat`, with a "Go
  * on" button) and returns true; otherwise says nothing and returns false. */

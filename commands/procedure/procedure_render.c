@@ -140,14 +140,16 @@ sign_line(struct reply *out, const struct turn_report *r, bool struck)
 
 /* Whether what an event tells is behind the GM's screen while Tension is
  * hidden: whatever the encounter table's d10 + Tension decided (the entry,
- * or that it was struck), the sign's creature met, and an encounter with
- * neither (which would read otherwise, and so tell whether a creature is
- * remembered). */
+ * or that it was struck), the sign's creature met, and an encounter or a
+ * sign with neither (which would read otherwise, and so tell whether a
+ * creature is remembered, or whether the channel has an encounter table
+ * behind the screen). */
 static bool
 veiled(enum turn_event_kind k)
 {
 	return k == TE_ENCOUNTER || k == TE_ENCOUNTER_ROLLED || k == TE_ENCOUNTER_STRUCK ||
-	       k == TE_SIGN_MET || k == TE_SIGN_REMEMBERED || k == TE_SIGN_STRUCK;
+	       k == TE_SIGN_MET || k == TE_SIGN_REMEMBERED || k == TE_SIGN_STRUCK ||
+	       k == TE_SIGN_HINT;
 }
 
 bool
@@ -166,7 +168,7 @@ veiled_line(struct reply *out, const struct turn_event *e, const struct procedur
 {
 	int why = turn_surprise(&s->clock, s->proc);
 
-	if (e->kind == TE_SIGN_REMEMBERED || e->kind == TE_SIGN_STRUCK) {
+	if (e->kind == TE_SIGN_REMEMBERED || e->kind == TE_SIGN_STRUCK || e->kind == TE_SIGN_HINT) {
 		reply_add(out, 0,
 		          "A sign of danger nearby; what it belongs to is behind the GM's screen, "
 		          "and the GM describes it.");

@@ -63,19 +63,40 @@ change_text(const struct tension_change *c, char *buf, size_t len)
 	}
 }
 
-/* The last changes; viewer reads those made behind another GM's screen
- * as that alone (tension_state_sees). */
+/* Whether the history row of c is shown in full: made in the open, or
+ * behind the screen of viewer, who reads the history privately (NULL when
+ * the reply is public: then no change behind a screen is, whoever asks,
+ * its maker included). */
+static bool
+row_shown(const struct tension_state *ts, const struct tension_change *c, const char *viewer)
+{
+	return c->screen == 0 || (viewer != NULL && tension_state_sees(ts, c, viewer));
+}
+
+/* The last changes. Consecutive changes made behind another GM's screen
+ * read as one row, counted as one of the rows shown, so that neither how
+ * many there were nor how many open rows they push out tells their
+ * number. */
 static void
 show_history(const struct tension_state *ts, const char *viewer, struct reply *out)
 {
 	static const char *const hdr[] = {"change", "Tension", "why"};
+	static const char *const veiled[] = {"-", "-", "made behind another GM's screen"};
 	const struct tension *t = &ts->track;
-	size_t first = t->nhist > SHOW_CHANGES ? t->nhist - SHOW_CHANGES : 0;
+	size_t first = t->nhist, rows = 0;
 
 	if (t->nhist == 0) {
 		reply_line(out, RS_DIM, "No changes yet; a new dungeon starts at %d.",
 		           TENSION_START);
 		return;
+	}
+	while (first > 0 && rows < SHOW_CHANGES) {
+		bool shown = row_shown(ts, &t->hist[first - 1], viewer);
+
+		first--;
+		while (!shown && first > 0 && !row_shown(ts, &t->hist[first - 1], viewer))
+			first--;
+		rows++;
 	}
 	reply_line(out, RS_DIM, "Last changes, oldest first:");
 	reply_table(out, 3, hdr);
@@ -83,10 +104,11 @@ show_history(const struct tension_state *ts, const char *viewer, struct reply *o
 		const struct tension_change *c = &t->hist[i];
 		char what[32], move[32];
 		const char *cells[] = {what, move, c->reason};
-		static const char *const veiled[] = {"-", "-", "made behind another GM's screen"};
 
-		if (!tension_state_sees(ts, c, viewer)) {
+		if (!row_shown(ts, c, viewer)) {
 			reply_row(out, false, veiled);
+			while (i + 1 < t->nhist && !row_shown(ts, &t->hist[i + 1], viewer))
+				i++;
 			continue;
 		}
 		change_text(c, what, sizeof(what));
@@ -113,7 +135,8 @@ tension_show(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_DIM, "Mode: hidden (only the GM sees Tension and its rolls).");
 	else
 		reply_line(out, RS_DIM, "Mode: open (everyone sees Tension and its rolls).");
-	show_history(ts, inv->from->user_key, out);
+	/* Hidden, only the GM gets here, and privately. */
+	show_history(ts, ts->hidden ? inv->from->user_key : NULL, out);
 }
 
 /* The reason option, without the '#' of a "# reason" label, or dflt when

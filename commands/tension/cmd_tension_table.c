@@ -263,6 +263,17 @@ cmd_tension_table_strike(struct invocation *inv, struct reply *out)
 		goto done;
 	entry_name(&t->e[i], name, sizeof(name));
 	table_words(k, own, which, sizeof(which));
+	if (t->e[i].struck && ts->hidden) {
+		/* Behind the screen a strike that changes nothing reads to the
+		 * channel as one that does (on IRC the GM's line is seen). */
+		cmd_tension_screen(inv, ts, out, EDITED);
+		reply_add(out, 0, "%s was already struck from %s, so nothing changed; ", name,
+		          which);
+		reply_cmd(out, 0, "tension unstrike", "entry", name, NULL);
+		reply_add(out, 0, " restores it.");
+		reply_nl(out);
+		goto done;
+	}
 	if (t->e[i].struck) {
 		reply_error(out, "%s is already struck from %s; ", name, which);
 		reply_cmd(out, RS_BAD, "tension unstrike", "entry", name, NULL);
@@ -317,6 +328,13 @@ cmd_tension_table_unstrike(struct invocation *inv, struct reply *out)
 			goto done;
 		entry_name(&t->e[i], name, sizeof(name));
 		table_words(k, own, which, sizeof(which));
+		if (!t->e[i].struck && ts->hidden) {
+			/* As a strike of a struck entry, behind the screen. */
+			cmd_tension_screen(inv, ts, out, EDITED);
+			reply_line(out, 0, "%s is not struck from %s, so nothing changed.", name,
+			           which);
+			goto done;
+		}
 		if (!t->e[i].struck) {
 			reply_error(out, "%s is not struck from %s.", name, which);
 			goto done;
@@ -338,12 +356,13 @@ cmd_tension_table_unstrike(struct invocation *inv, struct reply *out)
 			keep(inv, ts, (enum tension_table)j, t, own);
 		n += got;
 	}
+	/* Behind the screen, nothing to restore reads to the channel as a
+	 * restore. */
+	cmd_tension_screen(inv, ts, out, EDITED);
 	if (n == 0) {
-		cmd_tension_screen(inv, ts, out, NULL);
 		reply_line(out, 0, "Nothing is struck%s%s%s.", kind ? " in the " : "",
 		           kind ? kind : "", kind ? " table" : "");
 	} else {
-		cmd_tension_screen(inv, ts, out, EDITED);
 		reply_line(out, 0, "Restored %zu struck %s: %s.", n, n == 1 ? "entry" : "entries",
 		           buf_str(&b));
 	}

@@ -200,8 +200,14 @@ effect(struct turn_clock *c, enum procedure p, const struct turn_how *how, struc
 		encounter(c, p, how, r);
 		break;
 	case HZ_SIGN:
+		/* A safe area has no sign, rolled creature or hint alike: monsters
+		 * do not go there, and an exploration hint read there while a
+		 * rolled Sign finds none would tell whether the channel has an
+		 * encounter table. */
 		if (how->own && how->encounters != NULL)
 			sign(c, how, r);
+		else if (how->safe)
+			add(r, TE_SIGN_SAFE, c->turn, 0, NULL);
 		else
 			add(r, TE_SIGN_HINT, c->turn, 0, NULL);
 		break;

@@ -37,7 +37,8 @@ grep -q "interactions answered 0, shed 0," "$BOT_LOG" || fail "the stats line co
 # machine's timing, each is either answered in time and applied once, or
 # neither; no callback comes past the 3 s (the fake refuses it, 404, a
 # violation). Before: the first replay passed for 1 s of clock skew, and
-# the others, aged 1 s too young, ran and were answered late.
+# the others, aged 1 s too young, ran and were answered late. Then replays
+# of the downtime that nobody answered, below.
 turn0=$(turns)
 answered0=$(stat interactions.answered)
 BOT_EXTRA=''
@@ -60,4 +61,30 @@ echo "replays about 3 s old: 20 sent while down, $answered answered in time, $la
 [ "$late" = 0 ] || fail "$late replays were run and answered past Discord's 3 s"
 [ "$(($(turns) - turn0))" = "$answered" ] ||
 	fail "turn +$(($(turns) - turn0)) for $answered answered: a replay was applied unanswered"
+
+# Replays that waited out their 3 s while no process ran, and that nobody
+# answered (the process before was killed -9 once its resume point was
+# saved past every event so far, so exactly these 10 are replayed): each
+# is shed unread, and the summary names them as replays of the time delver
+# was down, not as overload, which would send the operator to look for a
+# lack of CPU.
+kill -KILL "$BOT_PID"
+wait "$BOT_PID" 2>/dev/null
+BOT_PID=""
+turn0=$(turns)
+gets0=$(stat interactions.original_gets)
+inject "{\"count\":10,\"rate\":50,\"channels\":1,\"users\":2,\"templates\":[$TURN]}"
+wait_until "i['left_to_inject'] == 0" 10
+sleep 4 # every one past its 3 s
+bot_start
+wait_until "g['resumed'] == 4 and g['ready']" 10
+wait_until "i['original_gets'] >= $gets0 + 10" 10
+bot_stop
+grep "discord: " "$BOT_LOG" | grep -E "overload|went unanswered"
+grep -q "warn: discord: 10 interactions replayed after the restart had waited out Discord's 3 s while delver was down and went unanswered in the last 10 s; 10 since the start" "$BOT_LOG" ||
+	fail "the 10 late replays nobody answered are not summed up as replays of the downtime"
+grep "(overload)" "$BOT_LOG" && fail "late replays of the downtime were logged as overload"
+[ "$(stat interactions.original_gets)" = $((gets0 + 10)) ] ||
+	fail "$(($(stat interactions.original_gets) - gets0)) GET @original for 10 late replays"
+[ "$(turns)" = "$turn0" ] || fail "a late replay was applied (turn $turn0 -> $(turns))"
 finish

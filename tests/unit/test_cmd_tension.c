@@ -96,6 +96,9 @@ run(struct fx *f, const char *user, const char *line)
 	return f->text;
 }
 
+/* The channel's line for a change to the Tension tables behind the screen. */
+#define EDITED_LINE "The GM changed the Tension tables behind the screen.\n"
+
 static const struct tension_state *
 ts(struct fx *f)
 {
@@ -462,6 +465,37 @@ tables_set_show_reset(void **state)
 	                       "  1-2 | 2d6 hidden gold pieces glimmer in a corner\n"));
 }
 
+/* Behind the screen a strike or restore that changes nothing reads to the
+ * channel as one that does, and is a step of its own that /undo takes
+ * back (on IRC the GM's command line is seen by all). */
+static void
+strikes_read_alike_behind_the_screen(void **state)
+{
+	struct fx *f = *state;
+	const char *undone;
+
+	run(f, "gm", "/tension mode hidden");
+	assert_string_equal(run(f, "gm", "/tension strike 1"),
+	                    EDITED_LINE "[private]\nStruck 1-4 a lost adventurer from the "
+	                                "encounter table: rolling it now means no encounter.\n");
+	assert_string_equal(run(f, "gm", "/tension strike 1"),
+	                    EDITED_LINE "[private]\n1-4 a lost adventurer was already struck from "
+	                                "the encounter table, so nothing changed; /tension "
+	                                "unstrike 1-4 a lost adventurer restores it.\n");
+	assert_string_equal(run(f, "gm", "/tension unstrike 5-8"),
+	                    EDITED_LINE "[private]\n5-8 1d4 goblins is not struck from the "
+	                                "encounter table, so nothing changed.\n");
+	assert_string_equal(run(f, "gm", "/tension unstrike"),
+	                    EDITED_LINE "[private]\nRestored 1 struck entry: 1-4 a lost "
+	                                "adventurer.\n");
+	run(f, "ann", "/roll 1d20");
+	assert_string_equal(run(f, "gm", "/tension unstrike"),
+	                    EDITED_LINE "[private]\nNothing is struck.\n");
+	undone = run(f, "gm", "/undo");
+	assert_null(strstr(undone, "roll"));
+	assert_non_null(strstr(undone, "/tension unstrike"));
+}
+
 static void
 strike_and_unstrike(void **state)
 {
@@ -693,6 +727,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(hidden_mode, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tables_set_show_reset, setup, teardown),
 	    cmocka_unit_test_setup_teardown(strike_and_unstrike, setup, teardown),
+	    cmocka_unit_test_setup_teardown(strikes_read_alike_behind_the_screen, setup, teardown),
 	    cmocka_unit_test_setup_teardown(each_patrol_its_own_entry, setup, teardown),
 	    cmocka_unit_test_setup_teardown(only_deeds_and_town_change_tension, setup, teardown),
 	    cmocka_unit_test_setup_teardown(save_load_round_trip, setup, teardown),

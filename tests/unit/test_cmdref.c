@@ -536,12 +536,10 @@ converted_play_refs(void **unused)
 	bool met = false;
 
 	expect3(t, "alice", "/fungeon monster add ghoul level 1",
-	        "The party is in town, and rooms are made in the hallway; start it with `/fungeon "
-	        "hallway`.",
-	        "The party is in town, and rooms are made in the hallway; start it with !fungeon "
-	        "hallway.",
-	        "The party is in town, and rooms are made in the hallway; start it with /fungeon "
-	        "hallway.");
+	        "No party here yet: `/fungeon join name:NAME class:CLASS level:LEVEL` makes the "
+	        "first Fungeoneer.",
+	        "No party here yet: !fungeon join NAME CLASS LEVEL makes the first Fungeoneer.",
+	        "No party here yet: /fungeon join NAME CLASS LEVEL makes the first Fungeoneer.");
 	for (size_t i = 0; i < sizeof(room) / sizeof(room[0]); i++)
 		run(t, "console", room[i][0], room[i][1]);
 	expect3(t, "alice", "/fungeon take gem",

@@ -250,7 +250,6 @@ t2_one_taken_out_alive_is_no_dead(void **unused)
 {
 	struct fgtable *t = fgtable_new(2502);
 	struct fungeon_channel *c;
-	struct fungeon_item *it;
 	char *text;
 
 	(void)unused;
@@ -259,10 +258,7 @@ t2_one_taken_out_alive_is_no_dead(void **unused)
 	c->m[0].nwander = 1;
 	c->m[0].wanderer[0] = 6;
 	c->m[1].nwander = 0;
-	it = fungeon_item_add(&c->m[0]);
-	snprintf(it->name, sizeof(it->name), "ring");
-	it->d.kind = FUNGEON_TREASURE;
-	it->cost = 1;
+	fgtable_give(t, 0, "ring", 1, false);
 	fgtable_gm(t, "/fungeon party");
 	text = fgtable_said(t, "gm", "/fungeon leave al");
 	fgtable_holds(text, "The GM takes al's Al out of the party.\nWhat Al carried stays in "
@@ -422,6 +418,69 @@ s21_an_unknown_option_is_no_name(void **unused)
 	fgtable_free(t);
 }
 
+/* S16's nit: on a channel with no party, what needs one says there is no
+ * party yet, as /fungeon party does, not that the party is in town. */
+static void
+s16_no_party_is_no_party_in_town(void **unused)
+{
+	static const char want[] = "No party here yet: /fungeon join NAME CLASS LEVEL makes the "
+	                           "first Fungeoneer.";
+	struct fgtable *t = fgtable_new(2516);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "al", "/fungeon combat", want);
+	fgtable_fails_unchanged(t, "al", "/fungeon monster remove w3", want);
+	fgtable_says(t, "al", "/fungeon party",
+	             "No party here yet: /fungeon join NAME CLASS LEVEL.");
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_fails_unchanged(t, "al", "/fungeon combat",
+	                        "The party is in town, and a fight needs a room: into the dungeon "
+	                        "with /fungeon hallway.");
+	fgtable_free(t);
+}
+
+/* playtest10 U1 (line 254: the dead's treasure is left for the others to
+ * plunder): on the way back, going on from a room where the dead left
+ * treasure nobody took asks first, as leaving a room does; with nobody
+ * left in play to take it, the reply says it stays behind for good. */
+static void
+u1_the_way_back_names_what_the_dead_leave(void **unused)
+{
+	struct fgtable *t = fgtable_new(2531);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = c->m[1].nwander = 0;
+	fgtable_give(t, 0, "ring", 1, false);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_says(t, "bo", "/fungeon retreat",
+	             "Going on back leaves what the dead left in room 1 (ring) behind for good; "
+	             "take it first (/fungeon take ITEM), or go with /fungeon retreat "
+	             "confirm:true.");
+	assert_int_equal(c->d.phase, FUNGEON_RETREAT);
+	fgtable_ok(t, "bo", "/fungeon take ring");
+	text = fgtable_said(t, "bo", "/fungeon retreat");
+	fgtable_holds(text, "The party leaves the dungeon and is back in town.");
+	free(text);
+	fgtable_free(t);
+
+	t = fgtable_new(2532);
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = c->m[1].nwander = 0;
+	fgtable_give(t, 1, "gem", 1, false);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	text = fgtable_said(t, "bo", "/fungeon retreat");
+	fgtable_holds(text, "What the dead left in room 1 (gem) stays behind for good.\n");
+	fgtable_holds(text, "The party leaves the dungeon and is back in town.");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -436,6 +495,8 @@ main(void)
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
 	    cmocka_unit_test(s5_a_pointer_says_what_comes_first),
 	    cmocka_unit_test(s10_no_stair_on_the_deepest_floor_says_why),
+	    cmocka_unit_test(u1_the_way_back_names_what_the_dead_leave),
+	    cmocka_unit_test(s16_no_party_is_no_party_in_town),
 	    cmocka_unit_test(s21_an_empty_option_plays_no_turn),
 	    cmocka_unit_test(s21_an_unknown_option_is_no_name),
 	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),

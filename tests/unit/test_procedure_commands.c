@@ -416,6 +416,67 @@ sign_rolls_the_encounter_table(void **unused)
 	                            "struck (d10 + Tension = "));
 }
 
+/* The line of the channel's: an exploration Sign behind the GM's screen
+ * reads alike whether the channel has an encounter table (hidden too) to
+ * roll its creature on or not, in a safe area too; what it was reaches
+ * the GM alone. */
+static void
+sign_line_of(const char *pub, char *line, size_t len)
+{
+	const char *a = strstr(pub, "\nA sign");
+
+	if (a == NULL)
+		a = strstr(pub, "\nNo sign");
+	assert_non_null(a);
+	a++;
+	snprintf(line, len, "%.*s", (int)strcspn(a, "\n"), a);
+}
+
+static void
+exploration_sign_reads_alike_behind_the_screen(void **unused)
+{
+	static const char *const veiled = "A sign of danger nearby; what it belongs to is "
+	                                  "behind the GM's screen, and the GM describes it.";
+	char pub[4000], priv[4000], line[400];
+
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "hazard procedure exploration");
+	ok("gm", "hazard custom d2 \"1-2 Sign\"");
+	ok("gm", "tension mode hidden");
+	/* no encounter table: a hint, yet read as the veiled line */
+	ok("alice", "hazard");
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
+	sign_line_of(pub, line, sizeof(line));
+	assert_string_equal(line, veiled);
+	assert_string_equal(reply_gm_key(cr.last), "console:gm");
+	msg_text(cr.last, REPLY_GM, priv, sizeof(priv));
+	assert_non_null(strstr(priv, "Behind the screen: A sign of danger nearby (noise, smell, "
+	                             "tracks or a shadow); the GM describes it."));
+	/* an encounter table made behind the screen: the same line */
+	ok("gm", "table set encounter 1-6: rats");
+	ok("alice", "hazard");
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_null(strstr(pub, "rats"));
+	sign_line_of(pub, line, sizeof(line));
+	assert_string_equal(line, veiled);
+	msg_text(cr.last, REPLY_GM, priv, sizeof(priv));
+	assert_non_null(strstr(priv, "Behind the screen: The party meets only the sign of rats"));
+	/* in a safe area neither finds a sign */
+	ok("gm", "safe on");
+	ok("alice", "hazard");
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
+	sign_line_of(pub, line, sizeof(line));
+	assert_string_equal(line, "No sign: this is a safe area, where no wandering monsters "
+	                          "come, so no encounter is rolled for one.");
+	ok("gm", "table delete encounter");
+	ok("alice", "hazard");
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
+	sign_line_of(pub, line, sizeof(line));
+	assert_string_equal(line, "No sign: this is a safe area, where no wandering monsters "
+	                          "come, so no encounter is rolled for one.");
+}
+
 /* The exploration procedure's own facts (RULES.md section 2): light
  * radii, darkvision and, with no light, being effectively blind; the
  * delving -10 belongs to delving only. */
@@ -585,6 +646,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(tension_check_uses_the_channels_tension, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(sign_rolls_the_encounter_table, setup, teardown),
+	    cmocka_unit_test_setup_teardown(exploration_sign_reads_alike_behind_the_screen, setup,
+	                                    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -144,6 +144,78 @@ opening_shows_the_openers_screen(void **unused)
 	fgtable_free(t);
 }
 
+/* Once another GM opens the screen, the earlier GM's changes behind their
+ * own screen stay hidden from everyone in a public reply, that GM's own
+ * /tension too; back in the seat behind a hidden screen, they read them
+ * again, privately. */
+static void
+the_earlier_gm_reads_no_hidden_row_aloud(void **unused)
+{
+	static const char *const aloud =
+	    "Tension ████████░░ 8/10\nMode: open (everyone sees Tension and its rolls).\nLast "
+	    "changes, oldest first:\n  - | - | made behind another GM's screen\n";
+	struct fgtable *t = fgtable_new(11);
+	char *text;
+
+	(void)unused;
+	play_behind_the_screen(t);
+	fgtable_ok(t, "gm", "/gm release");
+	fgtable_ok(t, "alice", "/gm claim");
+	fgtable_ok(t, "alice", "/tension mode open");
+	says(t, "gm", "/tension", aloud);
+	fgtable_ok(t, "alice", "/gm release");
+	fgtable_ok(t, "gm", "/gm claim");
+	says(t, "gm", "/tension", aloud);
+	fgtable_ok(t, "gm", "/tension mode hidden");
+	text = said(t, "gm", "/tension");
+	assert_non_null(strstr(text, "[private]\n"));
+	assert_non_null(strstr(text, "  set 8 | 1 → 8 | secret alarm\n"));
+	free(text);
+	fgtable_free(t);
+}
+
+/* alice's /tension after five open changes, then hidden ones made behind
+ * gm's screen, then bob's claim and opening. */
+static char *
+history_after_hidden(int hidden)
+{
+	struct fgtable *t = fgtable_new(11);
+	char *text;
+
+	fgtable_ok(t, "gm", "/gm claim");
+	for (int i = 0; i < 5; i++)
+		fgtable_ok(t, "gm", "/tension raise door");
+	fgtable_ok(t, "gm", "/tension mode hidden");
+	for (int i = 0; i < hidden; i++)
+		fgtable_ok(t, "gm", i % 2 == 0 ? "/tension lower secret" : "/tension raise door");
+	fgtable_ok(t, "gm", "/gm release");
+	fgtable_ok(t, "bob", "/gm claim");
+	fgtable_ok(t, "bob", "/tension mode open");
+	text = said(t, "alice", "/tension");
+	fgtable_free(t);
+	return text;
+}
+
+/* The history tells players nothing of how many changes were made behind
+ * another GM's screen: one row for them all, pushing out as many open rows
+ * as one. */
+static void
+hidden_changes_are_not_counted(void **unused)
+{
+	char *one = history_after_hidden(1), *three = history_after_hidden(3);
+
+	(void)unused;
+	assert_non_null(strstr(one, "Last changes, oldest first:\n"
+	                            "  +1 | 2 → 3 | breaking down a stuck or locked door\n"
+	                            "  +1 | 3 → 4 | breaking down a stuck or locked door\n"
+	                            "  +1 | 4 → 5 | breaking down a stuck or locked door\n"
+	                            "  +1 | 5 → 6 | breaking down a stuck or locked door\n"
+	                            "  - | - | made behind another GM's screen\n"));
+	assert_string_equal(strstr(one, "Last changes"), strstr(three, "Last changes"));
+	free(one);
+	free(three);
+}
+
 /* The marks survive a save and a load; damaged ones are refused. */
 static void
 screens_are_saved(void **unused)
@@ -234,6 +306,8 @@ main(void)
 	    cmocka_unit_test(the_next_gm_reads_the_value_alone),
 	    cmocka_unit_test(no_word_when_nothing_is_hidden),
 	    cmocka_unit_test(opening_shows_the_openers_screen),
+	    cmocka_unit_test(the_earlier_gm_reads_no_hidden_row_aloud),
+	    cmocka_unit_test(hidden_changes_are_not_counted),
 	    cmocka_unit_test(screens_are_saved),
 	    cmocka_unit_test(undoing_the_opening_keeps_the_earlier_screen),
 	};

@@ -296,6 +296,9 @@ signs_and_encounters(void **unused)
 	/* exploration signs are only hints */
 	pass(PROC_EXPLORATION, HZ_SIGN, false, false);
 	EXPECT(TE_SIGN_HINT);
+	/* ... and a safe area has none, as a rolled Sign finds none there */
+	pass(PROC_EXPLORATION, HZ_SIGN, false, true);
+	EXPECT(TE_SIGN_SAFE);
 	pass(PROC_DELVING, HZ_SHIFT, false, false);
 	EXPECT(TE_SHIFT);
 }

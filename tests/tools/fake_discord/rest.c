@@ -622,6 +622,10 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 	}
 	tok++;
 	HASH_FIND(hh_token, F.by_token, tok, strcspn(tok, "/"), found);
+	/* The token serves follow-ups and edits for 15 minutes only after an
+	 * initial response: one that got none within its 3 s has its token
+	 * invalidated (receiving-and-responding, "Responding to an
+	 * Interaction"), so no later call can answer it. */
 	if (found == NULL || found->answers == 0) {
 		fake_violation("a follow-up for an interaction %s",
 		               found == NULL ? "never sent" : "not yet acknowledged");

@@ -266,14 +266,19 @@ fgtable_doomed(struct fgtable *t, int i, const char *item)
 
 	assert_int_equal(fungeon_effect_add(m, &e), 0);
 	m->hits = 1;
-	if (item != NULL) {
-		struct fungeon_item *it = fungeon_item_add(m);
+	if (item != NULL)
+		fgtable_give(t, i, item, 2, true);
+}
 
-		snprintf(it->name, sizeof(it->name), "%s", item);
-		it->d.kind = FUNGEON_TREASURE;
-		it->d.fancy = true;
-		it->cost = 2;
-	}
+void
+fgtable_give(struct fgtable *t, int i, const char *name, int64_t cost, bool fancy)
+{
+	struct fungeon_item *it = fungeon_item_add(&fgtable_fungeon(t)->m[i]);
+
+	snprintf(it->name, sizeof(it->name), "%s", name);
+	it->d.kind = FUNGEON_TREASURE;
+	it->d.fancy = fancy;
+	it->cost = cost;
 }
 
 struct fungeon_channel *

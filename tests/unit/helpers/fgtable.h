@@ -9,6 +9,7 @@
 #ifndef DELVER_TEST_FGTABLE_H
 #define DELVER_TEST_FGTABLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "commands/core/dispatch.h"
@@ -78,6 +79,9 @@ struct fungeon_channel *fgtable_drawn(struct fgtable *t, int n, int lv);
  * dice and Type), made by the player holding Monsters, as a failed roll
  * against it in combat would leave it. */
 void fgtable_held(struct fgtable *t, int i, const char *source, int annoy, const char *type);
+/* Member i carries a treasure of that name and cost (a mundane item, or
+ * fancy when fancy). */
+void fgtable_give(struct fgtable *t, int i, const char *name, int64_t cost, bool fancy);
 /* Member i will die in the next hallway's continuous damage: it has 1
  * hit left and carries a trap's Needle (100 Annoy dice, 100 Pain dice,
  * poison) that it cannot shake off, and, unless item is NULL, a treasure
