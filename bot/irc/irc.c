@@ -259,6 +259,16 @@ legacy_key(struct irc_bot *b, const struct irc_msg *m, struct origin *o)
 		o->legacy_user_key[0] = '\0';
 }
 
+/* The nick at which the identity key can be reached on this link now, or
+ * NULL (the origin's name_now: the GM seat follows its holder's NICK). */
+static const char *
+nick_now(void *ctx, const char *key)
+{
+	struct irc_bot *b = ctx;
+
+	return irc_ident_find(b->idents, key, irc_conn_link(b->conn));
+}
+
 /*
  * Fills o for a message from m->nick in target (a channel, or us). The
  * user key is the account's when the message carries one, else
@@ -302,6 +312,8 @@ make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct
 	snprintf(o->user_name, sizeof(o->user_name), "%s", m->nick);
 	if (irc_conn_casefold(b->conn, m->nick, who, sizeof(who)) == 0)
 		irc_ident_seen(b->idents, o->user_key, m->nick, who, irc_conn_link(b->conn));
+	o->name_now = nick_now;
+	o->name_ctx = b;
 	return 0;
 }
 

@@ -91,6 +91,15 @@ run(void *ctx, struct request *req)
 	    strcmp(channel_gm_name(inv->chan), o->user_name) != 0) {
 		channel_set_gm(inv->chan, o->user_key, o->user_name);
 		channel_touch(inv->chan);
+	} else if (gm != NULL && o->name_now != NULL) {
+		/* Another's command: the seat takes the holder's name as the
+		 * platform knows it now (a GM's new IRC nick). */
+		const char *now = o->name_now(o->name_ctx, gm);
+
+		if (now != NULL && now[0] != '\0' && strcmp(channel_gm_name(inv->chan), now) != 0) {
+			channel_set_gm(inv->chan, gm, now);
+			channel_touch(inv->chan);
+		}
 	}
 	for (size_t i = 0; i < 3 && inv->path[i] != NULL; i++) {
 		if (inv->path[i]->role == ROLE_GM && !invocation_require_gm(inv, out))

@@ -38,6 +38,13 @@ struct origin {
 	char user_name[NAME_MAX_LEN];
 	bool platform_admin; /* Discord manage rights, IRC channel operator, ... */
 	bool direct;         /* a private conversation with the bot */
+	/* The name the platform knows user_key by now, or NULL when it cannot
+	 * tell (IRC: the nick that identity uses now, after a NICK); NULL on
+	 * platforms whose names stay as the user last gave them. The GM seat
+	 * is renamed by it (an IRC GM who changed nick is named by the new
+	 * one before running a command again). */
+	const char *(*name_now)(void *ctx, const char *user_key);
+	void *name_ctx;
 };
 
 struct cmd_arg {

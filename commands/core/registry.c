@@ -10,6 +10,7 @@
 
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 #define MAX_TOKENS 128
 
@@ -328,12 +329,7 @@ control_char(const char *s, bool lines)
 static int
 text_column(const char *s, const char *p)
 {
-	int col = 1;
-
-	for (; s < p; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			col++;
-	return col;
+	return 1 + (int)utf8_count(s, (size_t)(p - s));
 }
 
 /* Converts and checks one value for option o, storing it in a. */

@@ -18,6 +18,7 @@
 #include "commands/gm/gm_screen.h"
 #include "rules/base/buf.h"
 #include "rules/base/num.h"
+#include "rules/base/utf8.h"
 #include "rules/dice/dice.h"
 
 /* Dice shown per group; more are summarised (the total still counts all). */
@@ -471,7 +472,7 @@ option_typo(const struct invocation *inv, const char *typed, struct reply *out)
 		if ((o->flags & OPT_REST) == 0 && n < CMD_MAX_OPTS)
 			names[n++] = o->name;
 	for (size_t i = 0; i < end; i++) {
-		size_t w = 0, col = 1;
+		size_t w = 0, col;
 		char word[33];
 
 		if (i > 0 && typed[i - 1] != ' ')
@@ -482,8 +483,7 @@ option_typo(const struct invocation *inv, const char *typed, struct reply *out)
 			continue;
 		memcpy(word, typed + i, w);
 		word[w] = '\0';
-		for (size_t k = 0; k < i; k++)
-			col += ((unsigned char)typed[k] & 0xc0) != 0x80;
+		col = 1 + utf8_count(typed, i);
 		buf_init(&list, 256);
 		for (size_t k = 0; k < n; k++)
 			buf_addf(&list, "%s%s:",

@@ -61,14 +61,20 @@ utf8_valid(const char *str, size_t len)
 }
 
 size_t
-utf8_len(const char *str)
+utf8_count(const char *str, size_t len)
 {
+	const unsigned char *s = (const unsigned char *)str;
 	size_t n = 0;
 
-	for (const unsigned char *s = (const unsigned char *)str; *s; s++)
-		if ((*s & 0xC0) != 0x80)
-			n++;
+	for (size_t i = 0; i < len; i++)
+		n += (s[i] & 0xC0) != 0x80;
 	return n;
+}
+
+size_t
+utf8_len(const char *str)
+{
+	return utf8_count(str, strlen(str));
 }
 
 size_t

@@ -27,6 +27,10 @@ size_t utf8_seq_len(const char *s, size_t len);
  * approximated by it). */
 size_t utf8_len(const char *s);
 
+/* The number of code points that start in s[0..len): the bytes that are
+ * not continuation bytes (a column, counted from 0, in well-formed text). */
+size_t utf8_count(const char *s, size_t len);
+
 /* The largest n <= max such that s[0..n) ends on a code point boundary. */
 size_t utf8_cut(const char *s, size_t len, size_t max);
 

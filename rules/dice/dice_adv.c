@@ -3,6 +3,7 @@
  * is parsed. See dice_advantage() in dice.h.
  */
 #include "rules/dice/dice.h"
+#include "rules/dice/dice_impl.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -126,18 +127,6 @@ stray_word(const char *s, const char *stop)
 	return NULL;
 }
 
-/* The 1-based column of p in s, counting UTF-8 characters. */
-static int
-column(const char *s, const char *p)
-{
-	int col = 1;
-
-	for (; s < p; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			col++;
-	return col;
-}
-
 /* Checks every roll of expr: a lone adv or dis is its roll's last word,
  * and that roll has a plain d20. Returns how many rolls end in one, or -1
  * with err set. */
@@ -157,7 +146,7 @@ adv_check(const char *expr, char *err, size_t errlen)
 			    err, errlen,
 			    "The word '%.3s' at column %d must come last in its roll (before any "
 			    "';' or '# label'), as in 1d20+5 adv; 2d6.",
-			    w, column(expr, w));
+			    w, dice__column(expr, (size_t)(w - expr)));
 			return -1;
 		}
 		if (r.word == NULL)

@@ -115,12 +115,7 @@ dice__fail(struct dice_errbuf *e, int code, const char *fmt, ...)
 int
 dice__column(const char *s, size_t off)
 {
-	int col = 1;
-
-	for (size_t i = 0; i < off; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			col++;
-	return col;
+	return 1 + (int)utf8_count(s, off);
 }
 
 void

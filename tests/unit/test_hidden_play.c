@@ -464,11 +464,45 @@ the_screen_hides_what_differs(void **unused)
 	buf_free(&seen);
 }
 
+/* The text as an IRC client shows it: without the zero-width joiners that
+ * keep nicks in replies from notifying their owners. */
+static const char *
+shown(struct buf *b)
+{
+	for (char *z; b->p != NULL && (z = strstr(b->p, "\xe2\x80\x8d")) != NULL; b->len -= 3)
+		memmove(z, z + 3, strlen(z + 3) + 1);
+	return buf_str(b);
+}
+
+/* A player is told who sees the hidden Tension by the nick the GM uses now
+ * (hidden6: after the GM's NICK it named the old one until the GM ran a
+ * command again). */
+static void
+the_screen_names_the_gm_by_the_nick_in_use(void **unused)
+{
+	struct playview *w = playview_new(PLAYVIEW_IRC, 1);
+	struct buf seen;
+
+	(void)unused;
+	buf_init(&seen, 1 << 16);
+	playview_line(w, "gm", "gm claim", PLAYVIEW_CHANNEL, &seen);
+	playview_line(w, "gm", "tension mode hidden", PLAYVIEW_CHANNEL, &seen);
+	playview_irc(w, ":gm!gm@h NICK gmx");
+	buf_reset(&seen);
+	playview_line(w, "alice", "tension", PLAYVIEW_INVOKER, &seen);
+	assert_string_equal(shown(&seen),
+	                    "PRIVMSG #walk :Tension is hidden behind the GM's screen; "
+	                    "only gmx sees it.\n");
+	buf_free(&seen);
+	playview_free(w);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(the_screen_hides_what_differs),
+	    cmocka_unit_test(the_screen_names_the_gm_by_the_nick_in_use),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1052,21 +1052,23 @@ test_gmroll(void **state)
 	            "07\x02\x02"
 	            "8\x0f\r\n");
 	/* The GM changes nick: the result follows the GM (the server said
-	 * that same user is alice_ now). */
+	 * that same user is alice_ now), and the channel is told the new
+	 * nick. */
 	feed(f, ":alice!a@h NICK :alice_");
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d1");
-	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "b\xe2\x80\x8dob\x0f rolls in secret: only the GM, \x02"
-	                            "alice\x0f, sees the result.\r\nNOTICE alice_ :\x02"
-	                            "bob\x0f rolls in secret · \x03"
-	                            "10\x02\x02"
-	                            "1d1\x0f: [1] = \x02\x03"
-	                            "07\x02\x02"
-	                            "1\x0f\r\n");
+	assert_string_equal(out(f),
+	                    "PRIVMSG #a :\x02"
+	                    "b\xe2\x80\x8dob\x0f rolls in secret: only the GM, \x02"
+	                    "a\xe2\x80\x8dlice_\x0f, sees the result.\r\nNOTICE alice_ :\x02"
+	                    "bob\x0f rolls in secret · \x03"
+	                    "10\x02\x02"
+	                    "1d1\x0f: [1] = \x02\x03"
+	                    "07\x02\x02"
+	                    "1\x0f\r\n");
 	feed(f, ":alice_!a@h PART #a");
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20");
 	assert_string_equal(out(f),
-	                    "NOTICE bob :The GM, alice, is not known to be in #a (no command from "
+	                    "NOTICE bob :The GM, alice_, is not known to be in #a (no command from "
 	                    "them there since they left or quit, or since delver connected), so "
 	                    "delver did not send your secret roll; roll again once they are "
 	                    "back.\r\n");

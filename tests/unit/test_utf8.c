@@ -109,6 +109,15 @@ whole_strings(void **unused)
 	                        "abcdefgh",
 	                        19)); /* a surrogate */
 	assert_int_equal(utf8_len(ok), 6);
+	/* a prefix's code points: a column */
+	assert_int_equal(utf8_count(ok, 0), 0);
+	assert_int_equal(utf8_count(ok, 3), 2); /* "dé" */
+	assert_int_equal(utf8_count(ok, 5), 4); /* "dé ◆": ◆ starts in it */
+	assert_int_equal(utf8_count(ok, 8), 5); /* "dé ◆ " */
+	assert_int_equal(utf8_count("\x80\x80"
+	                            "a",
+	                            3),
+	                 1); /* continuation bytes start none */
 	/* cutting never splits a character */
 	assert_int_equal(utf8_cut(ok, strlen(ok), 2), 1);
 	assert_int_equal(utf8_cut(ok, strlen(ok), 3), 3);
