@@ -9,6 +9,7 @@
 #include <libpq-fe.h>
 
 #include "bot/log.h"
+#include "bot/store/store_pg_sql.h"
 #include "rules/base/mem.h"
 
 /* pg_advisory_xact_lock's key, delver's own: held while one operation runs. */
@@ -79,6 +80,7 @@ connect_pg(struct ledger_pg *p, char *err, size_t errlen)
 		p->c = NULL;
 		return false;
 	}
+	store_pg_sql_quiet_notices(p->c);
 	if (p->have_tables)
 		return true;
 	if (!run(p, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err, errlen) ||

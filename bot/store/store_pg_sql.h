@@ -1,8 +1,8 @@
 /*
  * store_pg_sql: small helpers for the blocking libpq connections that the
  * PostgreSQL snapshot (on a worker thread) and restore (a command-line run)
- * use; the backend's own connection on the loop never blocks and uses only
- * store_pg_sql_quiet_notices.
+ * use; the backend's own connection on the loop never blocks and, like the
+ * Discord identify ledger's, uses only store_pg_sql_quiet_notices.
  *
  * Ownership: nothing is kept; out and why are the caller's buffers.
  */

@@ -10,4 +10,10 @@
 pg_start
 
 . tests/integration/reshard_lib.sh
+# Every process after the first finds the identify ledger's tables made:
+# what the server says of that (a NOTICE) is the log's at debug level, never
+# a bare line of its own (opcheck6 P1).
+if grep -n "^NOTICE:" "$WORK"/bot*.log; then
+	fail "a PostgreSQL notice reached a log as a bare line (above)"
+fi
 finish
