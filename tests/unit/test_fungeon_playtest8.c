@@ -481,6 +481,34 @@ u1_the_way_back_names_what_the_dead_leave(void **unused)
 	fgtable_free(t);
 }
 
+/* playtest10 U12 (line 273: every successful Annoy roll against a trap
+ * earns its cost, with no exception): rolling off one's own trap's
+ * continuous damage in the hallway earns its cost too. */
+static void
+u12_ones_own_trap_pays_in_the_hallway(void **unused)
+{
+	struct fgtable *t = fgtable_new(2542);
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_DAMAGE,
+	                           .from = FUNGEON_FROM_TRAP,
+	                           .source = "Needle",
+	                           .maker = "console:al",
+	                           .annoy = 1,
+	                           .pain = 1,
+	                           .xp = 8};
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 6);
+	c = fgtable_fungeon(t);
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	fgtable_holds(text, "succeeds: the effect ends (+8 XP)");
+	free(text);
+	assert_int_equal(c->m[0].xp, 8);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -496,6 +524,7 @@ main(void)
 	    cmocka_unit_test(s5_a_pointer_says_what_comes_first),
 	    cmocka_unit_test(s10_no_stair_on_the_deepest_floor_says_why),
 	    cmocka_unit_test(u1_the_way_back_names_what_the_dead_leave),
+	    cmocka_unit_test(u12_ones_own_trap_pays_in_the_hallway),
 	    cmocka_unit_test(s16_no_party_is_no_party_in_town),
 	    cmocka_unit_test(s21_an_empty_option_plays_no_turn),
 	    cmocka_unit_test(s21_an_unknown_option_is_no_name),
