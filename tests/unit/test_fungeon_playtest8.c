@@ -241,6 +241,31 @@ t3_the_panel_after_every_fallen_one_is_replaced(void **unused)
 	fgtable_free(t);
 }
 
+/* playtest10 U8 (line 53: the new ones join in the hallway): once every
+ * fallen player has made a new Fungeoneer, combat and heading back no
+ * longer ask for new ones: they point at the hallway that brings them in. */
+static void
+u8_after_every_fallen_one_is_replaced_the_hallway_is_next(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 6", NULL};
+	static const char want[] = "Nobody of the party is in play here until the hallway brings "
+	                           "the new Fungeoneers in: any of their players goes on to it "
+	                           "(/fungeon hallway).";
+	struct fgtable *t = fgtable_new(2538);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter 2");
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter 2");
+	fgtable_fails_unchanged(t, "al", "/fungeon combat", want);
+	fgtable_fails_unchanged(t, "bo", "/fungeon retreat confirm:true", want);
+	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
+	fgtable_free(t);
+}
+
 /* T2 (leave, /help: what it carried stays in the room): a Fungeoneer the
  * GM takes out alive leaves its treasure in the room, named in the reply
  * with the wandering monster it had still to build, and that treasure
@@ -540,6 +565,7 @@ main(void)
 	    cmocka_unit_test(t1_names_saved_before_folding_are_told_apart),
 	    cmocka_unit_test(t2_one_taken_out_alive_is_no_dead),
 	    cmocka_unit_test(t3_the_panel_after_every_fallen_one_is_replaced),
+	    cmocka_unit_test(u8_after_every_fallen_one_is_replaced_the_hallway_is_next),
 	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
