@@ -433,8 +433,8 @@ static const struct command fungeon_subs[] = {
      .desc = "Search for a trap: Annoy rolls against as many dice as its cost",
      .help = "A success finds the trap without triggering it and earns its cost in XP. "
              "Ruling: a Fungeoneer who fails stays in blissful ignorance and may not search "
-             "that trap again; a trap found is not searched for again. Ruling: the trap's "
-             "maker's own Fungeoneer earns no XP against it (here or triggering, disarming). Each "
+             "that trap again; a trap found is not searched for again. The trap's maker's own "
+             "Fungeoneer earns the XP as anyone does (the text makes no exception). Each "
              "player searches "
              "with their own Fungeoneer; the GM may name anyone.",
      .opts = find_opts,

@@ -17,6 +17,8 @@
 #include "rules/base/buf.h"
 #include "rules/base/utf8.h"
 
+#include <utf8proc.h>
+
 /* Whether s holds something besides spaces. */
 static bool
 has_text(const char *s)
@@ -45,6 +47,26 @@ looks_numeric(const char *s)
 	return digit;
 }
 
+/* Whether s is a number in decimal digits of another script than ASCII's
+ * (fullwidth ２, Arabic-Indic ٣): a level, which is typed in 0 to 9, so
+ * written. */
+static bool
+other_digits(const char *s)
+{
+	bool other = false;
+
+	while (*s != '\0') {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s, -1, &cp);
+
+		if (k <= 0 || utf8proc_category(cp) != UTF8PROC_CATEGORY_ND)
+			return false;
+		other |= cp > 0x7f;
+		s += k;
+	}
+	return other;
+}
+
 /* The level that s, typed as a class or class type, reads as: a number
  * in digits or words (fungeon_level_word()); -2 for one no level is ("2.5",
  * "zero", "seventy"); -1 for a word that reads as no number. */
@@ -63,6 +85,8 @@ typed_level(const char *s)
 			n = n * 10 + (*p - '0');
 		}
 	}
+	if (n == -1 && other_digits(s))
+		return -2;
 	if (n == -1)
 		return -1;
 	return n >= FUNGEON_LEVEL_MIN && n <= FUNGEON_LEVEL_MAX ? n : -2;
@@ -90,7 +114,9 @@ class_no_level(struct invocation *inv, const char *name, const char *cls, struct
 	else
 		reply_error(out,
 		            "'%s' reads as a number, not a class: a class is any career, such as "
-		            "fighter, and the level after it a whole number from %d to %d.",
+		            "fighter, and the level after it a whole number from %d to %d in the "
+		            "digits 0 to "
+		            "9.",
 		            cls, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
 	return -1;
 }
@@ -103,9 +129,16 @@ type_no_level(struct invocation *inv, const char *name, const char *cls, const c
 {
 	int n = typed_level(type);
 
-	if (fungeon_level_word(type) < 0)
+	if (fungeon_level_word(type) < 0 && !other_digits(type))
 		return 0;
-	if (invocation_has(inv, "level"))
+	if (other_digits(type))
+		reply_error(
+		    out,
+		    "'%s' reads as a number, not a class type: a level is a whole number from "
+		    "%d to %d in the digits 0 to 9, a class type a word such as fire "
+		    "(type:fire).",
+		    type, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
+	else if (invocation_has(inv, "level"))
 		reply_error(out,
 		            "'%s' reads as a number, not a class type, and the level is %lld "
 		            "already: a class type is a word such as fire (type:fire).",

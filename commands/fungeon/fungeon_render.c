@@ -168,12 +168,6 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 	if (k->success && k->xp > 0)
 		snprintf(suffix, sizeof(suffix), " → %d, succeeds: the effect ends (+%lld XP)",
 		         k->annoy_res.best[0], (long long)k->xp);
-	else if (k->success && !k->hold && k->effect.xp > 0 &&
-	         k->effect.from == FUNGEON_FROM_TRAP && k->effect.maker[0] &&
-	         !strcmp(k->effect.maker, m->user_key))
-		snprintf(suffix, sizeof(suffix),
-		         " → %d, succeeds: the effect ends (own trap: no XP)",
-		         k->annoy_res.best[0]);
 	else
 		snprintf(suffix, sizeof(suffix), " → %d, %s", k->annoy_res.best[0],
 		         !k->success ? "fails"
@@ -222,10 +216,6 @@ fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
 		if (a->xp[i] > 0)
 			snprintf(suffix, sizeof(suffix), " → %d, succeeds (+%lld XP)",
 			         a->res.best[i], (long long)a->xp[i]);
-		else if (!a->fails[i] && o->xp > 0 && o->from == FUNGEON_FROM_TRAP && o->maker[0] &&
-		         !strcmp(o->maker, m->user_key))
-			snprintf(suffix, sizeof(suffix), " → %d, succeeds (own trap: no XP)",
-			         a->res.best[i]);
 		else
 			snprintf(suffix, sizeof(suffix), " → %d, %s", a->res.best[i],
 			         a->fails[i] ? "fails" : "succeeds");

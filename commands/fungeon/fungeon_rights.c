@@ -246,7 +246,7 @@ bool
 fungeon_rights_may_move(const struct fungeon_channel *c, const struct invocation *inv,
                         enum fungeon_act a, struct reply *out)
 {
-	int me = fungeon_channel_member_of(c, inv->from->user_key);
+	int me = fungeon_channel_member_of(c, inv->from->user_key), dead = 0;
 	bool anyone = fungeon_rights_anyone_in_play(c);
 
 	if (inv->is_gm)
@@ -271,7 +271,15 @@ fungeon_rights_may_move(const struct fungeon_channel *c, const struct invocation
 		reply_add(out, RS_BAD, ").");
 		return false;
 	}
-	if (!anyone) { /* nobody left to move the party on but the fallen */
+	for (int i = 0; i < c->n; i++)
+		dead += c->m[i].dead;
+	if (!anyone && dead == 0) { /* every fallen player made a new one */
+		reply_error(out,
+		            "Nobody of the party is in play here until the hallway brings the new "
+		            "Fungeoneers in: any of their players goes on to it (");
+		reply_cmd(out, RS_BAD, "fungeon hallway", NULL);
+		reply_add(out, RS_BAD, ").");
+	} else if (!anyone) { /* nobody left to move the party on but the fallen */
 		reply_error(out,
 		            "Nobody of the party is in play here: each player whose Fungeoneer "
 		            "died makes a new one (");

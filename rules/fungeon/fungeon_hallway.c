@@ -42,11 +42,7 @@ fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi,
 	conflict_annoy(&out->annoy, 1, &out->annoy_res);
 	out->success = !out->annoy_res.fails[0];
 	if (out->success) {
-		/* Ruling: no XP from one's own trap */
-		out->xp =
-		    e->from == FUNGEON_FROM_TRAP && e->maker[0] && !strcmp(e->maker, m->user_key)
-		        ? 0
-		        : out->effect.xp;
+		out->xp = out->effect.xp; /* line 273: every success, its maker's too */
 		out->xp_capped = fungeon_add_xp(m, out->xp) < 0;
 		fungeon_effect_remove(m, ei);
 		for (int h = 0; out->hold && h < m->neffects; h++) {

@@ -190,9 +190,6 @@ fungeon_trap_play(struct rng *rng, const struct fungeon_member *m, const int *me
 	                       errlen) < 0)
 		return -1;
 	out->annoyed = true;
-	for (int k = 0; k < nc; k++) /* Ruling: no XP from one's own trap */
-		if (t->maker[0] && strcmp(m[caught[k]].user_key, t->maker) == 0)
-			out->annoy.xp[k] = 0;
 	if (a == FUNGEON_TRAP_SEARCH) {
 		for (int k = 0; k < nc; k++) {
 			if (out->annoy.fails[k])

@@ -448,7 +448,7 @@ u10_each_sidestep_of_an_unlimited_trap_pays(void **unused)
 	fgtable_ok(t, "bo", "/fungeon join Bo fighter 6");
 	fgtable_into_room(t, 6, d);
 	c = fgtable_fungeon(t);
-	/* the one who did not make it (no XP from one's own trap: a Ruling) */
+	/* the one who did not make it */
 	who = strcmp(fgtable_holder(t, FUNGEON_CAT_TRAPS), "al") ? "al" : "bo";
 	i = strcmp(who, "al") ? 0 : 1;
 	snprintf(line, sizeof(line), "/fungeon trigger gate %s", c->m[i].name);

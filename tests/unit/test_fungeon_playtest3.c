@@ -386,12 +386,13 @@ f10_a_mark_is_one_player_s(void **unused)
 	fgtable_free(t);
 }
 
-/* F6 (a Ruling where the text is silent): the player who made a trap
- * knows where it is and what it does, so their own Fungeoneer earns no XP
- * against it, finding or disarming it; another's Fungeoneer earns its cost.
- * Both level 6 against the 2 dice of a 1 Annoy / 1 Pain trap (cost 2). */
+/* F6, revisited by play-test 10's U12 (line 273: every successful Annoy
+ * roll against a trap earns its cost, with no exception): the Fungeoneer
+ * of the player who made a trap earns it finding and disarming it, as
+ * another's does. Both level 6 against the 2 dice of a 1 Annoy / 1 Pain
+ * trap (cost 2). */
 static void
-f6_no_xp_from_one_s_own_trap(void **unused)
+f6_xp_from_one_s_own_trap_too(void **unused)
 {
 	static const char *const traps[] = {"/fungeon trap add t1 annoy 1 pain 1 type darts",
 	                                    "/fungeon trap add t2 annoy 1 pain 1 type darts", NULL};
@@ -414,12 +415,12 @@ f6_no_xp_from_one_s_own_trap(void **unused)
 	fgtable_ok(t, maker, line);
 	assert_int_equal(fungeon_room_find(&c->d.room, FUNGEON_TRAP, "t1")->state,
 	                 FUNGEON_TRAP_FOUND);
-	assert_int_equal(c->m[mk].xp, 0);
+	assert_int_equal(c->m[mk].xp, 2);
 	snprintf(line, sizeof(line), "/fungeon disarm t1 %s", c->m[mk].name);
 	fgtable_ok(t, maker, line);
 	assert_int_equal(fungeon_room_find(&c->d.room, FUNGEON_TRAP, "t1")->state,
 	                 FUNGEON_TRAP_DISARMED);
-	assert_int_equal(c->m[mk].xp, 0);
+	assert_int_equal(c->m[mk].xp, 4);
 	snprintf(line, sizeof(line), "/fungeon find t2 %s", c->m[ot].name);
 	fgtable_ok(t, other, line);
 	assert_int_equal(fungeon_room_find(&c->d.room, FUNGEON_TRAP, "t2")->state,
@@ -460,7 +461,7 @@ main(void)
 	    cmocka_unit_test(f3_hits_heal_between_dungeons),
 	    cmocka_unit_test(f4_each_holder_waives_their_own),
 	    cmocka_unit_test(f5_going_on_asks_first),
-	    cmocka_unit_test(f6_no_xp_from_one_s_own_trap),
+	    cmocka_unit_test(f6_xp_from_one_s_own_trap_too),
 	    cmocka_unit_test(f9_a_rise_between_hallways_brings_the_stair),
 	    cmocka_unit_test(irc_combat_turns_fit_max_lines),
 	    cmocka_unit_test(f10_a_mark_is_one_player_s),

@@ -100,7 +100,8 @@ p9_continuous_damage_outlives_the_dungeon(void **unused)
 	fgtable_free(t);
 }
 
-/* P10, the small ones: own trap sidestepped says why no XP; an unknown
+/* P10, the small ones: own trap found earns its cost (line 273, as
+ * play-test 10's U12 read it: no exception for the maker); an unknown
  * treasure to take names only what is left to take, and in town says
  * where treasure is taken; a lone player's second pick says they hold the
  * whole room. */
@@ -115,7 +116,7 @@ p10_small_messages(void **unused)
 	(void)unused;
 	fgtable_into_room(t, 6, d);
 	text = fgtable_said(t, "al", "/fungeon find t1 Al");
-	fgtable_holds(text, "succeeds (own trap: no XP)\n");
+	fgtable_holds(text, "succeeds (+2 XP)\n");
 	free(text);
 	fgtable_ok(t, "al", "/fungeon take gem");
 	fgtable_fails_unchanged(t, "al", "/fungeon take zzz",

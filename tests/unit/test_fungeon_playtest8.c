@@ -36,7 +36,7 @@ t6_a_level_is_no_class(void **unused)
 	fgtable_fails_unchanged(t, "b2", "/fungeon join Bee zero",
 	                        "'zero' reads as a number, not a class: a class is any career, "
 	                        "such as fighter, and the level after it a whole number from 1 "
-	                        "to 60.");
+	                        "to 60 in the digits 0 to 9.");
 	fgtable_says(t, "b2", "/fungeon join Bee \"Thrice-Mad Barbarian\" 2",
 	             "b2 joins as Bee, level 2 Thrice-Mad Barbarian: 10 hits");
 	fgtable_free(t);
@@ -238,6 +238,31 @@ t3_the_panel_after_every_fallen_one_is_replaced(void **unused)
 	fgtable_holds(text, " · nobody of the party is in play: the new Fungeoneers are made, on "
 	                    "to the hallway\n");
 	free(text);
+	fgtable_free(t);
+}
+
+/* playtest10 U8 (line 53: the new ones join in the hallway): once every
+ * fallen player has made a new Fungeoneer, combat and heading back no
+ * longer ask for new ones: they point at the hallway that brings them in. */
+static void
+u8_after_every_fallen_one_is_replaced_the_hallway_is_next(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add ogre level 6", NULL};
+	static const char want[] = "Nobody of the party is in play here until the hallway brings "
+	                           "the new Fungeoneers in: any of their players goes on to it "
+	                           "(/fungeon hallway).";
+	struct fgtable *t = fgtable_new(2538);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter 2");
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter 2");
+	fgtable_fails_unchanged(t, "al", "/fungeon combat", want);
+	fgtable_fails_unchanged(t, "bo", "/fungeon retreat confirm:true", want);
+	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
 	fgtable_free(t);
 }
 
@@ -481,21 +506,73 @@ u1_the_way_back_names_what_the_dead_leave(void **unused)
 	fgtable_free(t);
 }
 
+/* playtest10 U12 (line 273: every successful Annoy roll against a trap
+ * earns its cost, with no exception): rolling off one's own trap's
+ * continuous damage in the hallway earns its cost too. */
+static void
+u12_ones_own_trap_pays_in_the_hallway(void **unused)
+{
+	struct fgtable *t = fgtable_new(2542);
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_DAMAGE,
+	                           .from = FUNGEON_FROM_TRAP,
+	                           .source = "Needle",
+	                           .maker = "console:al",
+	                           .annoy = 1,
+	                           .pain = 1,
+	                           .xp = 8};
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 6);
+	c = fgtable_fungeon(t);
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	fgtable_holds(text, "succeeds: the effect ends (+8 XP)");
+	free(text);
+	assert_int_equal(c->m[0].xp, 8);
+	fgtable_free(t);
+}
+
+/* playtest10 U9 (line 18 sets the level; the bot reads it in the digits
+ * 0 to 9): a level in another script's digits (fullwidth, Arabic-Indic)
+ * is refused as a class or class type, not taken as one. */
+static void
+u9_digits_of_another_script_are_no_class(void **unused)
+{
+	struct fgtable *t = fgtable_new(2539);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "b2", "/fungeon join Bee fighter \xef\xbc\x92",
+	                        "'\xef\xbc\x92' reads as a number, not a class type: a level is a "
+	                        "whole number from 1 to 60 in the digits 0 to 9, a class type a "
+	                        "word such as fire (type:fire).");
+	fgtable_fails_unchanged(t, "b2", "/fungeon join Bee \xd9\xa3",
+	                        "'\xd9\xa3' reads as a number, not a class: a class is any career, "
+	                        "such as fighter, and the level after it a whole number from 1 "
+	                        "to 60 in the digits 0 to 9.");
+	fgtable_says(t, "b2", "/fungeon join Bee fighter 2", "level 2 fighter");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(t6_a_level_is_no_class),
 	    cmocka_unit_test(s8_every_level_in_words_is_no_class_type),
+	    cmocka_unit_test(u9_digits_of_another_script_are_no_class),
 	    cmocka_unit_test(t1_names_saved_before_folding_are_told_apart),
 	    cmocka_unit_test(t2_one_taken_out_alive_is_no_dead),
 	    cmocka_unit_test(t3_the_panel_after_every_fallen_one_is_replaced),
+	    cmocka_unit_test(u8_after_every_fallen_one_is_replaced_the_hallway_is_next),
 	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
 	    cmocka_unit_test(s5_a_pointer_says_what_comes_first),
 	    cmocka_unit_test(s10_no_stair_on_the_deepest_floor_says_why),
 	    cmocka_unit_test(u1_the_way_back_names_what_the_dead_leave),
+	    cmocka_unit_test(u12_ones_own_trap_pays_in_the_hallway),
 	    cmocka_unit_test(s16_no_party_is_no_party_in_town),
 	    cmocka_unit_test(s21_an_empty_option_plays_no_turn),
 	    cmocka_unit_test(s21_an_unknown_option_is_no_name),
