@@ -555,6 +555,38 @@ u9_digits_of_another_script_are_no_class(void **unused)
 	fgtable_free(t);
 }
 
+/* playtest10 U2, U3, U4 (recheck9's family): while the hallway that killed
+ * the whole party waits to run again, its own reply, /fungeon cost and a
+ * treasure taken show no budgets of the run nobody drew in and point at the
+ * hallway, not at the room. */
+static void
+u2_u3_u4_a_waiting_hallway_shows_no_dead_budgets(void **unused)
+{
+	struct fgtable *t = fgtable_new(2400);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_enter_waived(t);
+	fgtable_doomed(t, 0, "gem");
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "No Fungeoneer is alive to draw a category");
+	if (strstr(text, "budget this room") != NULL)
+		fail_msg("the dead run's budgets shown: %s", text);
+	free(text);
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter");
+	text = fgtable_said(t, "al", "/fungeon cost trap annoy 2 pain 1 type fire");
+	fgtable_holds(text, "Room 2's Traps budget is counted when its hallway runs again "
+	                    "(/fungeon hallway).\n");
+	free(text);
+	fgtable_fails_unchanged(t, "al", "/fungeon take gem",
+	                        "Nobody drew a category for room 2, the whole party having died "
+	                        "in its hallway: once each player whose Fungeoneer died has made "
+	                        "a new one, the hallway runs again with /fungeon hallway.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -577,6 +609,7 @@ main(void)
 	    cmocka_unit_test(s21_an_empty_option_plays_no_turn),
 	    cmocka_unit_test(s21_an_unknown_option_is_no_name),
 	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),
+	    cmocka_unit_test(u2_u3_u4_a_waiting_hallway_shows_no_dead_budgets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
