@@ -10,6 +10,7 @@
 #include "bot/discord/discord_answer_gm.h"
 #include "bot/discord/discord_defer.h"
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_interact_render.h"
 #include "bot/discord/discord_json.h"
 #include "bot/discord/discord_live.h"
 #include "bot/discord/discord_live_post.h"
@@ -452,7 +453,7 @@ static void
 refuse(struct discord *dc, struct interact_out *out, const char *refusal)
 {
 	free(out->callback_body);
-	out->callback_body = discord_interact_note_body(dc->it, refusal);
+	out->callback_body = discord_interact_render_note(dc->it, refusal);
 	for (size_t i = 0; i < out->nfollowups; i++)
 		free(out->followups[i]);
 	out->nfollowups = 0;

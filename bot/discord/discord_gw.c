@@ -8,17 +8,15 @@
 #include <string.h>
 
 #include "bot/backoff.h"
-#include "bot/discord/discord_budget.h"
+#include "bot/discord/discord_gw_outbox.h"
+#include "bot/discord/discord_gw_payload.h"
 #include "bot/discord/discord_json.h"
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_proto.h"
 #include "bot/log.h"
-#include "rules/base/buf.h"
-#include "rules/base/json.h"
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
 
-#define OUTBOX_MAX      16
 #define URL_MAX         512
 #define SESSION_MAX     128
 #define HELLO_TIMEOUT   20000 /* ms from connected to HELLO */
@@ -26,14 +24,6 @@
 #define BACKOFF_MAX     60000
 #define QUERY           "/?v=10&encoding=json"
 #define QUERY_ZLIB      QUERY "&compress=zlib-stream"
-
-struct frame {
-	char *text;
-	size_t len;
-	int64_t queued_at;
-	bool heartbeat;
-	bool identify;
-};
 
 struct discord_gw {
 	struct discord_gw_hooks h;
@@ -78,9 +68,7 @@ struct discord_gw {
 	bool slot_wanted;
 
 	/* frames to send and the times of the last sends */
-	struct frame out[OUTBOX_MAX];
-	size_t nout;
-	struct budget *budget; /* the sends of this connection */
+	struct discord_gw_outbox *out;
 
 	struct discord_gw_stats stats;
 };
@@ -127,17 +115,9 @@ discord_gw_new(const struct discord_gw_opts *o, const struct discord_gw_hooks *h
 	g->seq = -1;
 	g->slot_at = INT64_MIN;
 	g->stats.last_ack_ms = -1;
-	g->budget = discord_budget_new(DISCORD_GW_BUDGET, DISCORD_GW_BUDGET_WINDOW);
+	g->out = discord_gw_outbox_new();
 	g->json = discord_json_new();
 	return g;
-}
-
-static void
-outbox_clear(struct discord_gw *g)
-{
-	for (size_t i = 0; i < g->nout; i++)
-		free(g->out[i].text);
-	g->nout = 0;
 }
 
 void
@@ -145,12 +125,11 @@ discord_gw_free(struct discord_gw *g)
 {
 	if (g == NULL)
 		return;
-	outbox_clear(g);
+	discord_gw_outbox_free(g->out);
 	/* The token is wiped before it is freed. */
 	memset(g->token, 0, strlen(g->token));
 	free(g->token);
 	free(g->ledger);
-	discord_budget_free(g->budget);
 	discord_json_free(g->json);
 	free(g);
 }
@@ -206,19 +185,8 @@ jitter(struct discord_gw *g, int64_t ms)
 static void
 queue(struct discord_gw *g, char *text, bool heartbeat, bool identify)
 {
-	struct frame *f;
-
-	if (g->nout == OUTBOX_MAX) { /* cannot happen: we queue a few frames a minute */
-		log_warnx("discord: gateway send queue full; dropping a frame");
-		free(text);
+	if (!discord_gw_outbox_push(g->out, text, heartbeat, identify, g->clock))
 		return;
-	}
-	f = &g->out[g->nout++];
-	f->text = text;
-	f->queued_at = g->clock;
-	f->len = strlen(text);
-	f->heartbeat = heartbeat;
-	f->identify = identify;
 	if (g->h.want_write != NULL)
 		g->h.want_write(g->h.ctx);
 }
@@ -228,22 +196,11 @@ send_heartbeat(struct discord_gw *g, int64_t now)
 {
 	char s[64];
 
-	if (g->seq >= 0)
-		snprintf(s, sizeof(s), "{\"op\":%d,\"d\":%" PRId64 "}", DISCORD_OP_HEARTBEAT,
-		         g->seq);
-	else
-		snprintf(s, sizeof(s), "{\"op\":%d,\"d\":null}", DISCORD_OP_HEARTBEAT);
+	discord_gw_payload_heartbeat(g->seq, s, sizeof(s));
 	/* One heartbeat waits at most (the send budget may hold it back): a
 	 * later one only brings its sequence up to date. */
-	for (size_t i = 0; i < g->nout; i++) {
-		if (g->out[i].heartbeat) {
-			free(g->out[i].text);
-			g->out[i].text = xstrdup(s);
-			g->out[i].len = strlen(s);
-			return;
-		}
-	}
-	queue(g, xstrdup(s), true, false);
+	if (!discord_gw_outbox_heartbeat(g->out, s))
+		queue(g, xstrdup(s), true, false);
 }
 
 /* Whether the slot held is still good at now (granted within the lease,
@@ -288,22 +245,8 @@ slot_ask(struct discord_gw *g, int64_t now)
 static void
 send_identify(struct discord_gw *g, int64_t now)
 {
-	cJSON *root = cJSON_CreateObject(), *d, *props, *shard;
-	char *s;
+	char *s = discord_gw_payload_identify(g->token, g->intents, g->shard_id, g->shard_count);
 
-	cJSON_AddNumberToObject(root, "op", DISCORD_OP_IDENTIFY);
-	d = cJSON_AddObjectToObject(root, "d");
-	cJSON_AddStringToObject(d, "token", g->token);
-	cJSON_AddNumberToObject(d, "intents", (double)g->intents);
-	props = cJSON_AddObjectToObject(d, "properties");
-	cJSON_AddStringToObject(props, "os", "linux");
-	cJSON_AddStringToObject(props, "browser", "delver");
-	cJSON_AddStringToObject(props, "device", "delver");
-	shard = cJSON_AddArrayToObject(d, "shard");
-	cJSON_AddItemToArray(shard, cJSON_CreateNumber(g->shard_id));
-	cJSON_AddItemToArray(shard, cJSON_CreateNumber(g->shard_count));
-	s = json_print(root);
-	cJSON_Delete(root);
 	g->slot_at = INT64_MIN; /* used: the identified hook tells when it is written */
 	g->identify_sent = true;
 	g->stats.identifies++;
@@ -315,18 +258,12 @@ send_identify(struct discord_gw *g, int64_t now)
 static void
 send_resume(struct discord_gw *g)
 {
-	cJSON *root = cJSON_CreateObject(), *d;
+	char *s = discord_gw_payload_resume(g->token, g->session_id, g->seq);
 
-	cJSON_AddNumberToObject(root, "op", DISCORD_OP_RESUME);
-	d = cJSON_AddObjectToObject(root, "d");
-	cJSON_AddStringToObject(d, "token", g->token);
-	cJSON_AddStringToObject(d, "session_id", g->session_id);
-	cJSON_AddNumberToObject(d, "seq", (double)g->seq);
 	g->stats.resumes++;
 	discord_opstats_add(OPSTATS_RESUMES);
 	log_info("discord: resuming session at sequence %" PRId64, g->seq);
-	queue(g, json_print(root), false, false);
-	cJSON_Delete(root);
+	queue(g, s, false, false);
 }
 
 static void
@@ -440,8 +377,7 @@ discord_gw_opened(struct discord_gw *g, int64_t now)
 	g->state = DISCORD_GW_WAIT_HELLO;
 	g->deadline = now + HELLO_TIMEOUT;
 	g->last_rx = now;
-	discord_budget_reset(g->budget);
-	outbox_clear(g);
+	discord_gw_outbox_clear(g->out, true);
 }
 
 static void
@@ -618,20 +554,16 @@ discord_gw_message(struct discord_gw *g, const char *data, size_t len, int64_t n
 		g->in_message = false;
 }
 
-static size_t pick_frame(const struct discord_gw *g, int64_t now);
-
 /* A heartbeat queued a whole interval ago that the send budget would have
  * let go is still waiting: the socket takes nothing (its peer is gone),
  * and with no heartbeat sent no ACK can be missed. */
 static bool
 heartbeat_stuck(const struct discord_gw *g, int64_t now)
 {
-	size_t pick = pick_frame(g, now);
+	size_t hb = discord_gw_outbox_heartbeat_index(g->out);
 
-	for (size_t i = 0; i < g->nout; i++)
-		if (g->out[i].heartbeat)
-			return pick == i && now - g->out[i].queued_at >= g->hb_interval;
-	return false;
+	return hb != SIZE_MAX && discord_gw_outbox_pick(g->out, now) == hb &&
+	       now - discord_gw_outbox_queued_at(g->out, hb) >= g->hb_interval;
 }
 
 /* The wait before the next attempt when this one ended unplanned. */
@@ -655,7 +587,7 @@ discord_gw_closed(struct discord_gw *g, int code, int64_t now)
 	bool resume = true;
 	int64_t delay;
 
-	outbox_clear(g);
+	discord_gw_outbox_clear(g->out, false);
 	g->hb_next = INT64_MAX;
 	g->hb_interval = 0;
 	slot_drop(g);
@@ -771,44 +703,9 @@ discord_gw_tick(struct discord_gw *g, int64_t now)
 	}
 	/* A frame held back by the send budget may go now: the transport
 	 * only writes when asked to. */
-	if (g->nout > 0 && pick_frame(g, now) != SIZE_MAX && g->h.want_write != NULL)
+	if (discord_gw_outbox_count(g->out) > 0 &&
+	    discord_gw_outbox_pick(g->out, now) != SIZE_MAX && g->h.want_write != NULL)
 		g->h.want_write(g->h.ctx);
-}
-
-/* The outbox entry that may go at now, or SIZE_MAX: heartbeats first, with
- * the whole budget; other frames within DISCORD_GW_BUDGET_OTHER. */
-static size_t
-pick_frame(const struct discord_gw *g, int64_t now)
-{
-	bool hb_ok = discord_budget_allows_at(g->budget, DISCORD_GW_BUDGET) <= now;
-	bool other_ok = discord_budget_allows_at(g->budget, DISCORD_GW_BUDGET_OTHER) <= now;
-
-	for (size_t i = 0; i < g->nout; i++)
-		if (g->out[i].heartbeat && hb_ok)
-			return i;
-	for (size_t i = 0; i < g->nout; i++)
-		if (!g->out[i].heartbeat && other_ok)
-			return i;
-	return SIZE_MAX;
-}
-
-/* When the budget next lets a waiting frame go, if none may go at now; else
- * INT64_MAX (the transport's writeable callback takes it, no timer). */
-static int64_t
-budget_wakeup(const struct discord_gw *g, int64_t now)
-{
-	int64_t t = INT64_MAX;
-
-	if (g->nout == 0 || pick_frame(g, now) != SIZE_MAX)
-		return INT64_MAX;
-	for (size_t i = 0; i < g->nout; i++) {
-		int64_t at = discord_budget_allows_at(
-		    g->budget, g->out[i].heartbeat ? DISCORD_GW_BUDGET : DISCORD_GW_BUDGET_OTHER);
-
-		if (at < t)
-			t = at;
-	}
-	return t;
 }
 
 char *
@@ -816,26 +713,22 @@ discord_gw_next_frame(struct discord_gw *g, int64_t now, size_t *len)
 {
 	size_t pick;
 	char *text;
-	bool identify;
+	bool heartbeat, identify;
 
-	if (g->nout == 0 || g->state < DISCORD_GW_WAIT_HELLO || g->state > DISCORD_GW_READY)
+	if (discord_gw_outbox_count(g->out) == 0 || g->state < DISCORD_GW_WAIT_HELLO ||
+	    g->state > DISCORD_GW_READY)
 		return NULL;
-	pick = pick_frame(g, now);
+	pick = discord_gw_outbox_pick(g->out, now);
 	if (pick == SIZE_MAX)
 		return NULL;
-	text = g->out[pick].text;
-	*len = g->out[pick].len;
-	identify = g->out[pick].identify;
-	if (g->out[pick].heartbeat) {
+	text = discord_gw_outbox_take(g->out, pick, now, len, &heartbeat, &identify);
+	if (heartbeat) {
 		/* An ACK is owed from when the heartbeat left, not from when it
 		 * was queued. */
 		g->hb_acked = false;
 		g->hb_sent_at = now;
 		g->stats.heartbeats++;
 	}
-	memmove(&g->out[pick], &g->out[pick + 1], (g->nout - pick - 1) * sizeof(g->out[0]));
-	g->nout--;
-	discord_budget_spend(g->budget, now);
 	if (identify && g->h.identified != NULL)
 		g->h.identified(g->h.ctx);
 	return text;
@@ -857,7 +750,7 @@ discord_gw_next_wakeup(const struct discord_gw *g, int64_t now)
 	case DISCORD_GW_READY:
 		if (g->hb_next < t)
 			t = g->hb_next;
-		f = budget_wakeup(g, now);
+		f = discord_gw_outbox_wakeup(g->out, now);
 		return f < t ? f : t;
 	default:
 		return INT64_MAX;
@@ -873,7 +766,7 @@ discord_gw_stop(struct discord_gw *g, bool keep_session)
 	g->slot_wanted = false;
 	g->state = DISCORD_GW_STOPPED;
 	g->hb_next = INT64_MAX;
-	outbox_clear(g);
+	discord_gw_outbox_clear(g->out, false);
 	if (open)
 		g->h.close(g->h.ctx, keep_session ? DISCORD_GW_ZOMBIE_CODE : 1000);
 }
@@ -888,16 +781,18 @@ const char *
 discord_gw_stalled(const struct discord_gw *g, int64_t now, char *why, size_t len)
 {
 	int64_t due = discord_gw_next_wakeup(g, now);
-	size_t pick = g->nout > 0 ? pick_frame(g, now) : SIZE_MAX;
+	size_t pick =
+	    discord_gw_outbox_count(g->out) > 0 ? discord_gw_outbox_pick(g->out, now) : SIZE_MAX;
 
 	if (due != INT64_MAX && now - due > DISCORD_GW_STALL_MS) {
 		snprintf(why, len, "the gateway's timer is %" PRId64 " ms overdue (state %d)",
 		         now - due, (int)g->state);
 		return why;
 	}
-	if (pick != SIZE_MAX && now - g->out[pick].queued_at > DISCORD_GW_STALL_MS) {
+	if (pick != SIZE_MAX &&
+	    now - discord_gw_outbox_queued_at(g->out, pick) > DISCORD_GW_STALL_MS) {
 		snprintf(why, len, "a gateway frame has waited %" PRId64 " ms for the socket",
-		         now - g->out[pick].queued_at);
+		         now - discord_gw_outbox_queued_at(g->out, pick));
 		return why;
 	}
 	if (g->state == DISCORD_GW_READY && g->hb_interval > 0 &&

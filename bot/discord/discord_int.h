@@ -5,8 +5,9 @@
  * discord_answer.c (answers on their way out, deferrals, the shed/failed
  * summary), discord_answer_gm.c (an answer's message to the GM),
  * discord_answer_late.c (replays too late to answer), discord_live.c (the
- * live panels) and discord_register.c (the command registration). Nothing
- * else includes it.
+ * live panels), discord_register.c (the command registration) and
+ * discord_count.c (the shard count, and starting the shards). Nothing else
+ * includes it.
  */
 #ifndef DELVER_DISCORD_INT_H
 #define DELVER_DISCORD_INT_H
@@ -89,6 +90,9 @@ struct discord {
 /* The application id: configured, else from the first READY (or the saved
  * session), else NULL. */
 const char *discord_app_id(const struct discord *dc);
+/* discord.c: Discord cannot go on: msg (one sentence) is logged and goes
+ * with code to the on_fatal hook (discord_opts), the first time only. */
+void discord_fatal_stop(struct discord *dc, int code, const char *msg);
 /* discord.c: the answer to interaction id is over (sent, refused or
  * given up): its shard's resume point may move on (discord_shard.h). */
 void discord_interaction_over(struct discord *dc, uint64_t id);

@@ -12,20 +12,8 @@
  *    complete_invocation() (this module never touches channel state),
  *    answered at once.
  * The transport submits the request (dispatch_submit); its answer function
- * renders the reply (discord_interact_render) into the body of the
- * interaction callback (type 4 message, or type 8 suggestions). A reply
- * longer than one message is sent in parts (render_discord_parts): the
- * first answers the callback, the others follow as follow-up messages, in
- * order. When a reply
- * has both a channel part and a private part, the private part follows as
- * ephemeral follow-up messages; a reply that is only private, or an error,
- * is ephemeral (flags 64). A reply's GM part (a player's secret roll) goes
- * to the GM seat's holder as a direct message, headed by the channel it
- * came from (see interact_out): an ephemeral message cannot be shown to
- * anyone but the invoker, and a GM known only by role or permission is
- * not a recipient (Discord names a role's members to a bot only with the
- * privileged GUILD_MEMBERS intent), so with several GMs the one who holds
- * the seat (/gm claim) gets it.
+ * renders the reply into the bodies that answer the interaction
+ * (discord_interact_render.h).
  *
  * GM rights: the channel's claimed GM (the dispatcher checks that), or a
  * member whose permissions include Administrator, Manage Channels or Manage
@@ -134,12 +122,6 @@ int discord_interact_event(struct interact *it, const char *t, const struct cJSO
                            struct interact_out *out, struct request **req, uint64_t rx_ns,
                            uint64_t deadline, uint64_t now_ns);
 
-/* The answer to a request this module made, answered (its answer function
- * calls it): out is filled as an autocomplete's is, with the request's
- * interaction id, type, callback path, rx_ns and deadline. A replayed
- * request's (REQUEST_REPLAYED) is the answer kept with its mark; -1 when
- * that cannot be read (out then has nothing to send), else 0. */
-int discord_interact_render(struct interact *it, struct request *req, struct interact_out *out);
 /* "/webhooks/<application id>/<token>" of a request's interaction, or NULL
  * when the interaction did not name its application. */
 const char *discord_interact_webhook(const struct request *req);
@@ -150,28 +132,10 @@ char *discord_interact_webhook_of(const struct cJSON *d);
  * (a DM, a group DM) or for a request of no interaction. */
 const char *discord_interact_guild(const struct request *req);
 
-/*
- * The live panel (discord_live.h). A /panel's reply (reply_panel) renders
- * as the invoker's alone: the GM's copy behind the screen, or PANEL_NOTE;
- * its channel message is the panel, posted by the transport:
- * discord_interact_panel_body writes it as a message's body (owned by the
- * caller; NULL when the reply has no channel message). A press of a
- * panel's button (custom_id "p:"/"q:") names the message pressed
- * (discord_interact_pressed: its id, NULL for any other request), and its
- * answer, once the panel is rendered anew after it (panel, answered),
- * updates that message with the panel (type 7) and posts what the press
- * did as messages of its own, its private part ephemeral
- * (discord_interact_render_press, filling out as discord_interact_render
- * does; an error, or a press with no channel message, is answered as any
- * press; a replay answered before is not pressed again: its answer is the
- * one kept, discord_answer_request).
- */
-#define PANEL_NOTE                                                                                 \
-	"Panel posted: it is the bot's message below, and it stays current as the game changes."
-char *discord_interact_panel_body(struct interact *it, const struct reply *r);
+/* A press of a live panel's button (custom_id "p:"/"q:", discord_live.h)
+ * names the message pressed: its id; NULL for any other request. How its
+ * answer is rendered: discord_interact_render_press. */
 const char *discord_interact_pressed(const struct request *req);
-void discord_interact_render_press(struct interact *it, struct request *press,
-                                   const struct reply *panel, struct interact_out *out);
 
 /* Whether the answer to req, as its reply stands, would be private (an
  * error, a reply to the invoker alone, a /panel's): ephemeral on Discord. */
@@ -187,10 +151,6 @@ bool discord_interact_bot_absent(const struct request *req);
  * DISCORD_PERM_*), into *perms, and whether that channel is a thread;
  * false (*perms not to be read) when the interaction gave none. */
 bool discord_interact_app_permissions(const struct request *req, uint64_t *perms, bool *thread);
-
-/* A callback body (type 4) answering with text, to the invoker alone and
- * pinging nobody; owned by the caller. */
-char *discord_interact_note_body(struct interact *it, const char *text);
 
 void discord_interact_out_clear(struct interact_out *out);
 

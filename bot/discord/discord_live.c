@@ -11,6 +11,7 @@
 
 #include "bot/discord/discord_answer.h"
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_interact_render.h"
 #include "bot/discord/discord_panel.h"
 #include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_rest.h"
@@ -299,7 +300,7 @@ refreshed(struct discord_live *lv, struct job *j, struct request *req)
 		return;
 	}
 	discord_panels_message(lv->p, j->chan, msg);
-	if (msg[0] == '\0' || (body = discord_interact_panel_body(dc->it, r)) == NULL) {
+	if (msg[0] == '\0' || (body = discord_interact_render_panel(dc->it, r)) == NULL) {
 		discord_panels_done(lv->p, j->chan, PANEL_NONE, now_ms(lv));
 		return;
 	}

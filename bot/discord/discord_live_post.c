@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_interact_render.h"
 #include "bot/discord/discord_live.h"
 #include "bot/discord/discord_panel.h"
 #include "bot/discord/discord_proto.h"
@@ -174,7 +175,7 @@ discord_live_post_new(struct discord *dc, struct request *req)
 
 	if (!discord_live_running(dc, &seq) || reply_panel_message(r) == NULL ||
 	    reply_is_error(r) || chan == 0 ||
-	    (body = discord_interact_panel_body(dc->it, r)) == NULL)
+	    (body = discord_interact_render_panel(dc->it, r)) == NULL)
 		return NULL;
 	p = xcalloc(1, sizeof(*p));
 	p->dc = dc;

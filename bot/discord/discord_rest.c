@@ -33,6 +33,9 @@
 
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_ratelimit.h"
+#include "bot/discord/discord_rest_answer.h"
+#include "bot/discord/discord_rest_int.h"
+#include "bot/discord/discord_rest_io.h"
 #include "bot/discord/discord_rest_wire.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
@@ -40,9 +43,8 @@
 #include "rules/base/rng.h"
 
 #define RESPONSE_MAX   (1u << 20)
-#define POOL_MAX       64 /* easy handles kept for reuse: one per connection */
-#define TRIES_MAX      3  /* retries of a 5xx or a failed connection */
-#define LIMITED_MAX    8  /* 429s one request may meet */
+#define TRIES_MAX      3 /* retries of a 5xx or a failed connection */
+#define LIMITED_MAX    8 /* 429s one request may meet */
 #define TIMEOUT_MS     15000
 #define CONNECT_MS     5000
 #define HOST_CONNS_MAX 64
@@ -52,97 +54,7 @@
 /* How long the wait of the last request out tells of the backlog. */
 #define BACKLOG_RECENT_NS 1000000000u
 
-/* The headers of an answer that finish() reads, the first of each name
- * (seen: which were present, ANSWER_ bits). */
-struct answer_headers {
-	unsigned seen;
-	char date[64], bucket[DISCORD_RATELIMIT_ROUTE_MAX];
-	int limit, remaining;
-	double reset_after, reset;
-};
-
-enum {
-	ANSWER_DATE = 1,
-	ANSWER_BUCKET = 2,
-	ANSWER_LONG_BUCKET = 4, /* past bucket[]: read back from libcurl */
-	ANSWER_LIMIT = 8,
-	ANSWER_REMAINING = 16,
-	ANSWER_RESET_AFTER = 32,
-	ANSWER_RESET = 64,
-};
-
-struct req {
-	struct rest *r;
-	struct req *prev, *next;
-	char method[8];
-	/* The request target (the base's path, this request's path and query),
-	 * or the whole URL when a proxy is told it (see discord_rest_wire_target). */
-	char *target;
-	char *body;
-	size_t body_len;
-	char route[DISCORD_RATELIMIT_ROUTE_MAX];
-	unsigned flags;
-	bool token_route, expired, shed;
-	uint64_t deadline_ns; /* 0: none */
-	rest_cb cb;
-	void *ctx;
-	int tries, limited;
-	int64_t not_before;
-	CURL *easy;
-	struct buf resp;
-	uint64_t queued_ns, sent_ns;
-	struct answer_headers hd; /* of the answer (on_header) */
-};
-
-struct list {
-	struct req *head, *tail;
-};
-
-struct sock {
-	uv_poll_t poll;
-	curl_socket_t fd;
-	struct rest *r;
-	struct sock *prev, *next;
-	bool idle;  /* curl does not watch it: its connection waits in the cache */
-	int events; /* the UV_ events it polls for; 0 when stopped */
-};
-
-struct rest {
-	uv_loop_t *loop;
-	CURLM *multi;
-	uv_timer_t curl_timer, pump_timer;
-	CURLU *base;     /* the base URL, parsed once */
-	char *base_path; /* its path, without a trailing '/' */
-	size_t base_len;
-	char *origin; /* "scheme://host[:port]" when targets are whole URLs, else NULL */
-	/* [0]: with the bot's Authorization, [1]: without it, for routes an
-	 * interaction's token authorises (see discord_rest_wire_headers()) */
-	struct curl_slist *hdr_body[2], *hdr_big[2], *hdr_plain[2];
-	char *proxy, *noproxy; /* from the environment, read once (discord_rest_wire_proxy) */
-	bool tls_verify;
-	struct discord_ratelimit *rl;
-	struct rng *rng;
-	struct list pending, active, failed;
-	size_t npending, nactive;
-	struct sock *socks;
-	CURL *pool[POOL_MAX];
-	size_t npool;
-	bool stopped, closing;
-	int shedding;                        /* 0, or the threshold past which requests are shed */
-	uint64_t last_sent_ns, last_wait_ns; /* see discord_rest_backlog_ns */
-	char fatal_msg[DISCORD_RATELIMIT_ROUTE_MAX + 128]; /* set when the fatal hook is due */
-	void (*fatal)(void *, const char *);
-	void (*date)(void *, int64_t, uint64_t, uint64_t);
-	char date_seen[64]; /* the last Date header read, and its time: */
-	time_t date_at;     /* answers in the same second carry the same text */
-	void *fatal_ctx;
-	int open_handles;
-	void (*done)(void *);
-	void *done_ctx;
-};
-
 static void pump(struct rest *r);
-static void check_done(struct rest *r);
 static void on_pump_timer(uv_timer_t *t);
 
 static void
@@ -225,8 +137,8 @@ complete(struct rest *r, struct req *q, long status)
 	req_free(q);
 }
 
-static void
-handle_closed(struct rest *r)
+void
+discord_rest__handle_closed(struct rest *r)
 {
 	if (--r->open_handles == 0) {
 		void (*done)(void *) = r->done;
@@ -241,151 +153,7 @@ handle_closed(struct rest *r)
 static void
 on_timer_closed(uv_handle_t *h)
 {
-	handle_closed(h->data);
-}
-
-static void
-on_sock_closed(uv_handle_t *h)
-{
-	struct sock *s = h->data;
-	struct rest *r = s->r;
-
-	free(s);
-	handle_closed(r);
-}
-
-static void
-sock_close(struct rest *r, struct sock *s)
-{
-	if (s->prev != NULL)
-		s->prev->next = s->next;
-	else
-		r->socks = s->next;
-	if (s->next != NULL)
-		s->next->prev = s->prev;
-	uv_poll_stop(&s->poll);
-	uv_close((uv_handle_t *)&s->poll, on_sock_closed);
-}
-
-static void
-on_poll(uv_poll_t *h, int status, int events)
-{
-	struct sock *s = h->data;
-	struct rest *r = s->r;
-	int flags = 0, running;
-
-	if (s->idle) {
-		/* An idle connection became readable (the server closed it):
-		 * stop polling it; curl finds it dead before any reuse. */
-		uv_poll_stop(&s->poll);
-		s->events = 0;
-		return;
-	}
-	if (status < 0)
-		flags = CURL_CSELECT_ERR;
-	if (events & UV_READABLE)
-		flags |= CURL_CSELECT_IN;
-	if (events & UV_WRITABLE)
-		flags |= CURL_CSELECT_OUT;
-	curl_multi_socket_action(r->multi, s->fd, flags, &running);
-	check_done(r);
-}
-
-static struct sock *
-sock_find(struct rest *r, curl_socket_t fd)
-{
-	struct sock *s;
-
-	for (s = r->socks; s != NULL && s->fd != fd; s = s->next)
-		;
-	return s;
-}
-
-/*
- * A connection's poll handle lives as long as its socket: when curl stops
- * watching a socket (its connection waits in the cache between requests)
- * the handle keeps its events and is only marked idle, so that the next
- * request on that connection costs no epoll_ctl; and it is started again
- * only when the events change (uv_poll_start always removes the socket
- * from epoll and adds it again: two system calls per request). It is
- * closed when curl closes the socket (on_close).
- */
-static int
-socket_cb(CURL *e, curl_socket_t fd, int action, void *userp, void *socketp)
-{
-	struct rest *r = userp;
-	struct sock *s = socketp;
-	int events = 0;
-
-	if (action == CURL_POLL_REMOVE) {
-		if (s == NULL)
-			s = sock_find(r, fd);
-		if (s != NULL)
-			s->idle = true;
-		return 0;
-	}
-	if (s == NULL && (s = sock_find(r, fd)) != NULL) {
-		curl_multi_assign(r->multi, fd, s);
-	} else if (s == NULL) {
-		s = xcalloc(1, sizeof(*s));
-		s->fd = fd;
-		s->r = r;
-		if (uv_poll_init_socket(r->loop, &s->poll, fd) != 0) {
-			free(s);
-			return -1;
-		}
-		s->poll.data = s;
-		r->open_handles++;
-		s->next = r->socks;
-		if (r->socks != NULL)
-			r->socks->prev = s;
-		r->socks = s;
-		curl_multi_assign(r->multi, fd, s);
-	}
-	s->idle = false;
-	if (action & CURL_POLL_IN)
-		events |= UV_READABLE;
-	if (action & CURL_POLL_OUT)
-		events |= UV_WRITABLE;
-	if (events != s->events) {
-		uv_poll_start(&s->poll, events, on_poll);
-		s->events = events;
-	}
-	return 0;
-}
-
-/* curl closes a socket: its poll handle goes first. */
-static int
-on_close(void *clientp, curl_socket_t fd)
-{
-	struct rest *r = clientp;
-	struct sock *s = sock_find(r, fd);
-
-	if (s != NULL)
-		sock_close(r, s);
-	return close(fd);
-}
-
-static void
-on_curl_timer(uv_timer_t *t)
-{
-	struct rest *r = t->data;
-	int running;
-
-	curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-	check_done(r);
-}
-
-static int
-timer_cb(CURLM *m, long timeout_ms, void *userp)
-{
-	struct rest *r = userp;
-
-	if (timeout_ms < 0)
-		uv_timer_stop(&r->curl_timer);
-	else
-		uv_timer_start(&r->curl_timer, on_curl_timer, (uint64_t)timeout_ms, 0);
-	return 0;
+	discord_rest__handle_closed(h->data);
 }
 
 static size_t
@@ -396,83 +164,6 @@ on_write(char *p, size_t size, size_t n, void *ctx)
 	if (buf_add(&q->resp, p, size * n) < 0)
 		return 0; /* too big: curl fails the transfer */
 	return size * n;
-}
-
-/* Whether the header line p (n bytes, "Name: value") has name; *v and *vn
- * are then its value without the blanks around it. */
-static bool
-header_is(const char *p, size_t n, const char *name, const char **v, size_t *vn)
-{
-	size_t k = strlen(name);
-
-	if (n <= k || p[k] != ':' || strncasecmp(p, name, k) != 0)
-		return false;
-	p += k + 1;
-	n -= k + 1;
-	while (n > 0 && (*p == ' ' || *p == '\t'))
-		p++, n--;
-	while (n > 0 &&
-	       (p[n - 1] == '\r' || p[n - 1] == '\n' || p[n - 1] == ' ' || p[n - 1] == '\t'))
-		n--;
-	*v = p;
-	*vn = n;
-	return true;
-}
-
-/* Copies v (vn bytes) into out (size bytes) when it fits. */
-static bool
-header_copy(char *out, size_t size, const char *v, size_t vn)
-{
-	if (vn >= size)
-		return false;
-	memcpy(out, v, vn);
-	out[vn] = '\0';
-	return true;
-}
-
-/* One header line of an answer, the status line first (libcurl calls it
- * for each): keeps the first of each header finish() reads, in one pass
- * (curl_easy_header() walks every header for each name asked). */
-static size_t
-on_header(char *p, size_t size, size_t n, void *ctx)
-{
-	struct answer_headers *a = &((struct req *)ctx)->hd;
-	const char *v;
-	size_t vn;
-	char num[64];
-
-	n *= size;
-	if (n >= 5 && memcmp(p, "HTTP/", 5) == 0) { /* a new answer (after a 1xx) */
-		a->seen = 0;
-		return n;
-	}
-	if (!(a->seen & ANSWER_DATE) && header_is(p, n, "Date", &v, &vn)) {
-		if (header_copy(a->date, sizeof(a->date), v, vn))
-			a->seen |= ANSWER_DATE;
-	} else if (n > 12 && strncasecmp(p, "X-RateLimit-", 12) == 0) {
-		if (!(a->seen & (ANSWER_BUCKET | ANSWER_LONG_BUCKET)) &&
-		    header_is(p, n, "X-RateLimit-Bucket", &v, &vn))
-			a->seen |= header_copy(a->bucket, sizeof(a->bucket), v, vn)
-			               ? ANSWER_BUCKET
-			               : ANSWER_LONG_BUCKET;
-		else if (!(a->seen & ANSWER_LIMIT) &&
-		         header_is(p, n, "X-RateLimit-Limit", &v, &vn) &&
-		         header_copy(num, sizeof(num), v, vn))
-			a->seen |= ANSWER_LIMIT, a->limit = atoi(num);
-		else if (!(a->seen & ANSWER_REMAINING) &&
-		         header_is(p, n, "X-RateLimit-Remaining", &v, &vn) &&
-		         header_copy(num, sizeof(num), v, vn))
-			a->seen |= ANSWER_REMAINING, a->remaining = atoi(num);
-		else if (!(a->seen & ANSWER_RESET_AFTER) &&
-		         header_is(p, n, "X-RateLimit-Reset-After", &v, &vn) &&
-		         header_copy(num, sizeof(num), v, vn))
-			a->seen |= ANSWER_RESET_AFTER, a->reset_after = strtod(num, NULL);
-		else if (!(a->seen & ANSWER_RESET) &&
-		         header_is(p, n, "X-RateLimit-Reset", &v, &vn) &&
-		         header_copy(num, sizeof(num), v, vn))
-			a->seen |= ANSWER_RESET, a->reset = strtod(num, NULL);
-	}
-	return n;
 }
 
 /* A first try with a deadline goes out at now_ns: how long it waited is
@@ -513,9 +204,9 @@ handle_new(struct rest *r)
 	if (e == NULL) /* out of memory: the policy is to stop */
 		log_fatalx("libcurl cannot make a handle");
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
-	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, discord_rest_answer_header);
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
-	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, on_close);
+	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, discord_rest_io_close_socket);
 	curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, r);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)TIMEOUT_MS);
@@ -546,7 +237,7 @@ start(struct rest *r, struct req *q, int64_t now)
 	}
 	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
-	curl_easy_setopt(e, CURLOPT_HEADERDATA, q);
+	curl_easy_setopt(e, CURLOPT_HEADERDATA, &q->hd);
 	curl_easy_setopt(e, CURLOPT_PREREQDATA, q);
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER,
 	                 !has_body ? r->hdr_plain[q->token_route]
@@ -639,7 +330,7 @@ pump(struct rest *r)
 			}
 		}
 		if (r->nactive >= ACTIVE_MAX)
-			break; /* check_done pumps again as requests finish */
+			break; /* discord_rest__check_done pumps again as requests finish */
 		if (shed_req(level, q)) {
 			list_unlink(&r->pending, q);
 			r->npending--;
@@ -727,16 +418,6 @@ stop_rest(struct rest *r, const char *lr)
 	}
 }
 
-static double
-header_double(CURL *e, const char *name, double dflt)
-{
-	struct curl_header *h;
-
-	if (curl_easy_header(e, name, 0, CURLH_HEADER, -1, &h) != CURLHE_OK)
-		return dflt;
-	return strtod(h->value, NULL);
-}
-
 /* The time a Date header says, 0 or less when it says none; the text of
  * the last one read is kept with its time. */
 static time_t
@@ -752,28 +433,6 @@ date_of(struct rest *r, const char *value)
 	return r->date_at;
 }
 
-/* The wait a 429 asks for, in seconds, and whether it is global. */
-static double
-parse_429(CURL *e, const struct req *q, bool *global)
-{
-	cJSON *j = cJSON_ParseWithLength(buf_str(&q->resp), q->resp.len);
-	const cJSON *ra = cJSON_GetObjectItemCaseSensitive(j, "retry_after");
-	struct curl_header *h;
-	double secs = cJSON_IsNumber(ra) ? ra->valuedouble : header_double(e, "Retry-After", 1.0);
-
-	*global = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "global"));
-	if (curl_easy_header(e, "X-RateLimit-Global", 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&
-	    strcasecmp(h->value, "true") == 0)
-		*global = true;
-	if (curl_easy_header(e, "X-RateLimit-Scope", 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&
-	    strcasecmp(h->value, "global") == 0)
-		*global = true;
-	cJSON_Delete(j);
-	if (!(secs >= 0) || secs > 3600)
-		secs = secs > 3600 ? 3600 : 1.0;
-	return secs;
-}
-
 /* The route for a log line, worked out only when a line is written. */
 #define LOG_ROUTE() (lr[0] == '\0' ? log_route(q->route, lr, sizeof(lr)) : (void)0, lr)
 
@@ -783,7 +442,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	bool exempt = (q->flags & REST_INTERACTION) != 0;
 	long status = 0;
 	char lr[DISCORD_RATELIMIT_ROUTE_MAX];
-	const struct answer_headers *a = &q->hd;
+	const struct discord_rest_answer *a = &q->hd;
 	struct curl_header *bh;
 	struct discord_ratelimit_headers h = {.limit = -1, .remaining = -1, .reset_after = -1};
 
@@ -807,24 +466,24 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		return;
 	}
 	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-	if (r->date != NULL && (a->seen & ANSWER_DATE)) {
+	if (r->date != NULL && (a->seen & DISCORD_REST_ANSWER_DATE)) {
 		time_t d = date_of(r, a->date);
 
 		if (d > 0)
 			r->date(r->fatal_ctx, (int64_t)d, q->sent_ns, uv_hrtime());
 	}
-	if (a->seen & ANSWER_BUCKET)
+	if (a->seen & DISCORD_REST_ANSWER_BUCKET)
 		h.bucket = a->bucket;
-	else if ((a->seen & ANSWER_LONG_BUCKET) &&
+	else if ((a->seen & DISCORD_REST_ANSWER_LONG_BUCKET) &&
 	         curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1, &bh) == CURLHE_OK)
 		h.bucket = bh->value;
-	if (a->seen & ANSWER_LIMIT)
+	if (a->seen & DISCORD_REST_ANSWER_LIMIT)
 		h.limit = a->limit;
-	if (a->seen & ANSWER_REMAINING)
+	if (a->seen & DISCORD_REST_ANSWER_REMAINING)
 		h.remaining = a->remaining;
-	if (a->seen & ANSWER_RESET_AFTER)
+	if (a->seen & DISCORD_REST_ANSWER_RESET_AFTER)
 		h.reset_after = a->reset_after;
-	if (a->seen & ANSWER_RESET)
+	if (a->seen & DISCORD_REST_ANSWER_RESET)
 		h.reset = a->reset;
 	/* What Discord counts toward its ban; a 429 of a shared limit too,
 	 * though Discord says it does not count: bots were banned for them
@@ -833,7 +492,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		discord_opstats_invalid(now);
 	if (status == 429) {
 		bool global = false;
-		double secs = parse_429(e, q, &global);
+		double secs = discord_rest_answer_429(e, buf_str(&q->resp), q->resp.len, &global);
 
 		discord_ratelimit_done(r->rl, q->route, exempt, 429, &h, secs, global, now);
 		discord_opstats_add(OPSTATS_REST_429);
@@ -863,8 +522,8 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	complete(r, q, status);
 }
 
-static void
-check_done(struct rest *r)
+void
+discord_rest__check_done(struct rest *r)
 {
 	CURLMsg *m;
 	int left;
@@ -954,9 +613,9 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	r->rl = discord_ratelimit_new();
 	r->rng = rng_new_seeded(uv_hrtime());
 	r->multi = curl_multi_init();
-	curl_multi_setopt(r->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
+	curl_multi_setopt(r->multi, CURLMOPT_SOCKETFUNCTION, discord_rest_io_socket);
 	curl_multi_setopt(r->multi, CURLMOPT_SOCKETDATA, r);
-	curl_multi_setopt(r->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
+	curl_multi_setopt(r->multi, CURLMOPT_TIMERFUNCTION, discord_rest_io_timer);
 	curl_multi_setopt(r->multi, CURLMOPT_TIMERDATA, r);
 	curl_multi_setopt(r->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)HOST_CONNS_MAX);
 	curl_multi_setopt(r->multi, CURLMOPT_MAXCONNECTS, (long)HOST_CONNS_MAX);
@@ -1083,8 +742,7 @@ discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 		curl_easy_cleanup(r->pool[--r->npool]);
 	curl_multi_cleanup(r->multi);
 	r->multi = NULL;
-	while (r->socks != NULL)
-		sock_close(r, r->socks);
+	discord_rest_io_close_socks(r);
 	for (int a = 0; a < 2; a++) {
 		curl_slist_free_all(r->hdr_body[a]);
 		curl_slist_free_all(r->hdr_big[a]);

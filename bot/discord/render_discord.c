@@ -9,22 +9,15 @@
 
 #include "bot/render/render_layout.h"
 #include "bot/discord/discord_buttons.h"
+#include "bot/discord/render_discord_text.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
-#include "rules/base/num.h"
 #include "rules/base/utf8.h"
 
 #define FENCE_OPEN  "```ansi\n"
 #define FENCE_CLOSE "```\n"
-#define ZWSP        "\xe2\x80\x8b"
 #define HL_MARK     "\xe2\x96\xb6 " /* "▶ " */
-#define STROKE      "\xcc\xb6"      /* U+0336 COMBINING LONG STROKE OVERLAY */
 #define SHORTENED   " \xe2\x80\xa6 (shortened)"
-/* Spans with any of these styles make a line a dice line (fenced). */
-#define DICE_STYLES (RS_CRIT | RS_FUMBLE | RS_STRUCK | RS_USER | RS_HIGHLIGHT | RS_DIM)
-#define BOLD_STYLES (RS_BOLD | RS_CRIT | RS_FUMBLE | RS_HIGHLIGHT)
-/* A rendered message is built in a buffer this large at most. */
-#define RENDER_MAX (1u << 22)
 /* A longer line is shortened rather than left out. */
 #define LINE_MAX_UNITS 1500
 
@@ -134,262 +127,6 @@ units_free(struct units *u)
 	free(u->v);
 }
 
-/* Text inside the ansi block: control characters become spaces and a
- * zero-width space follows each backtick, so no text can end the block. */
-static void
-fence_text(struct buf *b, const char *s)
-{
-	while (*s != '\0') {
-		const char *run = s;
-		unsigned char c;
-
-		/* Plain characters go in as one run: this runs for every line. */
-		while ((c = (unsigned char)*s) >= 0x20 && c != 0x7f && c != '`')
-			s++;
-		buf_add(b, run, (size_t)(s - run));
-		if (c == '\0')
-			break;
-		if (c == '`') {
-			buf_addc(b, '`');
-			buf_adds(b, ZWSP);
-		} else {
-			buf_addc(b, ' ');
-		}
-		s++;
-	}
-}
-
-/* Markdown text with Discord's markup characters escaped. at_start says
- * whether the text begins a line (where '#', '>', '-' and "1." mean
- * something). */
-static void
-md_text(struct buf *b, const char *s, bool *at_start)
-{
-	for (const char *p = s; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if (c == '\n') {
-			buf_addc(b, '\n');
-			*at_start = true;
-			continue;
-		}
-		if (c < 0x20 || c == 0x7f) {
-			buf_addc(b, ' ');
-			continue;
-		}
-		if (strchr("\\*_~`|<[]", c) != NULL || (*at_start && strchr("#>-+", c) != NULL))
-			buf_addc(b, '\\');
-		if (*at_start && c >= '0' && c <= '9') {
-			const char *q = p;
-
-			while (*q >= '0' && *q <= '9')
-				q++;
-			buf_add(b, p, (size_t)(q - p));
-			if (*q == '.')
-				buf_addc(b, '\\');
-			p = q - 1;
-			*at_start = false;
-			continue;
-		}
-		buf_addc(b, *p);
-		if (c != ' ')
-			*at_start = false;
-	}
-}
-
-/* A command as typed on Discord, where every option is named:
- * "/fungeon annoy obstacle:pit who:Alba"; a usage "/pick who:text [n:N]". */
-static char *
-discord_cmd(const struct reply_cmdref *c)
-{
-	struct buf b;
-
-	buf_init(&b, RENDER_MAX);
-	buf_addf(&b, "/%s", c->path);
-	for (size_t i = 0; i < c->nopts; i++) {
-		const struct reply_cmd_opt *o = &c->opts[i];
-
-		if (!c->usage)
-			buf_addf(&b, " %s:%s", o->name, o->value);
-		else if (o->name[0] == '\0') /* the subcommands */
-			buf_addf(&b, " <%s>", o->value);
-		else
-			buf_addf(&b, " %s%s:%s%s", o->optional ? "[" : "", o->name, o->kind,
-			         o->optional ? "]" : "");
-	}
-	return buf_take(&b);
-}
-
-/* s, or a copy of it whose text is its command as typed on Discord (in
- * *own, to free). */
-static const struct reply_span *
-discord_span(const struct reply_span *s, struct reply_span *own)
-{
-	if (s->cmd == NULL)
-		return s;
-	*own = *s;
-	own->text = discord_cmd(s->cmd);
-	own->len = strlen(own->text);
-	own->style |= RS_CODE; /* shown as code: what to type */
-	return own;
-}
-
-static void
-md_span(const struct reply_span *s, struct buf *b, bool *at_start)
-{
-	struct buf t;
-	const char *text, *core, *end;
-	const char *mark = "";
-	size_t lead, trail;
-	bool code =
-	    (s->style & RS_CODE) && strchr(s->text, '`') == NULL && strchr(s->text, '\n') == NULL;
-	const char *open = "";
-
-	if ((s->style & RS_CHANNEL) && strncmp(s->text, "discord:", 8) == 0 && s->text[8] != '\0' &&
-	    strspn(s->text + 8, "0123456789") == strlen(s->text + 8)) {
-		buf_addf(b, "<#%s>", s->text + 8); /* a mention links, and pings nobody */
-		*at_start = false;
-		return;
-	}
-	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
-		mark = s->user.mark;
-	buf_init(&t, RENDER_MAX);
-	buf_adds(&t, mark);
-	buf_adds(&t, s->text);
-	text = buf_str(&t);
-	lead = strspn(text, " \t");
-	core = text + lead;
-	end = core + strlen(core);
-	while (end > core && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	trail = strlen(end);
-	buf_add(b, text, lead);
-	if (core == end) {
-		buf_adds(b, end);
-		buf_free(&t);
-		return;
-	}
-	if (s->style & BOLD_STYLES)
-		open = "**";
-	else if (s->style & RS_ITALIC)
-		open = "*";
-	if (s->style & RS_STRUCK)
-		buf_adds(b, "~~");
-	buf_adds(b, open);
-	if (code) {
-		buf_addc(b, '`');
-		buf_add(b, core, (size_t)(end - core));
-		buf_addc(b, '`');
-		*at_start = false;
-	} else {
-		char *part = xstrndup(core, (size_t)(end - core));
-
-		md_text(b, part, at_start);
-		free(part);
-	}
-	buf_adds(b, open);
-	if (s->style & RS_STRUCK)
-		buf_adds(b, "~~");
-	buf_add(b, end, trail);
-	buf_free(&t);
-}
-
-/* The SGR parameters Discord's ANSI blocks know: 1 bold, 4 underline,
- * 30-37 colours. Returns false when the span needs none. */
-static bool
-sgr_codes(unsigned style, const struct thwacko_style *us, char *out, size_t len)
-{
-	int colour = -1;
-	bool bold = (style & (BOLD_STYLES | RS_USER)) != 0;
-	bool under = (style & RS_USER) != 0;
-	char t[8 + NUM_TEXT_MAX];
-	size_t n = 0;
-
-	if (style & RS_USER)
-		colour = render_layout_ansi_colour(us->colour);
-	else if (style & (RS_CRIT | RS_GOOD))
-		colour = 32;
-	else if (style & (RS_FUMBLE | RS_BAD))
-		colour = 31;
-	else if (style & RS_HIGHLIGHT)
-		colour = 33;
-	else if (style & RS_CODE)
-		colour = 36;
-	else if (style & (RS_DIM | RS_STRUCK))
-		colour = 30;
-	if (!bold && !under && colour < 0)
-		return false;
-	/* "ESC[" 0|1 [";4"] [";" colour] "m", cut to len as snprintf cuts */
-	t[n++] = '\033';
-	t[n++] = '[';
-	t[n++] = bold ? '1' : '0';
-	if (under) {
-		t[n++] = ';';
-		t[n++] = '4';
-	}
-	if (colour >= 0) {
-		t[n++] = ';';
-		n += num_text(colour, t + n);
-	}
-	t[n++] = 'm';
-	if (len > 0) {
-		n = n < len ? n : len - 1;
-		memcpy(out, t, n);
-		out[n] = '\0';
-	}
-	return true;
-}
-
-/* Struck text inside the ansi block, where markdown's ~~ would show as
- * tildes: every visible character is followed by U+0336 (a combining long
- * stroke), which crosses it out in the text itself, coloured or not. */
-static void
-struck_text(struct buf *b, const char *s)
-{
-	struct buf t;
-
-	buf_init(&t, RENDER_MAX);
-	fence_text(&t, s);
-	for (const char *p = buf_str(&t); *p != '\0';) {
-		size_t n = 1;
-
-		while ((p[n] & 0xC0) == 0x80)
-			n++;
-		buf_add(b, p, n);
-		if (*p != ' ' && strncmp(p, ZWSP, n) != 0)
-			buf_adds(b, STROKE);
-		p += n;
-	}
-	buf_free(&t);
-}
-
-static void
-ansi_span(const struct reply_span *s, struct buf *b)
-{
-	char sgr[32];
-	bool styled = sgr_codes(s->style, &s->user, sgr, sizeof(sgr));
-
-	if (styled)
-		buf_adds(b, sgr);
-	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
-		fence_text(b, s->user.mark);
-	if (s->style & RS_STRUCK)
-		struck_text(b, s->text);
-	else
-		fence_text(b, s->text);
-	if (styled)
-		buf_adds(b, RENDER_SGR_RESET);
-}
-
-static bool
-is_dice_line(const struct reply_block *bl)
-{
-	for (size_t j = 0; j < bl->nspans; j++)
-		if (bl->spans[j].style & DICE_STYLES)
-			return true;
-	return false;
-}
-
 static void
 table_units(const struct reply_block *bl, struct units *u)
 {
@@ -397,7 +134,7 @@ table_units(const struct reply_block *bl, struct units *u)
 	size_t hl = SIZE_MAX, head = SIZE_MAX, first = u->n;
 	struct buf b;
 
-	buf_init(&b, RENDER_MAX);
+	buf_init(&b, RENDER_DISCORD_TEXT_MAX);
 	render_layout_widths(bl, width);
 	for (size_t r = 0; r < bl->nrows; r++)
 		if (bl->rows[r].highlight && hl == SIZE_MAX)
@@ -405,7 +142,7 @@ table_units(const struct reply_block *bl, struct units *u)
 	if (bl->header != NULL) {
 		buf_adds(&b, hl != SIZE_MAX ? "  \033[1m" : "\033[1m");
 		for (int c = 0; c < bl->ncols; c++) {
-			fence_text(&b, bl->header[c]);
+			render_discord_text_fenced(&b, bl->header[c]);
 			if (c + 1 < bl->ncols)
 				render_layout_pad(&b, width[c] -
 				                          render_layout_width(bl->header[c]) + 2);
@@ -427,12 +164,12 @@ table_units(const struct reply_block *bl, struct units *u)
 
 			/* A player's die keeps the player's colour. */
 			if ((row->user_cols >> c & 1u) &&
-			    sgr_codes(RS_USER, &row->user[c], sgr, sizeof(sgr))) {
+			    render_discord_text_sgr(RS_USER, &row->user[c], sgr, sizeof(sgr))) {
 				buf_adds(&b, sgr);
-				fence_text(&b, row->cells[c]);
+				render_discord_text_fenced(&b, row->cells[c]);
 				buf_addf(&b, RENDER_SGR_RESET "%s", rowsgr);
 			} else {
-				fence_text(&b, row->cells[c]);
+				render_discord_text_fenced(&b, row->cells[c]);
 			}
 			if (c + 1 < bl->ncols)
 				render_layout_pad(&b, width[c] -
@@ -489,7 +226,7 @@ shorten(struct unit *x, size_t keep)
 {
 	struct buf b;
 
-	buf_init(&b, RENDER_MAX);
+	buf_init(&b, RENDER_DISCORD_TEXT_MAX);
 	buf_add(&b, x->text, cut_point(x->text, keep));
 	buf_adds(&b, x->fenced ? RENDER_SGR_RESET SHORTENED : SHORTENED);
 	free(x->text);
@@ -515,7 +252,7 @@ split_long(struct units *u)
 	x->text = NULL;
 	free(x->alt);
 	u->n--;
-	buf_init(&b, RENDER_MAX);
+	buf_init(&b, RENDER_DISCORD_TEXT_MAX);
 	for (rest = text; render_discord_len(rest) > LINE_MAX_UNITS;) {
 		size_t cut = cut_point(rest, LINE_MAX_UNITS - 40);
 		const char *sgr = NULL;
@@ -552,12 +289,12 @@ build_units(const struct reply_msg *m, struct units *u)
 {
 	struct buf b;
 
-	buf_init(&b, RENDER_MAX);
+	buf_init(&b, RENDER_DISCORD_TEXT_MAX);
 	if (m->title != NULL) {
 		bool start = true;
 
 		buf_adds(&b, "**");
-		md_text(&b, m->title, &start);
+		render_discord_text_md(&b, m->title, &start);
 		buf_adds(&b, "**");
 		units_add(u, U_TITLE, false, &b);
 		if (u->v[0].len > LINE_MAX_UNITS)
@@ -571,20 +308,11 @@ build_units(const struct reply_msg *m, struct units *u)
 			table_units(bl, u);
 			continue;
 		}
-		fenced = is_dice_line(bl);
+		fenced = render_discord_text_is_dice(bl);
 		if (bl->nspans == 0) /* an empty line stays where it is */
 			fenced = u->n > 0 && u->v[u->n - 1].fenced;
-		for (size_t j = 0; j < bl->nspans; j++) {
-			struct reply_span own;
-			const struct reply_span *sp = discord_span(&bl->spans[j], &own);
-
-			if (fenced)
-				ansi_span(sp, &b);
-			else
-				md_span(sp, &b, &start);
-			if (sp == &own)
-				free(own.text);
-		}
+		for (size_t j = 0; j < bl->nspans; j++)
+			render_discord_text_span(&b, &bl->spans[j], fenced, &start);
 		units_add(u, U_LINE, fenced, &b);
 		u->v[u->n - 1].bl = bl;
 		split_long(u);
@@ -616,7 +344,7 @@ assemble(const struct units *u)
 	bool open = false, gap_rows = true, gap_fenced = false;
 	size_t gap = 0;
 
-	buf_init(&out, RENDER_MAX);
+	buf_init(&out, RENDER_DISCORD_TEXT_MAX);
 	for (size_t i = 0; i < u->n; i++) {
 		const struct unit *x = &u->v[i];
 
@@ -771,15 +499,9 @@ alt_text(struct unit *x)
 	if (x->alt == NULL) {
 		struct buf b;
 
-		buf_init(&b, RENDER_MAX);
-		for (size_t j = 0; j < x->bl->nspans; j++) {
-			struct reply_span own;
-			const struct reply_span *sp = discord_span(&x->bl->spans[j], &own);
-
-			ansi_span(sp, &b);
-			if (sp == &own)
-				free(own.text);
-		}
+		buf_init(&b, RENDER_DISCORD_TEXT_MAX);
+		for (size_t j = 0; j < x->bl->nspans; j++)
+			render_discord_text_span(&b, &x->bl->spans[j], true, NULL);
 		x->alt = buf_take(&b);
 		x->alt_len = render_discord_len(x->alt);
 	}
@@ -817,7 +539,7 @@ assemble_part(struct units *u, size_t a, size_t b)
 	bool merged = one_block(u, a, b), open = false;
 	struct buf out;
 
-	buf_init(&out, RENDER_MAX);
+	buf_init(&out, RENDER_DISCORD_TEXT_MAX);
 	if (a < b && u->v[a].head != SIZE_MAX && u->v[a].head < a) {
 		buf_adds(&out, FENCE_OPEN);
 		buf_adds(&out, u->v[u->v[a].head].text);

@@ -17,6 +17,7 @@
 
 #include "bot/discord/discord_gw.h"
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_interact_render.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"

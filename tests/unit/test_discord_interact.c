@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_interact_render.h"
 #include "bot/discord/discord_roles.h"
 #include "commands/gm/cmd_gm.h"
 #include "commands/help/cmd_help.h"

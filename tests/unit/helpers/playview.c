@@ -7,6 +7,7 @@
 
 #include "bot/console/console.h"
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_interact_render.h"
 #include "bot/irc/irc.h"
 #include "commands/core/dispatch.h"
 #include "commands/core/reply.h"

@@ -1,0 +1,366 @@
+/* discord_interact_render: replies to the bodies that answer interactions;
+ * see discord_interact_render.h. */
+#include "bot/discord/discord_interact_render.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/discord/discord_interact_int.h"
+#include "bot/discord/discord_modal.h"
+#include "bot/discord/discord_proto.h"
+#include "bot/discord/render_discord.h"
+#include "rules/base/buf.h"
+#include "rules/base/json.h"
+#include "rules/base/mem.h"
+
+char *
+discord_interact__body(struct interact *it, int type, cJSON *data)
+{
+	char *s;
+
+	buf_reset(&it->body);
+	if (type != 0)
+		buf_addf(&it->body, "{\"type\":%d,\"data\":", type);
+	if (json_write(data, &it->body) < 0 || (type != 0 && buf_addc(&it->body, '}') < 0)) {
+		/* Past BODY_MAX, which no message reaches: written uncapped. */
+		cJSON *root = data;
+
+		if (type != 0) {
+			root = cJSON_CreateObject();
+			cJSON_AddNumberToObject(root, "type", type);
+			cJSON_AddItemToObject(root, "data", data);
+		}
+		s = json_print(root);
+		cJSON_Delete(root);
+		return s;
+	}
+	cJSON_Delete(data);
+	return xstrndup(buf_str(&it->body), it->body.len);
+}
+
+/*
+ * The GM part of r as a direct message to the GM (a user key
+ * "discord:<id>"): one message, headed by a link to the channel it came
+ * from ("<#id>" names a channel and pings nobody), so a GM of several
+ * channels knows where. Leaves out->gm_user "" when there is none.
+ */
+static void
+gm_message(struct interact *it, const struct reply *r, const char *chan_key,
+           struct interact_out *out)
+{
+	const struct reply_msg *gm = reply_msg(r, REPLY_GM);
+	const char *key = reply_gm_key(r), *id;
+	cJSON *part, *content;
+	struct buf b;
+
+	if (gm == NULL || key == NULL || strncmp(key, "discord:", 8) != 0)
+		return;
+	id = key + 8;
+	if (id[0] == '\0' || strlen(id) >= sizeof(out->gm_user) ||
+	    strspn(id, "0123456789") != strlen(id))
+		return;
+	render_discord_parts(gm, false, it->buttons, &part, 1);
+	content = cJSON_GetObjectItemCaseSensitive(part, "content");
+	if (cJSON_IsString(content) && strncmp(chan_key, "discord:", 8) == 0) {
+		buf_init(&b, 4 * DISCORD_CONTENT_MAX + 64);
+		buf_addf(&b, "From <#%s>:\n%s", chan_key + 8, content->valuestring);
+		if (!b.toobig && render_discord_len(buf_str(&b)) <= DISCORD_CONTENT_MAX)
+			cJSON_SetValuestring(content, buf_str(&b));
+		buf_free(&b);
+	}
+	out->dm_body = discord_interact__body(it, 0, part);
+	snprintf(out->gm_user, sizeof(out->gm_user), "%s", id);
+	snprintf(out->gm_name, sizeof(out->gm_name), "%s", reply_gm_name(r));
+	snprintf(out->gm_what, sizeof(out->gm_what), "%s", reply_gm_what(r));
+	out->gm_aside = reply_gm_is_aside(r);
+	key = reply_gm_fallback_key(r);
+	if (key != NULL && strncmp(key, "discord:", 8) == 0 &&
+	    strlen(key + 8) < sizeof(out->gm_chan) && key[8] != '\0' &&
+	    strspn(key + 8, "0123456789") == strlen(key + 8))
+		snprintf(out->gm_chan, sizeof(out->gm_chan), "%s", key + 8);
+}
+
+/*
+ * A reply that asks for a long text (reply_ask) to a command or a button
+ * opens a form (a MODAL callback) instead of its message, which is for the
+ * platforms without forms; a submit cannot open one ("not available for
+ * MODAL_SUBMIT and PING interactions"). Returns whether it did.
+ */
+static bool
+ask_form(struct interact *it, const struct reply *r, struct interact_out *out)
+{
+	const struct reply_ask *ask = reply_asked(r);
+	cJSON *modal, *late;
+	struct buf b;
+
+	if (ask == NULL ||
+	    (out->type != DISCORD_INTERACTION_COMMAND &&
+	     out->type != DISCORD_INTERACTION_COMPONENT) ||
+	    (modal = discord_modal_data(ask)) == NULL)
+		return false;
+	out->callback_body = discord_interact__body(it, DISCORD_CALLBACK_MODAL, modal);
+	/* A deferred interaction can no longer open a form: the invoker is
+	 * told to run the command again. */
+	buf_init(&b, 512);
+	buf_addf(&b, "The form for /%s could not open in time; run the command again.", ask->line);
+	late = cJSON_CreateObject();
+	cJSON_AddStringToObject(late, "content", buf_str(&b));
+	cJSON_AddNumberToObject(late, "flags", DISCORD_FLAG_EPHEMERAL);
+	cJSON_AddArrayToObject(cJSON_AddObjectToObject(late, "allowed_mentions"), "parse");
+	out->modal_late = discord_interact__body(it, DISCORD_CALLBACK_MESSAGE, late);
+	buf_free(&b);
+	return true;
+}
+
+/* Renders a reply into the callback body and, when it is longer than a
+ * message or has a channel part and a private part, the follow-ups: at
+ * most followups_max of them when it is not -1, one of which is kept for
+ * the note a refused GM message may need; each part then holds what its
+ * share of messages can (render_discord_parts summarises the rest). With
+ * no webhook (no application id) to address follow-ups, one message is all
+ * there is. With update, the callback replaces the pressed message (type 7). */
+static void
+render_reply(struct interact *it, const struct reply *r, const char *webhook, const char *chan_key,
+             int followups_max, bool update, struct interact_out *out)
+{
+	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
+	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
+	static const struct reply_msg empty = {0};
+	cJSON *parts[2 * DISCORD_PARTS_MAX];
+	size_t n, max = webhook != NULL ? DISCORD_PARTS_MAX : 1;
+	/* Messages in all: the callback and the follow-ups allowed. */
+	size_t total = 2 * DISCORD_PARTS_MAX;
+
+	if (webhook != NULL && followups_max >= 0) {
+		total = (size_t)followups_max + 1;
+		if (reply_msg(r, REPLY_GM) != NULL && total > 1)
+			total--; /* the note, should the GM refuse the message */
+		/* A button's answer, if deferred, is all follow-ups (type 6
+		 * updates nothing): its first message becomes one. */
+		if (out->type == DISCORD_INTERACTION_COMPONENT && total > 1)
+			total--;
+	}
+	if (ask_form(it, r, out))
+		return;
+	if (reply_panel_message(r) != NULL && !reply_is_error(r) && pub != NULL &&
+	    out->type == DISCORD_INTERACTION_COMMAND) {
+		/* /panel: the panel goes to the channel as a message of the bot's
+		 * (discord_live.h); the command's answer is the invoker's alone:
+		 * the GM's copy behind the screen, or where the panel is. */
+		struct reply *note = reply_new();
+		const struct reply_msg *m = priv;
+
+		if (m == NULL) {
+			reply_line(note, 0, PANEL_NOTE);
+			m = reply_msg(note, REPLY_CHANNEL);
+		}
+		update = false;
+		n = render_discord_parts(m, true, it->buttons, parts, 1);
+		reply_free(note);
+	} else if (reply_is_error(r) || pub == NULL) {
+		const struct reply_msg *m = reply_is_error(r) ? pub : priv;
+
+		update = false; /* the pressed message stays; the presser alone is told */
+		n = render_discord_parts(m != NULL ? m : &empty, true, it->buttons, parts,
+		                         max < total ? max : total);
+	} else if (update) {
+		/* The channel's message replaces the pressed one whole: one
+		 * message, what it cannot hold summarised. */
+		n = render_discord_parts(pub, false, it->buttons, parts, 1);
+		if (priv != NULL && webhook != NULL && total > n)
+			n += render_discord_parts(priv, true, it->buttons, parts + n,
+			                          max < total - n ? max : total - n);
+	} else {
+		size_t room = priv != NULL && webhook != NULL && total > 1 ? total - 1 : total;
+
+		n = render_discord_parts(pub, false, it->buttons, parts, max < room ? max : room);
+		if (priv != NULL && webhook != NULL && total > n)
+			n += render_discord_parts(priv, true, it->buttons, parts + n,
+			                          max < total - n ? max : total - n);
+	}
+	out->callback_body = discord_interact__body(
+	    it, update ? DISCORD_CALLBACK_UPDATE_MESSAGE : DISCORD_CALLBACK_MESSAGE, parts[0]);
+	out->error = reply_is_error(r);
+	for (size_t i = 1; i < n; i++)
+		out->followups[out->nfollowups++] = discord_interact__body(it, 0, parts[i]);
+	if (!reply_is_error(r))
+		gm_message(it, r, chan_key, out);
+	if (n > 1 || (out->gm_user[0] != '\0' && webhook != NULL))
+		out->followup_path = xstrdup(webhook);
+}
+
+int
+discord_interact__keep(struct request *req, struct buf *out)
+{
+	struct tag *t = request_tag(req);
+	struct interact_out *k = &t->kept;
+
+	discord_interact_out_clear(k);
+	k->type = t->ev.type; /* render_reply counts a button's messages apart */
+	render_reply(t->it, request_reply(req), t->ev.followup_path, request_origin(req)->chan_key,
+	             t->followups_max, t->update, k);
+	t->have_kept = true;
+	/* Written as json_print() writes the object {c, f, [d, g, n,] e, w}
+	 * (restore_kept reads it), without building it first. */
+	buf_adds(out, "{\"c\":");
+	json_write_string(k->callback_body, out);
+	buf_adds(out, ",\"f\":[");
+	for (size_t i = 0; i < k->nfollowups; i++) {
+		if (i > 0)
+			buf_addc(out, ',');
+		json_write_string(k->followups[i], out);
+	}
+	buf_addc(out, ']');
+	if (k->dm_body != NULL) {
+		buf_adds(out, ",\"d\":");
+		json_write_string(k->dm_body, out);
+		buf_adds(out, ",\"g\":");
+		json_write_string(k->gm_user, out);
+		buf_adds(out, ",\"n\":");
+		json_write_string(k->gm_name, out);
+	}
+	buf_adds(out, k->error ? ",\"e\":true" : ",\"e\":false");
+	buf_adds(out, k->followup_path != NULL ? ",\"w\":true}" : ",\"w\":false}");
+	return out->toobig ? -1 : 0;
+}
+
+/* The answer kept with a replayed request's mark (keep's JSON) into out.
+ * Returns 0, or -1 when it is not such an answer. */
+static int
+restore_kept(const struct request *req, const struct tag *t, struct interact_out *out)
+{
+	size_t len;
+	const char *bytes = request_kept(req, &len);
+	cJSON *o = bytes != NULL ? cJSON_ParseWithLength(bytes, len) : NULL, *v;
+	const char *c = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "c"));
+	int rc = -1;
+
+	if (c == NULL || *c == '\0')
+		goto done;
+	out->callback_body = xstrdup(c);
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(o, "f"))
+	{
+		if (cJSON_IsString(v) && out->nfollowups < 2 * DISCORD_PARTS_MAX)
+			out->followups[out->nfollowups++] = xstrdup(v->valuestring);
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(o, "d")) != NULL && cJSON_IsString(v)) {
+		out->dm_body = xstrdup(v->valuestring);
+		snprintf(out->gm_user, sizeof(out->gm_user), "%s",
+		         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "g")) != NULL
+		             ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "g"))
+		             : "");
+		snprintf(out->gm_name, sizeof(out->gm_name), "%s",
+		         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "n")) != NULL
+		             ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "n"))
+		             : "");
+	}
+	out->error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "e"));
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "w")) && t->ev.followup_path != NULL)
+		out->followup_path = xstrdup(t->ev.followup_path);
+	rc = 0;
+done:
+	cJSON_Delete(o);
+	return rc;
+}
+
+char *
+discord_interact_render_note(struct interact *it, const char *text)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "content", text);
+	cJSON_AddNumberToObject(o, "flags", DISCORD_FLAG_EPHEMERAL);
+	cJSON_AddArrayToObject(cJSON_AddObjectToObject(o, "allowed_mentions"), "parse");
+	return discord_interact__body(it, DISCORD_CALLBACK_MESSAGE, o);
+}
+
+/* The id, type, times and callback path of t's interaction into out. */
+static void
+out_of(const struct tag *t, struct interact_out *out)
+{
+	memcpy(out->id, t->ev.id, sizeof(out->id));
+	out->type = t->ev.type;
+	out->rx_ns = t->ev.rx_ns;
+	out->deadline = t->ev.deadline;
+	free(out->callback_path);
+	out->callback_path = xstrdup(t->ev.callback_path);
+}
+
+int
+discord_interact_render(struct interact *it, struct request *req, struct interact_out *out)
+{
+	struct tag *t = request_tag(req);
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->type = t->ev.type; /* render_reply counts a button's messages apart */
+	if (request_outcome(req) == REQUEST_REPLAYED) {
+		rc = restore_kept(req, t, out);
+	} else if (t->have_kept && request_outcome(req) == REQUEST_DONE) {
+		/* Rendered when its mark was kept, and unchanged since. */
+		*out = t->kept;
+		memset(&t->kept, 0, sizeof(t->kept));
+		t->have_kept = false;
+	} else {
+		render_reply(it, request_reply(req), t->ev.followup_path,
+		             request_origin(req)->chan_key, t->followups_max, t->update, out);
+	}
+	out_of(t, out);
+	return rc;
+}
+
+char *
+discord_interact_render_panel(struct interact *it, const struct reply *r)
+{
+	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
+	cJSON *part;
+
+	if (pub == NULL || render_discord_parts(pub, false, NULL, &part, 1) != 1)
+		return NULL;
+	return discord_interact__body(it, 0, part);
+}
+
+void
+discord_interact_render_press(struct interact *it, struct request *press, const struct reply *panel,
+                              struct interact_out *out)
+{
+	const struct tag *t = request_tag(press);
+	const struct reply *r = request_reply(press);
+	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
+	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
+	const struct reply_msg *pm = reply_msg(panel, REPLY_CHANNEL);
+	cJSON *parts[2 * DISCORD_PARTS_MAX];
+	size_t n, max = DISCORD_PARTS_MAX, total = 2 * DISCORD_PARTS_MAX;
+	const char *webhook = t->ev.followup_path;
+
+	memset(out, 0, sizeof(*out));
+	out_of(t, out);
+	if (webhook == NULL || pm == NULL || pub == NULL || reply_is_error(r)) {
+		/* Nothing to follow with, or no panel: an answer as any press. */
+		render_reply(it, r, webhook, request_origin(press)->chan_key, t->followups_max,
+		             false, out);
+		return;
+	}
+	if (t->followups_max >= 0) {
+		total = (size_t)t->followups_max + 1;
+		if (reply_msg(r, REPLY_GM) != NULL && total > 1)
+			total--; /* the note, should the GM refuse the message */
+	}
+	/* The panel updates the pressed message; what the press did follows
+	 * as messages of its own (then its private part, ephemeral). */
+	n = render_discord_parts(pm, false, it->buttons, parts, 1);
+	if (total > n)
+		n += render_discord_parts(pub, false, it->buttons, parts + n,
+		                          max < total - n ? max : total - n);
+	if (priv != NULL && total > n)
+		n += render_discord_parts(priv, true, it->buttons, parts + n,
+		                          max < total - n ? max : total - n);
+	out->callback_body = discord_interact__body(it, DISCORD_CALLBACK_UPDATE_MESSAGE, parts[0]);
+	for (size_t i = 1; i < n; i++)
+		out->followups[out->nfollowups++] = discord_interact__body(it, 0, parts[i]);
+	gm_message(it, r, request_origin(press)->chan_key, out);
+	if (n > 1 || out->gm_user[0] != '\0')
+		out->followup_path = xstrdup(webhook);
+}

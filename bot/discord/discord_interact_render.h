@@ -1,0 +1,60 @@
+/*
+ * discord_interact_render: a request's reply as the bodies that answer its
+ * interaction (discord_interact.h made the request).
+ *
+ * The reply goes into the body of the interaction callback (type 4
+ * message, type 7 for a button that updates the pressed message, type 9
+ * for a form). A reply longer than one message is sent in parts
+ * (render_discord_parts): the first answers the callback, the others
+ * follow as follow-up messages, in order. When a reply has both a channel
+ * part and a private part, the private part follows as ephemeral
+ * follow-up messages; a reply that is only private, or an error, is
+ * ephemeral (flags 64). A reply's GM part (a player's secret roll) goes to
+ * the GM seat's holder as a direct message, headed by the channel it came
+ * from (see interact_out): an ephemeral message cannot be shown to anyone
+ * but the invoker, and a GM known only by role or permission is not a
+ * recipient (Discord names a role's members to a bot only with the
+ * privileged GUILD_MEMBERS intent), so with several GMs the one who holds
+ * the seat (/gm claim) gets it.
+ *
+ * Every body is owned by the caller (interact_out's, freed by
+ * discord_interact_out_clear; the others with free()). Nothing here does
+ * I/O.
+ */
+#ifndef DELVER_DISCORD_INTERACT_RENDER_H
+#define DELVER_DISCORD_INTERACT_RENDER_H
+
+#include "bot/discord/discord_interact.h"
+
+/* The answer to a request discord_interact made, answered (its answer
+ * function calls it): out is filled as an autocomplete's is, with the
+ * request's interaction id, type, callback path, rx_ns and deadline. A
+ * replayed request's (REQUEST_REPLAYED) is the answer kept with its mark;
+ * -1 when that cannot be read (out then has nothing to send), else 0. */
+int discord_interact_render(struct interact *it, struct request *req, struct interact_out *out);
+
+/*
+ * The live panel (discord_live.h). A /panel's reply (reply_panel) renders
+ * as the invoker's alone: the GM's copy behind the screen, or PANEL_NOTE;
+ * its channel message is the panel, posted by the transport:
+ * discord_interact_render_panel writes it as a message's body (NULL when
+ * the reply has no channel message). A press of a panel's button
+ * (discord_interact_pressed), once the panel is rendered anew after it
+ * (panel, answered), updates the pressed message with the panel (type 7)
+ * and posts what the press did as messages of its own, its private part
+ * ephemeral (discord_interact_render_press, filling out as
+ * discord_interact_render does; an error, or a press with no channel
+ * message, is answered as any press; a replay answered before is not
+ * pressed again: its answer is the one kept, discord_answer_request).
+ */
+#define PANEL_NOTE                                                                                 \
+	"Panel posted: it is the bot's message below, and it stays current as the game changes."
+char *discord_interact_render_panel(struct interact *it, const struct reply *r);
+void discord_interact_render_press(struct interact *it, struct request *press,
+                                   const struct reply *panel, struct interact_out *out);
+
+/* A callback body (type 4) answering with text, to the invoker alone and
+ * pinging nobody. */
+char *discord_interact_render_note(struct interact *it, const char *text);
+
+#endif

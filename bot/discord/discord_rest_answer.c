@@ -1,0 +1,114 @@
+/* discord_rest_answer: what a REST answer's headers say; see
+ * discord_rest_answer.h. */
+#include "bot/discord/discord_rest_answer.h"
+
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Whether the header line p (n bytes, "Name: value") has name; *v and *vn
+ * are then its value without the blanks around it. */
+static bool
+header_is(const char *p, size_t n, const char *name, const char **v, size_t *vn)
+{
+	size_t k = strlen(name);
+
+	if (n <= k || p[k] != ':' || strncasecmp(p, name, k) != 0)
+		return false;
+	p += k + 1;
+	n -= k + 1;
+	while (n > 0 && (*p == ' ' || *p == '\t'))
+		p++, n--;
+	while (n > 0 &&
+	       (p[n - 1] == '\r' || p[n - 1] == '\n' || p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	*v = p;
+	*vn = n;
+	return true;
+}
+
+/* Copies v (vn bytes) into out (size bytes) when it fits. */
+static bool
+header_copy(char *out, size_t size, const char *v, size_t vn)
+{
+	if (vn >= size)
+		return false;
+	memcpy(out, v, vn);
+	out[vn] = '\0';
+	return true;
+}
+
+size_t
+discord_rest_answer_header(char *p, size_t size, size_t n, void *ctx)
+{
+	struct discord_rest_answer *a = ctx;
+	const char *v;
+	size_t vn;
+	char num[64];
+
+	n *= size;
+	if (n >= 5 && memcmp(p, "HTTP/", 5) == 0) { /* a new answer (after a 1xx) */
+		a->seen = 0;
+		return n;
+	}
+	if (!(a->seen & DISCORD_REST_ANSWER_DATE) && header_is(p, n, "Date", &v, &vn)) {
+		if (header_copy(a->date, sizeof(a->date), v, vn))
+			a->seen |= DISCORD_REST_ANSWER_DATE;
+	} else if (n > 12 && strncasecmp(p, "X-RateLimit-", 12) == 0) {
+		if (!(a->seen & (DISCORD_REST_ANSWER_BUCKET | DISCORD_REST_ANSWER_LONG_BUCKET)) &&
+		    header_is(p, n, "X-RateLimit-Bucket", &v, &vn))
+			a->seen |= header_copy(a->bucket, sizeof(a->bucket), v, vn)
+			               ? DISCORD_REST_ANSWER_BUCKET
+			               : DISCORD_REST_ANSWER_LONG_BUCKET;
+		else if (!(a->seen & DISCORD_REST_ANSWER_LIMIT) &&
+		         header_is(p, n, "X-RateLimit-Limit", &v, &vn) &&
+		         header_copy(num, sizeof(num), v, vn))
+			a->seen |= DISCORD_REST_ANSWER_LIMIT, a->limit = atoi(num);
+		else if (!(a->seen & DISCORD_REST_ANSWER_REMAINING) &&
+		         header_is(p, n, "X-RateLimit-Remaining", &v, &vn) &&
+		         header_copy(num, sizeof(num), v, vn))
+			a->seen |= DISCORD_REST_ANSWER_REMAINING, a->remaining = atoi(num);
+		else if (!(a->seen & DISCORD_REST_ANSWER_RESET_AFTER) &&
+		         header_is(p, n, "X-RateLimit-Reset-After", &v, &vn) &&
+		         header_copy(num, sizeof(num), v, vn))
+			a->seen |= DISCORD_REST_ANSWER_RESET_AFTER,
+			    a->reset_after = strtod(num, NULL);
+		else if (!(a->seen & DISCORD_REST_ANSWER_RESET) &&
+		         header_is(p, n, "X-RateLimit-Reset", &v, &vn) &&
+		         header_copy(num, sizeof(num), v, vn))
+			a->seen |= DISCORD_REST_ANSWER_RESET, a->reset = strtod(num, NULL);
+	}
+	return n;
+}
+
+static double
+header_double(CURL *e, const char *name, double dflt)
+{
+	struct curl_header *h;
+
+	if (curl_easy_header(e, name, 0, CURLH_HEADER, -1, &h) != CURLHE_OK)
+		return dflt;
+	return strtod(h->value, NULL);
+}
+
+double
+discord_rest_answer_429(CURL *e, const char *body, size_t len, bool *global)
+{
+	cJSON *j = cJSON_ParseWithLength(body, len);
+	const cJSON *ra = cJSON_GetObjectItemCaseSensitive(j, "retry_after");
+	struct curl_header *h;
+	double secs = cJSON_IsNumber(ra) ? ra->valuedouble : header_double(e, "Retry-After", 1.0);
+
+	*global = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "global"));
+	if (curl_easy_header(e, "X-RateLimit-Global", 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&
+	    strcasecmp(h->value, "true") == 0)
+		*global = true;
+	if (curl_easy_header(e, "X-RateLimit-Scope", 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&
+	    strcasecmp(h->value, "global") == 0)
+		*global = true;
+	cJSON_Delete(j);
+	if (!(secs >= 0) || secs > 3600)
+		secs = secs > 3600 ? 3600 : 1.0;
+	return secs;
+}
