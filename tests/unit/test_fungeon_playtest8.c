@@ -587,6 +587,34 @@ u2_u3_u4_a_waiting_hallway_shows_no_dead_budgets(void **unused)
 	fgtable_free(t);
 }
 
+/* playtest10 U8's addendum (line 53: the fallen make new Fungeoneers
+ * before the hallway): in town after a party fell, the panel offers no
+ * hallway, which would be refused, until they have. */
+static void
+u8_the_town_panel_waits_for_the_fallen(void **unused)
+{
+	struct fgtable *t = fgtable_new(2548);
+	const struct reply_msg *m;
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = c->m[1].nwander = 0;
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon retreat");
+	assert_int_equal(c->d.phase, FUNGEON_TOWN);
+	free(fgtable_said(t, "bo", "/panel"));
+	m = reply_msg(t->last, REPLY_CHANNEL);
+	for (size_t i = 0; i < m->nbuttons; i++)
+		assert_string_not_equal(m->buttons[i].action, "fungeon hallway");
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter 3");
+	free(fgtable_said(t, "bo", "/panel"));
+	m = reply_msg(t->last, REPLY_CHANNEL);
+	assert_string_equal(m->buttons[m->nbuttons - 1].action, "fungeon hallway");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -598,6 +626,7 @@ main(void)
 	    cmocka_unit_test(t2_one_taken_out_alive_is_no_dead),
 	    cmocka_unit_test(t3_the_panel_after_every_fallen_one_is_replaced),
 	    cmocka_unit_test(u8_after_every_fallen_one_is_replaced_the_hallway_is_next),
+	    cmocka_unit_test(u8_the_town_panel_waits_for_the_fallen),
 	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
