@@ -615,6 +615,26 @@ u8_the_town_panel_waits_for_the_fallen(void **unused)
 	fgtable_free(t);
 }
 
+/* playtest10 U5 (Ruling: on the way back the new one joins in town, its
+ * level the player's): a dead Fungeoneer's sheet on the way back names no
+ * floor - 1 level for the new one. */
+static void
+u5_a_dead_sheet_on_the_way_back_names_no_level(void **unused)
+{
+	struct fgtable *t = fgtable_new(2545);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_heading_back(t);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	text = fgtable_said(t, "al", "/fungeon sheet");
+	fgtable_holds(text, "Dead: al is out until the party reaches town and makes a new one "
+	                    "(/fungeon join NAME CLASS).\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -628,6 +648,7 @@ main(void)
 	    cmocka_unit_test(u8_after_every_fallen_one_is_replaced_the_hallway_is_next),
 	    cmocka_unit_test(u8_the_town_panel_waits_for_the_fallen),
 	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
+	    cmocka_unit_test(u5_a_dead_sheet_on_the_way_back_names_no_level),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
 	    cmocka_unit_test(s5_a_pointer_says_what_comes_first),
