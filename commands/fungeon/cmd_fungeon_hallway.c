@@ -316,7 +316,8 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 		           "Party Min rose from %d to %d, but floor %d is the deepest the bot "
 		           "counts: no stair leads deeper.",
 		           ho->min_from, ho->counted.min, c->d.floor);
-	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
+	/* nobody drew: the budgets are counted when the hallway runs again */
+	for (int k = 0; k < FUNGEON_KIND_COUNT && !fungeon_dungeon_hallway_again(&c->d); k++)
 		fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
 	if (ho->draw.n == 0) {
 		free(ho);

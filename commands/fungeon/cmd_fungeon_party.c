@@ -482,7 +482,8 @@ sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
 			reply_add(out, RS_BAD, "Dead: %s is out until %s and makes a new one (",
 			          m->player, fungeon_rights_out_until(c));
 		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
-		if (c->d.phase != FUNGEON_TOWN)
+		/* on the way back the new one joins in town, at the level chosen */
+		if (c->d.phase != FUNGEON_TOWN && c->d.phase != FUNGEON_RETREAT)
 			reply_add(out, RS_BAD, ", at level %d",
 			          fungeon_replacement_level(fungeon_channel_floor(c)));
 		reply_line(out, RS_BAD, ").");

@@ -667,6 +667,13 @@ fungeon_channel_budget_line(struct reply *out, const struct fungeon_channel *c, 
 	int64_t budget, spent = fungeon_channel_spent(c, k);
 	int base, base_now;
 
+	if (fungeon_dungeon_hallway_again(&c->d)) {
+		reply_add(out, 0, "Room %lld's %s budget is counted when its hallway runs again (",
+		          (long long)c->d.room.number, label[k]);
+		reply_cmd(out, 0, "fungeon hallway", NULL);
+		reply_line(out, 0, ").");
+		return;
+	}
 	budgets_of(c, &b, &p, &floor);
 	fungeon_channel_party(c, &now);
 	budget = k == FUNGEON_TRAP ? b.traps : k == FUNGEON_MONSTER ? b.monsters : b.treasure;

@@ -231,10 +231,9 @@ panel_lines(struct invocation *inv, struct reply *out, bool show_tension)
 
 /* For a Fungeon party, the step that moves it on from where it is, each
  * the command it names with its own rights: into the dungeon from town
- * and the entrance, into the room from the hallway (the hallway again when
- * nobody was left to draw in it), a combat turn while
- * monsters stand, else the next hallway from a room or the next step of
- * the way back. */
+ * and the entrance (once the fallen there made new Fungeoneers), into the room from the hallway
+ * (the hallway again when nobody was left to draw in it), a combat turn while monsters stand, else
+ * the next hallway from a room or the next step of the way back. */
 static void
 fungeon_buttons(struct reply *out, const struct fungeon_channel *fc)
 {
@@ -247,6 +246,10 @@ fungeon_buttons(struct reply *out, const struct fungeon_channel *fc)
 	switch (fc->d.phase) {
 	case FUNGEON_TOWN:
 	case FUNGEON_ENTRANCE:
+		/* the fallen make new Fungeoneers before the hallway */
+		for (int i = 0; i < fc->n; i++)
+			if (fc->m[i].dead)
+				return;
 		reply_button_panel(out, "Hallway", "fungeon hallway");
 		break;
 	case FUNGEON_HALLWAY:
@@ -311,7 +314,8 @@ const struct command cmd_panel = {
             "raise amount:1} "
             "(its reason: from the panel), {/wander check} and {/undo}, and for a Fungeon party "
             "the step that moves it on ({/fungeon hallway}, {/fungeon enter}, {/fungeon "
-            "combat} while someone in play can fight, or {/fungeon retreat}), with the rights of "
+            "combat} while someone in play can fight, or {/fungeon retreat}; none in town while "
+            "a fallen player has no new Fungeoneer), with the rights of "
             "each (a "
             "player pressing the GM's "
             "button is told why, alone). On Discord the panel is one message of the bot's "

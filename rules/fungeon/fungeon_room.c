@@ -89,10 +89,24 @@ fungeon_dungeon_where(const struct fungeon_dungeon *d, char *buf, size_t len)
 	snprintf(buf, len, "nowhere");
 }
 
+/* The refusal of what needs the room ahead while its hallway waits to
+ * run again (nobody was left to draw). */
+static int
+room_waits(const struct fungeon_dungeon *d, struct fungeon_refusal *r)
+{
+	return refuse(r, FUNGEON_ACT_HALLWAY,
+	              "Nobody drew a category for room %lld, the whole party having died in its "
+	              "hallway: once each player whose Fungeoneer died has made a new one, the "
+	              "hallway runs again with",
+	              (long long)d->room.number);
+}
+
 /* The refusals of actions that need a room to be in. */
 static int
 need_room(const struct fungeon_dungeon *d, const char *what, struct fungeon_refusal *r)
 {
+	if (fungeon_dungeon_hallway_again(d))
+		return room_waits(d, r);
 	switch (d->phase) {
 	case FUNGEON_TOWN:
 		return refuse(r, FUNGEON_ACT_HALLWAY,
@@ -145,12 +159,7 @@ fungeon_dungeon_may(const struct fungeon_dungeon *d, enum fungeon_act a, struct 
 	case FUNGEON_ACT_DESIGN:
 	case FUNGEON_ACT_ENTER:
 		if (fungeon_dungeon_hallway_again(d))
-			return refuse(
-			    r, FUNGEON_ACT_HALLWAY,
-			    "Nobody drew a category for room %lld, the whole party having "
-			    "died in its hallway: once each player whose Fungeoneer died "
-			    "has made a new one, the hallway runs again with",
-			    (long long)d->room.number);
+			return room_waits(d, r);
 		if (d->phase == FUNGEON_HALLWAY)
 			return 0;
 		if (d->phase == FUNGEON_ROOM)

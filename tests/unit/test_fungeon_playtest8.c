@@ -555,6 +555,86 @@ u9_digits_of_another_script_are_no_class(void **unused)
 	fgtable_free(t);
 }
 
+/* playtest10 U2, U3, U4 (recheck9's family): while the hallway that killed
+ * the whole party waits to run again, its own reply, /fungeon cost and a
+ * treasure taken show no budgets of the run nobody drew in and point at the
+ * hallway, not at the room. */
+static void
+u2_u3_u4_a_waiting_hallway_shows_no_dead_budgets(void **unused)
+{
+	struct fgtable *t = fgtable_new(2400);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_enter_waived(t);
+	fgtable_doomed(t, 0, "gem");
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "No Fungeoneer is alive to draw a category");
+	if (strstr(text, "budget this room") != NULL)
+		fail_msg("the dead run's budgets shown: %s", text);
+	free(text);
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter");
+	text = fgtable_said(t, "al", "/fungeon cost trap annoy 2 pain 1 type fire");
+	fgtable_holds(text, "Room 2's Traps budget is counted when its hallway runs again "
+	                    "(/fungeon hallway).\n");
+	free(text);
+	fgtable_fails_unchanged(t, "al", "/fungeon take gem",
+	                        "Nobody drew a category for room 2, the whole party having died "
+	                        "in its hallway: once each player whose Fungeoneer died has made "
+	                        "a new one, the hallway runs again with /fungeon hallway.");
+	fgtable_free(t);
+}
+
+/* playtest10 U8's addendum (line 53: the fallen make new Fungeoneers
+ * before the hallway): in town after a party fell, the panel offers no
+ * hallway, which would be refused, until they have. */
+static void
+u8_the_town_panel_waits_for_the_fallen(void **unused)
+{
+	struct fgtable *t = fgtable_new(2548);
+	const struct reply_msg *m;
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = c->m[1].nwander = 0;
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_ok(t, "bo", "/fungeon retreat");
+	assert_int_equal(c->d.phase, FUNGEON_TOWN);
+	free(fgtable_said(t, "bo", "/panel"));
+	m = reply_msg(t->last, REPLY_CHANNEL);
+	for (size_t i = 0; i < m->nbuttons; i++)
+		assert_string_not_equal(m->buttons[i].action, "fungeon hallway");
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter 3");
+	free(fgtable_said(t, "bo", "/panel"));
+	m = reply_msg(t->last, REPLY_CHANNEL);
+	assert_string_equal(m->buttons[m->nbuttons - 1].action, "fungeon hallway");
+	fgtable_free(t);
+}
+
+/* playtest10 U5 (Ruling: on the way back the new one joins in town, its
+ * level the player's): a dead Fungeoneer's sheet on the way back names no
+ * floor - 1 level for the new one. */
+static void
+u5_a_dead_sheet_on_the_way_back_names_no_level(void **unused)
+{
+	struct fgtable *t = fgtable_new(2545);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_heading_back(t);
+	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
+	text = fgtable_said(t, "al", "/fungeon sheet");
+	fgtable_holds(text, "Dead: al is out until the party reaches town and makes a new one "
+	                    "(/fungeon join NAME CLASS).\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -566,7 +646,9 @@ main(void)
 	    cmocka_unit_test(t2_one_taken_out_alive_is_no_dead),
 	    cmocka_unit_test(t3_the_panel_after_every_fallen_one_is_replaced),
 	    cmocka_unit_test(u8_after_every_fallen_one_is_replaced_the_hallway_is_next),
+	    cmocka_unit_test(u8_the_town_panel_waits_for_the_fallen),
 	    cmocka_unit_test(t4_a_replacement_made_before_heading_back_joins_in_town),
+	    cmocka_unit_test(u5_a_dead_sheet_on_the_way_back_names_no_level),
 	    cmocka_unit_test(t5_the_hallway_deads_treasure_goes_back_with_the_party),
 	    cmocka_unit_test(r9_a_hallway_waiting_to_run_again_points_at_it),
 	    cmocka_unit_test(s5_a_pointer_says_what_comes_first),
@@ -577,6 +659,7 @@ main(void)
 	    cmocka_unit_test(s21_an_empty_option_plays_no_turn),
 	    cmocka_unit_test(s21_an_unknown_option_is_no_name),
 	    cmocka_unit_test(r9_the_party_shows_no_budgets_of_a_dead_run),
+	    cmocka_unit_test(u2_u3_u4_a_waiting_hallway_shows_no_dead_budgets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

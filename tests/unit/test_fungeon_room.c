@@ -75,6 +75,7 @@ refusals_name_what_to_do(void **unused)
 	                    "2; head back first with");
 	assert_int_equal(r.instead, FUNGEON_ACT_RETREAT);
 	d.phase = FUNGEON_HALLWAY;
+	d.room.picks.n = 1; /* it ran, and someone drew */
 	assert_int_equal(fungeon_dungeon_may(&d, FUNGEON_ACT_COMBAT, &r), -1);
 	assert_string_equal(r.why,
 	                    "The party is in the hallway before room 3, and a fight needs the "
