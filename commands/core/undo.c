@@ -46,7 +46,7 @@ take_mod(struct channel *ch, int m, size_t *len)
 		return text;
 	buf_init(&b, SIZE_MAX);
 	if (chanmod_write(chanmod_table[undo_ids[m]], mod, &b) < 0)
-		abort(); /* a module's save() built a node JSON has no text for */
+		abort(); /* b has no cap: only a module state JSON cannot carry fails */
 	*len = b.len;
 	return buf_take(&b);
 }
