@@ -297,7 +297,7 @@ healer_in_town(void **unused)
 	fgtable_ok(t, "al", "/fungeon adjust Al hits:-4");
 	fgtable_fails_unchanged(
 	    t, "al", "/fungeon town healer",
-	    "Treasure is traded in town, and the party is in room 1 on floor 3; "
+	    "The healer is in town, and the party is in room 1 on floor 3; "
 	    "head back first with /fungeon retreat.");
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 	fgtable_ok(t, "al", "/fungeon town sell Crown"); /* 6 points: 3 of credit */

@@ -1,0 +1,58 @@
+/* The tenth independent play-test of Fungeon
+ * (notes/playtest-fungeon-10.md), its low findings: each played at a
+ * table as the report found it, with what the rule text (or a Ruling
+ * where it is silent) wants instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* U7 (line 299: the healer is in town; Ruling: a new game session begins
+ * in town): the healer and a new session, asked for in the dungeon, are
+ * refused naming what they are, not the trade of treasure. */
+static void
+u7_the_healer_and_a_session_are_in_town(void **unused)
+{
+	struct fgtable *t = fgtable_new(2607);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_rooms_waived(t, 1);
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
+	                        "The healer is in town, and the party is in room 1 on floor 3; "
+	                        "head back first with /fungeon retreat.");
+	fgtable_fails_unchanged(t, "al", "/fungeon town session",
+	                        "A new game session begins in town, and the party is in room 1 "
+	                        "on floor 3; head back first with /fungeon retreat.");
+	fgtable_fails_unchanged(t, "al", "/fungeon town sell gem",
+	                        "Treasure is traded in town, and the party is in room 1 on floor "
+	                        "3; head back first with /fungeon retreat.");
+	fgtable_free(t);
+
+	t = fgtable_new(2608);
+	fgtable_fighters(t, 2, 3);
+	fgtable_heading_back(t);
+	fgtable_fungeon(t)->m[0].nwander = fgtable_fungeon(t)->m[1].nwander = 0;
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer hits:1",
+	                        "The healer is in town, and the party is still on its way there, "
+	                        "in room 1; go on back with /fungeon retreat.");
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(u7_the_healer_and_a_session_are_in_town),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
