@@ -47,11 +47,35 @@ u7_the_healer_and_a_session_are_in_town(void **unused)
 	fgtable_free(t);
 }
 
+/* U11 (line 96: only disarming adds class bonuses; the Ruling of /help
+ * fungeon trigger): bonus: given to a triggering is refused naming that
+ * Ruling, not read as a name or passed over; no die is rolled. */
+static void
+u11_triggering_takes_no_bonus(void **unused)
+{
+	static const char *const d[] = {"/fungeon trap add pit annoy 2 pain 1 type spikes", NULL};
+	static const char want[] =
+	    "Triggering takes no bonus:, as no class bonus counts on its Annoy roll (a Ruling, "
+	    "/help fungeon trigger), while the Pain roll after a failure counts it by itself "
+	    "where the class fits; bonus: is for /fungeon find and /fungeon disarm.";
+	struct fgtable *t = fgtable_new(2611);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit bonus:Al", want);
+	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Al BONUS:all", want);
+	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Al,bonus:", want);
+	fgtable_says(t, "al", "/fungeon trigger pit Al", "Triggering pit");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(u7_the_healer_and_a_session_are_in_town),
+	    cmocka_unit_test(u11_triggering_takes_no_bonus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
