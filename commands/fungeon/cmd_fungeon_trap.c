@@ -59,10 +59,7 @@ render_pain(struct reply *out, const struct fungeon_channel *c, const struct fun
 	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, p->roll.res.taken[0], m->hits,
 	          fungeon_max_hits(m->level));
 	if (p->roll.died[0])
-		reply_add(out, RS_BAD | RS_BOLD,
-		          " %s dies! %s is out until %s, and %s's treasure stays here to "
-		          "plunder.",
-		          m->name, m->player, fungeon_rights_out_until(c), m->name);
+		fungeon_render_death(out, c, m, "stays here to plunder");
 	reply_nl(out);
 	fungeon_render_narration_lines(out, &p->roll.nar, c, styles, NULL);
 }

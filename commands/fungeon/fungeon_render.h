@@ -33,6 +33,13 @@ void fungeon_render_fit_label(char *dst, size_t size, const char *src);
 void fungeon_render_group_line(struct reply *out, const struct cf_group *g, const char *label,
                                const struct thwacko_style *styles, const char *suffix);
 
+/* Appends to the line in progress that m, taken to 0 hits, dies: its
+ * player is out until the party's next stop (fungeon_rights_out_until),
+ * and, when it carries any, its treasure fate ("stays here to plunder");
+ * rendered before the death moves that treasure. */
+void fungeon_render_death(struct reply *out, const struct fungeon_channel *c,
+                          const struct fungeon_member *m, const char *fate);
+
 /* Renders one continuous-effect roll (hallway step 3 when in_hallway,
  * else combat step 1). */
 void fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,

@@ -70,11 +70,49 @@ u11_triggering_takes_no_bonus(void **unused)
 	fgtable_free(t);
 }
 
+/* U10 (line 254: all your treasure is left behind to plunder): a death
+ * speaks of the dead's treasure only when it carried some; a room made
+ * with no monster says so when a fight is asked for, not that its
+ * monsters have no hits left. */
+static void
+u10_no_treasure_no_word_of_it(void **unused)
+{
+	static const char *const d[] = {"/fungeon treasure add gem mundane", NULL};
+	struct fgtable *t = fgtable_new(2610);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat",
+	                        "No monster is in this room: there is nothing to fight here; take "
+	                        "its treasure (/fungeon take ITEM) or go on (/fungeon hallway).");
+	text = fgtable_said(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_holds(text, "Al dies! al is out until the next hallway.\n");
+	free(text);
+	fgtable_give(t, 1, "ring", 1, false);
+	text = fgtable_said(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_holds(text, "Bo dies! bo is out until the next hallway, and Bo's treasure stays "
+	                    "to plunder.\n");
+	free(text);
+	fgtable_free(t);
+
+	t = fgtable_new(2545);
+	fgtable_fighters(t, 2, 3);
+	fgtable_rooms_waived(t, 1);
+	fgtable_doomed(t, 0, NULL);
+	text = fgtable_said(t, "bo", "/fungeon hallway");
+	fgtable_holds(text, "Al dies! al is out until the next hallway.\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(u7_the_healer_and_a_session_are_in_town),
+	    cmocka_unit_test(u10_no_treasure_no_word_of_it),
 	    cmocka_unit_test(u11_triggering_takes_no_bonus),
 	};
 
