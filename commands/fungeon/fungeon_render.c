@@ -118,7 +118,11 @@ fungeon_render_pain_table(struct reply *out, const char *const *names,
 		for (int i = 0; i < n; i++) {
 			bool thw = k == g[i]->thwacko && g[i]->player >= 0 && g[i]->player < c->n;
 
-			if (rk->fallen[i])
+			if (rk->fallen[i] && k < g[i]->n) /* the die it rolled, shown */
+				snprintf(cells[i + 1], sizeof(cells[i + 1]),
+				         "0 (dead, rolled %s%d)",
+				         thw ? styles[g[i]->player].mark : "", g[i]->v[k]);
+			else if (rk->fallen[i])
 				snprintf(cells[i + 1], sizeof(cells[i + 1]), "0 (dead)");
 			else
 				snprintf(cells[i + 1], sizeof(cells[i + 1]), "%s%d",

@@ -48,7 +48,9 @@ void fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 
 /* The rank-by-rank table of a Painful conflict: a row per rank with each
  * roll's die there (0 once it ran out; the Thwack-O die carries its
- * player's mark), the winner and the damage point it dealt. */
+ * player's mark; one dead from an earlier rank counts 0 there, its die
+ * shown beside: "0 (dead, rolled 4)"), the winner and the damage point it
+ * dealt. */
 void fungeon_render_pain_table(struct reply *out, const char *const *names,
                                const struct cf_group *const *g, int n, const struct cf_pain *res,
                                const struct thwacko_style *styles, const struct fungeon_channel *c);

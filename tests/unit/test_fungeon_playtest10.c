@@ -107,10 +107,36 @@ u10_no_treasure_no_word_of_it(void **unused)
 	fgtable_free(t);
 }
 
+/* U6 (line 254: at zero hits, death; the Ruling that one taken to 0 at a
+ * rank is dead from the next, its dice counting 0): the rank table shows
+ * the dice a Fungeoneer dead from an earlier rank rolled beside the 0
+ * they count, as its dice line does, so no die it rolled goes unseen;
+ * past its last die it shows 0 (dead) alone. */
+static void
+u6_the_deads_dice_stay_in_sight(void **unused)
+{
+	struct fgtable *t = fgtable_new(2545);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_rooms_waived(t, 1);
+	fgtable_doomed(t, 0, NULL);
+	text = fgtable_said(t, "bo", "/fungeon hallway");
+	fgtable_holds(text, "Al (al): 4 1 1\n"
+	                    "  1 | 4 | 6 | Needle | 1 → Al\n"
+	                    "  2 | 0 (dead, rolled ♥1) | 6 | Needle | 0 (no one it can hurt)\n"
+	                    "  3 | 0 (dead, rolled 1) | 6 | Needle | 0 (no one it can hurt)\n"
+	                    "  4 | 0 (dead) | 6 | Needle | 0 (no one it can hurt)\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(u6_the_deads_dice_stay_in_sight),
 	    cmocka_unit_test(u7_the_healer_and_a_session_are_in_town),
 	    cmocka_unit_test(u10_no_treasure_no_word_of_it),
 	    cmocka_unit_test(u11_triggering_takes_no_bonus),
