@@ -3,6 +3,7 @@
 #include "commands/fungeon/cmd_fungeon_party.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -53,16 +54,18 @@ looks_numeric(const char *s)
 static bool
 other_digits(const char *s)
 {
+	size_t len = strlen(s);
 	bool other = false;
 
-	while (*s != '\0') {
-		utf8proc_int32_t cp;
-		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s, -1, &cp);
+	while (len > 0) {
+		uint32_t cp;
+		size_t k = utf8_decode(s, len, &cp);
 
-		if (k <= 0 || utf8proc_category(cp) != UTF8PROC_CATEGORY_ND)
+		if (k == 0 || utf8proc_category((utf8proc_int32_t)cp) != UTF8PROC_CATEGORY_ND)
 			return false;
 		other |= cp > 0x7f;
 		s += k;
+		len -= k;
 	}
 	return other;
 }
