@@ -39,7 +39,7 @@
 #include "tests/unit/helpers/playview.h"
 
 #define PAIRS 2
-#define MOVES 8
+#define MOVES 10
 #define SEEDS 16 /* plays of each pair on each platform */
 
 /* One world: the GM's set-up before the play, and the GM's moves behind
@@ -60,7 +60,8 @@ static const struct world_text worlds[PAIRS][2] = {
        "gmroll 1d20+3 # plotalpha", "table roll kin secret:true", NULL},
       {"tension raise amount:2 # stirring", "hazard sign Morrowisp", "tension roll 2",
        "wander check tension exits:3", "table set kin 1-4: Ashveil; 5-6: Emberlisk",
-       "tension strike Quillfang", "table roll encounter", "gmroll 1d8 # plotgamma"}},
+       "tension strike Quillfang", "table roll encounter", "gmroll 1d8 # plotgamma",
+       "tension strike Morrowisp", "tension unstrike Zzyzx"}},
      {{"gm claim", "tension mode hidden", "hazard procedure delving", "hazard table delving",
        "table set encounter 1-4: Wyrmtail [[lichlair]]; 5-6: Hagmoor; 7-8: Sporeling",
        "table set lichlair 1-4: Thornback", "table set effects 1-20: Mistveil",
@@ -69,18 +70,20 @@ static const struct world_text worlds[PAIRS][2] = {
        "gmroll 2d6 # plotbeta", "table roll lichlair secret:true", NULL},
       {"tension lower amount:1 # settling", "hazard sign none", "tension roll 2",
        "wander check tension exits:3", "table set lichlair 1-6: Thornback",
-       "tension strike Sporeling", "table roll encounter", "gmroll 3d4 # plotdelta"}}},
+       "tension strike Sporeling", "table roll encounter", "gmroll 3d4 # plotdelta",
+       "tension strike Zzyzx", "tension unstrike o"}}},
     /* Exploration with Tension's own tables (none of the channel's). */
     {{{"gm claim", "tension mode hidden", "tension set 2 # dozing", "hazard sign Vexthorn",
        "gmroll 1d20 # plotalpha", NULL},
       {"tension set 8 # waking", "hazard sign Morrowisp", "tension roll 1",
        "wander check tension exits:2", "tension strike 3", "tension unstrike 3",
-       "tension raise amount:1 # louder", "gmroll 1d6 # plotgamma"}},
+       "tension raise amount:1 # louder", "gmroll 1d6 # plotgamma", "tension strike Zzyzx",
+       "tension unstrike table:effects entry:Qqxq"}},
      {{"gm claim", "tension mode hidden", "tension set 7 # restless", "hazard sign none",
        "gmroll 1d4 # plotbeta", NULL},
       {"tension set 1 # asleep", "hazard sign", "tension roll 1", "wander check tension exits:2",
        "tension strike 19", "tension unstrike 19", "tension lower amount:1 # quieter",
-       "gmroll 2d10 # plotdelta"}}},
+       "gmroll 2d10 # plotdelta", "tension strike 4", "tension unstrike 4"}}},
 };
 
 /* The play: "alice: " and "bob: " lines are theirs, "gm: " the GM's in the
@@ -186,6 +189,10 @@ static const char *const play[] = {
     "alice: wander rest exits:2",
     "@7",
     "alice: undo",
+    "@8",
+    "alice: undo",
+    "@9",
+    "bob: undo",
     "*rounds",
     "alice: procedure",
     "alice: procedure hazard",
