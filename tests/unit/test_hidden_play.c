@@ -473,16 +473,23 @@ the_screen_hides_what_differs(void **unused)
 
 /* A pair whose GM released the seat with Tension hidden: A's screened
  * tables name others (encounter -> b2 -> c3, effects -> lair, which no
- * table is, encounter-2 -> visitors), B's name none. A player's /table
- * set of chains and circles through them, and of references to them,
- * must read as in a world where they are not (hidden8's V3, V5, V7). */
+ * table is, encounter-2 -> visitors), B's name none and B has no b2, c3,
+ * visitors. Both have the same open tables, which the players replace
+ * with chains and circles through the screened ones and references to
+ * them: these must read as in a world where they are not (hidden8's V3,
+ * V5, V7). A player's set of a name they cannot read, screened or missing,
+ * is refused alike, saving nothing (V4), and a player's own change
+ * undoes as theirs. */
+#define OPEN_TABLES                                                                                \
+	"table set p1 1-6: one", "table set p2 1-6: two", "table set p3 1-6: three",               \
+	    "table set p4 1-6: four", "table set r 1-6: are", "table set s 1-6: ess"
 static const struct world_text empty_seat[2] = {
-    {{"gm claim", "tension mode hidden", "table set encounter 1-6: [[b2]]",
+    {{"gm claim", OPEN_TABLES, "tension mode hidden", "table set encounter 1-6: [[b2]]",
       "table set b2 1-6: [[c3]]", "table set c3 1-6: a troll",
       "table set effects 1-20: the den and [[lair]]", "table set encounter-2 1-6: [[visitors]]",
       "table set visitors 1-6: pilgrims", "gm release", NULL},
      {NULL}},
-    {{"gm claim", "tension mode hidden", "table set encounter 1-6: rats",
+    {{"gm claim", OPEN_TABLES, "tension mode hidden", "table set encounter 1-6: rats",
       "table set effects 1-20: mist", "table set encounter-2 1-6: bats",
       "table set encounter-3 1-6: owls", "table set effects-2 1-20: fog",
       "table set effects-3 1-20: rain", "gm release", NULL},
@@ -501,10 +508,19 @@ static const char *const empty_seat_play[] = {
     "bob: table roll s",
     "alice: table show p2",
     "alice: table",
-    /* a table a screened one names joins the screen once made, whoever
-     * makes it (delver(7) TABLES): compared up to its making */
     "alice: table set lair 1-6: [[p3]]",
+    "alice: table set b2 1-6: a bat",
+    "alice: table set c3",
+    "alice: table set visitors 1-6: monks",
+    "alice: table set encounter-2 1-6: moths",
+    "alice: table set nosuch 1-6: a gap",
+    "alice: table",
+    "alice: table show b2",
     "alice: undo",
+    "bob: undo",
+    "alice: undo",
+    "alice: table show r",
+    "alice: table",
     NULL,
 };
 
