@@ -641,8 +641,9 @@ empty_seat_set_reads_screened_tables_as_none(void **unused)
  * told to the channel as the GM's; nor make any table: a name with no
  * table reads to a player as one behind the screen does, so both are
  * refused in the same words, saving nothing (hidden8's V4). The tables the
- * player may read stay anyone's while the seat is empty, and a player who
- * takes the seat changes the others as GM. */
+ * player may read stay anyone's while the seat is empty, a player's change
+ * to one is theirs to undo, and a player who takes the seat changes the
+ * others as GM. */
 static void
 empty_seat_keeps_the_screen(void **unused)
 {
@@ -696,6 +697,9 @@ empty_seat_keeps_the_screen(void **unused)
 	        "those you may read.");
 	ok("al", "table set loot 1-6: gold");
 	hasnt("GM");
+	ok("al", "undo");
+	has("Undid al's /table set loot 1-6: gold: the channel's tables are as they were "
+	    "before.\n");
 	ok("al", "gm claim");
 	ok("al", "table set effects-2 1-20: nothing");
 	has("The GM changed a table behind the screen.\n[private]\n");

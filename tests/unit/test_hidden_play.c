@@ -545,6 +545,10 @@ the_empty_seat_hides_what_differs(void **unused)
 			if (kind == PLAYVIEW_CONSOLE &&
 			    strcmp(buf_str(&s[0].gm), buf_str(&s[1].gm)) == 0)
 				fail_msg("%s: the GM's view is the same in both worlds", what);
+			/* a player's own change made in the open undoes as theirs */
+			if (kind != PLAYVIEW_DISCORD &&
+			    strstr(buf_str(&s[0].players), "Undid b") == NULL)
+				fail_msg("%s: bob could not undo his own table", what);
 			for (int w = 0; w < 2; w++)
 				session_close(&s[w]);
 		}
