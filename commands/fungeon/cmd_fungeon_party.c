@@ -757,9 +757,7 @@ adjust_hits(struct fungeon_channel *c, const struct fungeon_part *p, int n, stru
 	reply_add(out, 0, "%s's hits %d → %d of %d.", m->name, before, m->hits,
 	          fungeon_max_hits(m->level));
 	if (m->dead)
-		reply_add(out, RS_BAD | RS_BOLD,
-		          " %s dies: %s is out until %s, and %s's treasure stays to plunder.",
-		          m->name, m->player, fungeon_rights_out_until(c), m->name);
+		fungeon_render_death(out, c, m, "stays to plunder");
 	reply_nl(out);
 	fungeon_channel_deaths(c, dead);
 }
