@@ -17,11 +17,11 @@
 #include "bot/store/store_sqlite.h"
 #include "bot/store/store_sqlite_int.h"
 
-    /* Writes checked against generations (store_backend.h): a new row (?5 is
-     * 1) only where none is, a changed one only at the generation it was read
-     * at (?6); sqlite3_changes() tells a conflict. The PUT forms ignore
-     * generations (store_sqlite_write_now). A channel's ?7 is its at_start. */
-    static const char *const stmt_sql[ST_COUNT] = {
+/* Writes checked against generations (store_backend.h): a new row (?5 is
+ * 1) only where none is, a changed one only at the generation it was read
+ * at (?6); sqlite3_changes() tells a conflict. The PUT forms ignore
+ * generations (store_sqlite_write_now). A channel's ?7 is its at_start. */
+static const char *const stmt_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
