@@ -292,9 +292,9 @@ decode_step(struct channel *ch, const struct undo_step *s, void *fresh[UNDO_NMOD
 static bool
 hidden_step(const struct invocation *inv, const struct undo_step *s)
 {
-	return undo_screen_hides(inv->chan, undo_step_text(s, UNDO_PATH),
-	                         (undo_step_has(s) & 1) != 0, /* undo_ids[0] */
-	                         (undo_step_flags(s) & UNDO_SCREENED) != 0);
+	return undo_screen_hides(
+	    inv->chan, undo_step_text(s, UNDO_PATH), (undo_step_has(s) & 1) != 0, /* undo_ids[0] */
+	    (undo_step_flags(s) & UNDO_SCREENED) != 0, undo_step_text(s, UNDO_SCREEN)[0] != '\0');
 }
 
 /* Whether what s is stays out of what the invoker is told (hidden: s is

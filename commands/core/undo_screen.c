@@ -31,7 +31,8 @@ gm_path(const char *path)
 
 /* Whether the path is a change to the channel's tables ("table set"): the
  * encounter tables among them are behind the screen, and a step keeps no
- * table's name apart from its command, so every table change counts. */
+ * table's name apart from its command, so every table change a GM made
+ * counts. */
 static bool
 table_path(const char *path)
 {
@@ -39,8 +40,9 @@ table_path(const char *path)
 }
 
 bool
-undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension, bool screened)
+undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension, bool screened,
+                  bool seated)
 {
 	return tension_state_hidden(ch) &&
-	       (screened || changed_tension || gm_path(path) || table_path(path));
+	       (screened || changed_tension || gm_path(path) || (seated && table_path(path)));
 }

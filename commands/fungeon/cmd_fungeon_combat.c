@@ -150,8 +150,10 @@ pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *lis
 
 			for (int i = 0; i < r->n[FUNGEON_TREASURE]; i++)
 				loot |= r->p[FUNGEON_TREASURE][i].taken[0] == '\0';
-			reply_error(out, "No monster of this room has hits left: there is nothing "
-			                 "to fight here; ");
+			reply_error(out, "%s: there is nothing to fight here; ",
+			            r->n[FUNGEON_MONSTER] == 0
+			                ? "No monster is in this room"
+			                : "No monster of this room has hits left");
 			if (loot) {
 				reply_add(out, RS_BAD, "take its treasure (");
 				reply_cmd(out, RS_BAD, "fungeon take", "item", "ITEM", NULL);

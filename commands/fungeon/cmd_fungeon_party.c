@@ -17,8 +17,6 @@
 #include "rules/base/buf.h"
 #include "rules/base/utf8.h"
 
-#include <utf8proc.h>
-
 /* Whether s holds something besides spaces. */
 static bool
 has_text(const char *s)
@@ -29,77 +27,14 @@ has_text(const char *s)
 	return false;
 }
 
-/* Whether s reads as a number ("2.5", "-1", "3,"): a mistyped level that
- * the positional reading would otherwise take as the class type. */
-static bool
-looks_numeric(const char *s)
-{
-	bool digit = false;
-
-	if (*s == '+' || *s == '-')
-		s++;
-	for (; *s; s++) {
-		if (isdigit((unsigned char)*s))
-			digit = true;
-		else if (*s != '.' && *s != ',')
-			return false;
-	}
-	return digit;
-}
-
-/* Whether s is a number in decimal digits of another script than ASCII's
- * (fullwidth ２, Arabic-Indic ٣): a level, which is typed in 0 to 9, so
- * written. */
-static bool
-other_digits(const char *s)
-{
-	bool other = false;
-
-	while (*s != '\0') {
-		utf8proc_int32_t cp;
-		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s, -1, &cp);
-
-		if (k <= 0 || utf8proc_category(cp) != UTF8PROC_CATEGORY_ND)
-			return false;
-		other |= cp > 0x7f;
-		s += k;
-	}
-	return other;
-}
-
-/* The level that s, typed as a class or class type, reads as: a number
- * in digits or words (fungeon_level_word()); -2 for one no level is ("2.5",
- * "zero", "seventy"); -1 for a word that reads as no number. */
-static int
-typed_level(const char *s)
-{
-	int n = fungeon_level_word(s);
-
-	if (n < 0 && looks_numeric(s)) {
-		n = 0;
-		for (const char *p = s; *p != '\0'; p++) {
-			if (!isdigit((unsigned char)*p) || n > FUNGEON_LEVEL_MAX) {
-				n = -2;
-				break;
-			}
-			n = n * 10 + (*p - '0');
-		}
-	}
-	if (n == -1 && other_digits(s))
-		return -2;
-	if (n == -1)
-		return -1;
-	return n >= FUNGEON_LEVEL_MIN && n <= FUNGEON_LEVEL_MAX ? n : -2;
-}
-
 /* Refuses a class that reads as a number: the level typed where the class
  * goes (line 16: a class is a career). Returns 0, or -1 with an error. */
 static int
 class_no_level(struct invocation *inv, const char *name, const char *cls, struct reply *out)
 {
-	int n = typed_level(cls);
+	int n;
 
-	if (n == -1)
+	if (fungeon_level_typed(cls, &n) == FUNGEON_LEVEL_NONE)
 		return 0;
 	if (invocation_has(inv, "level"))
 		reply_error(out,
@@ -121,17 +56,24 @@ class_no_level(struct invocation *inv, const char *name, const char *cls, struct
 	return -1;
 }
 
-/* Refuses a class type that reads as a level in words or as an ordinal
- * (S8: "three" was taken as a type). Returns 0, or -1 with an error. */
+/* Refuses a class type that reads as a number: a level in words or as an
+ * ordinal (S8: "three" was taken as a type), in another script's digits,
+ * or one mistyped ("2.5"). Returns 0, or -1 with an error. */
 static int
 type_no_level(struct invocation *inv, const char *name, const char *cls, const char *type,
               struct reply *out)
 {
-	int n = typed_level(type);
+	int n;
+	enum fungeon_level_form form = fungeon_level_typed(type, &n);
 
-	if (fungeon_level_word(type) < 0 && !other_digits(type))
+	if (form == FUNGEON_LEVEL_NONE)
 		return 0;
-	if (other_digits(type))
+	if (form == FUNGEON_LEVEL_DIGITS)
+		reply_error(out,
+		            "'%s' is no level (a level is a whole number from %d to %d) and no "
+		            "class type (a word, such as fire).",
+		            type, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
+	else if (form == FUNGEON_LEVEL_OTHER_DIGITS)
 		reply_error(
 		    out,
 		    "'%s' reads as a number, not a class type: a level is a whole number from "
@@ -204,13 +146,6 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		return -1;
 	if (type != NULL && type_no_level(inv, name, cls, type, out) < 0)
 		return -1;
-	if (type != NULL && looks_numeric(type)) {
-		reply_error(out,
-		            "'%s' is no level (a level is a whole number from %d to %d) and no "
-		            "class type (a word, such as fire).",
-		            type, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
-		return -1;
-	}
 	if (fungeon_channel_name_used(c, name, inv->from->user_key, out))
 		return -1;
 	return 0;
@@ -822,9 +757,7 @@ adjust_hits(struct fungeon_channel *c, const struct fungeon_part *p, int n, stru
 	reply_add(out, 0, "%s's hits %d → %d of %d.", m->name, before, m->hits,
 	          fungeon_max_hits(m->level));
 	if (m->dead)
-		reply_add(out, RS_BAD | RS_BOLD,
-		          " %s dies: %s is out until %s, and %s's treasure stays to plunder.",
-		          m->name, m->player, fungeon_rights_out_until(c), m->name);
+		fungeon_render_death(out, c, m, "stays to plunder");
 	reply_nl(out);
 	fungeon_channel_deaths(c, dead);
 }

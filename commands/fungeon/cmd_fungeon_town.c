@@ -664,7 +664,7 @@ town_healer(struct invocation *inv, struct reply *out)
 	int64_t cost;
 	char credit[48];
 
-	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
+	if (!fungeon_channel_may(c, FUNGEON_ACT_HEALER, out) ||
 	    (me = fungeon_channel_need_self(c, inv, out)) < 0)
 		return;
 	m = &c->m[me];
@@ -728,7 +728,7 @@ town_session(struct invocation *inv, struct reply *out)
 	int healed = 0;
 	bool alive = false;
 
-	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
+	if (!fungeon_channel_may(c, FUNGEON_ACT_SESSION, out) ||
 	    (!inv->is_gm && fungeon_channel_need_self(c, inv, out) < 0))
 		return;
 	reply_add(out, RS_BOLD, "A new game session begins");

@@ -3,6 +3,7 @@
 #include "commands/fungeon/cmd_fungeon_trap.h"
 
 #include <stdio.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,10 +59,7 @@ render_pain(struct reply *out, const struct fungeon_channel *c, const struct fun
 	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, p->roll.res.taken[0], m->hits,
 	          fungeon_max_hits(m->level));
 	if (p->roll.died[0])
-		reply_add(out, RS_BAD | RS_BOLD,
-		          " %s dies! %s is out until %s, and %s's treasure stays here to "
-		          "plunder.",
-		          m->name, m->player, fungeon_rights_out_until(c), m->name);
+		fungeon_render_death(out, c, m, "stays here to plunder");
 	reply_nl(out);
 	fungeon_render_narration_lines(out, &p->roll.nar, c, styles, NULL);
 }
@@ -208,6 +206,20 @@ facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_tra
 	return free_of_holds(c, trap, who == NULL, idx, n, out);
 }
 
+/* Whether the word list who holds a word that starts with bonus: (any
+ * case), which triggering, with no class bonus on its Annoy roll, lacks. */
+static bool
+names_bonus(const char *who)
+{
+	for (const char *w = who; w != NULL && *w != '\0'; w++) {
+		if (w != who && w[-1] != ' ' && w[-1] != ',')
+			continue;
+		if (strncasecmp(w, "bonus:", 6) == 0)
+			return true;
+	}
+	return false;
+}
+
 static void
 trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 {
@@ -220,6 +232,14 @@ trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 	bool b[FUNGEON_PARTY_MAX], dead[FUNGEON_PARTY_MAX];
 	char err[300];
 
+	if (act == FUNGEON_TRAP_TRIGGER && names_bonus(invocation_str(inv, "who"))) {
+		reply_error(out,
+		            "Triggering takes no bonus:, as no class bonus counts on its Annoy "
+		            "roll (a Ruling, /help fungeon trigger), while the Pain roll after "
+		            "a failure counts it by itself where the class fits; bonus: is for "
+		            "/fungeon find and /fungeon disarm.");
+		return;
+	}
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRAP, out) ||
 	    fungeon_roll_part_resolve(c, invocation_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
 	    fungeon_channel_bonus_check(c, bonus, out) < 0)

@@ -271,10 +271,7 @@ render(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
 				reply_add(out, RS_BAD, " %s's XP is at the most the bot can count.",
 				          m->name);
 			if (o->died[i])
-				reply_add(out, RS_BAD | RS_BOLD,
-				          " %s dies! %s is out until %s, and %s's treasure stays "
-				          "here to plunder.",
-				          m->name, m->player, fungeon_rights_out_until(c), m->name);
+				fungeon_render_death(out, c, m, "stays here to plunder");
 		} else {
 			reply_add(out, 0, "%d/%d hits.", o->hits[i] < 0 ? 0 : o->hits[i],
 			          fungeon_cost_monster_hits(p->s->d.level));

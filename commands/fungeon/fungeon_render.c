@@ -118,7 +118,11 @@ fungeon_render_pain_table(struct reply *out, const char *const *names,
 		for (int i = 0; i < n; i++) {
 			bool thw = k == g[i]->thwacko && g[i]->player >= 0 && g[i]->player < c->n;
 
-			if (rk->fallen[i])
+			if (rk->fallen[i] && k < g[i]->n) /* the die it rolled, shown */
+				snprintf(cells[i + 1], sizeof(cells[i + 1]),
+				         "0 (dead, rolled %s%d)",
+				         thw ? styles[g[i]->player].mark : "", g[i]->v[k]);
+			else if (rk->fallen[i])
 				snprintf(cells[i + 1], sizeof(cells[i + 1]), "0 (dead)");
 			else
 				snprintf(cells[i + 1], sizeof(cells[i + 1]), "%s%d",
@@ -143,6 +147,17 @@ fungeon_render_pain_table(struct reply *out, const char *const *names,
 				reply_cell_user(out, i + 1, &styles[g[i]->player]);
 	}
 	reply_working(out);
+}
+
+void
+fungeon_render_death(struct reply *out, const struct fungeon_channel *c,
+                     const struct fungeon_member *m, const char *fate)
+{
+	reply_add(out, RS_BAD | RS_BOLD, " %s dies! %s is out until %s", m->name, m->player,
+	          fungeon_rights_out_until(c));
+	if (m->nitems > 0)
+		reply_add(out, RS_BAD | RS_BOLD, ", and %s's treasure %s", m->name, fate);
+	reply_add(out, RS_BAD | RS_BOLD, ".");
 }
 
 void
@@ -190,12 +205,9 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, k->pain_res.taken[0], k->hits_after,
 	          fungeon_max_hits(m->level));
 	if (k->died)
-		reply_add(out, RS_BAD | RS_BOLD,
-		          in_hallway ? " %s dies! %s is out until %s, and %s's treasure lies "
-		                       "in the room ahead, to plunder."
-		                     : " %s dies! %s is out until %s, and %s's treasure stays "
-		                       "here to plunder.",
-		          m->name, m->player, fungeon_rights_out_until(c), m->name);
+		fungeon_render_death(out, c, m,
+		                     in_hallway ? "lies in the room ahead, to plunder"
+		                                : "stays here to plunder");
 	reply_nl(out);
 	fungeon_render_narration_lines(out, &k->pain_nar, c, styles, NULL);
 }

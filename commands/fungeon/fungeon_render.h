@@ -33,6 +33,13 @@ void fungeon_render_fit_label(char *dst, size_t size, const char *src);
 void fungeon_render_group_line(struct reply *out, const struct cf_group *g, const char *label,
                                const struct thwacko_style *styles, const char *suffix);
 
+/* Appends to the line in progress that m, taken to 0 hits, dies: its
+ * player is out until the party's next stop (fungeon_rights_out_until),
+ * and, when it carries any, its treasure fate ("stays here to plunder");
+ * rendered before the death moves that treasure. */
+void fungeon_render_death(struct reply *out, const struct fungeon_channel *c,
+                          const struct fungeon_member *m, const char *fate);
+
 /* Renders one continuous-effect roll (hallway step 3 when in_hallway,
  * else combat step 1). */
 void fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
@@ -41,7 +48,9 @@ void fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 
 /* The rank-by-rank table of a Painful conflict: a row per rank with each
  * roll's die there (0 once it ran out; the Thwack-O die carries its
- * player's mark), the winner and the damage point it dealt. */
+ * player's mark; one dead from an earlier rank counts 0 there, its die
+ * shown beside: "0 (dead, rolled 4)"), the winner and the damage point it
+ * dealt. */
 void fungeon_render_pain_table(struct reply *out, const char *const *names,
                                const struct cf_group *const *g, int n, const struct cf_pain *res,
                                const struct thwacko_style *styles, const struct fungeon_channel *c);

@@ -22,23 +22,28 @@
 
 /* Whether the invoker may change the channel's table name: anyone while
  * nobody holds the GM seat, the GM once someone does (an error reply
- * otherwise). A table behind the GM's screen (Tension hidden) is a GM's
- * alone even while the seat is empty: a player may not read it, so may not
- * rewrite it unseen, and a change made behind the screen is a GM's.
- * Entries typed over several lines (a form, or lines until /table end:
- * the seat may have been claimed meanwhile) are not lost: the refusal
- * gives them back on one line, for the GM to set. */
+ * otherwise). While Tension is hidden and the seat is empty, a player
+ * changes only the tables they may read: a table behind the GM's screen is
+ * a GM's alone, and with make set (a set, which makes a table of a name
+ * that has none) so is every name the player may not read. A name with no
+ * table and a screened one read alike to a player, so a set of either is
+ * refused in the same words and saves nothing: saving one would overwrite
+ * the GM's table, saving only the other would tell which is which. Entries
+ * typed over several lines (a form, or lines until /table end: the seat
+ * may have been claimed meanwhile) are not lost: the refusal gives them
+ * back on one line, for the GM to set. */
 static bool
-may_change(struct invocation *inv, const char *name, struct reply *out)
+may_change(struct invocation *inv, const char *name, bool make, struct reply *out)
 {
 	const char *gm = channel_gm_name(inv->seat), *entries = invocation_str(inv, "entries");
-	bool screened;
+	bool unseen;
 
 	if (inv->is_gm)
 		return true;
-	screened = gm == NULL && tension_state_hidden(inv->chan) &&
-	           tables_use_screened_in(inv->chan, name);
-	if (gm == NULL && !screened)
+	unseen =
+	    gm == NULL && tension_state_hidden(inv->chan) &&
+	    (tables_use_screened_in(inv->chan, name) || (make && !tables_use_own(inv->chan, name)));
+	if (gm == NULL && !unseen)
 		return true;
 	if (entries != NULL && strchr(entries, '\n') != NULL) {
 		struct buf one;
@@ -51,12 +56,13 @@ may_change(struct invocation *inv, const char *name, struct reply *out)
 				buf_addf(&one, "%s%.*s", one.len > 0 ? "; " : "", (int)n, p);
 			p += n + (p[n] == '\n');
 		}
-		if (screened)
+		if (unseen)
 			reply_error(
 			    out,
-			    "The table %s is behind the GM's screen here (Tension is hidden), "
-			    "so only the GM changes it, and nobody is GM here yet, so the table "
-			    "was not saved; what you entered, for the GM to set: %s%s",
+			    "No table you may read here is called %s, and while Tension is "
+			    "hidden only the GM makes one (a table behind the GM's screen "
+			    "reads as none to the players); nobody is GM here yet, so the "
+			    "table was not saved; what you entered, for the GM to set: %s%s",
 			    name, buf_str(&one), one.toobig ? " …" : "");
 		else
 			reply_error(
@@ -67,13 +73,14 @@ may_change(struct invocation *inv, const char *name, struct reply *out)
 		buf_free(&one);
 		return false;
 	}
-	if (!screened) {
+	if (!unseen) {
 		reply_error(out, "Only the GM, %s, changes the tables here.", gm);
 		return false;
 	}
 	reply_error(out,
-	            "The table %s is behind the GM's screen here (Tension is hidden), so only "
-	            "the GM changes it, and nobody is GM here yet; ",
+	            "No table you may read here is called %s, and while Tension is hidden only "
+	            "the GM makes one (a table behind the GM's screen reads as none to the "
+	            "players); nobody is GM here yet; ",
 	            name);
 	invocation_claim_hint(out);
 	return false;
@@ -81,9 +88,7 @@ may_change(struct invocation *inv, const char *name, struct reply *out)
 
 /* Where a GM's change to a table behind the GM's screen is told: the
  * channel learns only that the GM changed one. A player's change (the seat
- * empty) is never to a screened table (may_change), and one that a
- * screened table's reference pulls behind the screen reads as for a name
- * no screened table names: nothing is said of the screen. */
+ * empty) is never to a screened table, nor makes one (may_change). */
 static void
 screen(struct invocation *inv, const char *name, struct reply *out)
 {
@@ -243,7 +248,7 @@ table_set(struct invocation *inv, struct reply *out)
 	size_t kept = 0;
 	int at;
 
-	if (!cmd_table_name(inv, name, out) || !may_change(inv, name, out))
+	if (!cmd_table_name(inv, name, out) || !may_change(inv, name, true, out))
 		return;
 	if (looks_taken(inv->chan, name, err, sizeof(err))) {
 		reply_error(out, "The table %s was not saved: %s", name, err);
@@ -351,7 +356,7 @@ table_delete(struct invocation *inv, struct reply *out)
 	 * screen reads as a name no table has. */
 	if (!cmd_table_name(inv, name, out) ||
 	    (channel_gm_name(inv->seat) == NULL && !cmd_table_may_read(inv, name, out)) ||
-	    !may_change(inv, name, out))
+	    !may_change(inv, name, false, out))
 		return;
 	at = tables_state_find(tables_state_peek(inv->chan), name);
 	if (at < 0 && tension_table_find(name) < 0) {
@@ -709,7 +714,8 @@ static const struct command table_subs[] = {
              "through others, and a chain is at most 4 tables). Replacing a table keeps "
              "struck the entries that are unchanged. Limits: 100 entries of 160 bytes, "
              "4000 bytes a table, 32 tables and 32000 bytes a channel. While someone holds "
-             "the GM seat, only the GM changes tables.",
+             "the GM seat, only the GM changes tables; while Tension is hidden and nobody "
+             "holds it, a player replaces only the tables they may read and makes none.",
      .opts = set_opts,
      .fn = table_set},
     {.name = "examples",

@@ -197,46 +197,70 @@ entry_name(const struct roll_table_entry *e, char *buf, size_t len)
 	snprintf(buf, len, "%s %s", range, e->text);
 }
 
+/* Starts the reply that an entry option named no single entry: an error,
+ * or behind the screen the channel's line of a change and, for the GM
+ * alone, what was wrong (on IRC the GM's line is seen, and a refusal
+ * there would tell the channel what the hidden tables hold). Returns the
+ * style of what follows. */
+static unsigned
+not_one(struct invocation *inv, struct tension_state *ts, const char *what, struct reply *out)
+{
+	if (!ts->hidden) {
+		reply_error(out, "%s", what);
+		return RS_BAD;
+	}
+	cmd_tension_screen(inv, ts, out, EDITED);
+	reply_add(out, 0, "%s", what);
+	return 0;
+}
+
 /* Finds the entry named by the invocation's entry option in the table of
- * the table option (default encounter). Returns its index, or -1 with an
- * error reply. */
+ * the table option (default encounter). Returns its index, or -1 with a
+ * reply that none or several match (not_one). */
 static int
 find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table *k,
            struct roll_table *t, char *own, struct reply *out)
 {
 	const char *what = invocation_str(inv, "entry"), *kind = invocation_str(inv, "table");
+	const char *changed = ts->hidden ? ", so nothing changed" : "";
+	char head[ROLL_TABLE_TEXT_MAX + 200];
+	unsigned style;
 	int i;
 
 	*k = kind != NULL ? (enum tension_table)tension_table_find(kind) : TENSION_TABLE_ENCOUNTER;
 	in_use(inv, ts, *k, t, own);
 	i = roll_table_find(t, what);
 	if (i == -1) {
-		reply_error(out,
-		            "No %s entry matches '%s'; name a range like 9-12, a result like 10 "
-		            "or part of an entry's text (",
-		            tension_table_name(*k), what);
+		snprintf(head, sizeof(head),
+		         "No %s entry matches '%s'%s; name a range like 9-12, a result like 10 or "
+		         "part of an entry's text (",
+		         tension_table_name(*k), what, changed);
+		style = not_one(inv, ts, head, out);
 		if (own[0] != '\0')
-			reply_cmd(out, RS_BAD, "table show", "name", own, NULL);
+			reply_cmd(out, style, "table show", "name", own, NULL);
 		else
-			reply_cmd(out, RS_BAD, "tension table show", "kind", tension_table_name(*k),
+			reply_cmd(out, style, "tension table show", "kind", tension_table_name(*k),
 			          NULL);
-		reply_add(out, RS_BAD, ").");
+		reply_add(out, style, ").");
 	} else if (i == -2) {
 		struct buf b;
 
-		buf_init(&b, 1500);
-		for (size_t j = 0; j < t->n; j++) {
+		buf_init(&b, 2000);
+		buf_addf(&b, "'%s' matches several %s entries (", what, tension_table_name(*k));
+		for (size_t j = 0, n = 0; j < t->n; j++) {
 			char name[ROLL_TABLE_TEXT_MAX + 16];
 
 			if (strcasestr(t->e[j].text, what) == NULL)
 				continue;
 			entry_name(&t->e[j], name, sizeof(name));
-			buf_addf(&b, "%s%s", b.len ? ", " : "", name);
+			buf_addf(&b, "%s%s", n++ ? ", " : "", name);
 		}
-		reply_error(out, "'%s' matches several %s entries (%s); name one by its range.",
-		            what, tension_table_name(*k), buf_str(&b));
+		buf_addf(&b, ")%s; name one by its range.", changed);
+		(void)not_one(inv, ts, buf_str(&b), out);
 		buf_free(&b);
 	}
+	if (i < 0 && ts->hidden)
+		reply_nl(out);
 	return i;
 }
 

@@ -1,12 +1,15 @@
 /* fungeon: Fungeoneers, party math, XP and hits; see fungeon.h. */
 #include "rules/fungeon/fungeon.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
+
+#include <utf8proc.h>
 
 static const int64_t xp_table[] = {0, 10, 40, 80, 160, 320, 640, 1280, 2560, 5120};
 
@@ -123,6 +126,69 @@ fungeon_level_word(const char *s)
 		}
 	}
 	return -1;
+}
+
+/* Whether s reads as a number in the digits 0 to 9 ("2.5", "-1", "3,"). */
+static bool
+looks_numeric(const char *s)
+{
+	bool digit = false;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; *s; s++) {
+		if (isdigit((unsigned char)*s))
+			digit = true;
+		else if (*s != '.' && *s != ',')
+			return false;
+	}
+	return digit;
+}
+
+/* Whether s is a number in decimal digits at least one of which is not
+ * ASCII's. */
+static bool
+other_digits(const char *s)
+{
+	size_t len = strlen(s);
+	bool other = false;
+
+	while (len > 0) {
+		uint32_t cp;
+		size_t k = utf8_decode(s, len, &cp);
+
+		if (k == 0 || utf8proc_category((utf8proc_int32_t)cp) != UTF8PROC_CATEGORY_ND)
+			return false;
+		other |= cp > 0x7f;
+		s += k;
+		len -= k;
+	}
+	return other;
+}
+
+enum fungeon_level_form
+fungeon_level_typed(const char *s, int *level)
+{
+	enum fungeon_level_form form = FUNGEON_LEVEL_NONE;
+	int n = fungeon_level_word(s);
+
+	if (n >= 0) {
+		form = FUNGEON_LEVEL_WORDS;
+	} else if (looks_numeric(s)) {
+		form = FUNGEON_LEVEL_DIGITS;
+		n = 0;
+		for (const char *p = s; *p != '\0'; p++) {
+			if (!isdigit((unsigned char)*p) || n > FUNGEON_LEVEL_MAX) {
+				n = -1;
+				break;
+			}
+			n = n * 10 + (*p - '0');
+		}
+	} else if (other_digits(s)) {
+		form = FUNGEON_LEVEL_OTHER_DIGITS;
+	}
+	*level = n >= FUNGEON_LEVEL_MIN && n <= FUNGEON_LEVEL_MAX ? n : -1;
+	return form;
 }
 
 int64_t

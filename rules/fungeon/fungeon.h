@@ -156,6 +156,23 @@ int fungeon_replacement_level(int floor);
  * Third Level"). */
 int fungeon_level_word(const char *s);
 
+/* How a word typed where a class or class type goes reads as a level. */
+enum fungeon_level_form {
+	FUNGEON_LEVEL_NONE,   /* as no number ("fire") */
+	FUNGEON_LEVEL_DIGITS, /* a number in the digits 0 to 9 ("3", "2.5", "-1") */
+	FUNGEON_LEVEL_WORDS,  /* as fungeon_level_word() reads it ("three", "3rd") */
+	/* decimal digits of another script (fullwidth "２", Arabic-Indic "٣"):
+	 * a level is written in 0 to 9, so these name none */
+	FUNGEON_LEVEL_OTHER_DIGITS,
+};
+
+/* How s, typed as a class or class type, reads as a level: the form, and
+ * in *level the level (FUNGEON_LEVEL_MIN..FUNGEON_LEVEL_MAX) it names, or
+ * -1 when it names none ("fire", "2.5", "zero", "seventy", "２"). This is
+ * the one reading of a level typed in the wrong place, in digits or in
+ * words. */
+enum fungeon_level_form fungeon_level_typed(const char *s, int *level);
+
 /* Total XP needed to be at `level` (1..FUNGEON_LEVEL_MAX) under the rule;
  * -1 for a level past FUNGEON_LEVEL_MAX, whose need 64 bits cannot hold. */
 int64_t fungeon_xp_needed(enum fungeon_xp_rule rule, int level);

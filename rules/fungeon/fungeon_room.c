@@ -216,18 +216,23 @@ fungeon_dungeon_may(const struct fungeon_dungeon *d, enum fungeon_act a, struct 
 			return refuse(r, FUNGEON_ACT_NONE, "The party is in town already.");
 		return 0;
 	case FUNGEON_ACT_TRADE:
+	case FUNGEON_ACT_HEALER:
+	case FUNGEON_ACT_SESSION: {
+		const char *what = a == FUNGEON_ACT_TRADE    ? "Treasure is traded"
+		                   : a == FUNGEON_ACT_HEALER ? "The healer is"
+		                                             : "A new game session begins";
+
 		if (d->phase == FUNGEON_TOWN)
 			return 0;
 		if (d->phase == FUNGEON_RETREAT)
 			return refuse(
 			    r, FUNGEON_ACT_RETREAT,
-			    "Treasure is traded in town, and the party is still on its way "
-			    "there, in room %lld; go on back with",
-			    (long long)d->room.number);
+			    "%s in town, and the party is still on its way there, in room "
+			    "%lld; go on back with",
+			    what, (long long)d->room.number);
 		return refuse(r, FUNGEON_ACT_RETREAT,
-		              "Treasure is traded in town, and the party is %s; head back first "
-		              "with",
-		              where);
+		              "%s in town, and the party is %s; head back first with", what, where);
+	}
 	case FUNGEON_ACT_FLOOR:
 		if (d->phase == FUNGEON_ENTRANCE || d->phase == FUNGEON_ROOM)
 			return 0;

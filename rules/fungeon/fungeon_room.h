@@ -150,7 +150,9 @@ enum fungeon_act {
 	FUNGEON_ACT_TAKE,    /* take the room's treasure */
 	FUNGEON_ACT_PLUNDER, /* take what the dead left */
 	FUNGEON_ACT_RETREAT, /* head back to town, or go on back */
-	FUNGEON_ACT_TRADE,   /* sell, buy, the healer */
+	FUNGEON_ACT_TRADE,   /* sell or buy treasure */
+	FUNGEON_ACT_HEALER,  /* buy the healer's magic */
+	FUNGEON_ACT_SESSION, /* begin a new game session */
 	FUNGEON_ACT_FLOOR,   /* set the floor by hand (a correction outside the rules) */
 	FUNGEON_ACT_STAIR,   /* take the room's downward stair */
 	FUNGEON_ACT_JOIN,

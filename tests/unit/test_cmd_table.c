@@ -599,13 +599,18 @@ hidden_list_counts_open_bytes(void **unused)
  * references only through tables the player may read: a screened table
  * counts as a name with no table, so a chain or a circle through one is
  * neither refused nor named (hidden8's V3), and a reference to one is
- * noted alike as to a missing name (V7). A circle so made through the
- * screen is bounded when rolled. */
+ * noted alike as to a missing name (V7). (No circle through the screen
+ * is made so: a table a screened one names is screened too, and a player
+ * makes no table.) */
 static void
 empty_seat_set_reads_screened_tables_as_none(void **unused)
 {
 	(void)unused;
 	ok("gm", "gm claim");
+	ok("gm", "table set p1 1-6: one");
+	ok("gm", "table set p2 1-6: two");
+	ok("gm", "table set p3 1-6: three");
+	ok("gm", "table set r 1-6: are");
 	ok("gm", "tension mode hidden");
 	ok("gm", "table set encounter 1-6: [[b2]]");
 	ok("gm", "table set b2 1-6: [[c3]]");
@@ -619,38 +624,69 @@ empty_seat_set_reads_screened_tables_as_none(void **unused)
 	    "table behind the GM's screen reads as none to the players): rolls all see leave "
 	    "it as written.\n");
 	ok("al", "table set p2 1-6: [[p1]]");
-	has("Saved the table p2: d6, 1 entry.\n");
+	has("Replaced the table p2: d6, 1 entry.\n");
 	hasnt("b2");
 	ok("al", "table set p3 1-6: [[effects]]");
-	ok("al", "table set lair 1-6: [[p3]]");
-	has("Saved the table lair: d6, 1 entry.\n");
-	hasnt("effects");
-	hasnt("GM");
+	has("Replaced the table p3: d6, 1 entry.\n");
+	hasnt("lair");
+	hasnt("GM changed");
 	ok("al", "table set r 1-6: [[visitors]] or [[ghosts]]");
 	has("No table you may read here is called [[visitors]], [[ghosts]] (while Tension is "
 	    "hidden");
-	ok("gm", "gm claim");
-	ok("gm", "table roll effects secret:true");
-	has("Rolled 7 on the d20: the den and the den and [[lair]]\n");
-	has("1 [[reference]] left unrolled: a roll follows at most 4 tables deep");
 }
 
 /* The GM leaves the seat with Tension hidden: the tables behind the screen
  * stay a GM's to change (check-26 F9). A player may neither replace nor
  * delete one, nor make a new one the procedures would roll, unseen and
- * told to the channel as the GM's; other tables stay anyone's while the
- * seat is empty, and a player who takes the seat changes them as GM. */
+ * told to the channel as the GM's; nor make any table: a name with no
+ * table reads to a player as one behind the screen does, so both are
+ * refused in the same words, saving nothing (hidden8's V4). The tables the
+ * player may read stay anyone's while the seat is empty, a player's change
+ * to one is theirs to undo, and a player who takes the seat changes the
+ * others as GM. */
 static void
 empty_seat_keeps_the_screen(void **unused)
 {
+	static const char *const unseen =
+	    "No table you may read here is called %s, and while Tension is hidden only the GM "
+	    "makes one (a table behind the GM's screen reads as none to the players); nobody is "
+	    "GM here yet; /gm claim makes you the GM.";
+	static const char *const names[] = {"effects-2", "encounter", "encounter-3", "lair",
+	                                    "nosuch"};
+	char want[400];
+
 	(void)unused;
 	ok("gm", "gm claim");
+	ok("gm", "table set loot 1-6: silver");
 	ok("gm", "tension mode hidden");
-	ok("gm", "table set effects-2 1-20: the vault floods");
+	ok("gm", "table set effects-2 1-20: the vault floods and [[lair]]");
+	ok("gm", "table set lair 1-6: a dragon");
 	ok("gm", "gm release");
-	refused("al", "table set effects-2 1-20: nothing",
-	        "The table effects-2 is behind the GM's screen here (Tension is hidden), so only "
-	        "the GM changes it, and nobody is GM here yet; /gm claim makes you the GM.");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char line[64];
+
+		snprintf(want, sizeof(want), unseen, names[i]);
+		snprintf(line, sizeof(line), "table set %s 1-20: nothing", names[i]);
+		refused("al", line, want);
+		snprintf(line, sizeof(line), "table set %s", names[i]);
+		refused("al", line, want);
+	}
+	{
+		char *before = saved("table"), *after;
+
+		end_draft("al", "table set lair", "1-3: a\n4-6: b");
+		assert_true(reply_is_error(cr.last));
+		assert_string_equal(reply_error_text(cr.last),
+		                    "No table you may read here is called lair, and while Tension "
+		                    "is hidden only the GM makes one (a table behind the GM's "
+		                    "screen reads as none to the players); nobody is GM here yet, "
+		                    "so the table was not saved; what you entered, for the GM to "
+		                    "set: 1-3: a; 4-6: b");
+		after = saved("table");
+		assert_string_equal(before, after);
+		free(before);
+		free(after);
+	}
 	refused("al", "table delete effects-2",
 	        "No table you may read here is called effects-2 (while Tension is hidden, a table "
 	        "behind the GM's screen reads as none to the players); /table list shows "
@@ -659,14 +695,11 @@ empty_seat_keeps_the_screen(void **unused)
 	        "No table you may read here is called nosuch (while Tension is hidden, a table "
 	        "behind the GM's screen reads as none to the players); /table list shows "
 	        "those you may read.");
-	refused("al", "table set encounter 1-6: a rat",
-	        "The table encounter is behind the GM's screen here (Tension is hidden), so only "
-	        "the GM changes it, and nobody is GM here yet; /gm claim makes you the GM.");
-	refused("al", "table set encounter-3",
-	        "The table encounter-3 is behind the GM's screen here (Tension is hidden), so only "
-	        "the GM changes it, and nobody is GM here yet; /gm claim makes you the GM.");
 	ok("al", "table set loot 1-6: gold");
 	hasnt("GM");
+	ok("al", "undo");
+	has("Undid al's /table set loot 1-6: gold: the channel's tables are as they were "
+	    "before.\n");
 	ok("al", "gm claim");
 	ok("al", "table set effects-2 1-20: nothing");
 	has("The GM changed a table behind the screen.\n[private]\n");

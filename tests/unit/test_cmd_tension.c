@@ -389,8 +389,10 @@ hidden_mode(void **state)
 	                    "Tension reset 8 → 1: back to town.\n"
 	                    "Tension █░░░░░░░░░ 1/10\n");
 	assert_string_equal(run(f, "gm", "/tension strike orcs"),
+	                    "The GM changed the Tension tables behind the screen.\n"
+	                    "[private]\n"
 	                    "'orcs' matches several encounter entries (13-16 2d6 orcs, 17-20 4d6 "
-	                    "orcs); name one by its range.\n");
+	                    "orcs), so nothing changed; name one by its range.\n");
 	assert_string_equal(run(f, "gm", "/tension strike 13"),
 	                    "The GM changed the Tension tables behind the screen.\n"
 	                    "[private]\n"
@@ -485,6 +487,19 @@ strikes_read_alike_behind_the_screen(void **state)
 	assert_string_equal(run(f, "gm", "/tension unstrike 5-8"),
 	                    EDITED_LINE "[private]\n5-8 1d4 goblins is not struck from the "
 	                                "encounter table, so nothing changed.\n");
+	/* naming no entry, or several, reads to the channel alike too */
+	assert_string_equal(run(f, "gm", "/tension strike trolls"),
+	                    EDITED_LINE "[private]\nNo encounter entry matches 'trolls', so "
+	                                "nothing changed; name a range like 9-12, a result like "
+	                                "10 or part of an entry's text (/tension table show "
+	                                "encounter).\n");
+	assert_string_equal(run(f, "gm", "/tension unstrike table:effects entry:trolls"),
+	                    EDITED_LINE "[private]\nNo effects entry matches 'trolls', so "
+	                                "nothing changed; name a range like 9-12, a result like "
+	                                "10 or part of an entry's text (/tension table show "
+	                                "effects).\n");
+	undone = run(f, "gm", "/undo");
+	assert_non_null(strstr(undone, "/tension unstrike table:effects entry:trolls"));
 	assert_string_equal(run(f, "gm", "/tension unstrike"),
 	                    EDITED_LINE "[private]\nRestored 1 struck entry: 1-4 a lost "
 	                                "adventurer.\n");

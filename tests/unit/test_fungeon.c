@@ -110,6 +110,52 @@ level_words(void **unused)
 	}
 }
 
+/* A class or class type read as a level: in words, in the digits 0 to 9
+ * (a whole number in range names a level; "2.5" or "0" names none), or in
+ * another script's digits (which name none). */
+static void
+level_typed(void **unused)
+{
+	static const struct {
+		const char *s;
+		enum fungeon_level_form form;
+		int level;
+	} cases[] = {
+	    {"fire", FUNGEON_LEVEL_NONE, -1},
+	    {"", FUNGEON_LEVEL_NONE, -1},
+	    {"3d", FUNGEON_LEVEL_NONE, -1},
+	    {"3", FUNGEON_LEVEL_DIGITS, 3},
+	    {"60", FUNGEON_LEVEL_DIGITS, 60},
+	    {"61", FUNGEON_LEVEL_DIGITS, -1},
+	    {"0", FUNGEON_LEVEL_DIGITS, -1},
+	    {"99999999999999999999", FUNGEON_LEVEL_DIGITS, -1},
+	    {"2.5", FUNGEON_LEVEL_DIGITS, -1},
+	    {"-1", FUNGEON_LEVEL_DIGITS, -1},
+	    {"+3", FUNGEON_LEVEL_DIGITS, -1},
+	    {"3,", FUNGEON_LEVEL_DIGITS, -1},
+	    {"three", FUNGEON_LEVEL_WORDS, 3},
+	    {"3rd", FUNGEON_LEVEL_WORDS, 3},
+	    {"sixtieth", FUNGEON_LEVEL_WORDS, 60},
+	    {"zero", FUNGEON_LEVEL_WORDS, -1},
+	    {"seventy", FUNGEON_LEVEL_WORDS, -1},
+	    {"\xef\xbc\x92", FUNGEON_LEVEL_OTHER_DIGITS, -1}, /* fullwidth 2 */
+	    {"\xd9\xa3", FUNGEON_LEVEL_OTHER_DIGITS, -1},     /* Arabic-Indic 3 */
+	    {"1\xd9\xa3", FUNGEON_LEVEL_OTHER_DIGITS, -1},    /* mixed */
+	    {"\xef\xbc\x92x", FUNGEON_LEVEL_NONE, -1},
+	    {"\xff", FUNGEON_LEVEL_NONE, -1},
+	};
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int level = 123;
+		enum fungeon_level_form form = fungeon_level_typed(cases[i].s, &level);
+
+		if (form != cases[i].form || level != cases[i].level)
+			fail_msg("'%s' read as form %d level %d, not form %d level %d", cases[i].s,
+			         (int)form, level, (int)cases[i].form, cases[i].level);
+	}
+}
+
 static void
 member_basics(void **unused)
 {
@@ -765,6 +811,7 @@ main(void)
 	    cmocka_unit_test(no_level_cap),
 	    cmocka_unit_test(member_basics),
 	    cmocka_unit_test(level_words),
+	    cmocka_unit_test(level_typed),
 	    cmocka_unit_test(types_fold_as_names),
 	    cmocka_unit_test(multi_level_level_up),
 	    cmocka_unit_test(room_budgets_fixed_after_step_two),

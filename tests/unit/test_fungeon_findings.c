@@ -110,8 +110,8 @@ f03_earlier_rooms_are_left_behind(void **unused)
 	fgtable_fails_unchanged(t, "al", "/fungeon combat Troll",
 	                        "There is no monster 'Troll' here; the room's monsters are none.");
 	fgtable_fails_unchanged(t, "al", "/fungeon combat",
-	                        "No monster of this room has hits left: there is nothing to fight "
-	                        "here; go on (/fungeon hallway).");
+	                        "No monster is in this room: there is nothing to fight here; go "
+	                        "on (/fungeon hallway).");
 	fgtable_fails_unchanged(t, "al", "/fungeon trigger Dart Al",
 	                        "There is no trap 'Dart' here; the room's traps are none.");
 	fgtable_fails_unchanged(t, "al", "/fungeon take Gem",

@@ -309,6 +309,7 @@ u3_a_death_by_continuous_damage_says_what_follows(void **unused)
 	c = fgtable_alone_on_floor(t, 1, "/fungeon monster add rat level 1");
 	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
 	c->m[0].hits = 1;
+	fgtable_give(t, 0, "coin", 1, false);
 	fgtable_says(t, "al", "/fungeon combat",
 	             "Al takes 1: 0/5 hits. Al dies! al is out until the next hallway, "
 	             "and Al's treasure stays here to plunder.\n");
@@ -321,6 +322,7 @@ u3_a_death_by_continuous_damage_says_what_follows(void **unused)
 	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
 	c->m[0].hits = 1;
 	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
+	fgtable_give(t, 0, "coin", 1, false);
 	fgtable_says(t, "al", "/fungeon hallway",
 	             "Al takes 1: 0/5 hits. Al dies! al is out until the next hallway, "
 	             "and Al's treasure lies in the room ahead, to plunder.\n");

@@ -34,8 +34,7 @@ p8_a_party_fallen_on_the_way_back_reaches_town(void **unused)
 	text = fgtable_run(t, "gm", "/gm claim");
 	free(text);
 	text = fgtable_said(t, "gm", "/fungeon adjust Al hits:-5");
-	fgtable_holds(text, "Al dies: al is out until the party reaches town, and Al's treasure "
-	                    "stays to plunder.");
+	fgtable_holds(text, "Al dies! al is out until the party reaches town.");
 	free(text);
 	fgtable_ok(t, "gm", "/gm release");
 	text = fgtable_said(t, "al", "/fungeon sheet");

@@ -79,10 +79,10 @@ q5_the_dead_deal_no_more(void **unused)
 	text = fgtable_said(t, "al", "/fungeon combat");
 	fgtable_holds(text, "Al (al): 5 5 4 2 2\nogre: 6 4 3 1 1\nogre2: 4 3 1 1 1\n"
 	                    "  1 | ♥5 | 6 | 4 | ogre | 1 → Al\n"
-	                    "  2 | 0 (dead) | 4 | 3 | ogre | 0 (no one it can hurt)\n"
-	                    "  3 | 0 (dead) | 3 | 1 | ogre | 0 (no one it can hurt)\n"
-	                    "  4 | 0 (dead) | 1 | 1 | tie | 0 (tie)\n"
-	                    "  5 | 0 (dead) | 1 | 1 | tie | 0 (tie)\n"
+	                    "  2 | 0 (dead, rolled 5) | 4 | 3 | ogre | 0 (no one it can hurt)\n"
+	                    "  3 | 0 (dead, rolled 4) | 3 | 1 | ogre | 0 (no one it can hurt)\n"
+	                    "  4 | 0 (dead, rolled 2) | 1 | 1 | tie | 0 (tie)\n"
+	                    "  5 | 0 (dead, rolled 2) | 1 | 1 | tie | 0 (tie)\n"
 	                    "Al deals 0 and takes 1: 0/25 hits. Al dies!");
 	free(text);
 	assert_int_equal(c->m[0].xp, 0);
@@ -99,17 +99,17 @@ q5_the_dead_deal_no_more(void **unused)
 	fgtable_holds(text, "Al (al): 6 6 5 2 2\nogre: 6 5 5 5 4\nogre2: 5 4 2 1 1\n"
 	                    "  1 | 6 | 6 | 5 | tie | 0 (tie)\n"
 	                    "  2 | 6 | 5 | 4 | Al | 1 → ogre\n"
-	                    "  3 | ♥5 | 0 (dead) | 2 | Al | 1 → ogre2\n"
-	                    "  4 | 2 | 0 (dead) | 1 | Al | 1 → ogre2\n"
-	                    "  5 | 2 | 0 (dead) | 1 | Al | 1 → ogre2\n"
+	                    "  3 | ♥5 | 0 (dead, rolled 5) | 2 | Al | 1 → ogre2\n"
+	                    "  4 | 2 | 0 (dead, rolled 5) | 1 | Al | 1 → ogre2\n"
+	                    "  5 | 2 | 0 (dead, rolled 4) | 1 | Al | 1 → ogre2\n"
 	                    "Al deals 4 and takes 0: 25/25 hits, +20 XP.\n"
 	                    "ogre deals 0 and takes 1: 0/15 hits. ogre is defeated!\n");
 	free(text);
 	assert_int_equal(c->m[0].hits, 25);
 	fgtable_says(t, "al", "/help fungeon combat steps",
 	             "Ruling: one taken to 0 hits at a rank is dead from the next: its dice there "
-	             "count 0, as a roll that ran out (shown \"0 (dead)\"), so it wins and deals "
-	             "nothing more.");
+	             "count 0, as a roll that ran out (shown \"0 (dead, rolled 4)\", the die it "
+	             "rolled beside), so it wins and deals nothing more.");
 	fgtable_free(t);
 }
 

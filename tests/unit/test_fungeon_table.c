@@ -79,8 +79,8 @@ death_and_replacement_by_join(void **unused)
 	text = fgtable_run(t, "bob", "/fungeon adjust Brom hits:-30");
 	assert_string_equal(text, "Adjusted by hand, outside the rules (/undo takes back a "
 	                          "mistake):\n"
-	                          "Brom's hits 25 → 0 of 25. Brom dies: bob is out until the next "
-	                          "hallway, and Brom's treasure stays to plunder.\n");
+	                          "Brom's hits 25 → 0 of 25. Brom dies! bob is out until the next "
+	                          "hallway.\n");
 	free(text);
 	assert_true(c->m[1].dead);
 	text = fgtable_said(t, "bob", "/fungeon join Bram fighter 5");
@@ -295,10 +295,9 @@ healer_in_town(void **unused)
 	fgtable_ok(t, "al", "/fungeon take Crown");
 	assert_int_equal(c->m[0].xp, 0); /* nobody gets XP for treasure */
 	fgtable_ok(t, "al", "/fungeon adjust Al hits:-4");
-	fgtable_fails_unchanged(
-	    t, "al", "/fungeon town healer",
-	    "Treasure is traded in town, and the party is in room 1 on floor 3; "
-	    "head back first with /fungeon retreat.");
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
+	                        "The healer is in town, and the party is in room 1 on floor 3; "
+	                        "head back first with /fungeon retreat.");
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 	fgtable_ok(t, "al", "/fungeon town sell Crown"); /* 6 points: 3 of credit */
 	assert_int_equal(c->m[0].credit, 3);

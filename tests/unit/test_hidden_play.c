@@ -39,7 +39,7 @@
 #include "tests/unit/helpers/playview.h"
 
 #define PAIRS 2
-#define MOVES 8
+#define MOVES 10
 #define SEEDS 16 /* plays of each pair on each platform */
 
 /* One world: the GM's set-up before the play, and the GM's moves behind
@@ -60,7 +60,8 @@ static const struct world_text worlds[PAIRS][2] = {
        "gmroll 1d20+3 # plotalpha", "table roll kin secret:true", NULL},
       {"tension raise amount:2 # stirring", "hazard sign Morrowisp", "tension roll 2",
        "wander check tension exits:3", "table set kin 1-4: Ashveil; 5-6: Emberlisk",
-       "tension strike Quillfang", "table roll encounter", "gmroll 1d8 # plotgamma"}},
+       "tension strike Quillfang", "table roll encounter", "gmroll 1d8 # plotgamma",
+       "tension strike Morrowisp", "tension unstrike Zzyzx"}},
      {{"gm claim", "tension mode hidden", "hazard procedure delving", "hazard table delving",
        "table set encounter 1-4: Wyrmtail [[lichlair]]; 5-6: Hagmoor; 7-8: Sporeling",
        "table set lichlair 1-4: Thornback", "table set effects 1-20: Mistveil",
@@ -69,18 +70,20 @@ static const struct world_text worlds[PAIRS][2] = {
        "gmroll 2d6 # plotbeta", "table roll lichlair secret:true", NULL},
       {"tension lower amount:1 # settling", "hazard sign none", "tension roll 2",
        "wander check tension exits:3", "table set lichlair 1-6: Thornback",
-       "tension strike Sporeling", "table roll encounter", "gmroll 3d4 # plotdelta"}}},
+       "tension strike Sporeling", "table roll encounter", "gmroll 3d4 # plotdelta",
+       "tension strike Zzyzx", "tension unstrike o"}}},
     /* Exploration with Tension's own tables (none of the channel's). */
     {{{"gm claim", "tension mode hidden", "tension set 2 # dozing", "hazard sign Vexthorn",
        "gmroll 1d20 # plotalpha", NULL},
       {"tension set 8 # waking", "hazard sign Morrowisp", "tension roll 1",
        "wander check tension exits:2", "tension strike 3", "tension unstrike 3",
-       "tension raise amount:1 # louder", "gmroll 1d6 # plotgamma"}},
+       "tension raise amount:1 # louder", "gmroll 1d6 # plotgamma", "tension strike Zzyzx",
+       "tension unstrike table:effects entry:Qqxq"}},
      {{"gm claim", "tension mode hidden", "tension set 7 # restless", "hazard sign none",
        "gmroll 1d4 # plotbeta", NULL},
       {"tension set 1 # asleep", "hazard sign", "tension roll 1", "wander check tension exits:2",
        "tension strike 19", "tension unstrike 19", "tension lower amount:1 # quieter",
-       "gmroll 2d10 # plotdelta"}}},
+       "gmroll 2d10 # plotdelta", "tension strike 4", "tension unstrike 4"}}},
 };
 
 /* The play: "alice: " and "bob: " lines are theirs, "gm: " the GM's in the
@@ -186,6 +189,10 @@ static const char *const play[] = {
     "alice: wander rest exits:2",
     "@7",
     "alice: undo",
+    "@8",
+    "alice: undo",
+    "@9",
+    "bob: undo",
     "*rounds",
     "alice: procedure",
     "alice: procedure hazard",
@@ -466,16 +473,23 @@ the_screen_hides_what_differs(void **unused)
 
 /* A pair whose GM released the seat with Tension hidden: A's screened
  * tables name others (encounter -> b2 -> c3, effects -> lair, which no
- * table is, encounter-2 -> visitors), B's name none. A player's /table
- * set of chains and circles through them, and of references to them,
- * must read as in a world where they are not (hidden8's V3, V5, V7). */
+ * table is, encounter-2 -> visitors), B's name none and B has no b2, c3,
+ * visitors. Both have the same open tables, which the players replace
+ * with chains and circles through the screened ones and references to
+ * them: these must read as in a world where they are not (hidden8's V3,
+ * V5, V7). A player's set of a name they cannot read, screened or missing,
+ * is refused alike, saving nothing (V4), and a player's own change
+ * undoes as theirs. */
+#define OPEN_TABLES                                                                                \
+	"table set p1 1-6: one", "table set p2 1-6: two", "table set p3 1-6: three",               \
+	    "table set p4 1-6: four", "table set r 1-6: are", "table set s 1-6: ess"
 static const struct world_text empty_seat[2] = {
-    {{"gm claim", "tension mode hidden", "table set encounter 1-6: [[b2]]",
+    {{"gm claim", OPEN_TABLES, "tension mode hidden", "table set encounter 1-6: [[b2]]",
       "table set b2 1-6: [[c3]]", "table set c3 1-6: a troll",
       "table set effects 1-20: the den and [[lair]]", "table set encounter-2 1-6: [[visitors]]",
       "table set visitors 1-6: pilgrims", "gm release", NULL},
      {NULL}},
-    {{"gm claim", "tension mode hidden", "table set encounter 1-6: rats",
+    {{"gm claim", OPEN_TABLES, "tension mode hidden", "table set encounter 1-6: rats",
       "table set effects 1-20: mist", "table set encounter-2 1-6: bats",
       "table set encounter-3 1-6: owls", "table set effects-2 1-20: fog",
       "table set effects-3 1-20: rain", "gm release", NULL},
@@ -494,10 +508,19 @@ static const char *const empty_seat_play[] = {
     "bob: table roll s",
     "alice: table show p2",
     "alice: table",
-    /* a table a screened one names joins the screen once made, whoever
-     * makes it (delver(7) TABLES): compared up to its making */
     "alice: table set lair 1-6: [[p3]]",
+    "alice: table set b2 1-6: a bat",
+    "alice: table set c3",
+    "alice: table set visitors 1-6: monks",
+    "alice: table set encounter-2 1-6: moths",
+    "alice: table set nosuch 1-6: a gap",
+    "alice: table",
+    "alice: table show b2",
     "alice: undo",
+    "bob: undo",
+    "alice: undo",
+    "alice: table show r",
+    "alice: table",
     NULL,
 };
 
@@ -522,6 +545,10 @@ the_empty_seat_hides_what_differs(void **unused)
 			if (kind == PLAYVIEW_CONSOLE &&
 			    strcmp(buf_str(&s[0].gm), buf_str(&s[1].gm)) == 0)
 				fail_msg("%s: the GM's view is the same in both worlds", what);
+			/* a player's own change made in the open undoes as theirs */
+			if (kind != PLAYVIEW_DISCORD &&
+			    strstr(buf_str(&s[0].players), "Undid b") == NULL)
+				fail_msg("%s: bob could not undo his own table", what);
 			for (int w = 0; w < 2; w++)
 				session_close(&s[w]);
 		}

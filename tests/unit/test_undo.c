@@ -267,7 +267,7 @@ kill_undone_by_its_maker(void **unused)
 	run("alice", "/fungeon join Alba wizard 2");
 	run("bob", "/fungeon join Brom fighter 2");
 	before = mod_text(CHANMOD_FUNGEON);
-	assert_non_null(strstr(run("alice", "/fungeon adjust Alba hits:-12"), "Alba dies:"));
+	assert_non_null(strstr(run("alice", "/fungeon adjust Alba hits:-12"), "Alba dies!"));
 	assert_int_equal(undo_depth(table()), 3);
 	assert_string_equal(run("alice", "/undo"),
 	                    "Undid alice's /fungeon adjust Alba hits:-12: Fungeon state is as it "

@@ -1,0 +1,146 @@
+/* The tenth independent play-test of Fungeon
+ * (notes/playtest-fungeon-10.md), its low findings: each played at a
+ * table as the report found it, with what the rule text (or a Ruling
+ * where it is silent) wants instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* U7 (line 299: the healer is in town; Ruling: a new game session begins
+ * in town): the healer and a new session, asked for in the dungeon, are
+ * refused naming what they are, not the trade of treasure. */
+static void
+u7_the_healer_and_a_session_are_in_town(void **unused)
+{
+	struct fgtable *t = fgtable_new(2607);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_rooms_waived(t, 1);
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
+	                        "The healer is in town, and the party is in room 1 on floor 3; "
+	                        "head back first with /fungeon retreat.");
+	fgtable_fails_unchanged(t, "al", "/fungeon town session",
+	                        "A new game session begins in town, and the party is in room 1 "
+	                        "on floor 3; head back first with /fungeon retreat.");
+	fgtable_fails_unchanged(t, "al", "/fungeon town sell gem",
+	                        "Treasure is traded in town, and the party is in room 1 on floor "
+	                        "3; head back first with /fungeon retreat.");
+	fgtable_free(t);
+
+	t = fgtable_new(2608);
+	fgtable_fighters(t, 2, 3);
+	fgtable_heading_back(t);
+	fgtable_fungeon(t)->m[0].nwander = fgtable_fungeon(t)->m[1].nwander = 0;
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer hits:1",
+	                        "The healer is in town, and the party is still on its way there, "
+	                        "in room 1; go on back with /fungeon retreat.");
+	fgtable_free(t);
+}
+
+/* U11 (line 96: only disarming adds class bonuses; the Ruling of /help
+ * fungeon trigger): bonus: given to a triggering is refused naming that
+ * Ruling, not read as a name or passed over; no die is rolled. */
+static void
+u11_triggering_takes_no_bonus(void **unused)
+{
+	static const char *const d[] = {"/fungeon trap add pit annoy 2 pain 1 type spikes", NULL};
+	static const char want[] =
+	    "Triggering takes no bonus:, as no class bonus counts on its Annoy roll (a Ruling, "
+	    "/help fungeon trigger), while the Pain roll after a failure counts it by itself "
+	    "where the class fits; bonus: is for /fungeon find and /fungeon disarm.";
+	struct fgtable *t = fgtable_new(2611);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit bonus:Al", want);
+	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Al BONUS:all", want);
+	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Al,bonus:", want);
+	fgtable_says(t, "al", "/fungeon trigger pit Al", "Triggering pit");
+	fgtable_free(t);
+}
+
+/* U10 (line 254: all your treasure is left behind to plunder): a death
+ * speaks of the dead's treasure only when it carried some; a room made
+ * with no monster says so when a fight is asked for, not that its
+ * monsters have no hits left. */
+static void
+u10_no_treasure_no_word_of_it(void **unused)
+{
+	static const char *const d[] = {"/fungeon treasure add gem mundane", NULL};
+	struct fgtable *t = fgtable_new(2610);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat",
+	                        "No monster is in this room: there is nothing to fight here; take "
+	                        "its treasure (/fungeon take ITEM) or go on (/fungeon hallway).");
+	text = fgtable_said(t, "al", "/fungeon adjust Al hits:-99");
+	fgtable_holds(text, "Al dies! al is out until the next hallway.\n");
+	free(text);
+	fgtable_give(t, 1, "ring", 1, false);
+	text = fgtable_said(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_holds(text, "Bo dies! bo is out until the next hallway, and Bo's treasure stays "
+	                    "to plunder.\n");
+	free(text);
+	fgtable_free(t);
+
+	t = fgtable_new(2545);
+	fgtable_fighters(t, 2, 3);
+	fgtable_rooms_waived(t, 1);
+	fgtable_doomed(t, 0, NULL);
+	text = fgtable_said(t, "bo", "/fungeon hallway");
+	fgtable_holds(text, "Al dies! al is out until the next hallway.\n");
+	free(text);
+	fgtable_free(t);
+}
+
+/* U6 (line 254: at zero hits, death; the Ruling that one taken to 0 at a
+ * rank is dead from the next, its dice counting 0): the rank table shows
+ * the dice a Fungeoneer dead from an earlier rank rolled beside the 0
+ * they count, as its dice line does, so no die it rolled goes unseen;
+ * past its last die it shows 0 (dead) alone. */
+static void
+u6_the_deads_dice_stay_in_sight(void **unused)
+{
+	struct fgtable *t = fgtable_new(2545);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_rooms_waived(t, 1);
+	fgtable_doomed(t, 0, NULL);
+	text = fgtable_said(t, "bo", "/fungeon hallway");
+	fgtable_holds(text, "Al (al): 4 1 1\n"
+	                    "  1 | 4 | 6 | Needle | 1 → Al\n"
+	                    "  2 | 0 (dead, rolled ♥1) | 6 | Needle | 0 (no one it can hurt)\n"
+	                    "  3 | 0 (dead, rolled 1) | 6 | Needle | 0 (no one it can hurt)\n"
+	                    "  4 | 0 (dead) | 6 | Needle | 0 (no one it can hurt)\n");
+	free(text);
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(u6_the_deads_dice_stay_in_sight),
+	    cmocka_unit_test(u7_the_healer_and_a_session_are_in_town),
+	    cmocka_unit_test(u10_no_treasure_no_word_of_it),
+	    cmocka_unit_test(u11_triggering_takes_no_bonus),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
