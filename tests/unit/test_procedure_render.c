@@ -18,11 +18,11 @@
 #include "commands/procedure/procedure_render.h"
 #include "rules/base/buf.h"
 
-#define SIGN_VEILED                                                                        \
-	"A sign of danger nearby; what it belongs to is behind the GM's screen, and the GM " \
+#define SIGN_VEILED                                                                                \
+	"A sign of danger nearby; what it belongs to is behind the GM's screen, and the GM "       \
 	"describes it.\n"
-#define ENCOUNTER_VEILED                                                                   \
-	"The encounter is behind the GM's screen: the GM says what the party meets, if "     \
+#define ENCOUNTER_VEILED                                                                           \
+	"The encounter is behind the GM's screen: the GM says what the party meets, if "           \
 	"anything (/surprise checks who is caught off guard).\n"
 
 /* The encounter and sign kinds the channel reads as they are. */
@@ -84,8 +84,8 @@ unlisted_kinds_are_veiled(void **unused)
 		if (!procedure_render_veils(&r))
 			fail_msg("kind %d (an encounter or sign kind) is not veiled", i);
 		render_one(k, true, &b);
-		if (strcmp(buf_str(&b), topic == TURN_TOPIC_SIGN ? SIGN_VEILED : ENCOUNTER_VEILED) !=
-		    0)
+		if (strcmp(buf_str(&b),
+		           topic == TURN_TOPIC_SIGN ? SIGN_VEILED : ENCOUNTER_VEILED) != 0)
 			fail_msg("kind %d reads under hidden Tension: %s", i, buf_str(&b));
 		veiled++;
 	}
