@@ -289,6 +289,7 @@ table_set(struct invocation *inv, struct reply *out)
 	 * screen for the writer's note */
 	missing_names(inv->chan, name, buf_str(&text), !inv->is_gm, &missing);
 	if (tables_use_check(inv->chan, name, buf_str(&text), !inv->is_gm, err, sizeof(err)) < 0 ||
+	    tables_use_room(inv->chan, name, text.len, !inv->is_gm, err, sizeof(err)) < 0 ||
 	    tables_state_put(s, name, t, err, sizeof(err)) < 0) {
 		tables_state_settle(inv->chan);
 		reply_error(out, "The table %s was not saved: %s", name, err);
@@ -445,7 +446,8 @@ copy_one(struct invocation *inv, const struct tables_state *from, size_t i, stru
 	tables_state_get(from, i, t);
 	for (size_t k = 0; k < t->n; k++)
 		t->e[k].struck = false;
-	if (tables_use_check(inv->chan, from->v[i].name, from->v[i].text, false, err, errlen) < 0)
+	if (tables_use_check(inv->chan, from->v[i].name, from->v[i].text, false, err, errlen) < 0 ||
+	    tables_use_room(inv->chan, from->v[i].name, from->v[i].len, false, err, errlen) < 0)
 		return -1;
 	return tables_state_put(tables_state_of(inv->chan), from->v[i].name, t, err, errlen);
 }
@@ -713,7 +715,8 @@ static const struct command table_subs[] = {
              "[[name]] rolls the table of that name (a table may not roll itself, even "
              "through others, and a chain is at most 4 tables). Replacing a table keeps "
              "struck the entries that are unchanged. Limits: 100 entries of 160 bytes, "
-             "4000 bytes a table, 32 tables and 32000 bytes a channel. While someone holds "
+             "4000 bytes a table, 32 tables a channel, 32000 bytes in the tables you may read. "
+             "While someone holds "
              "the GM seat, only the GM changes tables; while Tension is hidden and nobody "
              "holds it, a player replaces only the tables they may read and makes none.",
      .opts = set_opts,

@@ -277,6 +277,66 @@ channel_limits(void **unused)
 	        "text; they may hold at most 32000 (delete or shorten one).");
 }
 
+/* One of channel_limits' tables of 1934 bytes of text, called name. */
+static const char *
+long_line(char *line, size_t len, const char *name)
+{
+	size_t n = (size_t)snprintf(line, len, "table set %s ", name);
+
+	for (int e = 1; e <= 12; e++)
+		n += (size_t)snprintf(line + n, len - n, "%d: %0157d;", e, e);
+	return line;
+}
+
+/* hidden8's z (V6): while Tension is hidden and the seat is empty, a
+ * player's change is held to the bytes of the tables the player may read;
+ * the screened ones count apart, so the refusal's figure says nothing of
+ * them. The GM's change counts them all. A channel so past the limit may
+ * still be shortened, and loads (an undo) as it is. */
+static void
+screened_bytes_count_apart(void **unused)
+{
+	static const char *const screened[] = {"encounter", "effects", "encounter-2", "encounter-3",
+	                                       "effects-2"};
+	char line[2100], name[16];
+
+	(void)unused;
+	ok("gm", "gm claim");
+	for (int i = 0; i <= 16; i++) {
+		snprintf(name, sizeof(name), "b%02d", i);
+		if (i < 10)
+			ok("gm", long_line(line, sizeof(line), name));
+		else {
+			snprintf(line, sizeof(line), "table set %s 1-6: x", name);
+			ok("gm", line);
+		}
+	}
+	ok("gm", "tension mode hidden");
+	for (size_t i = 0; i < sizeof(screened) / sizeof(screened[0]); i++)
+		ok("gm", long_line(line, sizeof(line), screened[i]));
+	ok("gm", "gm release");
+	/* 10 + 6 of 1934 bytes, 6 bytes of b16: 30950 the players may read */
+	for (int i = 10; i < 16; i++) {
+		snprintf(name, sizeof(name), "b%02d", i);
+		ok("al", long_line(line, sizeof(line), name));
+	}
+	refused("al", long_line(line, sizeof(line), "b16"),
+	        "The table b16 was not saved: the tables you may read here would hold 32878 bytes "
+	        "of text; they may hold at most 32000 (delete or shorten one; while Tension is "
+	        "hidden, the tables behind the GM's screen count apart).");
+	/* 30950 + 5 x 1934 = 40620 in all */
+	ok("gm", "gm claim");
+	refused("gm", long_line(line, sizeof(line), "b16"),
+	        "The table b16 was not saved: this channel's tables would hold 42548 bytes of "
+	        "text; they may hold at most 32000 (delete or shorten one).");
+	ok("gm", "table set b00 1-6: y");
+	ok("gm", "table set b00 1-6: x");
+	ok("gm", "undo");
+	ok("gm", "undo");
+	run("gm", "table list");
+	has("Behind your screen (all tables: 40620 of 32000 bytes of text):");
+}
+
 static void
 references_are_checked(void **unused)
 {
@@ -1322,6 +1382,7 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(saved_form_round_trips, setup, teardown),
 	    cmocka_unit_test_setup_teardown(empty_seat_keeps_the_screen, setup, teardown),
+	    cmocka_unit_test_setup_teardown(screened_bytes_count_apart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(empty_seat_set_reads_screened_tables_as_none, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(examples_are_whole_and_documented, setup, teardown),
