@@ -170,16 +170,20 @@ missing_line(const struct channel *ch, bool screen, const struct buf *names, str
 }
 
 /* Whether another table here has a name that looks the same as name (a
- * letter of another alphabet for a Latin one); err says which. */
+ * letter of another alphabet for a Latin one); err says which. With screen
+ * set (a writer who may not read the tables behind the GM's screen) and
+ * Tension hidden, those are not looked at: their names are not told. */
 static bool
-looks_taken(const struct channel *ch, const char *name, char *err, size_t errlen)
+looks_taken(const struct channel *ch, const char *name, bool screen, char *err, size_t errlen)
 {
 	const struct tables_state *s = tables_state_peek(ch);
 	char mine[ROLL_TABLE_NAME_MAX], theirs[ROLL_TABLE_NAME_MAX];
 
+	screen = screen && tension_state_hidden(ch);
 	roll_table_name_look(name, mine, sizeof(mine));
 	for (size_t i = 0; s != NULL && i < s->n; i++) {
-		if (strcmp(s->v[i].name, name) == 0)
+		if (strcmp(s->v[i].name, name) == 0 ||
+		    (screen && tables_use_screened_in(ch, s->v[i].name)))
 			continue;
 		roll_table_name_look(s->v[i].name, theirs, sizeof(theirs));
 		if (strcmp(mine, theirs) == 0) {
@@ -250,7 +254,7 @@ table_set(struct invocation *inv, struct reply *out)
 
 	if (!cmd_table_name(inv, name, out) || !may_change(inv, name, true, out))
 		return;
-	if (looks_taken(inv->chan, name, err, sizeof(err))) {
+	if (looks_taken(inv->chan, name, !inv->is_gm, err, sizeof(err))) {
 		reply_error(out, "The table %s was not saved: %s", name, err);
 		return;
 	}

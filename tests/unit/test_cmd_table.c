@@ -924,6 +924,35 @@ list_and_delete(void **unused)
 	assert_null(tables_state_peek(state_channel(cr.st, "console:table")));
 }
 
+/* A name that looks like another table's is refused naming that table;
+ * to a player (the seat empty, Tension hidden) a screened table is none,
+ * so its name is never given that way. (A copy brings in a look-alike
+ * name of a table here unrefused; it is how one comes to be.) */
+static void
+look_alike_names_no_screened_table(void **unused)
+{
+	(void)unused;
+	run_in("home", "gm", "gm claim");
+	run_in("home", "gm", "table set l\xd0\xbeot 1-6: a trap");
+	ok("gm", "gm claim");
+	ok("gm", "table set loot 1-6: gold");
+	ok("gm", "tension mode hidden");
+	ok("gm", "table set encounter 1-6: [[l\xd0\xbeot]]");
+	ok("gm", "table copy l\xd0\xbeot from:#home");
+	ok("gm", "gm release");
+	ok("al", "table set loot 1-6: silver");
+	has("Replaced the table loot: d6, 1 entry.\n");
+	hasnt("l\xd0\xbeot");
+	/* with Tension open the player reads it, and is told */
+	ok("gm", "gm claim");
+	ok("gm", "tension mode open");
+	ok("gm", "gm release");
+	refused("al", "table set loot 1-6: copper",
+	        "The table loot was not saved: its name looks the same as the table l\xd0\xbeot's "
+	        "but is spelled with a letter of another alphabet; use that table's name, or "
+	        "another.");
+}
+
 /* /table copy: from a channel where the invoker holds the seat, into one
  * where the invoker is GM; all or nothing. */
 static void
@@ -1383,6 +1412,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(saved_form_round_trips, setup, teardown),
 	    cmocka_unit_test_setup_teardown(empty_seat_keeps_the_screen, setup, teardown),
 	    cmocka_unit_test_setup_teardown(screened_bytes_count_apart, setup, teardown),
+	    cmocka_unit_test_setup_teardown(look_alike_names_no_screened_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(empty_seat_set_reads_screened_tables_as_none, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(examples_are_whole_and_documented, setup, teardown),
