@@ -1,46 +1,15 @@
 /* reply: the platform-neutral answer model; see reply.h. */
 #include "commands/core/reply.h"
 
-#include <limits.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/core/reply_fmt.h"
+#include "commands/core/reply_int.h"
+#include "commands/core/reply_ref.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
-#include "rules/base/num.h"
-#include "rules/base/textsafe.h"
-#include "rules/base/utf8.h"
-
-/* One span's text may not exceed this; longer text is cut with an ellipsis
- * by the command that builds it, never by the renderer. */
-#define SPAN_MAX 8192
-
-/* Every string and array of a reply comes from its arena: a reply lives
- * for one command, so it is freed in one go instead of piece by piece. */
-struct chunk {
-	struct chunk *next;
-	size_t used, size;
-	char data[];
-};
-
-struct reply {
-	struct chunk *arena;
-	struct reply_msg msg[REPLY_AUDIENCES];
-	size_t cap_blocks[REPLY_AUDIENCES]; /* allocated blocks per message */
-	enum reply_audience cur;
-	bool line_open[REPLY_AUDIENCES];
-	char *gm_key, *gm_name; /* the GM message's recipient, in the arena */
-	char *gm_fallback;      /* where it goes when it cannot, in the arena */
-	char *gm_aside;         /* what it is, when an aside (reply_gm_aside), in the arena */
-	bool error;
-	char *error_text;
-	char *panel; /* reply_panel's message id ("" none), in the arena; NULL: not a panel */
-	struct reply_ask ask; /* its strings in the arena; line NULL: none */
-};
-
-#define CHUNK_SIZE 4096
 
 /* Arena allocations are multiples of 16 bytes. */
 static size_t
@@ -50,8 +19,8 @@ round_up(size_t n)
 }
 
 /* Returns n bytes aligned for any struct, from the reply's arena. */
-static void *
-alloc(struct reply *r, size_t n)
+void *
+reply__alloc(struct reply *r, size_t n)
 {
 	struct chunk *c = r->arena;
 	void *p;
@@ -83,7 +52,7 @@ grow_array(struct reply *r, void *old, size_t *cap, size_t n, size_t elem)
 	*cap = *cap ? *cap * 2 : 8;
 	while (*cap < n)
 		*cap *= 2;
-	p = alloc(r, *cap * elem);
+	p = reply__alloc(r, *cap * elem);
 	if (old != NULL)
 		memcpy(p, old, (n - 1) * elem);
 	return p;
@@ -103,10 +72,10 @@ implied_cap(size_t n)
 	return c;
 }
 
-static char *
-copy(struct reply *r, const char *s, size_t n)
+char *
+reply__copy(struct reply *r, const char *s, size_t n)
 {
-	char *p = alloc(r, n + 1);
+	char *p = reply__alloc(r, n + 1);
 
 	memcpy(p, s, n);
 	p[n] = '\0';
@@ -180,13 +149,11 @@ reply_to(struct reply *r, enum reply_audience a)
 	r->cur = a;
 }
 
-static char *copy_text(struct reply *r, const char *s, size_t n, size_t *len);
-
 void
 reply_to_gm(struct reply *r, const char *user_key, const char *name)
 {
-	r->gm_key = copy_text(r, user_key, strlen(user_key), NULL);
-	r->gm_name = copy_text(r, name, strlen(name), NULL);
+	r->gm_key = reply_fmt_text(r, user_key, strlen(user_key), NULL);
+	r->gm_name = reply_fmt_text(r, name, strlen(name), NULL);
 	r->cur = REPLY_GM;
 }
 
@@ -205,7 +172,7 @@ reply_gm_name(const struct reply *r)
 void
 reply_gm_fallback(struct reply *r, const char *chan_key)
 {
-	r->gm_fallback = copy_text(r, chan_key, strlen(chan_key), NULL);
+	r->gm_fallback = reply_fmt_text(r, chan_key, strlen(chan_key), NULL);
 }
 
 const char *
@@ -217,7 +184,7 @@ reply_gm_fallback_key(const struct reply *r)
 void
 reply_gm_aside(struct reply *r, const char *what)
 {
-	r->gm_aside = copy_text(r, what, strlen(what), NULL);
+	r->gm_aside = reply_fmt_text(r, what, strlen(what), NULL);
 }
 
 const char *
@@ -236,11 +203,11 @@ void
 reply_ask(struct reply *r, const struct reply_ask *ask)
 {
 	/* The handler's own strings (a sample may hold line breaks, which
-	 * copy_text would make spaces). */
-	r->ask.line = copy(r, ask->line, strlen(ask->line));
-	r->ask.opt = copy(r, ask->opt, strlen(ask->opt));
-	r->ask.label = copy(r, ask->label, strlen(ask->label));
-	r->ask.sample = copy(r, ask->sample, strlen(ask->sample));
+	 * reply_fmt_text would make spaces). */
+	r->ask.line = reply__copy(r, ask->line, strlen(ask->line));
+	r->ask.opt = reply__copy(r, ask->opt, strlen(ask->opt));
+	r->ask.label = reply__copy(r, ask->label, strlen(ask->label));
+	r->ask.sample = reply__copy(r, ask->sample, strlen(ask->sample));
 	r->ask.max = ask->max;
 }
 
@@ -250,176 +217,13 @@ reply_asked(const struct reply *r)
 	return r->ask.line != NULL && !r->error ? &r->ask : NULL;
 }
 
-/* The formats replies use most (%s, %d, %zu, %lld, %%) without printf,
- * into out (size bytes). Returns the length, or SIZE_MAX when the format
- * has another conversion or the text does not fit: printf's turn then. */
-static size_t
-quick_format(char *out, size_t size, const char *fmt, va_list ap)
-{
-	size_t n = 0;
-
-	for (const char *f = fmt; *f != '\0'; f++) {
-		const char *s = f;
-		char num[NUM_TEXT_MAX];
-		size_t len = 1;
-
-		if (*f == '%') {
-			if (f[1] == 's') {
-				s = va_arg(ap, const char *);
-				len = strlen(s);
-				f++;
-			} else if (f[1] == '.' && (f[2] == '*' || (f[2] >= '0' && f[2] <= '9'))) {
-				/* %.Ns and %.*s cut on a character boundary, not
-				 * inside one as printf would. */
-				size_t prec = 0;
-				const char *p = f + 2;
-
-				if (*p == '*') {
-					int v = va_arg(ap, int);
-
-					prec = v < 0 ? SIZE_MAX : (size_t)v;
-					p++;
-				} else {
-					while (*p >= '0' && *p <= '9' && prec < 100000)
-						prec = prec * 10 + (size_t)(*p++ - '0');
-				}
-				if (*p != 's')
-					return SIZE_MAX;
-				s = va_arg(ap, const char *);
-				len = strnlen(s, prec == SIZE_MAX ? prec : prec + 1);
-				len = utf8_cut(s, len, prec);
-				f = p;
-			} else if (f[1] == 'd') {
-				s = num;
-				len = num_text(va_arg(ap, int), num);
-				f++;
-			} else if (f[1] == 'z' && f[2] == 'u') {
-				size_t z = va_arg(ap, size_t);
-
-				if (z > LLONG_MAX)
-					return SIZE_MAX;
-				s = num;
-				len = num_text((long long)z, num);
-				f += 2;
-			} else if (f[1] == 'l' && f[2] == 'l' && f[3] == 'd') {
-				s = num;
-				len = num_text(va_arg(ap, long long), num);
-				f += 3;
-			} else if (f[1] == '%') {
-				f++;
-			} else {
-				return SIZE_MAX;
-			}
-		}
-		if (len >= size - n)
-			return SIZE_MAX;
-		memcpy(out + n, s, len);
-		n += len;
-	}
-	out[n] = '\0';
-	return n;
-}
-
-/* Whether s[0..n) may go into a reply as it is: UTF-8 without any
- * character rules/textsafe.h removes. */
-static bool
-clean(const char *s, size_t n)
-{
-	return utf8_valid(s, n) && textsafe_ok(s, n);
-}
-
-/* A copy of s[0..n) in the arena with every ill-formed byte replaced by
- * U+FFFD (a reply is always UTF-8, even if some text was cut badly), then
- * without the controls, bidi controls and invisible characters of
- * rules/textsafe.h: user text can neither break a line nor reorder the
- * text around it ("+ 0 = 14" shown as "41 = 0 +"). */
-static char *
-repaired(struct reply *r, const char *s, size_t n, size_t *len)
-{
-	struct buf b, safe;
-	char *out;
-
-	buf_init(&b, 3 * (size_t)SPAN_MAX);
-	buf_init(&safe, 3 * (size_t)SPAN_MAX);
-	utf8_repair(&b, s, n);
-	textsafe_clean(&safe, buf_str(&b), b.len);
-	out = copy(r, buf_str(&safe), safe.len);
-	if (len != NULL)
-		*len = safe.len;
-	buf_free(&b);
-	buf_free(&safe);
-	return out;
-}
-
-/* A copy of s[0..n) in the arena, repaired when it is not UTF-8 or holds
- * what textsafe removes. Every string a reply holds comes through here or
- * through vformat: this is the one place user text is made safe to show,
- * so the renderers can rely on it and none needs its own check. */
-static char *
-copy_text(struct reply *r, const char *s, size_t n, size_t *len)
-{
-	if (!clean(s, n))
-		return repaired(r, s, n, len);
-	if (len != NULL)
-		*len = n;
-	return copy(r, s, n);
-}
-
-/* Formats into the arena; *len (when not NULL) gets the length. Literal
- * formats and the common conversions skip printf altogether. */
-static char *
-vformat(struct reply *r, const char *fmt, va_list ap, size_t *len)
-{
-	char small[512], *out = NULL;
-	const char *src = small;
-	va_list again;
-	size_t n;
-	int f;
-
-	if (fmt[0] == '%' && fmt[1] == 's' && fmt[2] == '\0') {
-		src = va_arg(ap, const char *);
-		n = strlen(src);
-	} else if (strchr(fmt, '%') == NULL) {
-		src = fmt;
-		n = strlen(fmt);
-	} else {
-		va_copy(again, ap);
-		n = quick_format(small, sizeof(small), fmt, ap);
-		if (n == SIZE_MAX) {
-			va_list third;
-
-			va_copy(third, again);
-			f = vsnprintf(small, sizeof(small), fmt, again);
-			n = f < 0 ? SIZE_MAX : (size_t)f;
-			if (n >= sizeof(small) && n <= SPAN_MAX) {
-				out = alloc(r, n + 1);
-				vsnprintf(out, n + 1, fmt, third);
-			}
-			va_end(third);
-		}
-		va_end(again);
-	}
-	if (n > SPAN_MAX) {
-		src = "…";
-		n = strlen(src);
-		out = NULL;
-	}
-	if (out == NULL)
-		return copy_text(r, src, n, len);
-	if (!clean(out, n))
-		return repaired(r, out, n, len);
-	if (len != NULL)
-		*len = n;
-	return out;
-}
-
 void
 reply_title(struct reply *r, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	r->msg[r->cur].title = vformat(r, fmt, ap, NULL);
+	r->msg[r->cur].title = reply_fmt_v(r, fmt, ap, NULL);
 	va_end(ap);
 }
 
@@ -448,26 +252,9 @@ open_line(struct reply *r)
 	return new_block(r, RB_LINE);
 }
 
-/* Makes a player's mark (THWACKO_STYLE_MARK_MAX bytes) as safe as span text. */
-static void
-safe_mark(char *mark)
-{
-	size_t n = strlen(mark);
-	struct buf b;
-
-	if (clean(mark, n))
-		return;
-	buf_init(&b, 4 * THWACKO_STYLE_MARK_MAX);
-	textsafe_clean(&b, mark, utf8_valid(mark, n) ? n : 0);
-	n = utf8_cut(buf_str(&b), b.len, THWACKO_STYLE_MARK_MAX - 1);
-	memcpy(mark, buf_str(&b), n);
-	mark[n] = '\0';
-	buf_free(&b);
-}
-
 /* A new span on the open line; the caller sets text and len. */
-static struct reply_span *
-push_span(struct reply *r, unsigned style, const struct thwacko_style *us)
+struct reply_span *
+reply__push_span(struct reply *r, unsigned style, const struct thwacko_style *us)
 {
 	struct reply_block *b = open_line(r);
 	struct reply_span *s;
@@ -482,7 +269,7 @@ push_span(struct reply *r, unsigned style, const struct thwacko_style *us)
 	if (us != NULL) {
 		s->user = *us;
 		s->user.mark[THWACKO_STYLE_MARK_MAX - 1] = '\0';
-		safe_mark(s->user.mark);
+		reply_fmt_mark(s->user.mark);
 		s->style |= RS_USER;
 	}
 	return s;
@@ -490,8 +277,8 @@ push_span(struct reply *r, unsigned style, const struct thwacko_style *us)
 
 /* After reply_error, spans added to the error's line (a command
  * reference, the end of the sentence) extend the error's text. */
-static void
-error_extend(struct reply *r)
+void
+reply__error_extend(struct reply *r)
 {
 	const struct reply_block *b;
 	struct buf t;
@@ -503,7 +290,7 @@ error_extend(struct reply *r)
 	buf_init(&t, 4 * (size_t)SPAN_MAX);
 	for (size_t i = 0; i < b->nspans; i++)
 		buf_add(&t, b->spans[i].text, b->spans[i].len);
-	r->error_text = copy(r, buf_str(&t), t.len);
+	r->error_text = reply__copy(r, buf_str(&t), t.len);
 	buf_free(&t);
 }
 
@@ -525,17 +312,17 @@ add_span(struct reply *r, unsigned style, const struct thwacko_style *us, const 
 		if (b->nspans > 0 && b->spans[b->nspans - 1].style == 0)
 			last = &b->spans[b->nspans - 1];
 	}
-	text = vformat(r, fmt, ap, &len);
+	text = reply_fmt_v(r, fmt, ap, &len);
 	if (last != NULL && text == last->text + round_up(last->len + 1)) {
 		memmove(last->text + last->len, text, len + 1);
 		last->len += len;
 		r->arena->used = (size_t)(last->text + round_up(last->len + 1) - r->arena->data);
 		return;
 	}
-	s = push_span(r, style, us);
+	s = reply__push_span(r, style, us);
 	s->text = text;
 	s->len = len;
-	error_extend(r);
+	reply__error_extend(r);
 }
 
 void
@@ -587,91 +374,10 @@ reply_line(struct reply *r, unsigned style, const char *fmt, ...)
 	reply_nl(r);
 }
 
-/* One option of a reference being built: pieces of the caller's text. */
-struct opt_in {
-	const char *name, *value;
-	size_t nlen, vlen;
-	bool named;
-};
-
-#define REF_OPTS_MAX 16
-
-/* Appends a command reference span; its text is the console's form. */
-static void
-add_cmd(struct reply *r, unsigned style, const char *path, size_t plen, const struct opt_in *in,
-        size_t n)
-{
-	struct reply_cmdref *c = alloc(r, sizeof(*c));
-	struct reply_span *s;
-	struct buf b;
-
-	memset(c, 0, sizeof(*c));
-	c->path = copy_text(r, path, plen, NULL);
-	c->nopts = n;
-	c->opts = n > 0 ? alloc(r, n * sizeof(*c->opts)) : NULL;
-	if (n > 0)
-		memset(c->opts, 0, n * sizeof(*c->opts));
-	buf_init(&b, SPAN_MAX);
-	buf_addf(&b, "/%s", c->path);
-	for (size_t i = 0; i < n; i++) {
-		struct reply_cmd_opt *o = &c->opts[i];
-		bool quote;
-
-		o->name = copy_text(r, in[i].name, in[i].nlen, NULL);
-		o->value = copy_text(r, in[i].value, in[i].vlen, NULL);
-		o->named = in[i].named;
-		quote = memchr(o->value, ' ', in[i].vlen) != NULL && (o->named || i + 1 < n);
-		buf_addf(&b, " %s%s%s%s%s", o->named ? o->name : "", o->named ? ":" : "",
-		         quote ? "\"" : "", o->value, quote ? "\"" : "");
-	}
-	s = push_span(r, style | RS_CMD, NULL);
-	s->text = copy_text(r, buf_str(&b), b.len, &s->len);
-	s->cmd = c;
-	buf_free(&b);
-	error_extend(r);
-}
-
-void
-reply_usage(struct reply *r, unsigned style, const char *path, const struct reply_usage_opt *opts,
-            size_t n)
-{
-	struct reply_cmdref *c = alloc(r, sizeof(*c));
-	struct reply_span *s;
-	struct buf b;
-
-	memset(c, 0, sizeof(*c));
-	c->path = copy_text(r, path, strlen(path), NULL);
-	c->usage = true;
-	c->nopts = n;
-	c->opts = n > 0 ? alloc(r, n * sizeof(*c->opts)) : NULL;
-	buf_init(&b, SPAN_MAX);
-	buf_addf(&b, "/%s", c->path);
-	for (size_t i = 0; i < n; i++) {
-		struct reply_cmd_opt *o = &c->opts[i];
-		const char *open = opts[i].optional ? "[" : "<",
-		           *close = opts[i].optional ? "]" : ">";
-
-		o->name = copy_text(r, opts[i].name, strlen(opts[i].name), NULL);
-		o->value = copy_text(r, opts[i].value, strlen(opts[i].value), NULL);
-		o->kind = copy_text(r, opts[i].kind, strlen(opts[i].kind), NULL);
-		o->named = opts[i].named;
-		o->optional = opts[i].optional;
-		if (o->named)
-			buf_addf(&b, " %s%s:%s%s", open, o->name, o->kind, close);
-		else
-			buf_addf(&b, " %s%s%s", open, o->value, close);
-	}
-	s = push_span(r, (style & ~RS_USER) | RS_CMD, NULL);
-	s->text = copy_text(r, buf_str(&b), b.len, &s->len);
-	s->cmd = c;
-	buf_free(&b);
-	error_extend(r);
-}
-
 void
 reply_cmd(struct reply *r, unsigned style, const char *path, ...)
 {
-	struct opt_in in[REF_OPTS_MAX];
+	struct reply_ref_opt in[REPLY_REF_OPTS_MAX];
 	size_t n = 0;
 	const char *name;
 	va_list ap;
@@ -681,7 +387,7 @@ reply_cmd(struct reply *r, unsigned style, const char *path, ...)
 		const char *value = va_arg(ap, const char *);
 		size_t nlen = strlen(name);
 
-		if (n == REF_OPTS_MAX || value == NULL)
+		if (n == REPLY_REF_OPTS_MAX || value == NULL)
 			continue;
 		in[n].named = nlen > 0 && name[nlen - 1] == ':';
 		in[n].name = name;
@@ -691,87 +397,29 @@ reply_cmd(struct reply *r, unsigned style, const char *path, ...)
 		n++;
 	}
 	va_end(ap);
-	add_cmd(r, style & ~RS_USER, path, strlen(path), in, n);
+	reply_ref_add(r, style & ~RS_USER, path, strlen(path), in, n);
 }
 
-/* Parses "/path opt=value name:\"a b\"}" (just after the brace) into a
- * reference; returns the length up to and with the closing brace, or 0
- * when it is not one. */
-static size_t
-parse_ref(const char *t, const char **path, size_t *plen, struct opt_in *in, size_t *n)
+void
+reply_usage(struct reply *r, unsigned style, const char *path, const struct reply_usage_opt *opts,
+            size_t n)
 {
-	const char *p = t + 1;
-
-	*path = p;
-	*plen = 0;
-	*n = 0;
-	while (*p != '\0' && *p != '}') {
-		size_t w = strcspn(p, " =:}\"");
-
-		if (p[w] != '=' && p[w] != ':') { /* a word of the path */
-			if (*n > 0 || w == 0)
-				return 0;
-			p += w;
-			*plen = (size_t)(p - *path);
-		} else {
-			struct opt_in *o = &in[*n];
-
-			if (*n == REF_OPTS_MAX || w == 0)
-				return 0;
-			o->name = p;
-			o->nlen = w;
-			o->named = p[w] == ':';
-			p += w + 1;
-			if (*p == '"') {
-				o->value = ++p;
-				p += strcspn(p, "\"");
-				if (*p != '"')
-					return 0;
-				o->vlen = (size_t)(p++ - o->value);
-			} else {
-				o->value = p;
-				o->vlen = strcspn(p, " }");
-				p += o->vlen;
-			}
-			(*n)++;
-		}
-		p += strspn(p, " ");
-	}
-	if (*p != '}' || *plen == 0)
-		return 0;
-	return (size_t)(p + 1 - t) + 1;
+	reply_ref_usage(r, style, path, opts, n);
 }
 
 void
 reply_text(struct reply *r, unsigned style, const char *text)
 {
-	const char *p = text;
-
-	for (;;) {
-		const char *ref = strstr(p, "{/"), *path;
-		struct opt_in in[REF_OPTS_MAX];
-		size_t plen, n, len = 0;
-
-		while (ref != NULL && (len = parse_ref(ref + 1, &path, &plen, in, &n)) == 0)
-			ref = strstr(ref + 2, "{/");
-		if (ref == NULL)
-			break;
-		if (ref > p)
-			reply_add(r, style, "%.*s", (int)(ref - p), p);
-		add_cmd(r, style & ~RS_USER, path, plen, in, n);
-		p = ref + len;
-	}
-	if (*p != '\0')
-		reply_add(r, style, "%s", p);
+	reply_ref_text(r, style, text);
 }
 
 static char **
 copy_strings(struct reply *r, const char *const *v, int n)
 {
-	char **out = alloc(r, (size_t)n * sizeof(*out));
+	char **out = reply__alloc(r, (size_t)n * sizeof(*out));
 
 	for (int i = 0; i < n; i++)
-		out[i] = copy_text(r, v[i] ? v[i] : "", v[i] ? strlen(v[i]) : 0, NULL);
+		out[i] = reply_fmt_text(r, v[i] ? v[i] : "", v[i] ? strlen(v[i]) : 0, NULL);
 	return out;
 }
 
@@ -833,7 +481,7 @@ reply_cell_user(struct reply *r, int col, const struct thwacko_style *us)
 			return;
 		row = &b->rows[b->nrows - 1];
 		if (row->user == NULL)
-			row->user = alloc(r, (size_t)b->ncols * sizeof(*row->user));
+			row->user = reply__alloc(r, (size_t)b->ncols * sizeof(*row->user));
 		row->user[col] = *us;
 		row->user[col].mark[THWACKO_STYLE_MARK_MAX - 1] = '\0';
 		row->user_cols |= 1u << col;
@@ -849,8 +497,8 @@ add_button(struct reply *r, const char *label, const char *action, bool update, 
 	size_t cap = implied_cap(m->nbuttons);
 
 	m->buttons = grow_array(r, m->buttons, &cap, m->nbuttons + 1, sizeof(*m->buttons));
-	m->buttons[m->nbuttons].label = copy_text(r, label, strlen(label), NULL);
-	m->buttons[m->nbuttons].action = copy_text(r, action, strlen(action), NULL);
+	m->buttons[m->nbuttons].label = reply_fmt_text(r, label, strlen(label), NULL);
+	m->buttons[m->nbuttons].action = reply_fmt_text(r, action, strlen(action), NULL);
 	m->buttons[m->nbuttons].update = update;
 	m->buttons[m->nbuttons].panel = panel;
 	m->nbuttons++;
@@ -877,7 +525,7 @@ reply_button_panel(struct reply *r, const char *label, const char *action)
 void
 reply_panel(struct reply *r, const char *message)
 {
-	r->panel = copy(r, message, strlen(message));
+	r->panel = reply__copy(r, message, strlen(message));
 }
 
 const char *
@@ -899,7 +547,7 @@ reply_error(struct reply *r, const char *fmt, ...)
 	buf_init(&b, SPAN_MAX);
 	va_start(ap, fmt);
 	va_copy(again, ap);
-	len = quick_format(small, sizeof(small), fmt, ap);
+	len = reply_fmt_quick(small, sizeof(small), fmt, ap);
 	if (len != SIZE_MAX)
 		buf_add(&b, small, len);
 	else
@@ -907,12 +555,12 @@ reply_error(struct reply *r, const char *fmt, ...)
 	va_end(again);
 	va_end(ap);
 	reply_clear(r);
-	text = copy_text(r, buf_str(&b), b.len, &len);
+	text = reply_fmt_text(r, buf_str(&b), b.len, &len);
 	buf_free(&b);
 	r->error = true;
 	r->error_text = text;
 	r->cur = REPLY_CHANNEL;
-	span = push_span(r, RS_BAD, NULL);
+	span = reply__push_span(r, RS_BAD, NULL);
 	span->text = text;
 	span->len = len;
 }

@@ -138,18 +138,28 @@ sign_line(struct reply *out, const struct turn_report *r, bool struck)
 	reply_add(out, 0, "); that creature is the next encounter.");
 }
 
+/* The encounter and sign events whose lines the channel reads as they are
+ * while Tension is hidden: a safe area is the channel's own setting, the
+ * same whatever the dice said, and a surprise goes with the veiled line of
+ * its encounter (procedure_render_report). */
+static bool
+public_behind_screen(enum turn_event_kind k)
+{
+	return k == TE_SAFE_AREA || k == TE_SIGN_SAFE || k == TE_SURPRISED;
+}
+
 /* Whether what an event tells is behind the GM's screen while Tension is
- * hidden: whatever the encounter table's d10 + Tension decided (the entry,
- * or that it was struck), the sign's creature met, and an encounter or a
- * sign with neither (which would read otherwise, and so tell whether a
- * creature is remembered, or whether the channel has an encounter table
- * behind the screen). */
+ * hidden: every encounter or sign event (turn_event_topic()) that is not
+ * public_behind_screen(). So whatever the encounter table's d10 + Tension
+ * decided (the entry, or that it was struck), the sign's creature met, an
+ * encounter or a sign with neither (which would read otherwise, and so
+ * tell whether a creature is remembered, or whether the channel has an
+ * encounter table behind the screen), and a kind added later, are veiled
+ * until listed as public. */
 static bool
 veiled(enum turn_event_kind k)
 {
-	return k == TE_ENCOUNTER || k == TE_ENCOUNTER_ROLLED || k == TE_ENCOUNTER_STRUCK ||
-	       k == TE_SIGN_MET || k == TE_SIGN_REMEMBERED || k == TE_SIGN_STRUCK ||
-	       k == TE_SIGN_HINT;
+	return turn_event_topic(k) != TURN_TOPIC_OTHER && !public_behind_screen(k);
 }
 
 bool
@@ -168,7 +178,7 @@ veiled_line(struct reply *out, const struct turn_event *e, const struct procedur
 {
 	int why = turn_surprise(&s->clock, s->proc);
 
-	if (e->kind == TE_SIGN_REMEMBERED || e->kind == TE_SIGN_STRUCK || e->kind == TE_SIGN_HINT) {
+	if (turn_event_topic(e->kind) == TURN_TOPIC_SIGN) {
 		reply_add(out, 0,
 		          "A sign of danger nearby; what it belongs to is behind the GM's screen, "
 		          "and the GM describes it.");
@@ -389,6 +399,8 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 		reply_add(out, RS_BAD, "The rest was skipped:");
 		reply_add(out, 0, " ");
 		con_save(out);
+		break;
+	case TE_KIND_COUNT: /* not a kind */
 		break;
 	}
 	return i + 1;

@@ -26,10 +26,11 @@ void procedure_render_time_text(int turns, char *buf, size_t len);
 
 /* One line per event of r (prefixed "Turn N:" when several turns passed),
  * read with the channel's procedure and settings s. With hidden (Tension
- * behind the GM's screen) what the encounter table decided (an encounter
- * or a sign's creature, or that its entry was struck) and a sign's
- * creature met are told in lines that read the same whatever it was:
- * procedure_render_behind() tells the GM. */
+ * behind the GM's screen) every encounter or sign event (turn_event_topic())
+ * but a safe area's and a surprise's (which goes with its encounter's line)
+ * is told in a line that reads the same whatever it was: what the
+ * encounter table decided, a sign's creature met, an encounter or a sign
+ * with neither. procedure_render_behind() tells the GM. */
 void procedure_render_report(struct reply *out, const struct turn_report *r,
                              const struct procedure_state *s, bool turn_prefix, bool hidden);
 /* Whether r holds an event that hidden mode tells behind the screen. */

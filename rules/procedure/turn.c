@@ -70,6 +70,47 @@ add(struct turn_report *r, enum turn_event_kind k, int turn, int value, const st
 		e->light = *l;
 }
 
+enum turn_topic
+turn_event_topic(enum turn_event_kind k)
+{
+	switch (k) {
+	case TE_ENCOUNTER:
+	case TE_SIGN_MET:
+	case TE_ENCOUNTER_ROLLED:
+	case TE_ENCOUNTER_STRUCK:
+	case TE_SAFE_AREA:
+	case TE_SURPRISED:
+		return TURN_TOPIC_ENCOUNTER;
+	case TE_SIGN_HINT:
+	case TE_SIGN_REMEMBERED:
+	case TE_SIGN_STRUCK:
+	case TE_SIGN_SAFE:
+		return TURN_TOPIC_SIGN;
+	case TE_FLAG_OUT:
+	case TE_FLAG_LOW:
+	case TE_FLAG_FLICKER:
+	case TE_FLAG_NONE:
+	case TE_BURN_OUT:
+	case TE_BURN_NONE:
+	case TE_FATIGUE_CHOICE:
+	case TE_FATIGUE_RESTING:
+	case TE_FATIGUE_PENDING:
+	case TE_FATIGUE_IGNORED:
+	case TE_SHIFT:
+	case TE_FATIGUE_AVOIDED:
+	case TE_FATIGUE_DAMAGE:
+	case TE_LIGHT_WARN:
+	case TE_LIGHT_OUT:
+	case TE_CANDLE_BLOWN:
+	case TE_RESTED:
+	case TE_REST_DUE:
+	case TE_REST_SKIPPED:
+	case TE_KIND_COUNT:
+		break;
+	}
+	return TURN_TOPIC_OTHER;
+}
+
 int
 turn_surprise(const struct turn_clock *c, enum procedure p)
 {

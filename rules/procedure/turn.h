@@ -91,7 +91,19 @@ enum turn_event_kind {
 	TE_RESTED,          /* this turn was a rest */
 	TE_REST_DUE,        /* value turns without a rest: the reminder */
 	TE_REST_SKIPPED,    /* exploration: the due rest was skipped: CON save */
+	TE_KIND_COUNT       /* the number of kinds, not a kind */
 };
+
+/* What an event is about: an encounter (the creature met, or that none
+ * comes, and whether it surprises the party), the sign of one, or
+ * something else (light, Fatigue, rest, time, the environment). Every
+ * kind has its topic here. */
+enum turn_topic {
+	TURN_TOPIC_OTHER = 0,
+	TURN_TOPIC_ENCOUNTER,
+	TURN_TOPIC_SIGN,
+};
+enum turn_topic turn_event_topic(enum turn_event_kind k);
 
 struct turn_event {
 	enum turn_event_kind kind;

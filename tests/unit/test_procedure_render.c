@@ -1,0 +1,126 @@
+/*
+ * procedure_render: what the channel reads of a turn's events while
+ * Tension is hidden. Every encounter or sign event is veiled unless it is
+ * one of the few listed as public, so a kind added later cannot tell the
+ * channel what the GM's screen keeps.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/console/render_text.h"
+#include "commands/core/reply.h"
+#include "commands/procedure/procedure_render.h"
+#include "rules/base/buf.h"
+
+#define SIGN_VEILED                                                                                \
+	"A sign of danger nearby; what it belongs to is behind the GM's screen, and the GM "       \
+	"describes it.\n"
+#define ENCOUNTER_VEILED                                                                           \
+	"The encounter is behind the GM's screen: the GM says what the party meets, if "           \
+	"anything (/surprise checks who is caught off guard).\n"
+
+/* The encounter and sign kinds the channel reads as they are. */
+static bool
+public_kind(enum turn_event_kind k)
+{
+	return k == TE_SAFE_AREA || k == TE_SIGN_SAFE || k == TE_SURPRISED;
+}
+
+/* Renders a report of the one event k (turn 3) as the channel reads it
+ * with Tension hidden or not, into out. */
+static void
+render_one(enum turn_event_kind k, bool hidden, struct buf *out)
+{
+	struct procedure_state s;
+	struct turn_report r;
+	struct reply *rep = reply_new();
+
+	memset(&s, 0, sizeof(s));
+	turn_clock_init(&s.clock);
+	s.proc = PROC_EXPLORATION;
+	turn_report_init(&r);
+	r.ev[0].kind = k;
+	r.ev[0].turn = 3;
+	r.n = 1;
+	snprintf(r.sign, sizeof(r.sign), "%s", "a gelatinous cube");
+	procedure_render_report(rep, &r, &s, false, hidden);
+	buf_reset(out);
+	render_text(reply_msg(rep, REPLY_CHANNEL), false, out);
+	reply_free(rep);
+}
+
+/* Each encounter or sign kind not listed as public reads the veiled line of
+ * its topic alone under hidden Tension, and procedure_render_veils() says
+ * so; the public ones and every other kind are not veiled. */
+static void
+unlisted_kinds_are_veiled(void **unused)
+{
+	struct buf b;
+	int veiled = 0;
+
+	(void)unused;
+	buf_init(&b, 4096);
+	for (int i = 0; i < TE_KIND_COUNT; i++) {
+		enum turn_event_kind k = (enum turn_event_kind)i;
+		enum turn_topic topic = turn_event_topic(k);
+		struct turn_report r;
+
+		turn_report_init(&r);
+		r.ev[0].kind = k;
+		r.n = 1;
+		if (topic == TURN_TOPIC_OTHER || public_kind(k)) {
+			if (procedure_render_veils(&r))
+				fail_msg("kind %d is veiled, but is not an encounter or sign kind "
+				         "or is public",
+				         i);
+			continue;
+		}
+		if (!procedure_render_veils(&r))
+			fail_msg("kind %d (an encounter or sign kind) is not veiled", i);
+		render_one(k, true, &b);
+		if (strcmp(buf_str(&b),
+		           topic == TURN_TOPIC_SIGN ? SIGN_VEILED : ENCOUNTER_VEILED) != 0)
+			fail_msg("kind %d reads under hidden Tension: %s", i, buf_str(&b));
+		veiled++;
+	}
+	/* encounter, sign met, rolled, struck; sign hint, remembered, struck (a kind
+	 * added to these topics counts here too) */
+	assert_int_equal(veiled, 7);
+	buf_free(&b);
+}
+
+/* A veiled kind read with Tension in the open says what it is. */
+static void
+open_tension_reads_the_event(void **unused)
+{
+	struct buf b;
+
+	(void)unused;
+	buf_init(&b, 4096);
+	render_one(TE_SIGN_HINT, false, &b);
+	assert_string_equal(buf_str(&b), "A sign of danger nearby (noise, smell, tracks or a "
+	                                 "shadow); the GM describes it.\n");
+	render_one(TE_SIGN_HINT, true, &b);
+	assert_string_equal(buf_str(&b), SIGN_VEILED);
+	render_one(TE_SAFE_AREA, true, &b);
+	assert_string_equal(buf_str(&b), "No encounter: this is a safe area, where no wandering "
+	                                 "monsters come.\n");
+	buf_free(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(unlisted_kinds_are_veiled),
+	    cmocka_unit_test(open_tension_reads_the_event),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
