@@ -92,10 +92,8 @@ may_change(struct invocation *inv, const char *name, bool make, struct reply *ou
 static void
 screen(struct invocation *inv, const char *name, struct reply *out)
 {
-	if (!inv->is_gm || !tension_state_hidden(inv->chan) ||
-	    !tables_use_screened_in(inv->chan, name))
-		return;
-	invocation_screen(inv, out, RS_ITALIC, "The GM changed a table behind the screen.");
+	if (inv->is_gm)
+		cmd_table_screen(inv, name, "The GM changed a table behind the screen.", out);
 }
 
 /* Keeps struck the entries of t that old (the table it replaces) had
@@ -170,16 +168,20 @@ missing_line(const struct channel *ch, bool screen, const struct buf *names, str
 }
 
 /* Whether another table here has a name that looks the same as name (a
- * letter of another alphabet for a Latin one); err says which. */
+ * letter of another alphabet for a Latin one); err says which. With screen
+ * set (a writer who may not read the tables behind the GM's screen) and
+ * Tension hidden, those are not looked at: their names are not told. */
 static bool
-looks_taken(const struct channel *ch, const char *name, char *err, size_t errlen)
+looks_taken(const struct channel *ch, const char *name, bool screen, char *err, size_t errlen)
 {
 	const struct tables_state *s = tables_state_peek(ch);
 	char mine[ROLL_TABLE_NAME_MAX], theirs[ROLL_TABLE_NAME_MAX];
 
+	screen = screen && tension_state_hidden(ch);
 	roll_table_name_look(name, mine, sizeof(mine));
 	for (size_t i = 0; s != NULL && i < s->n; i++) {
-		if (strcmp(s->v[i].name, name) == 0)
+		if (strcmp(s->v[i].name, name) == 0 ||
+		    (screen && tables_use_screened_in(ch, s->v[i].name)))
 			continue;
 		roll_table_name_look(s->v[i].name, theirs, sizeof(theirs));
 		if (strcmp(mine, theirs) == 0) {
@@ -250,7 +252,7 @@ table_set(struct invocation *inv, struct reply *out)
 
 	if (!cmd_table_name(inv, name, out) || !may_change(inv, name, true, out))
 		return;
-	if (looks_taken(inv->chan, name, err, sizeof(err))) {
+	if (looks_taken(inv->chan, name, !inv->is_gm, err, sizeof(err))) {
 		reply_error(out, "The table %s was not saved: %s", name, err);
 		return;
 	}
@@ -289,6 +291,7 @@ table_set(struct invocation *inv, struct reply *out)
 	 * screen for the writer's note */
 	missing_names(inv->chan, name, buf_str(&text), !inv->is_gm, &missing);
 	if (tables_use_check(inv->chan, name, buf_str(&text), !inv->is_gm, err, sizeof(err)) < 0 ||
+	    tables_use_room(inv->chan, name, text.len, !inv->is_gm, err, sizeof(err)) < 0 ||
 	    tables_state_put(s, name, t, err, sizeof(err)) < 0) {
 		tables_state_settle(inv->chan);
 		reply_error(out, "The table %s was not saved: %s", name, err);
@@ -364,12 +367,8 @@ table_delete(struct invocation *inv, struct reply *out)
 		return;
 	}
 	if (at < 0) {
-		reply_error(out,
-		            "No table here is called %s of the channel's own (Tension's cannot be "
-		            "deleted); ",
-		            name);
-		reply_cmd(out, RS_BAD, "table list", NULL);
-		reply_add(out, RS_BAD, " shows those there are.");
+		cmd_table_none_called(name, " of the channel's own (Tension's cannot be deleted)",
+		                      out);
 		return;
 	}
 	s = tables_state_of(inv->chan);
@@ -445,7 +444,8 @@ copy_one(struct invocation *inv, const struct tables_state *from, size_t i, stru
 	tables_state_get(from, i, t);
 	for (size_t k = 0; k < t->n; k++)
 		t->e[k].struck = false;
-	if (tables_use_check(inv->chan, from->v[i].name, from->v[i].text, false, err, errlen) < 0)
+	if (tables_use_check(inv->chan, from->v[i].name, from->v[i].text, false, err, errlen) < 0 ||
+	    tables_use_room(inv->chan, from->v[i].name, from->v[i].len, false, err, errlen) < 0)
 		return -1;
 	return tables_state_put(tables_state_of(inv->chan), from->v[i].name, t, err, errlen);
 }
@@ -713,7 +713,8 @@ static const struct command table_subs[] = {
              "[[name]] rolls the table of that name (a table may not roll itself, even "
              "through others, and a chain is at most 4 tables). Replacing a table keeps "
              "struck the entries that are unchanged. Limits: 100 entries of 160 bytes, "
-             "4000 bytes a table, 32 tables and 32000 bytes a channel. While someone holds "
+             "4000 bytes a table, 32 tables a channel, 32000 bytes in the tables you may read. "
+             "While someone holds "
              "the GM seat, only the GM changes tables; while Tension is hidden and nobody "
              "holds it, a player replaces only the tables they may read and makes none.",
      .opts = set_opts,

@@ -114,15 +114,6 @@ tables_state_put(struct tables_state *s, const char *name, const struct roll_tab
 		buf_free(&b);
 		return -1;
 	}
-	if (s->bytes - old + b.len > TABLES_BYTES_MAX) {
-		snprintf(
-		    err, errlen,
-		    "this channel's tables would hold %zu bytes of text; they may hold at most "
-		    "%d (delete or shorten one).",
-		    s->bytes - old + b.len, TABLES_BYTES_MAX);
-		buf_free(&b);
-		return -1;
-	}
 	memset(&it, 0, sizeof(it));
 	snprintf(it.name, sizeof(it.name), "%s", name);
 	it.len = b.len;

@@ -5,10 +5,13 @@
  * Each table is kept as its text in the form roll_table_write() writes (one
  * entry a line), with the entries struck from it; it is parsed when it is
  * used, so a channel pays memory for the text it holds. Bounded:
- * TABLES_MAX tables, TABLES_TEXT_MAX bytes of text each, TABLES_BYTES_MAX in
- * all. Saved as {"tables":[{"name":N,"text":T,"struck":["5-8"]}]} (struck
- * left out when empty), names in order; load() checks every table and
- * refuses a record it cannot trust whole.
+ * TABLES_MAX tables of TABLES_TEXT_MAX bytes of text each. A writer is
+ * held besides to TABLES_BYTES_MAX bytes of the tables the writer may read
+ * (tables_use_room(), checked before a put): while Tension is hidden, a
+ * player's tables and those behind the GM's screen count apart, so a
+ * channel may then hold more, up to the bound. Saved as
+ * {"tables":[{"name":N,"text":T,"struck":["5-8"]}]} (struck left out when empty), names in order;
+ * load() checks every table and refuses a record it cannot trust whole.
  *
  * Ownership: the state belongs to its channel record (channel_mod()).
  */
@@ -24,7 +27,7 @@
 
 #define TABLES_MAX       32    /* tables in one channel */
 #define TABLES_TEXT_MAX  4000  /* bytes of one table's text */
-#define TABLES_BYTES_MAX 32000 /* bytes of all a channel's tables' text */
+#define TABLES_BYTES_MAX 32000 /* bytes of text one writer's change may bring the tables to */
 
 struct tables_item {
 	char name[ROLL_TABLE_NAME_MAX];
@@ -56,8 +59,10 @@ void tables_state_get(const struct tables_state *s, size_t i, struct roll_table 
 
 /*
  * Stores t under name (canonical), replacing a table of that name, with t's
- * struck entries. Returns 0, or -1 with one sentence in err when a limit
- * would be passed (the state is then as it was).
+ * struck entries. Returns 0, or -1 with one sentence in err when the
+ * table's length or the number of tables would pass its limit (the state
+ * is then as it was); the bytes of all the tables are the caller's to
+ * check (tables_use_room()).
  */
 int tables_state_put(struct tables_state *s, const char *name, const struct roll_table *t,
                      char *err, size_t errlen);

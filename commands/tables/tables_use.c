@@ -101,6 +101,38 @@ tables_use_kind(const struct channel *ch, const char *kind, struct roll_table *t
 	return true;
 }
 
+int
+tables_use_room(const struct channel *ch, const char *name, size_t len, bool screen, char *err,
+                size_t errlen)
+{
+	const struct tables_state *s = tables_state_peek(ch);
+	size_t counted = 0, old = 0;
+
+	screen = screen && tension_state_hidden(ch);
+	for (size_t i = 0; s != NULL && i < s->n; i++) {
+		if (screen && tables_use_screened_in(ch, s->v[i].name))
+			continue;
+		counted += s->v[i].len;
+		if (strcmp(s->v[i].name, name) == 0)
+			old = s->v[i].len;
+	}
+	if (len <= old || counted - old + len <= TABLES_BYTES_MAX)
+		return 0;
+	if (screen)
+		snprintf(err, errlen,
+		         "the tables you may read here would hold %zu bytes of text; they may hold "
+		         "at most %d (delete or shorten one; while Tension is hidden, the tables "
+		         "behind the GM's screen count apart).",
+		         counted - old + len, TABLES_BYTES_MAX);
+	else
+		snprintf(
+		    err, errlen,
+		    "this channel's tables would hold %zu bytes of text; they may hold at most "
+		    "%d (delete or shorten one).",
+		    counted - old + len, TABLES_BYTES_MAX);
+	return -1;
+}
+
 void
 tables_use_pick_text(const struct tension_pick *p, const char *table, const char *kind, char *buf,
                      size_t len)

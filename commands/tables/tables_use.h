@@ -77,6 +77,18 @@ int tables_use_check(const struct channel *ch, const char *name, const char *tex
                      char *err, size_t errlen);
 
 /*
+ * Whether a table called name whose text is len bytes (roll_table_write's
+ * form) may be stored: the tables the writer may read would then hold at
+ * most TABLES_BYTES_MAX bytes of text, or the change adds none (so a
+ * channel past the limit can still be shortened). With screen set (a
+ * writer who may not read the tables behind the GM's screen) and Tension
+ * hidden, those are not counted, so neither the answer nor its figure
+ * tells how long they are. Returns 0, or -1 with one sentence in err.
+ */
+int tables_use_room(const struct channel *ch, const char *name, size_t len, bool screen, char *err,
+                    size_t errlen);
+
+/*
  * How a procedure's roll on a table reads, for its reply: "encounter
  * table, d10 + Tension = 3 + 4 = 7" for Tension's table of kind ("" table),
  * "table encounter-2, d6: 4" for the channel's own (a d66's tens and units

@@ -46,7 +46,7 @@
  * the screen that the play makes by number ("@N"). Both worlds of a pair
  * run the same commands; only what the screen hides differs. */
 struct world_text {
-	const char *setup[16];
+	const char *setup[32];
 	const char *moves[MOVES];
 };
 
@@ -555,6 +555,96 @@ the_empty_seat_hides_what_differs(void **unused)
 	}
 }
 
+/* A table of 12 entries of 150 bytes each (1851 bytes as text), all of
+ * letter, into buf. */
+static const char *
+long_table(char *buf, size_t len, const char *name, char letter)
+{
+	size_t n = (size_t)snprintf(buf, len, "table set %s ", name);
+
+	for (int e = 1; e <= 12 && n < len; e++) {
+		char text[151];
+
+		memset(text, letter, 150);
+		text[150] = '\0';
+		n += (size_t)snprintf(buf + n, len - n, "%s%d: %s", e > 1 ? "; " : "", e, text);
+	}
+	return buf;
+}
+
+/* hidden8's z (V6): with the seat empty and Tension hidden, a player's
+ * change is held to the limit of the text the player may read, whatever
+ * the tables behind the screen hold: A's screened tables are long, B's
+ * short, and the players' long tables are saved, then refused, alike. */
+static void
+the_byte_limit_reads_alike(void **unused)
+{
+	static char lines[2][5][2000], open[18][32], grow[18][2000];
+	static const char *const screened[] = {"encounter", "effects", "encounter-2", "encounter-3",
+	                                       "effects-2"};
+	struct world_text w[2];
+	const char *moves[24];
+
+	(void)unused;
+	log_set_level(LOG_LEVEL_WARN);
+	memset(w, 0, sizeof(w));
+	for (int k = 0; k < 2; k++) {
+		int n = 0;
+
+		w[k].setup[n++] = "gm claim";
+		for (int i = 0; i < 18; i++) {
+			snprintf(open[i], sizeof(open[i]), "table set o%d 1-6: a coin", i + 1);
+			w[k].setup[n++] = open[i];
+		}
+		w[k].setup[n++] = "tension mode hidden";
+		for (int i = 0; i < 5; i++) {
+			if (k == 0)
+				long_table(lines[k][i], sizeof(lines[k][i]), screened[i], 'x');
+			else
+				snprintf(lines[k][i], sizeof(lines[k][i]),
+				         "table set %s 1-20: rats", screened[i]);
+			w[k].setup[n++] = lines[k][i];
+		}
+		w[k].setup[n++] = "gm release";
+		w[k].setup[n] = NULL;
+	}
+	for (int i = 0; i < 18; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "o%d", i + 1);
+		long_table(grow[i], sizeof(grow[i]) - 8, name, 'a' + (char)i);
+		memmove(grow[i] + 7, grow[i], strlen(grow[i]) + 1);
+		memcpy(grow[i], "alice: ", 7);
+		moves[i] = grow[i];
+	}
+	moves[18] = "alice: table";
+	moves[19] = NULL;
+	/* IRC takes lines of 512 bytes: the console and Discord carry these
+	 * (17 tables of 1851 bytes fit, 18 do not) */
+	for (int kind = 0; kind < PLAYVIEW_NKINDS; kind++) {
+		struct session s[2];
+		char what[64];
+
+		if (kind == PLAYVIEW_IRC)
+			continue;
+		base_seed = 1;
+		for (int k = 0; k < 2; k++) {
+			session_open(&s[k], (enum playview_kind)kind, &w[k]);
+			session_lines(&s[k], moves);
+		}
+		snprintf(what, sizeof(what), "the byte limit on %s", playview_names[kind]);
+		same_view(what, buf_str(&s[0].players), buf_str(&s[1].players));
+		if (kind == PLAYVIEW_CONSOLE &&
+		    (strstr(buf_str(&s[0].players), "Replaced the table o17") == NULL ||
+		     strstr(buf_str(&s[0].players), "The table o18 was not saved") == NULL))
+			fail_msg("%s: the players' tables were not saved up to the limit, then "
+			         "refused:\n%s",
+			         what, buf_str(&s[0].players));
+		for (int k = 0; k < 2; k++)
+			session_close(&s[k]);
+	}
+}
+
 /* The text as an IRC client shows it: without the zero-width joiners that
  * keep nicks in replies from notifying their owners. */
 static const char *
@@ -595,6 +685,7 @@ main(void)
 	    cmocka_unit_test(the_screen_hides_what_differs),
 	    cmocka_unit_test(the_screen_names_the_gm_by_the_nick_in_use),
 	    cmocka_unit_test(the_empty_seat_hides_what_differs),
+	    cmocka_unit_test(the_byte_limit_reads_alike),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -156,6 +156,10 @@ playview_on_button(struct playview *w, playview_button_fn fn, void *ctx)
 	w->button_ctx = ctx;
 }
 
+/* The longest console line a test types: a command may be 2000 bytes (a
+ * table of about that much typed on one line). */
+#define PLAYVIEW_CONSOLE_LINE_MAX 2048
+
 /* The console: what is printed before the parts that are not the
  * viewer's: the GM's part for the invoker, every private part for the
  * channel. */
@@ -164,7 +168,7 @@ console_run(struct playview *w, const char *who, const char *line, enum playview
             struct buf *seen)
 {
 	struct buf out;
-	char as[CMDWALK_LINE_MAX + 2];
+	char as[PLAYVIEW_CONSOLE_LINE_MAX + 2];
 	const char *cut;
 
 	buf_init(&out, 1 << 20);
