@@ -92,10 +92,8 @@ may_change(struct invocation *inv, const char *name, bool make, struct reply *ou
 static void
 screen(struct invocation *inv, const char *name, struct reply *out)
 {
-	if (!inv->is_gm || !tension_state_hidden(inv->chan) ||
-	    !tables_use_screened_in(inv->chan, name))
-		return;
-	invocation_screen(inv, out, RS_ITALIC, "The GM changed a table behind the screen.");
+	if (inv->is_gm)
+		cmd_table_screen(inv, name, "The GM changed a table behind the screen.", out);
 }
 
 /* Keeps struck the entries of t that old (the table it replaces) had
@@ -369,12 +367,8 @@ table_delete(struct invocation *inv, struct reply *out)
 		return;
 	}
 	if (at < 0) {
-		reply_error(out,
-		            "No table here is called %s of the channel's own (Tension's cannot be "
-		            "deleted); ",
-		            name);
-		reply_cmd(out, RS_BAD, "table list", NULL);
-		reply_add(out, RS_BAD, " shows those there are.");
+		cmd_table_none_called(name, " of the channel's own (Tension's cannot be deleted)",
+		                      out);
 		return;
 	}
 	s = tables_state_of(inv->chan);

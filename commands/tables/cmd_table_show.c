@@ -50,7 +50,13 @@ cmd_table_unknown(struct invocation *inv, const char *name, struct reply *out)
 		reply_add(out, RS_BAD, " shows those you may read.");
 		return;
 	}
-	reply_error(out, "No table here is called %s; ", name);
+	cmd_table_none_called(name, "", out);
+}
+
+void
+cmd_table_none_called(const char *name, const char *lacks, struct reply *out)
+{
+	reply_error(out, "No table here is called %s%s; ", name, lacks);
 	reply_cmd(out, RS_BAD, "table list", NULL);
 	reply_add(out, RS_BAD, " shows those there are.");
 }
@@ -65,10 +71,8 @@ cmd_table_may_read(struct invocation *inv, const char *name, struct reply *out)
 	return false;
 }
 
-/* Whether the invoker reads a screened table as the GM behind the screen:
- * the channel is told that much, the rest goes to the GM alone. */
-static void
-screen(struct invocation *inv, const char *name, const char *what, struct reply *out)
+void
+cmd_table_screen(struct invocation *inv, const char *name, const char *what, struct reply *out)
 {
 	if (!tension_state_hidden(inv->chan) || !tables_use_screened_in(inv->chan, name))
 		return;
@@ -214,7 +218,7 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 	/* a roll all see rolls no table behind the screen */
 	tl.screen = !hidden;
 	if (!secret)
-		screen(inv, name, "The GM rolls on a table behind the screen.", out);
+		cmd_table_screen(inv, name, "The GM rolls on a table behind the screen.", out);
 	roll_table_pick(inv->rng, t, 0, &p);
 	if (!p.struck)
 		roll_table_expand(inv->rng, t, (size_t)p.index, &tl.lk, &tr, &res);
@@ -263,7 +267,7 @@ cmd_table_show(struct invocation *inv, struct reply *out)
 	buf_init(&struck, 1024);
 	if (!find_table(inv, &tl, name, t, out))
 		goto done;
-	screen(inv, name, "The GM looks at a table behind the screen.", out);
+	cmd_table_screen(inv, name, "The GM looks at a table behind the screen.", out);
 	roll_table_die_text(t, die, sizeof(die));
 	for (size_t i = 0; i < t->n; i++) {
 		char r[16];

@@ -19,6 +19,18 @@ bool cmd_table_name(struct invocation *inv, char *canon, struct reply *out);
  * tell nothing; the GM, and anyone in an open channel, reads that no
  * table has it. */
 void cmd_table_unknown(struct invocation *inv, const char *name, struct reply *out);
+/* The open reading of that refusal, with what the table the name asks
+ * for lacks said after it: "No table here is called NAME<lacks>; /table
+ * list shows those there are." (lacks "" for nothing more). */
+void cmd_table_none_called(const char *name, const char *lacks, struct reply *out);
+
+/* When the table called name is behind the GM's screen (Tension hidden,
+ * the table screened), the channel reads what (a GM's act behind the
+ * screen, in italics) and the rest of the reply goes to the invoker
+ * alone (invocation_screen); else nothing. For the GM's use of a table:
+ * a player never reads a screened one (cmd_table_may_read). */
+void cmd_table_screen(struct invocation *inv, const char *name, const char *what,
+                      struct reply *out);
 
 /* Whether the invoker may see the table called name: not one behind the
  * GM's screen while Tension is hidden, unless the GM (cmd_table_unknown's
