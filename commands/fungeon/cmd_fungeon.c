@@ -7,6 +7,7 @@
 #include "commands/fungeon/cmd_fungeon_combat.h"
 #include "commands/fungeon/cmd_fungeon_design.h"
 #include "commands/fungeon/cmd_fungeon_hallway.h"
+#include "commands/fungeon/cmd_fungeon_join.h"
 #include "commands/fungeon/cmd_fungeon_orders.h"
 #include "commands/fungeon/cmd_fungeon_party.h"
 #include "commands/fungeon/cmd_fungeon_retreat.h"
