@@ -11,6 +11,7 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "rules/base/buf.h"
 #include "rules/base/utf8.h"
+#include "rules/fungeon/fungeon_name.h"
 
 /* Whether s holds something besides spaces. */
 static bool
@@ -104,7 +105,7 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 	const char *name = invocation_str(inv, "name"), *cls = invocation_str(inv, "class");
 	const char *type = invocation_str(inv, "type");
 
-	if (!fungeon_cost_name_valid(name)) {
+	if (!fungeon_name_valid(name)) {
 		reply_error(out,
 		            "A Fungeoneer's name is 1 to %d characters with no spaces or "
 		            ": , > / \" #.",
@@ -130,7 +131,7 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            FUNGEON_CLASS_CHARS, utf8_len(cls));
 		return -1;
 	}
-	if (type != NULL && !fungeon_cost_word_valid(type, FUNGEON_TYPE_CHARS)) {
+	if (type != NULL && !fungeon_name_word_valid(type, FUNGEON_TYPE_CHARS)) {
 		reply_error(out,
 		            "A class type is one word of 1 to %d characters (fire, frost, "
 		            "poison) with no spaces or : , > / \" #.",

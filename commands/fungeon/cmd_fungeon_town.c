@@ -12,6 +12,7 @@
 #include "commands/fungeon/fungeon_rights.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/fungeon/fungeon_name.h"
 
 /* Whether member m may carry item d too: a free slot, and the magic it
  * carries stays within FUNGEON_MAGIC_MAX Annoy and Pain dice. */
@@ -401,7 +402,7 @@ town_buy(struct invocation *inv, struct reply *out)
 	    cmd_fungeon_design_of(inv, FUNGEON_TREASURE, &d, p, out) < 0)
 		goto done;
 	m = &c->m[me];
-	if (!fungeon_cost_name_valid(name)) {
+	if (!fungeon_name_valid(name)) {
 		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
 		            FUNGEON_NAME_CHARS);
 		goto done;
