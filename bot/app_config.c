@@ -9,6 +9,7 @@
 
 #include "bot/log.h"
 #include "bot/store/persist.h"
+#include "bot/store/persist_restore.h"
 #include "bot/store/store_pg_restore.h"
 #include "bot/store/restore_channel.h"
 #include "bot/store/shard_dirs.h"

@@ -21,45 +21,19 @@
 #include <ini.h>
 #include <openssl/evp.h>
 
+#include "bot/config/config_int.h"
 #include "bot/config/config_keys.h"
 #include "bot/config/config_secret.h"
+#include "bot/config/config_set.h"
 #include "bot/config/config_value.h"
 #include "commands/core/registry.h"
 #include "rules/base/mem.h"
-#include "rules/base/utf8.h"
 
-#define SECTS_MAX  (4 + CONFIG_IRC_MAX)
 #define LINE_BYTES 1024 /* longer lines are refused before inih sees them */
-#define SHOW_BYTES 80   /* of a bad value quoted in a message */
-
-/* One section of the file being read. */
-struct sect {
-	const struct section_kind *kind;
-	void *base;    /* the struct its keys fill */
-	char name[64]; /* as written, without brackets: "bot", "irc.libera" */
-	int line;      /* of its header */
-	int key_line[CONFIG_KEYS_MAX];
-};
-
-struct parser {
-	struct config *c;
-	FILE *f;
-	const char *name; /* the file, in messages */
-	int line;         /* the line last read */
-	bool have_key;    /* a key was read in the current section */
-	bool continued;   /* the line continues that key's value (it is indented) */
-	struct sect sects[SECTS_MAX];
-	size_t nsects;
-	struct sect *cur;
-	char *err;
-	size_t errlen;
-	int err_line;      /* 0 while no error */
-	int shard_id_line; /* [discord] shards was written shard_id, its older name, here */
-};
 
 /* Records the first error, at line, with the file's name in front. */
-static void __attribute__((format(printf, 3, 4)))
-fail(struct parser *p, int line, const char *fmt, ...)
+void
+config__fail(struct parser *p, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -75,242 +49,6 @@ fail(struct parser *p, int line, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A bad value as quoted in a message: cut at SHOW_BYTES, on a character. */
-static const char *
-shown(const char *v, char *out, size_t outlen)
-{
-	size_t n = strlen(v);
-
-	if (!utf8_valid(v, n))
-		return "bytes that are not UTF-8";
-	if (n <= SHOW_BYTES) {
-		snprintf(out, outlen, "%s", v);
-		return out;
-	}
-	snprintf(out, outlen, "%.*s...", (int)utf8_cut(v, n, SHOW_BYTES), v);
-	return out;
-}
-
-/* "a, b or c" from a NULL-terminated list. */
-static void
-join_choices(const char *const *choices, char *out, size_t outlen)
-{
-	size_t n = 0, used = 0;
-
-	while (choices[n] != NULL)
-		n++;
-	out[0] = '\0';
-	for (size_t i = 0; i < n && used < outlen; i++) {
-		const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
-		int r = snprintf(out + used, outlen - used, "%s%s", sep, choices[i]);
-
-		if (r < 0)
-			return;
-		used += (size_t)r;
-	}
-}
-
-static char **
-str_at(void *base, const struct key *k)
-{
-	return (char **)((char *)base + k->off);
-}
-
-static void
-set_str(void *base, const struct key *k, const char *v)
-{
-	char **dst = str_at(base, k);
-
-	free(*dst);
-	*dst = xstrdup(v);
-}
-
-static int
-set_list(struct parser *p, void *base, const struct key *k, const char *v)
-{
-	char **items = str_at(base, k);
-	size_t *count = (size_t *)((char *)base + k->count_off);
-	char *copy = xmalloc(strlen(v) + 1), *words[CONFIG_CHANNELS_MAX + 1], show[SHOW_BYTES + 8];
-	int n = config_value_split(v, copy, words, (size_t)k->max + 1);
-
-	for (int i = 0; i < n; i++) {
-		if (!k->valid(words[i])) {
-			fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name,
-			     k->allowed, shown(words[i], show, sizeof(show)));
-			free(copy);
-			return -1;
-		}
-	}
-	if (n < 0 || *count + (size_t)n > (size_t)k->max) {
-		fail(p, p->line, "[%s] %s may list at most %lld", p->cur->name, k->name, k->max);
-		free(copy);
-		return -1;
-	}
-	for (int i = 0; i < n; i++)
-		items[(*count)++] = xstrdup(words[i]);
-	free(copy);
-	return 0;
-}
-
-/* Whether name is among the n names (ASCII letters in any case). */
-static bool
-listed(char *const *names, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcasecmp(names[i], name) == 0)
-			return true;
-	return false;
-}
-
-/*
- * Channels: words "#name" or "#name:key" (':' cannot be part of a channel
- * name, RFC 2812 1.3). The names go to the list, the keys (or NULL) to the
- * parallel array at k->aux_off. A key is never quoted in a message.
- */
-static int
-set_channels(struct parser *p, void *base, const struct key *k, const char *v)
-{
-	char **names = str_at(base, k);
-	char **keys = (char **)((char *)base + k->aux_off);
-	size_t *count = (size_t *)((char *)base + k->count_off);
-	char *copy = xmalloc(strlen(v) + 1), *words[CONFIG_CHANNELS_MAX + 1],
-	     *key[CONFIG_CHANNELS_MAX + 1];
-	char show[SHOW_BYTES + 8];
-	int n = config_value_split(v, copy, words, (size_t)k->max + 1), r = -1;
-
-	for (int i = 0; i < n; i++) {
-		char *colon = strchr(words[i], ':');
-
-		key[i] = NULL;
-		if (colon != NULL) {
-			*colon = '\0';
-			key[i] = colon + 1;
-		}
-		if (!k->valid(words[i])) {
-			fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name,
-			     k->allowed, shown(words[i], show, sizeof(show)));
-			goto out;
-		}
-		if (key[i] != NULL && !config_value_chankey(key[i])) {
-			fail(p, p->line,
-			     "[%s] %s: the key of %s must be 1 to %d printable ASCII characters "
-			     "other "
-			     "than ',' and ':' (the key is not shown)",
-			     p->cur->name, k->name, words[i], CONFIG_CHANKEY_MAX);
-			goto out;
-		}
-		if (listed(names, *count, words[i]) || listed(words, (size_t)i, words[i])) {
-			fail(p, p->line, "[%s] %s lists %s twice", p->cur->name, k->name, words[i]);
-			goto out;
-		}
-	}
-	if (n < 0 || *count + (size_t)n > (size_t)k->max) {
-		fail(p, p->line, "[%s] %s may list at most %lld", p->cur->name, k->name, k->max);
-		goto out;
-	}
-	for (int i = 0; i < n; i++) {
-		keys[*count] = key[i] != NULL ? xstrdup(key[i]) : NULL;
-		names[(*count)++] = xstrdup(words[i]);
-	}
-	r = 0;
-out:
-	explicit_bzero(copy, strlen(v) + 1); /* it held the keys */
-	free(copy);
-	return r;
-}
-
-/* Stores v in key k of the current section. Returns 0, or -1 after fail(). */
-static int
-set_value(struct parser *p, const struct key *k, const char *v)
-{
-	void *base = p->cur->base;
-	char what[160], show[SHOW_BYTES + 8];
-	long long i;
-	bool b;
-	int c;
-
-	if ((k->flags & KEY_OPTIONAL) && *v == '\0' && k->type == KEY_RANGE) {
-		*(int *)((char *)base + k->off) = -1;
-		*(int *)((char *)base + k->aux_off) = -1;
-		return 0;
-	}
-	if ((k->flags & KEY_OPTIONAL) && *v == '\0') {
-		free(*str_at(base, k));
-		*str_at(base, k) = NULL;
-		return 0;
-	}
-	switch (k->type) {
-	case KEY_STRING:
-		if (!k->valid(v))
-			break;
-		set_str(base, k, v);
-		return 0;
-	case KEY_INT:
-		if ((k->flags & KEY_AUTO) && strcmp(v, "auto") == 0) {
-			*(int *)((char *)base + k->off) = 0;
-			return 0;
-		}
-		if (config_value_int(v, k->min, k->max, &i) < 0) {
-			fail(p, p->line, "[%s] %s must be %s from %lld to %lld (got '%s')",
-			     p->cur->name, k->name, k->allowed, k->min, k->max,
-			     shown(v, show, sizeof(show)));
-			return -1;
-		}
-		*(int *)((char *)base + k->off) = (int)i;
-		return 0;
-	case KEY_U64:
-		if (config_value_u64(v, (uint64_t *)((char *)base + k->off)) < 0)
-			break;
-		return 0;
-	case KEY_BOOL:
-		if (config_value_bool(v, &b) < 0) {
-			fail(p, p->line, "[%s] %s must be yes or no (got '%s')", p->cur->name,
-			     k->name, shown(v, show, sizeof(show)));
-			return -1;
-		}
-		*(bool *)((char *)base + k->off) = b;
-		return 0;
-	case KEY_CHOICE:
-		c = config_value_choice(v, k->choices);
-		if (c < 0) {
-			join_choices(k->choices, what, sizeof(what));
-			fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name,
-			     what, shown(v, show, sizeof(show)));
-			return -1;
-		}
-		*(int *)((char *)base + k->off) = c;
-		return 0;
-	case KEY_LIST:
-		return set_list(p, base, k, v);
-	case KEY_CHANNELS:
-		return set_channels(p, base, k, v);
-	case KEY_RANGE:
-		if (config_value_range(v, k->min, k->max, (int *)((char *)base + k->off),
-		                       (int *)((char *)base + k->aux_off)) < 0) {
-			fail(p, p->line, "[%s] %s must be %s, from %lld to %lld (got '%s')",
-			     p->cur->name, k->name, k->allowed, k->min, k->max,
-			     shown(v, show, sizeof(show)));
-			return -1;
-		}
-		return 0;
-	case KEY_SOURCE:
-		/* Never quoted: a source that does not parse may be a secret. */
-		if (config_secret_check(v, what, sizeof(what)) < 0) {
-			fail(p, p->line, "[%s] %s %s", p->cur->name, k->name, what);
-			return -1;
-		}
-		set_str(base, k, v);
-		return 0;
-	}
-	if (k->flags & KEY_UNQUOTED)
-		fail(p, p->line, "[%s] %s must be %s (the value is not shown)", p->cur->name,
-		     k->name, k->allowed);
-	else
-		fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name, k->allowed,
-		     shown(v, show, sizeof(show)));
-	return -1;
-}
-
 static int
 on_value(void *user, const char *section, const char *name, const char *value)
 {
@@ -324,10 +62,10 @@ on_value(void *user, const char *section, const char *name, const char *value)
 	if (p->err_line != 0)
 		return 0;
 	if (p->cur == NULL) {
-		fail(p, p->line,
-		     "key '%s' is outside any section; put it under [bot], [discord], "
-		     "[irc.<network>], [store] or [console]",
-		     name);
+		config__fail(p, p->line,
+		             "key '%s' is outside any section; put it under [bot], [discord], "
+		             "[irc.<network>], [store] or [console]",
+		             name);
 		return 0;
 	}
 	if (p->cur->kind == &config_kinds[KIND_DISCORD] &&
@@ -336,9 +74,10 @@ on_value(void *user, const char *section, const char *name, const char *value)
 		int had = p->cur->key_line[config_keys_find(p->cur->kind, "shards")];
 
 		if (had != 0 && (strcmp(name, "shard_id") == 0) != (p->shard_id_line != 0)) {
-			fail(p, p->line,
-			     "[discord] shard_id and shards both name this process's shards; keep "
-			     "shards");
+			config__fail(
+			    p, p->line,
+			    "[discord] shard_id and shards both name this process's shards; keep "
+			    "shards");
 			return 0;
 		}
 		if (strcmp(name, "shard_id") == 0 && had == 0)
@@ -350,10 +89,11 @@ on_value(void *user, const char *section, const char *name, const char *value)
 	    strcmp(name, "players_roll_hazard") == 0) {
 		/* It was read but never used: a file that has it must learn why it
 		 * no longer applies, not merely that it is unknown. */
-		fail(p, p->line,
-		     "[bot] players_roll_hazard is no longer a key: the GM chooses who rolls the "
-		     "hazard die in each channel with /hazard who anyone or /hazard who gm; remove "
-		     "the line");
+		config__fail(
+		    p, p->line,
+		    "[bot] players_roll_hazard is no longer a key: the GM chooses who rolls the "
+		    "hazard die in each channel with /hazard who anyone or /hazard who gm; remove "
+		    "the line");
 		return 0;
 	}
 	if (i < 0) {
@@ -372,11 +112,11 @@ on_value(void *user, const char *section, const char *name, const char *value)
 				names[j] = p->cur->kind->keys[j].name;
 			best = registry_suggest(name, names, p->cur->kind->nkeys);
 			if (best != NULL)
-				fail(p, p->line, "[%s] has no key '%s'; did you mean %s?",
-				     p->cur->name, name, best);
+				config__fail(p, p->line, "[%s] has no key '%s'; did you mean %s?",
+				             p->cur->name, name, best);
 			else
-				fail(p, p->line, "[%s] has no key '%s'; its keys are %s",
-				     p->cur->name, name, keys);
+				config__fail(p, p->line, "[%s] has no key '%s'; its keys are %s",
+				             p->cur->name, name, keys);
 			free(names);
 		}
 		return 0;
@@ -384,19 +124,20 @@ on_value(void *user, const char *section, const char *name, const char *value)
 	k = &p->cur->kind->keys[i];
 	if (p->cur->key_line[i] != 0 && k->type != KEY_LIST && k->type != KEY_CHANNELS) {
 		if (p->continued)
-			fail(p, p->line,
-			     "[%s] %s takes one line: an indented line continues the key above it, "
-			     "which only lists (channels, alt_nicks) allow",
-			     p->cur->name, name);
+			config__fail(
+			    p, p->line,
+			    "[%s] %s takes one line: an indented line continues the key above it, "
+			    "which only lists (channels, alt_nicks) allow",
+			    p->cur->name, name);
 		else
-			fail(p, p->line, "[%s] %s is set twice (first on line %d)", p->cur->name,
-			     name, p->cur->key_line[i]);
+			config__fail(p, p->line, "[%s] %s is set twice (first on line %d)",
+			             p->cur->name, name, p->cur->key_line[i]);
 		return 0;
 	}
 	if (p->cur->key_line[i] == 0)
 		p->cur->key_line[i] = p->line;
 	p->have_key = true;
-	return set_value(p, k, value) == 0;
+	return config_set_value(p, k, value) == 0;
 }
 
 /* Starts the section named name (the text between the brackets). */
@@ -424,30 +165,33 @@ open_section(struct parser *p, const char *name)
 	} else if (strncmp(name, "irc.", 4) == 0) {
 		kind = KIND_IRC;
 		if (!config_value_network(name + 4)) {
-			fail(p, p->line,
-			     "[%s] needs a network name after 'irc.': 1 to 32 letters, digits, '-' "
-			     "or '_'",
-			     name);
+			config__fail(
+			    p, p->line,
+			    "[%s] needs a network name after 'irc.': 1 to 32 letters, digits, '-' "
+			    "or '_'",
+			    name);
 			return;
 		}
 	} else {
-		fail(p, p->line,
-		     "unknown section [%s]; sections are [bot], [discord], [irc.<network>], "
-		     "[store] and [console]",
-		     name);
+		config__fail(
+		    p, p->line,
+		    "unknown section [%s]; sections are [bot], [discord], [irc.<network>], "
+		    "[store] and [console]",
+		    name);
 		return;
 	}
 	for (size_t i = 0; i < p->nsects; i++) {
 		if (strcasecmp(p->sects[i].name, name) == 0) {
-			fail(p, p->line, "section [%s] appears twice (first on line %d)", name,
-			     p->sects[i].line);
+			config__fail(p, p->line, "section [%s] appears twice (first on line %d)",
+			             name, p->sects[i].line);
 			return;
 		}
 	}
 	if (kind == KIND_IRC) {
 		if (c->nirc == CONFIG_IRC_MAX) {
-			fail(p, p->line, "[%s] is one [irc.<network>] section too many; at most %d",
-			     name, CONFIG_IRC_MAX);
+			config__fail(p, p->line,
+			             "[%s] is one [irc.<network>] section too many; at most %d",
+			             name, CONFIG_IRC_MAX);
 			return;
 		}
 		base = &c->irc[c->nirc];
@@ -466,7 +210,7 @@ open_section(struct parser *p, const char *name)
 /*
  * Looks at a line before inih does: a header starts a section here (so an
  * empty one is seen too); an indented header, a header with text after it
- * and a line too long for inih are refused. Returns -1 after fail().
+ * and a line too long for inih are refused. Returns -1 after config__fail().
  */
 static int
 look_at_line(struct parser *p, const char *line, int max)
@@ -475,10 +219,11 @@ look_at_line(struct parser *p, const char *line, int max)
 	char name[64];
 
 	if (strlen(line) > (size_t)max - 1 || (strchr(line, '\n') == NULL && !feof(p->f))) {
-		fail(p, p->line,
-		     "the line is longer than %d characters; give a long list on several lines, "
-		     "repeating its key",
-		     max - 2);
+		config__fail(
+		    p, p->line,
+		    "the line is longer than %d characters; give a long list on several lines, "
+		    "repeating its key",
+		    max - 2);
 		return -1;
 	}
 	while (*s == ' ' || *s == '\t')
@@ -489,17 +234,18 @@ look_at_line(struct parser *p, const char *line, int max)
 	if (*s != '[')
 		return 0;
 	if (s > line) {
-		fail(p, p->line, "a section header must start at the beginning of its line");
+		config__fail(p, p->line,
+		             "a section header must start at the beginning of its line");
 		return -1;
 	}
 	end = strchr(s, ']');
 	if (end == NULL) {
-		fail(p, p->line, "a section header needs a closing ']'");
+		config__fail(p, p->line, "a section header needs a closing ']'");
 		return -1;
 	}
 	for (const char *t = end + 1; *t != '\0' && *t != ';' && *t != '#'; t++) {
 		if (*t != ' ' && *t != '\t' && *t != '\r' && *t != '\n') {
-			fail(p, p->line, "a section header must end at its ']'");
+			config__fail(p, p->line, "a section header must end at its ']'");
 			return -1;
 		}
 	}
@@ -535,10 +281,11 @@ check_shards(struct parser *p, struct sect *s)
 	const char *name = p->shard_id_line != 0 ? "shard_id" : "shards";
 
 	if (d->shard_first >= 0 && d->shard_count == 0) {
-		fail(p, line,
-		     "[discord] %s needs shard_count set to the fleet's number of shards (auto "
-		     "could differ between processes)",
-		     name);
+		config__fail(
+		    p, line,
+		    "[discord] %s needs shard_count set to the fleet's number of shards (auto "
+		    "could differ between processes)",
+		    name);
 	} else if (d->shard_first >= 0 && d->shard_last >= d->shard_count) {
 		char got[32];
 
@@ -546,8 +293,8 @@ check_shards(struct parser *p, struct sect *s)
 			snprintf(got, sizeof(got), "%d", d->shard_first);
 		else
 			snprintf(got, sizeof(got), "%d-%d", d->shard_first, d->shard_last);
-		fail(p, line, "[discord] %s must lie below shard_count (%d) (got '%s')", name,
-		     d->shard_count, got);
+		config__fail(p, line, "[discord] %s must lie below shard_count (%d) (got '%s')",
+		             name, d->shard_count, got);
 	}
 }
 
@@ -564,8 +311,8 @@ check_sections(struct parser *p)
 			const struct key *k = &s->kind->keys[j];
 
 			if ((k->flags & KEY_REQUIRED) && s->key_line[j] == 0) {
-				fail(p, s->line, "[%s] is missing %s (%s)", s->name, k->name,
-				     k->allowed);
+				config__fail(p, s->line, "[%s] is missing %s (%s)", s->name,
+				             k->name, k->allowed);
 				break;
 			}
 		}
@@ -576,22 +323,24 @@ check_sections(struct parser *p)
 		} else if (s->kind == &config_kinds[KIND_STORE] &&
 		           c->store.backend == STORE_ENGINE_POSTGRESQL &&
 		           c->store.conninfo == NULL) {
-			fail(p, s->line,
-			     "[store] backend = postgresql needs conninfo (the server to use, e.g. "
-			     "host=/run/postgresql dbname=delver)");
+			config__fail(
+			    p, s->line,
+			    "[store] backend = postgresql needs conninfo (the server to use, e.g. "
+			    "host=/run/postgresql dbname=delver)");
 		} else if (s->kind == &config_kinds[KIND_IRC]) {
 			struct config_irc *irc = s->base;
 
 			if (irc->sasl_user != NULL && irc->password_source == NULL)
-				fail(p, s->key_line[config_keys_find(s->kind, "sasl_user")],
-				     "[%s] sasl_user needs password_source too (%s)", s->name,
-				     CONFIG_SOURCE_ALLOWED);
+				config__fail(p, s->key_line[config_keys_find(s->kind, "sasl_user")],
+				             "[%s] sasl_user needs password_source too (%s)",
+				             s->name, CONFIG_SOURCE_ALLOWED);
 			if (irc->sasl_external && (irc->tls_cert_file == NULL || !irc->tls))
-				fail(p, s->key_line[config_keys_find(s->kind, "sasl_external")],
-				     "[%s] sasl_external needs tls = yes and tls_cert_file (the "
-				     "client "
-				     "certificate the server identifies the bot by)",
-				     s->name);
+				config__fail(
+				    p, s->key_line[config_keys_find(s->kind, "sasl_external")],
+				    "[%s] sasl_external needs tls = yes and tls_cert_file (the "
+				    "client "
+				    "certificate the server identifies the bot by)",
+				    s->name);
 			if (irc->port == 0)
 				irc->port = irc->tls ? 6697 : 6667;
 			if (irc->username == NULL)
@@ -619,8 +368,8 @@ resolve(struct parser *p, struct sect *s, const char *key, const char *source, c
 		return;
 	*out = config_secret_read(source, why, sizeof(why));
 	if (*out == NULL)
-		fail(p, s->key_line[config_keys_find(s->kind, key)], "[%s] %s: %s", s->name, key,
-		     why);
+		config__fail(p, s->key_line[config_keys_find(s->kind, key)], "[%s] %s: %s", s->name,
+		             key, why);
 }
 
 /* Refuses a Discord token that cannot be one: Discord's tokens hold no
@@ -641,8 +390,8 @@ check_token(struct parser *p, struct sect *s, struct config_discord *d)
 		return;
 	config_secret_free(d->token);
 	d->token = NULL;
-	fail(p, s->key_line[config_keys_find(s->kind, "token_source")],
-	     "[%s] token_source: the token read from %s %s", s->name, where, why);
+	config__fail(p, s->key_line[config_keys_find(s->kind, "token_source")],
+	             "[%s] token_source: the token read from %s %s", s->name, where, why);
 }
 
 static void
@@ -686,12 +435,12 @@ config_load_stream(FILE *f, const char *name, unsigned secrets, char *err, size_
 	r = ini_parse_stream(read_line, &p, on_value, &p);
 	if (r > 0 && (p.err_line == 0 || r < p.err_line)) {
 		p.err_line = 0;
-		fail(&p, r, "expected 'key = value', a [section] header or a comment");
+		config__fail(&p, r, "expected 'key = value', a [section] header or a comment");
 	} else if (r < 0 && p.err_line == 0) {
-		fail(&p, p.line, "cannot parse the file (out of memory)");
+		config__fail(&p, p.line, "cannot parse the file (out of memory)");
 	}
 	if (p.err_line == 0 && ferror(f))
-		fail(&p, p.line, "cannot read the file: %s", strerror(errno));
+		config__fail(&p, p.line, "cannot read the file: %s", strerror(errno));
 	check_sections(&p);
 	resolve_secrets(&p, secrets);
 	if (p.err_line != 0) {

@@ -2,72 +2,23 @@
 #include "bot/console/console.h"
 #include "bot/console/console_tty.h"
 
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <editline/readline.h>
 #include <utf8proc.h>
 
 #include "bot/log.h"
+#include "bot/console/console_edit.h"
+#include "bot/console/console_int.h"
 #include "bot/console/console_name.h"
 #include "bot/console/render_text.h"
 #include "rules/base/mem.h"
 #include "bot/draft/draft.h"
 #include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
-
-#define READ_CHUNK 4096
-
-struct console {
-	struct dispatch *d;
-	struct console_opts o;
-	struct origin from; /* who speaks where, rebuilt after /as or /channel */
-	bool from_ok;
-	struct reply *reply;   /* reused line after line */
-	struct drafts *drafts; /* long texts typed line by line (bot/draft/draft.h) */
-	char user[NAME_MAX_LEN];
-	char channel[NAME_MAX_LEN];
-	/* the line being read: at most CMD_LINE_MAX bytes are kept */
-	char line[CMD_LINE_MAX + 1];
-	size_t len;
-	size_t dropped; /* bytes past the limit in the current line */
-	/* input handle: a stream (tty, pipe) or a file read by uv_fs_read */
-	union {
-		uv_tty_t tty;
-		uv_pipe_t pipe;
-	} h;
-	bool is_stream;
-	/* interactive: libedit reads the terminal when poll says it can */
-	bool editing;
-	int open_handles; /* the poll and SIGWINCH handles not yet closed */
-	uv_poll_t poll;
-	uv_signal_t winch;
-	size_t width;                /* the terminal's columns: replies wrap there */
-	bool in_handler;             /* a typed line is being handled: no prompt shown */
-	char last[CMD_LINE_MAX + 1]; /* the line last added to the history */
-	char prompt[2 * NAME_MAX_LEN + 4];
-	bool reading;
-	bool inflight; /* a uv_fs_read is pending */
-	bool stopping; /* console_stop was called: free when idle */
-	bool quit;     /* a "quit" or "exit" line was read */
-	/* a line's command is on its way: input waits for its answer */
-	bool waiting;    /* its answer has not come yet */
-	bool eof_seen;   /* input ended while waiting */
-	bool freed_wait; /* console_free while waiting: free once it comes */
-	struct buf rest; /* the input read past the waiting line */
-	struct buf *to;  /* console_handle_line: where the answer's text goes */
-	uv_fs_t req;
-	char chunk[READ_CHUNK];
-	uv_loop_t *loop;
-	void (*on_eof)(void *);
-	void *ctx;
-};
 
 static void
 copy_name(char *dst, size_t size, const char *src)
@@ -364,8 +315,8 @@ console_handle_line(struct console *c, const char *line, size_t len, struct buf 
 	return more;
 }
 
-static void
-flush_out(struct buf *out)
+void
+console__flush_out(struct buf *out)
 {
 	if (out->len > 0) {
 		fwrite(out->p, 1, out->len, stdout);
@@ -377,8 +328,9 @@ flush_out(struct buf *out)
 /* Handles one whole input line of len bytes (dropped more were cut off),
  * appending what to print to out. Returns false when the line ends the
  * console. */
-static bool
-input_line(struct console *c, const char *line, size_t len, size_t dropped, struct buf *out)
+bool
+console__input_line(struct console *c, const char *line, size_t len, size_t dropped,
+                    struct buf *out)
 {
 	if (len + dropped <= CMD_LINE_MAX)
 		return handle_line(c, line, len, out);
@@ -405,11 +357,11 @@ feed(struct console *c, const char *p, size_t n)
 				c->dropped++;
 			continue;
 		}
-		if (!input_line(c, c->line, c->len, c->dropped, &out))
+		if (!console__input_line(c, c->line, c->len, c->dropped, &out))
 			c->quit = true;
 		c->len = 0;
 		c->dropped = 0;
-		flush_out(&out);
+		console__flush_out(&out);
 		if (c->waiting) {
 			/* The rest waits for the held reply. */
 			buf_add(&c->rest, p + i + 1, n - i - 1);
@@ -420,15 +372,12 @@ feed(struct console *c, const char *p, size_t n)
 }
 
 static void resume(struct console *c);
-static void edit_write(struct console *c, struct buf *out);
-static void edit_prompt(struct console *c);
-static void edit_poll_cb(uv_poll_t *p, int status, int events);
 
 /* Input ended (end of file, an error, or a quit line): handles a last line
  * with no newline and calls on_eof, which may free c, so the caller must
  * not touch c afterwards. */
-static void
-finish(struct console *c)
+void
+console__finish(struct console *c)
 {
 	if (c->waiting) {
 		c->eof_seen = true;
@@ -474,7 +423,7 @@ read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 		if (c->quit) {
 			uv_read_stop(s);
 			c->reading = false;
-			finish(c);
+			console__finish(c);
 		}
 		return;
 	}
@@ -483,7 +432,7 @@ read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 			log_warnx("console: reading stdin failed: %s", uv_strerror((int)n));
 		uv_read_stop(s);
 		c->reading = false;
-		finish(c);
+		console__finish(c);
 	}
 }
 
@@ -497,7 +446,7 @@ fs_read_next(struct console *c)
 	c->req.data = c;
 	if (uv_fs_read(c->loop, &c->req, STDIN_FILENO, &b, 1, -1, fs_read_cb) < 0) {
 		c->reading = false;
-		finish(c);
+		console__finish(c);
 		return;
 	}
 	c->inflight = true;
@@ -527,7 +476,7 @@ fs_read_cb(uv_fs_t *req)
 	if (n < 0)
 		log_warnx("console: reading stdin failed: %s", uv_strerror((int)n));
 	c->reading = false;
-	finish(c);
+	console__finish(c);
 }
 
 /* A line's answer came: prints it, then goes on with the input that
@@ -554,14 +503,14 @@ answered(struct request *req, void *ctx)
 	emit(c, r, &out);
 	if (c->editing) {
 		/* The terminal: the reply, then the prompt, then keys again. */
-		edit_write(c, &out);
+		console_edit_write(c, &out);
 		buf_free(&out);
 		c->in_handler = false;
-		edit_prompt(c);
-		uv_poll_start(&c->poll, UV_READABLE, edit_poll_cb);
+		console_edit_prompt(c);
+		uv_poll_start(&c->poll, UV_READABLE, console_edit_poll_cb);
 		return;
 	}
-	flush_out(&out);
+	console__flush_out(&out);
 	buf_free(&out);
 	resume(c);
 }
@@ -584,7 +533,7 @@ resume(struct console *c)
 			c->reading = false;
 		}
 		c->reading = false;
-		finish(c);
+		console__finish(c);
 		return;
 	}
 	if (c->is_stream)
@@ -629,236 +578,6 @@ console_free(struct console *c)
 	free(c);
 }
 
-/*
- * The interactive console: libedit (its readline interface) edits the line
- * and keeps the history; the loop polls stdin and hands libedit one key at
- * a time. That interface has no context pointer, so one console at a time
- * may edit: edit_console.
- */
-static struct console *edit_console;
-
-/* The terminal's columns (80 when it does not say). */
-static size_t
-term_width(void)
-{
-	struct winsize ws;
-
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
-		return ws.ws_col;
-	return 80;
-}
-
-/* Writes out to stdout wrapped at the terminal's width, then empties it. */
-static void
-edit_write(struct console *c, struct buf *out)
-{
-	struct buf w;
-
-	buf_init(&w, 4 << 20);
-	render_text_wrap(out->p != NULL ? out->p : "", out->len, c->width, &w);
-	flush_out(&w);
-	buf_free(&w);
-	buf_reset(out);
-}
-
-static void edit_line_cb(char *line);
-
-/* A fresh prompt, "user@channel> ", on an empty line. */
-static void
-edit_prompt(struct console *c)
-{
-	snprintf(c->prompt, sizeof(c->prompt), "%s@%s> ", c->user, c->channel);
-	rl_callback_handler_install(c->prompt, edit_line_cb);
-}
-
-/* A log line is about to be written: the prompt and the line being typed
- * are erased (the cursor goes back to the start of the screen line)... */
-static void
-edit_log_before(void *ctx)
-{
-	struct console *c = ctx;
-
-	if (c->editing && !c->in_handler) {
-		fputs("\r\033[K", stdout);
-		fflush(stdout);
-	}
-}
-
-/* ... and drawn again below it, with the cursor where it was. */
-static void
-edit_log_after(void *ctx)
-{
-	struct console *c = ctx;
-
-	if (c->editing && !c->in_handler)
-		rl_forced_update_display();
-}
-
-/* Stops editing: the terminal gets its modes back. */
-static void
-edit_end(struct console *c)
-{
-	if (!c->editing)
-		return;
-	log_set_around(NULL, NULL, NULL);
-	c->editing = false;
-	c->reading = false;
-	uv_poll_stop(&c->poll);
-	uv_signal_stop(&c->winch);
-	rl_callback_handler_remove();
-	if (c->o.history != NULL)
-		write_history(c->o.history);
-	edit_console = NULL;
-	console_tty_give_back();
-}
-
-/* libedit's line handler: line is a whole line (ours to free), or NULL
- * for Ctrl-D on an empty line. */
-static void
-edit_line_cb(char *line)
-{
-	struct console *c = edit_console;
-	struct buf out;
-	size_t len;
-	bool more;
-
-	if (c == NULL) {
-		free(line);
-		return;
-	}
-	if (line == NULL) {
-		fputs("\n", stdout);
-		fflush(stdout);
-		edit_end(c);
-		finish(c);
-		return;
-	}
-	len = strlen(line);
-	/* The history skips blank lines and a line repeated at once. */
-	if (strspn(line, " ") < len && strcmp(line, c->last) != 0) {
-		add_history(line);
-		if (c->o.history != NULL)
-			write_history(c->o.history);
-		snprintf(c->last, sizeof(c->last), "%s", line);
-	}
-	buf_init(&out, 1 << 20);
-	c->in_handler = true; /* no prompt on the screen until edit_prompt */
-	more = input_line(c, line, len, 0, &out);
-	free(line);
-	edit_write(c, &out);
-	buf_free(&out);
-	if (c->waiting) {
-		/* No prompt and no keys until the answer is out (answered). */
-		uv_poll_stop(&c->poll);
-		return;
-	}
-	c->in_handler = false;
-	if (!more) {
-		c->quit = true;
-		edit_end(c);
-		finish(c);
-		return;
-	}
-	edit_prompt(c);
-}
-
-static void
-edit_poll_cb(uv_poll_t *p, int status, int events)
-{
-	struct console *c = p->data;
-
-	if (status < 0) {
-		log_warnx("console: reading the terminal failed: %s", uv_strerror(status));
-		edit_end(c);
-		finish(c);
-		return;
-	}
-	rl_callback_read_char();
-}
-
-static void
-edit_winch_cb(uv_signal_t *h, int signum)
-{
-	struct console *c = h->data;
-
-	c->width = term_width();
-	rl_resize_terminal();
-}
-
-bool
-console_interrupt(struct console *c)
-{
-	if (c == NULL || !c->editing)
-		return false;
-	rl_callback_handler_remove();
-	fputs("^C\n", stdout);
-	fflush(stdout);
-	edit_prompt(c);
-	return true;
-}
-
-/* The banner, then the first prompt. */
-static void
-edit_banner(struct console *c)
-{
-	struct buf out;
-
-	buf_init(&out, 4096);
-	buf_addf(&out,
-	         "delver %s: dice and dungeon procedures, played in this terminal.\n"
-	         "You are %s in channel %s. /help lists the commands; /as NAME plays as "
-	         "someone else, /channel NAME moves to another channel.\n"
-	         "quit, exit or Ctrl-D leaves; Ctrl-C clears the line.\n",
-	         DELVER_VERSION, c->user, c->channel);
-	edit_write(c, &out);
-	buf_free(&out);
-}
-
-/* Starts the interactive console on the terminal. Returns 0 or a libuv
- * error. */
-static int
-edit_start(struct console *c)
-{
-	int flags;
-	int r;
-
-	if (edit_console != NULL)
-		return UV_EBUSY;
-	r = uv_poll_init(c->loop, &c->poll, STDIN_FILENO);
-	if (r != 0)
-		return r;
-	/* uv_poll_init made the terminal non-blocking, and stdout shares it:
-	 * a long reply would then be cut short. Readiness is all we need. */
-	flags = fcntl(STDIN_FILENO, F_GETFL);
-	if (flags >= 0)
-		fcntl(STDIN_FILENO, F_SETFL, flags & ~O_NONBLOCK);
-	uv_signal_init(c->loop, &c->winch);
-	c->poll.data = c->winch.data = c;
-	c->open_handles = 2;
-	c->editing = true;
-	c->width = term_width();
-	edit_console = c;
-	/* Ctrl-C is the console's alone, not a make run's around it. */
-	console_tty_take(STDIN_FILENO);
-	if (!console_tty_utf8())
-		log_warnx("console: no UTF-8 character type (LC_CTYPE, C.UTF-8): "
-		          "letters outside ASCII typed here are lost");
-	/* The loop owns the signals: libedit installs no handler. */
-	rl_catch_signals = 0;
-	rl_catch_sigwinch = 0;
-	rl_instream = stdin;
-	rl_outstream = stdout;
-	using_history();
-	stifle_history(1000);
-	if (c->o.history != NULL)
-		read_history(c->o.history);
-	edit_banner(c);
-	edit_prompt(c);
-	log_set_around(edit_log_before, edit_log_after, c);
-	uv_signal_start(&c->winch, edit_winch_cb, SIGWINCH);
-	return uv_poll_start(&c->poll, UV_READABLE, edit_poll_cb);
-}
-
 struct console *
 console_start(uv_loop_t *loop, struct dispatch *d, const struct console_opts *o,
               void (*on_eof)(void *), void *ctx)
@@ -872,7 +591,7 @@ console_start(uv_loop_t *loop, struct dispatch *d, const struct console_opts *o,
 	c->ctx = ctx;
 	c->reading = true;
 	if (t == UV_TTY && o->interactive) {
-		r = edit_start(c);
+		r = console_edit_start(c);
 		if (r == 0)
 			return c;
 		if (c->editing) {
@@ -925,6 +644,12 @@ edit_closed_cb(uv_handle_t *h)
 		console_free(c);
 }
 
+bool
+console_interrupt(struct console *c)
+{
+	return console_edit_interrupt(c);
+}
+
 void
 console_stop(struct console *c)
 {
@@ -933,7 +658,7 @@ console_stop(struct console *c)
 	c->reading = false;
 	c->on_eof = NULL;
 	if (c->open_handles > 0) {
-		edit_end(c);
+		console_edit_end(c);
 		uv_close((uv_handle_t *)&c->poll, edit_closed_cb);
 		uv_close((uv_handle_t *)&c->winch, edit_closed_cb);
 	} else if (c->is_stream) {

@@ -1,7 +1,6 @@
 /* irc: commands and replies on IRC; see irc.h. */
 #include "bot/irc/irc.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,39 +9,15 @@
 #include "bot/irc/irc_flood.h"
 #include "bot/irc/irc_fmt.h"
 #include "bot/irc/irc_ident.h"
+#include "bot/irc/irc_int.h"
 #include "bot/irc/irc_limit.h"
+#include "bot/irc/irc_reply.h"
+#include "bot/irc/irc_who.h"
 #include "bot/log.h"
-#include "bot/irc/render_irc.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
-#define CTCP_ARG_MAX 64  /* bytes of a CTCP PING token echoed back */
-#define ALIASES_MAX  512 /* nick changes remembered */
-#define MASK_MAX     320 /* bytes of "user@host", with the NUL */
-
-/* Someone now called nick was first seen as orig, from user@host mask. */
-struct alias {
-	char nick[IRC_NICK_MAX]; /* folded; "" for a free slot */
-	char orig[IRC_NICK_MAX]; /* folded */
-	char mask[MASK_MAX];
-};
-
-struct irc_bot {
-	struct dispatch *d;
-	const struct config_irc *cfg;
-	struct irc_conn *conn;
-	struct irc_limit *users;   /* commands per user key */
-	struct irc_limit *chans;   /* commands per channel key */
-	struct irc_limit *seen;    /* when a user last had a command taken, per channel */
-	struct irc_limit *ctcp;    /* CTCP answers per nick */
-	void (*reload)(void *ctx); /* asks the app to reload (SIGHUP); may be NULL */
-	void *reload_ctx;
-	struct alias *aliases;    /* ALIASES_MAX, used as a ring */
-	size_t next_alias;        /* the slot the next new alias takes */
-	size_t in_flight;         /* commands submitted and not answered yet */
-	struct drafts *drafts;    /* long texts typed line by line (bot/draft/draft.h) */
-	struct irc_ident *idents; /* the nick each identity has now */
-};
+#define CTCP_ARG_MAX 64 /* bytes of a CTCP PING token echoed back */
 
 /* Commands submitted and not answered yet, at most: hundreds of seconds of
  * answers at IRC's pace, and a few MB held. */
@@ -107,8 +82,8 @@ irc_bot_set_config(struct irc_bot *b, const struct config_irc *cfg)
 	set_rates(b);
 }
 
-static const char *
-prefix(const struct irc_bot *b)
+const char *
+irc__prefix(const struct irc_bot *b)
 {
 	return b->cfg->prefix != NULL && b->cfg->prefix[0] != '\0' ? b->cfg->prefix : "!";
 }
@@ -145,361 +120,6 @@ ctcp(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t now)
 	irc_conn_say(b->conn, "NOTICE", m->nick, reply);
 }
 
-/* Whether a tag value could be an account name. */
-static bool
-account_ok(const char *a)
-{
-	if (a == NULL || *a == '\0' || strcmp(a, "*") == 0 || strlen(a) >= IRC_NICK_MAX)
-		return false;
-	for (; *a != '\0'; a++)
-		if ((unsigned char)*a <= ' ' || *a == 0x7f)
-			return false;
-	return true;
-}
-
-/* "user@host" of m, the host in lowercase; -1 when it does not fit. */
-static int
-make_mask(const struct irc_msg *m, char *out, size_t size)
-{
-	int n = snprintf(out, size, "%s@%s", m->user != NULL ? m->user : "",
-	                 m->host != NULL ? m->host : "");
-
-	if (n < 0 || (size_t)n >= size)
-		return -1;
-	for (char *p = strchr(out, '@'); p != NULL && *p != '\0'; p++)
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-	return 0;
-}
-
-/* The alias of folded nick, or NULL. */
-static struct alias *
-find_alias(struct irc_bot *b, const char *nick)
-{
-	for (size_t i = 0; i < ALIASES_MAX; i++)
-		if (b->aliases[i].nick[0] != '\0' && strcmp(b->aliases[i].nick, nick) == 0)
-			return &b->aliases[i];
-	return NULL;
-}
-
-/*
- * The nick m->nick (folded into fold) stands for: the nick its user had
- * when first seen, if they changed nick since and still come from the same
- * user@host, else the nick itself. Returns -1 when something does not fit.
- */
-static int
-identity_nick(struct irc_bot *b, const struct irc_msg *m, char *fold, size_t size)
-{
-	char mask[MASK_MAX];
-	struct alias *a;
-
-	if (irc_conn_casefold(b->conn, m->nick, fold, size) < 0 ||
-	    make_mask(m, mask, sizeof(mask)) < 0)
-		return -1;
-	a = find_alias(b, fold);
-	if (a == NULL)
-		return 0;
-	if (strcmp(a->mask, mask) != 0) {
-		a->nick[0] = '\0'; /* someone else has that nick now */
-		return 0;
-	}
-	snprintf(fold, size, "%s", a->orig);
-	return 0;
-}
-
-void
-irc_bot_user(struct irc_bot *b, const struct irc_msg *m)
-{
-	char old[IRC_NICK_MAX], now[IRC_NICK_MAX], orig[IRC_NICK_MAX], mask[MASK_MAX];
-	struct alias *a;
-
-	if (m->nick == NULL || identity_nick(b, m, orig, sizeof(orig)) < 0 ||
-	    irc_conn_casefold(b->conn, m->nick, old, sizeof(old)) < 0)
-		return;
-	a = find_alias(b, old);
-	if (a != NULL)
-		a->nick[0] = '\0';
-	if (!irc_line_is(m, "NICK") ||
-	    irc_conn_casefold(b->conn, irc_line_param(m, 0), now, sizeof(now)) < 0 ||
-	    make_mask(m, mask, sizeof(mask)) < 0) {
-		irc_ident_quit(b->idents, old);
-		return;
-	}
-	irc_ident_nick(b->idents, old, irc_line_param(m, 0), now);
-	a = find_alias(b, now);
-	if (a != NULL)
-		a->nick[0] = '\0';
-	if (strcmp(now, orig) == 0)
-		return; /* back to the nick they were first seen with */
-	a = &b->aliases[b->next_alias];
-	b->next_alias = (b->next_alias + 1) % ALIASES_MAX;
-	snprintf(a->nick, sizeof(a->nick), "%s", now);
-	snprintf(a->orig, sizeof(a->orig), "%s", orig);
-	snprintf(a->mask, sizeof(a->mask), "%s", mask);
-}
-
-/*
- * The key versions before the nick!user@host binding gave a user without
- * an account: "irc:<net>:~<nick>" when the server offered account-tag, else
- * "irc:<net>:<nick>", with the current nick folded. Records under it are
- * adopted on use (state_adopt). Left "" when it cannot be made.
- */
-static void
-legacy_key(struct irc_bot *b, const struct irc_msg *m, struct origin *o)
-{
-	char nick[IRC_NICK_MAX];
-	const char *mark = irc_conn_has_cap(b->conn, "account-tag") ? "~" : "";
-	int n;
-
-	if (irc_conn_casefold(b->conn, m->nick, nick, sizeof(nick)) < 0)
-		return;
-	n = snprintf(o->legacy_user_key, sizeof(o->legacy_user_key), "irc:%s:%s%s", b->cfg->network,
-	             mark, nick);
-	if (n < 0 || (size_t)n >= sizeof(o->legacy_user_key))
-		o->legacy_user_key[0] = '\0';
-}
-
-/* The nick at which the identity key can be reached on this link now, or
- * NULL (the origin's name_now: the GM seat follows its holder's NICK). */
-static const char *
-nick_now(void *ctx, const char *key)
-{
-	struct irc_bot *b = ctx;
-
-	return irc_ident_find(b->idents, key, irc_conn_link(b->conn));
-}
-
-/*
- * Fills o for a message from m->nick in target (a channel, or us). The
- * user key is the account's when the message carries one, else
- * "~nick!user@host" with the nick the user was first seen with (see
- * irc.h). Returns -1 when a key would not fit.
- */
-static int
-make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct origin *o)
-{
-	const char *net = b->cfg->network;
-	const char *account = irc_line_tag(m, "account");
-	char who[IRC_NICK_MAX], mask[MASK_MAX], fold[IRC_CHAN_MAX];
-	int n;
-
-	memset(o, 0, sizeof(*o));
-	o->platform = "irc";
-	if (account_ok(account)) {
-		if (irc_conn_casefold(b->conn, account, who, sizeof(who)) < 0)
-			return -1;
-		n = snprintf(o->user_key, sizeof(o->user_key), "irc:%s:%s", net, who);
-	} else {
-		if (identity_nick(b, m, who, sizeof(who)) < 0 ||
-		    make_mask(m, mask, sizeof(mask)) < 0)
-			return -1;
-		n = snprintf(o->user_key, sizeof(o->user_key), "irc:%s:~%s!%s", net, who, mask);
-		legacy_key(b, m, o);
-	}
-	if (n < 0 || (size_t)n >= sizeof(o->user_key))
-		return -1;
-	if (chan != NULL) {
-		if (irc_conn_casefold(b->conn, chan, fold, sizeof(fold)) < 0)
-			return -1;
-		n = snprintf(o->chan_key, sizeof(o->chan_key), "irc:%s:%s", net, fold);
-		o->platform_admin = irc_conn_is_op(b->conn, chan, m->nick);
-	} else {
-		n = snprintf(o->chan_key, sizeof(o->chan_key), "%s", o->user_key);
-		o->direct = true;
-	}
-	if (n < 0 || (size_t)n >= sizeof(o->chan_key))
-		return -1;
-	snprintf(o->user_name, sizeof(o->user_name), "%s", m->nick);
-	if (irc_conn_casefold(b->conn, m->nick, who, sizeof(who)) == 0)
-		irc_ident_seen(b->idents, o->user_key, m->nick, who, irc_conn_link(b->conn));
-	o->name_now = nick_now;
-	o->name_ctx = b;
-	return 0;
-}
-
-/* Whether replies to target go without formatting: the network's
- * formatting is off, or target is one of its plain_channels. */
-static bool
-plain(struct irc_bot *b, const char *target)
-{
-	char want[IRC_CHAN_MAX], have[IRC_CHAN_MAX];
-
-	if (!b->cfg->formatting)
-		return true;
-	if (!irc_conn_is_channel(b->conn, target) ||
-	    irc_conn_casefold(b->conn, target, want, sizeof(want)) < 0)
-		return false;
-	for (size_t i = 0; i < b->cfg->nplain_channels; i++)
-		if (irc_conn_casefold(b->conn, b->cfg->plain_channels[i], have, sizeof(have)) ==
-		        0 &&
-		    strcmp(want, have) == 0)
-			return true;
-	return false;
-}
-
-/* Removes the formatting codes of l->v[first..], dropping lines left
- * without text. */
-static void
-strip_lines(struct irc_lines *l, size_t first)
-{
-	size_t kept = first;
-	struct buf t;
-
-	for (size_t i = first; i < l->n; i++) {
-		buf_init(&t, IRC_LINE_MAX);
-		irc_fmt_strip(&t, l->v[i], strlen(l->v[i]));
-		free(l->v[i]);
-		l->v[i] = NULL;
-		if (t.len > 0 && strspn(buf_str(&t), " ") < t.len)
-			l->v[kept++] = xstrdup(buf_str(&t));
-		buf_free(&t);
-	}
-	l->n = kept;
-}
-
-/* What is_nick needs: the channel whose members a mention would notify. */
-struct nick_ctx {
-	struct irc_bot *b;
-	const char *chan;
-};
-
-static bool
-is_member_nick(void *ctx, const char *word, size_t len)
-{
-	const struct nick_ctx *n = ctx;
-	char nick[IRC_NICK_MAX];
-
-	if (len >= sizeof(nick))
-		return false;
-	memcpy(nick, word, len);
-	nick[len] = '\0';
-	return irc_conn_is_member(n->b->conn, n->chan, nick);
-}
-
-/* The lines a reply may take: max_lines, and, when lines are paced, never
- * more than the flood burst, so that a reply goes out at once when the
- * bucket is full. */
-static int
-reply_lines_max(const struct irc_bot *b)
-{
-	int max = b->cfg->max_lines > 0 ? b->cfg->max_lines : CONFIG_IRC_MAX_LINES;
-	int burst = b->cfg->flood_burst > 0 ? b->cfg->flood_burst : CONFIG_IRC_FLOOD_BURST;
-
-	return b->cfg->flood_interval_ms > 0 && burst < max ? burst : max;
-}
-
-/*
- * Renders msg (NULL: nothing) for target and adds its lines to v. In a
- * channel the reply addresses nick (who asked), and no other nick in it
- * can notify anyone.
- */
-static void
-render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, const char *target,
-           const char *nick, struct irc_lines *keep, struct irc_say **v, size_t *n)
-{
-	struct nick_ctx nc = {b, target};
-	bool chan = irc_conn_is_channel(b->conn, target);
-	struct render_irc_opts ro = {
-	    .budget = irc_conn_budget(b->conn, target),
-	    .max_lines = reply_lines_max(b),
-	    .prefix = prefix(b),
-	    .address = chan ? nick : NULL,
-	    .is_nick = chan ? is_member_nick : NULL,
-	    .nick_ctx = &nc,
-	};
-	size_t first = keep->n;
-
-	if (msg == NULL)
-		return;
-	if (ro.budget < IRC_FMT_BUDGET_MIN)
-		ro.budget = IRC_FMT_BUDGET_MIN;
-	render_irc(msg, &ro, keep);
-	if (plain(b, target))
-		strip_lines(keep, first);
-	*v = xrealloc(*v, (*n + keep->n - first + 1) * sizeof(**v));
-	for (size_t i = first; i < keep->n; i++)
-		(*v)[(*n)++] = (struct irc_say){cmd, target, keep->v[i]};
-}
-
-/* The command for what is for one person alone: NOTICE, or PRIVMSG where
- * the network's private_replies says so. */
-static const char *
-private_cmd(const struct irc_bot *b)
-{
-	return b->cfg->private_replies == IRC_PRIVATE_PRIVMSG ? "PRIVMSG" : "NOTICE";
-}
-
-/*
- * The nick the GM message of r may go to by NOTICE, or NULL: the nick at
- * which the GM seat's holder (reply_gm_key, the identity the GM-only
- * commands check) was last seen on this link and still is, in the channel
- * where the command was made. Whoever merely has the nick the GM last
- * used does not get it.
- */
-static const char *
-gm_nick(struct irc_bot *b, const struct reply *r, const char *where)
-{
-	const char *key = reply_gm_key(r), *nick;
-
-	if (key == NULL || (nick = irc_ident_find(b->idents, key, irc_conn_link(b->conn))) == NULL)
-		return NULL;
-	return irc_conn_is_channel(b->conn, where) && irc_conn_is_member(b->conn, where, nick)
-	           ? nick
-	           : NULL;
-}
-
-/*
- * Sends every line of r as one group in the invoker's lane: all of it or,
- * when the send queue has no room, none of it and a NOTICE saying so.
- */
-static void
-send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const char *where,
-           const char *lane, bool quiet)
-{
-	struct irc_lines keep = {0};
-	struct irc_say *v = NULL;
-	size_t n = 0;
-
-	const char *gm_to = reply_msg(r, REPLY_GM) != NULL ? gm_nick(b, r, where) : NULL;
-	bool gm_away = reply_msg(r, REPLY_GM) != NULL && gm_to == NULL;
-	char text[512];
-
-	if (gm_away)
-		snprintf(text, sizeof(text),
-		         "The GM, %.64s, is not known to be in %.64s (no command from them "
-		         "there since they left or quit, or since delver connected), so delver "
-		         "did not send %.120s%s",
-		         reply_gm_name(r), where, reply_gm_what(r),
-		         reply_gm_is_aside(r) ? "." : "; roll again once they are back.");
-	if (reply_is_error(r) || quiet) {
-		render_msg(b, reply_msg(r, REPLY_CHANNEL), private_cmd(b), nick, nick, &keep, &v,
-		           &n);
-	} else if (gm_away && !reply_gm_is_aside(r)) {
-		/* A secret roll that cannot reach the GM is not made. */
-		irc_conn_say_lane(b->conn, lane, private_cmd(b), nick, text);
-		return;
-	} else {
-		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, nick, &keep, &v, &n);
-		render_msg(b, reply_msg(r, REPLY_INVOKER), private_cmd(b), nick, nick, &keep, &v,
-		           &n);
-		if (reply_msg(r, REPLY_GM) != NULL && !gm_away)
-			render_msg(b, reply_msg(r, REPLY_GM), private_cmd(b), gm_to, nick, &keep,
-			           &v, &n);
-	}
-	/* A refusal is counted and summed up in the log by the session. */
-	if (irc_conn_say_group(b->conn, lane, v, n, 1) == IRC_SAY_FULL) {
-		irc_conn_say_lane(
-		    b->conn, lane, private_cmd(b), nick,
-		    "delver has too many replies waiting to be sent, so it dropped its "
-		    "answer to your command; try again in a minute.");
-	}
-	/* The rest went: the invoker is told the GM's part did not. */
-	if (gm_away && !reply_is_error(r) && !quiet)
-		irc_conn_say_lane(b->conn, lane, private_cmd(b), nick, text);
-	free(v);
-	render_irc_lines_free(&keep);
-}
-
 /* A reply that asks for a long text (reply_ask) opens a draft for the
  * asker there: their next lines that are no command, until "<word> end". */
 static void
@@ -534,7 +154,7 @@ answered(struct request *req, void *ctx)
 
 	b->in_flight--;
 	asked(b, request_reply(req), t->chan, t->lane, t->mono_ms);
-	send_reply(b, request_reply(req), t->nick, t->where, t->lane, t->quiet);
+	irc_reply_send(b, request_reply(req), t->nick, t->where, t->lane, t->quiet);
 	request_free(req);
 }
 
@@ -601,8 +221,14 @@ admit(struct irc_bot *b, const struct origin *o, const char *nick, const char *c
 		         "(%s); it ignores the extra ones, so slow down.",
 		         chan, rate);
 	}
-	irc_conn_say_lane(b->conn, o->user_key, private_cmd(b), nick, text);
+	irc_conn_say_lane(b->conn, o->user_key, irc_reply_private_cmd(b), nick, text);
 	return false;
+}
+
+void
+irc_bot_user(struct irc_bot *b, const struct irc_msg *m)
+{
+	irc_who_user(b, m);
 }
 
 void
@@ -610,64 +236,6 @@ irc_bot_set_reload(struct irc_bot *b, void (*reload)(void *ctx), void *ctx)
 {
 	b->reload = reload;
 	b->reload_ctx = ctx;
-}
-
-/* Whether s matches the glob pattern p ('*' any run, '?' one byte),
- * ignoring ASCII case. */
-static bool
-glob_match(const char *p, const char *s)
-{
-	const char *star = NULL, *resume = NULL;
-
-	while (*s != '\0') {
-		if (*p == '*') {
-			star = p++;
-			resume = s;
-		} else if (*p == '?' || (*p != '\0' && tolower((unsigned char)*p) ==
-		                                           tolower((unsigned char)*s))) {
-			p++;
-			s++;
-		} else if (star != NULL) {
-			p = star + 1;
-			s = ++resume;
-		} else {
-			return false;
-		}
-	}
-	while (*p == '*')
-		p++;
-	return *p == '\0';
-}
-
-/*
- * Whether the sender of m is one of the network's admins: an entry with
- * '!' or '@' is a nick!user@host mask, any other an account name, matched
- * against the message's account tag (by CASEMAPPING).
- */
-static bool
-is_admin(struct irc_bot *b, const struct irc_msg *m)
-{
-	const char *account = irc_line_tag(m, "account");
-	char mask[IRC_NICK_MAX + MASK_MAX], fa[IRC_NICK_MAX], fe[IRC_NICK_MAX];
-	int n = snprintf(mask, sizeof(mask), "%s!%s@%s", m->nick, m->user != NULL ? m->user : "",
-	                 m->host != NULL ? m->host : "");
-
-	if (n < 0 || (size_t)n >= sizeof(mask))
-		return false;
-	for (size_t i = 0; i < b->cfg->nadmins; i++) {
-		const char *e = b->cfg->admins[i];
-
-		if (strpbrk(e, "!@") != NULL) {
-			if (glob_match(e, mask))
-				return true;
-		} else if (account_ok(account) &&
-		           irc_conn_casefold(b->conn, account, fa, sizeof(fa)) == 0 &&
-		           irc_conn_casefold(b->conn, e, fe, sizeof(fe)) == 0 &&
-		           strcmp(fa, fe) == 0) {
-			return true;
-		}
-	}
-	return false;
 }
 
 /*
@@ -692,7 +260,7 @@ owner_command(struct irc_bot *b, const struct irc_msg *m, const char *text)
 	if (strcmp(word, "join") != 0 && strcmp(word, "part") != 0 && strcmp(word, "reload") != 0 &&
 	    strcmp(word, "status") != 0)
 		return false;
-	if (b->cfg->nadmins == 0 || !is_admin(b, m))
+	if (b->cfg->nadmins == 0 || !irc_who_is_admin(b, m))
 		return false;
 	p += n;
 	while (*p == ' ')
@@ -732,7 +300,7 @@ owner_command(struct irc_bot *b, const struct irc_msg *m, const char *text)
 		         strcmp(word, "join") == 0 ? "Joining" : "Leaving", chan);
 	}
 	explicit_bzero(key, sizeof(key));
-	irc_conn_say(b->conn, private_cmd(b), m->nick, reply);
+	irc_conn_say(b->conn, irc_reply_private_cmd(b), m->nick, reply);
 	return true;
 }
 
@@ -802,7 +370,7 @@ drafted(struct irc_bot *b, const struct irc_msg *m, const char *chan, const char
 	struct draft *d;
 	struct reply *r;
 
-	if (drafts_count(b->drafts) == 0 || make_origin(b, m, chan, &o) < 0)
+	if (drafts_count(b->drafts) == 0 || irc_who_origin(b, m, chan, &o) < 0)
 		return false;
 	switch (drafts_feed(b->drafts, o.chan_key, o.user_key, text, strlen(text), mono_ms, &d)) {
 	case DRAFT_NONE:
@@ -814,7 +382,7 @@ drafted(struct irc_bot *b, const struct irc_msg *m, const char *chan, const char
 	}
 	r = reply_new();
 	draft_reply_dropped(r, draft_line(d), draft_lines(d), draft_max(d), DRAFT_BIG);
-	send_reply(b, r, m->nick, chan != NULL ? chan : m->nick, o.user_key, false);
+	irc_reply_send(b, r, m->nick, chan != NULL ? chan : m->nick, o.user_key, false);
 	reply_free(r);
 	draft_free(d);
 	return true;
@@ -868,7 +436,7 @@ outsider(struct irc_bot *b, const struct origin *o, const char *nick, const char
 	         "You are not in %.64s, so delver takes no commands for it from you; join it "
 	         "first.",
 	         chan);
-	irc_conn_say_lane(b->conn, o->user_key, private_cmd(b), nick, text);
+	irc_conn_say_lane(b->conn, o->user_key, irc_reply_private_cmd(b), nick, text);
 }
 
 /* A PRIVMSG's text, its formatting codes already removed. */
@@ -877,7 +445,7 @@ message(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t mo
         int64_t unix_s)
 {
 	const char *target = irc_line_param(m, 0);
-	const char *pre = prefix(b);
+	const char *pre = irc__prefix(b);
 	size_t pl = strlen(pre);
 	bool direct = !irc_conn_is_channel(b->conn, target);
 	struct origin o;
@@ -908,7 +476,7 @@ message(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t mo
 		return;
 	if (!direct && !names_command(text))
 		return;
-	if (make_origin(b, m, direct ? NULL : target, &o) < 0) {
+	if (irc_who_origin(b, m, direct ? NULL : target, &o) < 0) {
 		log_warnx("irc %s: ignoring a command from %s: its channel or user key is too long",
 		          b->cfg->network, m->nick);
 		return;
@@ -944,7 +512,7 @@ message(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t mo
 	request_set_tag(req, t, answer_to_free);
 	switch (draft_word(b, &o, text, mono_ms, request_reply(req), request_invocation(req))) {
 	case 1: /* the draft was ended or dropped: its reply says so */
-		send_reply(b, request_reply(req), t->nick, t->where, t->lane, t->quiet);
+		irc_reply_send(b, request_reply(req), t->nick, t->where, t->lane, t->quiet);
 		request_free(req);
 		return;
 	case 2: /* the draft's end: its invocation is bound */

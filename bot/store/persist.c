@@ -1,18 +1,17 @@
 /* persist: the state written through to a store backend; see persist.h. */
 #include "bot/store/persist.h"
+#include "bot/store/persist_commit.h"
 #include "bot/store/persist_int.h"
+#include "bot/store/persist_mark.h"
 #include "bot/store/persist_snapshot.h"
 #include "bot/store/persist_queue.h"
 #include "bot/store/persist_read.h"
-#include "bot/store/replaced.h"
 #include "bot/store/restore_cut.h"
 #include "bot/store/keyset.h"
 #include "bot/store/markset.h"
-#include "bot/store/snapfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,10 +23,7 @@
 #include <uthash.h>
 
 #include "bot/log.h"
-#include "bot/fsio.h"
 #include "bot/store/statedir.h"
-#include "bot/store/store_check.h"
-#include "bot/store/store_record.h"
 #include "bot/store/store_merge.h"
 #include "bot/store/store_sqlite.h"
 #include "rules/base/mem.h"
@@ -38,10 +34,6 @@
 #define TICK_MS       1000  /* retries */
 #define SWEEP_SECONDS 60    /* between eviction sweeps */
 #define MARK_SWEEP_MS 60000 /* between expiries of the marks of handled events */
-
-static void start_batch(struct persist *p);
-static void refuse_all(struct persist *p);
-static void idle_cb(uv_idle_t *h);
 
 int64_t
 persist__tick_clock(struct persist *p)
@@ -55,8 +47,8 @@ persist__tick_clock(struct persist *p)
 
 /* --- sets of record ids --- */
 
-static struct id *
-id_find(struct id *set, const char *id)
+struct id *
+persist__id_find(struct id *set, const char *id)
 {
 	struct id *e = NULL;
 
@@ -65,10 +57,10 @@ id_find(struct id *set, const char *id)
 	return e;
 }
 
-static bool
-id_add(struct id **set, const char *id)
+bool
+persist__id_add(struct id **set, const char *id)
 {
-	struct id *e = id_find(*set, id);
+	struct id *e = persist__id_find(*set, id);
 
 	if (e != NULL)
 		return false;
@@ -78,10 +70,10 @@ id_add(struct id **set, const char *id)
 	return true;
 }
 
-static void
-id_del(struct id **set, const char *id)
+void
+persist__id_del(struct id **set, const char *id)
 {
-	struct id *e = id_find(*set, id);
+	struct id *e = persist__id_find(*set, id);
 
 	if (e != NULL) {
 		HASH_DEL(*set, e);
@@ -89,8 +81,8 @@ id_del(struct id **set, const char *id)
 	}
 }
 
-static void
-id_clear(struct id **set)
+void
+persist__id_clear(struct id **set)
 {
 	struct id *e, *tmp;
 
@@ -114,83 +106,6 @@ persist__away(struct persist *p, char kind, const char *key)
 		keyset_add(p->away, keyset_hash(kind, key));
 }
 
-/* --- collecting the changes of a turn --- */
-
-void
-persist__wake(struct persist *p)
-{
-	if ((!p->committing && p->pending != NULL) || p->nready > 0)
-		uv_idle_start(&p->idle, idle_cb);
-}
-
-/* One record a command changed: into the next batch, and noted on the
- * request that changed it. */
-static void
-collect_id(struct persist *p, const char *id)
-{
-	id_add(&p->pending, id);
-	if (p->collecting != NULL)
-		request_add_change(p->collecting, id);
-	p->collected++;
-}
-
-/* The mark of a handled event as a row. */
-static void
-mark_row(const struct mark *m, struct store_row *row)
-{
-	memset(row, 0, sizeof(*row));
-	row->kind = STORE_HANDLED;
-	row->key = m->id + 2;
-	row->last_used = m->at;
-	row->rec = m->answer;
-	row->rec_len = m->len;
-}
-
-static void
-mark_free(struct persist *p, const char *id)
-{
-	struct mark *m = NULL;
-
-	HASH_FIND_STR(p->marks, id, m);
-	if (m != NULL) {
-		HASH_DEL(p->marks, m);
-		free(m->answer);
-		free(m);
-	}
-}
-
-/* Queues the mark m (owned by p from now on) for the next commit. */
-static void
-mark_add(struct persist *p, struct mark *m)
-{
-	mark_free(p, m->id); /* an earlier one of the same id (the expiry) */
-	HASH_ADD_STR(p->marks, id, m);
-	id_add(&p->pending, m->id);
-	persist__wake(p);
-}
-
-void
-persist__mark(struct persist *p, struct request *req)
-{
-	struct mark *m = xcalloc(1, sizeof(*m));
-	struct buf b;
-
-	persist__make_id(m->id, 'h', request_key(req));
-	m->at = persist__tick_clock(p);
-	buf_init(&b, STORE_RECORD_LINE_MAX);
-	if (request_keep(req, &b) < 0 || b.toobig)
-		buf_reset(&b);
-	m->answer = xmalloc(b.len + 1);
-	memcpy(m->answer, b.p != NULL ? b.p : "", b.len);
-	m->answer[b.len] = '\0';
-	m->len = b.len;
-	buf_free(&b);
-	request_add_change(req, m->id);
-	if (p->known_marks != NULL)
-		markset_add(p->known_marks, request_key(req), m->at);
-	mark_add(p, m);
-}
-
 void
 persist_expire(struct persist *p)
 {
@@ -198,559 +113,7 @@ persist_expire(struct persist *p)
 
 	persist__make_id(m->id, 'h', "");
 	m->at = persist__tick_clock(p) - PERSIST_MARK_SECONDS;
-	mark_add(p, m);
-}
-
-/* Whether memory tells if the event key was handled: 1 marked (req, when
- * not NULL, gets what was kept), 0 not marked, -1 only the store can
- * tell. */
-static int
-mark_in_memory(struct persist *p, const char *key, struct request *req)
-{
-	char id[KEY_MAX + 2];
-	struct mark *m = NULL;
-	const char *kept;
-	size_t len;
-
-	if (p->known_marks == NULL)
-		return -1;
-	/* One of this process's, not committed yet. */
-	persist__make_id(id, 'h', key);
-	HASH_FIND_STR(p->marks, id, m);
-	if (m != NULL) {
-		if (req != NULL)
-			request_set_kept(req, m->answer, m->len);
-		return 1;
-	}
-	if ((kept = markset_answer(p->known_marks, key, &len)) != NULL) {
-		if (req != NULL)
-			request_set_kept(req, kept, len);
-		return 1;
-	}
-	return markset_may_hold(p->known_marks, key) ? -1 : 0;
-}
-
-static int
-marked_row(const struct store_row *r, void *ctx)
-{
-	request_set_kept(ctx, r->rec, r->rec_len);
-	return 0;
-}
-
-/* SQLite: reads the mark of req's key now, on the loop. */
-static int
-marked_now(struct persist *p, struct request *req)
-{
-	char err[1100];
-	int rc;
-
-	p->stats.reads++;
-	rc = store_sqlite_load_now(p->be, STORE_HANDLED, request_key(req), marked_row, req, err,
-	                           sizeof(err));
-	if (rc < 0)
-		log_error("store: cannot tell whether event '%s' was handled: %s", request_key(req),
-		          err);
-	return rc;
-}
-
-bool
-persist__mark_unknown(struct persist *p, const char *key)
-{
-	return mark_in_memory(p, key, NULL) < 0;
-}
-
-int
-persist__marked(struct persist *p, struct request *req)
-{
-	char id[KEY_MAX + 2];
-	struct fetch *f = NULL;
-	int rc = mark_in_memory(p, request_key(req), req);
-
-	if (rc >= 0)
-		return rc;
-	/* The read by key the request waited for; on SQLite past the bound of
-	 * requests waiting (marks_now), none or one not over: read now, on the
-	 * loop. */
-	persist__make_id(id, 'h', request_key(req));
-	HASH_FIND_STR(p->fetches, id, f);
-	if (p->sqlite && (f == NULL || f->state != FETCHED)) {
-		if (f != NULL && f->state == FETCHING)
-			f->orphan = true; /* freed when its read is over */
-		else if (f != NULL)
-			persist_read_free(p, f);
-		return marked_now(p, req);
-	}
-	if (f == NULL || f->state != FETCHED)
-		return -1;
-	rc = f->found ? 1 : 0;
-	if (f->found)
-		request_set_kept(req, f->row->rec, f->row->rec_len);
-	persist_read_free(p, f);
-	return rc;
-}
-
-static int
-collect_channel(struct channel *ch, void *ctx)
-{
-	struct persist *p = ctx;
-	int64_t now = persist__tick_clock(p);
-	char id[KEY_MAX + 2];
-
-	if (channel_last_used(ch) < now)
-		channel_set_last_used(ch, now);
-	persist__make_id(id, 'c', channel_key(ch));
-	collect_id(p, id);
-	return 0;
-}
-
-static int
-collect_user(struct user *u, void *ctx)
-{
-	struct persist *p = ctx;
-	char id[KEY_MAX + 2];
-
-	persist__make_id(id, 'u', user_key(u));
-	collect_id(p, id);
-	return 0;
-}
-
-size_t
-persist__collect(struct persist *p)
-{
-	p->collected = 0;
-	state_flush(p->st, collect_channel, collect_user, p);
-	persist__wake(p);
-	return p->collected;
-}
-
-/* --- the batch --- */
-
-static void
-log_failure(struct persist *p, const char *key, const char *err)
-{
-	if (!p->failing)
-		log_warnx("store: cannot save the change to '%s' in %s (%s); it is kept in memory "
-		          "and retried every second",
-		          key, p->path, err != NULL ? err : "the store refused it");
-}
-
-static void forget(struct persist *p, const char *id);
-
-/*
- * Another process wrote a row of the batch since this one read it (a
- * fleet, where a channel moved between shards), so the backend wrote
- * nothing of the batch (store_backend.h). What is dropped is the connected
- * group of the conflicted records: every held command that changed one of
- * them, every record such a command changed, and so on (records are shared
- * by commands of this batch and of the next one, collected meanwhile on the
- * same copies). Those records leave memory with every change made to them
- * here since they were committed, so they read back as stored (at once on
- * a backend whose reads are asynchronous), and those commands' held replies
- * say their change was not kept: a command's changes are kept or dropped
- * together, never half, so running it again cannot double one. The rest of
- * the batch goes back to be sent again at once.
- */
-static void
-drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
-{
-	struct id *drop = NULL, *e, *tmp;
-	size_t group = 0;
-	bool grew;
-
-	for (size_t i = 0; i < n && i < p->nbatch; i++) {
-		if (row_status[i] != STORE_CONFLICT)
-			continue;
-		log_warnx("store: '%s' in %s was changed by another delver process since this one "
-		          "read it; the change made here is not kept and the record is read again",
-		          p->batch[i]->id + 2, p->path);
-		p->stats.conflicts++;
-		id_add(&drop, p->batch[i]->id);
-	}
-	do {
-		grew = false;
-		for (struct request *req = p->ran_head; req != NULL;
-		     req = request_hold(req)->state_next) {
-			size_t i = 0, nc = request_nchanges(req);
-
-			/* One not kept before holds no change any more. */
-			if (request_outcome(req) == REQUEST_NOT_KEPT)
-				continue;
-			while (i < nc && id_find(drop, request_change(req, i)) == NULL)
-				i++;
-			if (i == nc)
-				continue;
-			request_set_outcome(req, REQUEST_NOT_KEPT);
-			for (i = 0; i < nc; i++)
-				if (id_add(&drop, request_change(req, i))) {
-					grew = true;
-					group++;
-				}
-		}
-	} while (grew);
-	if (group > 0)
-		log_warnx(
-		    "store: %zu more record%s changed by the same commands %s not kept either "
-		    "and %s read again",
-		    group, group == 1 ? "" : "s", group == 1 ? "is" : "are",
-		    group == 1 ? "is" : "are");
-	for (size_t i = 0; i < p->nbatch; i++)
-		if (id_find(drop, p->batch[i]->id) == NULL)
-			id_add(&p->pending, p->batch[i]->id);
-	HASH_ITER(hh, drop, e, tmp)
-	{
-		if (!p->sqlite && e->id[0] != 'h')
-			persist_read_start(p, e->id);
-		forget(p, e->id);
-		id_del(&p->pending, e->id);
-	}
-	id_clear(&drop);
-}
-
-static void
-commit_done(void *ctx, enum store_status status, const enum store_status *row_status, size_t n,
-            const char *err)
-{
-	struct persist *p = ctx;
-	int lost = p->batch_lost;
-	bool retried = false;
-
-	p->committing = false;
-	if (status == STORE_CONFLICT) {
-		drop_conflicts(p, row_status, n);
-		id_clear(&p->inflight);
-		p->nbatch = 0;
-		p->lost_carried += p->batch_lost;
-		start_batch(p);
-		/* The conflict may have emptied the batch: its held replies (and
-		 * those after them) wait for nothing now. */
-		if (!p->committing) {
-			persist__commit_over(p, UINT64_MAX, p->lost_carried);
-			p->lost_carried = 0;
-		}
-		if (p->closing)
-			persist__close_step(p);
-		return;
-	}
-	if (n > 0 && row_status[0] == STORE_FULL && p->sqlite) {
-		refuse_all(p);
-		if (p->closing)
-			persist__close_step(p);
-		return;
-	}
-	if (p->full && n > 0 && row_status[0] == STORE_OK) {
-		log_warnx("store: %s has space again; changes are saved again", p->path);
-		p->full = false;
-	}
-	for (size_t i = 0; i < n && i < p->nbatch; i++) {
-		struct id *e = p->batch[i];
-		const char *key = e->id + 2;
-
-		if (row_status[i] == STORE_OK && e->id[0] == 'h') {
-			retried = retried || id_find(p->retry, e->id) != NULL;
-			id_del(&p->retry, e->id);
-			/* The expiry ("h:") deleted the marks made before its
-			 * time: they leave the set of those stored. */
-			if (e->id[2] == '\0' && p->known_marks != NULL)
-				markset_expire(p->known_marks, e->at);
-			mark_free(p, e->id);
-		} else if (row_status[i] == STORE_OK) {
-			uint64_t g = e->deleted ? 0 : e->record ? e->generation + 1 : e->generation;
-
-			if (e->id[0] == 'c') {
-				struct channel *ch = state_channel_peek(p->st, key);
-
-				if (ch != NULL) {
-					channel_set_generation(ch, g);
-					if (e->record)
-						channel_set_changes_saved(ch, e->changes);
-					if (e->deleted || e->log_sent > 0)
-						channel_set_log_saved(ch, e->log_sent);
-				}
-			} else {
-				struct user *u = state_user_peek(p->st, key);
-
-				if (u != NULL)
-					user_set_generation(u, g);
-			}
-			p->stats.appends++;
-			if (e->id[0] == 'u' && !e->deleted)
-				persist_read_forget_absent(p, e->id);
-			retried = retried || id_find(p->retry, e->id) != NULL;
-			id_del(&p->retry, e->id);
-		} else {
-			log_failure(p, key, err);
-			p->failing = true;
-			p->stats.append_failures++;
-			id_add(&p->retry, e->id);
-			lost++;
-		}
-	}
-	(void)status;
-	if (lost == 0 && retried && p->failing && p->retry == NULL) {
-		log_warnx("store: writing works again; the changes that had failed are now saved");
-		p->failing = false;
-	}
-	id_clear(&p->inflight);
-	p->nbatch = 0;
-	persist__commit_over(p, p->batch_seq, lost);
-	start_batch(p);
-	/* Nothing may be left to send (the records of the next batch left
-	 * memory): its held replies wait for nothing then. */
-	if (!p->committing)
-		persist__commit_over(p, UINT64_MAX, 0);
-	if (p->closing)
-		persist__close_step(p);
-}
-
-/* Drops the record of id from memory (and from the retry set), so that it
- * reads back from the database as last committed. */
-static void
-forget(struct persist *p, const char *id)
-{
-	id_del(&p->retry, id);
-	if (id[0] == 'h') {
-		mark_free(p, id);
-		return;
-	}
-	persist__away(p, id[0], id + 2); /* whatever is stored, it is read back */
-	if (id[0] == 'c') {
-		struct channel *ch = state_channel_peek(p->st, id + 2);
-
-		if (ch != NULL)
-			state_evict_channel(p->st, ch);
-	} else {
-		struct user *u = state_user_peek(p->st, id + 2);
-
-		if (u != NULL)
-			state_evict_user(p->st, u);
-	}
-}
-
-/*
- * The disk is full: the batch was rolled back. Every change not committed
- * yet, the batch's and those collected since, is refused rather than kept
- * for a retry (nothing can be saved until space returns, and the replies
- * must not acknowledge them): their records leave memory, so they read back
- * as last committed (SQLite reads them back by key), and every held reply
- * of a command that changed something becomes an error (lost < 0).
- */
-static void
-refuse_all(struct persist *p)
-{
-	struct id *e, *tmp;
-	size_t n = p->nbatch;
-
-	for (size_t i = 0; i < p->nbatch; i++)
-		forget(p, p->batch[i]->id);
-	HASH_ITER(hh, p->pending, e, tmp)
-	{
-		forget(p, e->id);
-		HASH_DEL(p->pending, e);
-		free(e);
-		n++;
-	}
-	p->stats.refused += n;
-	if (!p->full)
-		log_error("store: the disk holding %s is full: changes are refused (their replies "
-		          "say so) until space is freed; what was saved before is not affected",
-		          p->path);
-	p->full = true;
-	id_clear(&p->inflight);
-	p->nbatch = 0;
-	persist__commit_over(p, UINT64_MAX, PERSIST_REFUSED);
-}
-
-/* The log entries of ch the store does not hold yet (the newest log_keep
- * of them at most) into b after the record, and into row (its log array
- * allocated in *logp, the caller's to free); *newest is the newest entry.
- * Returns 0, or -1 when one cannot be encoded. */
-static int
-log_rows_of(const struct channel *ch, struct buf *b, struct store_row *row,
-            struct store_log_row **logp, uint64_t *newest)
-{
-	const struct store_record_mods *m = store_record_builtin_mods();
-	size_t slot, n = 0;
-	const struct chanmod *cm = store_record_log_mod(m, &slot);
-	const void *state = cm != NULL ? channel_mod_peek(ch, (enum chanmod_id)slot) : NULL;
-	struct store_log_row *log;
-	uint64_t count, from;
-
-	*newest = 0;
-	if (state == NULL)
-		return 0;
-	count = cm->log_count(state);
-	from = channel_log_saved(ch);
-	if (count > cm->log_keep && from < count - cm->log_keep)
-		from = count - cm->log_keep;
-	if (from >= count)
-		return 0;
-	log = *logp = xcalloc((size_t)(count - from), sizeof(*log));
-	for (uint64_t seq = from + 1; seq <= count; seq++, n++) {
-		/* Offsets for now: b may move as it grows. */
-		log[n].rec = (const char *)(uintptr_t)b->len;
-		if (store_record_encode_log(m, state, seq, b) < 0)
-			return -1;
-		log[n].seq = seq;
-		log[n].rec_len = b->len - (size_t)(uintptr_t)log[n].rec;
-	}
-	for (size_t i = 0; i < n; i++)
-		log[i].rec = b->p + (size_t)(uintptr_t)log[i].rec;
-	row->log = log;
-	row->nlog = n;
-	row->log_keep = cm->log_keep;
-	*newest = count;
-	return 0;
-}
-
-/* The row of one id, encoded into b (a channel's log array in *logp, the
- * caller's to free). Returns 1, 0 when there is nothing to write (the
- * record is gone, or a channel's record and log are as stored), -1 when it
- * cannot be encoded (logged). */
-static int
-row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b,
-       struct store_log_row **logp)
-{
-	struct store_record r;
-	const char *key = e->id + 2;
-	struct channel *ch = NULL;
-
-	if (e->id[0] == 'h') {
-		struct mark *m = NULL;
-
-		HASH_FIND_STR(p->marks, e->id, m);
-		if (m == NULL)
-			return 0;
-		mark_row(m, row);
-		e->deleted = false;
-		e->at = m->at;
-		return 1;
-	}
-	memset(row, 0, sizeof(*row));
-	row->key = key;
-	row->version = STORE_RECORD_VERSION;
-	e->record = true;
-	e->log_sent = 0;
-	if (e->id[0] == 'c') {
-		ch = state_channel_peek(p->st, key);
-		if (ch == NULL)
-			return 0;
-		row->kind = STORE_CHANNEL;
-		row->last_used = channel_last_used(ch);
-		row->generation = channel_generation(ch);
-		/* A row never stored is written whole; a stored one whose record
-		 * did not change since, only with its new log entries. */
-		e->record = row->generation == 0 || !channel_record_saved(ch);
-		e->changes = channel_changes(ch);
-		if (e->record) {
-			store_record_of_channel(&r, ch);
-			row->at_start = channel_at_start(ch);
-		}
-	} else {
-		/* A user released as empty had no row (state_release_user). */
-		struct user *u = state_user_peek(p->st, key);
-
-		if (u == NULL)
-			return 0;
-		store_record_of_user(&r, u);
-		row->kind = STORE_USER;
-		row->generation = user_generation(u);
-	}
-	e->generation = row->generation;
-	/* A record with nothing to keep has no row: an emptied one is deleted. */
-	e->deleted = e->record && store_record_is_empty(&r);
-	if (e->deleted)
-		return 1; /* rec NULL: delete the row */
-	buf_init(b, STORE_RECORD_LINE_MAX * 2);
-	if (e->record && store_record_encode(&r, store_record_builtin_mods(), b) < 0)
-		goto cannot;
-	if (e->record && b->len > 0 && b->p[b->len - 1] == '\n')
-		b->len--;
-	row->rec_len = b->len;
-	if (ch != NULL && log_rows_of(ch, b, row, logp, &e->log_sent) < 0)
-		goto cannot;
-	if (!e->record && row->nlog == 0) {
-		buf_free(b);
-		return 0;
-	}
-	row->rec = e->record ? (b->p != NULL ? b->p : "") : NULL;
-	row->log_only = !e->record;
-	return 1;
-cannot:
-	log_error("store: the record of '%s' cannot be saved (a module's save failed or "
-	          "it is over 1 MiB)",
-	          key);
-	buf_free(b);
-	return -1;
-}
-
-/* Hands everything collected to the backend as one transaction. */
-static void
-start_batch(struct persist *p)
-{
-	struct store_row *rows;
-	struct buf *bufs;
-	struct store_log_row **logs;
-	struct id *e, *tmp;
-	size_t n = 0, cap = HASH_COUNT(p->pending);
-
-	uv_idle_stop(&p->idle);
-	if (p->committing || p->pending == NULL)
-		return;
-	rows = xcalloc(cap, sizeof(*rows));
-	bufs = xcalloc(cap, sizeof(*bufs));
-	logs = xcalloc(cap, sizeof(*logs));
-	if (cap > p->batch_cap) {
-		p->batch_cap = cap;
-		p->batch = xrealloc(p->batch, cap * sizeof(*p->batch));
-	}
-	p->nbatch = 0;
-	/* Records that could not be encoded for a batch sent again after a
-	 * conflict count for this one, which releases its replies. */
-	p->batch_lost = p->lost_carried;
-	p->lost_carried = 0;
-	HASH_ITER(hh, p->pending, e, tmp)
-	{
-		int rc;
-
-		HASH_DEL(p->pending, e);
-		rc = row_of(p, e, &rows[n], &bufs[n], &logs[n]);
-		if (rc <= 0) {
-			buf_free(&bufs[n]);
-			free(logs[n]);
-			logs[n] = NULL;
-			if (rc < 0) {
-				p->batch_lost++;
-				p->stats.append_failures++;
-			}
-			free(e);
-			continue;
-		}
-		HASH_ADD_STR(p->inflight, id, e);
-		p->batch[p->nbatch++] = e;
-		n++;
-	}
-	p->committing = true;
-	p->batch_seq = p->collect_seq++;
-	p->stats.commits++;
-	p->be->ops->commit(p->be, rows, n, commit_done, p);
-	for (size_t i = 0; i < cap; i++) {
-		buf_free(&bufs[i]);
-		free(logs[i]);
-	}
-	free(logs);
-	free(bufs);
-	free(rows);
-}
-
-/* The turn after changes were collected or answers became ready: the
- * next commit starts, and the answers that may go go. */
-static void
-idle_cb(uv_idle_t *h)
-{
-	struct persist *p = h->data;
-
-	start_batch(p);
-	persist__answer_ready(p);
+	persist_mark_add(p, m);
 }
 
 void
@@ -776,8 +139,8 @@ evictable(const struct channel *ch, void *ctx)
 	if (channel_last_used(ch) + p->o.evict_after > p->clock)
 		return false;
 	persist__make_id(id, 'c', channel_key(ch));
-	if (id_find(p->retry, id) != NULL || id_find(p->pending, id) != NULL ||
-	    id_find(p->inflight, id) != NULL)
+	if (persist__id_find(p->retry, id) != NULL || persist__id_find(p->pending, id) != NULL ||
+	    persist__id_find(p->inflight, id) != NULL)
 		return false;
 	if (channel_generation(ch) != 0)
 		persist__away(p, 'c', channel_key(ch));
@@ -796,8 +159,8 @@ user_evictable(const struct user *u, void *ctx)
 	    !(p->o.evict_after > 0 && user_last_used(u) + p->o.evict_after <= p->clock))
 		return false;
 	persist__make_id(id, 'u', user_key(u));
-	if (id_find(p->retry, id) != NULL || id_find(p->pending, id) != NULL ||
-	    id_find(p->inflight, id) != NULL)
+	if (persist__id_find(p->retry, id) != NULL || persist__id_find(p->pending, id) != NULL ||
+	    persist__id_find(p->inflight, id) != NULL)
 		return false;
 	if (user_generation(u) != 0)
 		persist__away(p, 'u', user_key(u));
@@ -855,7 +218,7 @@ retry_failed(struct persist *p)
 			free(e);
 			continue;
 		}
-		id_add(&p->pending, e->id);
+		persist__id_add(&p->pending, e->id);
 	}
 	persist__wake(p);
 }
@@ -903,8 +266,8 @@ unsnapped_before(struct persist *p, const char *why)
 /* Makes and checks the state directory (statedir.h) and takes its lock;
  * running: for a process that will run on it (not a restore). Returns 0,
  * or -1 with err and errno as persist_open says. */
-static int
-open_dir(struct persist *p, bool running, char *err, size_t errlen)
+int
+persist__open_dir(struct persist *p, bool running, char *err, size_t errlen)
 {
 	char path[4200];
 	struct stat st;
@@ -965,16 +328,16 @@ persist__snapshot_due(const struct persist *p)
 	return p->unsnapped || p->stats.appends != p->snap_appends;
 }
 
-static void
-free_persist(struct persist *p)
+void
+persist__free(struct persist *p)
 {
-	id_clear(&p->pending);
-	id_clear(&p->inflight);
-	id_clear(&p->retry);
+	persist__id_clear(&p->pending);
+	persist__id_clear(&p->inflight);
+	persist__id_clear(&p->retry);
 	while (p->fetches != NULL)
 		persist_read_free(p, p->fetches);
 	while (p->marks != NULL)
-		mark_free(p, p->marks->id);
+		persist_mark_free(p, p->marks->id);
 	free(p->batch);
 	free(p->ready);
 	keyset_free(p->away);
@@ -994,7 +357,7 @@ fail_persist(struct persist *p)
 	 * said before. */
 	if (p->running_marked && !p->unsnapped && ftruncate(p->lock_fd, 0) < 0)
 		log_warn("store: cannot empty the lock file of %s", p->dir);
-	free_persist(p);
+	persist__free(p);
 	errno = e;
 }
 
@@ -1004,151 +367,6 @@ persist_db_path(char *out, size_t size, const char *dir)
 	int n = snprintf(out, size, "%s/" PERSIST_DB_FILE, dir);
 
 	return n < 0 || (size_t)n >= size ? -1 : 0;
-}
-
-/* --- restoring a snapshot file --- */
-
-/* The sentence of a restore of file (read from its copy db) that found
- * no room in dir for its copy: it needs two copies of the database. */
-static void
-no_room(const char *dir, const char *file, const char *db, char *err, size_t errlen)
-{
-	const long long mb = 1024 * 1024;
-	struct stat st;
-	long long need = stat(db, &st) == 0 ? (2 * (long long)st.st_size + mb - 1) / mb : 0;
-
-	if (need > 0)
-		snprintf(err, errlen,
-		         "cannot restore %s: the disk of %s is full (the restore needs about "
-		         "%lld MB free there, for two copies of the database); nothing was "
-		         "changed",
-		         file, dir, need);
-	else
-		snprintf(err, errlen,
-		         "cannot restore %s: the disk of %s is full; nothing was changed", file,
-		         dir);
-}
-
-/* Takes the stop signals (stop) that came while a restore that finished
- * held them: the restore is done, so they stop nothing now, and the exit
- * status says it was done. */
-static void
-take_stop_signals(const sigset_t *stop, const char *db)
-{
-	const struct timespec none = {0, 0};
-	int sig, taken = 0;
-
-	while ((sig = sigtimedwait(stop, NULL, &none)) > 0)
-		taken = sig;
-	if (taken > 0)
-		log_info("store: %s came while %s was being put in place; the restore finished "
-		         "first, so delver exits as after a restore",
-		         taken == SIGINT    ? "SIGINT"
-		         : taken == SIGTERM ? "SIGTERM"
-		                            : "SIGHUP",
-		         db);
-}
-
-int
-persist_restore(const char *dir, const char *file, char *err, size_t errlen)
-{
-	struct persist *p = xcalloc(1, sizeof(*p));
-	char why[8192], tmp[4300], from[4300], to[4400], aside[4300], plain[4400];
-	static const char *const parts[] = {"", "-wal", "-shm"};
-	bool moved = false, blocked = false;
-	int rc = -1, expanded = 0;
-	sigset_t stop, mask;
-
-	p->lock_fd = -1;
-	snprintf(p->dir, sizeof(p->dir), "%s", dir != NULL ? dir : persist_opts_default_dir());
-	if (persist_db_path(p->path, sizeof(p->path), p->dir) < 0) {
-		snprintf(err, errlen, "the state directory's name is too long");
-		goto out;
-	}
-	if (open_dir(p, false, err, errlen) < 0)
-		goto out;
-	/* Read from its copy in the directory (expanded when compressed):
-	 * nothing is written beside the operator's file. */
-	expanded = snapfile_copy_in(file, p->dir, plain, sizeof(plain), why, sizeof(why));
-	if (expanded < 0 || store_check_file(expanded ? plain : file, why, sizeof(why)) < 0) {
-		if (expanded > 0)
-			snapfile_name_original(why, sizeof(why), plain, file);
-		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
-		goto out;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.restore-tmp", p->path);
-	unlink(tmp);
-	if (store_sqlite_copy(expanded ? plain : file, tmp, why, sizeof(why)) < 0) {
-		int e = errno;
-
-		snapfile_remove(tmp);
-		if (e == ENOSPC)
-			no_room(p->dir, file, expanded ? plain : file, err, errlen);
-		else {
-			if (expanded > 0)
-				snapfile_name_original(why, sizeof(why), plain, file);
-			snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
-		}
-		goto out;
-	}
-	/* The copy is whole and durable (store_sqlite_copy commits it with
-	 * synchronous FULL; its name too) before anything moves: a start that
-	 * finds it without delver.db finishes this restore (restore_cut.h).
-	 * From here to the install, SIGINT, SIGTERM and SIGHUP wait. */
-	if (fsio_fsync_dir(p->dir) < 0) {
-		snprintf(err, errlen, "cannot write to %s: %s; nothing was changed", p->dir,
-		         strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP);
-	blocked = sigprocmask(SIG_BLOCK, &stop, &mask) == 0;
-	/* The database in use (with its log) moves aside, never removed, into
-	 * a directory of its own. */
-	if (access(p->path, F_OK) == 0) {
-		if (replaced_make(aside, sizeof(aside), p->dir, time(NULL)) < 0) {
-			snprintf(err, errlen,
-			         "cannot create a replaced-TIME directory in %s: %s; nothing was "
-			         "changed",
-			         p->dir, statedir_strerror(errno));
-			unlink(tmp);
-			goto out;
-		}
-		moved = true;
-		for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-			snprintf(from, sizeof(from), "%s%s", p->path, parts[i]);
-			snprintf(to, sizeof(to), "%s/" PERSIST_DB_FILE "%s", aside, parts[i]);
-			if (access(from, F_OK) == 0 && fsio_rename(from, to) < 0) {
-				snprintf(err, errlen, "cannot move %s to %s: %s", from, aside,
-				         strerror(errno));
-				goto out;
-			}
-		}
-		fsio_fsync_dir(aside);
-	}
-	if (fsio_rename(tmp, p->path) < 0 || fsio_fsync_dir(p->dir) < 0) {
-		snprintf(err, errlen, "cannot install %s as %s: %s", tmp, p->path, strerror(errno));
-		goto out;
-	}
-	/* Whatever a killed process committed was moved aside: the database
-	 * is a snapshot's now. */
-	if (ftruncate(p->lock_fd, 0) < 0)
-		log_warn("store: cannot empty the lock file of %s", p->dir);
-	log_info("store: %s restored from %s%s%s", p->path, file,
-	         moved ? "; the database it replaced is in " : "", moved ? aside : "");
-	rc = 0;
-out:
-	if (expanded > 0)
-		snapfile_remove(plain);
-	if (blocked && rc == 0)
-		take_stop_signals(&stop, p->path);
-	free_persist(p);
-	if (blocked)
-		sigprocmask(SIG_SETMASK, &mask, NULL);
-	return rc;
 }
 
 static void
@@ -1212,11 +430,11 @@ persist_new(uv_loop_t *loop, struct state *st, const struct persist_opts *o, cha
 	persist__tick_clock(p);
 	if (persist_db_path(p->path, sizeof(p->path), p->dir) < 0) {
 		snprintf(err, errlen, "the state directory's name is too long");
-		free_persist(p);
+		persist__free(p);
 		errno = STATEDIR_UNSAFE;
 		return NULL;
 	}
-	if (open_dir(p, true, err, errlen) < 0) {
+	if (persist__open_dir(p, true, err, errlen) < 0) {
 		fail_persist(p);
 		return NULL;
 	}
@@ -1304,7 +522,7 @@ handles_closed(uv_handle_t *h)
 
 	if (--p->open_handles > 0)
 		return;
-	free_persist(p);
+	persist__free(p);
 	if (done != NULL)
 		done(ctx, lost);
 }
@@ -1408,7 +626,7 @@ persist__close_step(struct persist *p)
 	if (p->pending == NULL && stop_retry(p))
 		return;
 	if (p->pending != NULL) {
-		start_batch(p);
+		persist_commit_start(p);
 		return;
 	}
 	if (!p->stop_snapshot_done) {

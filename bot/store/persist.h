@@ -156,19 +156,6 @@ struct persist *persist_open_backend(uv_loop_t *loop, struct state *st,
                                      const struct persist_opts *o, struct store_backend *be,
                                      char *err, size_t errlen);
 
-/*
- * Replaces the database of dir (NULL: the default) by a copy of file (a
- * snapshot file, or any delver database), for `delver --restore FILE`: file
- * must pass SQLite's quick_check and hold the tables; the database in use
- * and its log move into DIR/replaced-<UTC time>/ (never removed). Takes the
- * directory's lock, so a running delver is refused. SIGINT, SIGTERM and
- * SIGHUP wait while the copy is put in place; when the restore finished,
- * those that came meanwhile are taken (logged), as they stop nothing now.
- * Returns 0, or -1 with one sentence in err (nothing changed unless it
- * says so).
- */
-int persist_restore(const char *dir, const char *file, char *err, size_t errlen);
-
 /* Takes every record touched outside a command (a tool's or a test's own
  * changes to the state) into the next commit. */
 void persist_collect(struct persist *p);

@@ -1,7 +1,10 @@
 /*
- * persist_int: the inside of struct persist, shared by persist.c (group
- * commit, eviction, opening and closing), persist_snapshot.c (the
- * snapshot files) and persist_read.c (reading records back).
+ * persist_int: the inside of struct persist, shared by persist.c (the
+ * sets of record ids, eviction, the timer, opening and closing),
+ * persist_commit.c (group commit), persist_mark.c (the marks of the
+ * events handled), persist_queue.c (the requests in flight),
+ * persist_snapshot.c (the snapshot files), persist_restore.c (a restore)
+ * and persist_read.c (reading records back).
  * Nothing else includes it.
  */
 #ifndef DELVER_PERSIST_INT_H
@@ -207,22 +210,38 @@ void persist__close_step(struct persist *p);
  * yet (this process's since its last snapshot began, or unsnapped). */
 bool persist__snapshot_due(const struct persist *p);
 
-/* persist.c: takes the records the state marks touched into the next
- * commit (noted on p->collecting when set); returns how many. */
+/* persist.c: the sets of record ids (struct id, by id): the one of id, or
+ * NULL; id added (true when it was not there); id removed; every id
+ * removed. */
+struct id *persist__id_find(struct id *set, const char *id);
+bool persist__id_add(struct id **set, const char *id);
+void persist__id_del(struct id **set, const char *id);
+void persist__id_clear(struct id **set);
+
+/* persist.c: makes and checks the state directory (statedir.h) and takes
+ * its lock; running: for a process that will run on it (not a restore).
+ * Returns 0, or -1 with err and errno as persist_open says. */
+int persist__open_dir(struct persist *p, bool running, char *err, size_t errlen);
+/* persist.c: frees p and what it holds (its lock file closed). */
+void persist__free(struct persist *p);
+
+/* persist_commit.c: takes the records the state marks touched into the
+ * next commit (noted on p->collecting when set); returns how many. */
 size_t persist__collect(struct persist *p);
-/* persist.c: starts the idle turn (a commit to start, answers to give). */
+/* persist_commit.c: starts the idle turn (a commit to start, answers to
+ * give). */
 void persist__wake(struct persist *p);
-/* persist.c: req (which changed records and carries a key) leaves its
+/* persist_mark.c: req (which changed records and carries a key) leaves its
  * mark in the next commit, noted among its changes. */
 void persist__mark(struct persist *p, struct request *req);
-/* persist.c: whether only the store can tell if the event key was
+/* persist_mark.c: whether only the store can tell if the event key was
  * handled: on SQLite, when it is not told by this process's marks not
  * committed yet, by the answers read at open, or by the set of the marks
  * stored (known_marks: a key not in it was never marked); always on
  * another backend. Then the request reads the mark by key first
  * (persist_read_want_mark). */
 bool persist__mark_unknown(struct persist *p, const char *key);
-/* persist.c: whether the mark of req's key is stored, from memory or from
+/* persist_mark.c: whether the mark of req's key is stored, from memory or from
  * the read by key it waited for; when it is, req gets what was kept with
  * it. Returns 1 (marked), 0 (not), -1 (the read failed: logged). */
 int persist__marked(struct persist *p, struct request *req);

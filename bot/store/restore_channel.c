@@ -371,7 +371,7 @@ restore_channel(const char *dir, const char *file, const char *key, char *err, s
 		goto out;
 	}
 	/* A change no snapshot holds: the next start's snapshot is due (the
-	 * lock file's byte, persist.c's open_dir). */
+	 * lock file's byte, persist__open_dir). */
 	if (pwrite(fd, "1", 1, 0) != 1)
 		log_warn("store: cannot write the lock file %s", lock);
 	log_info("store: channel '%s' of %s %s from %s; every other record is as it was", key, path,

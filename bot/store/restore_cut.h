@@ -1,8 +1,8 @@
 /*
  * restore_cut: what a whole-file `--restore` cut short (killed, Ctrl-C,
  * power lost) leaves in a state directory, settled before its database is
- * opened, by the process that holds the directory's lock (persist.c's
- * open_dir: a start or the next --restore).
+ * opened, by the process that holds the directory's lock (persist__open_dir,
+ * persist.c: a start or the next --restore).
  *
  * The restore (persist_restore) writes a complete, fsynced copy of the
  * file to delver.db.restore-tmp first, then moves delver.db (then its

@@ -334,9 +334,18 @@ cmd_table_list(struct invocation *inv, struct reply *out)
 
 	if (s == NULL || s->n == 0) {
 		reply_add(out, 0, "This channel has no tables of its own yet; ");
-		reply_cmd(out, 0, "table set", "name", "NAME", "entries", "1-3: text; 4-6: text",
-		          NULL);
-		reply_add(out, 0, " makes one.");
+		if (!inv->is_gm && hidden && channel_gm_name(inv->seat) == NULL) {
+			/* a player makes none then (cmd_table.c, may_change) */
+			reply_add(out, 0,
+			          "while Tension is hidden only the GM makes one, and nobody is GM "
+			          "here yet: ");
+			reply_cmd(out, 0, "gm claim", NULL);
+			reply_add(out, 0, " makes you the GM.");
+		} else {
+			reply_cmd(out, 0, "table set", "name", "NAME", "entries",
+			          "1-3: text; 4-6: text", NULL);
+			reply_add(out, 0, " makes one.");
+		}
 		reply_nl(out);
 		return;
 	}

@@ -44,18 +44,11 @@ is_unsafe(uint32_t cp)
 	       (cp >= 0xE0000 && cp <= 0xE007F);
 }
 
-/* Pictographs that a zero-width joiner may join (emoji ZWJ sequences). */
-static bool
-is_emoji(uint32_t cp)
-{
-	return (cp >= 0x1F000 && cp <= 0x1FAFF) || (cp >= 0x2600 && cp <= 0x27BF) || cp == 0xFE0F ||
-	       (cp >= 0x1F3FB && cp <= 0x1F3FF);
-}
-
 /*
  * Whether the character cp at s[i] (len bytes) is kept; prev is the kept
- * character before it (0 at the start). A joiner is kept between two
- * emoji, a tag character in a run after U+1F3F4 (a subdivision flag).
+ * character before it (0 at the start). A joiner or non-joiner is kept
+ * where it shows (utf8_joiner_shows), a tag character in a run after
+ * U+1F3F4 (a subdivision flag).
  */
 static bool
 kept(const unsigned char *s, size_t n, size_t i, size_t len, uint32_t cp, uint32_t prev)
@@ -64,10 +57,10 @@ kept(const unsigned char *s, size_t n, size_t i, size_t len, uint32_t cp, uint32
 
 	if (!is_unsafe(cp))
 		return true;
-	if (cp == 0x200D) {
+	if (cp == 0x200C || cp == 0x200D) {
 		if (i + len < n)
 			decode(s + i + len, n - i - len, &next);
-		return is_emoji(prev) && is_emoji(next);
+		return utf8_joiner_shows(prev, cp, next);
 	}
 	if (cp >= 0xE0020 && cp <= 0xE007F)
 		return prev == 0x1F3F4 || (prev >= 0xE0020 && prev <= 0xE007E);

@@ -11,9 +11,12 @@
  *   U+0085, U+2028, U+2029) and tab become one space each, so a line
  *   stays a line;
  * - zero-width and invisible characters: U+00AD, U+115F, U+1160, U+180E,
- *   U+200B, U+200C, U+2060..U+2064, U+206A..U+206F, U+3164, U+FEFF,
- *   U+FFA0, U+FFF9..U+FFFB; U+200D (zero-width joiner) too, except between
- *   two emoji, where it joins them into one (a family, a rainbow flag);
+ *   U+200B, U+2060..U+2064, U+206A..U+206F, U+3164, U+FEFF, U+FFA0,
+ *   U+FFF9..U+FFFB; U+200C and U+200D (the zero-width non-joiner and
+ *   joiner) too, except where they change what shows (utf8_joiner_shows:
+ *   a joiner between two emoji makes one, a family or a rainbow flag; a
+ *   non-joiner keeps two Persian letters apart; either shapes an Indic
+ *   conjunct after a virama);
  *   tag characters (U+E0000..U+E007F) except in a flag's tag run after
  *   U+1F3F4.
  * Everything is pure: no state, no allocation beyond the buf given.

@@ -97,12 +97,64 @@ struct folding {
 	const char *s;
 	utf8proc_int32_t buf[8];
 	utf8proc_ssize_t n, i;
+	uint32_t prev; /* the code point read last, 0 at the start */
 };
+
+/* Pictographs that a zero-width joiner may join (emoji ZWJ sequences),
+ * with the variation selector and skin tones that may stand before it. */
+static bool
+is_emoji(uint32_t cp)
+{
+	return (cp >= 0x1F000 && cp <= 0x1FAFF) || (cp >= 0x2600 && cp <= 0x27BF) || cp == 0xFE0F ||
+	       (cp >= 0x1F3FB && cp <= 0x1F3FF);
+}
+
+/* Whether cp is a letter (or, when mark, a combining mark) of a script
+ * whose letters join (Arabic, Syriac, N'Ko, Mandaic, Mongolian, Phags-pa,
+ * Manichaean, Psalter Pahlavi, Hanifi Rohingya, Sogdian, Old Uyghur,
+ * Chorasmian, Adlam), where a non-joiner between two letters keeps them
+ * apart. Their format characters (U+061C, U+180E, U+FEFF) are not. */
+static bool
+is_joining_script(uint32_t cp, bool mark)
+{
+	static const uint32_t ranges[][2] = {
+	    {0x0600, 0x077F},   {0x07C0, 0x07FF},   {0x0840, 0x08FF},   {0x1800, 0x18AF},
+	    {0xA840, 0xA87F},   {0xFB50, 0xFDFF},   {0xFE70, 0xFEFF},   {0x10AC0, 0x10AFF},
+	    {0x10B80, 0x10BAF}, {0x10D00, 0x10D3F}, {0x10F30, 0x10FDF}, {0x1E900, 0x1E95F},
+	};
+
+	utf8proc_category_t cat;
+
+	if (cp == 0 || cp > 0x10FFFF)
+		return false;
+	cat = utf8proc_category((utf8proc_int32_t)cp);
+	if (!(cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO) &&
+	    !(mark && (cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_MC)))
+		return false;
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (cp >= ranges[i][0] && cp <= ranges[i][1])
+			return true;
+	return false;
+}
+
+bool
+utf8_joiner_shows(uint32_t prev, uint32_t joiner, uint32_t next)
+{
+	bool virama = prev > 0 && prev < 0x110000 &&
+	              utf8proc_get_property((utf8proc_int32_t)prev)->combining_class == 9;
+
+	if (joiner == 0x200D)
+		return virama || (is_emoji(prev) && is_emoji(next));
+	if (joiner == 0x200C)
+		return virama || (is_joining_script(prev, true) && is_joining_script(next, false));
+	return false;
+}
 
 /* The next folded code point, or -1 at the end; a byte that starts no
  * well-formed sequence is itself, above every code point. Default
- * ignorable code points (zero-width spaces and joiners, bidi marks, the
- * soft hyphen), which show nothing, are passed over. */
+ * ignorable code points (zero-width spaces, bidi marks, the soft hyphen,
+ * joiners where utf8_joiner_shows() says they show nothing), are passed
+ * over. */
 static int32_t
 folded(struct folding *f)
 {
@@ -110,15 +162,23 @@ folded(struct folding *f)
 		utf8proc_int32_t cp;
 		utf8proc_ssize_t len;
 		int boundclass = 0;
+		uint32_t prev = f->prev, next = 0;
 
 		if (*f->s == '\0')
 			return -1;
 		len = utf8proc_iterate((const utf8proc_uint8_t *)f->s, -1, &cp);
 		if (len <= 0) {
+			f->prev = 0;
 			f->s++;
 			return 0x110000 + (unsigned char)f->s[-1];
 		}
 		f->s += len;
+		f->prev = (uint32_t)cp;
+		if (cp == 0x200C || cp == 0x200D) {
+			utf8_decode(f->s, strnlen(f->s, 4), &next);
+			if (utf8_joiner_shows(prev, (uint32_t)cp, next))
+				return cp; /* part of what shows: compared as it is */
+		}
 		cp = utf8proc_tolower(utf8proc_toupper(cp));
 		f->n = utf8proc_decompose_char(cp, f->buf, 8,
 		                               UTF8PROC_CASEFOLD | UTF8PROC_IGNORE |

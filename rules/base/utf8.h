@@ -34,10 +34,19 @@ size_t utf8_count(const char *s, size_t len);
 /* The largest n <= max such that s[0..n) ends on a code point boundary. */
 size_t utf8_cut(const char *s, size_t len, size_t max);
 
+/* Whether the zero-width joiner (U+200D) or non-joiner (U+200C) joiner,
+ * between the code points prev and next (0 at either end), changes what
+ * shows: either after a virama (an Indic conjunct's half form or its
+ * absence), a joiner between two emoji (one glyph: a family), a non-joiner
+ * between two characters of a script whose letters join (Persian's
+ * علی‌رضا). Between Latin letters, say, it shows nothing. */
+bool utf8_joiner_shows(uint32_t prev, uint32_t joiner, uint32_t next);
+
 /* Compares two strings with case folded in full, for every script (É and
  * é, Σ, σ and ς, İ and i, Straße and STRASSE, the ﬁ ligature and FI are
- * equal), passing over what shows nothing (zero-width spaces and joiners,
- * bidi marks, the soft hyphen): 0 when equal, else <0 or >0 as a comes
+ * equal), passing over what shows nothing (zero-width spaces, joiners
+ * where utf8_joiner_shows() says they show nothing, bidi marks, the soft
+ * hyphen): 0 when equal, else <0 or >0 as a comes
  * before or after b. Bytes that are not well-formed UTF-8 compare as they
  * are. This is the one comparison of names a user gives. */
 int utf8_casecmp(const char *a, const char *b);

@@ -75,6 +75,20 @@ tension_clear(struct tension *t)
 	tension_init(t);
 }
 
+/* The record that makes way for a new one in a full history: the oldest
+ * of the oldest run of records made behind one screen (the same mark,
+ * not 0) that holds two or more, else the oldest. A run so keeps at least
+ * its newest record, and records outside runs stay as long as runs can
+ * shrink: which of them are kept tells nothing of how long a run was. */
+static size_t
+make_way(const struct tension *t)
+{
+	for (size_t i = 0; i + 1 < t->nhist; i++)
+		if (t->hist[i].screen != 0 && t->hist[i].screen == t->hist[i + 1].screen)
+			return i;
+	return 0;
+}
+
 struct tension_change *
 tension_append(struct tension *t, const char *reason)
 {
@@ -82,8 +96,10 @@ tension_append(struct tension *t, const char *reason)
 	size_t len = utf8_cut(reason, strlen(reason), TENSION_REASON_MAX - 1);
 
 	if (t->nhist == TENSION_HISTORY_MAX) {
-		free(t->hist[0].reason);
-		memmove(&t->hist[0], &t->hist[1], (TENSION_HISTORY_MAX - 1) * sizeof(t->hist[0]));
+		size_t i = make_way(t);
+
+		free(t->hist[i].reason);
+		memmove(&t->hist[i], &t->hist[i + 1], (t->nhist - i - 1) * sizeof(t->hist[0]));
 		t->nhist--;
 	}
 	if (t->nhist == t->cap) {

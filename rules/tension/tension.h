@@ -6,7 +6,8 @@
  * events (breaking down a door +1, normal combat +2, rescuing a prisoner -2,
  * ...) or by a chosen amount with a reason; every change is clamped to
  * 1..10 and recorded, with its reason and whether it was clamped, in a
- * bounded history (the oldest records make way for new ones).
+ * bounded history (the oldest records make way for new ones; records made
+ * behind one screen, one after another, make way first, down to one).
  *
  * A tension roll is two d12: the dungeon event (1-5 nothing, 6 a
  * non-magical light fails, 7-10 an environmental effect, 11-12 enemy or NPC
@@ -90,9 +91,10 @@ struct tension {
 void tension_init(struct tension *t);
 /* Frees the history; t is then as after tension_init(). */
 void tension_clear(struct tension *t);
-/* Appends a change record as it was saved (dropping the oldest when the
- * history is full) without applying it: reason is copied (cut as above).
- * Returns the record, to be filled by the caller. */
+/* Appends a change record as it was saved (when the history is full,
+ * dropping the oldest but one of the oldest run of records with the same
+ * screen mark, or else the oldest) without applying it: reason is copied
+ * (cut as above). Returns the record, to be filled by the caller. */
 struct tension_change *tension_append(struct tension *t, const char *reason);
 
 /*

@@ -717,8 +717,16 @@ empty_seat_keeps_the_screen(void **unused)
 
 	(void)unused;
 	ok("gm", "gm claim");
-	ok("gm", "table set loot 1-6: silver");
 	ok("gm", "tension mode hidden");
+	ok("gm", "gm release");
+	/* with no table yet, the list does not offer what a player may not do */
+	ok("al", "table list");
+	has("This channel has no tables of its own yet; while Tension is hidden only the GM "
+	    "makes one, and nobody is GM here yet: /gm claim makes you the GM.\n");
+	ok("gm", "gm claim");
+	ok("gm", "table list");
+	has("This channel has no tables of its own yet; /table set");
+	ok("gm", "table set loot 1-6: silver");
 	ok("gm", "table set effects-2 1-20: the vault floods and [[lair]]");
 	ok("gm", "table set lair 1-6: a dragon");
 	ok("gm", "gm release");

@@ -132,10 +132,49 @@ u6_the_deads_dice_stay_in_sight(void **unused)
 	fgtable_free(t);
 }
 
+/* T7 (playtest8; delver(7): names are compared by what shows): a joiner
+ * that changes what shows is part of a name, so a family emoji (one
+ * glyph) and its three members side by side, or a Persian name spelt
+ * with its non-joiner and the same letters joined, are two names; one
+ * that shows nothing, between Latin letters, still makes a look-alike
+ * that is refused. */
+static void
+t7_a_joiner_that_shows_tells_names_apart(void **unused)
+{
+	static const char family[] = "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d"
+	                             "\xf0\x9f\x91\xa7";
+	static const char three[] = "\xf0\x9f\x91\xa8\xf0\x9f\x91\xa9\xf0\x9f\x91\xa7";
+	static const char apart[] = "\xd8\xb9\xd9\x84\xdb\x8c\xe2\x80\x8c\xd8\xb1\xd8\xb6\xd8\xa7";
+	static const char joined[] = "\xd8\xb9\xd9\x84\xdb\x8c\xd8\xb1\xd8\xb6\xd8\xa7";
+	struct fgtable *t = fgtable_new(2617);
+	char line[160];
+
+	(void)unused;
+	snprintf(line, sizeof(line), "/fungeon join %s bard 2", family);
+	fgtable_ok(t, "e1", line);
+	snprintf(line, sizeof(line), "/fungeon join %s bard 2", three);
+	fgtable_ok(t, "e2", line);
+	snprintf(line, sizeof(line), "/fungeon join %s bard 2", apart);
+	fgtable_ok(t, "e3", line);
+	snprintf(line, sizeof(line), "/fungeon join %s bard 2", joined);
+	fgtable_ok(t, "e4", line);
+	snprintf(line, sizeof(line), "/fungeon sheet %s", joined);
+	fgtable_says(t, "e1", line, "(e4): level 2 bard");
+	snprintf(line, sizeof(line), "/fungeon sheet %s", family);
+	fgtable_says(t, "e4", line, "(e1): level 2 bard");
+	fgtable_ok(t, "e5", "/fungeon join Alba bard 2");
+	fgtable_fails_unchanged(t, "e6",
+	                        "/fungeon join Al\xe2\x80\x8d"
+	                        "ba bard 2",
+	                        "The name Alba is taken here by e5's Fungeoneer; pick another.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(t7_a_joiner_that_shows_tells_names_apart),
 	    cmocka_unit_test(u6_the_deads_dice_stay_in_sight),
 	    cmocka_unit_test(u7_the_healer_and_a_session_are_in_town),
 	    cmocka_unit_test(u10_no_treasure_no_word_of_it),

@@ -25,6 +25,7 @@
 #include "bot/store/crc32.h"
 #include "bot/store/markset.h"
 #include "bot/store/persist.h"
+#include "bot/store/persist_restore.h"
 #include "bot/store/restore_channel.h"
 #include "bot/store/snapfile.h"
 #include "bot/console/render_text.h"

@@ -198,11 +198,12 @@ history_after_hidden(int hidden)
 
 /* The history tells players nothing of how many changes were made behind
  * another GM's screen: one row for them all, pushing out as many open rows
- * as one. */
+ * as one, however many more than the history keeps. */
 static void
 hidden_changes_are_not_counted(void **unused)
 {
 	char *one = history_after_hidden(1), *three = history_after_hidden(3);
+	char *many = history_after_hidden(TENSION_HISTORY_MAX + 8);
 
 	(void)unused;
 	assert_non_null(strstr(one, "Last changes, oldest first:\n"
@@ -212,8 +213,10 @@ hidden_changes_are_not_counted(void **unused)
 	                            "  +1 | 5 → 6 | breaking down a stuck or locked door\n"
 	                            "  - | - | made behind another GM's screen\n"));
 	assert_string_equal(strstr(one, "Last changes"), strstr(three, "Last changes"));
+	assert_string_equal(strstr(one, "Last changes"), strstr(many, "Last changes"));
 	free(one);
 	free(three);
+	free(many);
 }
 
 /* The marks survive a save and a load; damaged ones are refused. */

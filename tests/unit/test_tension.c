@@ -187,6 +187,45 @@ history_keeps_the_newest(void **unused)
 	tension_clear(&t);
 }
 
+/* A full history drops records of a run made behind one screen before any
+ * other, down to the run's newest: the records around a run are kept as
+ * though the run were one record. */
+static void
+history_drops_runs_behind_a_screen_first(void **unused)
+{
+	struct tension t;
+	char r[16];
+
+	(void)unused;
+	tension_init(&t);
+	for (int i = 0; i < 4; i++) {
+		snprintf(r, sizeof(r), "open %d", i);
+		tension_adjust(&t, 1, r);
+	}
+	/* two screens' runs, then open records until the runs are one each */
+	for (int i = 0; i < 2 * TENSION_HISTORY_MAX; i++) {
+		snprintf(r, sizeof(r), "hidden %d", i);
+		tension_adjust(&t, i % 2 ? -1 : 1, r);
+		t.hist[t.nhist - 1].screen = i < TENSION_HISTORY_MAX ? 1 : 2;
+	}
+	assert_int_equal(t.nhist, TENSION_HISTORY_MAX);
+	assert_string_equal(t.hist[0].reason, "open 0");
+	assert_string_equal(t.hist[3].reason, "open 3");
+	/* screen 1's run is down to its newest record, screen 2's holds the rest */
+	assert_int_equal(t.hist[4].screen, 1);
+	assert_string_equal(t.hist[4].reason, "hidden 31");
+	assert_int_equal(t.hist[5].screen, 2);
+	assert_string_equal(t.hist[TENSION_HISTORY_MAX - 1].reason, "hidden 63");
+	for (int i = 0; i < TENSION_HISTORY_MAX; i++) {
+		snprintf(r, sizeof(r), "late %d", i);
+		tension_adjust(&t, 1, r);
+	}
+	/* no run is longer than one now: the oldest goes first again */
+	assert_int_equal(t.nhist, TENSION_HISTORY_MAX);
+	assert_string_equal(t.hist[0].reason, "late 0");
+	tension_clear(&t);
+}
+
 static void
 long_reason_is_cut_on_a_character(void **unused)
 {
@@ -564,6 +603,7 @@ main(void)
 	    cmocka_unit_test(clamps_at_one),
 	    cmocka_unit_test(set_and_reset_are_recorded),
 	    cmocka_unit_test(history_keeps_the_newest),
+	    cmocka_unit_test(history_drops_runs_behind_a_screen_first),
 	    cmocka_unit_test(long_reason_is_cut_on_a_character),
 	    cmocka_unit_test(dungeon_event_d12),
 	    cmocka_unit_test(every_default_table_row),

@@ -170,6 +170,28 @@ case_folded(void **unused)
 	                              "X"),
 	                 0); /* RLM, soft hyphen */
 	assert_true(utf8_casecmp("Straße", "STRASSEN") < 0);
+	/* a joiner counts where it shows (a family of three emoji is one
+	 * glyph, the three apart are three; a Persian non-joiner keeps two
+	 * letters apart; a joiner after a virama makes a half form), and is
+	 * passed over where it shows nothing (between Latin letters) */
+	assert_int_equal(utf8_casecmp("Al\xe2\x80\x8d"
+	                              "ba",
+	                              "ALBA"),
+	                 0);
+	assert_int_equal(utf8_casecmp("a\xe2\x80\x8c"
+	                              "b",
+	                              "ab"),
+	                 0);
+	assert_true(utf8_casecmp("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d"
+	                         "\xf0\x9f\x91\xa7",
+	                         "\xf0\x9f\x91\xa8\xf0\x9f\x91\xa9\xf0\x9f\x91\xa7") != 0);
+	assert_true(utf8_casecmp("\xd8\xb9\xd9\x84\xdb\x8c\xe2\x80\x8c\xd8\xb1\xd8\xb6\xd8\xa7",
+	                         "\xd8\xb9\xd9\x84\xdb\x8c\xd8\xb1\xd8\xb6\xd8\xa7") != 0);
+	assert_true(utf8_casecmp("\xe0\xa4\x95\xe0\xa5\x8d\xe2\x80\x8d\xe0\xa4\xb7",
+	                         "\xe0\xa4\x95\xe0\xa5\x8d\xe0\xa4\xb7") != 0);
+	assert_int_equal(utf8_casecmp("\xd8\xb9\xd9\x84\xdb\x8c\xe2\x80\x8c\xd8\xb1",
+	                              "\xd8\xb9\xd9\x84\xdb\x8c\xe2\x80\x8c\xd8\xb1"),
+	                 0);
 	/* compatibility forms: fullwidth letters, a precomposed and a
 	 * decomposed ë */
 	assert_int_equal(utf8_casecmp("\xef\xbc\xa1\xef\xbd\x8c\xef\xbd\x81", "Ala"), 0);
