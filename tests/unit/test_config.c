@@ -1,4 +1,5 @@
-/* Unit tests for bot/config/config.c: parsing, every error message, and defaults. */
+/* Unit tests for bot/config/config.c and config_set.c: parsing, every error
+ * message, and defaults. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
