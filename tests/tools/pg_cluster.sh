@@ -3,6 +3,7 @@
 #   tests/tools/pg_cluster.sh start DIR   initdb in DIR/data (the first time),
 #                                         start the server, print its conninfo
 #   tests/tools/pg_cluster.sh stop DIR    stop it by the PID in postmaster.pid
+#                                         (PG_STOP_WAIT=N: seconds per try)
 #   tests/tools/pg_cluster.sh conninfo DIR
 # The server listens on a unix socket in DIR only (no TCP), so any number of
 # clusters can run side by side. As root, the server runs as the user
@@ -80,16 +81,27 @@ stop)
 		exit 1
 		;;
 	esac
-	kill -INT "$pid" 2>/dev/null || exit 0 # fast shutdown
-	i=0
-	while kill -0 "$pid" 2>/dev/null; do
-		i=$((i + 1))
-		if [ $i -gt 600 ]; then
-			echo "pg_cluster: the server (PID $pid) did not stop in 60 s" >&2
-			exit 1
-		fi
-		sleep 0.1
+	# A fast shutdown first; a server that has not ended after PG_STOP_WAIT
+	# seconds (60; a crash recovery on a loaded machine, or a backend that
+	# does not answer) is asked for an immediate one, as pg_ctl -m immediate
+	# would, which ends every backend (those that ignore it are killed by the
+	# server after 5 s): the cluster's next start recovers.
+	wait=${PG_STOP_WAIT:-60}
+	kill -INT "$pid" 2>/dev/null || exit 0
+	for limit in $wait 30; do
+		i=0
+		while kill -0 "$pid" 2>/dev/null; do
+			i=$((i + 1))
+			[ $i -le $((limit * 10)) ] || break
+			sleep 0.1
+		done
+		kill -0 "$pid" 2>/dev/null || exit 0
+		[ "$limit" = 30 ] && break
+		echo "pg_cluster: the server (PID $pid) did not stop in $wait s; asking for an immediate shutdown" >&2
+		kill -QUIT "$pid" 2>/dev/null || exit 0
 	done
+	echo "pg_cluster: the server (PID $pid) did not stop in 30 s after an immediate shutdown either" >&2
+	exit 1
 	;;
 conninfo)
 	dir=$(cd "$dir" && pwd)
