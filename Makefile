@@ -47,6 +47,9 @@ LIBS         := $(PKG_LIBS) -lm
 ifneq ($(SANITIZE),)
 BUILD     ?= build/sanitize
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all -fPIC
+# DELVER_DEBUG: checks too slow for the daemon, made in this build only (a
+# kept module text is re-encoded and compared on each use: commands/core/channel.c).
+ALL_CPPFLAGS += -DDELVER_DEBUG
 ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 TEST_LIB  := $(BUILD)/libdelver.so
 TEST_LINK := $(TEST_LIB) -Wl,-rpath,'$$ORIGIN/..'

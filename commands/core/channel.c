@@ -1,6 +1,8 @@
 /* channel: a channel record's accessors; see channel.h. */
 #include "commands/core/channel.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,11 +112,49 @@ chanmod_write(const struct chanmod *m, const void *state, struct buf *out)
 	return rc;
 }
 
+#ifdef DELVER_DEBUG
+/* A kept text is a cache of chanmod_write()'s text of the module's state:
+ * in a build with DELVER_DEBUG (the Makefile's SANITIZE builds, which the
+ * unit suite runs under ASan; never the default build) each use of one
+ * encodes the state afresh and stops the program when the two differ (a
+ * state changed without channel_touch(), or a text kept that is not its
+ * state's), where a release build would store or undo from the stale
+ * text. It names the channel, the module and the first differing byte,
+ * not the texts (a state may hold what is behind the GM's screen). */
+static void
+check_kept(const struct channel *ch, enum chanmod_id id)
+{
+	const char *kept = ch->texts->text[id];
+	size_t len = ch->texts->len[id], at = 0;
+	struct buf b;
+
+	buf_init(&b, SIZE_MAX);
+	if (chanmod_write(chanmod_table[id], ch->mods[id], &b) < 0) {
+		fprintf(stderr, "channel %s: the %s state cannot be encoded\n", ch->key,
+		        chanmod_table[id]->name);
+		abort();
+	}
+	while (at < len && at < b.len && kept[at] == b.p[at])
+		at++;
+	if (at < len || at < b.len) {
+		fprintf(stderr,
+		        "channel %s: the kept %s text (%zu bytes) is stale: the state's "
+		        "encoding (%zu bytes) differs from byte %zu\n",
+		        ch->key, chanmod_table[id]->name, len, b.len, at);
+		abort();
+	}
+	buf_free(&b);
+}
+#endif
+
 const char *
 channel_kept_text(const struct channel *ch, enum chanmod_id id, size_t *len)
 {
 	if (ch->texts == NULL || ch->texts->text[id] == NULL)
 		return NULL;
+#ifdef DELVER_DEBUG
+	check_kept(ch, id);
+#endif
 	*len = ch->texts->len[id];
 	return ch->texts->text[id];
 }
@@ -126,6 +166,9 @@ channel_take_text(struct channel *ch, enum chanmod_id id, size_t *len)
 
 	if (ch->texts == NULL || ch->texts->text[id] == NULL)
 		return NULL;
+#ifdef DELVER_DEBUG
+	check_kept(ch, id);
+#endif
 	t = ch->texts->text[id];
 	*len = ch->texts->len[id];
 	ch->texts->text[id] = NULL;

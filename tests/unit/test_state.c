@@ -6,11 +6,15 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "commands/core/state.h"
+#include "rules/base/buf.h"
 
 static void
 records_are_found_by_key(void **unused)
@@ -278,6 +282,19 @@ test_user_clear_style(void **state)
 	state_free(st);
 }
 
+/* Module id's text now (chanmod_write()), from malloc, its length in
+ * *len: a text that may be kept. */
+static char *
+text_now(struct channel *c, enum chanmod_id id, size_t *len)
+{
+	struct buf b;
+
+	buf_init(&b, SIZE_MAX);
+	assert_int_equal(chanmod_write(chanmod_table[id], channel_mod_peek(c, id), &b), 0);
+	*len = b.len;
+	return buf_take(&b);
+}
+
 /* A module's kept text is there until the channel changes, the module's
  * state is replaced or the record is stored; none is kept for a state the
  * channel does not hold, nor past CHANNEL_TEXT_MAX; a taken text is the
@@ -287,29 +304,32 @@ kept_texts_last_until_a_change(void **unused)
 {
 	struct state *st = state_new();
 	struct channel *c = state_channel(st, "console:k");
-	size_t len = 0;
-	char *t;
+	size_t len = 0, tlen, plen;
+	char *t, *tension, *proc;
 
 	(void)unused;
 	channel_keep_text(c, CHANMOD_TENSION, strdup("{\"a\":1}"), 7); /* no state: freed */
 	assert_null(channel_kept_text(c, CHANMOD_TENSION, &len));
 	channel_mod(c, CHANMOD_TENSION);
 	channel_mod(c, CHANMOD_PROC);
-	channel_keep_text(c, CHANMOD_TENSION, strdup("{\"a\":1}"), 7);
-	channel_keep_text(c, CHANMOD_PROC, strdup("{}"), 2);
-	assert_string_equal(channel_kept_text(c, CHANMOD_TENSION, &len), "{\"a\":1}");
-	assert_int_equal(len, 7);
+	tension = text_now(c, CHANMOD_TENSION, &tlen);
+	proc = text_now(c, CHANMOD_PROC, &plen);
+	channel_keep_text(c, CHANMOD_TENSION, strdup(tension), tlen);
+	channel_keep_text(c, CHANMOD_PROC, strdup(proc), plen);
+	assert_string_equal(channel_kept_text(c, CHANMOD_TENSION, &len), tension);
+	assert_int_equal(len, tlen);
+	assert_string_equal(channel_kept_text(c, CHANMOD_PROC, &len), proc);
 	channel_touch(c); /* a change: every text goes */
 	assert_null(channel_kept_text(c, CHANMOD_TENSION, &len));
 	assert_null(channel_kept_text(c, CHANMOD_PROC, &len));
-	channel_keep_text(c, CHANMOD_TENSION, strdup("{\"a\":2}"), 7);
-	channel_keep_text(c, CHANMOD_PROC, strdup("{}"), 2);
+	channel_keep_text(c, CHANMOD_TENSION, strdup(tension), tlen);
+	channel_keep_text(c, CHANMOD_PROC, strdup(proc), plen);
 	channel_mod_set(c, CHANMOD_PROC, NULL); /* replaced: its text goes, not the others */
 	assert_null(channel_kept_text(c, CHANMOD_PROC, &len));
 	t = channel_take_text(c, CHANMOD_TENSION, &len);
-	assert_string_equal(t, "{\"a\":2}");
+	assert_string_equal(t, tension);
 	assert_null(channel_kept_text(c, CHANMOD_TENSION, &len));
-	channel_keep_text(c, CHANMOD_TENSION, t, 7);
+	channel_keep_text(c, CHANMOD_TENSION, t, tlen);
 	channel_set_changes_saved(c, channel_changes(c)); /* stored: kept no longer */
 	assert_null(channel_kept_text(c, CHANMOD_TENSION, &len));
 	t = calloc(1, CHANNEL_TEXT_MAX + 2);
@@ -317,8 +337,47 @@ kept_texts_last_until_a_change(void **unused)
 	channel_keep_text(c, CHANMOD_TENSION, t, CHANNEL_TEXT_MAX + 1);
 	assert_null(channel_kept_text(c, CHANMOD_TENSION, &len));
 	channel_keep_text(c, CHANMOD_TENSION, strdup("{}"), 2);
+	free(tension);
+	free(proc);
 	state_free(st); /* frees what is kept (the sanitizer run checks) */
 }
+
+#ifdef DELVER_DEBUG
+/* In a DELVER_DEBUG build (SANITIZE) a kept text that is not its state's
+ * encoding stops the program where it is used, whether read or taken. */
+static void
+stale_kept_text_stops_a_debug_build(void **unused)
+{
+	(void)unused;
+	for (int take = 0; take < 2; take++) {
+		pid_t pid;
+		int status;
+
+		fflush(NULL);
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct state *st = state_new();
+			struct channel *c = state_channel(st, "console:k");
+			size_t len;
+
+			/* the child's report would read as the test's own */
+			if (freopen("/dev/null", "w", stderr) == NULL)
+				_exit(2);
+			channel_mod(c, CHANMOD_TENSION);
+			channel_keep_text(c, CHANMOD_TENSION, strdup("{\"a\":1}"), 7);
+			if (take)
+				free(channel_take_text(c, CHANMOD_TENSION, &len));
+			else
+				channel_kept_text(c, CHANMOD_TENSION, &len);
+			_exit(0);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFSIGNALED(status));
+		assert_int_equal(WTERMSIG(status), SIGABRT);
+	}
+}
+#endif
 
 int
 main(void)
@@ -337,6 +396,9 @@ main(void)
 	    cmocka_unit_test(test_evict_if_spares_touched_and_young),
 	    cmocka_unit_test(test_user_clear_style),
 	    cmocka_unit_test(kept_texts_last_until_a_change),
+#ifdef DELVER_DEBUG
+	    cmocka_unit_test(stale_kept_text_stops_a_debug_build),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 
 #include <cJSON.h>
 
+#include "commands/core/state_int.h"
 #include "commands/fungeon/fungeon_save.h"
 
 struct fgtable *
@@ -37,6 +38,16 @@ fgtable_free(struct fgtable *t)
 	free(t);
 }
 
+/* The channel typed in. */
+static struct channel *
+chan_of(struct fgtable *t)
+{
+	char key[80];
+
+	snprintf(key, sizeof(key), "console:%s", t->chan != NULL ? t->chan : "t");
+	return state_channel(t->st, key);
+}
+
 char *
 fgtable_run(struct fgtable *t, const char *user, const char *line)
 {
@@ -46,6 +57,8 @@ fgtable_run(struct fgtable *t, const char *user, const char *line)
 	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_clear(t->last);
+	if (t->by_hand)
+		channel_drop_texts(chan_of(t));
 	dispatch_line(t->d, &o, line, strlen(line), 1000, t->last);
 	return reply_plain(t->last);
 }
@@ -86,19 +99,10 @@ fgtable_says(struct fgtable *t, const char *user, const char *line, const char *
 	free(text);
 }
 
-/* The channel typed in. */
-static struct channel *
-chan_of(struct fgtable *t)
-{
-	char key[80];
-
-	snprintf(key, sizeof(key), "console:%s", t->chan != NULL ? t->chan : "t");
-	return state_channel(t->st, key);
-}
-
 struct fungeon_channel *
 fgtable_fungeon(struct fgtable *t)
 {
+	t->by_hand = true;
 	return channel_mod(chan_of(t), CHANMOD_FUNGEON);
 }
 

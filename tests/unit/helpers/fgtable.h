@@ -24,6 +24,9 @@ struct fgtable {
 	/* the console channel typed in, "t" while NULL; the other functions
 	 * below (the Fungeon state, the steps) follow it too */
 	const char *chan;
+	/* fgtable_fungeon() gave the state out to be changed by hand, between
+	 * commands: each command then starts with no kept text of it. */
+	bool by_hand;
 };
 
 struct fgtable *fgtable_new(uint64_t seed);
@@ -46,7 +49,10 @@ void fgtable_fails_unchanged(struct fgtable *t, const char *user, const char *li
  * first when nobody holds it); it must succeed. */
 void fgtable_gm(struct fgtable *t, const char *line);
 
-/* The channel's Fungeon state (created when missing). */
+/* The channel's Fungeon state (created when missing), to change by hand
+ * between commands: what the channel keeps of its text is dropped before
+ * each command from then on (t->by_hand), as a state changed outside any
+ * command is not what it was kept of. */
 struct fungeon_channel *fgtable_fungeon(struct fgtable *t);
 /* The channel's Fungeon state as JSON text. */
 char *fgtable_saved(struct fgtable *t);
