@@ -434,13 +434,15 @@ done:
 }
 
 /* The healer: a one-use healing treasure (a fancy item with Heal N, 2 + N
- * points) bought with credit and used at once. */
+ * points) bought with credit and used at once. Being magic, it also ends
+ * continuous damage (line 125), so one at full hits who suffers some may
+ * buy the cheapest such magic, Heal 1 (3 points), to end it. */
 static void
 town_healer(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
 	struct fungeon_member *m;
-	int me, heal;
+	int me, heal, missing, most;
 	int64_t cost;
 	char credit[48];
 
@@ -453,18 +455,19 @@ town_healer(struct invocation *inv, struct reply *out)
 		            m->name, m->player);
 		return;
 	}
-	heal = (int)invocation_int(inv, "hits", fungeon_max_hits(m->level) - m->hits);
+	missing = fungeon_max_hits(m->level) - m->hits;
+	most = missing > 0 ? missing : damage_effects(m) > 0;
+	heal = (int)invocation_int(inv, "hits", most);
 	if (heal < 1) {
 		reply_error(out, "%s has all %d hits; there is nothing to heal.", m->name, m->hits);
 		return;
 	}
-	if (heal > fungeon_max_hits(m->level) - m->hits) {
+	if (heal > most) {
 		reply_error(out,
 		            "%s misses %d hit%s of %d, and the healer sells no more healing than "
 		            "that (hits:%d at most).",
-		            m->name, fungeon_max_hits(m->level) - m->hits,
-		            fungeon_max_hits(m->level) - m->hits == 1 ? "" : "s",
-		            fungeon_max_hits(m->level), fungeon_max_hits(m->level) - m->hits);
+		            m->name, missing, missing == 1 ? "" : "s", fungeon_max_hits(m->level),
+		            most);
 		return;
 	}
 	cost = 2 + (int64_t)heal; /* fancy item 2, Magic: Heal 1 Hit per point */
@@ -580,7 +583,8 @@ const struct command cmd_fungeon_town_subs[] = {
      .desc = "Buy healing magic with your credit and use it at once",
      .help = "Hits heal only through magic treasure during a game session: the healer "
              "sells a fancy item with Heal N (2 + N points, N at most the hits you miss) and "
-             "you use it on the spot; like any magic it also ends continuous damage. Ruling: "
+             "you use it on the spot; like any magic it also ends continuous damage, so at "
+             "full hits Heal 1 (3 points) is sold to end it. Ruling: "
              "a new dungeon does not heal; a new game session does ({/fungeon town "
              "session}).",
      .opts = healer_opts,

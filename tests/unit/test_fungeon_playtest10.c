@@ -170,6 +170,41 @@ t7_a_joiner_that_shows_tells_names_apart(void **unused)
 	fgtable_free(t);
 }
 
+/* The eleventh play-test (notes/playtest-fungeon-11.md). F5 (line 125:
+ * continuous damage ends only by an Annoy success or a magical treasure;
+ * the healer's is one): a Fungeoneer at full hits who suffers continuous
+ * damage buys the cheapest magic, Heal 1 (a fancy item, 2, plus 1), and
+ * the damage ends; asked for more than that, the healer says 1 at most. */
+static void
+f5_the_healer_ends_continuous_damage(void **unused)
+{
+	struct fgtable *t = fgtable_new(2611);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 2);
+	c = fgtable_fungeon(t);
+	c->m[0].credit = 5;
+	assert_int_equal(
+	    fungeon_effect_add(&c->m[0], &(struct fungeon_effect){.kind = FUNGEON_EFFECT_DAMAGE,
+	                                                          .source = "needle",
+	                                                          .annoy = 2,
+	                                                          .pain = 1,
+	                                                          .type = "poison"}),
+	    0);
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer hits:2",
+	                        "Al misses 0 hits of 10, and the healer sells no more healing "
+	                        "than that (hits:1 at most).");
+	fgtable_says(t, "al", "/fungeon town healer",
+	             "Al pays the healer 3 points (a fancy item, 2, with Heal 1; credit left 2 "
+	             "points).\nAl heals 0 with the healer's magic: 10/10 hits. The magic ends "
+	             "Al's continuous damage.");
+	assert_int_equal(c->m[0].neffects, 0);
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
+	                        "Al has all 10 hits; there is nothing to heal.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -179,6 +214,7 @@ main(void)
 	    cmocka_unit_test(u7_the_healer_and_a_session_are_in_town),
 	    cmocka_unit_test(u10_no_treasure_no_word_of_it),
 	    cmocka_unit_test(u11_triggering_takes_no_bonus),
+	    cmocka_unit_test(f5_the_healer_ends_continuous_damage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
