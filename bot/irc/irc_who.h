@@ -22,6 +22,14 @@ struct irc_bot;
  */
 int irc_who_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct origin *o);
 
+/*
+ * IRC's channel_named (struct origin): "#channel" or "&channel" on the
+ * origin's network, its key "irc:NETWORK:" and the name with ASCII
+ * letters lowered; alt the same under the rfc1459 case mapping ([ ] \ ~
+ * as { } | ^), for a server that uses it.
+ */
+bool irc_who_channel_named(const struct origin *o, const char *text, char *key, char *alt);
+
 /* Follows one NICK or QUIT of someone else (irc_bot_user). */
 void irc_who_user(struct irc_bot *b, const struct irc_msg *m);
 
