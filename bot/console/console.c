@@ -645,12 +645,6 @@ edit_closed_cb(uv_handle_t *h)
 		console_free(c);
 }
 
-bool
-console_interrupt(struct console *c)
-{
-	return console_edit_interrupt(c);
-}
-
 void
 console_stop(struct console *c)
 {

@@ -173,7 +173,7 @@ edit_winch_cb(uv_signal_t *h, int signum)
 }
 
 bool
-console_edit_interrupt(struct console *c)
+console_interrupt(struct console *c)
 {
 	if (c == NULL || !c->editing)
 		return false;

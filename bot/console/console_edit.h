@@ -27,7 +27,5 @@ void console_edit_write(struct console *c, struct buf *out);
 void console_edit_prompt(struct console *c);
 /* The poll callback on stdin while editing: a key for libedit. */
 void console_edit_poll_cb(uv_poll_t *p, int status, int events);
-/* console_interrupt (console.h). */
-bool console_edit_interrupt(struct console *c);
 
 #endif

@@ -226,12 +226,6 @@ admit(struct irc_bot *b, const struct origin *o, const char *nick, const char *c
 }
 
 void
-irc_bot_user(struct irc_bot *b, const struct irc_msg *m)
-{
-	irc_who_user(b, m);
-}
-
-void
 irc_bot_set_reload(struct irc_bot *b, void (*reload)(void *ctx), void *ctx)
 {
 	b->reload = reload;

@@ -71,7 +71,7 @@ identity_nick(struct irc_bot *b, const struct irc_msg *m, char *fold, size_t siz
 }
 
 void
-irc_who_user(struct irc_bot *b, const struct irc_msg *m)
+irc_bot_user(struct irc_bot *b, const struct irc_msg *m)
 {
 	char old[IRC_NICK_MAX], now[IRC_NICK_MAX], orig[IRC_NICK_MAX], mask[MASK_MAX];
 	struct alias *a;

@@ -30,9 +30,6 @@ int irc_who_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan,
  */
 bool irc_who_channel_named(const struct origin *o, const char *text, char *key, char *alt);
 
-/* Follows one NICK or QUIT of someone else (irc_bot_user). */
-void irc_who_user(struct irc_bot *b, const struct irc_msg *m);
-
 /*
  * Whether the sender of m is one of the network's admins: an entry with
  * '!' or '@' is a nick!user@host mask, any other an account name, matched

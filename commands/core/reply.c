@@ -400,19 +400,6 @@ reply_cmd(struct reply *r, unsigned style, const char *path, ...)
 	reply_ref_add(r, style & ~RS_USER, path, strlen(path), in, n);
 }
 
-void
-reply_usage(struct reply *r, unsigned style, const char *path, const struct reply_usage_opt *opts,
-            size_t n)
-{
-	reply_ref_usage(r, style, path, opts, n);
-}
-
-void
-reply_text(struct reply *r, unsigned style, const char *text)
-{
-	reply_ref_text(r, style, text);
-}
-
 static char **
 copy_strings(struct reply *r, const char *const *v, int n)
 {

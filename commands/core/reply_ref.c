@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "commands/core/reply.h"
 #include "commands/core/reply_fmt.h"
 #include "commands/core/reply_int.h"
 #include "rules/base/buf.h"
@@ -43,8 +44,8 @@ reply_ref_add(struct reply *r, unsigned style, const char *path, size_t plen,
 }
 
 void
-reply_ref_usage(struct reply *r, unsigned style, const char *path,
-                const struct reply_usage_opt *opts, size_t n)
+reply_usage(struct reply *r, unsigned style, const char *path, const struct reply_usage_opt *opts,
+            size_t n)
 {
 	struct reply_cmdref *c = reply__alloc(r, sizeof(*c));
 	struct reply_span *s;
@@ -128,7 +129,7 @@ parse_ref(const char *t, const char **path, size_t *plen, struct reply_ref_opt *
 }
 
 void
-reply_ref_text(struct reply *r, unsigned style, const char *text)
+reply_text(struct reply *r, unsigned style, const char *text)
 {
 	const char *p = text;
 

@@ -25,10 +25,5 @@ struct reply_ref_opt {
  * current line. */
 void reply_ref_add(struct reply *r, unsigned style, const char *path, size_t plen,
                    const struct reply_ref_opt *in, size_t n);
-/* reply_usage (reply.h). */
-void reply_ref_usage(struct reply *r, unsigned style, const char *path,
-                     const struct reply_usage_opt *opts, size_t n);
-/* reply_text (reply.h). */
-void reply_ref_text(struct reply *r, unsigned style, const char *text);
 
 #endif

@@ -16,12 +16,6 @@
 #include "rules/base/utf8.h"
 #include "rules/dice/dice.h"
 
-void
-cmd_roll_repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
-{
-	roll_line_repeat(out, e, r);
-}
-
 /* "Natural 20!" or "Natural 1." after a roll of one lone d20 (no other
  * dice term, no repeat; kept from several, as adv and dis do, counts), as
  * Roll20 and Avrae mark it; NULL otherwise. */
@@ -343,7 +337,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 		if (e->nrepeats > 1)
 			reply_line(out, RS_CODE, "%zux %s", e->nrepeats, e->source);
 		for (size_t k = 0; k < e->nrepeats; k++) {
-			cmd_roll_repeat_line(out, e, k);
+			roll_line_repeat(out, e, k);
 			if (!compact || i + 1 < dice_result_nexprs(res) || k + 1 < e->nrepeats)
 				reply_nl(out);
 		}

@@ -12,11 +12,6 @@
 extern const struct command cmd_roll;
 extern const struct command cmd_gmroll;
 
-/* Repeat r of e as /roll shows it: "1d20 + 5: [15] + 5 = 20" (every die
- * with its marks, long pools summed up, the total), or " 2: ..." when e
- * repeats. For every command that shows a roll of dice given by a user. */
-void cmd_roll_repeat_line(struct reply *out, const struct dice_expr *e, size_t r);
-
 /*
  * Where a secret roll (a player's blind roll, or the GM's own behind the
  * screen) goes, for every command that rolls in secret: the channel is told

@@ -7,8 +7,10 @@
 #include "commands/fungeon/cmd_fungeon_combat.h"
 #include "commands/fungeon/cmd_fungeon_design.h"
 #include "commands/fungeon/cmd_fungeon_hallway.h"
+#include "commands/fungeon/cmd_fungeon_join.h"
 #include "commands/fungeon/cmd_fungeon_orders.h"
 #include "commands/fungeon/cmd_fungeon_party.h"
+#include "commands/fungeon/cmd_fungeon_retreat.h"
 #include "commands/fungeon/cmd_fungeon_town.h"
 #include "commands/fungeon/cmd_fungeon_trap.h"
 #include "rules/fungeon/fungeon_room.h"
@@ -530,7 +532,7 @@ static const struct command fungeon_subs[] = {
              "as does a later step that would leave what the dead left there untaken. "
              "Every player rolls; who: names who rolls, and is the GM's.",
      .opts = retreat_opts,
-     .fn = cmd_fungeon_town_retreat},
+     .fn = cmd_fungeon_retreat},
     {.name = "town",
      .desc = "In town: sell treasure for half its points, buy new with the credit, the healer",
      .subs = cmd_fungeon_town_subs},

@@ -14,13 +14,14 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/fungeon/fungeon_name.h"
 
 static const char *const kind_label[] = {"Traps", "Monsters", "Treasure"};
 
 bool
 cmd_fungeon_design_shows(const char *what, const char *text, struct reply *out)
 {
-	if (fungeon_cost_text_shows(text))
+	if (fungeon_name_shows(text))
 		return true;
 	reply_error(out,
 	            "%s shows as it is typed: this one holds an invisible character or a "
@@ -32,7 +33,7 @@ cmd_fungeon_design_shows(const char *what, const char *text, struct reply *out)
 bool
 cmd_fungeon_design_name_free(const char *name, struct reply *out)
 {
-	if (!fungeon_cost_name_reserved(name))
+	if (!fungeon_name_reserved(name))
 		return true;
 	reply_error(out,
 	            "'%s' reads as a number or as a word the bot's replies and options use "
@@ -251,7 +252,7 @@ may_make(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k,
 	           need_holder(inv, c, k, out) < 0) {
 		return -1;
 	}
-	if (!fungeon_cost_name_valid(name)) {
+	if (!fungeon_name_valid(name)) {
 		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
 		            FUNGEON_NAME_CHARS);
 		return -1;

@@ -21,10 +21,10 @@ int cmd_fungeon_design_of(struct invocation *inv, enum fungeon_kind k, struct fu
                           struct fungeon_price *p, struct reply *out);
 
 /* Whether text the invoker gives now shows as it is typed
- * (fungeon_cost_text_shows()); else an error reply that starts with what
+ * (fungeon_name_shows()); else an error reply that starts with what
  * ("A name", "A class") and false. */
 bool cmd_fungeon_design_shows(const char *what, const char *text, struct reply *out);
-/* Whether a new name reads one way only (fungeon_cost_name_reserved());
+/* Whether a new name reads one way only (fungeon_name_reserved());
  * else an error reply and false. */
 bool cmd_fungeon_design_name_free(const char *name, struct reply *out);
 

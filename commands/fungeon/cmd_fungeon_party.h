@@ -1,6 +1,7 @@
 /*
- * cmd_fungeon_party: /fungeon join, leave, sheet, party, floor, adjust and
- * xp-rule (the party's own subcommands); handlers of the /fungeon table in
+ * cmd_fungeon_party: /fungeon sheet, party, floor, stair, adjust and
+ * xp-rule (the party as it stands and corrections to it by hand; join and
+ * leave are cmd_fungeon_join's); handlers of the /fungeon table in
  * cmd_fungeon.c. They change the channel's Fungeon state, which the
  * channel owns.
  */
@@ -9,8 +10,6 @@
 
 #include "commands/core/registry.h"
 
-void cmd_fungeon_join(struct invocation *inv, struct reply *out);
-void cmd_fungeon_leave(struct invocation *inv, struct reply *out);
 void cmd_fungeon_sheet(struct invocation *inv, struct reply *out);
 void cmd_fungeon_party(struct invocation *inv, struct reply *out);
 void cmd_fungeon_floor(struct invocation *inv, struct reply *out);

@@ -1,8 +1,9 @@
 /*
- * cmd_fungeon_town: /fungeon take, use, retreat and town (treasure carried
- * and used, the way back to town, trading and the healer); handlers and
- * the town subcommand table for the /fungeon table in cmd_fungeon.c. They
- * change the channel's Fungeon state, which the channel owns.
+ * cmd_fungeon_town: /fungeon take, use and town (treasure carried and
+ * used, trading and the healer; the way back is cmd_fungeon_retreat's);
+ * handlers and the town subcommand table for the /fungeon table in
+ * cmd_fungeon.c. They change the channel's Fungeon state, which the
+ * channel owns.
  */
 #ifndef DELVER_CMD_FUNGEON_TOWN_H
 #define DELVER_CMD_FUNGEON_TOWN_H
@@ -17,7 +18,6 @@ extern const struct command cmd_fungeon_town_subs[];
 
 void cmd_fungeon_town_take(struct invocation *inv, struct reply *out);
 void cmd_fungeon_town_use(struct invocation *inv, struct reply *out);
-void cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out);
 
 /* Points of credit in plain words, the same on every platform: "1 point",
  * "3 points", "half a point", "1 and a half points". Returns buf. */

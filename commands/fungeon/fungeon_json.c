@@ -9,6 +9,7 @@
 #include <cJSON.h>
 
 #include "rules/base/mem.h"
+#include "rules/fungeon/fungeon_name.h"
 
 #define EXACT_MAX 9007199254740992LL /* 2^53: integers up to here are exact in a double */
 
@@ -112,8 +113,7 @@ fungeon_json_str(struct fungeon_json *r, const struct cJSON *o, const char *key,
 	if (!cJSON_IsString(v) || strlen(v->valuestring) >= size)
 		return fungeon_json_bad(r, key, "is missing, not text or too long");
 	if (!(empty_ok && v->valuestring[0] == '\0') &&
-	    ((name && !fungeon_cost_name_valid(v->valuestring)) ||
-	     (!empty_ok && !v->valuestring[0])))
+	    ((name && !fungeon_name_valid(v->valuestring)) || (!empty_ok && !v->valuestring[0])))
 		return fungeon_json_bad(r, key, "is not a valid name");
 	memcpy(out, v->valuestring, strlen(v->valuestring) + 1);
 	return 0;

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "commands/procedure/procedure_state.h"
-#include "commands/dice/cmd_roll.h"
 #include "commands/dice/rollchan.h"
+#include "commands/dice/roll_line.h"
 #include "rules/dice/dice.h"
 #include "rules/procedure/carry.h"
 #include "rules/procedure/vendor.h"
@@ -242,7 +242,7 @@ bargain_fn(struct invocation *inv, struct reply *out)
 	rollchan_heading(inv->chan, out, "Bargaining with %s: %s %s", v->name,
 	                 selling ? "selling" : "buying", item);
 	reply_add(out, 0, "%s rolls ", inv->from->user_name);
-	cmd_roll_repeat_line(out, dice_result_expr(res, 0), 0);
+	roll_line_repeat(out, dice_result_expr(res, 0), 0);
 	dice_result_free(res);
 	reply_add(out, 0, " against %s's skill %d: margin ", v->name, b.skill);
 	reply_add(out, RS_BOLD, "%+lld", (long long)b.margin);

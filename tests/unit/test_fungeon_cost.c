@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rules/fungeon/fungeon_cost.h"
+#include "rules/fungeon/fungeon_name.h"
 
 static int64_t
 cost_of(enum fungeon_kind kind, const char *spec)
@@ -303,23 +304,23 @@ format_round_trips(void **unused)
 static void
 names(void **unused)
 {
-	assert_true(fungeon_cost_name_valid("Alba"));
-	assert_true(fungeon_cost_name_valid("Brom-2_the'Bold"));
-	assert_true(fungeon_cost_name_valid("Élodie"));
-	assert_true(fungeon_cost_name_valid("123456789012345678901234"));
-	assert_false(fungeon_cost_name_valid("1234567890123456789012345"));
-	assert_false(fungeon_cost_name_valid(""));
-	assert_false(fungeon_cost_name_valid("two words"));
-	assert_false(fungeon_cost_name_valid("a:b"));
-	assert_false(fungeon_cost_name_valid("a,b"));
-	assert_false(fungeon_cost_name_valid("a>b"));
-	assert_false(fungeon_cost_name_valid("a/b"));
-	assert_false(fungeon_cost_name_valid("a\tb"));
-	assert_false(fungeon_cost_name_valid("a\xc2\xa0"
-	                                     "b")); /* no-break space */
-	assert_false(fungeon_cost_name_valid("a\xc2\x85"
-	                                     "b")); /* a C1 control */
-	assert_false(fungeon_cost_name_valid("\xff"));
+	assert_true(fungeon_name_valid("Alba"));
+	assert_true(fungeon_name_valid("Brom-2_the'Bold"));
+	assert_true(fungeon_name_valid("Élodie"));
+	assert_true(fungeon_name_valid("123456789012345678901234"));
+	assert_false(fungeon_name_valid("1234567890123456789012345"));
+	assert_false(fungeon_name_valid(""));
+	assert_false(fungeon_name_valid("two words"));
+	assert_false(fungeon_name_valid("a:b"));
+	assert_false(fungeon_name_valid("a,b"));
+	assert_false(fungeon_name_valid("a>b"));
+	assert_false(fungeon_name_valid("a/b"));
+	assert_false(fungeon_name_valid("a\tb"));
+	assert_false(fungeon_name_valid("a\xc2\xa0"
+	                                "b")); /* no-break space */
+	assert_false(fungeon_name_valid("a\xc2\x85"
+	                                "b")); /* a C1 control */
+	assert_false(fungeon_name_valid("\xff"));
 }
 
 /* Issue 31: everything a new design lacks is said at once, not one

@@ -1,0 +1,373 @@
+/* /fungeon join and leave: who is in the party, the checks a new
+ * Fungeoneer's name, class and level pass, and what one who leaves hands
+ * on (its categories) and leaves behind. */
+#include "commands/fungeon/cmd_fungeon_join.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/fungeon/cmd_fungeon_design.h"
+#include "commands/fungeon/fungeon_channel.h"
+#include "rules/base/buf.h"
+#include "rules/base/utf8.h"
+#include "rules/fungeon/fungeon_name.h"
+
+/* Whether s holds something besides spaces. */
+static bool
+has_text(const char *s)
+{
+	for (; *s; s++)
+		if (!isspace((unsigned char)*s))
+			return true;
+	return false;
+}
+
+/* Refuses a class that reads as a number: the level typed where the class
+ * goes (line 16: a class is a career). Returns 0, or -1 with an error. */
+static int
+class_no_level(struct invocation *inv, const char *name, const char *cls, struct reply *out)
+{
+	int n;
+
+	if (fungeon_level_typed(cls, &n) == FUNGEON_LEVEL_NONE)
+		return 0;
+	if (invocation_has(inv, "level"))
+		reply_error(out,
+		            "'%s' reads as a number, not a class: a class is any career, such as "
+		            "fighter (/fungeon join %s CLASS %lld).",
+		            cls, name, (long long)invocation_int(inv, "level", 0));
+	else if (n > 0)
+		reply_error(out,
+		            "'%s' reads as a level, not a class: the class comes first and is any "
+		            "career, such as fighter (/fungeon join %s CLASS %d).",
+		            cls, name, n);
+	else
+		reply_error(out,
+		            "'%s' reads as a number, not a class: a class is any career, such as "
+		            "fighter, and the level after it a whole number from %d to %d in the "
+		            "digits 0 to "
+		            "9.",
+		            cls, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
+	return -1;
+}
+
+/* Refuses a class type that reads as a number: a level in words or as an
+ * ordinal (S8: "three" was taken as a type), in another script's digits,
+ * or one mistyped ("2.5"). Returns 0, or -1 with an error. */
+static int
+type_no_level(struct invocation *inv, const char *name, const char *cls, const char *type,
+              struct reply *out)
+{
+	int n;
+	enum fungeon_level_form form = fungeon_level_typed(type, &n);
+
+	if (form == FUNGEON_LEVEL_NONE)
+		return 0;
+	if (form == FUNGEON_LEVEL_DIGITS)
+		reply_error(out,
+		            "'%s' is no level (a level is a whole number from %d to %d) and no "
+		            "class type (a word, such as fire).",
+		            type, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
+	else if (form == FUNGEON_LEVEL_OTHER_DIGITS)
+		reply_error(
+		    out,
+		    "'%s' reads as a number, not a class type: a level is a whole number from "
+		    "%d to %d in the digits 0 to 9, a class type a word such as fire "
+		    "(type:fire).",
+		    type, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
+	else if (invocation_has(inv, "level"))
+		reply_error(out,
+		            "'%s' reads as a number, not a class type, and the level is %lld "
+		            "already: a class type is a word such as fire (type:fire).",
+		            type, (long long)invocation_int(inv, "level", 0));
+	else if (n > 0)
+		reply_error(out,
+		            "'%s' reads as a level%s, not a class type: a level is a number "
+		            "(/fungeon join %s %s %d), a class type a word such as fire "
+		            "(type:fire).",
+		            type, isdigit((unsigned char)type[0]) ? "" : " written in words", name,
+		            cls, n);
+	else
+		reply_error(out,
+		            "'%s' reads as a level written in words, not a class type: a level is "
+		            "a number from %d to %d, a class type a word such as fire (type:fire).",
+		            type, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
+	return -1;
+}
+
+/* Checks the name, class and class type of the invoker's Fungeoneer
+ * joining (a new one, or its replacement). Returns 0, or -1 with an error
+ * reply. */
+static int
+join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply *out)
+{
+	const char *name = invocation_str(inv, "name"), *cls = invocation_str(inv, "class");
+	const char *type = invocation_str(inv, "type");
+
+	if (!fungeon_name_valid(name)) {
+		reply_error(out,
+		            "A Fungeoneer's name is 1 to %d characters with no spaces or "
+		            ": , > / \" #.",
+		            FUNGEON_NAME_CHARS);
+		return -1;
+	}
+	if (!cmd_fungeon_design_shows("A Fungeoneer's name", name, out) ||
+	    !cmd_fungeon_design_name_free(name, out))
+		return -1;
+	if (!has_text(cls)) {
+		reply_error(out,
+		            "A Fungeoneer needs a class, any career at all (Warrior, Shadow Mage); "
+		            "the class may not be empty.");
+		return -1;
+	}
+	if (!cmd_fungeon_design_shows("A class", cls, out) ||
+	    class_no_level(inv, name, cls, out) < 0)
+		return -1;
+	if (utf8_len(cls) > FUNGEON_CLASS_CHARS) {
+		reply_error(out,
+		            "A class is at most %d characters (Drazzorian Puddle Thumper fits); "
+		            "this one has %zu.",
+		            FUNGEON_CLASS_CHARS, utf8_len(cls));
+		return -1;
+	}
+	if (type != NULL && !fungeon_name_word_valid(type, FUNGEON_TYPE_CHARS)) {
+		reply_error(out,
+		            "A class type is one word of 1 to %d characters (fire, frost, "
+		            "poison) with no spaces or : , > / \" #.",
+		            FUNGEON_TYPE_CHARS);
+		return -1;
+	}
+	if (type != NULL && !cmd_fungeon_design_shows("A class type", type, out))
+		return -1;
+	if (type != NULL && type_no_level(inv, name, cls, type, out) < 0)
+		return -1;
+	if (fungeon_channel_name_used(c, name, inv->from->user_key, out))
+		return -1;
+	return 0;
+}
+
+/* Says so when member i's player chose a Thwack-O mark another die of
+ * this party has already: their die keeps another here. */
+static void
+mark_taken_here(struct invocation *inv, const struct fungeon_channel *c, int i, struct reply *out)
+{
+	const struct thwacko_style *mine = user_style(inv->user);
+	struct thwacko_style all[FUNGEON_PARTY_MAX];
+
+	if (mine == NULL)
+		return;
+	fungeon_channel_styles(c, inv->state, all);
+	if (strcmp(all[i].mark, mine->mark) == 0)
+		return;
+	reply_add(out, 0,
+	          "Thwack-O mark %s is another player's in this party, so %s's die here is ",
+	          mine->mark, c->m[i].player);
+	reply_add_user(out, &all[i], RS_BOLD, "6");
+	reply_add(out, 0, " (%s, mark %s; ", thwacko_style_colour_name(all[i].colour), all[i].mark);
+	reply_cmd(out, 0, "thwacko style", NULL);
+	reply_add(out, 0, " chooses another).");
+	reply_nl(out);
+}
+
+/* At the entrance a join or leave moves the floor with Party Min. */
+static void
+entrance_follows(struct fungeon_channel *c, struct reply *out)
+{
+	struct fungeon_party p;
+
+	fungeon_channel_party(c, &p);
+	if (fungeon_dungeon_entrance_follows(&c->d, &p))
+		reply_line(out, 0, "The entrance now opens on floor %d, the Party Min.",
+		           c->d.floor);
+}
+
+void
+cmd_fungeon_join(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *type = invocation_str(inv, "type");
+	int me = fungeon_channel_member_of(c, inv->from->user_key), level;
+	/* On the way back the new one joins in town, where the level is the
+	 * player's to choose, as for one who falls there. */
+	bool replacing = me >= 0 && c->m[me].dead,
+	     in_dungeon = c->d.phase != FUNGEON_TOWN && c->d.phase != FUNGEON_RETREAT;
+	bool after_death =
+	    in_dungeon && (replacing || fungeon_channel_fallen(c, inv->from->user_key));
+	/* A dungeon under way (past its entrance): whoever joins starts where
+	 * a replacement does, however they come (line 53; line 18 wants a
+	 * party to begin at one level, which only town and the entrance
+	 * choose). */
+	bool under_way = c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM;
+	struct fungeon_party p;
+	struct fungeon_member *m;
+	bool other = false;
+
+	if (me >= 0 && !replacing) {
+		reply_error(out, "You already play %s here (one Fungeoneer per player); ",
+		            c->m[me].name);
+		reply_cmd(out, RS_BAD, "fungeon leave", NULL);
+		reply_add(out, RS_BAD, " first.");
+		return;
+	}
+	if (join_words(inv, c, out) < 0)
+		return;
+	if (!replacing && c->n == FUNGEON_PARTY_MAX) {
+		reply_error(out, "The party is full (%d Fungeoneers).", FUNGEON_PARTY_MAX);
+		return;
+	}
+	fungeon_channel_party(c, &p);
+	if (after_death || under_way) {
+		level = fungeon_replacement_level(fungeon_channel_floor(c));
+		/* one level is allowed: a different one typed is taken as that,
+		 * and said (play-test 3, F8) */
+		other = invocation_has(inv, "level") && invocation_int(inv, "level", 0) != level;
+	} else {
+		level = (int)invocation_int(inv, "level", p.n > 0 ? p.min : 1);
+	}
+	if (replacing) {
+		fungeon_room_leave_items(&c->d.room, &c->m[me]); /* what death left, if any */
+		m = &c->m[me];
+		fungeon_member_free(m);
+	} else {
+		struct thwacko_style st;
+
+		fungeon_channel_new_style(c, inv->state, inv->from->user_key, &st);
+		m = fungeon_channel_member_add(c, &st);
+	}
+	fungeon_member_init(m, inv->from->user_key, inv->from->user_name,
+	                    invocation_str(inv, "name"), invocation_str(inv, "class"), level);
+	snprintf(m->ctype, sizeof(m->ctype), "%s", type != NULL ? type : "");
+	/* Out until the next hallway: a replacement, and anyone joining a room
+	 * under way. */
+	m->fresh = after_death || c->d.phase == FUNGEON_ROOM || c->d.phase == FUNGEON_RETREAT;
+	channel_touch(inv->chan);
+	reply_add(out, RS_BOLD, "%s", m->player);
+	reply_add(out, 0, " %s ", replacing ? "makes a new Fungeoneer:" : "joins as");
+	reply_add(out, RS_BOLD, "%s", m->name);
+	reply_add(out, 0, ", level %d %s%s%s%s: %d hits, class bonus %d, %lld XP.", m->level,
+	          m->cls, m->ctype[0] ? " (class type " : "", m->ctype, m->ctype[0] ? ")" : "",
+	          m->hits, fungeon_class_bonus(m->level), (long long)m->xp);
+	if (other)
+		reply_add(out, 0,
+		          after_death ? " Level %d is the only one after a death: floor %d - 1, at "
+		                        "least 1, for the rest of this dungeon."
+		                      : " Level %d is the only one for whoever joins a dungeon "
+		                        "under way: floor %d - 1, at least 1, as a replacement.",
+		          level, fungeon_channel_floor(c));
+	if (m->fresh && c->d.phase == FUNGEON_RETREAT)
+		reply_add(out, 0,
+		          " %s joins the party when it reaches town (no hallway comes on the way "
+		          "back).",
+		          m->name);
+	else if (m->fresh)
+		reply_add(out, 0, " %s joins the party in the next hallway.", m->name);
+	reply_nl(out);
+	mark_taken_here(inv, c, (int)(m - c->m), out);
+	entrance_follows(c, out);
+}
+
+/* "Monsters pass to al, the highest roller left, with 3 points left to
+ * spend." for category k, whose holder just left. */
+static void
+holder_passed(const struct fungeon_channel *c, enum fungeon_category k, struct reply *out)
+{
+	static const char *const label[] = {"Traps", "Monsters", "Treasure"};
+	int h = fungeon_room_holder(&c->d.room, k);
+	int64_t left = fungeon_channel_budget(c, (enum fungeon_kind)k) -
+	               fungeon_channel_spent(c, (enum fungeon_kind)k);
+
+	if (h < 0)
+		return;
+	reply_add(out, 0, "%s pass%s to ", label[k], k == FUNGEON_CAT_TREASURE ? "es" : "");
+	reply_add(out, RS_BOLD, "%s", c->m[h].player);
+	reply_add(out, 0, ", the highest roller left");
+	if (c->d.phase == FUNGEON_HALLWAY)
+		reply_add(out, 0, ", with %lld point%s left to spend", (long long)left,
+		          left == 1 ? "" : "s");
+	reply_line(out, 0, ".");
+}
+
+/* Into b (initialised here), what member i leaves behind in the dungeon
+ * when it leaves the party alive: "What Ala carried stays in room 1 for the
+ * others to take: ring, c." and "al's wandering monster of 6 points, not
+ * built yet, goes with Ala."; nothing in town or at the entrance, where it
+ * takes what it carries. */
+static void
+what_stays(const struct fungeon_channel *c, int i, struct buf *b)
+{
+	const struct fungeon_member *m = &c->m[i];
+
+	buf_init(b, 1024);
+	if (c->d.phase == FUNGEON_TOWN || c->d.phase == FUNGEON_ENTRANCE || m->dead)
+		return;
+	for (int k = 0; k < m->nitems; k++) {
+		if (k == 0 && c->d.phase == FUNGEON_HALLWAY)
+			buf_addf(b,
+			         "What %s carried lies in room %lld ahead, for the others to take "
+			         "once they go in: ",
+			         m->name, (long long)c->d.room.number);
+		else if (k == 0)
+			buf_addf(b, "What %s carried stays in room %lld for the others to take: ",
+			         m->name, (long long)c->d.room.number);
+		buf_addf(b, "%s%s", k > 0 ? ", " : "", m->items[k].name);
+		if (k == 5 && m->nitems > 6) {
+			buf_addf(b, " and %d more", m->nitems - 6);
+			break;
+		}
+	}
+	if (m->nitems > 0)
+		buf_adds(b, ".");
+	for (int k = 0; k < m->nwander; k++)
+		buf_addf(b, "%s%s's wandering monster of %lld points, not built yet, goes with %s.",
+		         b->len > 0 ? " " : "", m->player, (long long)m->wanderer[k], m->name);
+}
+
+void
+cmd_fungeon_leave(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *who = invocation_str(inv, "who");
+	int me = who != NULL ? fungeon_channel_need_member(c, who, out)
+	                     : fungeon_channel_need_self(c, inv, out);
+	char name[FUNGEON_NAME_MAX + 1], player[FUNGEON_PLAYER_MAX];
+	bool held[FUNGEON_CAT_COUNT], own;
+	struct buf stays;
+
+	if (me < 0)
+		return;
+	own = strcmp(c->m[me].user_key, inv->from->user_key) == 0;
+	if (!own && !inv->is_gm) {
+		reply_error(out,
+		            "%s is %s's Fungeoneer: only the GM takes another player's Fungeoneer "
+		            "out of the party (for a player who is away).",
+		            c->m[me].name, c->m[me].player);
+		return;
+	}
+	snprintf(name, sizeof(name), "%s", c->m[me].name);
+	snprintf(player, sizeof(player), "%s", c->m[me].player);
+	what_stays(c, me, &stays);
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
+		held[k] = fungeon_room_holder(&c->d.room, (enum fungeon_category)k) == me;
+	if (c->m[me].dead && c->d.phase != FUNGEON_TOWN)
+		fungeon_channel_fallen_add(c, c->m[me].user_key);
+	fungeon_room_leave_items(&c->d.room, &c->m[me]);
+	fungeon_channel_orders_lapse(c, me);
+	fungeon_channel_member_remove(c, me);
+	if (c->n == 0) { /* the party is gone: so is its dungeon */
+		fungeon_dungeon_town(&c->d);
+		fungeon_channel_fallen_clear(c);
+	}
+	channel_touch(inv->chan);
+	if (own)
+		reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
+	else
+		reply_line(out, 0, "The GM takes %s's %s out of the party.", player, name);
+	if (stays.len > 0)
+		reply_line(out, 0, "%s", buf_str(&stays));
+	buf_free(&stays);
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
+		if (held[k])
+			holder_passed(c, (enum fungeon_category)k, out);
+	entrance_follows(c, out);
+}
