@@ -271,6 +271,7 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 	if (!c->from_ok) {
 		memset(&c->from, 0, sizeof(c->from));
 		c->from.platform = "console";
+		c->from.channel_named = console_name_channel;
 		snprintf(c->from.chan_key, sizeof(c->from.chan_key), "console:%s", c->channel);
 		snprintf(c->from.user_key, sizeof(c->from.user_key), "console:%s", c->user);
 		copy_name(c->from.user_name, sizeof(c->from.user_name), c->user);

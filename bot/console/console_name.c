@@ -69,3 +69,16 @@ console_name_clean(const char *what, const char *s, size_t len, char out[NAME_MA
 	buf_free(&b);
 	return rc;
 }
+
+bool
+console_name_channel(const struct origin *o, const char *text, char *key, char *alt)
+{
+	(void)o;
+	alt[0] = '\0';
+	if (text[0] == '#')
+		text++;
+	if (*text == '\0' || strlen(text) + 9 >= KEY_MAX || strpbrk(text, " :") != NULL)
+		return false;
+	snprintf(key, KEY_MAX, "console:%s", text);
+	return true;
+}

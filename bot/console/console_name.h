@@ -12,9 +12,12 @@
 #ifndef DELVER_CONSOLE_NAME_H
 #define DELVER_CONSOLE_NAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "commands/core/state.h"
+
+struct origin;
 
 #define CONSOLE_NAME_MAX (NAME_MAX_LEN - 1) /* bytes, without the NUL */
 
@@ -26,5 +29,9 @@
  */
 int console_name_clean(const char *what, const char *s, size_t len, char out[NAME_MAX_LEN],
                        char *err, size_t errlen);
+
+/* The console's channel_named (struct origin): text is a channel's name,
+ * with or without "#", and its key "console:NAME"; alt is "". */
+bool console_name_channel(const struct origin *o, const char *text, char *key, char *alt);
 
 #endif

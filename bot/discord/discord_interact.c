@@ -147,6 +147,26 @@ discord_key(char *dst, const cJSON *id)
 	memcpy(dst + 8, digits, n + 1);
 }
 
+bool
+discord_interact_channel_named(const struct origin *o, const char *text, char *key, char *alt)
+{
+	size_t n = strlen(text);
+
+	(void)o;
+	alt[0] = '\0';
+	if (n >= 3 && text[0] == '<' && text[1] == '#' && text[n - 1] == '>') {
+		text += 2;
+		n -= 3;
+	} else if (n >= 1 && text[0] == '#') {
+		text++;
+		n--;
+	}
+	if (n < 15 || n > 20 || strspn(text, "0123456789") < n)
+		return false;
+	snprintf(key, KEY_MAX, "discord:%.*s", (int)n, text);
+	return true;
+}
+
 static bool
 valid_token(const char *s)
 {
@@ -276,6 +296,7 @@ make_origin(struct interact *it, const struct fields *f, struct origin *o)
 
 	memset(o, 0, sizeof(*o));
 	o->platform = "discord";
+	o->channel_named = discord_interact_channel_named;
 	if (chan == NULL)
 		chan = cJSON_GetObjectItemCaseSensitive(channel, "id");
 	user_id = cJSON_GetObjectItemCaseSensitive(user, "id");

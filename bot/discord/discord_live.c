@@ -100,6 +100,7 @@ submit(struct discord_live *lv, struct job *j, const char *message, const char *
 
 	memset(&o, 0, sizeof(o));
 	o.platform = "discord";
+	o.channel_named = discord_interact_channel_named;
 	snprintf(o.chan_key, sizeof(o.chan_key), "discord:%" PRIu64, j->chan);
 	snprintf(o.user_key, sizeof(o.user_key), "discord:%s", app != NULL ? app : "0");
 	snprintf(o.user_name, sizeof(o.user_name), "delver");

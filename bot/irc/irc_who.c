@@ -132,6 +132,35 @@ nick_now(void *ctx, const char *key)
 	return irc_ident_find(b->idents, key, irc_conn_link(b->conn));
 }
 
+bool
+irc_who_channel_named(const struct origin *o, const char *text, char *key, char *alt)
+{
+	const char *here = o->chan_key, *net = strchr(here, ':'), *end;
+	size_t n = strlen(text), nl, k;
+
+	alt[0] = '\0';
+	if (net == NULL || (end = strchr(net + 1, ':')) == NULL || n < 2 || n > 64 ||
+	    strchr("#&", text[0]) == NULL || strpbrk(text, " ,\a") != NULL)
+		return false;
+	nl = (size_t)(end - here) + 1;
+	if (nl + n >= KEY_MAX)
+		return false;
+	memcpy(key, here, nl);
+	memcpy(alt, here, nl);
+	for (k = 0; k < n; k++) {
+		unsigned char c = (unsigned char)tolower((unsigned char)text[k]);
+
+		key[nl + k] = (char)c;
+		alt[nl + k] = c == '['    ? '{'
+		              : c == ']'  ? '}'
+		              : c == '\\' ? '|'
+		              : c == '~'  ? '^'
+		                          : (char)c;
+	}
+	key[nl + n] = alt[nl + n] = '\0';
+	return true;
+}
+
 /*
  * Fills o for a message from m->nick in target (a channel, or us). The
  * user key is the account's when the message carries one, else
@@ -176,6 +205,7 @@ irc_who_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, str
 	if (irc_conn_casefold(b->conn, m->nick, who, sizeof(who)) == 0)
 		irc_ident_seen(b->idents, o->user_key, m->nick, who, irc_conn_link(b->conn));
 	o->name_now = nick_now;
+	o->channel_named = irc_who_channel_named;
 	o->name_ctx = b;
 	return 0;
 }

@@ -23,6 +23,14 @@ struct irc_bot;
 int irc_who_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct origin *o);
 
 /*
+ * IRC's channel_named (struct origin): "#channel" or "&channel" on the
+ * origin's network, its key "irc:NETWORK:" and the name with ASCII
+ * letters lowered; alt the same under the rfc1459 case mapping ([ ] \ ~
+ * as { } | ^), for a server that uses it.
+ */
+bool irc_who_channel_named(const struct origin *o, const char *text, char *key, char *alt);
+
+/*
  * Whether the sender of m is one of the network's admins: an entry with
  * '!' or '@' is a nick!user@host mask, any other an account name, matched
  * against the message's account tag (by CASEMAPPING).

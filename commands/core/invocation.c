@@ -1,7 +1,6 @@
 /* invocation: a parsed command's values and rights; see invocation.h. */
 #include "commands/core/invocation.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,52 +115,7 @@ invocation_claim_hint(struct reply *out)
 bool
 invocation_channel_named(const struct invocation *inv, const char *text, char *key, char *alt)
 {
-	const char *platform = inv->from->platform, *here = channel_key(inv->chan);
-	size_t n = strlen(text);
-
 	alt[0] = '\0';
-	if (strcmp(platform, "discord") == 0) {
-		if (n >= 3 && text[0] == '<' && text[1] == '#' && text[n - 1] == '>') {
-			text += 2;
-			n -= 3;
-		} else if (n >= 1 && text[0] == '#') {
-			text++;
-			n--;
-		}
-		if (n < 15 || n > 20 || strspn(text, "0123456789") < n)
-			return false;
-		snprintf(key, KEY_MAX, "discord:%.*s", (int)n, text);
-		return true;
-	}
-	if (strcmp(platform, "irc") == 0) {
-		const char *net = strchr(here, ':'), *end;
-		size_t nl, k;
-
-		if (net == NULL || (end = strchr(net + 1, ':')) == NULL || n < 2 || n > 64 ||
-		    strchr("#&", text[0]) == NULL || strpbrk(text, " ,\a") != NULL)
-			return false;
-		nl = (size_t)(end - here) + 1;
-		if (nl + n >= KEY_MAX)
-			return false;
-		memcpy(key, here, nl);
-		memcpy(alt, here, nl);
-		for (k = 0; k < n; k++) {
-			unsigned char c = (unsigned char)tolower((unsigned char)text[k]);
-
-			key[nl + k] = (char)c;
-			alt[nl + k] = c == '['    ? '{'
-			              : c == ']'  ? '}'
-			              : c == '\\' ? '|'
-			              : c == '~'  ? '^'
-			                          : (char)c;
-		}
-		key[nl + n] = alt[nl + n] = '\0';
-		return true;
-	}
-	if (text[0] == '#')
-		text++;
-	if (*text == '\0' || strlen(text) + 9 >= KEY_MAX || strpbrk(text, " :") != NULL)
-		return false;
-	snprintf(key, KEY_MAX, "console:%s", text);
-	return true;
+	return inv->from->channel_named != NULL &&
+	       inv->from->channel_named(inv->from, text, key, alt);
 }

@@ -45,6 +45,13 @@ struct origin {
 	 * one before running a command again). */
 	const char *(*name_now)(void *ctx, const char *user_key);
 	void *name_ctx;
+	/* Reads text (a user's words naming a channel, as this platform writes
+	 * one) as the key of that channel into key (KEY_MAX bytes), and into
+	 * alt (KEY_MAX bytes, "" when none) the key the same words give a
+	 * server that folds case otherwise; returns false when text names no
+	 * channel. o is this origin (its keys tell the network). Filled by
+	 * the transport; NULL where no channel can be named. */
+	bool (*channel_named)(const struct origin *o, const char *text, char *key, char *alt);
 };
 
 struct cmd_arg {
@@ -116,12 +123,9 @@ void invocation_screened(struct invocation *inv);
 bool invocation_require_gm(struct invocation *inv, struct reply *out);
 
 /* The channel key that text (a user's words) names on the invoker's
- * platform, into key (KEY_MAX bytes): on Discord "<#id>" (a mention),
- * "#id" or the id (a snowflake); on IRC "#channel" or "&channel" on the
- * invoker's network, ASCII letters lowered (alt, KEY_MAX bytes, gets the
- * same under the rfc1459 case mapping, for a server that uses it; "" on
- * the other platforms); on the console a channel's name, with or without
- * "#". Returns false when text names none. */
+ * platform, into key (KEY_MAX bytes), with alt (KEY_MAX bytes) as the
+ * origin's channel_named() gives it ("" when it gives none). Returns false
+ * when text names none, or the platform names no channels. */
 bool invocation_channel_named(const struct invocation *inv, const char *text, char *key, char *alt);
 
 /* Ends a refusal that says nobody holds the GM seat: "/gm claim makes you

@@ -151,6 +151,14 @@ flood_interval_ms = 100
     check(not any("PM wolf" in line for line in bob.seen),
           "bob read the screened table")
 
+    step("a channel named as IRC writes it, in any case, from a private conversation")
+    alice.say("delver", "table copy copy from:#CRAWL")
+    alice.expect(BOT + r"(NOTICE|PRIVMSG) alice :Copied 1 table from #crawl: copy; "
+                 r"nothing in them is struck\. ")
+    alice.say("delver", "table copy copy from:crawl")
+    alice.expect(BOT + r"(NOTICE|PRIVMSG) alice :'crawl' is not a channel here: name it as "
+                 r"#channel \(on Discord a mention or its id\)\.$")
+
     bot.stop()
     server.stop()
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/discord/discord_interact.h"
 #include "bot/store/crc32.h"
 #include "bot/store/store_record.h"
 #include "commands/core/dispatch.h"
@@ -207,7 +208,9 @@ gmroll_audiences(void **unused)
 static const struct reply *
 run_discord_at(const char *user, bool admin, const char *thread, const char *line)
 {
-	struct origin o = {.platform = "discord", .platform_admin = admin};
+	struct origin o = {.platform = "discord",
+	                   .platform_admin = admin,
+	                   .channel_named = discord_interact_channel_named};
 
 	snprintf(o.chan_key, sizeof(o.chan_key), "%s",
 	         thread != NULL ? thread : "discord:1300000000000000000");

@@ -17,8 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/console/console_name.h"
 #include "bot/console/render_text.h"
+#include "bot/discord/discord_interact.h"
 #include "bot/draft/draft.h"
+#include "bot/irc/irc_who.h"
 #include "commands/core/dispatch.h"
 #include "commands/tables/cmd_table_examples.h"
 #include "commands/tables/tables_state.h"
@@ -1029,6 +1032,9 @@ run_on(const char *platform, const char *chan_key, const char *user_key, const c
 
 	memset(&o, 0, sizeof(o));
 	o.platform = platform;
+	o.channel_named = strcmp(platform, "discord") == 0 ? discord_interact_channel_named
+	                  : strcmp(platform, "irc") == 0   ? irc_who_channel_named
+	                                                   : console_name_channel;
 	snprintf(o.chan_key, sizeof(o.chan_key), "%s", chan_key);
 	snprintf(o.user_key, sizeof(o.user_key), "%s", user_key);
 	snprintf(o.user_name, sizeof(o.user_name), "gm");

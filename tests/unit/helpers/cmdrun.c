@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/console/console_name.h"
 #include "rules/base/rng.h"
 
 void
@@ -32,6 +33,7 @@ cmdrun_console(struct origin *o, const char *chan, const char *user, bool admin)
 {
 	memset(o, 0, sizeof(*o));
 	o->platform = "console";
+	o->channel_named = console_name_channel;
 	o->platform_admin = admin;
 	snprintf(o->chan_key, sizeof(o->chan_key), "console:%s", chan);
 	snprintf(o->user_key, sizeof(o->user_key), "console:%s", user);

@@ -12,6 +12,7 @@
 
 #include <cJSON.h>
 
+#include "bot/console/console_name.h"
 #include "commands/core/state_int.h"
 #include "commands/fungeon/fungeon_save.h"
 
@@ -51,7 +52,7 @@ chan_of(struct fgtable *t)
 char *
 fgtable_run(struct fgtable *t, const char *user, const char *line)
 {
-	struct origin o = {.platform = "console"};
+	struct origin o = {.platform = "console", .channel_named = console_name_channel};
 
 	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", t->chan != NULL ? t->chan : "t");
 	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);

@@ -215,7 +215,7 @@ playview_line(struct playview *w, const char *who, const char *line, enum playvi
               struct buf *seen)
 {
 	struct reply *r;
-	struct origin o = {.platform = "discord"};
+	struct origin o = {.platform = "discord", .channel_named = discord_interact_channel_named};
 
 	switch (w->kind) {
 	case PLAYVIEW_CONSOLE:
