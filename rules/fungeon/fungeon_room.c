@@ -218,20 +218,22 @@ fungeon_dungeon_may(const struct fungeon_dungeon *d, enum fungeon_act a, struct 
 	case FUNGEON_ACT_TRADE:
 	case FUNGEON_ACT_HEALER:
 	case FUNGEON_ACT_SESSION: {
-		const char *what = a == FUNGEON_ACT_TRADE    ? "Treasure is traded"
-		                   : a == FUNGEON_ACT_HEALER ? "The healer is"
-		                                             : "A new game session begins";
+		/* worded as a refusal from its first words: "A new game session
+		 * begins" alone is the success reply's opening */
+		const char *what = a == FUNGEON_ACT_TRADE ? "Treasure is traded in town"
+		                   : a == FUNGEON_ACT_HEALER
+		                       ? "The healer is found only in town"
+		                       : "No new game session begins outside town";
 
 		if (d->phase == FUNGEON_TOWN)
 			return 0;
 		if (d->phase == FUNGEON_RETREAT)
-			return refuse(
-			    r, FUNGEON_ACT_RETREAT,
-			    "%s in town, and the party is still on its way there, in room "
-			    "%lld; go on back with",
-			    what, (long long)d->room.number);
+			return refuse(r, FUNGEON_ACT_RETREAT,
+			              "%s, and the party is still on its way there, in room "
+			              "%lld; go on back with",
+			              what, (long long)d->room.number);
 		return refuse(r, FUNGEON_ACT_RETREAT,
-		              "%s in town, and the party is %s; head back first with", what, where);
+		              "%s, and the party is %s; head back first with", what, where);
 	}
 	case FUNGEON_ACT_FLOOR:
 		if (d->phase == FUNGEON_ENTRANCE || d->phase == FUNGEON_ROOM)

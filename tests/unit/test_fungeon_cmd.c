@@ -343,7 +343,8 @@ bad_input_changes_nothing(void **unused)
 	     "Treasure is traded in town, and the party is in room 1 on floor 1; head back first "
 	     "with /fungeon retreat."},
 	    {"alice", "/fungeon town healer",
-	     "The healer is in town, and the party is in room 1 on floor 1; head back first "
+	     "The healer is found only in town, and the party is in room 1 on floor 1; head back "
+	     "first "
 	     "with /fungeon retreat."},
 	    {"alice", "/fungeon xp-rule formula", NULL},
 	    {"alice", "/fungeon floor 62", NULL},

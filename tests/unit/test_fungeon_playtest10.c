@@ -26,12 +26,13 @@ u7_the_healer_and_a_session_are_in_town(void **unused)
 	(void)unused;
 	fgtable_fighters(t, 2, 3);
 	fgtable_rooms_waived(t, 1);
-	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
-	                        "The healer is in town, and the party is in room 1 on floor 3; "
-	                        "head back first with /fungeon retreat.");
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon town healer",
+	    "The healer is found only in town, and the party is in room 1 on floor 3; "
+	    "head back first with /fungeon retreat.");
 	fgtable_fails_unchanged(t, "al", "/fungeon town session",
-	                        "A new game session begins in town, and the party is in room 1 "
-	                        "on floor 3; head back first with /fungeon retreat.");
+	                        "No new game session begins outside town, and the party is in "
+	                        "room 1 on floor 3; head back first with /fungeon retreat.");
 	fgtable_fails_unchanged(t, "al", "/fungeon town sell gem",
 	                        "Treasure is traded in town, and the party is in room 1 on floor "
 	                        "3; head back first with /fungeon retreat.");
@@ -41,9 +42,10 @@ u7_the_healer_and_a_session_are_in_town(void **unused)
 	fgtable_fighters(t, 2, 3);
 	fgtable_heading_back(t);
 	fgtable_fungeon(t)->m[0].nwander = fgtable_fungeon(t)->m[1].nwander = 0;
-	fgtable_fails_unchanged(t, "al", "/fungeon town healer hits:1",
-	                        "The healer is in town, and the party is still on its way there, "
-	                        "in room 1; go on back with /fungeon retreat.");
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon town healer hits:1",
+	    "The healer is found only in town, and the party is still on its way there, "
+	    "in room 1; go on back with /fungeon retreat.");
 	fgtable_free(t);
 }
 
@@ -205,6 +207,27 @@ f5_the_healer_ends_continuous_damage(void **unused)
 	fgtable_free(t);
 }
 
+/* P1 (Ruling: a new game session begins in town): asked for outside town,
+ * a new session's refusal reads as one from its first words, not as the
+ * success reply's "A new game session begins"; so does the healer's. */
+static void
+p1_a_refusal_reads_as_one(void **unused)
+{
+	struct fgtable *t = fgtable_new(2612);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_heading_back(t);
+	fgtable_fungeon(t)->m[0].nwander = fgtable_fungeon(t)->m[1].nwander = 0;
+	fgtable_fails_unchanged(t, "al", "/fungeon town session",
+	                        "No new game session begins outside town, and the party is still "
+	                        "on its way there, in room 1; go on back with /fungeon retreat.");
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
+	                        "The healer is found only in town, and the party is still on its "
+	                        "way there, in room 1; go on back with /fungeon retreat.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -215,6 +238,7 @@ main(void)
 	    cmocka_unit_test(u10_no_treasure_no_word_of_it),
 	    cmocka_unit_test(u11_triggering_takes_no_bonus),
 	    cmocka_unit_test(f5_the_healer_ends_continuous_damage),
+	    cmocka_unit_test(p1_a_refusal_reads_as_one),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -295,9 +295,10 @@ healer_in_town(void **unused)
 	fgtable_ok(t, "al", "/fungeon take Crown");
 	assert_int_equal(c->m[0].xp, 0); /* nobody gets XP for treasure */
 	fgtable_ok(t, "al", "/fungeon adjust Al hits:-4");
-	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
-	                        "The healer is in town, and the party is in room 1 on floor 3; "
-	                        "head back first with /fungeon retreat.");
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon town healer",
+	    "The healer is found only in town, and the party is in room 1 on floor 3; "
+	    "head back first with /fungeon retreat.");
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 	fgtable_ok(t, "al", "/fungeon town sell Crown"); /* 6 points: 3 of credit */
 	assert_int_equal(c->m[0].credit, 3);
