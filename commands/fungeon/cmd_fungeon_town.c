@@ -349,6 +349,31 @@ credit_words(const struct fungeon_member *m, char *buf, size_t len)
 	return cmd_fungeon_town_points(m->credit, m->half, buf, len);
 }
 
+/* Whether the party is in town for town action a; else an error reply. A
+ * player out of the game (dead, or a replacement waiting) may not head
+ * back, so is told that the players in play do. */
+static bool
+town_may(const struct fungeon_channel *c, const struct invocation *inv, enum fungeon_act a,
+         struct reply *out)
+{
+	int me = fungeon_channel_member_of(c, inv->from->user_key);
+	char where[96];
+
+	if (c->d.phase == FUNGEON_TOWN || inv->is_gm || me < 0 || fungeon_rights_in_play(c, me) ||
+	    !fungeon_rights_anyone_in_play(c))
+		return fungeon_channel_may(c, a, out);
+	fungeon_dungeon_where(&c->d, where, sizeof(where));
+	reply_error(out,
+	            "%s, and the party is %s; %s is out of the game until %s, and the players "
+	            "whose Fungeoneers are in play %s (",
+	            fungeon_dungeon_town_words(a), where, c->m[me].player,
+	            fungeon_rights_out_until(c),
+	            c->d.phase == FUNGEON_RETREAT ? "go on back" : "head back");
+	reply_cmd(out, RS_BAD, "fungeon retreat", NULL);
+	reply_add(out, RS_BAD, ").");
+	return false;
+}
+
 static void
 town_sell(struct invocation *inv, struct reply *out)
 {
@@ -359,7 +384,7 @@ town_sell(struct invocation *inv, struct reply *out)
 	int64_t cost, got, points;
 	bool half;
 
-	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
+	if (!town_may(c, inv, FUNGEON_ACT_TRADE, out) ||
 	    (me = fungeon_channel_need_self(c, inv, out)) < 0 ||
 	    !fungeon_rights_need_in_play(c, me, out) ||
 	    (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
@@ -396,7 +421,7 @@ town_buy(struct invocation *inv, struct reply *out)
 	char credit[48];
 	int me;
 
-	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
+	if (!town_may(c, inv, FUNGEON_ACT_TRADE, out) ||
 	    (me = fungeon_channel_need_self(c, inv, out)) < 0 ||
 	    !fungeon_rights_need_in_play(c, me, out) ||
 	    cmd_fungeon_design_of(inv, FUNGEON_TREASURE, &d, p, out) < 0)
@@ -446,7 +471,7 @@ town_healer(struct invocation *inv, struct reply *out)
 	int64_t cost;
 	char credit[48];
 
-	if (!fungeon_channel_may(c, FUNGEON_ACT_HEALER, out) ||
+	if (!town_may(c, inv, FUNGEON_ACT_HEALER, out) ||
 	    (me = fungeon_channel_need_self(c, inv, out)) < 0)
 		return;
 	m = &c->m[me];
@@ -511,7 +536,7 @@ town_session(struct invocation *inv, struct reply *out)
 	int healed = 0;
 	bool alive = false;
 
-	if (!fungeon_channel_may(c, FUNGEON_ACT_SESSION, out) ||
+	if (!town_may(c, inv, FUNGEON_ACT_SESSION, out) ||
 	    (!inv->is_gm && fungeon_channel_need_self(c, inv, out) < 0))
 		return;
 	reply_add(out, RS_BOLD, "A new game session begins");

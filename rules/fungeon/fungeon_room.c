@@ -89,6 +89,23 @@ fungeon_dungeon_where(const struct fungeon_dungeon *d, char *buf, size_t len)
 	snprintf(buf, len, "nowhere");
 }
 
+const char *
+fungeon_dungeon_town_words(enum fungeon_act a)
+{
+	/* worded as a refusal from its first words: "A new game session
+	 * begins" alone is the success reply's opening */
+	switch (a) {
+	case FUNGEON_ACT_TRADE:
+		return "Treasure is traded in town";
+	case FUNGEON_ACT_HEALER:
+		return "The healer is found only in town";
+	case FUNGEON_ACT_SESSION:
+		return "No new game session begins outside town";
+	default:
+		return NULL;
+	}
+}
+
 /* The refusal of what needs the room ahead while its hallway waits to
  * run again (nobody was left to draw). */
 static int
@@ -218,12 +235,7 @@ fungeon_dungeon_may(const struct fungeon_dungeon *d, enum fungeon_act a, struct 
 	case FUNGEON_ACT_TRADE:
 	case FUNGEON_ACT_HEALER:
 	case FUNGEON_ACT_SESSION: {
-		/* worded as a refusal from its first words: "A new game session
-		 * begins" alone is the success reply's opening */
-		const char *what = a == FUNGEON_ACT_TRADE ? "Treasure is traded in town"
-		                   : a == FUNGEON_ACT_HEALER
-		                       ? "The healer is found only in town"
-		                       : "No new game session begins outside town";
+		const char *what = fungeon_dungeon_town_words(a);
 
 		if (d->phase == FUNGEON_TOWN)
 			return 0;

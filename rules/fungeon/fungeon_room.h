@@ -170,6 +170,10 @@ struct fungeon_refusal {
 int fungeon_dungeon_may(const struct fungeon_dungeon *d, enum fungeon_act a,
                         struct fungeon_refusal *r);
 
+/* A town action (trade, healer, session) as the opening of its refusal
+ * outside town ("The healer is found only in town"); NULL for any other. */
+const char *fungeon_dungeon_town_words(enum fungeon_act a);
+
 /* "room 3 on floor 2", "the hallway before room 4", "town", ... */
 void fungeon_dungeon_where(const struct fungeon_dungeon *d, char *buf, size_t len);
 

@@ -228,6 +228,31 @@ p1_a_refusal_reads_as_one(void **unused)
 	fgtable_free(t);
 }
 
+/* P2 (line 254: the dead are out until the next hallway): a dead player,
+ * asking for the healer in a room, is told that the players in play head
+ * back, not to head back themself, which they may not. */
+static void
+p2_the_dead_are_told_what_they_may_do(void **unused)
+{
+	struct fgtable *t = fgtable_new(2613);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_rooms_waived(t, 1);
+	c->m[0].dead = true;
+	c->m[0].hits = 0;
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer hits:2",
+	                        "The healer is found only in town, and the party is in room 1 on "
+	                        "floor 3; al is out of the game until the next hallway, and the "
+	                        "players whose Fungeoneers are in play head back (/fungeon "
+	                        "retreat).");
+	fgtable_fails_unchanged(t, "bo", "/fungeon town session",
+	                        "No new game session begins outside town, and the party is in "
+	                        "room 1 on floor 3; head back first with /fungeon retreat.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -239,6 +264,7 @@ main(void)
 	    cmocka_unit_test(u11_triggering_takes_no_bonus),
 	    cmocka_unit_test(f5_the_healer_ends_continuous_damage),
 	    cmocka_unit_test(p1_a_refusal_reads_as_one),
+	    cmocka_unit_test(p2_the_dead_are_told_what_they_may_do),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
