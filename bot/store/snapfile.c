@@ -132,8 +132,36 @@ fail:
 	return -1;
 }
 
+/* Whether the gzip file gz ends with the trailer of data of len bytes
+ * whose CRC-32 is crc: its last 8 bytes, both little-endian, the size mod
+ * 2^32. zlib's reader passes over bytes after a stream's end that start
+ * no other stream; this tells such a file from a whole one. */
+static bool
+gz_ends_with(const char *gz, uLong crc, unsigned long long len)
+{
+	unsigned char t[8];
+	unsigned long tcrc, tlen;
+	int fd = open(gz, O_RDONLY | O_CLOEXEC);
+	off_t end;
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	end = lseek(fd, 0, SEEK_END);
+	ok = end >= 8 && pread(fd, t, sizeof(t), end - 8) == (ssize_t)sizeof(t);
+	close(fd);
+	if (!ok)
+		return false;
+	tcrc = (unsigned long)t[0] | (unsigned long)t[1] << 8 | (unsigned long)t[2] << 16 |
+	       (unsigned long)t[3] << 24;
+	tlen = (unsigned long)t[4] | (unsigned long)t[5] << 8 | (unsigned long)t[6] << 16 |
+	       (unsigned long)t[7] << 24;
+	return tcrc == (crc & 0xffffffffUL) && tlen == (unsigned long)(len & 0xffffffffULL);
+}
+
 /* Writes what gzread gives of src (expanded when compressed, as it is
- * when not) into out, a new file (mode 0600), fsynced. Returns 0, or -1
+ * when not) into out, a new file (mode 0600), fsynced. A compressed src
+ * must be one whole gzip stream and nothing after it. Returns 0, or -1
  * with one sentence in err and nothing left behind. */
 static int
 copy_into(const char *src, const char *out, char *err, size_t errlen)
@@ -142,6 +170,8 @@ copy_into(const char *src, const char *out, char *err, size_t errlen)
 	gzFile z;
 	int fd, n;
 	bool cut;
+	uLong crc = crc32(0L, Z_NULL, 0);
+	unsigned long long total = 0;
 
 	unlink(out);
 	z = gzopen(src, "rb");
@@ -154,12 +184,24 @@ copy_into(const char *src, const char *out, char *err, size_t errlen)
 		unlink(out);
 		return -1;
 	}
-	while ((n = gzread(z, buf, sizeof(buf))) > 0)
+	while ((n = gzread(z, buf, sizeof(buf))) > 0) {
 		if (fsio_write_all(fd, buf, (size_t)n) < 0)
 			break;
+		crc = crc32(crc, (const Bytef *)buf, (uInt)n);
+		total += (unsigned long long)n;
+	}
 	/* A stream cut short reads as an end of file: gzclose tells it
 	 * (Z_BUF_ERROR). */
 	cut = gzclose(z) != Z_OK;
+	if (n == 0 && !cut && snapfile_compressed(src) && !gz_ends_with(src, crc, total)) {
+		snprintf(err, errlen,
+		         "cannot expand %s: bytes follow the end of its gzip stream (a damaged or "
+		         "appended-to file)",
+		         src);
+		close(fd);
+		unlink(out);
+		return -1;
+	}
 	if (n != 0 || cut || fsio_fsync(fd) < 0) {
 		snprintf(err, errlen, "cannot %s %s: %s",
 		         snapfile_compressed(src) ? "expand" : "copy", src,

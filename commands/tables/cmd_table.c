@@ -150,21 +150,42 @@ missing_names(const struct channel *ch, const char *self, const char *text, bool
 	roll_table_each_ref(text, note_missing, &m);
 }
 
-/* Says which references name no table (names, from missing_names). */
+/* Says which references name no table (names, from missing_names; seen
+ * likewise with screen set: those the players may not read). While
+ * Tension is hidden a GM's reply the channel reads (an open table's) says
+ * to all which references name no table the players may read, alike
+ * whether a screened table or none has the name, and to the GM alone
+ * which name none at all: whether the channel's note named a reference
+ * would tell the players whether a screened table of that name exists. */
 static void
-missing_line(const struct channel *ch, bool screen, const struct buf *names, struct reply *out)
+missing_line(struct invocation *inv, bool screen, const struct buf *names, const struct buf *seen,
+             struct reply *out)
 {
+	const struct channel *ch = inv->chan;
+	bool split = !screen && inv->is_gm && !inv->screened && tension_state_hidden(ch);
+
 	if (names->len > 0 && screen && tension_state_hidden(ch))
 		reply_line(out, RS_DIM,
 		           "No table you may read here is called %s (while Tension is hidden, a "
 		           "table behind the GM's screen reads as none to the players): rolls all "
 		           "see leave it as written.",
 		           buf_str(names));
-	else if (names->len > 0)
+	else if (split && seen->len > 0)
+		reply_line(out, RS_DIM,
+		           "No table the players may read here is called %s (while Tension is "
+		           "hidden, a table behind the GM's screen reads as none to them): rolls "
+		           "all see leave it as written.",
+		           buf_str(seen));
+	if (names->len > 0 && !(screen && tension_state_hidden(ch))) {
+		if (split)
+			reply_to(out, REPLY_INVOKER);
 		reply_line(out, RS_DIM,
 		           "No table here is called %s yet: until one is, rolls leave it as "
 		           "written.",
 		           buf_str(names));
+		if (split)
+			reply_to(out, REPLY_CHANNEL);
+	}
 }
 
 /* Whether another table here has a name that looks the same as name (a
@@ -246,7 +267,7 @@ table_set(struct invocation *inv, struct reply *out)
 	struct tables_state *s;
 	struct roll_table *t, *old;
 	char name[ROLL_TABLE_NAME_MAX], err[400];
-	struct buf text, missing;
+	struct buf text, missing, seen;
 	size_t kept = 0;
 	int at;
 
@@ -276,6 +297,7 @@ table_set(struct invocation *inv, struct reply *out)
 	old = xmalloc(sizeof(*old));
 	buf_init(&text, 2 * TABLES_TEXT_MAX);
 	buf_init(&missing, 1024);
+	buf_init(&seen, 1024);
 	if (roll_table_parse_die(entries, t, err, sizeof(err)) < 0) {
 		reply_error(out, "The table %s was not saved: %s", name, err);
 		goto done;
@@ -290,6 +312,7 @@ table_set(struct invocation *inv, struct reply *out)
 	 * and this set makes does not pull the tables it names behind the
 	 * screen for the writer's note */
 	missing_names(inv->chan, name, buf_str(&text), !inv->is_gm, &missing);
+	missing_names(inv->chan, name, buf_str(&text), true, &seen);
 	if (tables_use_check(inv->chan, name, buf_str(&text), !inv->is_gm, err, sizeof(err)) < 0 ||
 	    tables_use_room(inv->chan, name, text.len, !inv->is_gm, err, sizeof(err)) < 0 ||
 	    tables_state_put(s, name, t, err, sizeof(err)) < 0) {
@@ -312,7 +335,7 @@ table_set(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, ".");
 		reply_nl(out);
 	}
-	missing_line(inv->chan, !inv->is_gm, &missing, out);
+	missing_line(inv, !inv->is_gm, &missing, &seen, out);
 	if (tables_use_screened(name)) {
 		char used[ROLL_TABLE_NAME_MAX];
 		const char *kind = strncmp(name, "effects", 7) == 0 ? "effects" : "encounter";
@@ -326,6 +349,7 @@ table_set(struct invocation *inv, struct reply *out)
 done:
 	buf_free(&text);
 	buf_free(&missing);
+	buf_free(&seen);
 	free(t);
 	free(old);
 }
@@ -536,12 +560,15 @@ table_copy(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, "; nothing in them is struck.");
 	reply_nl(out);
 	{
-		struct buf missing;
+		struct buf missing, seen;
 
 		buf_init(&missing, 1024);
+		buf_init(&seen, 1024);
 		missing_names(inv->chan, "", buf_str(&texts), false, &missing);
-		missing_line(inv->chan, false, &missing, out);
+		missing_names(inv->chan, "", buf_str(&texts), true, &seen);
+		missing_line(inv, false, &missing, &seen, out);
 		buf_free(&missing);
+		buf_free(&seen);
 	}
 	if (open.len > 0 && tension_state_hidden(inv->chan)) {
 		/* the screen covers some tables, not every copied one */

@@ -964,6 +964,56 @@ look_alike_names_no_screened_table(void **unused)
 	        "another.");
 }
 
+/* While Tension is hidden the GM's save of an open table is the
+ * channel's to read: its note on [[references]] names those the players
+ * may not read, a screened table and none alike, and the GM alone reads
+ * which name no table at all (hidden12's F1: the note named only the
+ * missing ones, telling the players which screened tables exist). */
+static void
+gm_open_table_notes_screened_and_missing_alike(void **unused)
+{
+	static const char players[] =
+	    "No table the players may read here is called %s (while Tension is hidden, a "
+	    "table behind the GM's screen reads as none to them): rolls all see leave it as "
+	    "written.\n";
+	char want[1024], note[512];
+
+	(void)unused;
+	run_in("home", "gm", "gm claim");
+	run_in("home", "gm", "table set junk 1-6: [[visitors]] or [[guests]]");
+	ok("gm", "gm claim");
+	ok("gm", "tension mode hidden");
+	ok("gm", "table set encounter 1-2: x; 3-4: [[visitors]]");
+	ok("gm", "table set visitors 1-2: a; 3-4: b");
+	ok("gm", "table set loot 1-2: a; 3-4: [[visitors]]");
+	snprintf(note, sizeof(note), players, "[[visitors]]");
+	snprintf(want, sizeof(want), "Saved the table loot: d4, 2 entries.\n%s", note);
+	assert_string_equal(text, want);
+	assert_null(reply_msg(cr.last, REPLY_INVOKER));
+	ok("gm", "table set loot 1-2: [[visitors]]; 3-4: [[guests]]");
+	snprintf(note, sizeof(note), players, "[[visitors]], [[guests]]");
+	snprintf(want, sizeof(want),
+	         "Replaced the table loot: d4, 2 entries.\n%s[private]\nNo table here is called "
+	         "[[guests]] yet: until one is, rolls leave it as written.\n",
+	         note);
+	assert_string_equal(text, want);
+	assert_non_null(reply_msg(cr.last, REPLY_INVOKER));
+	ok("gm", "table copy junk from:#home");
+	snprintf(want, sizeof(want),
+	         "Copied 1 table from console:home: junk; nothing in them is struck.\n%s"
+	         "The players can show and roll junk here: behind the GM's screen are only the "
+	         "encounter and effects tables and the tables they name.\n[private]\nNo table "
+	         "here is called [[guests]] yet: until one is, rolls leave it as written.\n",
+	         note);
+	assert_string_equal(text, want);
+	/* with Tension open the GM is told in the open, as a player is */
+	ok("gm", "tension mode open");
+	ok("gm", "table set loot 1-2: [[visitors]]; 3-4: [[guests]]");
+	assert_string_equal(text, "Replaced the table loot: d4, 2 entries.\nNo table here is "
+	                          "called [[guests]] yet: until one is, rolls leave it as "
+	                          "written.\n");
+}
+
 /* /table copy: from a channel where the invoker holds the seat, into one
  * where the invoker is GM; all or nothing. */
 static void
@@ -1428,6 +1478,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(screened_bytes_count_apart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(look_alike_names_no_screened_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(empty_seat_set_reads_screened_tables_as_none, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(gm_open_table_notes_screened_and_missing_alike, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(examples_are_whole_and_documented, setup, teardown),
 	};

@@ -112,6 +112,10 @@ static const char *const play[] = {
     "alice: table show lichlair",
     "alice: table show nosuch",
     "alice: table show loot",
+    /* the GM's open table names a screened table in one world and none
+     * in the other (hidden12's F1) */
+    "gm: table set loot2 1-2: a; 3-4: [[kin]] and [[lichlair]]",
+    "alice: table show loot2",
     "alice: table roll loot",
     "alice: table roll loot secret:true",
     "alice: table roll encounter",
