@@ -498,13 +498,20 @@ town_healer(struct invocation *inv, struct reply *out)
 		            most);
 		return;
 	}
-	cost = 2 + (int64_t)heal; /* fancy item 2, Magic: Heal 1 Hit per point */
-	if (cost > m->credit) {
+	cost = 2 + (int64_t)heal;             /* fancy item 2, Magic: Heal 1 Hit per point */
+	if (cost > m->credit && missing == 0) /* at full hits: the magic is for the damage */
+		reply_error(
+		    out,
+		    "Ending %s's continuous damage costs %lld points (a fancy item, 2, with "
+		    "Heal 1) but %s has %s of credit",
+		    m->name, (long long)cost, m->name, credit_words(m, credit, sizeof(credit)));
+	else if (cost > m->credit)
 		reply_error(out,
 		            "Healing %d hit%s costs %lld points (a fancy item, 2, with Heal %d) "
 		            "but %s has %s of credit",
 		            heal, heal == 1 ? "" : "s", (long long)cost, heal, m->name,
 		            credit_words(m, credit, sizeof(credit)));
+	if (cost > m->credit) {
 		if (m->credit >= 3) { /* what the credit buys */
 			char hits[24];
 

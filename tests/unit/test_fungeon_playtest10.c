@@ -188,7 +188,7 @@ f5_the_healer_ends_continuous_damage(void **unused)
 	(void)unused;
 	fgtable_fighters(t, 1, 2);
 	c = fgtable_fungeon(t);
-	c->m[0].credit = 5;
+	c->m[0].credit = 2;
 	assert_int_equal(
 	    fungeon_effect_add(&c->m[0], &(struct fungeon_effect){.kind = FUNGEON_EFFECT_DAMAGE,
 	                                                          .source = "needle",
@@ -199,6 +199,10 @@ f5_the_healer_ends_continuous_damage(void **unused)
 	fgtable_fails_unchanged(t, "al", "/fungeon town healer hits:2",
 	                        "Al misses 0 hits of 10, and the healer sells no more healing "
 	                        "than that (hits:1 at most).");
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
+	                        "Ending Al's continuous damage costs 3 points (a fancy item, 2, "
+	                        "with Heal 1) but Al has 2 points of credit, and nothing to sell.");
+	c->m[0].credit = 5;
 	fgtable_says(t, "al", "/fungeon town healer",
 	             "Al pays the healer 3 points (a fancy item, 2, with Heal 1; credit left 2 "
 	             "points).\nAl heals 0 with the healer's magic: 10/10 hits. The magic ends "
