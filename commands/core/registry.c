@@ -714,6 +714,11 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 	struct buf rest;
 	int rest_i = -1, next = 0, r = -1;
 	char what[300];
+	/* the word routed past each option by route(): when a later word
+	 * finds that number option unable to take it as well, the routed one
+	 * was the slip ("join Bee fighter ٣ fire" put ٣ in type:, and fire
+	 * then found only level: left), so the refusal names it */
+	const char *passed[CMD_MAX_OPTS] = {0};
 
 	buf_init(&rest, CMD_LINE_MAX);
 	for (size_t k = used; k < ntok; k++) {
@@ -776,6 +781,8 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			continue;
 		}
 		if ((i = route(c, inv, next, tok[k].unq)) >= 0) {
+			if (next < CMD_MAX_OPTS && passed[next] == NULL)
+				passed[next] = tok[k].unq;
 			if (set_value(inv, &c->opts[i], &inv->args[i], tok[k].unq, out) < 0)
 				goto done;
 			continue;
@@ -785,6 +792,10 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			no_option(inv, tok[k].p, (size_t)(colon - tok[k].p), out);
 			goto done;
 		}
+		if (next < CMD_MAX_OPTS && passed[next] != NULL && c->opts[next].type == OPT_INT &&
+		    !takes(&c->opts[next], tok[k].unq) &&
+		    set_value(inv, &c->opts[next], &inv->args[next], passed[next], out) < 0)
+			goto done;
 		if (set_value(inv, &c->opts[next], &inv->args[next], tok[k].unq, out) < 0)
 			goto done;
 		next++;

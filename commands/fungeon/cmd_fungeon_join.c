@@ -64,7 +64,12 @@ type_no_level(struct invocation *inv, const char *name, const char *cls, const c
 
 	if (form == FUNGEON_LEVEL_NONE)
 		return 0;
-	if (form == FUNGEON_LEVEL_DIGITS)
+	if (form == FUNGEON_LEVEL_DIGITS && n > 0 && invocation_has(inv, "level"))
+		reply_error(out,
+		            "'%s' reads as a second level (the level is %lld already): give the "
+		            "level once, and a class type as a word such as fire (type:fire).",
+		            type, (long long)invocation_int(inv, "level", 0));
+	else if (form == FUNGEON_LEVEL_DIGITS)
 		reply_error(out,
 		            "'%s' is no level (a level is a whole number from %d to %d) and no "
 		            "class type (a word, such as fire).",

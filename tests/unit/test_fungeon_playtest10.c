@@ -253,6 +253,29 @@ p2_the_dead_are_told_what_they_may_do(void **unused)
 	fgtable_free(t);
 }
 
+/* F1 (line 18: a Fungeoneer has one Level): a level in another script's
+ * digits, before a class type, is the word refused, not the type after
+ * it; and a level typed twice is refused as that, not as "no level". */
+static void
+f1_join_names_the_wrong_word(void **unused)
+{
+	struct fgtable *t = fgtable_new(2614);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "al", "/fungeon join Bee fighter \xd9\xa3 fire",
+	                        "Level must be a whole number from 1 to 60 (got '\xd9\xa3'); "
+	                        "usage: /fungeon join <name> <class> [level] [type]");
+	fgtable_fails_unchanged(t, "al", "/fungeon join Bee fighter three fire",
+	                        "Level must be a whole number from 1 to 60 (got 'three'); "
+	                        "usage: /fungeon join <name> <class> [level] [type]");
+	fgtable_fails_unchanged(t, "al", "/fungeon join Bee fighter 3 3",
+	                        "'3' reads as a second level (the level is 3 already): give the "
+	                        "level once, and a class type as a word such as fire (type:fire).");
+	fgtable_says(t, "al", "/fungeon join Bee fighter fire 3",
+	             "al joins as Bee, level 3 fighter (class type fire)");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -265,6 +288,7 @@ main(void)
 	    cmocka_unit_test(f5_the_healer_ends_continuous_damage),
 	    cmocka_unit_test(p1_a_refusal_reads_as_one),
 	    cmocka_unit_test(p2_the_dead_are_told_what_they_may_do),
+	    cmocka_unit_test(f1_join_names_the_wrong_word),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -217,8 +217,10 @@ errors_say_what_is_allowed(void **state)
 	expect_error(f, "room set paint red 4",
 	             "Coats must be a whole number from 1 to 3 (got '4'); usage: /room set paint "
 	             "<red|green> [coats] [note]");
+	/* x stands where the coats go, and y finds only coats left: x, no
+	 * number, is the slip (not y, which fits the note) */
 	expect_error(f, "room set paint red x y",
-	             "Coats must be a whole number from 1 to 3 (got 'y'); usage: /room set paint "
+	             "Coats must be a whole number from 1 to 3 (got 'x'); usage: /room set paint "
 	             "<red|green> [coats] [note]");
 	expect_error(f, "room set paint red 1 elevenbytes",
 	             "Note may be at most 10 bytes (got 11); usage: /room set paint <red|green> "
