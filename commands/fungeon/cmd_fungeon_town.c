@@ -482,11 +482,14 @@ town_healer(struct invocation *inv, struct reply *out)
 	}
 	missing = fungeon_max_hits(m->level) - m->hits;
 	most = missing > 0 ? missing : damage_effects(m) > 0;
-	heal = (int)invocation_int(inv, "hits", most);
-	if (heal < 1) {
-		reply_error(out, "%s has all %d hits; there is nothing to heal.", m->name, m->hits);
+	if (most == 0) { /* whatever hits: asks, none is sold: no "hits:0 at most" */
+		reply_error(out,
+		            "%s has all %d hits and no continuous damage: the healer has nothing "
+		            "to heal.",
+		            m->name, m->hits);
 		return;
 	}
+	heal = (int)invocation_int(inv, "hits", most);
 	if (heal > most) {
 		reply_error(out,
 		            "%s misses %d hit%s of %d, and the healer sells no more healing than "

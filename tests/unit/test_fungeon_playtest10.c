@@ -203,7 +203,8 @@ f5_the_healer_ends_continuous_damage(void **unused)
 	             "Al's continuous damage.");
 	assert_int_equal(c->m[0].neffects, 0);
 	fgtable_fails_unchanged(t, "al", "/fungeon town healer",
-	                        "Al has all 10 hits; there is nothing to heal.");
+	                        "Al has all 10 hits and no continuous damage: the healer has "
+	                        "nothing to heal.");
 	fgtable_free(t);
 }
 
@@ -276,6 +277,27 @@ f1_join_names_the_wrong_word(void **unused)
 	fgtable_free(t);
 }
 
+/* P3: at full hits with no continuous damage, asked for some hits, the
+ * healer says there is nothing to heal, not "hits:0 at most" (a value
+ * hits: refuses). */
+static void
+p3_nothing_to_heal_names_no_refused_value(void **unused)
+{
+	struct fgtable *t = fgtable_new(2615);
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	fgtable_fungeon(t)->m[0].credit = 5;
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer hits:1",
+	                        "Al has all 15 hits and no continuous damage: the healer has "
+	                        "nothing to heal.");
+	fgtable_fungeon(t)->m[0].hits = 12;
+	fgtable_fails_unchanged(t, "al", "/fungeon town healer hits:4",
+	                        "Al misses 3 hits of 15, and the healer sells no more healing "
+	                        "than that (hits:3 at most).");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -289,6 +311,7 @@ main(void)
 	    cmocka_unit_test(p1_a_refusal_reads_as_one),
 	    cmocka_unit_test(p2_the_dead_are_told_what_they_may_do),
 	    cmocka_unit_test(f1_join_names_the_wrong_word),
+	    cmocka_unit_test(p3_nothing_to_heal_names_no_refused_value),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
