@@ -61,7 +61,12 @@ fungeon_name_shows(const char *s)
 			utf8proc_iterate((const utf8proc_uint8_t *)s + k, -1, &next);
 		cat = utf8proc_category(cp);
 		if (is_joiner(cp)) {
-			if (prev == ' ' || is_joiner(prev) || next == ' ' || is_joiner(next))
+			/* inside a name it is kept only where it changes what
+			 * shows (an emoji family, a Persian word's break): one
+			 * between Latin letters would store a name that shows
+			 * as another */
+			if (prev == ' ' || is_joiner(prev) || next == ' ' || is_joiner(next) ||
+			    !utf8_joiner_shows((uint32_t)prev, (uint32_t)cp, (uint32_t)next))
 				return false;
 		} else if (!textsafe_ok(s, (size_t)k) ||
 		           (prev == ' ' &&

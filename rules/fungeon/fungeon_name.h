@@ -22,8 +22,9 @@ bool fungeon_name_word_valid(const char *s, size_t chars);
 /* Whether text a player gives now (a name, a class, a type, a design)
  * shows as it is typed: well-formed UTF-8 without what replies take out
  * (rules/base/textsafe.h: controls, bidi controls, invisible characters;
- * but a zero-width joiner or non-joiner between two characters is part of
- * a word's spelling in Persian and the Indic scripts) and with no word
+ * but a zero-width joiner or non-joiner between two characters, where it
+ * changes what shows (utf8_joiner_shows(): an emoji family, Persian's and
+ * the Indic scripts' spelling), is part of the name) and with no word
  * that starts with a combining mark (an accent with no letter under it).
  * Text already saved is read without this check. */
 bool fungeon_name_shows(const char *s);

@@ -168,7 +168,9 @@ t7_a_joiner_that_shows_tells_names_apart(void **unused)
 	fgtable_fails_unchanged(t, "e6",
 	                        "/fungeon join Al\xe2\x80\x8d"
 	                        "ba bard 2",
-	                        "The name Alba is taken here by e5's Fungeoneer; pick another.");
+	                        "A Fungeoneer's name shows as it is typed: this one holds an "
+	                        "invisible character or a control, or an accent with no letter "
+	                        "under it.");
 	fgtable_free(t);
 }
 
@@ -298,6 +300,29 @@ p3_nothing_to_heal_names_no_refused_value(void **unused)
 	fgtable_free(t);
 }
 
+/* F4 (delver(7) Limits: a name that holds an invisible character is
+ * refused): a joiner inside a Latin name shows nothing and is refused, as
+ * at either end, for a Fungeoneer and for a piece; one that changes what
+ * shows (Persian's non-joiner in a name such as Alireza) stays part of the name. */
+static void
+f4_a_joiner_that_shows_nothing_is_refused(void **unused)
+{
+	static const char refused[] =
+	    "A Fungeoneer's name shows as it is typed: this one holds an invisible character or "
+	    "a control, or an accent with no letter under it.";
+	struct fgtable *t = fgtable_new(2616);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "ca", "/fungeon join Ca\xe2\x80\x8dra rogue 2", refused);
+	fgtable_fails_unchanged(t, "da", "/fungeon join Da\xe2\x80\x8cve rogue 2", refused);
+	fgtable_says(t, "fa",
+	             "/fungeon join \xd8\xb9\xd9\x84\xdb\x8c\xe2\x80\x8c\xd8\xb1\xd8\xb6"
+	             "\xd8\xa7 rogue 2",
+	             "fa joins as \xd8\xb9\xd9\x84\xdb\x8c\xe2\x80\x8c\xd8\xb1\xd8\xb6"
+	             "\xd8\xa7, level 2 rogue");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -312,6 +337,7 @@ main(void)
 	    cmocka_unit_test(p2_the_dead_are_told_what_they_may_do),
 	    cmocka_unit_test(f1_join_names_the_wrong_word),
 	    cmocka_unit_test(p3_nothing_to_heal_names_no_refused_value),
+	    cmocka_unit_test(f4_a_joiner_that_shows_nothing_is_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
