@@ -654,6 +654,58 @@ route(const struct command *c, const struct invocation *inv, int next, const cha
 	return -1;
 }
 
+/*
+ * Whether t (of len bytes, up to its first ':') reads as an option's name
+ * typed with its colon: a letter, then letters, digits, '-' or '_', at
+ * most 32 bytes. Such a word that names no option of the command, where
+ * no option left could take it as a value, is refused as "no option"
+ * rather than as a bad value of the next one ("private:true" given to a
+ * yes/no option).
+ */
+static bool
+looks_named(const char *t, size_t len)
+{
+	if (len == 0 || len > 32 || !isalpha((unsigned char)t[0]))
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (!isalnum((unsigned char)t[i]) && t[i] != '-' && t[i] != '_')
+			return false;
+	return true;
+}
+
+/* The error for name (of len bytes) typed as an option c has not: its
+ * options, and the closest of them. */
+static void
+no_option(struct invocation *inv, const char *name, size_t len, struct reply *out)
+{
+	const struct command *c = inv->cmd;
+	const char *names[32];
+	char typed[33];
+	size_t n = 0;
+	struct buf b;
+	const char *best;
+
+	buf_init(&b, 400);
+	buf_addf(&b, "'%.*s:' is no option of this command", (int)len, name);
+	for (; c->opts != NULL && n < 32 && c->opts[n].name != NULL; n++)
+		names[n] = c->opts[n].name;
+	if (n == 0)
+		buf_addf(&b, ", which takes none");
+	for (size_t k = 0; k < n; k++)
+		buf_addf(&b, "%s%s:",
+		         k == 0       ? " (its options are "
+		         : k + 1 == n ? " and "
+		                      : ", ",
+		         names[k]);
+	if (n > 0)
+		buf_addc(&b, ')');
+	snprintf(typed, sizeof(typed), "%.*s", (int)len, name);
+	if (n > 0 && (best = registry_suggest(typed, names, n)) != NULL)
+		buf_addf(&b, "; did you mean %s:?", best);
+	usage_error(inv, out, buf_str(&b));
+	buf_free(&b);
+}
+
 static int
 bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used, const char *hash,
             const char *end, struct reply *out)
@@ -715,6 +767,10 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 		while (c->opts != NULL && c->opts[next].name != NULL && inv->args[next].set)
 			next++;
 		if (c->opts == NULL || c->opts[next].name == NULL || !positional(c, next)) {
+			if (colon != NULL && looks_named(tok[k].p, (size_t)(colon - tok[k].p))) {
+				no_option(inv, tok[k].p, (size_t)(colon - tok[k].p), out);
+				goto done;
+			}
 			snprintf(what, sizeof(what), "unexpected '%.40s'", tok[k].unq);
 			usage_error(inv, out, what);
 			goto done;
@@ -730,6 +786,11 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			if (set_value(inv, &c->opts[i], &inv->args[i], tok[k].unq, out) < 0)
 				goto done;
 			continue;
+		}
+		if (colon != NULL && !takes(&c->opts[next], tok[k].unq) &&
+		    looks_named(tok[k].p, (size_t)(colon - tok[k].p))) {
+			no_option(inv, tok[k].p, (size_t)(colon - tok[k].p), out);
+			goto done;
 		}
 		if (next < CMD_MAX_OPTS && passed[next] != NULL && c->opts[next].type == OPT_INT &&
 		    !takes(&c->opts[next], tok[k].unq) &&

@@ -227,6 +227,22 @@ errors_say_what_is_allowed(void **state)
 	             "[coats] [note]");
 	expect_error(f, "room set paint red 1 ok extra",
 	             "Unexpected 'extra'; usage: /room set paint <red|green> [coats] [note]");
+	/* hidden12: a misspelt option name was blamed on the next option's
+	 * value ("Secret must be true or false (got 'private:true')"). */
+	expect_error(f, "room set paint red 1 ok coat:2",
+	             "'coat:' is no option of this command (its options are colour:, coats: and "
+	             "note:); did you mean coats:?; usage: /room set paint <red|green> [coats] "
+	             "[note]");
+	expect_error(f, "room set paint color:red",
+	             "'color:' is no option of this command (its options are colour:, coats: and "
+	             "note:); did you mean colour:?; usage: /room set paint <red|green> [coats] "
+	             "[note]");
+	expect_error(f, "room look at:door",
+	             "'at:' is no option of this command, which takes none; usage: /room look");
+	/* A word with a colon is still a value where an option takes text. */
+	assert_int_equal(parse(f, "room set paint red 1 a:b"), 0);
+	assert_string_equal(invocation_str(&f->inv, "note"), "a:b");
+	invocation_clear(&f->inv);
 	expect_error(f, "room set paint",
 	             "Missing colour; usage: /room set paint <red|green> [coats] [note]");
 	/* play-test 2: type:fire type:ice kept ice without a word */
