@@ -196,11 +196,21 @@ facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_tra
 	for (int i = 0; i < n && !anyone; i++) {
 		if (idx[i] == me)
 			continue;
-		reply_error(out,
-		            "%s is %s's Fungeoneer, and each player decides for their own (the "
-		            "Traps player says who stumbles into their trap; the GM may for "
-		            "anyone).",
-		            c->m[idx[i]].name, c->m[idx[i]].player);
+		if (act == FUNGEON_TRAP_TRIGGER)
+			reply_error(
+			    out,
+			    "%s is %s's Fungeoneer, and each player decides for their own "
+			    "(the Traps player says who stumbles into their trap; the GM may "
+			    "for anyone).",
+			    c->m[idx[i]].name, c->m[idx[i]].player);
+		else /* the Traps player too: their right is only to trigger */
+			reply_error(
+			    out,
+			    "%s is %s's Fungeoneer, and each player %s for their own (the "
+			    "Traps player names who stumbles in only with /fungeon trigger; "
+			    "the GM may for anyone).",
+			    c->m[idx[i]].name, c->m[idx[i]].player,
+			    act == FUNGEON_TRAP_DISARM ? "disarms" : "searches");
 		return -1;
 	}
 	return free_of_holds(c, trap, who == NULL, idx, n, out);

@@ -417,10 +417,11 @@ u3_each_player_decides_for_their_own(void **unused)
 	                                    &pit->d, NULL, 0),
 	                 0);
 	pit->cost = 4;
-	fgtable_fails_unchanged(t, "al", "/fungeon find pit Bo",
-	                        "Bo is bo's Fungeoneer, and each player decides for their own (the "
-	                        "Traps player says who stumbles into their trap; the GM may for "
-	                        "anyone).");
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon find pit Bo",
+	    "Bo is bo's Fungeoneer, and each player searches for their own (the "
+	    "Traps player names who stumbles in only with /fungeon trigger; the "
+	    "GM may for anyone).");
 	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Bo",
 	                        "Bo is bo's Fungeoneer, and each player decides for their own (the "
 	                        "Traps player says who stumbles into their trap; the GM may for "

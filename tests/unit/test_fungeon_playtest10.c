@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "commands/fungeon/fungeon_channel.h"
+#include "rules/fungeon/fungeon_cost.h"
 #include "tests/unit/helpers/fgtable.h"
 
 /* U7 (line 299: the healer is in town; Ruling: a new game session begins
@@ -327,6 +328,31 @@ f4_a_joiner_that_shows_nothing_is_refused(void **unused)
 	fgtable_free(t);
 }
 
+/* P5 (line 96: searching and disarming are each player's own): the Traps
+ * player, searching with another's Fungeoneer, is not told of a right to
+ * name who stumbles in, which is only for /fungeon trigger. */
+static void
+p5_the_traps_player_searches_for_their_own(void **unused)
+{
+	static const char *const m[] = {"/fungeon monster add rat level 6", NULL};
+	struct fgtable *t = fgtable_new(2618);
+	struct fungeon_channel *c = fgtable_three(t, m);
+	struct fungeon_piece *pit = fungeon_room_add(&c->d.room, FUNGEON_TRAP);
+
+	(void)unused;
+	snprintf(pit->name, sizeof(pit->name), "pit");
+	snprintf(pit->maker, sizeof(pit->maker), "console:cy");
+	assert_int_equal(
+	    fungeon_cost_parse(FUNGEON_TRAP, "annoy 2 pain 1 type spikes", &pit->d, NULL, 0), 0);
+	pit->cost = 3;
+	fgtable_fails_unchanged(
+	    t, "cy", "/fungeon disarm pit Bo",
+	    "Bo is bo's Fungeoneer, and each player disarms for their own (the "
+	    "Traps player names who stumbles in only with /fungeon trigger; the "
+	    "GM may for anyone).");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -342,6 +368,7 @@ main(void)
 	    cmocka_unit_test(f1_join_names_the_wrong_word),
 	    cmocka_unit_test(p3_nothing_to_heal_names_no_refused_value),
 	    cmocka_unit_test(f4_a_joiner_that_shows_nothing_is_refused),
+	    cmocka_unit_test(p5_the_traps_player_searches_for_their_own),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
