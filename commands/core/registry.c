@@ -673,6 +673,13 @@ looks_named(const char *t, size_t len)
 	return true;
 }
 
+void
+registry_opt_list(struct buf *b, const char *const *names, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		buf_addf(b, "%s%s:", k == 0 ? "" : k + 1 == n ? " and " : ", ", names[k]);
+}
+
 /* The error for name (of len bytes) typed as an option c has not: its
  * options, and the closest of them. */
 static void
@@ -691,14 +698,11 @@ no_option(struct invocation *inv, const char *name, size_t len, struct reply *ou
 		names[n] = c->opts[n].name;
 	if (n == 0)
 		buf_addf(&b, ", which takes none");
-	for (size_t k = 0; k < n; k++)
-		buf_addf(&b, "%s%s:",
-		         k == 0       ? " (its options are "
-		         : k + 1 == n ? " and "
-		                      : ", ",
-		         names[k]);
-	if (n > 0)
+	if (n > 0) {
+		buf_adds(&b, " (its options are ");
+		registry_opt_list(&b, names, n);
 		buf_addc(&b, ')');
+	}
 	snprintf(typed, sizeof(typed), "%.*s", (int)len, name);
 	if (n > 0 && (best = registry_suggest(typed, names, n)) != NULL)
 		buf_addf(&b, "; did you mean %s:?", best);

@@ -122,6 +122,10 @@ void registry_unknown_add(const struct command *const *table, const char *typed,
  * seven letters or more; letters swapped count one), or NULL. */
 const char *registry_suggest(const char *typed, const char *const *cands, size_t n);
 
+/* Appends the n option names as a refusal lists them: "label: and
+ * private:", "name:, secret: and who:". */
+void registry_opt_list(struct buf *b, const char *const *names, size_t n);
+
 /* The top-level command of that name (or alias), or NULL. */
 const struct command *registry_find(const char *name, size_t len);
 /* The subcommand of c named by the first len bytes of name, or NULL

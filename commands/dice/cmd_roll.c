@@ -256,12 +256,7 @@ option_typo(const struct invocation *inv, const char *typed, struct reply *out)
 		word[w] = '\0';
 		col = 1 + utf8_count(typed, i);
 		buf_init(&list, 256);
-		for (size_t k = 0; k < n; k++)
-			buf_addf(&list, "%s%s:",
-			         k == 0       ? ""
-			         : k + 1 == n ? " and "
-			                      : ", ",
-			         names[k]);
+		registry_opt_list(&list, names, n);
 		best = registry_suggest(word, names, n);
 		if (best != NULL)
 			reply_error(out,
