@@ -312,7 +312,8 @@ table_set(struct invocation *inv, struct reply *out)
 	 * and this set makes does not pull the tables it names behind the
 	 * screen for the writer's note */
 	missing_names(inv->chan, name, buf_str(&text), !inv->is_gm, &missing);
-	missing_names(inv->chan, name, buf_str(&text), true, &seen);
+	if (inv->is_gm && tension_state_hidden(inv->chan)) /* what missing_line tells apart */
+		missing_names(inv->chan, name, buf_str(&text), true, &seen);
 	if (tables_use_check(inv->chan, name, buf_str(&text), !inv->is_gm, err, sizeof(err)) < 0 ||
 	    tables_use_room(inv->chan, name, text.len, !inv->is_gm, err, sizeof(err)) < 0 ||
 	    tables_state_put(s, name, t, err, sizeof(err)) < 0) {
@@ -565,7 +566,8 @@ table_copy(struct invocation *inv, struct reply *out)
 		buf_init(&missing, 1024);
 		buf_init(&seen, 1024);
 		missing_names(inv->chan, "", buf_str(&texts), false, &missing);
-		missing_names(inv->chan, "", buf_str(&texts), true, &seen);
+		if (tension_state_hidden(inv->chan))
+			missing_names(inv->chan, "", buf_str(&texts), true, &seen);
 		missing_line(inv, false, &missing, &seen, out);
 		buf_free(&missing);
 		buf_free(&seen);
