@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot/irc/irc_fold.h"
 #include "bot/irc/irc_ident.h"
 #include "bot/irc/irc_int.h"
 
@@ -135,30 +136,22 @@ nick_now(void *ctx, const char *key)
 bool
 irc_who_channel_named(const struct origin *o, const char *text, char *key, char *alt)
 {
+	const struct irc_bot *b = o->name_ctx;
 	const char *here = o->chan_key, *net = strchr(here, ':'), *end;
-	size_t n = strlen(text), nl, k;
+	char fold[IRC_CHAN_MAX];
+	size_t n = strlen(text);
+	int rc;
 
 	alt[0] = '\0';
 	if (net == NULL || (end = strchr(net + 1, ':')) == NULL || n < 2 || n > 64 ||
 	    strchr("#&", text[0]) == NULL || strpbrk(text, " ,\a") != NULL)
 		return false;
-	nl = (size_t)(end - here) + 1;
-	if (nl + n >= KEY_MAX)
+	rc = b != NULL ? irc_conn_casefold(b->conn, text, fold, sizeof(fold))
+	               : irc_fold(IRC_CM_RFC1459, text, fold, sizeof(fold));
+	if (rc < 0)
 		return false;
-	memcpy(key, here, nl);
-	memcpy(alt, here, nl);
-	for (k = 0; k < n; k++) {
-		unsigned char c = (unsigned char)tolower((unsigned char)text[k]);
-
-		key[nl + k] = (char)c;
-		alt[nl + k] = c == '['    ? '{'
-		              : c == ']'  ? '}'
-		              : c == '\\' ? '|'
-		              : c == '~'  ? '^'
-		                          : (char)c;
-	}
-	key[nl + n] = alt[nl + n] = '\0';
-	return true;
+	rc = snprintf(key, KEY_MAX, "%.*s%s", (int)(end - here) + 1, here, fold);
+	return rc > 0 && rc < KEY_MAX;
 }
 
 /*

@@ -24,9 +24,11 @@ int irc_who_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan,
 
 /*
  * IRC's channel_named (struct origin): "#channel" or "&channel" on the
- * origin's network, its key "irc:NETWORK:" and the name with ASCII
- * letters lowered; alt the same under the rfc1459 case mapping ([ ] \ ~
- * as { } | ^), for a server that uses it.
+ * origin's network, its key "irc:NETWORK:" and the name folded by the
+ * server's CASEMAPPING, as irc_who_origin keys a channel (the connection
+ * is the origin's name_ctx, a struct irc_bot; without one, rfc1459, IRC's
+ * default when a server announces none). alt is always "": the fold is
+ * the server's own, so no other key can name the same channel.
  */
 bool irc_who_channel_named(const struct origin *o, const char *text, char *key, char *alt);
 

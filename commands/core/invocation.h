@@ -44,12 +44,13 @@ struct origin {
 	 * is renamed by it (an IRC GM who changed nick is named by the new
 	 * one before running a command again). */
 	const char *(*name_now)(void *ctx, const char *user_key);
-	void *name_ctx;
+	void *name_ctx; /* the transport's: name_now's ctx, read by channel_named too */
 	/* Reads text (a user's words naming a channel, as this platform writes
 	 * one) as the key of that channel into key (KEY_MAX bytes), and into
 	 * alt (KEY_MAX bytes, "" when none) the key the same words give a
 	 * server that folds case otherwise; returns false when text names no
-	 * channel. o is this origin (its keys tell the network). Filled by
+	 * channel. o is this origin (its keys tell the network, its name_ctx
+	 * the connection, whose case folding an IRC server sets). Filled by
 	 * the transport; NULL where no channel can be named. */
 	bool (*channel_named)(const struct origin *o, const char *text, char *key, char *alt);
 };

@@ -339,6 +339,64 @@ test_rfc7613_keys(void **state)
 	assert_non_null(state_user_find(f->st, "irc:net:~z\xff!z@h"));
 }
 
+/* The bot and alice in chan (a JOIN and its NAMES), and alice its GM;
+ * with a table gems when gems. */
+static void
+gm_in(struct ircfix *f, const char *chan, bool gems)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), ":delver!~d@127.0.0.1 JOIN %s", chan);
+	feed(f, line);
+	snprintf(line, sizeof(line), ":irc.test 353 delver = %s :delver alice", chan);
+	feed(f, line);
+	snprintf(line, sizeof(line), ":alice!a@h PRIVMSG %s :!gm claim", chan);
+	feed(f, line);
+	snprintf(line, sizeof(line), ":alice!a@h PRIVMSG %s :!table set gems 1-4: a ruby", chan);
+	if (gems)
+		feed(f, line);
+	out(f);
+}
+
+/* A channel named in a command folds by the server's CASEMAPPING, as the
+ * channel's own messages do: rfc1459 (the default) holds #D[1] and #d{1}
+ * one channel; ascii holds them two, and #X[1] names #x[1] only. */
+static void
+test_channel_named_by_casemapping(void **state)
+{
+	struct ircfix *f = *state;
+
+	gm_in(f, "#d{1}", true);
+	gm_in(f, "#here", false);
+	feed(f, ":alice!a@h PRIVMSG #here :!table copy gems from:#D[1]");
+	assert_string_equal(out(f), "PRIVMSG #here :Copied 1 table from #d{1}: gems; "
+	                            "nothing in them is struck.\r\n");
+	feed(f, ":irc.test 005 delver CASEMAPPING=ascii :are supported");
+	gm_in(f, "#x{1}", true);
+	gm_in(f, "#there", false);
+	feed(f, ":alice!a@h PRIVMSG #there :!table copy gems from:#X[1]");
+	assert_string_equal(out(f), "NOTICE alice :\x03"
+	                            "04\x02\x02You are not the GM of #X[1]: tables are copied "
+	                            "from a channel where you hold the GM seat.\x0f\r\n");
+	feed(f, ":alice!a@h PRIVMSG #there :!table copy gems from:#X{1}");
+	assert_string_equal(out(f), "PRIVMSG #there :Copied 1 table from #x{1}: gems; "
+	                            "nothing in them is struck.\r\n");
+}
+
+/* Under rfc7613 a channel named in a command folds beyond ASCII. */
+static void
+test_channel_named_rfc7613(void **state)
+{
+	struct ircfix *f = *state;
+
+	feed(f, ":irc.test 005 delver CASEMAPPING=rfc7613 :are supported");
+	gm_in(f, "#\xc3\xa9t\xc3\xa9", true);
+	gm_in(f, "#here", false);
+	feed(f, ":alice!a@h PRIVMSG #here :!table copy gems from:#\xc3\x89T\xc3\x89");
+	assert_string_equal(out(f), "PRIVMSG #here :Copied 1 table from #\xc3\xa9t\xc3\xa9: "
+	                            "gems; nothing in them is struck.\r\n");
+}
+
 static void
 test_no_injection(void **state)
 {
@@ -1236,6 +1294,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_prefix_commands_in_channels, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_channel_named_by_casemapping, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_channel_named_rfc7613, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_table_typed_line_by_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_errors_go_by_notice, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_operator_is_admin, setup, teardown),
