@@ -359,11 +359,12 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	uv_timer_init(loop, &dc->retry_timer);
 	uv_timer_init(loop, &dc->stop_timer);
 	uv_timer_init(loop, &dc->summary_timer);
+	uv_timer_init(loop, &dc->late_timer);
 	uv_timer_init(loop, &dc->stats_timer);
 	uv_timer_init(loop, &dc->defer_timer);
 	dc->defer_timer.data = dc;
 	dc->retry_timer.data = dc->stop_timer.data = dc;
-	dc->summary_timer.data = dc->stats_timer.data = dc;
+	dc->summary_timer.data = dc->stats_timer.data = dc->late_timer.data = dc;
 	if (o->stats_interval_ms > 0)
 		uv_timer_start(&dc->stats_timer, on_stats_timer, o->stats_interval_ms,
 		               o->stats_interval_ms);
@@ -409,11 +410,12 @@ finish_stop(struct discord *dc)
 	struct rest *r = dc->rest;
 
 	dc->stopped = true;
-	dc->closing = 9 + dc->nshards * DISCORD_SHARD_HANDLES;
+	dc->closing = 10 + dc->nshards * DISCORD_SHARD_HANDLES;
 	discord_answer_summary(dc); /* what is not yet told */
 	uv_close((uv_handle_t *)&dc->retry_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->stop_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->summary_timer, timer_closed);
+	uv_close((uv_handle_t *)&dc->late_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->stats_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->defer_timer, timer_closed);
 	discord_live_close(dc, part_closed, dc);

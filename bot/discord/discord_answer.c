@@ -39,18 +39,51 @@ struct answer {
 	struct discord_answer_gm *gm; /* a message to send the GM last, or NULL */
 };
 
+static void on_late_timer(uv_timer_t *t);
+
 static void
 on_summary_timer(uv_timer_t *t)
 {
 	discord_answer_summary(t->data);
 }
 
+/* Logs the late replays not yet told: the first of a burst at once, so
+ * that a process killed right after still leaves word of them, and those
+ * that follow it summed up once per SUMMARY_MS (late_timer). */
+static void
+late_say(struct discord *dc, bool summed)
+{
+	char period[32] = "";
+
+	if (summed)
+		snprintf(period, sizeof(period), " in the last %d s", SUMMARY_MS / 1000);
+	log_warnx("discord: %llu interaction%s replayed after the restart had waited out "
+	          "Discord's 3 s while delver was down and went unanswered%s; %llu since the "
+	          "start",
+	          (unsigned long long)dc->late_unsaid, dc->late_unsaid == 1 ? "" : "s",
+	          period, (unsigned long long)dc->shed_late);
+	dc->late_unsaid = 0;
+	if (dc->stopped)
+		return;
+	dc->late_quiet = true;
+	uv_timer_start(&dc->late_timer, on_late_timer, SUMMARY_MS, 0);
+}
+
+static void
+on_late_timer(uv_timer_t *t)
+{
+	struct discord *dc = t->data;
+
+	dc->late_quiet = false;
+	if (dc->late_unsaid > 0)
+		late_say(dc, true);
+}
+
 /* The summary period's end (also at stop): what was shed or failed. */
 void
 discord_answer_summary(struct discord *dc)
 {
-
-	uint64_t overload = dc->summary_shed - dc->summary_late;
+	uint64_t overload = dc->summary_shed;
 
 	dc->summary_due = false;
 	if (overload > 0)
@@ -59,17 +92,13 @@ discord_answer_summary(struct discord *dc)
 		    "3 s and went unanswered in the last %d s (overload); %llu since the start",
 		    (unsigned long long)overload, overload == 1 ? "" : "s", SUMMARY_MS / 1000,
 		    (unsigned long long)(dc->stats.shed - dc->shed_late));
-	if (dc->summary_late > 0)
-		log_warnx("discord: %llu interaction%s replayed after the restart had waited out "
-		          "Discord's 3 s while delver was down and went unanswered in the last %d "
-		          "s; %llu since the start",
-		          (unsigned long long)dc->summary_late, dc->summary_late == 1 ? "" : "s",
-		          SUMMARY_MS / 1000, (unsigned long long)dc->shed_late);
+	if (dc->stopped && dc->late_unsaid > 0)
+		late_say(dc, true);
 	if (dc->summary_failed > (uint64_t)dc->failed_logged)
 		log_warnx("discord: %llu more answers failed in the last %d s",
 		          (unsigned long long)(dc->summary_failed - (uint64_t)dc->failed_logged),
 		          SUMMARY_MS / 1000);
-	dc->summary_shed = dc->summary_failed = dc->summary_late = 0;
+	dc->summary_shed = dc->summary_failed = 0;
 	dc->failed_logged = 0;
 }
 
@@ -95,9 +124,12 @@ discord_answer_count_shed(struct discord *dc)
 void
 discord_answer_count_late(struct discord *dc)
 {
-	dc->summary_late++;
+	dc->stats.shed++;
+	discord_opstats_add(OPSTATS_SHED);
 	dc->shed_late++;
-	discord_answer_count_shed(dc);
+	dc->late_unsaid++;
+	if (!dc->late_quiet || dc->stopped)
+		late_say(dc, false);
 }
 
 /* Counts a failed answer; true when it may have a log line of its own. */

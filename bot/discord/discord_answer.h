@@ -61,8 +61,10 @@ void discord_answer_deliver(struct discord *dc, struct request *req, struct inte
 void discord_answer_count_shed(struct discord *dc);
 /* Counts a replay shed: one that came past its 3 s, having waited them
  * out while no process ran, and that no process answered
- * (discord_answer_late.h). It is shed as any, but the summary tells it
- * from overload. */
+ * (discord_answer_late.h). It is shed as any, but logged apart from
+ * overload: the first of a burst at once (a process killed right after
+ * leaves word of it), those after it summed up at most once per 10 s and
+ * at stop. */
 void discord_answer_count_late(struct discord *dc);
 /* Ends the summary period: logs what was shed or failed in it. */
 void discord_answer_summary(struct discord *dc);

@@ -58,13 +58,17 @@ struct discord {
 	bool register_tried; /* this process has checked the registration */
 	uint64_t intents;    /* as configured: a saved session with others is not resumed */
 	uv_timer_t retry_timer, stop_timer, summary_timer, stats_timer;
+	uv_timer_t late_timer; /* runs while late replays are being summed */
 	struct shed *shed;
 	struct defer *defer;       /* held answers, deferred when late (discord_defer) */
 	struct discord_live *live; /* the live panels (discord_live.h) */
 	uv_timer_t defer_timer;
 	uint64_t defer_armed;                  /* the uv_hrtime() defer_timer is set for, 0: none */
 	uint64_t summary_shed, summary_failed; /* since the last summary */
-	uint64_t summary_late, shed_late; /* of the shed, replays: since then, since the start */
+	/* Shed replays (discord_answer_count_late): not yet logged, since the
+	 * start; late_quiet: one was logged in the last SUMMARY_MS. */
+	uint64_t late_unsaid, shed_late;
+	bool late_quiet;
 	/* Late replays of the resume under way checked with Discord
 	 * (discord_answer_late_replay), and whether the cap was logged. */
 	unsigned late_checks;
