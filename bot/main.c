@@ -25,8 +25,9 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: delver [--config PATH] [--check-config] [--console] [--user NAME]\n"
-	        "              [--channel NAME] [--color WHEN] [--seed N] [--shard ID]\n"
+	        "usage: delver [--config PATH] [--check-config] [--credentials-dir DIR]\n"
+	        "              [--console] [--user NAME] [--channel NAME] [--color WHEN]\n"
+	        "              [--seed N] [--shard ID]\n"
 	        "              [--log-level LEVEL] [--state-dir DIR] [--fsync POLICY]\n"
 	        "              [--snapshot-interval SECONDS] [--evict-after SECONDS]\n"
 	        "              [--restore FILE] [--version] [--help]\n"

@@ -58,10 +58,18 @@ sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$man" | grep '^\.B' | sed 's/\\-/-/g' |
 	grep -o -- '--[a-z][a-z-]*' | sort -u > "$tmp/man-opts"
 diff -u "$tmp/help-opts" "$tmp/man-opts" || fail "--help and delver(8) list other options"
 [ "$(wc -l < "$tmp/help-opts")" -ge 10 ] || fail "too few options found in --help"
+# The usage lines at the top of --help name every option it describes.
+"$bin" --help | sed '/^$/q' | grep -o -- '--[a-z][a-z-]*' | sort -u > "$tmp/usage-opts"
+diff -u "$tmp/help-opts" "$tmp/usage-opts" || fail "--help's usage lines leave out options"
 # Each page is formatted as man formats it: tables through tbl, which the
 # page's first line asks for (man reads it; a page without it shows its
 # tables as roff requests), and no warning in 80 columns.
 for page in "$dest"/usr/share/man/man*/*; do
+	# A font-alternating request (.BR, .IR, ...) joins its arguments with no
+	# blank between them: two plain words in a row are prose run together.
+	awk '/^\.(BR|IR|RB|RI|BI|IB) / { l = $0; gsub(/"[^"]*"/, "Q", l); n = split(l, a, " ");
+		for (i = 2; i < n; i++) if (a[i] ~ /^[a-z]+$/ && a[i + 1] ~ /^[a-z]+$/) { print FNR ": " $0; break } }' \
+		"$page" | grep . && fail "$(basename "$page") runs words together in a font request"
 	[ "$(head -n 1 "$page")" = "'\\\" t" ] ||
 		fail "$(basename "$page") does not start with the line that asks man for tbl"
 	groff -k -t -Tutf8 -man -rLL=80n -ww -z "$page" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] ||
