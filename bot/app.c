@@ -463,6 +463,17 @@ app_run(const struct app_opts *o)
 		return APP_EXIT_CONFIG;
 	}
 	log_set_level(a.cfg->bot.log_level);
+	/* A service gets no terminal (systemd sets INVOCATION_ID for each): with
+	 * the console alone it would stop at once, without a word in its log. */
+	if (a.cfg->console.enabled && app_console_only(&a) && !isatty(STDIN_FILENO) &&
+	    getenv("INVOCATION_ID") != NULL) {
+		log_error("%s configures no transport but the console, and a service has no "
+		          "terminal to play on: add a [discord] or an [irc.NETWORK] section "
+		          "(delver(8), CONFIGURATION)",
+		          a.cfg->path != NULL ? a.cfg->path : "the configuration");
+		config_free(a.cfg);
+		return APP_EXIT_CONFIG;
+	}
 	/* The shipped unit never runs delver as root (DynamicUser=): said once,
 	 * when the network can reach it. */
 	if (geteuid() == 0 && !app_console_only(&a))

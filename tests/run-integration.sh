@@ -27,6 +27,9 @@
 # never run at the same time; a lane that holds the "alone" claim runs one,
 # the others meanwhile take the rest.
 set -u
+# What systemd gives a service is not the tests' to inherit: a run of this
+# under a unit would otherwise make each delver here a service.
+unset INVOCATION_ID JOURNAL_STREAM NOTIFY_SOCKET WATCHDOG_USEC WATCHDOG_PID
 build=$1
 mkdir -p build
 results=build/results.txt

@@ -7,6 +7,9 @@
 # second to pass), and each uses its own temporary directories and free
 # ports. Their verdicts are printed in the order given, once all are done.
 set -u
+# What systemd gives a service is not the tests' to inherit: a run of this
+# under a unit would otherwise make each delver here a service.
+unset INVOCATION_ID JOURNAL_STREAM NOTIFY_SOCKET WATCHDOG_USEC WATCHDOG_PID
 out=build/unit-out
 
 # One program, by its place in the list: its output and exit status.

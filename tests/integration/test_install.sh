@@ -51,6 +51,14 @@ gm is now the GM of this channel.
 gm> /gm
 The GM here is gm."
 [ "$out" = "$want" ] || fail "console run: $out"
+# The example as it is, run as a service (systemd sets INVOCATION_ID; no
+# terminal): refused with status 3 and a line that says what to add.
+out=$(INVOCATION_ID=0123456789abcdef "$bin" --config "$example" --state-dir "$tmp/svc" \
+	< /dev/null 2>&1)
+rc=$?
+[ "$rc" -eq 3 ] || fail "the console alone as a service: status $rc"
+[ "$out" = "error: $example configures no transport but the console, and a service has no terminal to play on: add a [discord] or an [irc.NETWORK] section (delver(8), CONFIGURATION)" ] ||
+	fail "the console alone as a service: $out"
 
 # Every option of --help is in the man page's OPTIONS, and back.
 "$bin" --help | grep -o -- '--[a-z][a-z-]*' | sort -u > "$tmp/help-opts"
