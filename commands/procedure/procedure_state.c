@@ -179,6 +179,8 @@ proc_save(const void *p)
 
 /* Loading: each reader returns 0, or -1 with err filled. */
 
+/* max is the size of the field the text goes to, with its NUL: text of at
+ * most max - 1 bytes is taken. */
 static int get_str(const cJSON *o, const char *name, size_t max, const char **out, char *err,
                    size_t errlen);
 
@@ -204,7 +206,7 @@ load_vendors(struct procedure_state *s, const cJSON *o, char *err, size_t errlen
 		const char *name;
 		int d[5];
 
-		if (get_str(x, "name", VENDOR_NAME_MAX, &name, err, errlen) < 0)
+		if (get_str(x, "name", VENDOR_NAME_MAX + 1, &name, err, errlen) < 0)
 			return -1;
 		if (!cJSON_IsArray(dice) || cJSON_GetArraySize(dice) != 5 ||
 		    !cJSON_IsArray(tried) || cJSON_GetArraySize(tried) > VENDOR_TRIED_MAX) {

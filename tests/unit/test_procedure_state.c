@@ -135,6 +135,38 @@ full_state(void **unused)
 	procedure_state_mod.destroy(s);
 }
 
+/* Vendors at every limit the commands allow (a name of VENDOR_NAME_MAX bytes,
+ * in one-byte and in multi-byte letters, VENDOR_TRIED_MAX items of
+ * VENDOR_ITEM_MAX bytes) load back: a record the bot writes it must read. */
+static void
+vendors_at_their_limits(void **unused)
+{
+	static const char *names[] = {"abcdefghijklmnopqrstuvwx", /* 24 bytes */
+	                              "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	                              "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"};
+	struct procedure_state *s = procedure_state_mod.create();
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct vendor *v = procedure_state_vendor_add(s);
+
+		assert_int_equal(strlen(names[i]), VENDOR_NAME_MAX);
+		snprintf(v->name, sizeof(v->name), "%s", names[i]);
+		v->stock = (struct vendor_stock){.hoards = 6, .rations_d = {6, 6}, .coin_d10 = 10,
+		                                 .skill_d10 = 10};
+		for (int j = 0; j < VENDOR_TRIED_MAX; j++) {
+			char item[VENDOR_ITEM_MAX + 1];
+
+			memset(item, 'a' + j % 26, VENDOR_ITEM_MAX);
+			item[0] = (char)('A' + j % 26);
+			item[VENDOR_ITEM_MAX - 1] = (char)('0' + j / 26);
+			item[VENDOR_ITEM_MAX] = '\0';
+			snprintf(v->tried[v->ntried++], sizeof(v->tried[0]), "%s", item);
+		}
+	}
+	round_trip(s);
+	procedure_state_mod.destroy(s);
+}
+
 /* Replaces the first "from" in the fresh state's text by "to" and checks
  * the load is refused with msg. */
 static void
@@ -204,6 +236,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(fresh_state),
 	    cmocka_unit_test(full_state),
+	    cmocka_unit_test(vendors_at_their_limits),
 	    cmocka_unit_test(bad_records),
 	};
 
