@@ -23,20 +23,45 @@ has_text(const char *s)
 	return false;
 }
 
+/* Whether s, read as a labelled level (FUNGEON_LEVEL_LABELLED), is the
+ * label alone ("level", "lvl."): no number follows it. */
+static bool
+label_alone(const char *s)
+{
+	for (; *s; s++)
+		if (isdigit((unsigned char)*s) || (unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
 /* Refuses a class that reads as a number: the level typed where the class
  * goes (line 16: a class is a career). Returns 0, or -1 with an error. */
 static int
 class_no_level(struct invocation *inv, const char *name, const char *cls, struct reply *out)
 {
 	int n;
+	enum fungeon_level_form form = fungeon_level_typed(cls, &n);
+	/* a Roman numeral or a labelled level ("Ⅲ", "L3", "level") names a
+	 * level as no other number does */
+	bool level_like = form == FUNGEON_LEVEL_ROMAN || form == FUNGEON_LEVEL_LABELLED;
+	const char *reads = form == FUNGEON_LEVEL_LABELLED && label_alone(cls) ? "a level's label"
+	                    : level_like                                       ? "a level"
+	                                                                       : "a number";
 
-	if (fungeon_level_typed(cls, &n) == FUNGEON_LEVEL_NONE)
+	if (form == FUNGEON_LEVEL_NONE)
 		return 0;
 	if (invocation_has(inv, "level"))
 		reply_error(out,
-		            "'%s' reads as a number, not a class: a class is any career, such as "
+		            "'%s' reads as %s, not a class: a class is any career, such as "
 		            "fighter (/fungeon join %s CLASS %lld).",
-		            cls, name, (long long)invocation_int(inv, "level", 0));
+		            cls, reads, name, (long long)invocation_int(inv, "level", 0));
+	else if (n > 0 && level_like)
+		reply_error(
+		    out,
+		    "'%s' reads as level %d, not a class: the class comes first and is any "
+		    "career, such as fighter, and the level after it is typed in the digits "
+		    "0 to 9 (/fungeon join %s CLASS %d).",
+		    cls, n, name, n);
 	else if (n > 0)
 		reply_error(out,
 		            "'%s' reads as a level, not a class: the class comes first and is any "
@@ -44,12 +69,59 @@ class_no_level(struct invocation *inv, const char *name, const char *cls, struct
 		            cls, name, n);
 	else
 		reply_error(out,
-		            "'%s' reads as a number, not a class: a class is any career, such as "
+		            "'%s' reads as %s, not a class: a class is any career, such as "
 		            "fighter, and the level after it a whole number from %d to %d in the "
 		            "digits 0 to "
 		            "9.",
-		            cls, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
+		            cls, reads, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
 	return -1;
+}
+
+/* Refuses a class type that is a Roman numeral or a labelled level ("Ⅲ",
+ * "L3", "level"): a level is typed alone in the digits 0 to 9 (the
+ * playtest found "Ⅲ" and "L3" taken as types). n is what it names
+ * (fungeon_level_typed()). */
+static void
+type_level_like(struct invocation *inv, const char *name, const char *cls, const char *type,
+                enum fungeon_level_form form, int n, struct reply *out)
+{
+	bool has = invocation_has(inv, "level");
+	long long level = (long long)invocation_int(inv, "level", 0);
+
+	bool alone = form == FUNGEON_LEVEL_LABELLED && label_alone(type);
+
+	if (alone && !has)
+		reply_error(out,
+		            "'%s' is a level's label, not a class type: type the level alone, in "
+		            "the digits 0 to 9 (/fungeon join %s %s LEVEL), and a class type as a "
+		            "word such as fire (type:fire).",
+		            type, name, cls);
+	else if (alone)
+		reply_error(out,
+		            "'%s' is a level's label, not a class type, and the level is %lld "
+		            "already: type the level alone, in the digits 0 to 9 (/fungeon join %s "
+		            "%s %lld), and a class type as a word such as fire (type:fire).",
+		            type, level, name, cls, level);
+	else if (has)
+		reply_error(out,
+		            "'%s' reads as a second level (the level is %lld already): give the "
+		            "level once, alone, in the digits 0 to 9, and a class type as a word "
+		            "such as fire (type:fire).",
+		            type, level);
+	else if (n > 0)
+		reply_error(
+		    out,
+		    "'%s' reads as level %d, not a class type: a level is typed alone in the "
+		    "digits 0 to 9 (/fungeon join %s %s %d), a class type is a word such as "
+		    "fire (type:fire).",
+		    type, n, name, cls, n);
+	else
+		reply_error(
+		    out,
+		    "'%s' reads as a level, not a class type: a level is a whole number from "
+		    "%d to %d typed alone in the digits 0 to 9, a class type a word such as "
+		    "fire (type:fire).",
+		    type, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
 }
 
 /* Refuses a class type that reads as a number: a level in words or as an
@@ -64,7 +136,9 @@ type_no_level(struct invocation *inv, const char *name, const char *cls, const c
 
 	if (form == FUNGEON_LEVEL_NONE)
 		return 0;
-	if (form == FUNGEON_LEVEL_DIGITS && n > 0 && invocation_has(inv, "level"))
+	if (form == FUNGEON_LEVEL_ROMAN || form == FUNGEON_LEVEL_LABELLED)
+		type_level_like(inv, name, cls, type, form, n, out);
+	else if (form == FUNGEON_LEVEL_DIGITS && n > 0 && invocation_has(inv, "level"))
 		reply_error(out,
 		            "'%s' reads as a second level (the level is %lld already): give the "
 		            "level once, and a class type as a word such as fire (type:fire).",

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
@@ -145,8 +146,19 @@ looks_numeric(const char *s)
 	return digit;
 }
 
-/* Whether s is a number in decimal digits at least one of which is not
- * ASCII's. */
+/* Whether cp is a numeral of any kind: a decimal digit of any script, a
+ * letter-like numeral ("Ⅲ") or another number sign ("³", "③", "½"). */
+static bool
+is_numeral(uint32_t cp)
+{
+	utf8proc_category_t cat = utf8proc_category((utf8proc_int32_t)cp);
+
+	return cat == UTF8PROC_CATEGORY_ND || cat == UTF8PROC_CATEGORY_NL ||
+	       cat == UTF8PROC_CATEGORY_NO;
+}
+
+/* Whether s is made of numerals (is_numeral()) at least one of which is
+ * not one of the digits 0 to 9. */
 static bool
 other_digits(const char *s)
 {
@@ -157,13 +169,87 @@ other_digits(const char *s)
 		uint32_t cp;
 		size_t k = utf8_decode(s, len, &cp);
 
-		if (k == 0 || utf8proc_category((utf8proc_int32_t)cp) != UTF8PROC_CATEGORY_ND)
+		if (k == 0 || !is_numeral(cp))
 			return false;
 		other |= cp > 0x7f;
 		s += k;
 		len -= k;
 	}
 	return other;
+}
+
+/* The number 2..39 that s writes as a Roman numeral, or -1: one of the
+ * characters Ⅰ..Ⅻ or ⅰ..ⅻ (U+2160.., U+2170..) alone (1..12), or two
+ * letters or more of I, V and X in the strict order of the numerals, case
+ * folded ("III", "xiv"; a letter alone, "x", is a word too). */
+static int
+roman(const char *s)
+{
+	static const char *const ones[] = {"",  "i",  "ii",  "iii",  "iv",
+	                                   "v", "vi", "vii", "viii", "ix"};
+	static const char *const tens[] = {"", "x", "xx", "xxx"};
+	size_t len = strlen(s);
+	uint32_t cp;
+	char w[16];
+
+	if (len > 0 && utf8_decode(s, len, &cp) == len) {
+		if (cp >= 0x2160 && cp <= 0x216B)
+			return (int)(cp - 0x2160 + 1);
+		if (cp >= 0x2170 && cp <= 0x217B)
+			return (int)(cp - 0x2170 + 1);
+	}
+	if (len < 2 || len >= sizeof(w))
+		return -1;
+	for (int n = 1; n < 40; n++) {
+		snprintf(w, sizeof(w), "%s%s", tens[n / 10], ones[n % 10]);
+		if (utf8_casecmp(s, w) == 0)
+			return n;
+	}
+	return -1;
+}
+
+/* Whether s is a level's label (L, Lv, Lvl, Level, case folded) with, after
+ * it and perhaps one of . - _, a number in decimal digits of any script,
+ * or (all but L) with nothing after it. Sets *n to the number, or to -1
+ * when there is none or it is not in the digits 0 to 9. */
+static bool
+labelled(const char *s, int *n)
+{
+	static const char *const labels[] = {"level", "lvl", "lv", "l"};
+
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+		size_t k = strlen(labels[i]);
+		const char *p = s + k;
+		bool ascii = true;
+		int v = 0;
+
+		if (strncasecmp(s, labels[i], k) != 0)
+			continue;
+		if (*p == '.' || *p == '-' || *p == '_')
+			p++;
+		if (*p == '\0' && k > 1) {
+			*n = -1;
+			return true;
+		}
+		if (*p == '\0')
+			return false;
+		for (size_t len = strlen(p); len > 0;) {
+			uint32_t cp;
+			size_t d = utf8_decode(p, len, &cp);
+
+			if (d == 0 ||
+			    utf8proc_category((utf8proc_int32_t)cp) != UTF8PROC_CATEGORY_ND)
+				return false;
+			ascii &= cp <= 0x7f;
+			if (ascii && v <= FUNGEON_LEVEL_MAX)
+				v = v * 10 + (int)(cp - '0');
+			p += d;
+			len -= d;
+		}
+		*n = ascii ? v : -1;
+		return true;
+	}
+	return false;
 }
 
 enum fungeon_level_form
@@ -184,8 +270,13 @@ fungeon_level_typed(const char *s, int *level)
 			}
 			n = n * 10 + (*p - '0');
 		}
+	} else if ((n = roman(s)) > 0) {
+		form = FUNGEON_LEVEL_ROMAN;
+	} else if (labelled(s, &n)) {
+		form = FUNGEON_LEVEL_LABELLED;
 	} else if (other_digits(s)) {
 		form = FUNGEON_LEVEL_OTHER_DIGITS;
+		n = -1;
 	}
 	*level = n >= FUNGEON_LEVEL_MIN && n <= FUNGEON_LEVEL_MAX ? n : -1;
 	return form;

@@ -161,14 +161,25 @@ enum fungeon_level_form {
 	FUNGEON_LEVEL_NONE,   /* as no number ("fire") */
 	FUNGEON_LEVEL_DIGITS, /* a number in the digits 0 to 9 ("3", "2.5", "-1") */
 	FUNGEON_LEVEL_WORDS,  /* as fungeon_level_word() reads it ("three", "3rd") */
-	/* decimal digits of another script (fullwidth "２", Arabic-Indic "٣"):
-	 * a level is written in 0 to 9, so these name none */
+	/* numerals other than the digits 0 to 9, alone or among them: another
+	 * script's digits (fullwidth "２", Arabic-Indic "٣"), superscripts
+	 * ("³"), circled or fractions ("③", "½"): a level is written in 0 to
+	 * 9, so these name none */
 	FUNGEON_LEVEL_OTHER_DIGITS,
+	/* a Roman numeral: one of the characters "Ⅰ" to "Ⅻ" ("ⅰ" to "ⅻ"), or
+	 * two letters or more of I, V and X written as one (2 to 39, "III",
+	 * "xii"; "x" alone is a word) */
+	FUNGEON_LEVEL_ROMAN,
+	/* a level's label, "L", "Lv", "Lvl" or "Level" (case folded), with a
+	 * number after it ("L3", "lvl.3", "Level-3", "L３") or alone
+	 * ("level", "lvl": the label of a level typed apart) */
+	FUNGEON_LEVEL_LABELLED,
 };
 
 /* How s, typed as a class or class type, reads as a level: the form, and
  * in *level the level (FUNGEON_LEVEL_MIN..FUNGEON_LEVEL_MAX) it names, or
- * -1 when it names none ("fire", "2.5", "zero", "seventy", "２"). This is
+ * -1 when it names none ("fire", "2.5", "zero", "seventy", "２", "³",
+ * "level"; "Ⅲ" and "L3" name 3). This is
  * the one reading of a level typed in the wrong place, in digits or in
  * words. */
 enum fungeon_level_form fungeon_level_typed(const char *s, int *level);

@@ -1,6 +1,7 @@
 /*
  * libFuzzer target: a level typed where a class goes, in words
- * (fungeon_level_word()) or in digits (fungeon_level_typed()). Any bytes
+ * (fungeon_level_word()) or in digits, numerals, Roman numerals or with a
+ * label (fungeon_level_typed()). Any bytes
  * (ill-formed UTF-8 too, which the case folding and the digit reading
  * walk) read as a number from 0 to 99 or as none, and as a level in range
  * or none, with no read past the text; the two readings agree.
@@ -39,6 +40,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (form == FUNGEON_LEVEL_NONE && level != -1)
 		abort();
 	if (form == FUNGEON_LEVEL_OTHER_DIGITS && level != -1)
+		abort();
+	if (form == FUNGEON_LEVEL_ROMAN && (level < 1 || level > 39))
 		abort();
 	if (form == FUNGEON_LEVEL_DIGITS && level != -1) {
 		long v = 0;

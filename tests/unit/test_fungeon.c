@@ -143,6 +143,34 @@ level_typed(void **unused)
 	    {"1\xd9\xa3", FUNGEON_LEVEL_OTHER_DIGITS, -1},    /* mixed */
 	    {"\xef\xbc\x92x", FUNGEON_LEVEL_NONE, -1},
 	    {"\xff", FUNGEON_LEVEL_NONE, -1},
+	    /* the outside playtest's F2: numerals, Roman numerals and labelled
+	     * levels, each read as a level, not as a type */
+	    {"\xc2\xb3", FUNGEON_LEVEL_OTHER_DIGITS, -1},     /* superscript 3 */
+	    {"3\xc2\xb3", FUNGEON_LEVEL_OTHER_DIGITS, -1},    /* 3 and a superscript 3 */
+	    {"\xe2\x91\xa2", FUNGEON_LEVEL_OTHER_DIGITS, -1}, /* circled 3 */
+	    {"\xc2\xbd", FUNGEON_LEVEL_OTHER_DIGITS, -1},     /* one half */
+	    {"\xe2\x85\xad", FUNGEON_LEVEL_OTHER_DIGITS, -1}, /* Roman 100, past 60 */
+	    {"\xe2\x85\xa2", FUNGEON_LEVEL_ROMAN, 3},         /* Roman numeral three */
+	    {"\xe2\x85\xbb", FUNGEON_LEVEL_ROMAN, 12},        /* small Roman twelve */
+	    {"III", FUNGEON_LEVEL_ROMAN, 3},
+	    {"xiv", FUNGEON_LEVEL_ROMAN, 14},
+	    {"XXXIX", FUNGEON_LEVEL_ROMAN, 39},
+	    {"IIII", FUNGEON_LEVEL_NONE, -1},
+	    {"x", FUNGEON_LEVEL_NONE, -1},
+	    {"V", FUNGEON_LEVEL_NONE, -1},
+	    {"XL", FUNGEON_LEVEL_NONE, -1},
+	    {"mix", FUNGEON_LEVEL_NONE, -1},
+	    {"L3", FUNGEON_LEVEL_LABELLED, 3},
+	    {"lvl.3", FUNGEON_LEVEL_LABELLED, 3},
+	    {"Level-60", FUNGEON_LEVEL_LABELLED, 60},
+	    {"lv61", FUNGEON_LEVEL_LABELLED, -1},
+	    {"L\xef\xbc\x93", FUNGEON_LEVEL_LABELLED, -1}, /* L, fullwidth 3 */
+	    {"level", FUNGEON_LEVEL_LABELLED, -1},
+	    {"LVL", FUNGEON_LEVEL_LABELLED, -1},
+	    {"L", FUNGEON_LEVEL_NONE, -1},
+	    {"Lx3", FUNGEON_LEVEL_NONE, -1},
+	    {"levels", FUNGEON_LEVEL_NONE, -1},
+	    {"lava", FUNGEON_LEVEL_NONE, -1},
 	};
 
 	(void)unused;

@@ -1,0 +1,75 @@
+/* The outside playtest table's low findings on Fungeon: each played at a
+ * table as the report found it, with what the rule text (or a Ruling
+ * where it is silent) wants instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* F2 (line 18: a level is a number, "First, Second or Third Level"; the
+ * class and its type are words): a level written as a Roman numeral, a
+ * superscript, with a label ("L3") or as the label and the number apart
+ * ("level 3") is refused where a class or a class type goes, saying that
+ * a level is typed in the digits 0 to 9; none becomes a type. */
+static void
+f2_a_level_is_no_type(void **unused)
+{
+	struct fgtable *t = fgtable_new(2701);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "al", "/fungeon join Bee fighter \xe2\x85\xa2",
+	                        "'\xe2\x85\xa2' reads as level 3, not a class type: a level is "
+	                        "typed alone in the digits 0 to 9 (/fungeon join Bee fighter 3), a "
+	                        "class type is a word such as fire (type:fire).");
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon join Bee fighter L3",
+	    "'L3' reads as level 3, not a class type: a level is typed alone in "
+	    "the digits 0 to 9 (/fungeon join Bee fighter 3), a class type is a "
+	    "word such as fire (type:fire).");
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon join Bee fighter \xc2\xb3",
+	    "'\xc2\xb3' reads as a number, not a class type: a level is a whole "
+	    "number from 1 to 60 in the digits 0 to 9, a class type a word such "
+	    "as fire (type:fire).");
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon join Bee fighter 3 type:III",
+	    "'III' reads as a second level (the level is 3 already): give the "
+	    "level once, alone, in the digits 0 to 9, and a class type as a word "
+	    "such as fire (type:fire).");
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon join Bee fighter level 3",
+	    "'level' is a level's label, not a class type, and the level is 3 "
+	    "already: type the level alone, in the digits 0 to 9 (/fungeon join "
+	    "Bee fighter 3), and a class type as a word such as fire "
+	    "(type:fire).");
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon join Bee L3",
+	    "'L3' reads as level 3, not a class: the class comes first and is "
+	    "any career, such as fighter, and the level after it is typed in the "
+	    "digits 0 to 9 (/fungeon join Bee CLASS 3).");
+	fgtable_fails_unchanged(t, "al", "/fungeon join Bee \xe2\x85\xa2 3",
+	                        "'\xe2\x85\xa2' reads as a level, not a class: a class is any "
+	                        "career, such as fighter (/fungeon join Bee CLASS 3).");
+	/* a word that only looks like one stays a type */
+	fgtable_says(t, "al", "/fungeon join Bee fighter 3 lava",
+	             "al joins as Bee, level 3 fighter (class type lava)");
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(f2_a_level_is_no_type),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
