@@ -12,6 +12,8 @@
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
+#include <utf8proc.h>
+
 #define MAX_TOKENS 128
 
 struct token {
@@ -332,6 +334,32 @@ text_column(const char *s, const char *p)
 	return 1 + (int)utf8_count(s, (size_t)(p - s));
 }
 
+/* Whether s holds a numeral that is not one of the digits 0 to 9: another
+ * script's digit (fullwidth "３", Arabic-Indic "٣"), a Roman numeral "Ⅲ",
+ * a superscript "³". */
+static bool
+other_numeral(const char *s)
+{
+	for (size_t len = strlen(s); len > 0;) {
+		uint32_t cp;
+		size_t k = utf8_decode(s, len, &cp);
+		utf8proc_category_t cat;
+
+		if (k == 0) { /* a byte of no character: pass it */
+			s++;
+			len--;
+			continue;
+		}
+		cat = utf8proc_category((utf8proc_int32_t)cp);
+		if (cp > 0x7f && (cat == UTF8PROC_CATEGORY_ND || cat == UTF8PROC_CATEGORY_NL ||
+		                  cat == UTF8PROC_CATEGORY_NO))
+			return true;
+		s += k;
+		len -= k;
+	}
+	return false;
+}
+
 /* Converts and checks one value for option o, storing it in a. */
 static int
 set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, const char *v,
@@ -347,8 +375,9 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 		x = strtoll(v, &end, 10);
 		if (errno != 0 || end == v || *end != '\0' || x < o->min || x > o->max) {
 			snprintf(what, sizeof(what),
-			         "%s must be a whole number from %lld to %lld (got '%.40s')",
-			         o->name, (long long)o->min, (long long)o->max, v);
+			         "%s must be a whole number from %lld to %lld%s (got '%.40s')",
+			         o->name, (long long)o->min, (long long)o->max,
+			         other_numeral(v) ? " typed in the digits 0 to 9" : "", v);
 			usage_error(inv, out, what);
 			return -1;
 		}

@@ -64,11 +64,43 @@ f2_a_level_is_no_type(void **unused)
 	fgtable_free(t);
 }
 
+/* F3 (line 18: a level is a number; delver(7): typed in the digits 0 to
+ * 9): a level or XP typed in other numerals, a fullwidth "３" or a Roman
+ * "Ⅲ", is refused saying the digits it is typed in; a number out of range
+ * is refused as before. */
+static void
+f3_a_level_is_typed_in_digits(void **unused)
+{
+	struct fgtable *t = fgtable_new(2702);
+	char *said;
+
+	(void)unused;
+	said = fgtable_run(t, "al", "/xp \xef\xbc\x93");
+	assert_string_equal(said, "Level must be a whole number from 1 to 60 typed in the digits 0 "
+	                          "to 9 (got '\xef\xbc\x93'); usage: /xp [level]\n");
+	free(said);
+	said = fgtable_run(t, "al", "/xp \xe2\x85\xa2");
+	assert_string_equal(said, "Level must be a whole number from 1 to 60 typed in the digits 0 "
+	                          "to 9 (got '\xe2\x85\xa2'); usage: /xp [level]\n");
+	free(said);
+	said = fgtable_run(t, "al", "/xp 61");
+	assert_string_equal(
+	    said, "Level must be a whole number from 1 to 60 (got '61'); usage: /xp [level]\n");
+	free(said);
+	fgtable_fighters(t, 1, 2);
+	fgtable_fails_unchanged(t, "gm", "/fungeon adjust Al xp:\xef\xbc\x95",
+	                        "Xp must be a whole number from -9007199254740991 to "
+	                        "9007199254740991 typed in the digits 0 to 9 (got '\xef\xbc\x95'); "
+	                        "usage: /fungeon adjust <who> [hits] [xp]");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f2_a_level_is_no_type),
+	    cmocka_unit_test(f3_a_level_is_typed_in_digits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -271,7 +271,8 @@ f1_join_names_the_wrong_word(void **unused)
 
 	(void)unused;
 	fgtable_fails_unchanged(t, "al", "/fungeon join Bee fighter \xd9\xa3 fire",
-	                        "Level must be a whole number from 1 to 60 (got '\xd9\xa3'); "
+	                        "Level must be a whole number from 1 to 60 typed in the digits 0 "
+	                        "to 9 (got '\xd9\xa3'); "
 	                        "usage: /fungeon join <name> <class> [level] [type]");
 	fgtable_fails_unchanged(t, "al", "/fungeon join Bee fighter three fire",
 	                        "Level must be a whole number from 1 to 60 (got 'three'); "
