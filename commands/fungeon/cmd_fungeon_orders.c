@@ -123,6 +123,30 @@ read_aim(struct invocation *inv, struct fungeon_channel *c, const char *w, struc
 	return 0;
 }
 
+/* Refuses a use: word with no '/' beside targets: (/help
+ * fungeon orders: orders are apart by commas): "targets:Ann Bob" puts Bob
+ * in use:, where a monster/ability goes, and the ability's refusal would
+ * not say why. Returns whether it refused. */
+static bool
+target_in_use(const char *uses, struct reply *out)
+{
+	word_t w[ORDERS_MAX];
+	int n = fungeon_channel_split_names(uses, w, ORDERS_MAX, NULL);
+
+	for (int i = 0; i < n; i++) {
+		if (strchr(w[i], '/') != NULL)
+			continue;
+		reply_error(out,
+		            "'%.40s' is no monster/ability for use: (wolf/howl, or wolf/none); if "
+		            "it is another order for targets:, orders there are apart by commas "
+		            "with no space (targets:Alba>goblin,Brom>rat), or the whole list is "
+		            "quoted (targets:\"Alba>goblin Brom>rat\").",
+		            w[i]);
+		return true;
+	}
+	return false;
+}
+
 /* Reads the use option: "monster/ability" or "monster/none" words. */
 static int
 read_uses(struct invocation *inv, struct fungeon_channel *c, const char *list,
@@ -185,6 +209,8 @@ cmd_fungeon_orders(struct invocation *inv, struct reply *out)
 		list_orders(c, out);
 		return;
 	}
+	if (targets != NULL && uses != NULL && target_in_use(uses, out))
+		return;
 	if (targets != NULL && (nt = fungeon_channel_split_names(targets, w, ORDERS_MAX, out)) < 0)
 		return;
 	if (targets != NULL && nt == 0) {

@@ -95,12 +95,44 @@ f3_a_level_is_typed_in_digits(void **unused)
 	fgtable_free(t);
 }
 
+/* P4 (delver(7): orders in targets: are apart by commas): a second order
+ * after a space, which the line puts in use:, is refused naming the
+ * separator, not as an ability misnamed; a use: of monster/ability beside
+ * it is taken, and a quoted list apart by spaces too. */
+static void
+p4_orders_are_apart_by_commas(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon monster add goblin level 3 ability bite annoy 2 pain 1 type teeth", NULL};
+	static const char want[] =
+	    "'Bo' is no monster/ability for use: (wolf/howl, or wolf/none); if it is another "
+	    "order for targets:, orders there are apart by commas with no space "
+	    "(targets:Alba>goblin,Brom>rat), or the whole list is quoted (targets:\"Alba>goblin "
+	    "Brom>rat\").";
+	struct fgtable *t = fgtable_new(2703);
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:goblin Bo", want);
+	fgtable_fails_unchanged(t, "gm", "/fungeon orders targets:Al>goblin Bo>goblin",
+	                        "'Bo>goblin' is no monster/ability for use: (wolf/howl, or "
+	                        "wolf/none); if it is another order for targets:, orders there are "
+	                        "apart by commas with no space (targets:Alba>goblin,Brom>rat), or "
+	                        "the whole list is quoted (targets:\"Alba>goblin Brom>rat\").");
+	fgtable_gm(t, "/fungeon orders targets:Al>goblin,Bo>goblin");
+	fgtable_says(t, "gm", "/fungeon orders targets:\"Al>none Bo>none\"",
+	             "Bo's won ranks hurt the other side's lowest die again");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f2_a_level_is_no_type),
 	    cmocka_unit_test(f3_a_level_is_typed_in_digits),
+	    cmocka_unit_test(p4_orders_are_apart_by_commas),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
