@@ -21,6 +21,7 @@
 #include "commands/fungeon/fungeon_save_old.h"
 #include "commands/fungeon/thwacko_style.h"
 #include "rules/base/mem.h"
+#include "rules/base/textsafe.h"
 
 #define FORM 2 /* the "v" this code writes */
 
@@ -551,8 +552,78 @@ fungeon_save_rule(struct fungeon_json *r, const cJSON *o, struct fungeon_channel
 	return 0;
 }
 
+/* Whether s shows as nothing at all in a reply (textsafe.h takes out all
+ * it holds: a zero-width space alone). */
+static bool
+shows_nothing(const char *s)
+{
+	struct buf b;
+	bool none;
+
+	buf_init(&b, 64);
+	textsafe_clean(&b, s, strlen(s));
+	none = b.len == 0;
+	buf_free(&b);
+	return none;
+}
+
+/* Points every reference of c to the Fungeoneer named old (the aims of
+ * the party and of the room's monsters, the taker of a treasure) at new. */
+static void
+rename_refs(struct fungeon_channel *c, const char *old, const char *new)
+{
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->m[i].aim, old) == 0)
+			snprintf(c->m[i].aim, sizeof(c->m[i].aim), "%s", new);
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
+		for (int j = 0; j < c->d.room.n[k]; j++) {
+			struct fungeon_piece *s = &c->d.room.p[k][j];
+
+			if (strcmp(s->aim, old) == 0)
+				snprintf(s->aim, sizeof(s->aim), "%s", new);
+			if (strcmp(s->taken, old) == 0)
+				snprintf(s->taken, sizeof(s->taken), "%s", new);
+		}
+	}
+}
+
+/* A Fungeoneer's name saved before a new name had to show as it is typed
+ * (fungeon_name_shows()) may show as nothing (a zero-width space alone):
+ * such a one is read as "Nameless" ("Nameless2" when that is taken here),
+ * and what the state holds of the old name follows, so that the sheet and
+ * the party show it and players can name it. The record keeps the old
+ * name until the channel next changes (the store has no word for a state
+ * changed by reading it); each load reads it alike. */
+static void
+names_shown(struct fungeon_channel *c)
+{
+	struct reply *scratch = reply_new();
+
+	for (int i = 0; i < c->n; i++) {
+		char old[sizeof(c->m[i].name)], cand[FUNGEON_NAME_MAX + 1];
+
+		if (c->m[i].name[0] == '\0' || !shows_nothing(c->m[i].name))
+			continue;
+		snprintf(old, sizeof(old), "%s", c->m[i].name);
+		c->m[i].name[0] = '\0'; /* not a clash with itself */
+		for (int k = 1;; k++) {
+			if (k == 1)
+				snprintf(cand, sizeof(cand), "Nameless");
+			else
+				fungeon_numbered_name("Nameless", k, cand);
+			if (!fungeon_channel_name_used(c, cand, NULL, scratch))
+				break;
+		}
+		snprintf(c->m[i].name, sizeof(c->m[i].name), "%s", cand);
+		rename_refs(c, old, cand);
+	}
+	reply_free(scratch);
+}
+
+/* Reads the state as save() wrote it (or as the form before the room
+ * model did). */
 static int
-fg_load(void *p, const cJSON *o, char *err, size_t errlen)
+fg_load_form(void *p, const cJSON *o, char *err, size_t errlen)
 {
 	struct fungeon_channel *c = p;
 	struct fungeon_json r = {.err = err, .errlen = errlen, .where = "state"};
@@ -589,6 +660,16 @@ fg_load(void *p, const cJSON *o, char *err, size_t errlen)
 	if (rd_path(&r, o, &c->d) < 0)
 		return -1;
 	return rd_room(&r, cJSON_GetObjectItemCaseSensitive(o, "room"), c->n, &c->d.room);
+}
+
+static int
+fg_load(void *p, const cJSON *o, char *err, size_t errlen)
+{
+	int rc = fg_load_form(p, o, err, errlen);
+
+	if (rc == 0)
+		names_shown(p);
+	return rc;
 }
 
 /* Moves user key from onto to: the member (unless to has one here), the

@@ -126,6 +126,30 @@ p4_orders_are_apart_by_commas(void **unused)
 	fgtable_free(t);
 }
 
+/* T1 (delver(7): no Fungeoneer goes by a name that shows as nothing): a
+ * name saved before names had to show, a zero-width space alone, is read
+ * as a visible one, Nameless (numbered past one taken), and an aim at it
+ * follows; the party shows it and players name it. */
+static void
+t1_a_saved_name_that_shows_nothing_is_read_visible(void **unused)
+{
+	struct fgtable *t = fgtable_new(2704);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 3, 3);
+	c = fgtable_fungeon(t);
+	snprintf(c->m[0].name, sizeof(c->m[0].name), "\xe2\x80\x8b");
+	snprintf(c->m[2].name, sizeof(c->m[2].name), "Nameless");
+	snprintf(c->m[1].aim, sizeof(c->m[1].aim), "\xe2\x80\x8b");
+	c = fgtable_reload(t);
+	assert_string_equal(c->m[0].name, "Nameless2");
+	assert_string_equal(c->m[1].aim, "Nameless2");
+	assert_string_equal(c->m[2].name, "Nameless");
+	fgtable_says(t, "bo", "/fungeon sheet Nameless2", "Nameless2 (al): level 3 fighter");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -133,6 +157,7 @@ main(void)
 	    cmocka_unit_test(f2_a_level_is_no_type),
 	    cmocka_unit_test(f3_a_level_is_typed_in_digits),
 	    cmocka_unit_test(p4_orders_are_apart_by_commas),
+	    cmocka_unit_test(t1_a_saved_name_that_shows_nothing_is_read_visible),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

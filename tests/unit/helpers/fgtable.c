@@ -140,6 +140,24 @@ fgtable_fails_unchanged(struct fgtable *t, const char *user, const char *line, c
 	free(text);
 }
 
+struct fungeon_channel *
+fgtable_reload(struct fgtable *t)
+{
+	cJSON *j = fungeon_mod.save(fgtable_fungeon(t));
+	char *a = cJSON_PrintUnformatted(j), err[200] = "";
+	struct fungeon_channel *fresh = fungeon_mod.create();
+
+	cJSON_Delete(j);
+	j = cJSON_Parse(a);
+	free(a);
+	assert_non_null(j);
+	if (fungeon_mod.load(fresh, j, err, sizeof(err)) != 0)
+		fail_msg("load: %s", err);
+	cJSON_Delete(j);
+	channel_mod_set(chan_of(t), CHANMOD_FUNGEON, fresh);
+	return fresh;
+}
+
 void
 fgtable_round_trips(const struct fungeon_channel *c)
 {

@@ -56,6 +56,9 @@ void fgtable_gm(struct fgtable *t, const char *line);
 struct fungeon_channel *fgtable_fungeon(struct fgtable *t);
 /* The channel's Fungeon state as JSON text. */
 char *fgtable_saved(struct fgtable *t);
+/* The channel's Fungeon state saved as JSON text and read back in its
+ * place, as a restart reads it; returns the state read. */
+struct fungeon_channel *fgtable_reload(struct fgtable *t);
 /* Fails the test unless c saved as JSON text, loaded and saved again gives
  * the same text, the loaded state holding as many bytes as c. */
 void fgtable_round_trips(const struct fungeon_channel *c);
