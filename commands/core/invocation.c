@@ -71,7 +71,10 @@ invocation_seat(struct invocation *inv)
 			inv->seat = parent;
 	}
 	gm = inv->seat != NULL ? channel_gm(inv->seat) : NULL;
-	inv->is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
+	/* A private conversation with the bot is its one user's: they hold
+	 * its empty seat without claiming it. */
+	inv->is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0) ||
+	             (gm == NULL && o->direct);
 }
 
 bool

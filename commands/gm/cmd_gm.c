@@ -124,6 +124,12 @@ gm_show(struct invocation *inv, struct reply *out)
 {
 	const char *name = channel_gm_name(inv->seat);
 
+	if (name == NULL && inv->from->direct) {
+		reply_line(out, 0,
+		           "This is your private conversation with delver: you are its GM without "
+		           "claiming the seat.");
+		return;
+	}
 	if (name == NULL) {
 		reply_add(out, 0, "Nobody is GM here yet; ");
 		reply_cmd(out, 0, "gm claim", NULL);

@@ -410,17 +410,35 @@ table_delete(struct invocation *inv, struct reply *out)
 	tables_state_settle(inv->chan);
 }
 
-/* The channel copy reads from: its record, or NULL with an error reply. */
+/* Whether from names the invoker's private messages with the bot: "me",
+ * a channel on IRC alone (there they are kept under the user's key). */
+static bool
+copy_from_me(const struct invocation *inv, const char *from)
+{
+	return strcmp(inv->from->platform, "irc") == 0 && strcasecmp(from, "me") == 0;
+}
+
+/* How replies name copy's source: from as typed, or the invoker's private
+ * messages for from:me. */
+static const char *
+copy_where(const char *from, bool mine)
+{
+	return mine ? "Your private messages with delver" : from;
+}
+
+/* The channel copy reads from: its record, or NULL with an error reply.
+ * from:me (IRC) reads the invoker's own private messages with the bot,
+ * whose channel key is the invoker's (bot/irc): that conversation is
+ * theirs, its seat theirs unless another holds it. */
 static struct channel *
 copy_source(struct invocation *inv, const char *from, struct reply *out)
 {
 	char key[KEY_MAX], alt[KEY_MAX];
 	struct channel *src = NULL;
-	bool failed = false;
+	bool failed = false, mine = copy_from_me(inv, from);
+	const char *gm;
 
-	if (strcmp(inv->from->platform, "irc") == 0 && strcasecmp(from, "me") == 0) {
-		/* the invoker's private messages with the bot, whose channel key is
-		 * the invoker's own (bot/irc) */
+	if (mine) {
 		snprintf(key, sizeof(key), "%s", inv->from->user_key);
 		alt[0] = '\0';
 	} else if (!invocation_channel_named(inv, from, key, alt)) {
@@ -434,18 +452,23 @@ copy_source(struct invocation *inv, const char *from, struct reply *out)
 	if (src == NULL && !failed && alt[0] != '\0' && strcmp(alt, key) != 0)
 		src = state_channel_read(inv->state, alt, &failed);
 	if (failed) {
-		reply_error(out,
-		            "The record of %.40s cannot be read just now; try again in a "
-		            "moment.",
-		            from);
+		reply_error(out, "The record of %.40s cannot be read just now; try again in a moment.",
+		            mine ? "your private messages with delver" : from);
 		return NULL;
 	}
 	if (src == inv->chan) {
 		reply_error(out, "That is this channel; name the channel to copy tables from.");
 		return NULL;
 	}
-	if (src == NULL || channel_gm(src) == NULL ||
-	    strcmp(channel_gm(src), inv->from->user_key) != 0) {
+	gm = src != NULL ? channel_gm(src) : NULL;
+	if (mine && gm != NULL && strcmp(gm, inv->from->user_key) != 0) {
+		reply_error(out,
+		            "%s holds the GM seat of your private messages with delver, so their "
+		            "tables are not yours to copy.",
+		            channel_gm_name(src));
+		return NULL;
+	}
+	if (!mine && (gm == NULL || strcmp(gm, inv->from->user_key) != 0)) {
 		reply_error(
 		    out,
 		    "You are not the GM of %.40s: tables are copied from a channel where you "
@@ -453,8 +476,12 @@ copy_source(struct invocation *inv, const char *from, struct reply *out)
 		    from);
 		return NULL;
 	}
-	if (tables_state_peek(src) == NULL) {
-		reply_error(out, "%.40s has no tables of its own to copy.", from);
+	if (src == NULL || tables_state_peek(src) == NULL) {
+		if (mine)
+			reply_error(out, "Your private messages with delver have no tables of their "
+			                 "own to copy; make one there first (table set NAME).");
+		else
+			reply_error(out, "%.40s has no tables of its own to copy.", from);
 		return NULL;
 	}
 	return src;
@@ -498,6 +525,7 @@ table_copy(struct invocation *inv, struct reply *out)
 {
 	const char *what = invocation_str(inv, "name"), *from = invocation_str(inv, "from");
 	bool all = strcmp(what, "*") == 0;
+	bool mine = copy_from_me(inv, from);
 	char name[ROLL_TABLE_NAME_MAX] = "", err[400];
 	const struct tables_state *src;
 	struct channel *sch;
@@ -513,7 +541,8 @@ table_copy(struct invocation *inv, struct reply *out)
 		return;
 	src = tables_state_peek(sch);
 	if (!all && (at = tables_state_find(src, name)) < 0) {
-		reply_error(out, "%.40s has no table called %s.", from, name);
+		reply_error(out, "%.40s %s no table called %s.", copy_where(from, mine),
+		            mine ? "have" : "has", name);
 		return;
 	}
 	before = tables_state_peek(inv->chan) != NULL

@@ -1074,14 +1074,18 @@ copy_between_channels(void **unused)
 	                          "tables and the tables they name.\n");
 }
 
-/* Runs line on platform as user_key in chan_key (both platform-qualified). */
+/* Runs line on platform as user_key in chan_key (both platform-qualified),
+ * a private conversation with the bot when direct (IRC's private messages,
+ * a Discord DM). */
 static const char *
-run_on(const char *platform, const char *chan_key, const char *user_key, const char *line)
+run_from(const char *platform, const char *chan_key, const char *user_key, bool direct,
+         const char *line)
 {
 	struct origin o;
 
 	memset(&o, 0, sizeof(o));
 	o.platform = platform;
+	o.direct = direct;
 	o.channel_named = strcmp(platform, "discord") == 0 ? discord_interact_channel_named
 	                  : strcmp(platform, "irc") == 0   ? irc_who_channel_named
 	                                                   : console_name_channel;
@@ -1091,6 +1095,18 @@ run_on(const char *platform, const char *chan_key, const char *user_key, const c
 	cmdrun_from(&cr, &o, line, 1000);
 	text = cmdrun_plain(&cr);
 	return text;
+}
+
+static const char *
+run_on(const char *platform, const char *chan_key, const char *user_key, const char *line)
+{
+	return run_from(platform, chan_key, user_key, false, line);
+}
+
+static const char *
+run_direct(const char *platform, const char *chan_key, const char *user_key, const char *line)
+{
+	return run_from(platform, chan_key, user_key, true, line);
 }
 
 /* /table copy names the source channel as each platform writes a channel:
@@ -1309,6 +1325,54 @@ screened_through_references_and_list(void **unused)
 	has("1-6: a dragon and [[hoard]]\n");
 }
 
+/* newcomer F19: a private conversation with the bot is its user's: they
+ * run GM commands there and copy its tables from:me without claiming its
+ * seat; nobody reads another's, and a real channel still asks for the
+ * seat. */
+static void
+private_conversation_is_its_users(void **unused)
+{
+	static const char *const al = "irc:net:alice", *bob = "irc:net:bob",
+	                         *crypt = "irc:net:#crypt";
+
+	(void)unused;
+	run_on("irc", crypt, al, "gm claim");
+	run_on("irc", crypt, al, "table copy encounter from:me");
+	assert_string_equal(reply_error_text(cr.last),
+	                    "Your private messages with delver have no tables of their own to "
+	                    "copy; make one there first (table set NAME).");
+	run_direct("irc", al, al, "gm");
+	assert_string_equal(text, "This is your private conversation with delver: you are its GM "
+	                          "without claiming the seat.\n");
+	run_direct("irc", al, al, "table set encounter 1-10: a rat; 11-20: a dragon");
+	assert_non_null(strstr(text, "Saved the table encounter: d20, 2 entries.\n"));
+	run_direct("irc", al, al, "tension mode hidden");
+	assert_false(reply_is_error(cr.last));
+	run_on("irc", crypt, al, "table copy encounter from:ME");
+	assert_false(reply_is_error(cr.last));
+	assert_string_equal(text, "Copied 1 table from your private messages: encounter; nothing "
+	                          "in them is struck.\nTension is open here, so the players can "
+	                          "show and roll encounter; /tension mode hidden puts it behind the "
+	                          "GM's screen.\n");
+	run_on("irc", crypt, al, "table copy loot from:me");
+	assert_string_equal(reply_error_text(cr.last),
+	                    "Your private messages with delver have no table called loot.");
+	/* bob's from:me is his own conversation, never alice's */
+	run_direct("irc", bob, bob, "table set loot 1-6: bob's gold");
+	run_on("irc", "irc:net:#bobs", bob, "gm claim");
+	run_on("irc", "irc:net:#bobs", bob, "table copy encounter from:me");
+	assert_string_equal(reply_error_text(cr.last),
+	                    "Your private messages with delver have no table called encounter.");
+	/* in a channel, the seat is still claimed first */
+	run_on("irc", crypt, bob, "tension mode open");
+	assert_string_equal(reply_error_text(cr.last), "Only the GM can do that here; the GM is gm.");
+	run_on("irc", "irc:net:#empty", bob, "tension mode open");
+	assert_true(reply_is_error(cr.last));
+	/* a Discord DM is its user's too */
+	run_direct("discord", "discord:333333333333333333", "discord:77", "tension mode hidden");
+	assert_false(reply_is_error(cr.last));
+}
+
 /* check-29 F13, F12 (brief F3, F6): on IRC the GM writes a screened table in
  * private messages with the bot and copies it from:me; a copy of tables
  * that would be screened into a channel whose Tension is open warns. */
@@ -1463,6 +1527,7 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(show_set_show_round_trips, setup, teardown),
 	    cmocka_unit_test_setup_teardown(screened_through_references_and_list, setup, teardown),
+	    cmocka_unit_test_setup_teardown(private_conversation_is_its_users, setup, teardown),
 	    cmocka_unit_test_setup_teardown(copy_from_private_messages_and_screened_copies, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(level_tables_name_a_level, setup, teardown),

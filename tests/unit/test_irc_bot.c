@@ -217,8 +217,8 @@ test_private_messages(void **state)
 	/* No prefix needed, but it is accepted; the conversation is its own
 	 * channel, keyed like the user. */
 	feed(f, ":alice!a@h PRIVMSG delver :gm");
-	assert_string_equal(out(f), "PRIVMSG alice :Nobody is GM here yet; !gm claim makes you the "
-	                            "GM.\r\n");
+	assert_string_equal(out(f), "PRIVMSG alice :This is your private conversation with delver: "
+	                            "you are its GM without claiming the seat.\r\n");
 	feed(f, ":alice!a@h PRIVMSG delver :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG alice :\x02"
 	                            "alice\x0f is now the GM of this "
@@ -467,8 +467,8 @@ test_user_rate_limit(void **state)
 	feed(f, ":alice!a@h PRIVMSG #a :!gm");
 	feed(f, ":alice!a@h PRIVMSG delver :gm");
 	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
-	                            "GM.\r\nPRIVMSG alice :Nobody is GM here yet; !gm claim "
-	                            "makes you the GM.\r\n");
+	                            "GM.\r\nPRIVMSG alice :This is your private conversation "
+	                            "with delver: you are its GM without claiming the seat.\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!gm");
 	assert_string_equal(out(f), told);
 	feed(f, ":ALICE!a@h PRIVMSG #a :!gm");
@@ -522,8 +522,8 @@ test_channel_rate_limit(void **state)
 	feed(f, ":carol!c@h PRIVMSG #b :!gm");
 	feed(f, ":carol!c@h PRIVMSG delver :gm");
 	assert_string_equal(out(f), "PRIVMSG #b :Nobody is GM here yet; !gm claim makes you the "
-	                            "GM.\r\nPRIVMSG carol :Nobody is GM here yet; !gm claim "
-	                            "makes you the GM.\r\n");
+	                            "GM.\r\nPRIVMSG carol :This is your private conversation "
+	                            "with delver: you are its GM without claiming the seat.\r\n");
 	f->now += 1000;
 	feed(f, ":carol!c@h PRIVMSG #a :!gm");
 	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
@@ -1077,7 +1077,8 @@ test_outsiders_are_refused(void **state)
 	/* Her private conversation with the bot is hers: answered. */
 	feed(f, ":eve!e@h PRIVMSG delver :!gm");
 	assert_string_equal(out(f),
-	                    "PRIVMSG eve :Nobody is GM here yet; !gm claim makes you the GM.\r\n");
+	                    "PRIVMSG eve :This is your private conversation with delver: you are "
+	                    "its GM without claiming the seat.\r\n");
 }
 
 /* A player's secret roll: the channel learns who rolls what, the GM's nick
