@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -82,7 +83,7 @@ console_command(struct console *c, const char *line, size_t len, struct buf *out
 		size_t alen;
 		char clean[NAME_MAX_LEN], err[256];
 
-		if (len < wl || strncmp(line, cmds[i].word + 1, wl) != 0 ||
+		if (len < wl || strncasecmp(line, cmds[i].word + 1, wl) != 0 ||
 		    (len > wl && line[wl] != ' '))
 			continue;
 		arg = line + wl;
@@ -123,7 +124,8 @@ console_command(struct console *c, const char *line, size_t len, struct buf *out
 }
 
 /* "quit" and "exit" (a word alone on its line, after '/' or '!' or
- * nothing, as every command) end the console. */
+ * nothing, in any case, as every command) end the console. line has no
+ * blank at either end. */
 static bool
 is_quit(const char *line, size_t len)
 {
@@ -131,8 +133,7 @@ is_quit(const char *line, size_t len)
 		line++;
 		len--;
 	}
-	return (len == 4 && memcmp(line, "quit", 4) == 0) ||
-	       (len == 4 && memcmp(line, "exit", 4) == 0);
+	return len == 4 && (strncasecmp(line, "quit", 4) == 0 || strncasecmp(line, "exit", 4) == 0);
 }
 
 /* Copies line into dst with every control character (C0 and DEL) replaced
@@ -245,6 +246,7 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 	char clean[3 * CMD_LINE_MAX];
 	struct request *req;
 	bool prefixed;
+	size_t lead;
 
 	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
 		len--;
@@ -264,9 +266,13 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 		buf_addc(out, '\n');
 	} else if (c->o.echo)
 		buf_addf(out, "%s> (%zu bytes that are not text)\n", c->user, len);
-	if (is_quit(line, len))
+	/* The console's own words are read as commands are: from the first
+	 * character that is not blank. */
+	for (lead = 0; lead < len && (line[lead] == ' ' || line[lead] == '\t'); lead++)
+		;
+	if (lead < len && is_quit(line + lead, len - lead))
 		return false;
-	if (console_command(c, line, len, out))
+	if (lead < len && console_command(c, line + lead, len - lead, out))
 		return true;
 	if (!c->from_ok) {
 		memset(&c->from, 0, sizeof(c->from));

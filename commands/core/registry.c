@@ -142,7 +142,8 @@ registry_unknown_add(const struct command *const *table, const char *typed, size
 			cands[n++] = console_lines[i].name;
 	}
 	best = registry_suggest(word, cands, n);
-	if (best != NULL) {
+	/* never the very word typed back (a console word typed elsewhere) */
+	if (best != NULL && strcasecmp(best, word) != 0) {
 		reply_add(out, RS_BAD, "; did you mean ");
 		reply_cmd(out, RS_BAD, best, NULL);
 		reply_add(out, RS_BAD, "? The commands are %s", buf_str(&b));

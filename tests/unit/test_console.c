@@ -212,6 +212,36 @@ as_and_channel(void **unused)
 	dispatch_free(d);
 }
 
+/* newcomer F22: the console's own words are read as every command is:
+ * after blanks, in any case. */
+static void
+console_words_in_any_case_after_blanks(void **unused)
+{
+	static const char *const quits[] = {" quit", "QUIT", "  /Exit", "\t!quit "};
+	struct dispatch *d =
+	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)});
+	struct console_opts o = {.user = "gm", .channel = "t", .echo = true};
+	struct console *c = console_new(d, &o);
+
+	(void)unused;
+	says(c, "  /as bob", "gm>   /as bob\nYou are now bob.\n");
+	says(c, "/AS carol", "bob> /AS carol\nYou are now carol.\n");
+	says(c, " Channel crypt", "carol>  Channel crypt\nYou are now in channel crypt.\n");
+	says(c, "!CHANNEL", "carol> !CHANNEL\nYou are in channel crypt; /channel NAME changes it.\n");
+	for (size_t i = 0; i < sizeof(quits) / sizeof(quits[0]); i++) {
+		bool more;
+		char *text = say(c, quits[i], &more);
+
+		assert_false(more);
+		assert_null(strstr(text, "Unknown command"));
+		free(text);
+	}
+	console_free(c);
+	state_free(dispatch_state(d));
+	rng_free(dispatch_rng(d));
+	dispatch_free(d);
+}
+
 /* Control characters never reach the terminal raw: ESC [ A (an arrow key
  * in a terminal without line editing) comes back as its picture, in the
  * echo and in the error quoting it. */
@@ -332,6 +362,7 @@ main(void)
 	    cmocka_unit_test(file_stdin),
 	    cmocka_unit_test(quit_ends_input),
 	    cmocka_unit_test(as_and_channel),
+	    cmocka_unit_test(console_words_in_any_case_after_blanks),
 	    cmocka_unit_test(control_characters_pictured),
 	    cmocka_unit_test(names_cleaned),
 	};
