@@ -179,9 +179,20 @@ chance_arg(struct invocation *inv, int proc, struct odds *chance, struct reply *
 	if (!invocation_has(inv, "chance"))
 		return 0;
 	if (proc != WANDER_CLASSIC) {
-		reply_error(out,
-		            "chance is for the classic check only; the %s check has fixed odds.",
-		            wander_name(proc));
+		const char *v = invocation_str(inv, "chance");
+		bool number = *v != '\0' && strspn(v, "0123456789") == strlen(v) && strlen(v) <= 3;
+
+		/* A bare number here was meant for the option after it, which the
+		 * registry cannot know: it fills options by their type alone. */
+		if (proc == WANDER_TENSION && number && !invocation_has(inv, "tension"))
+			reply_error(out,
+			            "Chance is for the classic check only; the tension check has fixed "
+			            "odds (for a Tension of %s, write tension:%s).",
+			            v, v);
+		else
+			reply_error(out,
+			            "Chance is for the classic check only; the %s check has fixed odds.",
+			            wander_name(proc));
 		return -1;
 	}
 	if (odds_parse(invocation_str(inv, "chance"), chance, err, sizeof(err)) < 0) {
@@ -211,8 +222,14 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 	if (chance_arg(inv, proc, &chance, out) < 0)
 		return;
 	if (invocation_has(inv, "exits") && proc != WANDER_REST && proc != WANDER_TENSION) {
-		reply_error(out, "Exits count for the rest and tension checks only, not %s.",
-		            wander_name(proc));
+		if (proc == WANDER_CLASSIC && !invocation_has(inv, "chance"))
+			reply_error(out,
+			            "Exits count for the rest and tension checks only, not classic (for "
+			            "classic odds of %d in 6, write chance:%d).",
+			            exits, exits);
+		else
+			reply_error(out, "Exits count for the rest and tension checks only, not %s.",
+			            wander_name(proc));
 		return;
 	}
 	/* The range is the check's: the option allows either's. */

@@ -126,11 +126,19 @@ bad_input_leaves_state(void **unused)
 	    {"wander tension tension:11", "Tension must be a whole number from 1 to 10"},
 	    {"wander classic chance:7-in-6", "7-in-6 is not a chance"},
 	    {"wander classic chance:lots", "'lots' is not a chance"},
-	    {"wander corridor chance:2", "chance is for the classic check only"},
+	    {"wander corridor chance:2",
+	     "Chance is for the classic check only; the corridor check has fixed odds."},
+	    /* newcomer F15: a number meant for the option after names the fix */
+	    {"wander classic 2",
+	     "Exits count for the rest and tension checks only, not classic (for classic odds of 2 "
+	     "in 6, write chance:2)."},
+	    {"wander tension 3 5",
+	     "Chance is for the classic check only; the tension check has fixed odds (for a "
+	     "Tension of 5, write tension:5)."},
 	    {"wander corridor exits:2", "Exits count for the rest and tension checks only"},
 	    {"wander rest tension:3", "The tension option is for the tension check only"},
 	    {"wander default retreat", "procedure must be one of corridor, rest"},
-	    {"wander default rest chance:2", "chance is for the classic check only"},
+	    {"wander default rest chance:2", "Chance is for the classic check only"},
 	    {"wander retreat 0 a:1", "Floor must be a whole number from 1 to 20"},
 	    {"wander retreat 2 alice", "'alice' is not a player"},
 	    {"wander retreat 2", "Missing players; usage"},
