@@ -46,7 +46,7 @@ save_fn(struct invocation *inv, struct reply *out)
 		return;
 	if (!rollchan_name_ok(name)) {
 		rollchan_save(rollchan_of(inv->chan), "", name, "", why, sizeof(why));
-		reply_error_refs(out, why);
+		reply_error(out, "%s", why);
 		return;
 	}
 	/* A saved roll must roll: checked now, not when it is used. */

@@ -218,6 +218,43 @@ rollchan_name_ok(const char *name)
 	return true;
 }
 
+/* Into err, why name (refused by rollchan_name_ok) is no saved roll's
+ * name: the rule it breaks, the name quoted (cut, with no control
+ * character), the whole rule after. */
+static void
+name_refusal(const char *name, char *err, size_t errlen)
+{
+	static const char rule[] = "a saved roll's name is 1 to %d ASCII letters, digits, '-' or "
+	                           "'_', starting with a letter other than d";
+	char quoted[ROLLCHAN_NAME_MAX], whole[200];
+	size_t n = strlen(name), k = utf8_cut(name, n, ROLLCHAN_NAME_MAX - 1);
+	int c0 = (unsigned char)name[0];
+
+	snprintf(whole, sizeof(whole), rule, ROLLCHAN_NAME_MAX - 1);
+	for (size_t i = 0; i < k; i++)
+		quoted[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
+	quoted[k] = '\0';
+	if (n == 0)
+		snprintf(err, errlen, "A saved roll needs a name: %s.", whole);
+	else if (n >= ROLLCHAN_NAME_MAX)
+		snprintf(err, errlen, "'%s...' is too long (%zu bytes): %s.", quoted, n, whole);
+	else if (c0 == 'd' || c0 == 'D')
+		snprintf(err, errlen,
+		         "'%s' starts with d, as dice do (d6), so it cannot name a saved roll; start "
+		         "it with another letter (e.g. my-%s).",
+		         quoted, quoted);
+	else if (strcasecmp(name, "adv") == 0 || strcasecmp(name, "dis") == 0)
+		snprintf(err, errlen,
+		         "'%s' means %s in a roll, so it cannot name a saved roll; pick another "
+		         "name.",
+		         quoted, c0 == 'a' || c0 == 'A' ? "advantage" : "disadvantage");
+	else if (!((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z')))
+		snprintf(err, errlen, "'%s' does not start with an ASCII letter: %s.", quoted, whole);
+	else
+		snprintf(err, errlen, "'%s' holds a character other than those allowed: %s.",
+		         quoted, whole);
+}
+
 const struct rollchan_saved *
 rollchan_find(const struct rollchan *rc, const char *owner, const char *name)
 {
@@ -245,11 +282,7 @@ rollchan_save(struct rollchan *rc, const char *owner, const char *name, const ch
 	size_t mine = 0, max = owner[0] != '\0' ? ROLLCHAN_SAVED_USER : ROLLCHAN_SAVED_CHAN;
 
 	if (!rollchan_name_ok(name)) {
-		snprintf(
-		    err, errlen,
-		    "A saved roll's name is 1 to %d letters, digits, '-' or '_', starting with "
-		    "a letter other than d, and not adv or dis, so it never reads as dice.",
-		    ROLLCHAN_NAME_MAX - 1);
+		name_refusal(name, err, errlen);
 		return -1;
 	}
 	if (strlen(owner) >= KEY_MAX || strlen(roll) >= ROLLCHAN_ROLL_MAX) {

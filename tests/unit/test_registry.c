@@ -845,7 +845,24 @@ saved_rolls(void **state)
 	run(d, "alice", false, "/save d6 1d6", out);
 	assert_true(reply_is_error(out));
 	run(d, "alice", false, "/save adv 1d6", out);
-	assert_true(reply_is_error(out));
+	assert_string_equal(reply_error_text(out),
+	                    "'adv' means advantage in a roll, so it cannot name a saved roll; pick "
+	                    "another name.");
+	/* newcomer F2: the refusal names the name and the rule it broke */
+	run(d, "alice", false, "/save dagger 1d4+1", out);
+	assert_string_equal(reply_error_text(out),
+	                    "'dagger' starts with d, as dice do (d6), so it cannot name a saved "
+	                    "roll; start it with another letter (e.g. my-dagger).");
+	run(d, "alice", false, "/save 9lives 1d6", out);
+	assert_string_equal(reply_error_text(out),
+	                    "'9lives' does not start with an ASCII letter: a saved roll's name is 1 "
+	                    "to 24 ASCII letters, digits, '-' or '_', starting with a letter other "
+	                    "than d.");
+	run(d, "alice", false, "/save \"fire ball\" 1d6", out);
+	assert_string_equal(reply_error_text(out),
+	                    "'fire ball' holds a character other than those allowed: a saved "
+	                    "roll's name is 1 to 24 ASCII letters, digits, '-' or '_', starting "
+	                    "with a letter other than d.");
 	run(d, "alice", false, "/save atk 1d20+5 adv", out);
 	assert_false(reply_is_error(out));
 	run(d, "alice", false, "/roll atk # sword", out);
