@@ -159,8 +159,14 @@ pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *lis
 				reply_cmd(out, RS_BAD, "fungeon take", "item", "ITEM", NULL);
 				reply_add(out, RS_BAD, ") or ");
 			}
-			reply_add(out, RS_BAD, "go on (");
-			reply_cmd(out, RS_BAD, "fungeon hallway", NULL);
+			/* on the way back no hallway comes: the party goes on
+			 * back, as /fungeon party says */
+			reply_add(out, RS_BAD, "go on%s (",
+			          c->d.phase == FUNGEON_RETREAT ? " back" : "");
+			reply_cmd(out, RS_BAD,
+			          c->d.phase == FUNGEON_RETREAT ? "fungeon retreat"
+			                                        : "fungeon hallway",
+			          NULL);
 			reply_add(out, RS_BAD, ").");
 			return -1;
 		}

@@ -150,6 +150,25 @@ t1_a_saved_name_that_shows_nothing_is_read_visible(void **unused)
 	fgtable_free(t);
 }
 
+/* F21 (newcomer; Ruling: no hallway on the way back): on the way back a
+ * fight with no monster points on back, to /fungeon retreat, as /fungeon
+ * party does, not to /fungeon hallway, which refuses there. */
+static void
+f21_no_fight_on_the_way_back_points_on_back(void **unused)
+{
+	struct fgtable *t = fgtable_new(2705);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	c = fgtable_heading_back(t);
+	c->m[0].nwander = c->m[1].nwander = 0;
+	fgtable_fails_unchanged(t, "bo", "/fungeon combat",
+	                        "No monster is in this room: there is nothing to fight here; go on "
+	                        "back (/fungeon retreat).");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -158,6 +177,7 @@ main(void)
 	    cmocka_unit_test(f3_a_level_is_typed_in_digits),
 	    cmocka_unit_test(p4_orders_are_apart_by_commas),
 	    cmocka_unit_test(t1_a_saved_name_that_shows_nothing_is_read_visible),
+	    cmocka_unit_test(f21_no_fight_on_the_way_back_points_on_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
