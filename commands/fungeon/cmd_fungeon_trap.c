@@ -25,7 +25,7 @@ render_draw(struct reply *out, const struct fungeon_channel *c, const struct fun
 	            t->o.label);
 	for (int i = 0; i < t->n; i++) {
 		const struct fungeon_member *m = &c->m[t->member[i]];
-		char suffix[80], label[80], whole[256];
+		char suffix[80], label[FUNGEON_LABEL_MAX], whole[256];
 
 		snprintf(suffix, sizeof(suffix), " + %d = %d, %s", t->level[i], t->t.total[i],
 		         t->t.avoids[i] ? "avoids it" : "is caught");
@@ -44,7 +44,7 @@ render_pain(struct reply *out, const struct fungeon_channel *c, const struct fun
 	const struct fungeon_member *m = &c->m[p->member];
 	const char *names[2] = {m->name, t->o.label};
 	const struct cf_group *g[2] = {&p->roll.roll.g[0], &p->roll.roll.g[1]};
-	char label[80], whole[256];
+	char label[FUNGEON_LABEL_MAX], whole[256];
 
 	reply_line(out, RS_ITALIC, "%s's Pain roll against %s (%d Pain %s%s):", m->name, t->o.label,
 	           t->o.pain, fungeon_channel_dice_word(t->o.pain),

@@ -333,7 +333,7 @@ fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct funge
 		return;
 	}
 	for (int i = 0; i < n; i++) {
-		char label[96];
+		char label[FUNGEON_LABEL_MAX];
 
 		label_of(c, &parts[i], names[i], o->resisted[i], label, sizeof(label));
 		/* Compact output: the rank table below shows every die, so the

@@ -11,15 +11,21 @@
 #include "commands/fungeon/fungeon_rights.h"
 #include "rules/base/utf8.h"
 
-/* Copies src into dst[size], cut short on a character boundary: labels
- * join a name and a player's display name and may not fit. */
+/* Copies src into dst[size], cut short on a character boundary and
+ * marked: labels join a name and a player's display name and may not fit. */
 void
 fungeon_render_fit_label(char *dst, size_t size, const char *src)
 {
-	size_t n = utf8_cut(src, strlen(src), size - 1);
+	static const char mark[] = "\xe2\x80\xa6"; /* … */
+	size_t len = strlen(src), n;
 
+	if (len < size) {
+		memcpy(dst, src, len + 1);
+		return;
+	}
+	n = utf8_cut(src, len, size - sizeof(mark));
 	memcpy(dst, src, n);
-	dst[n] = '\0';
+	memcpy(dst + n, mark, sizeof(mark));
 }
 
 /* Renders a group's dice: the Thwack-O die in its player's style. */
@@ -166,7 +172,7 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
                     bool in_hallway)
 {
 	const struct fungeon_member *m = &c->m[k->member];
-	char label[80], suffix[96], whole[256];
+	char label[FUNGEON_LABEL_MAX], suffix[96], whole[256];
 
 	reply_add(out, RS_ITALIC, "Continuous %s: ",
 	          k->hold                                 ? "hold and damage"
@@ -217,7 +223,7 @@ fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
                      const struct fungeon_play_obstacle *o, const struct fungeon_play_annoy *a,
                      const struct thwacko_style *styles)
 {
-	char suffix[80], label[80], whole[256];
+	char suffix[80], label[FUNGEON_LABEL_MAX], whole[256];
 
 	snprintf(suffix, sizeof(suffix), " → %d", a->res.obstacle_best);
 	fungeon_render_group_line(out, &a->roll.g[a->n], o->label, styles, suffix);

@@ -25,7 +25,13 @@ void fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
                           const struct fungeon_play_obstacle *o, const struct fungeon_play_annoy *a,
                           const struct thwacko_style *styles);
 
-/* Copies src into dst[size], cut short on a character boundary. */
+/* The bytes of a dice line's label: a whole source ("monster/ability",
+ * FUNGEON_SOURCE_MAX) fits, so a monster's or an ability's line shows its
+ * name whole. */
+#define FUNGEON_LABEL_MAX FUNGEON_SOURCE_MAX
+/* Copies src into dst[size], cut short on a character boundary and marked
+ * with "…" when it does not fit (a long name with its player's), so that
+ * a cut label never reads as a whole one. size is at least 4. */
 void fungeon_render_fit_label(char *dst, size_t size, const char *src);
 /* Renders group g as "label: 6 ◆4 1" (the Thwack-O die in its player's
  * style), then the suffix; ends the line, a working one without a suffix

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_render.h"
 #include "tests/unit/helpers/fgtable.h"
 
 /* F2 (line 18: a level is a number, "First, Second or Third Level"; the
@@ -169,6 +170,33 @@ f21_no_fight_on_the_way_back_points_on_back(void **unused)
 	fgtable_free(t);
 }
 
+/* F27 (newcomer; delver(7): names of up to 24 characters): a monster
+ * named with 24 emoji (96 bytes) shows whole on its dice line, as on
+ * the rank table; a label that must be cut (a long name with its
+ * player's) ends in a visible "…". */
+static void
+f27_a_long_name_shows_whole_on_its_dice_line(void **unused)
+{
+	char name[4 * 24 + 1] = "", line[160], want[120], cut[8];
+	struct fgtable *t = fgtable_new(2706);
+	char *said;
+
+	(void)unused;
+	for (int i = 0; i < 24; i++)
+		strcat(name, "\xf0\x9f\x90\x89"); /* a dragon */
+	snprintf(line, sizeof(line), "/fungeon monster add %s level 1", name);
+	fgtable_alone_on_floor(t, 1, line);
+	said = fgtable_said(t, "al", "/fungeon combat");
+	snprintf(want, sizeof(want), "\n%s: ", name);
+	fgtable_holds(said, want);
+	free(said);
+	fgtable_free(t);
+	fungeon_render_fit_label(cut, sizeof(cut), "abcdefghij");
+	assert_string_equal(cut, "abcd\xe2\x80\xa6");
+	fungeon_render_fit_label(cut, sizeof(cut), "abcdefg");
+	assert_string_equal(cut, "abcdefg");
+}
+
 int
 main(void)
 {
@@ -178,6 +206,7 @@ main(void)
 	    cmocka_unit_test(p4_orders_are_apart_by_commas),
 	    cmocka_unit_test(t1_a_saved_name_that_shows_nothing_is_read_visible),
 	    cmocka_unit_test(f21_no_fight_on_the_way_back_points_on_back),
+	    cmocka_unit_test(f27_a_long_name_shows_whole_on_its_dice_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
