@@ -120,7 +120,7 @@ suggest_sub(const struct command *c, const char *typed, char *out, size_t len)
 		snprintf(out, len, " (did you mean %s?)", best);
 }
 
-void
+bool
 registry_unknown_add(const struct command *const *table, const char *typed, size_t len,
                      bool console, struct reply *out)
 {
@@ -146,10 +146,11 @@ registry_unknown_add(const struct command *const *table, const char *typed, size
 	if (best != NULL && strcasecmp(best, word) != 0) {
 		reply_add(out, RS_BAD, "; did you mean ");
 		reply_cmd(out, RS_BAD, best, NULL);
-		reply_add(out, RS_BAD, "? The commands are %s", buf_str(&b));
-	} else {
-		reply_add(out, RS_BAD, "; the commands are %s", buf_str(&b));
+		reply_add(out, RS_BAD, "?");
+		buf_free(&b);
+		return true;
 	}
+	reply_add(out, RS_BAD, "; the commands are %s", buf_str(&b));
 	for (size_t i = 0; i < ncon; i++)
 		reply_add(out, RS_BAD, "%s%s",
 		          i == 0          ? "; on the console also "
@@ -157,6 +158,7 @@ registry_unknown_add(const struct command *const *table, const char *typed, size
 		                          : ", ",
 		          console_lines[i].name);
 	buf_free(&b);
+	return false;
 }
 
 const struct command *
@@ -888,13 +890,14 @@ registry_parse_in(const struct command *const *table, const char *line, size_t l
 	inv->path[0] = registry_find_in(table, tok[0].unq, strlen(tok[0].unq));
 	if (inv->path[0] == NULL) {
 		reply_error(out, "Unknown command '%.40s'", tok[0].unq);
-		registry_unknown_add(table, tok[0].unq, strlen(tok[0].unq),
-		                     inv->from != NULL && inv->from->platform != NULL &&
-		                         strcmp(inv->from->platform, "console") == 0,
-		                     out);
-		reply_add(out, RS_BAD, " (try ");
-		reply_cmd(out, RS_BAD, "help", NULL);
-		reply_add(out, RS_BAD, ").");
+		if (!registry_unknown_add(table, tok[0].unq, strlen(tok[0].unq),
+		                          inv->from != NULL && inv->from->platform != NULL &&
+		                              strcmp(inv->from->platform, "console") == 0,
+		                          out)) {
+			reply_add(out, RS_BAD, " (try ");
+			reply_cmd(out, RS_BAD, "help", NULL);
+			reply_add(out, RS_BAD, ").");
+		}
 		goto done;
 	}
 	if (select_subs(inv, tok, ntok, &used, out) < 0)

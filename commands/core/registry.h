@@ -109,12 +109,13 @@ extern const struct console_line console_lines[];
 /*
  * Appends to the open line of out (an error naming what was typed) the
  * closest command to typed (len bytes) among table's names, and on the
- * console the console's own lines too, then every name:
- * "; did you mean /roll? The commands are roll, ..., help" and, when
- * console, "; on the console also as, channel and quit". The caller ends
- * the sentence.
+ * console the console's own lines too: "; did you mean /roll?", which
+ * ends the sentence, and returns true; with none close, every name:
+ * "; the commands are roll, ..., help" and, when console, "; on the
+ * console also as, channel and quit", and returns false: the caller
+ * ends the sentence.
  */
-void registry_unknown_add(const struct command *const *table, const char *typed, size_t len,
+bool registry_unknown_add(const struct command *const *table, const char *typed, size_t len,
                           bool console, struct reply *out);
 
 /* The known word closest to a mistyped one: one of the n words of cands

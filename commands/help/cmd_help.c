@@ -202,8 +202,8 @@ no_such(const struct command *const *path, size_t d, const char *topic, size_t l
 	snprintf(word, sizeof(word), "%.*s", (int)(len < 40 ? len : 40), topic);
 	if (c == NULL) {
 		reply_error(out, "There is no command '%s'", word);
-		registry_unknown_add(command_table, word, strlen(word), console, out);
-		reply_add(out, RS_BAD, ".");
+		if (!registry_unknown_add(command_table, word, strlen(word), console, out))
+			reply_add(out, RS_BAD, ".");
 		return;
 	}
 	path_name(path, d, name, sizeof(name));

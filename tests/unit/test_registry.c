@@ -512,14 +512,9 @@ console_lines_in_unknown(void **state)
 	struct origin o = {.platform = "console"};
 	static const char *const lines[] = {"/qiut", "/help qiut"};
 	static const char *const want[] = {
-	    "Unknown command 'qiut'; did you mean /quit? The commands are roll, gmroll, gm, "
-	    "tension, table, fungeon, thwacko, xp, hazard, turn, light, rest, wander, surprise, "
-	    "procedure, safe, panel, vendor, bargain, encumbrance, save, saved, log, settings, "
-	    "undo, help; on the console also as, channel and quit (try /help).",
-	    "There is no command 'qiut'; did you mean /quit? The commands are roll, gmroll, gm, "
-	    "tension, table, fungeon, thwacko, xp, hazard, turn, light, rest, wander, surprise, "
-	    "procedure, safe, panel, vendor, bargain, encumbrance, save, saved, log, settings, "
-	    "undo, help; on the console also as, channel and quit.",
+	    /* newcomer F3: the suggestion alone */
+	    "Unknown command 'qiut'; did you mean /quit?",
+	    "There is no command 'qiut'; did you mean /quit?",
 	};
 
 	snprintf(o.chan_key, sizeof(o.chan_key), "console:table");
@@ -549,15 +544,14 @@ shortcuts_and_suggestions(void **state)
 	static const struct {
 		const char *line, *error;
 	} t[] = {
-	    {"/rol 2d6", "Unknown command 'rol'; did you mean /roll? The commands are "},
+	    {"/rol 2d6", "Unknown command 'rol'; did you mean /roll?"},
 	    {"/hazard tabel", "Unknown subcommand 'tabel' (did you mean table?); usage: /hazard "},
 	    {"/light add torches", "Kind must be one of torch, lantern, candle (got 'torches'; did "
 	                           "you mean torch?); usage: "},
 	    {"/fungeon jion", "Unknown subcommand 'jion' (did you mean join?); usage: "},
-	    {"/lihgt", "Unknown command 'lihgt'; did you mean /light? The commands are "},
+	    {"/lihgt", "Unknown command 'lihgt'; did you mean /light?"},
 	    /* /help names the closest command as the command line does. */
-	    {"/help rol", "There is no command 'rol'; did you mean /roll? The commands are roll, "
-	                  "gmroll, gm, "},
+	    {"/help rol", "There is no command 'rol'; did you mean /roll?"},
 	    {"/help zzz", "There is no command 'zzz'; the commands are roll, gmroll, gm, "},
 	    {"/help hazard tabel", "There is no subcommand 'tabel' of /hazard; did you mean "
 	                           "/hazard table? Its subcommands are roll, show, table, chance, "
