@@ -188,12 +188,12 @@ missing_line(struct invocation *inv, bool screen, const struct buf *names, const
 	}
 }
 
-/* Whether another table here has a name that looks the same as name (a
- * letter of another alphabet for a Latin one); err says which. With screen
- * set (a writer who may not read the tables behind the GM's screen) and
- * Tension hidden, those are not looked at: their names are not told. */
-static bool
-looks_taken(const struct channel *ch, const char *name, bool screen, char *err, size_t errlen)
+/* Another table here whose name looks the same as name (a letter of
+ * another alphabet for a Latin one), or NULL. With screen set (a writer
+ * who may not read the tables behind the GM's screen) and Tension hidden,
+ * those are not looked at: their names are not told. */
+static const char *
+looks_taken(const struct channel *ch, const char *name, bool screen)
 {
 	const struct tables_state *s = tables_state_peek(ch);
 	char mine[ROLL_TABLE_NAME_MAX], theirs[ROLL_TABLE_NAME_MAX];
@@ -205,15 +205,10 @@ looks_taken(const struct channel *ch, const char *name, bool screen, char *err, 
 		    (screen && tables_use_screened_in(ch, s->v[i].name)))
 			continue;
 		roll_table_name_look(s->v[i].name, theirs, sizeof(theirs));
-		if (strcmp(mine, theirs) == 0) {
-			snprintf(err, errlen,
-			         "its name looks the same as the table %s's but is spelled with a "
-			         "letter of another alphabet; use that table's name, or another.",
-			         s->v[i].name);
-			return true;
-		}
+		if (strcmp(mine, theirs) == 0)
+			return s->v[i].name;
 	}
-	return false;
+	return NULL;
 }
 
 /* /table set NAME alone asks for the entries: a form where the platform
@@ -263,7 +258,7 @@ table_end(struct invocation *inv, struct reply *out)
 static void
 table_set(struct invocation *inv, struct reply *out)
 {
-	const char *entries = invocation_str(inv, "entries");
+	const char *entries = invocation_str(inv, "entries"), *alike;
 	struct tables_state *s;
 	struct roll_table *t, *old;
 	char name[ROLL_TABLE_NAME_MAX], err[400];
@@ -273,8 +268,12 @@ table_set(struct invocation *inv, struct reply *out)
 
 	if (!cmd_table_name(inv, name, out) || !may_change(inv, name, true, out))
 		return;
-	if (looks_taken(inv->chan, name, !inv->is_gm, err, sizeof(err))) {
-		reply_error(out, "The table %s was not saved: %s", name, err);
+	if ((alike = looks_taken(inv->chan, name, !inv->is_gm)) != NULL) {
+		reply_error(out,
+		            "The table %s was not saved: its name looks the same as the table %s's "
+		            "but is spelled with a letter of another alphabet; use that table's "
+		            "name, or another.",
+		            name, alike);
 		return;
 	}
 	if (tables_use_level_ok(name, err, sizeof(err)) < 0) {
@@ -493,6 +492,18 @@ static int
 copy_one(struct invocation *inv, const struct tables_state *from, size_t i, struct roll_table *t,
          char *err, size_t errlen)
 {
+	const char *alike = looks_taken(inv->chan, from->v[i].name, false);
+
+	/* the refusal is the GM's alone (a refusal is the invoker's on every
+	 * platform), so it may name a table behind the screen */
+	if (alike != NULL) {
+		snprintf(err, errlen,
+		         "its name looks the same as the table %s's here but is spelled with a "
+		         "letter of another alphabet; a copy keeps its name, so delete "
+		         "that table here first, or leave this one out.",
+		         alike);
+		return -1;
+	}
 	tables_state_get(from, i, t);
 	for (size_t k = 0; k < t->n; k++)
 		t->e[k].struck = false;
