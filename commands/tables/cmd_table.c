@@ -266,9 +266,15 @@ table_set(struct invocation *inv, struct reply *out)
 	size_t kept = 0;
 	int at;
 
-	if (!cmd_table_name(inv, name, out) || !may_change(inv, name, true, out))
+	if (!cmd_table_name(inv, name, out))
 		return;
-	if ((alike = looks_taken(inv->chan, name, !inv->is_gm)) != NULL) {
+	/* A name that looks like a table the writer may read is answered so
+	 * before may_change, which (Tension hidden, the seat empty) reads it
+	 * as a name no table has; a screened look-alike is not looked at, so
+	 * that answer stays the same whether one exists. While another holds
+	 * the seat, that the GM alone changes tables is what counts. */
+	if ((inv->is_gm || channel_gm_name(inv->seat) == NULL) &&
+	    (alike = looks_taken(inv->chan, name, !inv->is_gm)) != NULL) {
 		reply_error(out,
 		            "The table %s was not saved: its name looks the same as the table %s's "
 		            "but is spelled with a letter of another alphabet; use that table's "
@@ -276,6 +282,8 @@ table_set(struct invocation *inv, struct reply *out)
 		            name, alike);
 		return;
 	}
+	if (!may_change(inv, name, true, out))
+		return;
 	if (tables_use_level_ok(name, err, sizeof(err)) < 0) {
 		reply_error(out, "The table %s was not saved: %s", name, err);
 		return;
