@@ -271,8 +271,16 @@ tension_mode(struct invocation *inv, struct reply *out)
 	struct tension_state *ts = tension_state_of(inv->chan);
 	bool hidden = strcmp(invocation_str(inv, "mode"), "hidden") == 0;
 
+	if (ts->hidden == hidden && !hidden) {
+		reply_line(out, 0, "Tension is already open.");
+		return;
+	}
 	if (ts->hidden == hidden) {
-		reply_line(out, 0, "Tension is already %s.", hidden ? "hidden" : "open");
+		/* An answer about the hidden track is the GM's alone, as the
+		 * value after the first was (Discord: ephemeral, IRC: a notice). */
+		reply_to(out, REPLY_INVOKER);
+		reply_line(out, 0, "Tension is already hidden behind the GM's screen.");
+		tension_cmd_bar(out, ts->track.value);
 		return;
 	}
 	ts->hidden = hidden;

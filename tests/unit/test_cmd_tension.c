@@ -409,7 +409,11 @@ hidden_mode(void **state)
 	assert_non_null(strstr(f->text,
 	                       "[private]\nTension █░░░░░░░░░ 1/10\n"
 	                       "Mode: hidden (only the GM sees Tension and its rolls).\n"));
-	assert_string_equal(run(f, "gm", "/tension mode hidden"), "Tension is already hidden.\n");
+	/* and so is its answer that Tension is hidden already */
+	assert_string_equal(run(f, "gm", "/tension mode hidden"),
+	                    "[private]\nTension is already hidden behind the GM's screen.\n"
+	                    "Tension █░░░░░░░░░ 1/10\n");
+	assert_null(reply_msg(f->out, REPLY_CHANNEL));
 	assert_string_equal(run(f, "gm", "/tension mode open"),
 	                    "Tension is now open: everyone sees it, its changes and rolls.\n"
 	                    "Tension █░░░░░░░░░ 1/10\n");

@@ -172,11 +172,40 @@ look_alike_of_a_readable_table(void **unused)
 	two_worlds(a, b, play);
 }
 
+#define TENSION_MODE(m)                                                                            \
+	"{\"type\":1,\"name\":\"tension\",\"options\":[{\"name\":\"mode\",\"type\":1,"            \
+	"\"options\":[{\"name\":\"mode\",\"type\":3,\"value\":\"" m "\"}]}]}"
+
+/*
+ * The GM's answers about the hidden track are the GM's alone every time:
+ * a second /tension mode hidden (already hidden) answers the GM privately
+ * (Discord: ephemeral, IRC: a notice), with the value, as the first
+ * answered the value; the channel reads nothing of it.
+ */
+static void
+mode_hidden_again_answers_the_gm_alone(void **unused)
+{
+	static const char *const a[] = {"gm claim", "tension set 3 # quiet", NULL};
+	static const char *const b[] = {"gm claim", "tension set 9 # ambush", NULL};
+	static const struct step play[] = {
+	    {"gm", "tension mode hidden", TENSION_MODE("hidden"), PLAYVIEW_CHANNEL,
+	     "Tension is now hidden behind the "},
+	    {"gm", "tension mode hidden", TENSION_MODE("hidden"), PLAYVIEW_CHANNEL, ""},
+	    {"gm", "tension mode hidden", TENSION_MODE("hidden"), PLAYVIEW_INVOKER,
+	     "Tension is already hidden behind the "},
+	    {NULL, NULL, NULL, 0, NULL},
+	};
+
+	(void)unused;
+	two_worlds(a, b, play);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(look_alike_of_a_readable_table),
+	    cmocka_unit_test(mode_hidden_again_answers_the_gm_alone),
 	};
 
 	log_set_level(LOG_LEVEL_WARN);
