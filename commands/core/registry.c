@@ -490,7 +490,17 @@ registry_check_required(struct invocation *inv, struct reply *out)
 		return 0;
 	for (int i = 0; c->opts[i].name != NULL; i++) {
 		if ((c->opts[i].flags & OPT_REQUIRED) && !inv->args[i].set) {
-			snprintf(what, sizeof(what), "missing %s", c->opts[i].name);
+			const char *d = c->opts[i].desc != NULL ? c->opts[i].desc : "";
+
+			/* what the option is, from its description ("A range ..."
+			 * reads "a range ..."; "IRC ..." keeps its capitals) */
+			if (d[0] == '\0')
+				snprintf(what, sizeof(what), "no %s given", c->opts[i].name);
+			else
+				snprintf(what, sizeof(what), "no %s given (%c%s)", c->opts[i].name,
+				         !isupper((unsigned char)d[1]) ? tolower((unsigned char)d[0])
+				                                      : d[0],
+				         d + 1);
 			usage_error(inv, out, what);
 			return -1;
 		}

@@ -417,7 +417,7 @@ usage_per_platform(void **unused)
 	assert_non_null(strstr(i, "!encumbrance <str> <weight>"));
 	assert_non_null(strstr(d, "; usage: `/encumbrance str:N weight:N`"));
 	assert_string_equal(reply_error_text(r),
-	                    "Missing weight; usage: /encumbrance <str> <weight>");
+	                    "No weight given (load carried, in pounds (0-100000)); usage: /encumbrance <str> <weight>");
 	free(d);
 	free(i);
 	free(con);

@@ -200,12 +200,48 @@ mode_hidden_again_answers_the_gm_alone(void **unused)
 	two_worlds(a, b, play);
 }
 
+#define TENSION_STRIKE(opts)                                                                       \
+	"{\"type\":1,\"name\":\"tension\",\"options\":[{\"name\":\"strike\",\"type\":1,"          \
+	"\"options\":[" opts "]}]}"
+
+/*
+ * /tension strike without an entry says in one sentence what is missing
+ * and what an entry may be (not "Missing entry"); a player is answered
+ * alike whatever the hidden tables hold, with an entry or without.
+ */
+static void
+strike_without_an_entry(void **unused)
+{
+	static const char *const a[] = {
+	    "gm claim", "tension table set encounter 1-10 Quillfang; 11-20 Gloamjaw",
+	    "tension mode hidden", "tension strike Gloamjaw", NULL};
+	static const char *const b[] = {
+	    "gm claim", "tension table set encounter 1-4 Morrowisp; 5-20 Ashveil",
+	    "tension mode hidden", "tension set 8 # ambush", NULL};
+	static const struct step play[] = {
+	    {"alice", "tension strike", TENSION_STRIKE(""), PLAYVIEW_INVOKER,
+	     "No entry given (a range (9-12), a result (10) or part of the entry's text); usage: "},
+	    {"alice", "tension strike table:effects",
+	     TENSION_STRIKE("{\"name\":\"table\",\"type\":3,\"value\":\"effects\"}"),
+	     PLAYVIEW_INVOKER,
+	     "No entry given (a range (9-12), a result (10) or part of the entry's text); usage: "},
+	    {"alice", "tension strike Gloamjaw",
+	     TENSION_STRIKE("{\"name\":\"entry\",\"type\":3,\"value\":\"Gloamjaw\"}"),
+	     PLAYVIEW_INVOKER, "Only the GM"},
+	    {NULL, NULL, NULL, 0, NULL},
+	};
+
+	(void)unused;
+	two_worlds(a, b, play);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(look_alike_of_a_readable_table),
 	    cmocka_unit_test(mode_hidden_again_answers_the_gm_alone),
+	    cmocka_unit_test(strike_without_an_entry),
 	};
 
 	log_set_level(LOG_LEVEL_WARN);

@@ -141,7 +141,7 @@ bad_input_leaves_state(void **unused)
 	    {"wander default rest chance:2", "Chance is for the classic check only"},
 	    {"wander retreat 0 a:1", "Floor must be a whole number from 1 to 20"},
 	    {"wander retreat 2 alice", "'alice' is not a player"},
-	    {"wander retreat 2", "Missing players; usage"},
+	    {"wander retreat 2", "No players given (players as name:level, +N for extra dice: alice:2 bob:3+1); usage"},
 	    {"light add lamp", "kind must be one of torch, lantern, candle"},
 	    {"light add torch 19", "2 sources are lit and 19 more would pass the limit of 20"},
 	    {"light add torch 0", "Count must be a whole number from 1 to 20"},

@@ -195,7 +195,7 @@ values_go_where_they_fit(void **state)
 	/* a number past the colour is the coats: the colour is still asked */
 	assert_int_equal(parse(f, "room set paint 2"), -1);
 	assert_string_equal(reply_error_text(f->out),
-	                    "Missing colour; usage: /room set paint <red|green> [coats] [note]");
+	                    "No colour given (a colour); usage: /room set paint <red|green> [coats] [note]");
 }
 
 static void
@@ -244,7 +244,7 @@ errors_say_what_is_allowed(void **state)
 	assert_string_equal(invocation_str(&f->inv, "note"), "a:b");
 	invocation_clear(&f->inv);
 	expect_error(f, "room set paint",
-	             "Missing colour; usage: /room set paint <red|green> [coats] [note]");
+	             "No colour given (a colour); usage: /room set paint <red|green> [coats] [note]");
 	/* play-test 2: type:fire type:ice kept ice without a word */
 	expect_error(f, "room set paint red coats:1 coats:2",
 	             "The option coats: is given twice (the second: coats:2); give each option "
@@ -256,7 +256,7 @@ errors_say_what_is_allowed(void **state)
 	    f, "say loud:maybe hi",
 	    "Loud must be true or false (got 'maybe'); usage: /say <text> [loud:true|false] "
 	    "[times:N]");
-	expect_error(f, "say", "Missing text; usage: /say <text> [loud:true|false] [times:N]");
+	expect_error(f, "say", "No text given (what to say); usage: /say <text> [loud:true|false] [times:N]");
 	expect_error(f, "room set", "A subcommand is needed; usage: /room set <paint|wipe>");
 	expect_error(f, "room set fly", "Unknown subcommand 'fly'; usage: /room set <paint|wipe>");
 	expect_error(f, "room dance", "Unknown subcommand 'dance'; usage: /room <look|set>");
