@@ -188,29 +188,6 @@ missing_line(struct invocation *inv, bool screen, const struct buf *names, const
 	}
 }
 
-/* Another table here whose name looks the same as name (a letter of
- * another alphabet for a Latin one), or NULL. With screen set (a writer
- * who may not read the tables behind the GM's screen) and Tension hidden,
- * those are not looked at: their names are not told. */
-static const char *
-looks_taken(const struct channel *ch, const char *name, bool screen)
-{
-	const struct tables_state *s = tables_state_peek(ch);
-	char mine[ROLL_TABLE_NAME_MAX], theirs[ROLL_TABLE_NAME_MAX];
-
-	screen = screen && tension_state_hidden(ch);
-	roll_table_name_look(name, mine, sizeof(mine));
-	for (size_t i = 0; s != NULL && i < s->n; i++) {
-		if (strcmp(s->v[i].name, name) == 0 ||
-		    (screen && tables_use_screened_in(ch, s->v[i].name)))
-			continue;
-		roll_table_name_look(s->v[i].name, theirs, sizeof(theirs));
-		if (strcmp(mine, theirs) == 0)
-			return s->v[i].name;
-	}
-	return NULL;
-}
-
 /* /table set NAME alone asks for the entries: a form where the platform
  * has forms, else the invoker's next lines here until /table end. */
 static void
@@ -274,7 +251,7 @@ table_set(struct invocation *inv, struct reply *out)
 	 * that answer stays the same whether one exists. While another holds
 	 * the seat, that the GM alone changes tables is what counts. */
 	if ((inv->is_gm || channel_gm_name(inv->seat) == NULL) &&
-	    (alike = looks_taken(inv->chan, name, !inv->is_gm)) != NULL) {
+	    (alike = tables_use_look_alike(inv->chan, name, !inv->is_gm)) != NULL) {
 		reply_error(out,
 		            "The table %s was not saved: its name looks the same as the table %s's "
 		            "but is spelled with a letter of another alphabet; use that table's "
@@ -500,7 +477,7 @@ static int
 copy_one(struct invocation *inv, const struct tables_state *from, size_t i, struct roll_table *t,
          char *err, size_t errlen)
 {
-	const char *alike = looks_taken(inv->chan, from->v[i].name, false);
+	const char *alike = tables_use_look_alike(inv->chan, from->v[i].name, false);
 
 	/* the refusal is the GM's alone (a refusal is the invoker's on every
 	 * platform), so it may name a table behind the screen */

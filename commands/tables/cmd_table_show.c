@@ -41,7 +41,20 @@ cmd_table_name(struct invocation *inv, char *canon, struct reply *out)
 void
 cmd_table_unknown(struct invocation *inv, const char *name, struct reply *out)
 {
-	if (!inv->is_gm && tension_state_hidden(inv->chan)) {
+	/* a table the invoker may read whose name looks the same: the one
+	 * meant, most likely (a refusal is the invoker's alone) */
+	const char *alike = tables_use_look_alike(inv->chan, name, !inv->is_gm);
+	bool screen = !inv->is_gm && tension_state_hidden(inv->chan);
+
+	if (alike != NULL) {
+		reply_error(out,
+		            "No table %s called %s, a name that looks the same as the table %s's "
+		            "but is spelled with a letter of another alphabet; type %s to name "
+		            "that table.",
+		            screen ? "you may read here is" : "here is", name, alike, alike);
+		return;
+	}
+	if (screen) {
 		reply_error(out,
 		            "No table you may read here is called %s (while Tension is hidden, "
 		            "a table behind the GM's screen reads as none to the players); ",

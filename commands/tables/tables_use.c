@@ -10,6 +10,7 @@
 #include "commands/tables/tables_state.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
+#include "rules/tables/roll_table_name.h"
 
 static const struct roll_table *
 find_fn(void *ctx, const char *name)
@@ -68,6 +69,25 @@ bool
 tables_lookup_withheld(const struct tables_lookup *tl, const char *name)
 {
 	return tl->screen && tension_state_hidden(tl->ch) && tables_use_screened_in(tl->ch, name);
+}
+
+const char *
+tables_use_look_alike(const struct channel *ch, const char *name, bool screen)
+{
+	const struct tables_state *s = tables_state_peek(ch);
+	char mine[ROLL_TABLE_NAME_MAX], theirs[ROLL_TABLE_NAME_MAX];
+
+	screen = screen && tension_state_hidden(ch);
+	roll_table_name_look(name, mine, sizeof(mine));
+	for (size_t i = 0; s != NULL && i < s->n; i++) {
+		if (strcmp(s->v[i].name, name) == 0 ||
+		    (screen && tables_use_screened_in(ch, s->v[i].name)))
+			continue;
+		roll_table_name_look(s->v[i].name, theirs, sizeof(theirs));
+		if (strcmp(mine, theirs) == 0)
+			return s->v[i].name;
+	}
+	return NULL;
 }
 
 bool

@@ -49,6 +49,13 @@ void tables_lookup_clear(struct tables_lookup *tl);
  * behind the GM's screen (screen set), not because there is none. */
 bool tables_lookup_withheld(const struct tables_lookup *tl, const char *name);
 
+/* Another of the channel's tables whose name looks the same as name (a
+ * letter of another alphabet for a Latin one), or NULL; it lives as long
+ * as the channel's tables are unchanged. With screen set (a reader who may
+ * not read the tables behind the GM's screen) and Tension hidden, those
+ * are not looked at, so the answer tells nothing of them. */
+const char *tables_use_look_alike(const struct channel *ch, const char *name, bool screen);
+
 /* Whether the channel has a table of its own called name. */
 bool tables_use_own(const struct channel *ch, const char *name);
 

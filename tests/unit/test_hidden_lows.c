@@ -172,6 +172,47 @@ look_alike_of_a_readable_table(void **unused)
 	two_worlds(a, b, play);
 }
 
+/*
+ * A player who names a table to show, roll or delete by a name that looks
+ * like that of a table they may read is told which table that is; one
+ * that looks like only a screened table's (gоld, in world A) reads as a
+ * name no table has, in both worlds alike.
+ */
+static void
+look_alike_named_to_read(void **unused)
+{
+	static const char *const a[] = {
+	    "gm claim", "table set loot 1-6: gold", "tension mode hidden",
+	    "table set encounter 1-6: [[" GOLD_CY "]]", "table set " GOLD_CY " 1-6: Quillfang",
+	    "gm release", NULL};
+	static const char *const b[] = {"gm claim",
+	                                "table set loot 1-6: gold",
+	                                "tension mode hidden",
+	                                "table set encounter 1-6: [[kin]]",
+	                                "table set kin 1-6: Morrowisp",
+	                                "gm release",
+	                                NULL};
+#define ALIKE                                                                                      \
+	"No table you may read here is called " LOOT_CY ", a name that looks the same as the "     \
+	"table loot's but is spelled with a letter of another alphabet; type loot to name that "  \
+	"table."
+	static const struct step play[] = {
+	    {"alice", "table show " LOOT_CY, TABLE_NAMED("show", LOOT_CY), PLAYVIEW_INVOKER, ALIKE},
+	    {"alice", "table roll " LOOT_CY, TABLE_NAMED("roll", LOOT_CY), PLAYVIEW_INVOKER, ALIKE},
+	    {"alice", "table delete " LOOT_CY, TABLE_NAMED("delete", LOOT_CY), PLAYVIEW_INVOKER,
+	     ALIKE},
+	    {"alice", "table show gold", TABLE_NAMED("show", "gold"), PLAYVIEW_INVOKER,
+	     "No table you may read here is called gold (while Tension is hidden"},
+	    {"alice", "table roll gold", TABLE_NAMED("roll", "gold"), PLAYVIEW_INVOKER,
+	     "No table you may read here is called gold (while Tension is hidden"},
+	    {NULL, NULL, NULL, 0, NULL},
+	};
+#undef ALIKE
+
+	(void)unused;
+	two_worlds(a, b, play);
+}
+
 #define TENSION_MODE(m)                                                                            \
 	"{\"type\":1,\"name\":\"tension\",\"options\":[{\"name\":\"mode\",\"type\":1,"            \
 	"\"options\":[{\"name\":\"mode\",\"type\":3,\"value\":\"" m "\"}]}]}"
@@ -242,6 +283,7 @@ main(void)
 	    cmocka_unit_test(look_alike_of_a_readable_table),
 	    cmocka_unit_test(mode_hidden_again_answers_the_gm_alone),
 	    cmocka_unit_test(strike_without_an_entry),
+	    cmocka_unit_test(look_alike_named_to_read),
 	};
 
 	log_set_level(LOG_LEVEL_WARN);
