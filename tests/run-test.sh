@@ -21,12 +21,23 @@ j=${TEST_J:-}
 san=${SANITIZE_TEST:-address,undefined}
 dir=build/test-phases
 
-# The build beside the scripts ("run-test.sh --beside"): SIGTERM stops the
-# make under way, which stops its compilers and removes what they left
-# half-written. Lint's exit status goes to $dir/lint.
+# The build beside the scripts ("run-test.sh --beside PARENT GROUPED"):
+# SIGTERM stops the make under way, which stops its compilers and removes
+# what they left half-written. Lint's exit status goes to $dir/lint. It
+# never outlives PARENT (make test's shell, which a SIGKILL or a lost
+# terminal ends without its traps): a watcher stops it then, its whole
+# process group when GROUPED is 1 (it leads a group of its own).
 if [ "${1:-}" = --beside ]; then
+	parent=$2
+	grouped=$3
 	child=""
-	trap '[ -n "$child" ] && kill -TERM "$child" 2> /dev/null; wait; exit 143' TERM
+	(
+		while kill -0 "$parent" 2> /dev/null; do sleep 2; done
+		if [ "$grouped" = 1 ]; then kill -TERM -$$; else kill -TERM $$; fi
+	) < /dev/null > /dev/null 2>&1 &
+	watch=$!
+	trap 'kill "$watch" 2> /dev/null' EXIT
+	trap '[ -n "$child" ] && kill -TERM "$child" 2> /dev/null; [ -n "$child" ] && wait "$child"; exit 143' TERM
 	for step in lint unit sanitize fuzz; do
 		case $step in
 		lint) $make lint > "$dir/lint.out" 2>&1 & ;;
@@ -70,14 +81,15 @@ else
 fi
 # In a process group of its own (setsid), so that one signal stops all of
 # it, lint's clang-format too.
-command -v setsid > /dev/null 2>&1 && idle="setsid $idle"
-$idle sh "$0" --beside < /dev/null > /dev/null 2>&1 &
+grouped=0
+command -v setsid > /dev/null 2>&1 && idle="setsid $idle" && grouped=1
+$idle sh "$0" --beside $$ $grouped < /dev/null > /dev/null 2>&1 &
 beside=$!
 stop_beside() {
 	kill -TERM "-$beside" 2> /dev/null || kill -TERM "$beside" 2> /dev/null
 }
 trap 'stop_beside' EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP
 
 phase integration $make $j integration
 stop_beside
