@@ -36,6 +36,7 @@ struct job {
 	size_t n;
 	enum store_status *row_status;
 	store_commit_cb commit_done;
+	bool begun; /* its transaction opened on the loop (commit_here) */
 	/* load */
 	enum store_kind load_kind;
 	char *key;
@@ -96,7 +97,7 @@ job_work(struct job *j)
 	j->status = STORE_OK;
 	if (j->kind == JOB_COMMIT) {
 		int rc = store_sqlite_write_rows(b, j->rows, NULL, j->n, j->row_status, true,
-		                                 j->err, sizeof(j->err));
+		                                 j->begun, j->err, sizeof(j->err));
 
 		if (rc < 0)
 			j->status = rc == -2 ? STORE_CONFLICT : STORE_FAILED;
@@ -134,7 +135,7 @@ job_work(struct job *j)
 static void
 job_free(struct job *j)
 {
-	for (size_t i = 0; i < j->n; i++)
+	for (size_t i = 0; j->rows != NULL && i < j->n; i++)
 		free(j->rows[i]);
 	free(j->rows);
 	free(j->row_status);
@@ -238,6 +239,47 @@ enqueue(struct sqlite_backend *b, struct job *j)
 	run_next(b);
 }
 
+/* The loop's side: a commit done by commit_here, answered a turn later,
+ * as the writer's would be. */
+static void
+here_cb(uv_idle_t *h)
+{
+	struct sqlite_backend *b = h->data;
+
+	uv_idle_stop(h);
+	job_done(b->head);
+}
+
+/*
+ * Under everysec a commit fsyncs nothing (the checkpoints do, on the
+ * pool): its transaction is a few writes into the log, which cost less
+ * than the two wakes of a hand-off to the writer's thread and back. So
+ * when no job is under way and the write lock is free at once, j runs here,
+ * on the loop, its answer given on the next turn (the same transaction,
+ * as durable as the writer's). Returns whether it ran; when not, nothing
+ * was begun and j goes to the writer (which waits for a held lock).
+ */
+static bool
+commit_here(struct sqlite_backend *b, struct job *j, const struct store_row *rows)
+{
+	int rc;
+
+	if (b->running || b->head != NULL || b->sync_set != 1 ||
+	    __atomic_load_n(&b->sync, __ATOMIC_ACQUIRE) != 1 || store_sqlite_try_begin(b) < 0)
+		return false;
+	j->b = b;
+	b->head = b->tail = j;
+	b->running = true;
+	j->status = STORE_OK;
+	rc = store_sqlite_write_rows(b, NULL, rows, j->n, j->row_status, true, true, j->err,
+	                             sizeof(j->err));
+	if (rc < 0)
+		j->status = rc == -2 ? STORE_CONFLICT : STORE_FAILED;
+	b->commits_here++;
+	uv_idle_start(&b->here, here_cb);
+	return true;
+}
+
 static void
 sqlite_commit(struct store_backend *base, const struct store_row *rows, size_t n,
               store_commit_cb done, void *ctx)
@@ -246,13 +288,15 @@ sqlite_commit(struct store_backend *base, const struct store_row *rows, size_t n
 	struct job *j = xcalloc(1, sizeof(*j));
 
 	j->kind = JOB_COMMIT;
-	j->rows = xcalloc(n > 0 ? n : 1, sizeof(*j->rows));
 	j->row_status = xcalloc(n > 0 ? n : 1, sizeof(*j->row_status));
-	for (size_t i = 0; i < n; i++)
-		j->rows[i] = store_row_dup(&rows[i]);
 	j->n = n;
 	j->commit_done = done;
 	j->ctx = ctx;
+	if (commit_here(b, j, rows))
+		return;
+	j->rows = xcalloc(n > 0 ? n : 1, sizeof(*j->rows));
+	for (size_t i = 0; i < n; i++)
+		j->rows[i] = store_row_dup(&rows[i]);
 	enqueue(b, j);
 }
 
@@ -373,12 +417,20 @@ async_closed(uv_handle_t *h)
 }
 
 static void
+here_closed(uv_handle_t *h)
+{
+	struct sqlite_backend *b = h->data;
+
+	uv_close((uv_handle_t *)&b->async, async_closed);
+}
+
+static void
 timer_closed(uv_handle_t *h)
 {
 	struct sqlite_backend *b = h->data;
 
 	writer_stop(b);
-	uv_close((uv_handle_t *)&b->async, async_closed);
+	uv_close((uv_handle_t *)&b->here, here_closed);
 }
 
 void
@@ -484,6 +536,8 @@ store_sqlite_open(uv_loop_t *loop, const char *path, enum fsync_policy fsync, ch
 		return NULL;
 	}
 	b->thread_up = true;
+	uv_idle_init(loop, &b->here);
+	b->here.data = b;
 	uv_timer_init(loop, &b->timer);
 	b->timer.data = b;
 	uv_timer_start(&b->timer, on_timer, CKPT_MS, CKPT_MS);
@@ -632,7 +686,7 @@ store_sqlite_write_now(struct store_backend *base, const struct store_row *rows,
 	}
 	if (store_sqlite__exec_sql(b, "PRAGMA synchronous = FULL", err, errlen) < 0)
 		return -1;
-	rc = store_sqlite_write_rows(b, NULL, rows, n, NULL, false, err, errlen);
+	rc = store_sqlite_write_rows(b, NULL, rows, n, NULL, false, false, err, errlen);
 	if (store_sqlite__exec_sql(b, store_sqlite__sync_pragma(b->sync), err, errlen) < 0)
 		rc = -1;
 	b->sync_set = b->sync;
@@ -643,6 +697,12 @@ uint64_t
 store_sqlite_checkpoints(const struct store_backend *base)
 {
 	return ((const struct sqlite_backend *)base)->checkpoints;
+}
+
+uint64_t
+store_sqlite_commits_here(const struct store_backend *base)
+{
+	return ((const struct sqlite_backend *)base)->commits_here;
 }
 
 int

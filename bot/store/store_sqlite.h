@@ -109,6 +109,11 @@ int store_sqlite_write_now(struct store_backend *b, const struct store_row *rows
 /* Everysec checkpoints started since open. */
 uint64_t store_sqlite_checkpoints(const struct store_backend *b);
 
+/* Commits run on the loop since open (under everysec, when no job was
+ * under way and the write lock was free); the others ran on the writer's
+ * thread. */
+uint64_t store_sqlite_commits_here(const struct store_backend *b);
+
 /* Copies the database at from into to, which must not exist (it is made
  * 0600; anything there, a link included, is refused) with the backup API,
  * fsynced. Returns 0, or -1 with err and errno (ENOSPC when the disk is

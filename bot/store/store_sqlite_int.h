@@ -89,6 +89,8 @@ struct sqlite_backend {
 	uv_async_t async;
 	struct job *todo, *finished;
 	bool thread_up;
+	uv_idle_t here;        /* answers a commit run on the loop (commit_here) */
+	uint64_t commits_here; /* commits run on the loop */
 	bool ckpt_due;
 	bool ckpt_running;
 	uv_work_t ckpt;

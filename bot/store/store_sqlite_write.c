@@ -171,6 +171,18 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 	return chan ? put_log(b, r) : STORE_OK;
 }
 
+int
+store_sqlite_try_begin(struct sqlite_backend *b)
+{
+	int rc;
+
+	sqlite3_busy_timeout(b->db, 0);
+	rc = sqlite3_step(b->stmt[ST_BEGIN]);
+	sqlite3_reset(b->stmt[ST_BEGIN]);
+	sqlite3_busy_timeout(b->db, BUSY_MS);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 /* One transaction for rows; fills status (all STORE_FAILED when it could
  * not commit, STORE_FULL when the disk is full; when a row conflicts, the
  * transaction is rolled back: those rows STORE_CONFLICT, the others
@@ -179,12 +191,12 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 int
 store_sqlite_write_rows(struct sqlite_backend *b, struct store_row *const *rows,
                         const struct store_row *plain, size_t n, enum store_status *status,
-                        bool check, char *err, size_t errlen)
+                        bool check, bool begun, char *err, size_t errlen)
 {
 	enum store_status why = STORE_FAILED;
 	size_t conflicts = 0;
 
-	if (step_reset(b->stmt[ST_BEGIN]) < 0) {
+	if (!begun && step_reset(b->stmt[ST_BEGIN]) < 0) {
 		snprintf(err, errlen, "cannot begin a transaction on %s: %s", b->path,
 		         sqlite3_errmsg(b->db));
 		if ((step_rc & 0xff) == SQLITE_FULL)

@@ -2559,6 +2559,111 @@ test_sqlite_logs_keep_their_contract(void **state)
 	tmpdir_remove(dir);
 }
 
+struct here_done {
+	int calls;
+	enum store_status status;
+};
+
+static void
+here_commit_cb(void *ctx, enum store_status status, const enum store_status *row_status, size_t n,
+               const char *err)
+{
+	struct here_done *d = ctx;
+
+	(void)row_status;
+	(void)n;
+	(void)err;
+	d->calls++;
+	d->status = status;
+}
+
+static int
+here_row_cb(const struct store_row *r, void *ctx)
+{
+	snprintf(ctx, 64, "%.*s", (int)r->rec_len, r->rec);
+	return 0;
+}
+
+/* Under everysec a commit runs on the loop when nothing else is under way
+ * and answers on the next turn, never from within the call; when another
+ * connection holds the write lock it goes to the writer's thread, which
+ * waits for the lock, and the loop is not held meanwhile. Under always
+ * every commit goes to the thread. */
+static void
+test_sqlite_everysec_commits_on_the_loop(void **state)
+{
+	char *dir = tmpdir_new(), path[4200], err[1024], got[64];
+	struct store_backend *be;
+	struct here_done d = {0};
+	struct store_row row = {.kind = STORE_CHANNEL,
+	                        .key = "here:a",
+	                        .version = 1,
+	                        .rec = "first",
+	                        .rec_len = 5,
+	                        .last_used = 1};
+	uv_loop_t loop;
+	sqlite3 *other;
+	bool closed = false;
+
+	uv_loop_init(&loop);
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, dir);
+	be = store_sqlite_open(&loop, path, FSYNC_EVERYSEC, err, sizeof(err));
+	if (be == NULL)
+		fail_msg("%s", err);
+	be->ops->commit(be, &row, 1, here_commit_cb, &d);
+	assert_int_equal(d.calls, 0);
+	assert_int_equal(store_sqlite_commits_here(be), 1);
+	while (d.calls == 0)
+		uv_run(&loop, UV_RUN_ONCE);
+	assert_int_equal(d.status, STORE_OK);
+	assert_int_equal(
+	    store_sqlite_load_now(be, STORE_CHANNEL, "here:a", here_row_cb, got, err, sizeof(err)),
+	    1);
+	assert_string_equal(got, "first");
+	/* Another connection holds the write lock: the commit goes to the
+	 * thread and is done once the lock is let go. */
+	assert_int_equal(sqlite3_open(path, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+	row.rec = "second";
+	row.rec_len = 6;
+	row.generation = 1;
+	be->ops->commit(be, &row, 1, here_commit_cb, &d);
+	assert_int_equal(store_sqlite_commits_here(be), 1);
+	for (int i = 0; i < 3; i++)
+		uv_run(&loop, UV_RUN_NOWAIT);
+	assert_int_equal(d.calls, 1);
+	assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(other);
+	while (d.calls == 1)
+		uv_run(&loop, UV_RUN_ONCE);
+	assert_int_equal(d.status, STORE_OK);
+	assert_int_equal(
+	    store_sqlite_load_now(be, STORE_CHANNEL, "here:a", here_row_cb, got, err, sizeof(err)),
+	    1);
+	assert_string_equal(got, "second");
+	/* Nothing under way again: the next one runs on the loop. */
+	row.generation = 2;
+	be->ops->commit(be, &row, 1, here_commit_cb, &d);
+	assert_int_equal(store_sqlite_commits_here(be), 2);
+	while (d.calls == 2)
+		uv_run(&loop, UV_RUN_ONCE);
+	assert_int_equal(d.status, STORE_OK);
+	/* Under always, the thread. */
+	store_sqlite_set_fsync(be, FSYNC_ALWAYS);
+	row.generation = 3;
+	be->ops->commit(be, &row, 1, here_commit_cb, &d);
+	while (d.calls == 3)
+		uv_run(&loop, UV_RUN_ONCE);
+	assert_int_equal(d.status, STORE_OK);
+	assert_int_equal(store_sqlite_commits_here(be), 2);
+	be->ops->close(be, sqlite_closed, &closed);
+	while (!closed)
+		uv_run(&loop, UV_RUN_ONCE);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	assert_int_equal(uv_loop_close(&loop), 0);
+	tmpdir_remove(dir);
+}
+
 /* A roll adds one row to the channel's log and leaves its record as it was
  * (same generation, same text); the log keeps the newest 20 rows; the log
  * comes back in order after an eviction and after a restart. */
@@ -3512,6 +3617,7 @@ main(void)
 	    cmocka_unit_test(test_a_start_marking_rows_on_a_full_disk_says_how_much_room),
 	    cmocka_unit_test(test_snapshot_leftovers_go_at_start),
 	    cmocka_unit_test(test_sqlite_logs_keep_their_contract),
+	    cmocka_unit_test(test_sqlite_everysec_commits_on_the_loop),
 	    cmocka_unit_test(test_a_roll_appends_a_row_and_keeps_the_record),
 	    cmocka_unit_test(test_sqlite_conflict_keeps_no_log_entry),
 	    cmocka_unit_test(test_a_record_holding_its_log_moves_it_to_rows),
