@@ -3,6 +3,7 @@
 #include "bot/discord/discord_int.h"
 #include "bot/discord/discord_answer.h"
 #include "bot/discord/discord_answer_late.h"
+#include "bot/discord/discord_pending.h"
 
 #include <cJSON.h>
 #include <inttypes.h>
@@ -382,6 +383,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 		         cfg->shard_count,
 		         dc->compress ? "zlib-stream compression" : "no compression");
 	discord_count_fetch(dc);
+	discord_pending_resume(dc);
 	return dc;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bot/discord/discord_answer_gm.h"
 #include "bot/discord/discord_defer.h"
@@ -15,6 +16,7 @@
 #include "bot/discord/discord_live.h"
 #include "bot/discord/discord_live_post.h"
 #include "bot/discord/discord_opstats.h"
+#include "bot/discord/discord_pending.h"
 #include "bot/discord/discord_rest.h"
 #include "bot/discord/discord_roles.h"
 #include "bot/discord/discord_shed.h"
@@ -312,6 +314,10 @@ on_edit(void *ctx, const struct rest_result *res)
 {
 	struct answer *a = ctx;
 
+	/* Edited, or never can be (the token refused): a restart has nothing
+	 * left to complete. A 5xx given up, or no answer, leaves it to one. */
+	if (res->status >= 200 && res->status <= 499)
+		discord_pending_done(a->dc, a->id);
 	if (res->status < 200 || res->status > 299) {
 		if (count_failed(a->dc))
 			log_warnx("discord: the edit of the deferred answer to interaction %s "
@@ -375,6 +381,7 @@ on_deferred(void *ctx, const struct rest_result *res)
 {
 	struct defer_item *item = ctx;
 	struct discord *dc = item->ctx;
+	char digits[24];
 
 	if (res->status >= 200 && res->status <= 299) {
 		uint64_t took = res->sent_ns > item->rx_ns ? res->sent_ns - item->rx_ns : 0;
@@ -400,6 +407,8 @@ on_deferred(void *ctx, const struct rest_result *res)
 		          (unsigned long long)item->id, res->status, res->len > 0 ? ": " : "",
 		          res->len > 0 ? res->body : "");
 	item->state = DEFER_LOST;
+	snprintf(digits, sizeof(digits), "%llu", (unsigned long long)item->id);
+	discord_pending_done(dc, digits); /* no "thinking..." to complete */
 	if (item->have_ready) {
 		over(dc, item->ready.id);
 		discord_defer_remove(dc->defer, item);
@@ -427,6 +436,8 @@ defer_run(struct discord *dc)
 			 * is private: then so is its deferral. */
 			if (due[i]->req != NULL && discord_interact_private(due[i]->req))
 				due[i]->private = true;
+			if (due[i]->req != NULL)
+				discord_pending_note(dc, due[i], request_origin(due[i]->req));
 			dc->stats.interactions++;
 			discord_rest_call_until(dc->rest, "POST", due[i]->callback_path,
 			                        discord_defer_body(due[i]),
@@ -458,6 +469,34 @@ on_defer_timer(uv_timer_t *t)
 
 	dc->defer_armed = 0;
 	defer_run(dc);
+}
+
+void
+discord_answer_complete(struct discord *dc, struct interact_out *ans, bool private,
+                        int64_t created_ms)
+{
+	struct timespec wall;
+	uint64_t now = uv_hrtime(), age, created;
+	int64_t age_ms;
+	struct defer_item *item;
+
+	clock_gettime(CLOCK_REALTIME, &wall);
+	age_ms = (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000 - created_ms;
+	age = age_ms > 0 ? (uint64_t)age_ms * NS_PER_MS : 0;
+	created = now > age ? now - age : 0;
+	/* Kept as a deferral sent, and completed at once as one whose answer
+	 * came: never left in the table for defer_run. */
+	item = discord_defer_add(dc->defer, id_value(ans->id), ans->type, private, "",
+	                         ans->followup_path, created,
+	                         created + (uint64_t)(SHED_WINDOW_MS - SHED_MARGIN_MS) * NS_PER_MS);
+	if (item == NULL)
+		return; /* held already: this process answers it */
+	item->ctx = dc;
+	item->state = DEFER_SENT;
+	item->ready = *ans;
+	memset(ans, 0, sizeof(*ans));
+	item->have_ready = true;
+	edit_deferred(dc, item);
 }
 
 void

@@ -57,6 +57,15 @@ struct discord_live_post;
 void discord_answer_deliver(struct discord *dc, struct request *req, struct interact_out *out,
                             bool known, struct discord_live_post *post);
 
+/* Completes the deferral a process before this one sent for interaction
+ * ans->id (created at created_ms, unix ms; ephemeral when private) and
+ * never edited (discord_pending.h): ans, rendered for a normal callback
+ * with its followup_path set, edits it and its follow-ups follow, as
+ * discord_defer_edit says; ans is emptied. Nothing is done when this
+ * process holds that interaction already. */
+void discord_answer_complete(struct discord *dc, struct interact_out *ans, bool private,
+                             int64_t created_ms);
+
 /* Counts an interaction shed (too late to answer). */
 void discord_answer_count_shed(struct discord *dc);
 /* Counts a replay shed: one that came past its 3 s, having waited them

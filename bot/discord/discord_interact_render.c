@@ -226,13 +226,10 @@ discord_interact__keep(struct request *req, struct buf *out)
 	return out->toobig ? -1 : 0;
 }
 
-/* The answer kept with a replayed request's mark (keep's JSON) into out.
- * Returns 0, or -1 when it is not such an answer. */
-static int
-restore_kept(const struct request *req, const struct tag *t, struct interact_out *out)
+int
+discord_interact_render_kept(const char *bytes, size_t len, const char *webhook,
+                             struct interact_out *out)
 {
-	size_t len;
-	const char *bytes = request_kept(req, &len);
 	cJSON *o = bytes != NULL ? cJSON_ParseWithLength(bytes, len) : NULL, *v;
 	const char *c = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "c"));
 	int rc = -1;
@@ -257,12 +254,23 @@ restore_kept(const struct request *req, const struct tag *t, struct interact_out
 		             : "");
 	}
 	out->error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "e"));
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "w")) && t->ev.followup_path != NULL)
-		out->followup_path = xstrdup(t->ev.followup_path);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "w")) && webhook != NULL)
+		out->followup_path = xstrdup(webhook);
 	rc = 0;
 done:
 	cJSON_Delete(o);
 	return rc;
+}
+
+/* The answer kept with a replayed request's mark (keep's JSON) into out.
+ * Returns 0, or -1 when it is not such an answer. */
+static int
+restore_kept(const struct request *req, const struct tag *t, struct interact_out *out)
+{
+	size_t len;
+	const char *bytes = request_kept(req, &len);
+
+	return discord_interact_render_kept(bytes, len, t->ev.followup_path, out);
 }
 
 char *

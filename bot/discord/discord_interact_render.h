@@ -33,6 +33,14 @@
  * -1 when that cannot be read (out then has nothing to send), else 0. */
 int discord_interact_render(struct interact *it, struct request *req, struct interact_out *out);
 
+/* The answer kept with a request's mark (bytes, len: what the request's
+ * keep function wrote; NULL for none) into out (emptied before), its
+ * webhook path webhook ("/webhooks/APP/TOKEN", or NULL when not known).
+ * Returns 0, or -1 when the bytes are no such answer (out then has
+ * nothing to send). */
+int discord_interact_render_kept(const char *bytes, size_t len, const char *webhook,
+                                 struct interact_out *out);
+
 /*
  * The live panel (discord_live.h). A /panel's reply (reply_panel) renders
  * as the invoker's alone: the GM's copy behind the screen, or PANEL_NOTE;

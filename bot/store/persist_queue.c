@@ -311,7 +311,10 @@ persist_queue_submit(void *store, struct request *req)
 	if (p->backend_closed && request_runnable(req)) {
 		request_set_outcome(req, REQUEST_STOPPING);
 		set_state(p, req, Q_DONE);
-	} else if (!request_runnable(req)) {
+	} else if (!request_runnable(req) &&
+	           !(request_replayed(req) && request_key(req)[0] != '\0')) {
+		/* Nothing to run; a replay that runs nothing still asks for its
+		 * mark (a transport's probe of whether the event was handled). */
 		set_state(p, req, Q_DONE);
 	} else if ((r = records(p, req, true)) == 0 && c->wait_head == NULL) {
 		run_one(p, req);

@@ -99,7 +99,9 @@ int64_t request_now(const struct request *req);
  * writes (the answer as the transport will need it again; keep may be
  * NULL). A request set replayed (its platform may have delivered the
  * event to an earlier process) whose key is marked is not run again: its
- * outcome is REQUEST_REPLAYED and request_kept holds what was kept.
+ * outcome is REQUEST_REPLAYED and request_kept holds what was kept. One
+ * that has nothing to run (no command) asks only that: REQUEST_REPLAYED
+ * when marked, else REQUEST_DONE.
  */
 void request_set_key(struct request *req, const char *key,
                      int (*keep)(struct request *req, struct buf *out));

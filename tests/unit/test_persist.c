@@ -1964,7 +1964,7 @@ keep_text(struct request *req, struct buf *out)
 }
 
 /* Starts "/line" by ann in chan as the answer to platform event key, a
- * replay or not. */
+ * replay or not; line NULL: a request with no command. */
 static void
 keyed_start(struct bot *b, struct pending_reply *pr, const char *chan, const char *line,
             const char *key, bool replayed)
@@ -1981,7 +1981,8 @@ keyed_start(struct bot *b, struct pending_reply *pr, const char *chan, const cha
 	snprintf(o.user_name, sizeof(o.user_name), "ann");
 	req = request_new(&o, (int64_t)time(NULL), pending_done, pr);
 	request_use_reply(req, pr->r);
-	request_set_line(req, line, strlen(line));
+	if (line != NULL)
+		request_set_line(req, line, strlen(line));
 	request_set_key(req, key, keep_text);
 	if (replayed)
 		request_set_replayed(req);
@@ -2070,6 +2071,32 @@ test_handled_events_are_marked_with_their_changes(void **state)
 	while (!persist_settled(b->p))
 		uv_run(&b->loop, UV_RUN_ONCE);
 	assert_string_equal(marks_on_disk(b), "ev-3=kept ev-3;");
+	bot_free(b);
+}
+
+/* A replay with no command (a transport asking whether its event was
+ * handled: bot/discord/discord_pending.h) runs nothing, and still gets
+ * the mark's kept answer when the event is marked; REQUEST_DONE when not. */
+static void
+test_a_replay_without_command_asks_for_its_mark(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply pr;
+
+	keyed(b, &pr, "hall", "/gm claim", "ev-1", false);
+	reply_free(pr.r);
+	bot_close(b);
+	bot_open(b);
+	keyed(b, &pr, "hall", NULL, "ev-1", true);
+	assert_int_equal(pr.outcome, REQUEST_REPLAYED);
+	assert_string_equal(pr.kept, "kept ev-1");
+	reply_free(pr.r);
+	keyed(b, &pr, "hall", NULL, "ev-2", true);
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	assert_string_equal(pr.kept, "");
+	reply_free(pr.r);
+	assert_string_equal(marks_on_disk(b), "ev-1=kept ev-1;");
+	assert_string_equal(gm_on_disk(b, "hall"), "console:ann");
 	bot_free(b);
 }
 
@@ -3594,6 +3621,7 @@ main(void)
 	    cmocka_unit_test(test_future_snapshot_warning_said_once),
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
 	    cmocka_unit_test(test_handled_events_are_marked_with_their_changes),
+	    cmocka_unit_test(test_a_replay_without_command_asks_for_its_mark),
 	    cmocka_unit_test(test_replays_are_told_from_memory),
 	    cmocka_unit_test(test_expired_marks_leave_memory_with_their_rows),
 	    cmocka_unit_test(test_past_the_bound_a_replay_reads_its_mark),

@@ -132,6 +132,7 @@ struct inter {
 struct fault {
 	char kind[8];    /* "429", "5xx", "slow", "401", "403", "echo" */
 	char match[128]; /* substring of "METHOD /path" */
+	char method[8];  /* only requests of this method ("" any) */
 	int count;       /* answers left to spoil */
 	double retry;    /* 429: seconds */
 	bool global;     /* 429 */

@@ -740,7 +740,9 @@ fault(const char *route, struct http_answer *a)
 		struct fault *f = &F.faults[i];
 		char body[256];
 
-		if (f->count <= 0 || strstr(route, f->match) == NULL)
+		if (f->count <= 0 || strstr(route, f->match) == NULL ||
+		    (f->method[0] != '\0' && (strncmp(route, f->method, strlen(f->method)) != 0 ||
+		                               route[strlen(f->method)] != ' ')))
 			continue;
 		f->count--;
 		if (strcmp(f->kind, "slow") == 0) {
@@ -930,7 +932,8 @@ rest_fake_handle(const char *method, const char *path, const char *auth, const c
  * limit's), "rest5xx match=X count=3 status=502", "restslow match=X
  * count=50 ms=1500", "rest401", "rest403" (Missing Permissions),
  * "restecho match=X pad=150 status=400" (the Authorization header echoed in
- * the error body after pad characters). */
+ * the error body after pad characters). Any of them takes method=M: then
+ * only requests of method M are spoiled. "restclear" ends every fault. */
 int
 rest_fake_fault(const char *args, char *err, size_t errlen)
 {
@@ -944,6 +947,10 @@ rest_fake_fault(const char *args, char *err, size_t errlen)
 	}
 	p += 4;
 	snprintf(f.kind, sizeof(f.kind), "%.*s", (int)strcspn(p, " \n"), p);
+	if (strcmp(f.kind, "clear") == 0) {
+		memset(F.faults, 0, sizeof(F.faults));
+		return 0;
+	}
 	if (strcmp(f.kind, "429") && strcmp(f.kind, "5xx") && strcmp(f.kind, "slow") &&
 	    strcmp(f.kind, "401") && strcmp(f.kind, "403") && strcmp(f.kind, "echo")) {
 		snprintf(err, errlen, "unknown REST fault '%s'", f.kind);
@@ -962,6 +969,8 @@ rest_fake_fault(const char *args, char *err, size_t errlen)
 		}
 		if (!strncmp(kv, "match=", 6))
 			snprintf(f.match, sizeof(f.match), "%.*s", (int)(n - 6), kv + 6);
+		else if (!strncmp(kv, "method=", 7))
+			snprintf(f.method, sizeof(f.method), "%.*s", (int)(n - 7), kv + 7);
 		else if (!strncmp(kv, "count=", 6))
 			f.count = atoi(eq + 1);
 		else if (!strncmp(kv, "retry=", 6))
