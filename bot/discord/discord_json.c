@@ -376,34 +376,41 @@ literal(struct parser *ps, const char *word, size_t len)
 static bool
 parse_value(struct parser *ps, cJSON *n)
 {
-	unsigned char c;
-
 	if (ps->p >= ps->end)
 		return false;
-	c = *ps->p;
-	if (literal(ps, "null", 4)) {
-		n->type = cJSON_NULL;
-		return true;
-	}
-	if (literal(ps, "false", 5)) {
-		n->type = cJSON_False;
-		return true;
-	}
-	if (literal(ps, "true", 4)) {
-		n->type = cJSON_True;
-		n->valueint = 1;
-		return true;
-	}
-	if (c == '"') {
+	switch (*ps->p) {
+	case '"':
 		n->valuestring = parse_string(ps);
 		n->type = cJSON_String;
 		return n->valuestring != NULL;
-	}
-	if (c == '-' || (c >= '0' && c <= '9'))
+	case '{':
+	case '[':
+		return parse_container(ps, n, *ps->p == '{');
+	case 'n':
+		n->type = cJSON_NULL;
+		return literal(ps, "null", 4);
+	case 'f':
+		n->type = cJSON_False;
+		return literal(ps, "false", 5);
+	case 't':
+		n->type = cJSON_True;
+		n->valueint = 1;
+		return literal(ps, "true", 4);
+	case '-':
+	case '0':
+	case '1':
+	case '2':
+	case '3':
+	case '4':
+	case '5':
+	case '6':
+	case '7':
+	case '8':
+	case '9':
 		return parse_number(ps, n);
-	if (c == '[' || c == '{')
-		return parse_container(ps, n, c == '{');
-	return false;
+	default:
+		return false;
+	}
 }
 
 const cJSON *
