@@ -729,11 +729,10 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 	 * whether it had committed it (its mark found) or not (its
 	 * deferral, then a kill before the commit). */
 	bool check = request_replayed(req);
-	const char *hook = discord_interact_webhook(req);
-	char *webhook = hook != NULL ? xstrdup(hook) : NULL; /* req's is freed with it */
-	char path[2200];
+	const char *hook = check ? discord_interact_webhook(req) : NULL;
+	/* Only a replay asks Discord about its answer (req's is freed with it). */
+	char *webhook = hook != NULL ? xstrdup(hook) : NULL;
 
-	snprintf(path, sizeof(path), "%s/messages/@original", webhook != NULL ? webhook : "");
 	request_free(req);
 	item = discord_defer_find(dc->defer, id_value(out->id));
 	if (item != NULL)
@@ -754,6 +753,7 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 	}
 	if (check && (item == NULL || item->state == DEFER_WAITING)) {
 		struct check *c = xcalloc(1, sizeof(*c));
+		char path[2200];
 
 		if (item != NULL)
 			discord_defer_remove(dc->defer, item);
@@ -762,6 +762,7 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 		c->webhook = webhook;
 		c->post = post;
 		dc->stats.replayed++;
+		snprintf(path, sizeof(path), "%s/messages/@original", webhook);
 		discord_rest_call(dc->rest, "GET", path, NULL, REST_INTERACTION | REST_ESSENTIAL,
 		                  on_original, c);
 		return;

@@ -495,7 +495,10 @@ webhook_path(const char *app_id, const char *token)
 	struct buf b;
 
 	buf_init(&b, 2 * TOKEN_MAX);
-	buf_addf(&b, "/webhooks/%s/%s", app_id, token);
+	buf_adds(&b, "/webhooks/");
+	buf_adds(&b, app_id);
+	buf_addc(&b, '/');
+	buf_adds(&b, token);
 	return buf_take(&b);
 }
 

@@ -21,8 +21,11 @@ discord_interact__body(struct interact *it, int type, cJSON *data)
 	char *s;
 
 	buf_reset(&it->body);
-	if (type != 0)
-		buf_addf(&it->body, "{\"type\":%d,\"data\":", type);
+	if (type != 0) { /* not through printf: this is every answer's path */
+		buf_adds(&it->body, "{\"type\":");
+		json_write_int(type, &it->body);
+		buf_adds(&it->body, ",\"data\":");
+	}
 	if (json_write(data, &it->body) < 0 || (type != 0 && buf_addc(&it->body, '}') < 0)) {
 		/* Past BODY_MAX, which no message reaches: written uncapped. */
 		cJSON *root = data;
