@@ -234,6 +234,37 @@ reads_snowflakes(void **unused)
 	assert_false(discord_json_snowflake("12a", &v));
 	assert_false(discord_json_snowflake("0x12", &v));
 	assert_true(v == 5);
+	/* Every digit in its place, at each length the reading goes by
+	 * (eight at a time, then one). */
+	assert_true(discord_json_snowflake("12345678", &v));
+	assert_true(v == 12345678ull);
+	assert_true(discord_json_snowflake("1234567890123456", &v));
+	assert_true(v == 1234567890123456ull);
+	assert_true(discord_json_snowflake("98765432109876543", &v));
+	assert_true(v == 98765432109876543ull);
+	assert_true(discord_json_snowflake("1234567890123456789", &v));
+	assert_true(v == 1234567890123456789ull);
+	assert_true(discord_json_snowflake("12345678901234567890", &v));
+	assert_true(v == 12345678901234567890ull);
+	/* A byte that is not a digit, at any place of 19 or 20 digits: the
+	 * bytes either side of '0'-'9', a letter, a space, one past ASCII. */
+	for (size_t len = 19; len <= 20; len++) {
+		const char bad[] = {'/', ':', 'a', ' ', (char)0xB9};
+
+		for (size_t at = 0; at < len; at++) {
+			for (size_t k = 0; k < sizeof(bad); k++) {
+				char text[21];
+
+				memset(text, '1', len);
+				text[len] = '\0';
+				text[at] = bad[k];
+				v = 5;
+				assert_false(discord_json_snowflake(text, &v));
+				assert_true(v == 5);
+			}
+		}
+	}
+	assert_true(v == 5);
 }
 
 int
