@@ -38,11 +38,50 @@ render_discord_text_fenced(struct buf *b, const char *s)
 	}
 }
 
+/* Whether Discord's markdown reads c anywhere in a line (it is escaped). */
+static bool
+md_special(unsigned char c)
+{
+	switch (c) {
+	case '\\':
+	case '*':
+	case '_':
+	case '~':
+	case '`':
+	case '|':
+	case '<':
+	case '[':
+	case ']':
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Whether c goes in as it is past a line's start: printable, not read as
+ * markdown (the NUL is not). */
+static bool
+md_plain(unsigned char c)
+{
+	return c >= 0x20 && c != 0x7f && !md_special(c);
+}
+
 void
 render_discord_text_md(struct buf *b, const char *s, bool *at_start)
 {
 	for (const char *p = s; *p; p++) {
 		unsigned char c = (unsigned char)*p;
+
+		if (!*at_start && md_plain(c)) {
+			/* Past a line's start, a run that needs nothing goes in at
+			 * once (this runs for every character of a reply). */
+			const char *run = p;
+
+			while (md_plain((unsigned char)p[1]))
+				p++;
+			buf_add(b, run, (size_t)(p + 1 - run));
+			continue;
+		}
 
 		if (c == '\n') {
 			buf_addc(b, '\n');
@@ -53,7 +92,7 @@ render_discord_text_md(struct buf *b, const char *s, bool *at_start)
 			buf_addc(b, ' ');
 			continue;
 		}
-		if (strchr("\\*_~`|<[]", c) != NULL || (*at_start && strchr("#>-+", c) != NULL))
+		if (md_special(c) || (*at_start && (c == '#' || c == '>' || c == '-' || c == '+')))
 			buf_addc(b, '\\');
 		if (*at_start && c >= '0' && c <= '9') {
 			const char *q = p;
