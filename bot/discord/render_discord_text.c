@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "bot/render/render_layout.h"
-#include "rules/base/mem.h"
 #include "rules/base/num.h"
 
 #define ZWSP   "\xe2\x80\x8b"
@@ -197,10 +196,12 @@ md_span(const struct reply_span *s, struct buf *b, bool *at_start)
 		buf_addc(b, '`');
 		*at_start = false;
 	} else {
-		char *part = xstrndup(core, (size_t)(end - core));
+		/* The core alone: cut in place in t, the trail put back after. */
+		char *cut = t.p + (end - text), after = *cut;
 
-		render_discord_text_md(b, part, at_start);
-		free(part);
+		*cut = '\0';
+		render_discord_text_md(b, core, at_start);
+		*cut = after;
 	}
 	buf_adds(b, open);
 	if (s->style & RS_STRUCK)
