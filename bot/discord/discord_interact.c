@@ -28,6 +28,7 @@
 #define SEEN_MAX     4096 /* interaction ids remembered */
 #define BUTTONS_KEPT 4096 /* long button command lines remembered */
 #define TOKEN_MAX    1000
+#define PATH_ROOM    64 /* a REST path's bytes besides its token */
 #define VALUE_MAX    4096       /* bytes of one option value */
 #define BODY_MAX     (1u << 20) /* bytes of one answer's JSON body */
 
@@ -495,6 +496,7 @@ webhook_path(const char *app_id, const char *token)
 	struct buf b;
 
 	buf_init(&b, 2 * TOKEN_MAX);
+	buf_reserve(&b, PATH_ROOM + strlen(token)); /* one allocation */
 	buf_adds(&b, "/webhooks/");
 	buf_adds(&b, app_id);
 	buf_addc(&b, '/');
@@ -696,6 +698,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	out->rx_ns = rx_ns;
 	out->deadline = deadline;
 	buf_init(&b, 2 * TOKEN_MAX);
+	buf_reserve(&b, PATH_ROOM + strlen(token)); /* one allocation */
 	buf_adds(&b, "/interactions/");
 	buf_adds(&b, out->id);
 	buf_addc(&b, '/');
