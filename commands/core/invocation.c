@@ -99,12 +99,6 @@ invocation_screen(struct invocation *inv, struct reply *out, unsigned style, con
 {
 	reply_line(out, style, "%s", what);
 	reply_to(out, REPLY_INVOKER);
-	invocation_screened(inv);
-}
-
-void
-invocation_screened(struct invocation *inv)
-{
 	inv->screened = true;
 }
 

@@ -82,11 +82,14 @@ struct invocation {
 	 * the command runs. */
 	const char *line;
 	size_t line_len;
-	/* Made behind the GM's screen (invocation_screen): the undo history
-	 * keeps a step for it whatever it changed and names it to players as
-	 * made behind the screen (commands/core/undo.h), so that neither the
-	 * step's words nor its being there tell them what the GM's roll or
-	 * check found. False when the handler starts. */
+	/* Made behind the GM's screen: the undo history keeps a step for it
+	 * whatever it changed and names it to players as made behind the
+	 * screen (commands/core/undo.h), so that neither the step's words nor
+	 * its being there tell them what the GM's roll or check found. False
+	 * when the handler starts; invocation_screen() sets it, and so does a
+	 * handler some of whose outcome goes behind the screen while the rest
+	 * is the channel's (a player's wandering check that meets what the GM
+	 * alone may know). */
 	bool screened;
 };
 
@@ -114,11 +117,6 @@ void invocation_seat(struct invocation *inv);
  * follows goes to the invoker alone (REPLY_INVOKER). Marks inv screened.
  */
 void invocation_screen(struct invocation *inv, struct reply *out, unsigned style, const char *what);
-/* Marks inv screened as invocation_screen does, writing nothing: for a
- * command some of whose outcome goes behind the screen while the rest is
- * the channel's (a player's wandering check that meets what the GM alone
- * may know). */
-void invocation_screened(struct invocation *inv);
 
 /* Writes the refusal for a non-GM and returns false, or returns true. */
 bool invocation_require_gm(struct invocation *inv, struct reply *out);

@@ -66,9 +66,9 @@ struct undo_snap {
  * the modules into snap. */
 void undo_before(struct invocation *inv, struct undo_snap *snap);
 /* After inv ran: records the step when it changed a game module, or when
- * the GM ran it behind the screen (inv->screened: invocation_screen's mark,
- * while Tension is hidden) whatever it changed, and frees what snap holds
- * (call it after every undo_before()). */
+ * the GM ran it behind the screen (inv->screened, while Tension is
+ * hidden) whatever it changed, and frees what snap holds (call it after
+ * every undo_before()). */
 void undo_after(struct invocation *inv, struct undo_snap *snap);
 
 /* How many steps the channel's history holds (tests). */

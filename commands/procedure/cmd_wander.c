@@ -105,8 +105,8 @@ found_lines(struct invocation *inv, struct reply *out, const struct wander_check
 	reply_line(out, RS_ITALIC, "What they are stays behind the GM's screen.");
 	/* Meeting a sign's creature forgets it (a change, an undo step) and
 	 * meeting anything else changes nothing: the check leaves a step
-	 * either way, named as made behind the screen (invocation_screened). */
-	invocation_screened(inv);
+	 * either way, named as made behind the screen (inv->screened). */
+	inv->screened = true;
 	if (!gm_screen_aside(inv, out, "what your wandering check put behind the GM's screen"))
 		return;
 	if (f->sign_turn >= 0 || f->rolled)
