@@ -167,14 +167,16 @@ missing_line(struct invocation *inv, bool screen, const struct buf *names, const
 	if (names->len > 0 && screen && tension_state_hidden(ch))
 		reply_line(out, RS_DIM,
 		           "No table you may read here is called %s (while Tension is hidden, a "
-		           "table behind the GM's screen reads as none to the players): rolls all "
-		           "see leave it as written.",
+		           "table behind the GM's screen reads as none to the players); a roll "
+		           "everyone can see shows such a reference as written instead of rolling "
+		           "it.",
 		           buf_str(names));
 	else if (split && seen->len > 0)
 		reply_line(out, RS_DIM,
 		           "No table the players may read here is called %s (while Tension is "
-		           "hidden, a table behind the GM's screen reads as none to them): rolls "
-		           "all see leave it as written.",
+		           "hidden, a table behind the GM's screen reads as none to them); a roll "
+		           "everyone can see shows such a reference as written instead of rolling "
+		           "it.",
 		           buf_str(seen));
 	if (names->len > 0 && !(screen && tension_state_hidden(ch))) {
 		if (split)
@@ -740,9 +742,9 @@ static const struct command table_subs[] = {
              "→ 3 goblins (1d4: 3)) and each [[name]] in it rolls that table in turn, at "
              "most 4 tables deep and 16 rolls in all, each shown on a line of its own. "
              "secret:true sends the result to the GM alone, as {/gmroll} does; while "
-             "Tension is hidden, a roll all see leaves a reference to a table behind the "
-             "GM's screen as written. The roll goes in {/log} (a secret one in the GM's "
-             "{/log kind=secret}).",
+             "Tension is hidden, a roll everyone can see shows a reference to a table behind "
+             "the GM's screen as written instead of rolling it. The roll goes in {/log} (a "
+             "secret one in the GM's {/log kind=secret}).",
      .opts = roll_opts,
      .fn = cmd_table_roll},
     {.name = "show",

@@ -228,7 +228,7 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 		goto done;
 	hidden =
 	    secret || (tension_state_hidden(inv->chan) && tables_use_screened_in(inv->chan, name));
-	/* a roll all see rolls no table behind the screen */
+	/* a roll everyone can see rolls no table behind the screen */
 	tl.screen = !hidden;
 	if (!secret)
 		cmd_table_screen(inv, name, "The GM rolls on a table behind the screen.", out);

@@ -684,8 +684,8 @@ empty_seat_set_reads_screened_tables_as_none(void **unused)
 	ok("gm", "gm release");
 	ok("al", "table set p1 1-6: [[encounter]]");
 	has("No table you may read here is called [[encounter]] (while Tension is hidden, a "
-	    "table behind the GM's screen reads as none to the players): rolls all see leave "
-	    "it as written.\n");
+	    "table behind the GM's screen reads as none to the players); a roll everyone can "
+	    "see shows such a reference as written instead of rolling it.\n");
 	ok("al", "table set p2 1-6: [[p1]]");
 	has("Replaced the table p2: d6, 1 entry.\n");
 	hasnt("b2");
@@ -778,7 +778,7 @@ empty_seat_keeps_the_screen(void **unused)
 	has("al undid a change made behind the GM's screen.\n");
 }
 
-/* While Tension is hidden, a roll all see leaves a reference to a table
+/* While Tension is hidden, a roll everyone can see leaves a reference to a table
  * behind the screen as written, at any depth, whoever rolls; a secret roll
  * (the GM's eyes alone) rolls it. */
 static void
@@ -986,8 +986,8 @@ gm_open_table_notes_screened_and_missing_alike(void **unused)
 {
 	static const char players[] =
 	    "No table the players may read here is called %s (while Tension is hidden, a "
-	    "table behind the GM's screen reads as none to them): rolls all see leave it as "
-	    "written.\n";
+	    "table behind the GM's screen reads as none to them); a roll everyone can see "
+	    "shows such a reference as written instead of rolling it.\n";
 	char want[1024], note[512];
 
 	(void)unused;
