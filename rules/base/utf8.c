@@ -100,13 +100,33 @@ struct folding {
 	uint32_t prev; /* the code point read last, 0 at the start */
 };
 
-/* Pictographs that a zero-width joiner may join (emoji ZWJ sequences),
- * with the variation selector and skin tones that may stand before it. */
+/* Whether cp is Extended_Pictographic, the property on which Unicode
+ * defines the emoji ZWJ sequence (UAX #29, rule GB11). utf8proc marks the
+ * assigned code points that have it; Unicode gives it to the unassigned
+ * ones of the pictographic blocks too (U+1F000..U+1FAFF, U+1FC00..U+1FFFD),
+ * so that emoji newer than utf8proc's tables join as well. */
 static bool
-is_emoji(uint32_t cp)
+is_pictographic(uint32_t cp)
 {
-	return (cp >= 0x1F000 && cp <= 0x1FAFF) || (cp >= 0x2600 && cp <= 0x27BF) || cp == 0xFE0F ||
-	       (cp >= 0x1F3FB && cp <= 0x1F3FF);
+	const utf8proc_property_t *p;
+
+	if (cp == 0 || cp > 0x10FFFF)
+		return false;
+	p = utf8proc_get_property((utf8proc_int32_t)cp);
+	if (p->boundclass == UTF8PROC_BOUNDCLASS_EXTENDED_PICTOGRAPHIC)
+		return true;
+	return p->category == UTF8PROC_CATEGORY_CN &&
+	       ((cp >= 0x1F000 && cp <= 0x1FAFF) || (cp >= 0x1FC00 && cp <= 0x1FFFD));
+}
+
+/* Whether cp may stand just before the joiner of an emoji ZWJ sequence: a
+ * pictograph, or what GB11 lets follow one there and emoji put there, the
+ * emoji presentation selector U+FE0F (❤️‍🔥) or a skin tone U+1F3FB..U+1F3FF
+ * (👨🏻‍💻). */
+static bool
+ends_pictograph(uint32_t cp)
+{
+	return is_pictographic(cp) || cp == 0xFE0F || (cp >= 0x1F3FB && cp <= 0x1F3FF);
 }
 
 /* Whether cp is a letter (or, when mark, a combining mark) of a script
@@ -144,7 +164,7 @@ utf8_joiner_shows(uint32_t prev, uint32_t joiner, uint32_t next)
 	              utf8proc_get_property((utf8proc_int32_t)prev)->combining_class == 9;
 
 	if (joiner == 0x200D)
-		return virama || (is_emoji(prev) && is_emoji(next));
+		return virama || (ends_pictograph(prev) && is_pictographic(next));
 	if (joiner == 0x200C)
 		return virama || (is_joining_script(prev, true) && is_joining_script(next, false));
 	return false;

@@ -37,7 +37,9 @@ size_t utf8_cut(const char *s, size_t len, size_t max);
 /* Whether the zero-width joiner (U+200D) or non-joiner (U+200C) joiner,
  * between the code points prev and next (0 at either end), changes what
  * shows: either after a virama (an Indic conjunct's half form or its
- * absence), a joiner between two emoji (one glyph: a family), a non-joiner
+ * absence), a joiner of an emoji ZWJ sequence (one glyph: a family),
+ * between an Extended_Pictographic code point, or the U+FE0F or skin tone
+ * that follows one, and an Extended_Pictographic code point, a non-joiner
  * between two characters of a script whose letters join (Persian's
  * علی‌رضا). Between Latin letters, say, it shows nothing. */
 bool utf8_joiner_shows(uint32_t prev, uint32_t joiner, uint32_t next);

@@ -166,6 +166,8 @@ t7_a_joiner_that_shows_tells_names_apart(void **unused)
 	snprintf(line, sizeof(line), "/fungeon sheet %s", family);
 	fgtable_says(t, "e4", line, "(e1): level 2 bard");
 	fgtable_ok(t, "e5", "/fungeon join Alba bard 2");
+	/* the black bird joins a bird to a square that is a pictograph too */
+	fgtable_ok(t, "e7", "/fungeon join \xf0\x9f\x90\xa6\xe2\x80\x8d\xe2\xac\x9b bard 2");
 	fgtable_fails_unchanged(t, "e6",
 	                        "/fungeon join Al\xe2\x80\x8d"
 	                        "ba bard 2",

@@ -206,6 +206,49 @@ case_folded(void **unused)
 	assert_int_equal(utf8_casecmp("", ""), 0);
 }
 
+/* A zero-width joiner shows between a pictograph (Extended_Pictographic,
+ * or the U+FE0F or skin tone after one) and a pictograph, as in every
+ * emoji ZWJ sequence, and nowhere else among symbols: not between check
+ * marks or regional indicators, not before a variation selector. */
+static void
+emoji_joiners(void **unused)
+{
+	static const struct {
+		uint32_t prev, next;
+		bool shows;
+	} cases[] = {
+	    {0x1F468, 0x1F469, true},  /* 👨‍👩, a family's start */
+	    {0x1F3FB, 0x1F4BB, true},  /* 👨🏻‍💻: a skin tone before the joiner */
+	    {0xFE0F, 0x1F525, true},   /* ❤️‍🔥: the presentation selector before it */
+	    {0x2764, 0x1F525, true},   /* ❤‍🔥 */
+	    {0x1F426, 0x2B1B, true},   /* 🐦‍⬛ black bird: U+2B1B is a pictograph */
+	    {0x1F642, 0x2194, true},   /* 🙂‍↔️ head shaking: so is U+2194 */
+	    {0x00A9, 0x1F600, true},   /* © is one too */
+	    {0x1F600, 0x1FAE9, true},  /* unassigned in Unicode 15, a pictograph's block */
+	    {0x2713, 0x2713, false},   /* ✓ is a dingbat, no pictograph */
+	    {0x1F1E6, 0x1F1E8, false}, /* regional indicators pair without one */
+	    {0x1F600, 0xFE0F, false},  /* a selector after the joiner */
+	    {0x1F600, 0x1F3FB, false}, /* a skin tone after the joiner */
+	    {0x1F700, 0x1F600, false}, /* an alchemical symbol */
+	    {'a', 0x1F600, false},     {0x1F600, 'a', false},
+	    {0x1F600, 0, false},       {0, 0x1F600, false},
+	};
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		print_message("U+%04X U+200D U+%04X\n", (unsigned)cases[i].prev,
+		              (unsigned)cases[i].next);
+		assert_int_equal(utf8_joiner_shows(cases[i].prev, 0x200D, cases[i].next),
+		                 cases[i].shows);
+	}
+	/* the black bird is not a bird beside a black square; two check
+	 * marks with a joiner are the two without */
+	assert_true(utf8_casecmp("\xf0\x9f\x90\xa6\xe2\x80\x8d\xe2\xac\x9b",
+	                         "\xf0\x9f\x90\xa6\xe2\xac\x9b") != 0);
+	assert_int_equal(
+	    utf8_casecmp("\xe2\x9c\x93\xe2\x80\x8d\xe2\x9c\x93", "\xe2\x9c\x93\xe2\x9c\x93"), 0);
+}
+
 int
 main(void)
 {
@@ -213,6 +256,7 @@ main(void)
 	    cmocka_unit_test(sequence_lengths), cmocka_unit_test(ill_formed_sequences),
 	    cmocka_unit_test(whole_strings),    cmocka_unit_test(repair),
 	    cmocka_unit_test(case_folded),      cmocka_unit_test(decoded),
+	    cmocka_unit_test(emoji_joiners),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
