@@ -96,19 +96,51 @@ channel_mod_set(struct channel *ch, enum chanmod_id id, void *mod)
 	ch->mods[id] = mod;
 }
 
+#ifdef DELVER_DEBUG
+/* A text the bot writes it must read back, or the next start finds damage
+ * (a limit the commands allow that the loader refuses): in a DELVER_DEBUG
+ * build each text chanmod_write() makes is loaded into a fresh state, and a
+ * refusal aborts. */
+static void
+check_loads(const struct chanmod *m, const char *text, size_t len)
+{
+	cJSON *o = cJSON_ParseWithLength(text, len);
+	void *fresh = m->create();
+	char err[256] = "not JSON";
+
+	if (o == NULL || m->load(fresh, o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "the %s state's text (%zu bytes) does not load back: %s\n%.*s\n",
+		        m->name, len, err, (int)(len < 4096 ? len : 4096), text);
+		abort();
+	}
+	cJSON_Delete(o);
+	m->destroy(fresh);
+}
+#endif
+
 int
 chanmod_write(const struct chanmod *m, const void *state, struct buf *out)
 {
-	cJSON *o;
+	size_t from = out->len;
 	int rc;
 
-	if (m->write != NULL)
-		return m->write(state, out);
-	json_scratch_begin(); /* the tree lives for this call (json.h) */
-	o = m->save(state);
-	rc = o != NULL ? json_write(o, out) : -1;
-	cJSON_Delete(o);
-	json_scratch_end();
+	if (m->write != NULL) {
+		rc = m->write(state, out);
+	} else {
+		cJSON *o;
+
+		json_scratch_begin(); /* the tree lives for this call (json.h) */
+		o = m->save(state);
+		rc = o != NULL ? json_write(o, out) : -1;
+		cJSON_Delete(o);
+		json_scratch_end();
+	}
+#ifdef DELVER_DEBUG
+	if (rc == 0)
+		check_loads(m, out->p + from, out->len - from);
+#else
+	(void)from;
+#endif
 	return rc;
 }
 
