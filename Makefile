@@ -91,7 +91,7 @@ TOOL_SRC  := $(wildcard tests/tools/*.c)
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 FUZZ_SECONDS ?= 30
 
-.PHONY: all run test unit unit-bins unit-sanitize integration integration-deps lint format bench fuzz \
+.PHONY: all run test unit unit-sanitize integration lint format bench fuzz \
         fuzz-run deps deps-run deps-man install uninstall clean tools man
 .DEFAULT_GOAL := all
 
@@ -203,15 +203,10 @@ tools: $(TOOL_BIN)
 unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
-unit-bins: $(UNIT_BIN)
-
-SANITIZE_TEST := address,undefined,float-cast-overflow
 unit-sanitize:
-	@$(MAKE) --no-print-directory SANITIZE=$(SANITIZE_TEST) unit
+	@$(MAKE) --no-print-directory SANITIZE=address,undefined,float-cast-overflow unit
 
-integration-deps: all tools $(BUILD)/bench/bench_persist
-
-integration: integration-deps
+integration: all tools $(BUILD)/bench/bench_persist
 	@sh tests/run-integration.sh $(BUILD)
 
 # make test builds on every core unless make was given -j itself (its
@@ -221,7 +216,6 @@ TEST_J = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null 
 # The whole run needs about TEST_MB megabytes under build/ at its peak (its
 # three trees and the integration scripts' state); less free space is worth
 # a warning before the build rather than a linker's "No space left" later.
-# Its phases, and what is built beside the integration scripts: tests/run-test.sh.
 TEST_MB = 1000
 
 test: deps
@@ -229,8 +223,13 @@ test: deps
 	@free=$$(df -Pk build | awk 'NR==2 { print int($$4 / 1024) }'); \
 	[ -z "$$free" ] || [ "$$free" -ge $(TEST_MB) ] || \
 	echo "make test: warning: $$free MB free under build/, and a whole run needs about $(TEST_MB) MB; it may fail for lack of space" >&2
-	@MAKE="$(MAKE) --no-print-directory" TEST_J="$(TEST_J)" SANITIZE_TEST=$(SANITIZE_TEST) \
-		sh tests/run-test.sh
+	@$(MAKE) --no-print-directory $(TEST_J) all
+	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory $(TEST_J) unit
+	@$(MAKE) --no-print-directory $(TEST_J) unit-sanitize
+	@$(MAKE) --no-print-directory $(TEST_J) fuzz-run
+	@$(MAKE) --no-print-directory $(TEST_J) integration
+	@sh tests/summary.sh
 
 lint:
 	@sh tests/lint.sh

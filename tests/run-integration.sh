@@ -77,7 +77,7 @@ one() {
 	# The log's tail is printed in one write so another lane's lines do
 	# not land inside it.
 	{
-		echo "FAIL: $t ($(($(date +%s) - start))s); its log follows"
+		echo "FAIL: $t; its log follows"
 		tail -n 60 "$log"
 	} > "$log.tail"
 	cat "$log.tail"
