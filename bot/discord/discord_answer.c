@@ -62,8 +62,8 @@ late_say(struct discord *dc, bool summed)
 	log_warnx("discord: %llu interaction%s replayed after the restart had waited out "
 	          "Discord's 3 s while delver was down and went unanswered%s; %llu since the "
 	          "start",
-	          (unsigned long long)dc->late_unsaid, dc->late_unsaid == 1 ? "" : "s",
-	          period, (unsigned long long)dc->shed_late);
+	          (unsigned long long)dc->late_unsaid, dc->late_unsaid == 1 ? "" : "s", period,
+	          (unsigned long long)dc->shed_late);
 	dc->late_unsaid = 0;
 	if (dc->stopped)
 		return;

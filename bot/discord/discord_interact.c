@@ -28,7 +28,7 @@
 #define SEEN_MAX     4096 /* interaction ids remembered */
 #define BUTTONS_KEPT 4096 /* long button command lines remembered */
 #define TOKEN_MAX    1000
-#define PATH_ROOM    64 /* a REST path's bytes besides its token */
+#define PATH_ROOM    64         /* a REST path's bytes besides its token */
 #define VALUE_MAX    4096       /* bytes of one option value */
 #define BODY_MAX     (1u << 20) /* bytes of one answer's JSON body */
 

@@ -35,7 +35,7 @@ struct pending {
 	struct discord *dc;
 	char id[24];
 	int type;
-	bool private; /* the deferral is ephemeral */
+	bool private;  /* the deferral is ephemeral */
 	char *webhook; /* "/webhooks/APP/TOKEN" */
 	char chan_key[KEY_MAX], user_key[KEY_MAX];
 	int64_t created_ms; /* unix ms, from the id */
@@ -141,9 +141,10 @@ on_probe(struct request *req, void *ctx)
 		         how == REQUEST_DONE ? "changed nothing: the user is told so"
 		                             : "an answer that cannot be read");
 	} else {
-		log_warnx("discord: whether interaction %s, deferred by the process before, "
-		          "changed anything cannot be told now; it is tried again at the next start",
-		          p->id);
+		log_warnx(
+		    "discord: whether interaction %s, deferred by the process before, "
+		    "changed anything cannot be told now; it is tried again at the next start",
+		    p->id);
 		request_free(req);
 		pending_free(p);
 		return;
@@ -262,7 +263,8 @@ discord_pending_resume(struct discord *dc)
 	DIR *d;
 	struct dirent *e;
 
-	if (dc->rest == NULL || !note_path(dc, NULL, dir, sizeof(dir)) || (d = opendir(dir)) == NULL)
+	if (dc->rest == NULL || !note_path(dc, NULL, dir, sizeof(dir)) ||
+	    (d = opendir(dir)) == NULL)
 		return;
 	while ((e = readdir(d)) != NULL) {
 		struct pending *p;

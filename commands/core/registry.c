@@ -498,8 +498,9 @@ registry_check_required(struct invocation *inv, struct reply *out)
 				snprintf(what, sizeof(what), "no %s given", c->opts[i].name);
 			else
 				snprintf(what, sizeof(what), "no %s given (%c%s)", c->opts[i].name,
-				         !isupper((unsigned char)d[1]) ? tolower((unsigned char)d[0])
-				                                      : d[0],
+				         !isupper((unsigned char)d[1])
+				             ? tolower((unsigned char)d[0])
+				             : d[0],
 				         d + 1);
 			usage_error(inv, out, what);
 			return -1;

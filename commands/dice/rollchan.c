@@ -239,17 +239,19 @@ name_refusal(const char *name, char *err, size_t errlen)
 	else if (n >= ROLLCHAN_NAME_MAX)
 		snprintf(err, errlen, "'%s...' is too long (%zu bytes): %s.", quoted, n, whole);
 	else if (c0 == 'd' || c0 == 'D')
-		snprintf(err, errlen,
-		         "'%s' starts with d, as dice do (d6), so it cannot name a saved roll; start "
-		         "it with another letter (e.g. my-%s).",
-		         quoted, quoted);
+		snprintf(
+		    err, errlen,
+		    "'%s' starts with d, as dice do (d6), so it cannot name a saved roll; start "
+		    "it with another letter (e.g. my-%s).",
+		    quoted, quoted);
 	else if (strcasecmp(name, "adv") == 0 || strcasecmp(name, "dis") == 0)
 		snprintf(err, errlen,
 		         "'%s' means %s in a roll, so it cannot name a saved roll; pick another "
 		         "name.",
 		         quoted, c0 == 'a' || c0 == 'A' ? "advantage" : "disadvantage");
 	else if (!((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z')))
-		snprintf(err, errlen, "'%s' does not start with an ASCII letter: %s.", quoted, whole);
+		snprintf(err, errlen, "'%s' does not start with an ASCII letter: %s.", quoted,
+		         whole);
 	else
 		snprintf(err, errlen, "'%s' holds a character other than those allowed: %s.",
 		         quoted, whole);

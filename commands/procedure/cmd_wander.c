@@ -185,14 +185,16 @@ chance_arg(struct invocation *inv, int proc, struct odds *chance, struct reply *
 		/* A bare number here was meant for the option after it, which the
 		 * registry cannot know: it fills options by their type alone. */
 		if (proc == WANDER_TENSION && number && !invocation_has(inv, "tension"))
-			reply_error(out,
-			            "Chance is for the classic check only; the tension check has fixed "
-			            "odds (for a Tension of %s, write tension:%s).",
-			            v, v);
+			reply_error(
+			    out,
+			    "Chance is for the classic check only; the tension check has fixed "
+			    "odds (for a Tension of %s, write tension:%s).",
+			    v, v);
 		else
-			reply_error(out,
-			            "Chance is for the classic check only; the %s check has fixed odds.",
-			            wander_name(proc));
+			reply_error(
+			    out,
+			    "Chance is for the classic check only; the %s check has fixed odds.",
+			    wander_name(proc));
 		return -1;
 	}
 	if (odds_parse(invocation_str(inv, "chance"), chance, err, sizeof(err)) < 0) {
@@ -223,12 +225,14 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		return;
 	if (invocation_has(inv, "exits") && proc != WANDER_REST && proc != WANDER_TENSION) {
 		if (proc == WANDER_CLASSIC && !invocation_has(inv, "chance"))
-			reply_error(out,
-			            "Exits count for the rest and tension checks only, not classic (for "
-			            "classic odds of %d in 6, write chance:%d).",
-			            exits, exits);
+			reply_error(
+			    out,
+			    "Exits count for the rest and tension checks only, not classic (for "
+			    "classic odds of %d in 6, write chance:%d).",
+			    exits, exits);
 		else
-			reply_error(out, "Exits count for the rest and tension checks only, not %s.",
+			reply_error(out,
+			            "Exits count for the rest and tension checks only, not %s.",
 			            wander_name(proc));
 		return;
 	}

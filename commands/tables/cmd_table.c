@@ -438,7 +438,8 @@ copy_source(struct invocation *inv, const char *from, struct reply *out)
 	if (src == NULL && !failed && alt[0] != '\0' && strcmp(alt, key) != 0)
 		src = state_channel_read(inv->state, alt, &failed);
 	if (failed) {
-		reply_error(out, "The record of %.40s cannot be read just now; try again in a moment.",
+		reply_error(out,
+		            "The record of %.40s cannot be read just now; try again in a moment.",
 		            mine ? "your private messages with delver" : from);
 		return NULL;
 	}
@@ -464,8 +465,9 @@ copy_source(struct invocation *inv, const char *from, struct reply *out)
 	}
 	if (src == NULL || tables_state_peek(src) == NULL) {
 		if (mine)
-			reply_error(out, "Your private messages with delver have no tables of their "
-			                 "own to copy; make one there first (table set NAME).");
+			reply_error(out,
+			            "Your private messages with delver have no tables of their "
+			            "own to copy; make one there first (table set NAME).");
 		else
 			reply_error(out, "%.40s has no tables of its own to copy.", from);
 		return NULL;

@@ -83,10 +83,10 @@
  *                             --expect-compress, for the next connections) | zcorrupt (a corrupt
  * block) | zbomb BYTES (an event that deflates a thousandfold) | ztext (op 1 as plain text on a
  * compressed connection) | rest429 ... | rest5xx ... | restslow ... | rest401 ... |
- * restecho ... | rest403 ... | restclear (see rest.c) | dmclosed USER [off] (USER's DMs closed: 403 code 50007)
- * | ratelimit CLASS [limit=N] [per=MS] (a rate limit's numbers, see limits.c) | invalidlimit N
- * (invalid requests in 10 minutes that get the IP banned; 10,000) | msgdelete ID (someone
- * deleted that message of the bot's) | noaccess CHAN (the bot may no longer view channel
+ * restecho ... | rest403 ... | restclear (see rest.c) | dmclosed USER [off] (USER's DMs closed: 403
+ * code 50007) | ratelimit CLASS [limit=N] [per=MS] (a rate limit's numbers, see limits.c) |
+ * invalidlimit N (invalid requests in 10 minutes that get the IP banned; 10,000) | msgdelete ID
+ * (someone deleted that message of the bot's) | noaccess CHAN (the bot may no longer view channel
  * CHAN, n for channel n: 403 code 50001 there) | nohistory CHAN (the bot lacks Read Message
  * History there: reading a message is refused, 403 code 50001) | nosend CHAN [off] (the bot
  * lacks Send Messages there: posting is refused, 403 code 50013) | noview CHAN [off] (nor View

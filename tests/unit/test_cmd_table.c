@@ -1394,10 +1394,11 @@ private_conversation_is_its_users(void **unused)
 	assert_false(reply_is_error(cr.last));
 	run_on("irc", crypt, al, "table copy encounter from:ME");
 	assert_false(reply_is_error(cr.last));
-	assert_string_equal(text, "Copied 1 table from your private messages: encounter; nothing "
-	                          "in them is struck.\nTension is open here, so the players can "
-	                          "show and roll encounter; /tension mode hidden puts it behind the "
-	                          "GM's screen.\n");
+	assert_string_equal(text,
+	                    "Copied 1 table from your private messages: encounter; nothing "
+	                    "in them is struck.\nTension is open here, so the players can "
+	                    "show and roll encounter; /tension mode hidden puts it behind the "
+	                    "GM's screen.\n");
 	run_on("irc", crypt, al, "table copy loot from:me");
 	assert_string_equal(reply_error_text(cr.last),
 	                    "Your private messages with delver have no table called loot.");
@@ -1409,7 +1410,8 @@ private_conversation_is_its_users(void **unused)
 	                    "Your private messages with delver have no table called encounter.");
 	/* in a channel, the seat is still claimed first */
 	run_on("irc", crypt, bob, "tension mode open");
-	assert_string_equal(reply_error_text(cr.last), "Only the GM can do that here; the GM is gm.");
+	assert_string_equal(reply_error_text(cr.last),
+	                    "Only the GM can do that here; the GM is gm.");
 	run_on("irc", "irc:net:#empty", bob, "tension mode open");
 	assert_true(reply_is_error(cr.last));
 	/* a Discord DM is its user's too */

@@ -227,7 +227,8 @@ console_words_in_any_case_after_blanks(void **unused)
 	says(c, "  /as bob", "gm>   /as bob\nYou are now bob.\n");
 	says(c, "/AS carol", "bob> /AS carol\nYou are now carol.\n");
 	says(c, " Channel crypt", "carol>  Channel crypt\nYou are now in channel crypt.\n");
-	says(c, "!CHANNEL", "carol> !CHANNEL\nYou are in channel crypt; /channel NAME changes it.\n");
+	says(c, "!CHANNEL",
+	     "carol> !CHANNEL\nYou are in channel crypt; /channel NAME changes it.\n");
 	for (size_t i = 0; i < sizeof(quits) / sizeof(quits[0]); i++) {
 		bool more;
 		char *text = say(c, quits[i], &more);

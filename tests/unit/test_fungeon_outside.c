@@ -183,7 +183,7 @@ f27_a_long_name_shows_whole_on_its_dice_line(void **unused)
 
 	(void)unused;
 	for (int i = 0; i < 24; i++)
-		strcat(name, "\xf0\x9f\x90\x89"); /* a dragon */
+		memcpy(name + 4 * i, "\xf0\x9f\x90\x89", 5); /* a dragon, and the NUL */
 	snprintf(line, sizeof(line), "/fungeon monster add %s level 1", name);
 	fgtable_alone_on_floor(t, 1, line);
 	said = fgtable_said(t, "al", "/fungeon combat");

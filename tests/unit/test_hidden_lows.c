@@ -84,8 +84,8 @@ play_on(enum playview_kind kind, const char *const *setup, const struct step *pl
 		    !(kind == PLAYVIEW_IRC && strcmp(s->who, "gm") == 0 &&
 		      s->view == PLAYVIEW_INVOKER) &&
 		    strstr(buf_str(&seen), s->want) == NULL)
-			fail_msg("%s: %s's '%s' did not show '%s':\n%s", playview_names[kind], s->who,
-			         s->line, s->want, buf_str(&seen));
+			fail_msg("%s: %s's '%s' did not show '%s':\n%s", playview_names[kind],
+			         s->who, s->line, s->want, buf_str(&seen));
 		/* the GM's own view is the GM's: only its words are checked */
 		if (strcmp(s->who, "gm") != 0 || s->view == PLAYVIEW_CHANNEL)
 			buf_addf(&all, "== %s: %s\n%s", s->who, s->line, buf_str(&seen));
@@ -107,8 +107,8 @@ two_worlds(const char *const *a, const char *const *b, const struct step *play)
 		char *vb = play_on((enum playview_kind)k, b, play);
 
 		if (strcmp(va, vb) != 0)
-			fail_msg("%s: the worlds read apart:\n--- A\n%s\n--- B\n%s", playview_names[k],
-			         va, vb);
+			fail_msg("%s: the worlds read apart:\n--- A\n%s\n--- B\n%s",
+			         playview_names[k], va, vb);
 		free(va);
 		free(vb);
 	}
@@ -116,7 +116,7 @@ two_worlds(const char *const *a, const char *const *b, const struct step *play)
 
 /* A Discord /table set of name with entries. */
 #define TABLE_SET(name, entries)                                                                   \
-	"{\"type\":1,\"name\":\"table\",\"options\":[{\"name\":\"set\",\"type\":1,\"options\":"     \
+	"{\"type\":1,\"name\":\"table\",\"options\":[{\"name\":\"set\",\"type\":1,\"options\":"    \
 	"[{\"name\":\"name\",\"type\":3,\"value\":\"" name "\"},{\"name\":\"entries\",\"type\":3," \
 	"\"value\":\"" entries "\"}]}]}"
 #define TABLE_NAMED(sub, name)                                                                     \
@@ -138,10 +138,13 @@ two_worlds(const char *const *a, const char *const *b, const struct step *play)
 static void
 look_alike_of_a_readable_table(void **unused)
 {
-	static const char *const a[] = {
-	    "gm claim", "table set loot 1-6: gold", "tension mode hidden",
-	    "table set encounter 1-6: [[" GOLD_CY "]]", "table set " GOLD_CY " 1-6: Quillfang",
-	    "gm release", NULL};
+	static const char *const a[] = {"gm claim",
+	                                "table set loot 1-6: gold",
+	                                "tension mode hidden",
+	                                "table set encounter 1-6: [[" GOLD_CY "]]",
+	                                "table set " GOLD_CY " 1-6: Quillfang",
+	                                "gm release",
+	                                NULL};
 	static const char *const b[] = {"gm claim",
 	                                "table set loot 1-6: gold",
 	                                "tension mode hidden",
@@ -181,10 +184,13 @@ look_alike_of_a_readable_table(void **unused)
 static void
 look_alike_named_to_read(void **unused)
 {
-	static const char *const a[] = {
-	    "gm claim", "table set loot 1-6: gold", "tension mode hidden",
-	    "table set encounter 1-6: [[" GOLD_CY "]]", "table set " GOLD_CY " 1-6: Quillfang",
-	    "gm release", NULL};
+	static const char *const a[] = {"gm claim",
+	                                "table set loot 1-6: gold",
+	                                "tension mode hidden",
+	                                "table set encounter 1-6: [[" GOLD_CY "]]",
+	                                "table set " GOLD_CY " 1-6: Quillfang",
+	                                "gm release",
+	                                NULL};
 	static const char *const b[] = {"gm claim",
 	                                "table set loot 1-6: gold",
 	                                "tension mode hidden",
@@ -194,7 +200,7 @@ look_alike_named_to_read(void **unused)
 	                                NULL};
 #define ALIKE                                                                                      \
 	"No table you may read here is called " LOOT_CY ", a name that looks the same as the "     \
-	"table loot's but is spelled with a letter of another alphabet; type loot to name that "  \
+	"table loot's but is spelled with a letter of another alphabet; type loot to name that "   \
 	"table."
 	static const struct step play[] = {
 	    {"alice", "table show " LOOT_CY, TABLE_NAMED("show", LOOT_CY), PLAYVIEW_INVOKER, ALIKE},
@@ -214,7 +220,7 @@ look_alike_named_to_read(void **unused)
 }
 
 #define TENSION_MODE(m)                                                                            \
-	"{\"type\":1,\"name\":\"tension\",\"options\":[{\"name\":\"mode\",\"type\":1,"            \
+	"{\"type\":1,\"name\":\"tension\",\"options\":[{\"name\":\"mode\",\"type\":1,"             \
 	"\"options\":[{\"name\":\"mode\",\"type\":3,\"value\":\"" m "\"}]}]}"
 
 /*
@@ -242,7 +248,7 @@ mode_hidden_again_answers_the_gm_alone(void **unused)
 }
 
 #define TENSION_STRIKE(opts)                                                                       \
-	"{\"type\":1,\"name\":\"tension\",\"options\":[{\"name\":\"strike\",\"type\":1,"          \
+	"{\"type\":1,\"name\":\"tension\",\"options\":[{\"name\":\"strike\",\"type\":1,"           \
 	"\"options\":[" opts "]}]}"
 
 /*
@@ -256,9 +262,9 @@ strike_without_an_entry(void **unused)
 	static const char *const a[] = {
 	    "gm claim", "tension table set encounter 1-10 Quillfang; 11-20 Gloamjaw",
 	    "tension mode hidden", "tension strike Gloamjaw", NULL};
-	static const char *const b[] = {
-	    "gm claim", "tension table set encounter 1-4 Morrowisp; 5-20 Ashveil",
-	    "tension mode hidden", "tension set 8 # ambush", NULL};
+	static const char *const b[] = {"gm claim",
+	                                "tension table set encounter 1-4 Morrowisp; 5-20 Ashveil",
+	                                "tension mode hidden", "tension set 8 # ambush", NULL};
 	static const struct step play[] = {
 	    {"alice", "tension strike", TENSION_STRIKE(""), PLAYVIEW_INVOKER,
 	     "No entry given (a range (9-12), a result (10) or part of the entry's text); usage: "},

@@ -1258,14 +1258,11 @@ test_roll_shortcuts(void **state)
 	feed(f, ":alice!a@h PRIVMSG #a :!rol 1d6");
 	assert_string_equal(out(f), "");
 	feed(f, ":alice!a@h PRIVMSG delver :rol 1d6");
-	assert_string_equal(
-	    out(f),
-	    "NOTICE alice :Unknown command 'rol'; did you mean !roll?\r\n");
+	assert_string_equal(out(f), "NOTICE alice :Unknown command 'rol'; did you mean !roll?\r\n");
 	/* !help asked in a channel answers, the closest command named. */
 	feed(f, ":alice!a@h PRIVMSG #a :!help rol");
-	assert_string_equal(
-	    out(f),
-	    "NOTICE alice :There is no command 'rol'; did you mean !roll?\r\n");
+	assert_string_equal(out(f),
+	                    "NOTICE alice :There is no command 'rol'; did you mean !roll?\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!hazard tabel");
 	assert_string_equal(
 	    out(f), "NOTICE alice :Unknown subcommand 'tabel' (did you mean table?); usage: "

@@ -151,8 +151,8 @@ vendors_at_their_limits(void **unused)
 
 		assert_int_equal(strlen(names[i]), VENDOR_NAME_MAX);
 		snprintf(v->name, sizeof(v->name), "%s", names[i]);
-		v->stock = (struct vendor_stock){.hoards = 6, .rations_d = {6, 6}, .coin_d10 = 10,
-		                                 .skill_d10 = 10};
+		v->stock = (struct vendor_stock){
+		    .hoards = 6, .rations_d = {6, 6}, .coin_d10 = 10, .skill_d10 = 10};
 		for (int j = 0; j < VENDOR_TRIED_MAX; j++) {
 			char item[VENDOR_ITEM_MAX + 1];
 

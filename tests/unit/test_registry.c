@@ -194,8 +194,9 @@ values_go_where_they_fit(void **state)
 	invocation_clear(&f->inv);
 	/* a number past the colour is the coats: the colour is still asked */
 	assert_int_equal(parse(f, "room set paint 2"), -1);
-	assert_string_equal(reply_error_text(f->out),
-	                    "No colour given (a colour); usage: /room set paint <red|green> [coats] [note]");
+	assert_string_equal(
+	    reply_error_text(f->out),
+	    "No colour given (a colour); usage: /room set paint <red|green> [coats] [note]");
 }
 
 static void
@@ -243,8 +244,9 @@ errors_say_what_is_allowed(void **state)
 	assert_int_equal(parse(f, "room set paint red 1 a:b"), 0);
 	assert_string_equal(invocation_str(&f->inv, "note"), "a:b");
 	invocation_clear(&f->inv);
-	expect_error(f, "room set paint",
-	             "No colour given (a colour); usage: /room set paint <red|green> [coats] [note]");
+	expect_error(
+	    f, "room set paint",
+	    "No colour given (a colour); usage: /room set paint <red|green> [coats] [note]");
 	/* play-test 2: type:fire type:ice kept ice without a word */
 	expect_error(f, "room set paint red coats:1 coats:2",
 	             "The option coats: is given twice (the second: coats:2); give each option "
@@ -256,7 +258,8 @@ errors_say_what_is_allowed(void **state)
 	    f, "say loud:maybe hi",
 	    "Loud must be true or false (got 'maybe'); usage: /say <text> [loud:true|false] "
 	    "[times:N]");
-	expect_error(f, "say", "No text given (what to say); usage: /say <text> [loud:true|false] [times:N]");
+	expect_error(f, "say",
+	             "No text given (what to say); usage: /say <text> [loud:true|false] [times:N]");
 	expect_error(f, "room set", "A subcommand is needed; usage: /room set <paint|wipe>");
 	expect_error(f, "room set fly", "Unknown subcommand 'fly'; usage: /room set <paint|wipe>");
 	expect_error(f, "room dance", "Unknown subcommand 'dance'; usage: /room <look|set>");
@@ -848,10 +851,11 @@ saved_rolls(void **state)
 	                    "'dagger' starts with d, as dice do (d6), so it cannot name a saved "
 	                    "roll; start it with another letter (e.g. my-dagger).");
 	run(d, "alice", false, "/save 9lives 1d6", out);
-	assert_string_equal(reply_error_text(out),
-	                    "'9lives' does not start with an ASCII letter: a saved roll's name is 1 "
-	                    "to 24 ASCII letters, digits, '-' or '_', starting with a letter other "
-	                    "than d.");
+	assert_string_equal(
+	    reply_error_text(out),
+	    "'9lives' does not start with an ASCII letter: a saved roll's name is 1 "
+	    "to 24 ASCII letters, digits, '-' or '_', starting with a letter other "
+	    "than d.");
 	run(d, "alice", false, "/save \"fire ball\" 1d6", out);
 	assert_string_equal(reply_error_text(out),
 	                    "'fire ball' holds a character other than those allowed: a saved "

@@ -742,7 +742,7 @@ fault(const char *route, struct http_answer *a)
 
 		if (f->count <= 0 || strstr(route, f->match) == NULL ||
 		    (f->method[0] != '\0' && (strncmp(route, f->method, strlen(f->method)) != 0 ||
-		                               route[strlen(f->method)] != ' ')))
+		                              route[strlen(f->method)] != ' ')))
 			continue;
 		f->count--;
 		if (strcmp(f->kind, "slow") == 0) {
