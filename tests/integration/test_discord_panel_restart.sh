@@ -156,11 +156,13 @@ esac
 [ "$(stat interactions.replay_duplicates)" = 0 ] || fail "the replayed press was answered again"
 [ "$(field 1)" = "$second" ] || fail "the replayed press moved the panel: $(panel)"
 
-# A change whose edit Discord refused (429, retry after 2 s), then a
+# A change whose edit Discord refused (429, retry after 8 s), then a
 # kill -9 before that: the panel shows the turn before. The next start
-# (once the 2 s passed: Discord's limit holds for any process) checks it
-# and edits it once.
-ctl "rest429 match=/messages/:id count=1 retry=2"
+# (once the 8 s passed: Discord's limit holds for any process) checks it
+# and edits it once. The wait is long so that this script sees the 429
+# and stops the bot before its retry on a loaded machine (with 2 s a
+# poll's python, started beside the other lanes, took longer).
+ctl "rest429 match=/messages/:id count=1 retry=8"
 one "$(tmpl turn '[{"type":1,"name":"advance"}]' 'pass' false ',"user":1')"
 wait_until "r['r429'] == 1" 5
 kill -STOP "$BOT_PID"
@@ -171,7 +173,7 @@ esac
 kill -KILL "$BOT_PID"
 wait "$BOT_PID" 2>/dev/null
 BOT_PID=""
-sleep 2
+sleep 8
 snap
 restart "$resumed"
 wait_until "r['channel_gets'] == $cgets + 1 and r['channel_edits'] == $edits + 1" 10
