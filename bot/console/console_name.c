@@ -71,10 +71,9 @@ console_name_clean(const char *what, const char *s, size_t len, char out[NAME_MA
 }
 
 bool
-console_name_channel(const struct origin *o, const char *text, char *key, char *alt)
+console_name_channel(const struct origin *o, const char *text, char *key)
 {
 	(void)o;
-	alt[0] = '\0';
 	if (text[0] == '#')
 		text++;
 	if (*text == '\0' || strlen(text) + 9 >= KEY_MAX || strpbrk(text, " :") != NULL)

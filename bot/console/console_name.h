@@ -31,7 +31,7 @@ int console_name_clean(const char *what, const char *s, size_t len, char out[NAM
                        char *err, size_t errlen);
 
 /* The console's channel_named (struct origin): text is a channel's name,
- * with or without "#", and its key "console:NAME"; alt is "". */
-bool console_name_channel(const struct origin *o, const char *text, char *key, char *alt);
+ * with or without "#", and its key "console:NAME". */
+bool console_name_channel(const struct origin *o, const char *text, char *key);
 
 #endif

@@ -586,6 +586,20 @@ check_posted(void *ctx, const char *refusal)
 	check_answer(ctx, refusal);
 }
 
+bool
+discord_answer_original(const char *body, size_t len, bool *loading, bool *ephemeral)
+{
+	cJSON *j = cJSON_ParseWithLength(body, len);
+	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(j, "flags");
+	unsigned f = cJSON_IsNumber(flags) ? (unsigned)flags->valueint : 0;
+	bool read = j != NULL;
+
+	*loading = (f & DISCORD_FLAG_LOADING) != 0;
+	*ephemeral = *loading && (f & DISCORD_FLAG_EPHEMERAL) != 0;
+	cJSON_Delete(j);
+	return read;
+}
+
 /* Discord's word on a replayed interaction: no original response (404):
  * nobody answered it, so the answer goes now if it still may; a deferral
  * not completed (the LOADING flag): the answer completes it, as an edit;
@@ -598,22 +612,13 @@ on_original(void *ctx, const struct rest_result *res)
 	struct check *c = ctx;
 	struct discord *dc = c->dc;
 	struct discord_live_post *post;
-	cJSON *j;
-	const cJSON *flags;
 	char why[400];
 
 	if (res->status == 404) {
 		c->loading = false;
 	} else if (res->status >= 200 && res->status <= 299 &&
-	           (j = cJSON_ParseWithLength(res->body, res->len)) != NULL &&
-	           (flags = cJSON_GetObjectItemCaseSensitive(j, "flags"), true)) {
-		bool loading = cJSON_IsNumber(flags) &&
-		               ((unsigned)flags->valueint & DISCORD_FLAG_LOADING) != 0;
-
-		c->loading = loading;
-		c->loading_private = loading && (flags->valueint & DISCORD_FLAG_EPHEMERAL) != 0;
-		cJSON_Delete(j);
-		if (!loading) {
+	           discord_answer_original(res->body, res->len, &c->loading, &c->loading_private)) {
+		if (!c->loading) {
 			dc->stats.replayed_answered++;
 			log_debug("discord: interaction %s was answered before the restart",
 			          c->out.id);

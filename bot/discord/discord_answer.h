@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 
 struct discord;
 struct interact_out;
@@ -65,6 +66,13 @@ void discord_answer_deliver(struct discord *dc, struct request *req, struct inte
  * process holds that interaction already. */
 void discord_answer_complete(struct discord *dc, struct interact_out *ans, bool private,
                              int64_t created_ms);
+
+/* Reads an interaction's original response (the body, len bytes, of a
+ * 2xx answer to GET .../messages/@original): whether it is still a
+ * deferral nobody completed (the LOADING flag) and, when it is, whether
+ * that deferral is ephemeral. Returns false, with both false, when the
+ * body is no JSON. */
+bool discord_answer_original(const char *body, size_t len, bool *loading, bool *ephemeral);
 
 /* Counts an interaction shed (too late to answer). */
 void discord_answer_count_shed(struct discord *dc);

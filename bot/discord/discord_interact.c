@@ -149,12 +149,11 @@ discord_key(char *dst, const cJSON *id)
 }
 
 bool
-discord_interact_channel_named(const struct origin *o, const char *text, char *key, char *alt)
+discord_interact_channel_named(const struct origin *o, const char *text, char *key)
 {
 	size_t n = strlen(text);
 
 	(void)o;
-	alt[0] = '\0';
 	if (n >= 3 && text[0] == '<' && text[1] == '#' && text[n - 1] == '>') {
 		text += 2;
 		n -= 3;

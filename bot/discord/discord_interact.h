@@ -163,8 +163,7 @@ struct roles *discord_interact_roles(struct interact *it);
 const struct discord_interact_stats *discord_interact_stats(const struct interact *it);
 
 /* Discord's channel_named (struct origin): a channel is named by its
- * mention "<#id>", "#id" or its id (a snowflake), its key "discord:ID";
- * alt is "". */
-bool discord_interact_channel_named(const struct origin *o, const char *text, char *key, char *alt);
+ * mention "<#id>", "#id" or its id (a snowflake), its key "discord:ID". */
+bool discord_interact_channel_named(const struct origin *o, const char *text, char *key);
 
 #endif

@@ -168,9 +168,7 @@ on_original(void *ctx, const struct rest_result *res)
 	struct discord *dc = p->dc;
 	struct origin o;
 	struct request *req;
-	cJSON *j = NULL;
-	const cJSON *flags;
-	bool loading;
+	bool loading, ephemeral;
 
 	if (res->status == 401 || res->status == 404) {
 		discord_pending_done(dc, p->id); /* no token left, or nothing to edit */
@@ -184,10 +182,8 @@ on_original(void *ctx, const struct rest_result *res)
 		pending_free(p);
 		return;
 	}
-	j = cJSON_ParseWithLength(res->body, res->len);
-	flags = cJSON_GetObjectItemCaseSensitive(j, "flags");
-	loading = cJSON_IsNumber(flags) && ((unsigned)flags->valueint & DISCORD_FLAG_LOADING) != 0;
-	cJSON_Delete(j);
+	/* A body that is no JSON reads as answered: nothing is sent. */
+	discord_answer_original(res->body, res->len, &loading, &ephemeral);
 	if (!loading || dc->d == NULL) {
 		discord_pending_done(dc, p->id); /* answered before the kill */
 		pending_free(p);

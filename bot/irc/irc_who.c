@@ -134,7 +134,7 @@ nick_now(void *ctx, const char *key)
 }
 
 bool
-irc_who_channel_named(const struct origin *o, const char *text, char *key, char *alt)
+irc_who_channel_named(const struct origin *o, const char *text, char *key)
 {
 	const struct irc_bot *b = o->name_ctx;
 	const char *here = o->chan_key, *net = strchr(here, ':'), *end;
@@ -142,7 +142,6 @@ irc_who_channel_named(const struct origin *o, const char *text, char *key, char 
 	size_t n = strlen(text);
 	int rc;
 
-	alt[0] = '\0';
 	if (net == NULL || (end = strchr(net + 1, ':')) == NULL || n < 2 || n > 64 ||
 	    strchr("#&", text[0]) == NULL || strpbrk(text, " ,\a") != NULL)
 		return false;

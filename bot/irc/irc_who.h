@@ -27,10 +27,10 @@ int irc_who_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan,
  * origin's network, its key "irc:NETWORK:" and the name folded by the
  * server's CASEMAPPING, as irc_who_origin keys a channel (the connection
  * is the origin's name_ctx, a struct irc_bot; without one, rfc1459, IRC's
- * default when a server announces none). alt is always "": the fold is
- * the server's own, so no other key can name the same channel.
+ * default when a server announces none): the fold is the server's own, so
+ * no other key can name the same channel.
  */
-bool irc_who_channel_named(const struct origin *o, const char *text, char *key, char *alt);
+bool irc_who_channel_named(const struct origin *o, const char *text, char *key);
 
 /*
  * Whether the sender of m is one of the network's admins: an entry with

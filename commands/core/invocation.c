@@ -110,9 +110,7 @@ invocation_claim_hint(struct reply *out)
 }
 
 bool
-invocation_channel_named(const struct invocation *inv, const char *text, char *key, char *alt)
+invocation_channel_named(const struct invocation *inv, const char *text, char *key)
 {
-	alt[0] = '\0';
-	return inv->from->channel_named != NULL &&
-	       inv->from->channel_named(inv->from, text, key, alt);
+	return inv->from->channel_named != NULL && inv->from->channel_named(inv->from, text, key);
 }

@@ -46,13 +46,11 @@ struct origin {
 	const char *(*name_now)(void *ctx, const char *user_key);
 	void *name_ctx; /* the transport's: name_now's ctx, read by channel_named too */
 	/* Reads text (a user's words naming a channel, as this platform writes
-	 * one) as the key of that channel into key (KEY_MAX bytes), and into
-	 * alt (KEY_MAX bytes, "" when none) the key the same words give a
-	 * server that folds case otherwise; returns false when text names no
-	 * channel. o is this origin (its keys tell the network, its name_ctx
-	 * the connection, whose case folding an IRC server sets). Filled by
-	 * the transport; NULL where no channel can be named. */
-	bool (*channel_named)(const struct origin *o, const char *text, char *key, char *alt);
+	 * one) as the key of that channel into key (KEY_MAX bytes); returns
+	 * false when text names no channel. o is this origin (its keys tell the network, its
+	 * name_ctx the connection, whose case folding an IRC server sets). Filled by the transport;
+	 * NULL where no channel can be named. */
+	bool (*channel_named)(const struct origin *o, const char *text, char *key);
 };
 
 struct cmd_arg {
@@ -122,10 +120,9 @@ void invocation_screen(struct invocation *inv, struct reply *out, unsigned style
 bool invocation_require_gm(struct invocation *inv, struct reply *out);
 
 /* The channel key that text (a user's words) names on the invoker's
- * platform, into key (KEY_MAX bytes), with alt (KEY_MAX bytes) as the
- * origin's channel_named() gives it ("" when it gives none). Returns false
- * when text names none, or the platform names no channels. */
-bool invocation_channel_named(const struct invocation *inv, const char *text, char *key, char *alt);
+ * platform, into key (KEY_MAX bytes). Returns false when text names none,
+ * or the platform names no channels. */
+bool invocation_channel_named(const struct invocation *inv, const char *text, char *key);
 
 /* Ends a refusal that says nobody holds the GM seat: "/gm claim makes you
  * the GM." (the command as the invoker's platform types it), in the

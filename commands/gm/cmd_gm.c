@@ -150,7 +150,7 @@ gm_secret_channel(struct invocation *inv, struct reply *out)
 {
 	struct rollchan *rc;
 	const char *to = rollchan_secret_to(inv->seat);
-	char key[KEY_MAX], alt[KEY_MAX];
+	char key[KEY_MAX];
 
 	reply_to(out, REPLY_INVOKER);
 	if (strcmp(inv->from->platform, "discord") != 0) {
@@ -204,7 +204,7 @@ gm_secret_channel(struct invocation *inv, struct reply *out)
 		}
 		return;
 	}
-	if (!invocation_channel_named(inv, invocation_str(inv, "channel"), key, alt)) {
+	if (!invocation_channel_named(inv, invocation_str(inv, "channel"), key)) {
 		reply_error(out,
 		            "'%.40s' is not a Discord channel: name it as #channel (a mention) "
 		            "or by its id.",

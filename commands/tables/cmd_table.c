@@ -419,15 +419,14 @@ copy_where(const char *from, bool mine)
 static struct channel *
 copy_source(struct invocation *inv, const char *from, struct reply *out)
 {
-	char key[KEY_MAX], alt[KEY_MAX];
+	char key[KEY_MAX];
 	struct channel *src = NULL;
 	bool failed = false, mine = copy_from_me(inv, from);
 	const char *gm;
 
 	if (mine) {
 		snprintf(key, sizeof(key), "%s", inv->from->user_key);
-		alt[0] = '\0';
-	} else if (!invocation_channel_named(inv, from, key, alt)) {
+	} else if (!invocation_channel_named(inv, from, key)) {
 		reply_error(out,
 		            "'%.40s' is not a channel here: name it as #channel (on Discord a "
 		            "mention or its id).",
@@ -435,8 +434,6 @@ copy_source(struct invocation *inv, const char *from, struct reply *out)
 		return NULL;
 	}
 	src = state_channel_read(inv->state, key, &failed);
-	if (src == NULL && !failed && alt[0] != '\0' && strcmp(alt, key) != 0)
-		src = state_channel_read(inv->state, alt, &failed);
 	if (failed) {
 		reply_error(out,
 		            "The record of %.40s cannot be read just now; try again in a moment.",
