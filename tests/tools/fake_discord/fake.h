@@ -86,6 +86,9 @@ struct conn {
 	int64_t op7_at; /* when op 7 was sent: the client must close */
 	bool noack;     /* this connection's heartbeats go unanswered */
 	int heartbeats;
+	/* The sequence its RESUME named, -1 for none: the client's last until
+	 * a session is attached (a refused RESUME attaches none). */
+	int64_t resume_seq;
 };
 
 /* One interaction sent to the bot. */
