@@ -107,3 +107,14 @@ file_wait() {
 	done
 	return 0
 }
+# text_wait FILE TEXT SECONDS: waits until FILE holds TEXT (a fixed
+# string, anywhere in a line); returns 1 after SECONDS without it.
+text_wait() {
+	tw_i=0
+	until grep -qF -- "$2" "$1" 2>/dev/null; do
+		tw_i=$((tw_i + 1))
+		[ "$tw_i" -gt $(($3 * 20)) ] && return 1
+		sleep 0.05
+	done
+	return 0
+}

@@ -90,12 +90,18 @@ mkfifo in
 pid=$!
 exec 3> in
 printf '/gm claim\n/help\n' >&3
-sleep 0.3
+# Each signal waits for the daemon's answer to the one before: two
+# SIGHUPs pending at once are one (a loaded machine left the first
+# unhandled 0.3 s later, and only the bad configuration was read).
+text_wait "$all" 'info: delver 0.1.0 ready' 10 ||
+	{ echo "FAIL the daemon did not start"; fails=$((fails + 1)); }
 kill -HUP "$pid"
-sleep 0.3
+text_wait "$all" 'reloaded the configuration' 10 ||
+	{ echo "FAIL the good reload was not answered"; fails=$((fails + 1)); }
 printf '[discord]\ntoken_source = %s\n' "$FILE_SECRET" > t.conf
 kill -HUP "$pid"
-sleep 0.3
+text_wait "$all" 'keeping the configuration in use' 10 ||
+	{ echo "FAIL the bad reload was not answered"; fails=$((fails + 1)); }
 kill -TERM "$pid"
 wait "$pid" || { echo "FAIL the daemon's exit status"; fails=$((fails + 1)); }
 pid=""

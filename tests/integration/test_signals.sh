@@ -159,6 +159,10 @@ info: SIGHUP: reloading the configuration
 info: reloaded the configuration from d.conf
 info: SIGTERM: stopping once the commands in flight are answered
 EOF
-diff -u want err || fail "the daemon's log differs"
+# A loop starved of CPU for longer than half the watchdog interval says
+# so and says when it is back (test_discord_watchdog checks those lines);
+# on a loaded machine they may come here too, and are not this check's.
+grep -v '^[a-z]*: watchdog: ' err > err.signals
+diff -u want err.signals || fail "the daemon's log differs"
 
 [ "$fails" -eq 0 ]
