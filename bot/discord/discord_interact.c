@@ -18,6 +18,7 @@
 #include "bot/discord/discord_roles.h"
 #include "bot/log.h"
 #include "commands/core/complete.h"
+#include "commands/core/registry_parse.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
@@ -340,7 +341,7 @@ find_command(const struct interact *it, const char *name)
 	return name != NULL ? registry_find_in(it->commands, name, strlen(name)) : NULL;
 }
 
-/* An option's value as the text registry_bind() takes. Returns false for a
+/* An option's value as the text registry_parse_bind() takes. Returns false for a
  * value it cannot express. */
 static bool
 value_text(const cJSON *opt, const cJSON *resolved, char *out, size_t len)
@@ -433,7 +434,7 @@ bind_command(struct interact *it, const cJSON *data, struct invocation *inv, str
 		reply_error(out, "That command arrived malformed; try it again.");
 		goto done;
 	}
-	if (registry_select(inv, names, out) < 0)
+	if (registry_parse_select(inv, names, out) < 0)
 		goto done;
 	cJSON_ArrayForEach(opt, leaves)
 	{
@@ -454,15 +455,15 @@ bind_command(struct interact *it, const cJSON *data, struct invocation *inv, str
 			goto done;
 		}
 		if (focused == NULL) {
-			if (registry_bind(inv, oname, value, out) < 0)
+			if (registry_parse_bind(inv, oname, value, out) < 0)
 				goto done;
 			continue;
 		}
 		scratch = reply_new();
-		(void)registry_bind(inv, oname, value, scratch);
+		(void)registry_parse_bind(inv, oname, value, scratch);
 		reply_free(scratch);
 	}
-	r = focused != NULL ? 0 : registry_check_required(inv, out);
+	r = focused != NULL ? 0 : registry_parse_check_required(inv, out);
 done:
 	free(value);
 	if (r < 0)

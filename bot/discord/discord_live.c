@@ -18,6 +18,7 @@
 #include "bot/discord/discord_shed.h"
 #include "bot/log.h"
 #include "commands/core/dispatch.h"
+#include "commands/core/registry_parse.h"
 #include "commands/panel/cmd_panel.h"
 #include "commands/panel/panel_state.h"
 #include "rules/base/json.h"
@@ -114,10 +115,10 @@ submit(struct discord_live *lv, struct job *j, const char *message, const char *
 		inv->cmd = &cmd_panel_placed;
 		inv->path[0] = &cmd_panel_placed;
 		if ((message[0] != '\0' &&
-		     registry_bind(inv, "message", message, request_reply(req)) < 0) ||
+		     registry_parse_bind(inv, "message", message, request_reply(req)) < 0) ||
 		    (j->server[0] != '\0' &&
-		     registry_bind(inv, "server", j->server, request_reply(req)) < 0) ||
-		    (was != NULL && registry_bind(inv, "was", was, request_reply(req)) < 0))
+		     registry_parse_bind(inv, "server", j->server, request_reply(req)) < 0) ||
+		    (was != NULL && registry_parse_bind(inv, "was", was, request_reply(req)) < 0))
 			log_warnx("discord: the panel's message %s cannot be recorded", message);
 	}
 	dispatch_submit(dc->d, req);

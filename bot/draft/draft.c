@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/core/registry_parse.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
@@ -250,7 +251,8 @@ draft_bind(const struct command *const *table, const char *line, const char *opt
 {
 	if (registry_parse_in(table, line, strlen(line), inv, out) < 0)
 		return -1;
-	if (registry_bind(inv, opt, text, out) < 0 || registry_check_required(inv, out) < 0) {
+	if (registry_parse_bind(inv, opt, text, out) < 0 ||
+	    registry_parse_check_required(inv, out) < 0) {
 		invocation_clear(inv);
 		return -1;
 	}

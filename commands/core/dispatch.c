@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands/core/memstore.h"
+#include "commands/core/registry_parse.h"
 #include "commands/core/undo.h"
 #include "commands/panel/panel_state.h"
 #include "rules/base/mem.h"

@@ -5,8 +5,9 @@
  * description, options (type, required, choices, limits), subcommands, who
  * may run it and its help text. From that one declaration come text parsing
  * for the console and IRC (`roll 4d6kh3 label:Stealth`, positional or
- * name:value), usage messages, /help, and Discord's registration JSON. A
- * handler never sees a value the declaration does not allow.
+ * name:value: commands/core/registry_parse.h), usage messages, /help, and
+ * Discord's registration JSON. A handler never sees a value the declaration
+ * does not allow.
  */
 #ifndef DELVER_REGISTRY_H
 #define DELVER_REGISTRY_H
@@ -136,27 +137,11 @@ const struct command *registry_find_sub(const struct command *c, const char *nam
 const struct command *registry_find_in(const struct command *const *table, const char *name,
                                        size_t len);
 
-/*
- * Parses a command line without its prefix ("roll 4d6kh3 # Stealth") into
- * inv->cmd, inv->path and inv->args against table (command_table, or a
- * test's own). Returns 0, or -1 with an error reply that names what is
- * wrong and shows the usage. Free the values with invocation_clear().
- */
-int registry_parse_in(const struct command *const *table, const char *line, size_t len,
-                      struct invocation *inv, struct reply *out);
-
-/*
- * Binds one option given by name to inv (for Discord, whose options arrive
- * named and typed; values are given as text). Returns 0, or -1 with an error
- * reply. registry_check_required() then reports a missing required option.
- */
-int registry_bind(struct invocation *inv, const char *name, const char *value, struct reply *out);
-int registry_check_required(struct invocation *inv, struct reply *out);
-/* Resolves a subcommand path given as names (Discord); NULL names end it. */
-int registry_select(struct invocation *inv, const char *const *names, struct reply *out);
-
 /* The index of option name in c's options, or -1. */
 int registry_opt_index(const struct command *c, const char *name, size_t len);
+/* Whether option i of c is filled by position: every option before the
+ * first OPT_REST one, and that one. */
+bool registry_opt_positional(const struct command *c, int i);
 
 /* Usage of any command node, named by its full path ("tension table set"):
  * "roll <expression> [label:text] [private:true|false]". */

@@ -23,6 +23,7 @@
 #include "bot/draft/draft.h"
 #include "bot/irc/irc_who.h"
 #include "commands/core/dispatch.h"
+#include "commands/core/registry_parse.h"
 #include "commands/tables/cmd_table_examples.h"
 #include "commands/tables/tables_state.h"
 #include "rules/base/buf.h"
@@ -234,7 +235,7 @@ set_every_error(void **unused)
 		memset(long_text, 'x', TABLES_TEXT_MAX + 1);
 		long_text[TABLES_TEXT_MAX + 1] = '\0';
 		assert_int_equal(registry_parse_in(command_table, "table set bad", 13, &inv, r), 0);
-		assert_int_equal(registry_bind(&inv, "entries", long_text, r), -1);
+		assert_int_equal(registry_parse_bind(&inv, "entries", long_text, r), -1);
 		snprintf(err, sizeof(err), "%s", reply_error_text(r));
 		assert_non_null(strstr(err, "4000"));
 		invocation_clear(&inv);

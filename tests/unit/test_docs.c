@@ -18,6 +18,7 @@
 #include "bot/config/config_keys.h"
 #include "commands/core/invocation.h"
 #include "commands/core/registry.h"
+#include "commands/core/registry_parse.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 

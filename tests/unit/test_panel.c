@@ -19,6 +19,7 @@
 #include "bot/discord/render_discord.h"
 #include "bot/irc/render_irc.h"
 #include "commands/core/dispatch.h"
+#include "commands/core/registry_parse.h"
 #include "commands/core/undo.h"
 #include "commands/panel/cmd_panel.h"
 #include "commands/panel/panel_state.h"
@@ -398,11 +399,11 @@ placed_in(const char *message, const char *server, const char *was)
 	memset(&inv, 0, sizeof(inv));
 	inv.cmd = &cmd_panel_placed;
 	inv.path[0] = &cmd_panel_placed;
-	if (message != NULL && registry_bind(&inv, "message", message, r) < 0)
+	if (message != NULL && registry_parse_bind(&inv, "message", message, r) < 0)
 		fail_msg("bind: %s", reply_error_text(r));
-	if (server != NULL && registry_bind(&inv, "server", server, r) < 0)
+	if (server != NULL && registry_parse_bind(&inv, "server", server, r) < 0)
 		fail_msg("bind: %s", reply_error_text(r));
-	if (was != NULL && registry_bind(&inv, "was", was, r) < 0)
+	if (was != NULL && registry_parse_bind(&inv, "was", was, r) < 0)
 		fail_msg("bind: %s", reply_error_text(r));
 	origin_of(&o, "delver");
 	dispatch_invocation(d, &o, &inv, 0, r);

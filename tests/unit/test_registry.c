@@ -15,6 +15,7 @@
 
 #include "commands/core/dispatch.h"
 #include "commands/core/memstore.h"
+#include "commands/core/registry_parse.h"
 #include "commands/dice/rollchan.h"
 #include "rules/base/rng.h"
 

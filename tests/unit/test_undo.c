@@ -29,6 +29,7 @@
 #include "bot/store/store_record.h"
 #include "commands/core/dispatch.h"
 #include "commands/core/registry.h"
+#include "commands/core/registry_parse.h"
 #include "commands/core/undo.h"
 #include "commands/panel/panel_state.h"
 #include "commands/core/undo_delta.h"
@@ -455,10 +456,10 @@ bound_invocation_named_by_options(void **unused)
 	snprintf(o.user_key, sizeof(o.user_key), "console:alice");
 	snprintf(o.user_name, sizeof(o.user_name), "alice");
 	inv.path[0] = registry_find("fungeon", 7);
-	assert_int_equal(registry_select(&inv, names, r), 0);
-	assert_int_equal(registry_bind(&inv, "who", "Alba", r), 0);
-	assert_int_equal(registry_bind(&inv, "hits", "-3", r), 0);
-	assert_int_equal(registry_check_required(&inv, r), 0);
+	assert_int_equal(registry_parse_select(&inv, names, r), 0);
+	assert_int_equal(registry_parse_bind(&inv, "who", "Alba", r), 0);
+	assert_int_equal(registry_parse_bind(&inv, "hits", "-3", r), 0);
+	assert_int_equal(registry_parse_check_required(&inv, r), 0);
 	dispatch_invocation(cr.d, &o, &inv, 0, r);
 	assert_false(reply_is_error(r));
 	reply_free(r);

@@ -1,0 +1,660 @@
+/* registry_parse: a command's words bound to its options, and the refusals
+ * of what does not bind; see registry_parse.h. */
+#include "commands/core/registry_parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+#include "rules/base/utf8.h"
+
+#include <utf8proc.h>
+
+#define MAX_TOKENS 128
+
+struct token {
+	const char *p; /* raw text (quotes removed for the value, see unq) */
+	size_t len;
+	char *unq; /* the token with quotes removed, in the caller's store */
+};
+
+/* Whether v is one of o's choices. */
+static bool
+is_choice(const struct cmd_opt *o, const char *v)
+{
+	for (size_t i = 0; o->choices[i] != NULL; i++)
+		if (strcasecmp(o->choices[i], v) == 0)
+			return true;
+	return false;
+}
+
+/* " (did you mean X?)" for typed among the subcommands of c, or "". */
+static void
+suggest_sub(const struct command *c, const char *typed, char *out, size_t len)
+{
+	const char *cands[32], *best;
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (const struct command *s = c->subs; s != NULL && s->name != NULL && n < 32; s++)
+		cands[n++] = s->name;
+	if ((best = registry_suggest(typed, cands, n)) != NULL)
+		snprintf(out, len, " (did you mean %s?)", best);
+}
+
+static const struct command *
+find_sub(const struct command *c, const char *name)
+{
+	return registry_find_sub(c, name, strlen(name));
+}
+
+static void
+usage_error(struct invocation *inv, struct reply *out, const char *what)
+{
+	reply_error(out, "%c%s; usage: ", toupper((unsigned char)what[0]), what + 1);
+	registry_usage_add(inv->path, RS_BAD, out);
+}
+
+/* The first control character of s but a tab (and, when lines, line
+ * breaks: an option that takes lines), or NULL when it has none. */
+static const char *
+control_char(const char *s, bool lines)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 && *p != '\t' && !(lines && (*p == '\n' || *p == '\r')))
+			return (const char *)p;
+	return NULL;
+}
+
+/* The 1-based column of p in s, counting UTF-8 characters. */
+static int
+text_column(const char *s, const char *p)
+{
+	return 1 + (int)utf8_count(s, (size_t)(p - s));
+}
+
+/* Whether s holds a numeral that is not one of the digits 0 to 9: another
+ * script's digit (fullwidth "３", Arabic-Indic "٣"), a Roman numeral "Ⅲ",
+ * a superscript "³". */
+static bool
+other_numeral(const char *s)
+{
+	for (size_t len = strlen(s); len > 0;) {
+		uint32_t cp;
+		size_t k = utf8_decode(s, len, &cp);
+		utf8proc_category_t cat;
+
+		if (k == 0) { /* a byte of no character: pass it */
+			s++;
+			len--;
+			continue;
+		}
+		cat = utf8proc_category((utf8proc_int32_t)cp);
+		if (cp > 0x7f && (cat == UTF8PROC_CATEGORY_ND || cat == UTF8PROC_CATEGORY_NL ||
+		                  cat == UTF8PROC_CATEGORY_NO))
+			return true;
+		s += k;
+		len -= k;
+	}
+	return false;
+}
+
+/* Converts and checks one value for option o, storing it in a. */
+static int
+set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, const char *v,
+          struct reply *out)
+{
+	char what[400];
+
+	if (o->type == OPT_INT) {
+		char *end;
+		long long x;
+
+		errno = 0;
+		x = strtoll(v, &end, 10);
+		if (errno != 0 || end == v || *end != '\0' || x < o->min || x > o->max) {
+			snprintf(what, sizeof(what),
+			         "%s must be a whole number from %lld to %lld%s (got '%.40s')",
+			         o->name, (long long)o->min, (long long)o->max,
+			         other_numeral(v) ? " typed in the digits 0 to 9" : "", v);
+			usage_error(inv, out, what);
+			return -1;
+		}
+		a->i = x;
+	} else if (o->type == OPT_BOOL) {
+		if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") ||
+		    !strcmp(v, "1")) {
+			a->b = true;
+		} else if (!strcasecmp(v, "false") || !strcasecmp(v, "no") ||
+		           !strcasecmp(v, "off") || !strcmp(v, "0")) {
+			a->b = false;
+		} else {
+			snprintf(what, sizeof(what), "%s must be true or false (got '%.40s')",
+			         o->name, v);
+			usage_error(inv, out, what);
+			return -1;
+		}
+	} else {
+		const char *cc;
+		size_t max = o->type == OPT_USER ? NAME_MAX_LEN - 1
+		             : o->max > 0        ? (size_t)o->max
+		                                 : OPT_STRING_MAX;
+
+		if (strlen(v) > max) {
+			snprintf(what, sizeof(what), "%s may be at most %zu bytes (got %zu)",
+			         o->name, max, strlen(v));
+			usage_error(inv, out, what);
+			return -1;
+		}
+		if ((cc = control_char(v, (o->flags & OPT_LINES) != 0)) != NULL) {
+			snprintf(what, sizeof(what),
+			         "%s may not contain control characters (U+%04X at column %d of "
+			         "it)",
+			         o->name, (unsigned)(unsigned char)*cc, text_column(v, cc));
+			usage_error(inv, out, what);
+			return -1;
+		}
+		if (o->choices != NULL) {
+			size_t i;
+
+			for (i = 0; o->choices[i] != NULL; i++)
+				if (strcasecmp(o->choices[i], v) == 0)
+					break;
+			for (size_t k = 0; o->choices[i] == NULL && o->choices[k] != NULL; k++) {
+				size_t n = strlen(o->choices[k]);
+
+				/* a plural choice typed in the singular ("trap" for traps) */
+				if (n == strlen(v) + 1 &&
+				    strncasecmp(o->choices[k], v, n - 1) == 0 &&
+				    (o->choices[k][n - 1] == 's' || o->choices[k][n - 1] == 'S'))
+					i = k;
+			}
+			if (o->choices[i] == NULL) {
+				struct buf b;
+
+				buf_init(&b, sizeof(what) - 1);
+				buf_addf(&b, "%s must be one of ", o->name);
+				for (i = 0; o->choices[i] != NULL; i++)
+					buf_addf(&b, "%s%s", i ? ", " : "", o->choices[i]);
+				buf_addf(&b, " (got '%.40s'", v);
+				{
+					size_t nc = 0;
+					const char *best;
+
+					while (o->choices[nc] != NULL)
+						nc++;
+					best = registry_suggest(v, o->choices, nc);
+					if (best != NULL)
+						buf_addf(&b, "; did you mean %s?", best);
+				}
+				buf_addc(&b, ')');
+				snprintf(what, sizeof(what), "%s", buf_str(&b));
+				buf_free(&b);
+				usage_error(inv, out, what);
+				return -1;
+			}
+			v = o->choices[i];
+		}
+	}
+	free(a->s);
+	a->s = xstrdup(v);
+	a->set = true;
+	return 0;
+}
+
+int
+registry_parse_bind(struct invocation *inv, const char *name, const char *value, struct reply *out)
+{
+	int i = registry_opt_index(inv->cmd, name, strlen(name));
+	char what[200];
+
+	if (i < 0) {
+		snprintf(what, sizeof(what), "there is no option '%.40s'", name);
+		usage_error(inv, out, what);
+		return -1;
+	}
+	return set_value(inv, &inv->cmd->opts[i], &inv->args[i], value, out);
+}
+
+int
+registry_parse_check_required(struct invocation *inv, struct reply *out)
+{
+	const struct command *c = inv->cmd;
+	char what[200];
+
+	if (c->opts == NULL)
+		return 0;
+	for (int i = 0; c->opts[i].name != NULL; i++) {
+		if ((c->opts[i].flags & OPT_REQUIRED) && !inv->args[i].set) {
+			const char *d = c->opts[i].desc != NULL ? c->opts[i].desc : "";
+
+			/* what the option is, from its description ("A range ..."
+			 * reads "a range ..."; "IRC ..." keeps its capitals) */
+			if (d[0] == '\0')
+				snprintf(what, sizeof(what), "no %s given", c->opts[i].name);
+			else
+				snprintf(what, sizeof(what), "no %s given (%c%s)", c->opts[i].name,
+				         !isupper((unsigned char)d[1])
+				             ? tolower((unsigned char)d[0])
+				             : d[0],
+				         d + 1);
+			usage_error(inv, out, what);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Splits line into whitespace-separated tokens; "double quotes" group
+ * words (also in name:"two words"). A lone # ends the tokens: *hash points
+ * at it (the rest of the line is label text, never parsed). The unquoted
+ * copies go to store, which holds len + MAX_TOKENS bytes. */
+static int
+tokenize(const char *line, size_t len, struct token *tok, size_t *ntok, const char **hash,
+         char *store)
+{
+	size_t i = 0, n = 0;
+
+	*hash = NULL;
+	while (i < len) {
+		size_t start;
+		bool quoted = false;
+
+		while (i < len && isspace((unsigned char)line[i]))
+			i++;
+		if (i >= len)
+			break;
+		if (line[i] == '#' && (i + 1 == len || isspace((unsigned char)line[i + 1]))) {
+			*hash = line + i;
+			break;
+		}
+		if (n == MAX_TOKENS) {
+			*ntok = n; /* so the caller frees the tokens made so far */
+			return -1;
+		}
+		start = i;
+		tok[n].unq = store;
+		while (i < len && (quoted || !isspace((unsigned char)line[i]))) {
+			if (line[i] == '"')
+				quoted = !quoted;
+			else
+				*store++ = line[i];
+			i++;
+		}
+		*store++ = '\0';
+		tok[n].p = line + start;
+		tok[n].len = i - start;
+		n++;
+	}
+	*ntok = n;
+	return 0;
+}
+
+static int
+select_subs(struct invocation *inv, struct token *tok, size_t ntok, size_t *used, struct reply *out)
+{
+	const struct command *c = inv->path[0];
+	size_t d = 1;
+
+	while (c->subs != NULL && d < 3) {
+		const struct command *s = NULL;
+
+		if (*used < ntok)
+			s = find_sub(c, tok[*used].unq);
+		if (s != NULL) {
+			(*used)++;
+		} else if (c->default_sub != NULL) {
+			s = find_sub(c, c->default_sub);
+			/* A word that names no subcommand goes to the default one
+			 * only when that one takes values; else it is a typo. */
+			if (s != NULL && *used < ntok &&
+			    (s->opts == NULL || s->opts[0].name == NULL))
+				s = NULL;
+			/* Nor when it is a slip for a subcommand and no value
+			 * the default one's first option allows ("tabel"). */
+			if (s != NULL && *used < ntok && s->opts != NULL &&
+			    s->opts[0].choices != NULL && !is_choice(&s->opts[0], tok[*used].unq)) {
+				char dym[64];
+
+				suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
+				if (dym[0] != '\0')
+					s = NULL;
+			}
+		}
+		if (s == NULL) {
+			char what[300];
+
+			inv->cmd = c;
+			if (*used < ntok) {
+				char dym[64];
+
+				suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
+				snprintf(what, sizeof(what), "unknown subcommand '%.40s'%s",
+				         tok[*used].unq, dym);
+			} else
+				snprintf(what, sizeof(what), "a subcommand is needed");
+			usage_error(inv, out, what);
+			return -1;
+		}
+		inv->path[d++] = s;
+		c = s;
+	}
+	inv->cmd = c;
+	return 0;
+}
+
+int
+registry_parse_select(struct invocation *inv, const char *const *names, struct reply *out)
+{
+	const struct command *c = inv->path[0];
+	size_t d = 1;
+
+	for (size_t k = 0; names[k] != NULL && d < 3; k++) {
+		const struct command *s = find_sub(c, names[k]);
+
+		if (s == NULL) {
+			char what[200], dym[64];
+
+			inv->cmd = c;
+			suggest_sub(c, names[k], dym, sizeof(dym));
+			snprintf(what, sizeof(what), "unknown subcommand '%.40s'%s", names[k], dym);
+			usage_error(inv, out, what);
+			return -1;
+		}
+		inv->path[d++] = s;
+		c = s;
+	}
+	inv->cmd = c;
+	if (c->fn == NULL) {
+		usage_error(inv, out, "a subcommand is needed");
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether v reads as a whole number ("3", "-1", "+2"). */
+static bool
+is_number(const char *v)
+{
+	const char *p = v + (*v == '-' || *v == '+');
+
+	return *p != '\0' && strspn(p, "0123456789") == strlen(p);
+}
+
+/* Whether option o can take the positional value v at all. */
+static bool
+takes(const struct cmd_opt *o, const char *v)
+{
+	switch (o->type) {
+	case OPT_INT:
+		return is_number(v);
+	case OPT_BOOL:
+		return !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") ||
+		       !strcmp(v, "1") || !strcasecmp(v, "false") || !strcasecmp(v, "no") ||
+		       !strcasecmp(v, "off") || !strcmp(v, "0");
+	case OPT_STRING:
+		return o->choices == NULL || is_choice(o, v);
+	case OPT_USER:
+		return true;
+	}
+	return true;
+}
+
+/*
+ * Where a positional value goes when the option next in line cannot take
+ * it: a number to the first integer option still unset after it, a word
+ * past a number or yes/no option to the first text (without choices) or
+ * user option still unset after it. "/tension raise 2" is "raise
+ * amount:2", "/rest 3" is "rest exits:3", "/light add lantern bob" is
+ * "light add lantern who:bob". A word that is no choice of a choice option
+ * is left there: it is a slip, and gets its "did you mean". Returns the
+ * option's index, or -1.
+ */
+static int
+route(const struct command *c, const struct invocation *inv, int next, const char *v)
+{
+	const struct cmd_opt *o = &c->opts[next];
+	bool number = is_number(v);
+
+	if (takes(o, v) || (o->choices != NULL && !number))
+		return -1;
+	for (int i = next + 1; c->opts[i].name != NULL; i++) {
+		const struct cmd_opt *t = &c->opts[i];
+
+		if (inv->args[i].set || (t->flags & OPT_REST))
+			continue;
+		if (number ? t->type == OPT_INT
+		           : (t->type == OPT_STRING && t->choices == NULL) || t->type == OPT_USER)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Whether t (of len bytes, up to its first ':') reads as an option's name
+ * typed with its colon: a letter, then letters, digits, '-' or '_', at
+ * most 32 bytes. Such a word that names no option of the command, where
+ * no option left could take it as a value, is refused as "no option"
+ * rather than as a bad value of the next one ("private:true" given to a
+ * yes/no option).
+ */
+static bool
+looks_named(const char *t, size_t len)
+{
+	if (len == 0 || len > 32 || !isalpha((unsigned char)t[0]))
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (!isalnum((unsigned char)t[i]) && t[i] != '-' && t[i] != '_')
+			return false;
+	return true;
+}
+
+/* The error for name (of len bytes) typed as an option c has not: its
+ * options, and the closest of them. */
+static void
+no_option(struct invocation *inv, const char *name, size_t len, struct reply *out)
+{
+	const struct command *c = inv->cmd;
+	const char *names[32];
+	char typed[33];
+	size_t n = 0;
+	struct buf b;
+	const char *best;
+
+	buf_init(&b, 400);
+	buf_addf(&b, "'%.*s:' is no option of this command", (int)len, name);
+	for (; c->opts != NULL && n < 32 && c->opts[n].name != NULL; n++)
+		names[n] = c->opts[n].name;
+	if (n == 0)
+		buf_addf(&b, ", which takes none");
+	if (n > 0) {
+		buf_adds(&b, " (its options are ");
+		registry_opt_list(&b, names, n);
+		buf_addc(&b, ')');
+	}
+	snprintf(typed, sizeof(typed), "%.*s", (int)len, name);
+	if (n > 0 && (best = registry_suggest(typed, names, n)) != NULL)
+		buf_addf(&b, "; did you mean %s:?", best);
+	usage_error(inv, out, buf_str(&b));
+	buf_free(&b);
+}
+
+/* Binds the tokens after the subcommands: name:value ones by name, the rest
+ * by position; an OPT_REST option takes every remaining positional word and
+ * the label text after a lone #. */
+static int
+bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used, const char *hash,
+            const char *end, struct reply *out)
+{
+	const struct command *c = inv->cmd;
+	struct buf rest;
+	int rest_i = -1, next = 0, r = -1;
+	char what[300];
+	/* the word routed past each option by route(): when a later word
+	 * finds that number option unable to take it as well, the routed one
+	 * was the slip ("join Bee fighter ٣ fire" put ٣ in type:, and fire
+	 * then found only level: left), so the refusal names it */
+	const char *passed[CMD_MAX_OPTS] = {0};
+
+	buf_init(&rest, CMD_LINE_MAX);
+	for (size_t k = used; k < ntok; k++) {
+		const char *colon = memchr(tok[k].p, ':', tok[k].len);
+		int i = -1;
+
+		if (colon != NULL)
+			i = registry_opt_index(c, tok[k].p, (size_t)(colon - tok[k].p));
+		if (i >= 0 && (c->opts[i].flags & OPT_REST) && rest_i < 0) {
+			/* A rest-of-line option given by name takes the rest of
+			 * the line (up to a # label), quotes around it removed. */
+			const char *v = colon + 1, *e = hash != NULL ? hash : end;
+
+			while (e > v && isspace((unsigned char)e[-1]))
+				e--;
+			if (e - v >= 2 && *v == '"' && e[-1] == '"') {
+				v++;
+				e--;
+			}
+			rest_i = i;
+			buf_add(&rest, v, (size_t)(e - v));
+			break;
+		}
+		if (i >= 0) {
+			const char *v = strchr(tok[k].unq, ':') + 1;
+
+			/* A value given twice (type:fire type:ice, or by position
+			 * and by name) is refused rather than one silently kept. */
+			if (inv->args[i].set) {
+				snprintf(what, sizeof(what),
+				         "the option %s: is given twice (the second: %.*s); give "
+				         "each option once",
+				         c->opts[i].name, (int)(tok[k].len < 60 ? tok[k].len : 60),
+				         tok[k].p);
+				usage_error(inv, out, what);
+				goto done;
+			}
+			if (set_value(inv, &c->opts[i], &inv->args[i], v, out) < 0)
+				goto done;
+			continue;
+		}
+		if (rest_i >= 0) {
+			buf_addf(&rest, " %.*s", (int)tok[k].len, tok[k].p);
+			continue;
+		}
+		while (c->opts != NULL && c->opts[next].name != NULL && inv->args[next].set)
+			next++;
+		if (c->opts == NULL || c->opts[next].name == NULL ||
+		    !registry_opt_positional(c, next)) {
+			if (colon != NULL && looks_named(tok[k].p, (size_t)(colon - tok[k].p))) {
+				no_option(inv, tok[k].p, (size_t)(colon - tok[k].p), out);
+				goto done;
+			}
+			snprintf(what, sizeof(what), "unexpected '%.40s'", tok[k].unq);
+			usage_error(inv, out, what);
+			goto done;
+		}
+		if (c->opts[next].flags & OPT_REST) {
+			rest_i = next;
+			buf_add(&rest, tok[k].p, tok[k].len);
+			continue;
+		}
+		if ((i = route(c, inv, next, tok[k].unq)) >= 0) {
+			if (next < CMD_MAX_OPTS && passed[next] == NULL)
+				passed[next] = tok[k].unq;
+			if (set_value(inv, &c->opts[i], &inv->args[i], tok[k].unq, out) < 0)
+				goto done;
+			continue;
+		}
+		if (colon != NULL && !takes(&c->opts[next], tok[k].unq) &&
+		    looks_named(tok[k].p, (size_t)(colon - tok[k].p))) {
+			no_option(inv, tok[k].p, (size_t)(colon - tok[k].p), out);
+			goto done;
+		}
+		if (next < CMD_MAX_OPTS && passed[next] != NULL && c->opts[next].type == OPT_INT &&
+		    !takes(&c->opts[next], tok[k].unq) &&
+		    set_value(inv, &c->opts[next], &inv->args[next], passed[next], out) < 0)
+			goto done;
+		if (set_value(inv, &c->opts[next], &inv->args[next], tok[k].unq, out) < 0)
+			goto done;
+		next++;
+	}
+	if (hash != NULL) {
+		if (rest_i < 0 && c->opts != NULL) {
+			for (int i = 0; c->opts[i].name != NULL; i++)
+				if ((c->opts[i].flags & OPT_REST) && !inv->args[i].set)
+					rest_i = i;
+		}
+		if (rest_i < 0) {
+			usage_error(inv, out, "this command takes no '# label'");
+			goto done;
+		}
+		if (rest.len > 0)
+			buf_addc(&rest, ' ');
+		buf_add(&rest, hash, (size_t)(end - hash));
+	}
+	if (rest_i >= 0 &&
+	    set_value(inv, &c->opts[rest_i], &inv->args[rest_i], buf_str(&rest), out) < 0)
+		goto done;
+	r = registry_parse_check_required(inv, out);
+done:
+	buf_free(&rest);
+	return r;
+}
+
+int
+registry_parse_in(const struct command *const *table, const char *line, size_t len,
+                  struct invocation *inv, struct reply *out)
+{
+	struct token tok[MAX_TOKENS];
+	char store[CMD_LINE_MAX + MAX_TOKENS];
+	size_t ntok = 0, used = 1;
+	const char *hash;
+	int r = -1;
+
+	memset(inv->path, 0, sizeof(inv->path));
+	inv->cmd = NULL;
+	if (len > CMD_LINE_MAX) {
+		reply_error(out,
+		            "That message is %zu bytes long; a command may be at most %d bytes.",
+		            len, CMD_LINE_MAX);
+		goto done;
+	}
+	if (tokenize(line, len, tok, &ntok, &hash, store) < 0) {
+		reply_error(out, "That command has more than %d words; shorten it.", MAX_TOKENS);
+		goto done;
+	}
+	if (ntok == 0) {
+		reply_error(out, "No command given; try ");
+		reply_cmd(out, RS_BAD, "help", NULL);
+		reply_add(out, RS_BAD, ".");
+		goto done;
+	}
+	inv->path[0] = registry_find_in(table, tok[0].unq, strlen(tok[0].unq));
+	if (inv->path[0] == NULL) {
+		reply_error(out, "Unknown command '%.40s'", tok[0].unq);
+		if (!registry_unknown_add(table, tok[0].unq, strlen(tok[0].unq),
+		                          inv->from != NULL && inv->from->platform != NULL &&
+		                              strcmp(inv->from->platform, "console") == 0,
+		                          out)) {
+			reply_add(out, RS_BAD, " (try ");
+			reply_cmd(out, RS_BAD, "help", NULL);
+			reply_add(out, RS_BAD, ").");
+		}
+		goto done;
+	}
+	if (select_subs(inv, tok, ntok, &used, out) < 0)
+		goto done;
+	if (inv->cmd->fn == NULL) {
+		usage_error(inv, out, "a subcommand is needed");
+		goto done;
+	}
+	r = bind_tokens(inv, tok, ntok, used, hash, line + len, out);
+done:
+	if (r < 0)
+		invocation_clear(inv);
+	return r;
+}

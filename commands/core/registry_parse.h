@@ -1,0 +1,44 @@
+/*
+ * registry_parse: a command's words bound to the options its declaration
+ * (commands/core/registry.h) gives it, as checked, typed values.
+ *
+ * A typed line is split at blanks, "double quotes" grouping words (also in
+ * name:"two words"), and a lone # starts label text that is never parsed.
+ * The first words name the command and its subcommands; the rest are
+ * name:value words, bound by name, or values bound by position, a value the
+ * option next in line cannot take going on to the next option that can.
+ * Discord's options arrive named and are bound one by one. Whatever does not
+ * bind (an unknown command, subcommand or option, a word no option takes, a
+ * value out of range or among no choices, given twice, too long or holding
+ * control characters, a required option missing) is refused with one
+ * sentence naming it, and the usage.
+ */
+#ifndef DELVER_REGISTRY_PARSE_H
+#define DELVER_REGISTRY_PARSE_H
+
+#include <stddef.h>
+
+#include "commands/core/registry.h"
+
+/*
+ * Parses a command line without its prefix ("roll 4d6kh3 # Stealth") into
+ * inv->cmd, inv->path and inv->args against table (command_table, or a
+ * test's own). Returns 0, or -1 with an error reply that names what is
+ * wrong and shows the usage. Free the values with invocation_clear().
+ */
+int registry_parse_in(const struct command *const *table, const char *line, size_t len,
+                      struct invocation *inv, struct reply *out);
+
+/*
+ * Binds one option given by name to inv (for Discord, whose options arrive
+ * named and typed; values are given as text). Returns 0, or -1 with an error
+ * reply. registry_parse_check_required() then reports a missing required
+ * option.
+ */
+int registry_parse_bind(struct invocation *inv, const char *name, const char *value,
+                        struct reply *out);
+int registry_parse_check_required(struct invocation *inv, struct reply *out);
+/* Resolves a subcommand path given as names (Discord); NULL names end it. */
+int registry_parse_select(struct invocation *inv, const char *const *names, struct reply *out);
+
+#endif
