@@ -275,17 +275,6 @@ on_welcome(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 /* --- channels --- */
 
 static void
-schedule_rejoin(struct irc_conn *c, struct chanrec *ch, int64_t now)
-{
-	if (ch->trouble == 0 || now - ch->trouble > c->t.rejoin_max || ch->delay == 0)
-		ch->delay = c->t.rejoin;
-	else if (ch->delay < c->t.rejoin_max)
-		ch->delay = ch->delay * 2 > c->t.rejoin_max ? c->t.rejoin_max : ch->delay * 2;
-	ch->trouble = now;
-	ch->rejoin_at = now + ch->delay;
-}
-
-static void
 learn_self(struct irc_conn *c, const struct irc_msg *m)
 {
 	if (m->user != NULL)
@@ -319,18 +308,6 @@ on_join(struct irc_conn *c, const struct irc_msg *m)
 }
 
 static void
-lost_channel(struct irc_conn *c, const char *chan, int64_t now)
-{
-	struct chanrec *ch = irc_conn__chan(c, chan);
-
-	irc_track_left(c->track, chan);
-	if (ch == NULL)
-		return;
-	ch->joined = false;
-	schedule_rejoin(c, ch, now);
-}
-
-static void
 regain_nick(struct irc_conn *c, const char *gone)
 {
 	if (c->st == ST_READY && same_nick(c, gone, c->cfg->nick) &&
@@ -349,7 +326,7 @@ on_kick(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 	}
 	log_warnx("irc %s: kicked from %s by %s (%s)", irc_conn__net(c), chan,
 	          m->nick ? m->nick : "?", irc_line_param(m, 2));
-	lost_channel(c, chan, now);
+	irc_join_lost(c, chan, now);
 }
 
 static void
@@ -368,37 +345,6 @@ on_nick(struct irc_conn *c, const struct irc_msg *m)
 	if (c->h.user != NULL)
 		c->h.user(c->ctx, m);
 	regain_nick(c, m->nick);
-}
-
-static void
-on_join_refused(struct irc_conn *c, int num, const struct irc_msg *m, int64_t now)
-{
-	struct chanrec *ch = irc_conn__chan(c, irc_line_param(m, 1));
-
-	if (ch == NULL)
-		return;
-	if (num == 475) {
-		/* Retrying a wrong key only repeats the refusal. */
-		ch->badkey = true;
-		if (ch->key != NULL)
-			log_warnx("irc %s: cannot join %s: the server refused its key (475); not "
-			          "retrying until the key changes in the configuration (SIGHUP) or "
-			          "the bot reconnects",
-			          irc_conn__net(c), ch->name);
-		else
-			log_warnx(
-			    "irc %s: cannot join %s: it needs a key (475, mode +k); give it in "
-			    "channels as %s:KEY and reload (SIGHUP)",
-			    irc_conn__net(c), ch->name, ch->name);
-		return;
-	}
-	log_warnx("irc %s: cannot join %s (%d: %s)", irc_conn__net(c), ch->name, num,
-	          irc_line_param(m, m->nparams - 1));
-	if (num == 403) {
-		ch->dead = true;
-		return;
-	}
-	schedule_rejoin(c, ch, now);
 }
 
 /* An INVITE to the bot: joined when join_on_invite is on. The channel is
@@ -446,7 +392,7 @@ on_numeric(struct irc_conn *c, int num, const struct irc_msg *m, int64_t now)
 	case 436:
 	case 437:
 		if (num == 437 && irc_track_is_channel(c->track, irc_line_param(m, 1)))
-			on_join_refused(c, num, m, now);
+			irc_join_refused(c, num, m, now);
 		else
 			irc_reg_nick_refused(c, num, m);
 		break;
@@ -457,7 +403,7 @@ on_numeric(struct irc_conn *c, int num, const struct irc_msg *m, int64_t now)
 	case 474:
 	case 475:
 	case 477:
-		on_join_refused(c, num, m, now);
+		irc_join_refused(c, num, m, now);
 		break;
 	case 900:
 	case 902:
@@ -499,7 +445,7 @@ dispatch(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 		on_join(c, m);
 	} else if (strcmp(cmd, "PART") == 0) {
 		if (is_me(c, m->nick))
-			lost_channel(c, irc_line_param(m, 0), now);
+			irc_join_lost(c, irc_line_param(m, 0), now);
 		else if (m->nick != NULL)
 			irc_track_part(c->track, irc_line_param(m, 0), m->nick);
 	} else if (strcmp(cmd, "KICK") == 0) {
@@ -564,15 +510,7 @@ irc_conn_tick(struct irc_conn *c, int64_t now)
 	}
 	if (c->st != ST_READY)
 		return;
-	for (size_t i = 0; i < c->nchans; i++) {
-		struct chanrec *ch = &c->chans[i];
-
-		if (ch->rejoin_at != 0 && now >= ch->rejoin_at) {
-			ch->rejoin_at = 0;
-			if (irc_join_wanted(ch))
-				irc_join_one(c, ch);
-		}
-	}
+	irc_join_due(c, now);
 	if (c->nick_retry_at != 0 && now >= c->nick_retry_at) {
 		if (same_nick(c, c->nick, c->cfg->nick)) {
 			c->nick_retry_at = 0;

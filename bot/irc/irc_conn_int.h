@@ -2,7 +2,7 @@
  * irc_conn_int: the inside of struct irc_conn, shared by bot/irc/irc_conn.c
  * (the session: input, channels, timers), bot/irc/irc_reg.c (registration:
  * CAP, SASL, nick fallback) and bot/irc/irc_join.c (the channels kept
- * joined).
+ * joined, and rejoined).
  * Nothing else includes it.
  */
 #ifndef DELVER_IRC_CONN_INT_H
