@@ -2,6 +2,7 @@
 #include "bot/console/console.h"
 #include "bot/console/console_tty.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,17 +124,22 @@ console_command(struct console *c, const char *line, size_t len, struct buf *out
 	return false;
 }
 
-/* "quit" and "exit" (a word alone on its line, after '/' or '!' or
- * nothing, in any case, as every command) end the console. line has no
- * blank at either end. */
-static bool
+/* "quit" and "exit" (after '/' or '!' or nothing, in any case, as every
+ * command) end the console when alone on their line: returns 1 then, 2
+ * when words follow them (which they do not take), 0 for any other line.
+ * line has no blank at either end. */
+static int
 is_quit(const char *line, size_t len)
 {
-	if (len == 5 && (line[0] == '/' || line[0] == '!')) {
+	if (len > 0 && (line[0] == '/' || line[0] == '!')) {
 		line++;
 		len--;
 	}
-	return len == 4 && (strncasecmp(line, "quit", 4) == 0 || strncasecmp(line, "exit", 4) == 0);
+	if (len < 4 || (strncasecmp(line, "quit", 4) != 0 && strncasecmp(line, "exit", 4) != 0))
+		return 0;
+	if (len == 4)
+		return 1;
+	return line[4] == ' ' || line[4] == '\t' ? 2 : 0;
 }
 
 /* Copies line into dst with every control character (C0 and DEL) replaced
@@ -270,8 +276,23 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 	 * character that is not blank. */
 	for (lead = 0; lead < len && (line[lead] == ' ' || line[lead] == '\t'); lead++)
 		;
-	if (lead < len && is_quit(line + lead, len - lead))
+	switch (lead < len ? is_quit(line + lead, len - lead) : 0) {
+	case 1:
 		return false;
+	case 2: {
+		bool slash = line[lead] == '/' || line[lead] == '!';
+		const char *w = tolower((unsigned char)line[lead + slash]) == 'q' ? "quit" : "exit";
+
+		/* unprefixed while a draft is open, the line may be the draft's */
+		if (!slash && drafts_count(c->drafts) > 0)
+			break;
+		buf_addf(out, "%s takes no words after it: type %s alone to leave the console.\n",
+		         w, w);
+		return true;
+	}
+	default:
+		break;
+	}
 	if (lead < len && console_command(c, line + lead, len - lead, out))
 		return true;
 	if (!c->from_ok) {

@@ -202,8 +202,20 @@ as_and_channel(void **unused)
 	assert_string_equal(text, "alice> quit\n");
 	assert_false(more);
 	free(text);
-	/* Only the whole word: "quit now" is a line like any other. */
-	text = say(c, "quit now", &more);
+	/* recheck F2: words after quit or exit are refused as such, not as an
+	 * unknown command, and the console goes on. */
+	says(c, "quit now",
+	     "alice> quit now\nquit takes no words after it: type quit alone to leave the "
+	     "console.\n");
+	says(c, "/Exit now",
+	     "alice> /Exit now\nexit takes no words after it: type exit alone to leave the "
+	     "console.\n");
+	says(c, "!quit please",
+	     "alice> !quit please\nquit takes no words after it: type quit alone to leave the "
+	     "console.\n");
+	/* Only the whole word: "quitter" is a line like any other. */
+	text = say(c, "quitter", &more);
+	assert_non_null(strstr(text, "Unknown command 'quitter'"));
 	assert_true(more);
 	free(text);
 	console_free(c);
