@@ -412,6 +412,16 @@ copy_where(const char *from, bool mine)
 	return mine ? "Your private messages with delver" : from;
 }
 
+/* The refusal of from:me off IRC: on the console "me" reads as a channel
+ * called me, where the GM refusal would tell of a "GM of me". */
+static void
+copy_me_elsewhere(struct reply *out)
+{
+	reply_error(out, "from:me names your private messages with delver on IRC, which this "
+	                 "place does not have; name a channel where you are GM instead "
+	                 "(from:#crypt).");
+}
+
 /* The channel copy reads from: its record, or NULL with an error reply.
  * from:me (IRC) reads the invoker's own private messages with the bot,
  * whose channel key is the invoker's (bot/irc): that conversation is
@@ -427,6 +437,10 @@ copy_source(struct invocation *inv, const char *from, struct reply *out)
 	if (mine) {
 		snprintf(key, sizeof(key), "%s", inv->from->user_key);
 	} else if (!invocation_channel_named(inv, from, key)) {
+		if (strcasecmp(from, "me") == 0) {
+			copy_me_elsewhere(out);
+			return NULL;
+		}
 		reply_error(out,
 		            "'%.40s' is not a channel here: name it as #channel (on Discord a "
 		            "mention or its id).",
@@ -450,6 +464,11 @@ copy_source(struct invocation *inv, const char *from, struct reply *out)
 		            "%s holds the GM seat of your private messages with delver, so their "
 		            "tables are not yours to copy.",
 		            channel_gm_name(src));
+		return NULL;
+	}
+	if (!mine && (gm == NULL || strcmp(gm, inv->from->user_key) != 0) &&
+	    strcasecmp(from, "me") == 0) {
+		copy_me_elsewhere(out);
 		return NULL;
 	}
 	if (!mine && (gm == NULL || strcmp(gm, inv->from->user_key) != 0)) {

@@ -1446,6 +1446,17 @@ copy_from_private_messages_and_screened_copies(void **unused)
 	ok("gm", "gm claim");
 	run("gm", "table copy encounter from:me");
 	assert_true(reply_is_error(cr.last));
+	/* recheck F11: and the refusal says so, not "You are not the GM of me" */
+	assert_string_equal(reply_error_text(cr.last),
+	                    "from:me names your private messages with delver on IRC, which this "
+	                    "place does not have; name a channel where you are GM instead "
+	                    "(from:#crypt).");
+	run_on("discord", "discord:222222222222222222", "discord:42", "gm claim");
+	run_on("discord", "discord:222222222222222222", "discord:42", "table copy loot from:me");
+	assert_string_equal(reply_error_text(cr.last),
+	                    "from:me names your private messages with delver on IRC, which this "
+	                    "place does not have; name a channel where you are GM instead "
+	                    "(from:#crypt).");
 	/* an open channel: the copy warns */
 	run_on("irc", tomb, gm, "gm claim");
 	run_on("irc", crypt, gm, "table set loot 1-6: gold");
