@@ -8,6 +8,12 @@
 #include "commands/dice/rollchan.h"
 #include "commands/tension/tension_state.h"
 
+/* What /gm says in a private conversation with the bot (IRC private
+ * messages, a Discord DM), whose one user holds its empty seat
+ * (invocation_seat). */
+#define PRIVATE_GM                                                                                 \
+	"This is your private conversation with delver: you are its GM without claiming the seat"
+
 /* Tells the new holder of seat, privately, where the secret rolls sent to
  * them go (Discord: a direct message, else the channel they named for it,
  * if any: one an earlier holder named is not theirs). */
@@ -48,6 +54,13 @@ gm_claim(struct invocation *inv, struct reply *out)
 	const char *gm = channel_gm(inv->seat);
 	struct channel *target = inv->chan;
 
+	if (inv->from->direct && (gm == NULL || strcmp(gm, inv->from->user_key) == 0)) {
+		/* recorded, as it is theirs anyway */
+		channel_set_gm(inv->chan, inv->from->user_key, inv->from->user_name);
+		channel_touch(inv->chan);
+		reply_line(out, 0, PRIVATE_GM ", so there is no seat to claim.");
+		return;
+	}
 	if (gm != NULL && strcmp(gm, inv->from->user_key) == 0) {
 		reply_line(out, 0, "You are already the GM here.");
 		return;
@@ -84,6 +97,16 @@ gm_release(struct invocation *inv, struct reply *out)
 {
 	const char *gm = channel_gm(inv->seat);
 
+	/* The user stays GM of their own conversation: the seat recorded
+	 * there as theirs goes quietly. */
+	if (inv->from->direct && (gm == NULL || strcmp(gm, inv->from->user_key) == 0)) {
+		if (gm != NULL) {
+			channel_clear_gm(inv->seat);
+			channel_touch(inv->seat);
+		}
+		reply_line(out, 0, PRIVATE_GM ", so there is no seat to release.");
+		return;
+	}
 	if (gm == NULL) {
 		reply_error(out, "Nobody is GM here, so there is nothing to release.");
 		return;
@@ -124,10 +147,9 @@ gm_show(struct invocation *inv, struct reply *out)
 {
 	const char *name = channel_gm_name(inv->seat);
 
-	if (name == NULL && inv->from->direct) {
-		reply_line(out, 0,
-		           "This is your private conversation with delver: you are its GM without "
-		           "claiming the seat.");
+	if (inv->from->direct &&
+	    (name == NULL || strcmp(channel_gm(inv->seat), inv->from->user_key) == 0)) {
+		reply_line(out, 0, PRIVATE_GM ".");
 		return;
 	}
 	if (name == NULL) {

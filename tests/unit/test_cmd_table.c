@@ -1415,6 +1415,15 @@ private_conversation_is_its_users(void **unused)
 	                    "Only the GM can do that here; the GM is gm.");
 	run_on("irc", "irc:net:#empty", bob, "tension mode open");
 	assert_true(reply_is_error(cr.last));
+	/* recheck F6: a seat claimed there before is given up quietly, and its
+	 * user stays GM */
+	run_on("irc", al, al, "gm claim");
+	run_direct("irc", al, al, "gm release");
+	assert_string_equal(text, "This is your private conversation with delver: you are its GM "
+	                          "without claiming the seat, so there is no seat to release.\n");
+	run_direct("irc", al, al, "gm");
+	assert_string_equal(text, "This is your private conversation with delver: you are its GM "
+	                          "without claiming the seat.\n");
 	/* a Discord DM is its user's too */
 	run_direct("discord", "discord:333333333333333333", "discord:77", "tension mode hidden");
 	assert_false(reply_is_error(cr.last));

@@ -219,10 +219,21 @@ test_private_messages(void **state)
 	feed(f, ":alice!a@h PRIVMSG delver :gm");
 	assert_string_equal(out(f), "PRIVMSG alice :This is your private conversation with delver: "
 	                            "you are its GM without claiming the seat.\r\n");
+	/* recheck F6: claim and release agree with gm there */
 	feed(f, ":alice!a@h PRIVMSG delver :!gm claim");
-	assert_string_equal(out(f), "PRIVMSG alice :\x02"
-	                            "alice\x0f is now the GM of this "
-	                            "channel.\r\n");
+	assert_string_equal(out(f), "PRIVMSG alice :This is your private conversation with delver: "
+	                            "you are its GM without claiming the seat, so there is no seat "
+	                            "to claim.\r\n");
+	feed(f, ":alice!a@h PRIVMSG delver :gm release");
+	assert_string_equal(out(f), "PRIVMSG alice :This is your private conversation with delver: "
+	                            "you are its GM without claiming the seat, so there is no seat "
+	                            "to release.\r\n");
+	feed(f, ":alice!a@h PRIVMSG delver :gm");
+	assert_string_equal(out(f), "PRIVMSG alice :This is your private conversation with delver: "
+	                            "you are its GM without claiming the seat.\r\n");
+	feed(f, ":alice!a@h PRIVMSG delver :table set loot 1-6: gold");
+	assert_string_equal(out(f),
+	                    "PRIVMSG alice :Saved the table \x02loot\x0f: d6, 1 entry.\r\n");
 	assert_non_null(state_channel_find(f->st, "irc:net:~alice!a@h"));
 	/* Unknown words are answered in private. */
 	feed(f, ":alice!a@h PRIVMSG delver :hello");
