@@ -19,6 +19,17 @@
 #                                  (tests/tools/pg_cluster.sh), stopped by its
 #                                  PID at exit; sets CONNINFO, and BOT_EXTRA to
 #                                  its [store] section
+# pg_freezable_start NAME          a PostgreSQL cluster whose server process
+#                                  serving delver can be stopped (freeze);
+#                                  sets PG, CONNINFO, APPNAME (delver-NAME-PID)
+#                                  and BOT_EXTRA (its [store] section, with
+#                                  that application_name); the EXIT trap
+#                                  thaws it, stops the bot and the cluster
+# freeze [newest]                  SIGSTOP the server process serving delver
+#                                  (the oldest with APPNAME, or the newest: a
+#                                  killed process's may linger); FROZEN holds
+#                                  its PID until thaw sends SIGCONT
+# channels                         the fake's channels, as JSON
 # ctl COMMAND                      one control command (see fake_discord.c)
 # inject JSON                      POST /_control/interact
 # stat PATH                        one statistic, e.g. stat interactions.answered
@@ -195,6 +206,52 @@ pg_cleanup() {
 		rm -rf "$PG"
 	fi
 	cleanup
+}
+
+pg_freezable_start() {
+	# Its own directory under /tmp: as root the server runs as "postgres",
+	# which cannot enter $WORK (0700).
+	PG=$(mktemp -d "/tmp/delver-$1-pg.XXXXXX")
+	PG_STARTED=""
+	FROZEN=""
+	trap pg_freezable_cleanup EXIT
+	trap 'exit 1' INT TERM
+	CONNINFO=$(PG_FSYNC=off sh tests/tools/pg_cluster.sh start "$PG") ||
+		fail "the PostgreSQL cluster did not start"
+	PG_STARTED=1
+	APPNAME="delver-$1-$$"
+	BOT_EXTRA=$(printf '[store]\nbackend = postgresql\nconninfo = %s application_name=%s' \
+		"$CONNINFO" "$APPNAME")
+}
+
+pg_freezable_cleanup() {
+	[ -n "$FROZEN" ] && kill -CONT "$FROZEN" 2>/dev/null
+	FROZEN=""
+	[ -n "$BOT_PID" ] && kill "$BOT_PID" 2>/dev/null && wait "$BOT_PID" 2>/dev/null
+	BOT_PID=""
+	[ -n "$PG_STARTED" ] && sh tests/tools/pg_cluster.sh stop "$PG" > /dev/null 2>&1
+	rm -rf "$PG"
+	cleanup
+}
+
+freeze() {
+	order=""
+	[ "${1:-}" = newest ] && order=" DESC"
+	BACKEND=$(psql "$CONNINFO" -Atc "SELECT pid FROM pg_stat_activity
+		WHERE application_name = '$APPNAME' ORDER BY backend_start$order LIMIT 1") ||
+		fail "cannot ask the cluster for delver's backend"
+	case "$BACKEND" in '' | *[!0-9]*) fail "no backend of delver's ($APPNAME): '$BACKEND'" ;; esac
+	FROZEN=$BACKEND
+	kill -STOP "$FROZEN" || fail "cannot stop the backend $FROZEN"
+}
+
+thaw() {
+	kill -CONT "$FROZEN"
+	FROZEN=""
+}
+
+channels() {
+	curl -s "http://127.0.0.1:$PORT/_control/channels"
 }
 
 ctl() {

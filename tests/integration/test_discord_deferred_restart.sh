@@ -19,52 +19,12 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-PG=$(mktemp -d /tmp/delver-deferred-pg.XXXXXX)
-PG_STARTED=""
-FROZEN=""
-deferred_cleanup() {
-	[ -n "$FROZEN" ] && kill -CONT "$FROZEN" 2>/dev/null
-	FROZEN=""
-	[ -n "$BOT_PID" ] && kill "$BOT_PID" 2>/dev/null && wait "$BOT_PID" 2>/dev/null
-	BOT_PID=""
-	[ -n "$PG_STARTED" ] && sh tests/tools/pg_cluster.sh stop "$PG" > /dev/null 2>&1
-	rm -rf "$PG"
-	cleanup
-}
-trap deferred_cleanup EXIT
-trap 'exit 1' INT TERM
-
-CONNINFO=$(PG_FSYNC=off sh tests/tools/pg_cluster.sh start "$PG") ||
-	fail "the PostgreSQL cluster did not start"
-PG_STARTED=1
-APPNAME="delver-deferred-$$"
-BOT_EXTRA=$(printf '[store]\nbackend = postgresql\nconninfo = %s application_name=%s' \
-	"$CONNINFO" "$APPNAME")
-
-# freeze: SIGSTOP the server process serving delver's connection (the
-# newest with its application_name: a killed process's may linger).
-freeze() {
-	BACKEND=$(psql "$CONNINFO" -Atc "SELECT pid FROM pg_stat_activity
-		WHERE application_name = '$APPNAME' ORDER BY backend_start DESC LIMIT 1") ||
-		fail "cannot ask the cluster for delver's backend"
-	case "$BACKEND" in '' | *[!0-9]*) fail "no backend of delver's ($APPNAME): '$BACKEND'" ;; esac
-	FROZEN=$BACKEND
-	kill -STOP "$FROZEN" || fail "cannot stop the backend $FROZEN"
-}
-
-thaw() {
-	kill -CONT "$FROZEN"
-	FROZEN=""
-}
+pg_freezable_start deferred
 
 kill9() {
 	kill -KILL "$BOT_PID"
 	wait "$BOT_PID" 2>/dev/null
 	BOT_PID=""
-}
-
-channels() {
-	curl -s "http://127.0.0.1:$PORT/_control/channels"
 }
 
 # kept N: the newest answer kept in channel N.
@@ -98,7 +58,7 @@ done
 [ "$(stat interactions.deferred)" = 0 ] || fail "an answer was deferred with the store fast"
 
 # 1. Not committed.
-freeze
+freeze newest
 adv 1
 wait_until "i['deferred'] == 1" 20
 kill9
@@ -117,7 +77,7 @@ wait_until "i['answered'] == $n + 1" 20
 adv 0 'turn passes'
 wait_until "i['answered'] == $n + 2" 20
 [ "$(kept 0)" = "$TURN2" ] || fail "channel 0's second advance answers $(kept 0)"
-freeze
+freeze newest
 adv 0 'turn passes'
 wait_until "i['deferred'] == 2" 20
 ctl "rest5xx match=/messages/@original method=PATCH count=1000 status=503"

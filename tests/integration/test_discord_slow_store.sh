@@ -28,53 +28,11 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-# Its own directory under /tmp: as root the server runs as "postgres",
-# which cannot enter $WORK (0700).
-PG=$(mktemp -d /tmp/delver-defer-pg.XXXXXX)
-PG_STARTED=""
-FROZEN=""
-slow_cleanup() {
-	[ -n "$FROZEN" ] && kill -CONT "$FROZEN" 2>/dev/null
-	FROZEN=""
-	[ -n "$BOT_PID" ] && kill "$BOT_PID" 2>/dev/null && wait "$BOT_PID" 2>/dev/null
-	BOT_PID=""
-	[ -n "$PG_STARTED" ] && sh tests/tools/pg_cluster.sh stop "$PG" > /dev/null 2>&1
-	rm -rf "$PG"
-	cleanup
-}
-trap slow_cleanup EXIT
-trap 'exit 1' INT TERM
-
-CONNINFO=$(PG_FSYNC=off sh tests/tools/pg_cluster.sh start "$PG") ||
-	fail "the PostgreSQL cluster did not start"
-PG_STARTED=1
-APPNAME="delver-slow-store-$$"
-BOT_EXTRA=$(printf '[store]\nbackend = postgresql\nconninfo = %s application_name=%s' \
-	"$CONNINFO" "$APPNAME")
+pg_freezable_start slow-store
 
 fake_start --heartbeat 5000
 bot_start
 wait_until "g['ready']" 20
-
-# freeze: SIGSTOP the server process serving delver's connection (the
-# oldest with its application_name); FROZEN holds its PID until SIGCONT.
-freeze() {
-	BACKEND=$(psql "$CONNINFO" -Atc "SELECT pid FROM pg_stat_activity
-		WHERE application_name = '$APPNAME' ORDER BY backend_start LIMIT 1") ||
-		fail "cannot ask the cluster for delver's backend"
-	case "$BACKEND" in '' | *[!0-9]*) fail "no backend of delver's ($APPNAME): '$BACKEND'" ;; esac
-	FROZEN=$BACKEND
-	kill -STOP "$FROZEN" || fail "cannot stop the backend $FROZEN"
-}
-
-thaw() {
-	kill -CONT "$FROZEN"
-	FROZEN=""
-}
-
-channels() {
-	curl -s "http://127.0.0.1:$PORT/_control/channels"
-}
 
 ADV=$(tmpl turn '[{"type":1,"name":"advance"}]' 'turn passes without a hazard roll' false \
 	',"permissions":"8","keep":true')
