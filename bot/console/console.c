@@ -28,20 +28,23 @@ copy_name(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src);
 }
 
+/* The reply r as text into out; on a terminal, its tables laid out for
+ * the terminal's width. */
 static void
 emit(struct console *c, const struct reply *r, struct buf *out)
 {
 	const struct reply_msg *m = reply_msg(r, REPLY_CHANNEL);
+	size_t cols = c->editing ? c->width : 0;
 
 	if (m != NULL)
-		render_text(m, c->o.ansi, out);
+		render_text_width(m, c->o.ansi, cols, out);
 	m = reply_msg(r, REPLY_INVOKER);
 	if (m != NULL) {
 		buf_addf(out,
 		         c->o.ansi ? "\033[2m(only %s sees this)\033[0m\n"
 		                   : "(only %s sees this)\n",
 		         c->user);
-		render_text(m, c->o.ansi, out);
+		render_text_width(m, c->o.ansi, cols, out);
 	}
 	m = reply_msg(r, REPLY_GM);
 	if (m != NULL) {
@@ -49,7 +52,7 @@ emit(struct console *c, const struct reply *r, struct buf *out)
 		         c->o.ansi ? "\033[2m(only the GM, %s, sees this)\033[0m\n"
 		                   : "(only the GM, %s, sees this)\n",
 		         reply_gm_name(r));
-		render_text(m, c->o.ansi, out);
+		render_text_width(m, c->o.ansi, cols, out);
 	}
 }
 

@@ -61,24 +61,23 @@ span(const struct reply_span *s, bool ansi, struct buf *out)
 		buf_adds(out, RENDER_SGR_RESET);
 }
 
+/* One part of a table: its columns cols[0..n) (cols[0] is the first), each
+ * padded to width[] plus two spaces, but for the last with text in a
+ * line (no trailing blanks). */
 static void
-table(const struct reply_block *b, bool ansi, struct buf *out)
+table_part(const struct reply_block *b, bool ansi, const size_t *width, bool any_hl,
+           const int *cols, int n, struct buf *out)
 {
-	size_t width[RENDER_COLS_MAX] = {0};
-	bool any_hl = false;
-
-	render_layout_widths(b, width);
-	for (size_t r = 0; r < b->nrows; r++)
-		any_hl |= b->rows[r].highlight;
 	if (b->header != NULL) {
 		buf_adds(out, any_hl ? "  " : "");
 		if (ansi)
 			buf_adds(out, "\033[1m");
-		for (int c = 0; c < b->ncols; c++) {
-			buf_adds(out, b->header[c]);
-			if (c + 1 < b->ncols)
-				render_layout_pad(out,
-				                  width[c] - render_layout_width(b->header[c]) + 2);
+		for (int k = 0; k < n; k++) {
+			const char *h = b->header[cols[k]];
+
+			buf_adds(out, h);
+			if (k + 1 < n)
+				render_layout_pad(out, width[cols[k]] - render_layout_width(h) + 2);
 		}
 		if (ansi)
 			buf_adds(out, RENDER_SGR_RESET);
@@ -86,16 +85,17 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 	}
 	for (size_t r = 0; r < b->nrows; r++) {
 		const struct reply_row *row = &b->rows[r];
-		int last = b->ncols - 1;
+		int last = n - 1;
 
-		/* No padding after the last cell with text: no trailing blanks. */
-		while (last > 0 && row->cells[last][0] == '\0')
+		while (last > 0 && row->cells[cols[last]][0] == '\0')
 			last--;
 		if (any_hl)
 			buf_adds(out, row->highlight ? "▶ " : "  ");
 		if (ansi)
 			buf_adds(out, row->highlight ? "\033[1;33m" : any_hl ? "\033[2m" : "");
-		for (int c = 0; c < b->ncols; c++) {
+		for (int k = 0; k < n; k++) {
+			int c = cols[k];
+
 			if (ansi && (row->user_cols >> c & 1u)) {
 				/* A player's die keeps the player's colour. */
 				sgr_open(RS_USER, &row->user[c], out);
@@ -107,7 +107,7 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 			} else {
 				buf_adds(out, row->cells[c]);
 			}
-			if (c < last)
+			if (k < last)
 				render_layout_pad(out, width[c] -
 				                           render_layout_width(row->cells[c]) + 2);
 		}
@@ -117,8 +117,41 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 	}
 }
 
+/* A table, in as many parts as it takes for each to fit in cols columns
+ * (0: no limit): each part is the first column (what a row is known by)
+ * and as many of the next columns as fit, at least one. */
+static void
+table(const struct reply_block *b, bool ansi, size_t cols, struct buf *out)
+{
+	size_t width[RENDER_COLS_MAX] = {0};
+	int ncols = b->ncols < RENDER_COLS_MAX ? b->ncols : RENDER_COLS_MAX, next = 1;
+	bool any_hl = false;
+
+	if (ncols < 1)
+		return;
+	render_layout_widths(b, width);
+	for (size_t r = 0; r < b->nrows; r++)
+		any_hl |= b->rows[r].highlight;
+	do {
+		int part[RENDER_COLS_MAX] = {0}, n = 1;
+		size_t used = (any_hl ? 2 : 0) + width[0];
+
+		while (next < ncols && (n == 1 || cols == 0 || used + 2 + width[next] <= cols)) {
+			used += 2 + width[next];
+			part[n++] = next++;
+		}
+		table_part(b, ansi, width, any_hl, part, n, out);
+	} while (next < ncols);
+}
+
 void
 render_text(const struct reply_msg *m, bool ansi, struct buf *out)
+{
+	render_text_width(m, ansi, 0, out);
+}
+
+void
+render_text_width(const struct reply_msg *m, bool ansi, size_t cols, struct buf *out)
 {
 	if (m == NULL)
 		return;
@@ -128,7 +161,7 @@ render_text(const struct reply_msg *m, bool ansi, struct buf *out)
 		const struct reply_block *b = &m->blocks[i];
 
 		if (b->kind == RB_TABLE) {
-			table(b, ansi, out);
+			table(b, ansi, cols, out);
 			continue;
 		}
 		for (size_t j = 0; j < b->nspans; j++)

@@ -17,6 +17,11 @@
 /* Appends the message to out, every line ending in '\n'; nothing for NULL
  * (a reply with no part for that audience, as reply_msg gives). */
 void render_text(const struct reply_msg *m, bool ansi, struct buf *out);
+/* render_text() for a terminal of cols columns (0: no limit): a table
+ * wider than that is laid out in parts, one under the other, each its
+ * first column (what a row is known by) and as many of the next ones as
+ * fit (at least one), so that every cell stays under its own header. */
+void render_text_width(const struct reply_msg *m, bool ansi, size_t cols, struct buf *out);
 
 /* Appends the len bytes of text at s (lines ended by '\n'; a last line
  * without one gets one) to out, each line longer than width columns broken

@@ -9,7 +9,8 @@
 # history kept across runs in $XDG_STATE_HOME/delver/history; Ctrl-D;
 # under make (as make run starts it), Ctrl-C does not end make; letters
 # outside ASCII typed, edited and recalled whole, under a UTF-8 locale
-# and under the "C" locale alike.
+# and under the "C" locale alike; a table wider than the terminal in
+# parts.
 . tests/integration/lib.sh
 DELVER=$(cd "$(dirname "$DELVER")" && pwd)/$(basename "$DELVER")
 tmp=$(mktemp -d)
@@ -224,6 +225,22 @@ if screen | grep -q "Interrupt"; then
 	fail "make reported an interrupt: $(screen | grep Interrupt)"
 fi
 ended "quit under make"
+
+# A table wider than the terminal comes in parts, one under the other,
+# each with the first column again, every cell under its own header
+# (newcomer F14: at 50 columns /fungeon party's bonus went on under class).
+WIDTH=40
+start
+last_line "gm@table>"
+keys "/fungeon join Alba wizard 2" Enter
+wait_line "hits, class bonus 1, 0 XP."
+keys "/fungeon party" Enter
+wait_line "  Fungeoneer  player  class   level"
+wait_line "▶ Alba        gm      wizard  2"
+wait_line "  Fungeoneer  hits   XP  bonus"
+wait_line "▶ Alba        10/10  0   1"
+keys "quit" Enter
+ended "quit after the party"
 
 [ "$fails" -eq 0 ] || exit 1
 echo "ok"

@@ -109,6 +109,57 @@ narrow_width_leaves_text(void **unused)
 	wraps("the quick brown fox jumps\n", 10, "the quick brown fox jumps\n");
 }
 
+/* Renders a table of the party (as /fungeon party shows it) for a
+ * terminal of cols columns, wrapped there as the console does. */
+static void
+party_at(size_t cols, const char *want)
+{
+	static const char *const hdr[] = {"Fungeoneer", "player", "class", "level",
+	                                  "hits",       "XP",     "bonus"};
+	static const char *const al[] = {"龍之介", "龍之介", "魔法使い", "2", "10/10", "0", "1"};
+	static const char *const bo[] = {"Bo", "bo", "fighter", "3", "12/15", "40", ""};
+	struct reply *r = reply_new();
+	struct buf b, w;
+
+	reply_table(r, 7, hdr);
+	reply_row(r, true, al);
+	reply_row(r, false, bo);
+	buf_init(&b, 1 << 16);
+	buf_init(&w, 1 << 16);
+	render_text_width(reply_msg(r, REPLY_CHANNEL), false, cols, &b);
+	render_text_wrap(buf_str(&b), b.len, cols != 0 ? cols : 1000, &w);
+	assert_string_equal(buf_str(&w), want);
+	buf_free(&b);
+	buf_free(&w);
+	reply_free(r);
+}
+
+/* Newcomer F14: a table wider than the terminal is laid out in parts, the
+ * first column and as many others as fit, so that no cell lands under
+ * another column's header (at 50 columns, bonus went on under class). */
+static void
+a_wide_table_comes_in_parts(void **unused)
+{
+	party_at(0, "  Fungeoneer  player  class     level  hits   XP  bonus\n"
+	            "▶ 龍之介      龍之介  魔法使い  2      10/10  0   1\n"
+	            "  Bo          bo      fighter   3      12/15  40\n");
+	party_at(50, "  Fungeoneer  player  class     level  hits   XP\n"
+	             "▶ 龍之介      龍之介  魔法使い  2      10/10  0\n"
+	             "  Bo          bo      fighter   3      12/15  40\n"
+	             "  Fungeoneer  bonus\n"
+	             "▶ 龍之介      1\n"
+	             "  Bo\n");
+	party_at(30, "  Fungeoneer  player  class\n"
+	             "▶ 龍之介      龍之介  魔法使い\n"
+	             "  Bo          bo      fighter\n"
+	             "  Fungeoneer  level  hits   XP\n"
+	             "▶ 龍之介      2      10/10  0\n"
+	             "  Bo          3      12/15  40\n"
+	             "  Fungeoneer  bonus\n"
+	             "▶ 龍之介      1\n"
+	             "  Bo\n");
+}
+
 int
 main(void)
 {
@@ -121,6 +172,7 @@ main(void)
 	    cmocka_unit_test(wide_characters_take_two_columns),
 	    cmocka_unit_test(narrow_width_leaves_text),
 	    cmocka_unit_test(text_without_spaces_stays_in_its_column),
+	    cmocka_unit_test(a_wide_table_comes_in_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
