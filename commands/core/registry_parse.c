@@ -146,7 +146,7 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 		                                 : OPT_STRING_MAX;
 
 		if (strlen(v) > max) {
-			snprintf(what, sizeof(what), "%s may be at most %zu bytes (got %zu)",
+			snprintf(what, sizeof(what), "%s is too long: at most %zu bytes (got %zu)",
 			         o->name, max, strlen(v));
 			usage_error(inv, out, what);
 			return -1;

@@ -54,7 +54,9 @@ enum ucolour {
 	UC_COUNT
 };
 
-#define THWACKO_STYLE_MARK_MAX 16
+/* Bytes of a Thwack-O mark, with the NUL: 4 letters of 4 bytes, each with
+ * an accent. */
+#define THWACKO_STYLE_MARK_MAX 25
 
 /* A player's personal style: a colour and a mark (a short symbol or emoji)
  * that identifies the player where colour does not render. */

@@ -10,6 +10,10 @@
 #include "commands/fungeon/thwacko_style.h"
 #include "rules/base/mem.h"
 
+/* Bytes of a mark as typed: a longer one is refused as too long by the
+ * command table, a shorter one quoted whole by thwacko_style_mark_check. */
+#define THWACKO_MARK_TYPED_MAX 64
+
 /* The style the invoker's die is drawn in here: the party's (distinct
  * among its players) when the invoker plays in this channel. */
 static void
@@ -158,7 +162,7 @@ thwacko_style(struct invocation *inv, struct reply *out)
 	const char *mark = invocation_str(inv, "mark");
 	struct thwacko_style st;
 	struct parties *g;
-	char err[200];
+	char err[THWACKO_MARK_TYPED_MAX + 200];
 
 	if (mark != NULL && (thwacko_style_mark_check(mark, err, sizeof(err)) < 0 ||
 	                     thwacko_style_mark_reads(mark, err, sizeof(err)) < 0)) {
@@ -226,7 +230,7 @@ static const struct cmd_opt style_opts[] = {
     {.name = "mark",
      .desc = "1-2 symbols or emoji, or up to 4 letters, shown before your die",
      .type = OPT_STRING,
-     .max = THWACKO_STYLE_MARK_MAX - 1},
+     .max = THWACKO_MARK_TYPED_MAX},
     {0},
 };
 

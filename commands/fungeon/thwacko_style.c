@@ -136,16 +136,19 @@ invisible(uint32_t cp)
 	       (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0xFEFF;
 }
 
+static const char mark_rule[] =
+    "a mark is 1 or 2 symbols or emoji, or up to 4 letters (of any alphabet)";
+
 int
 thwacko_style_mark_check(const char *mark, char *err, size_t errlen)
 {
-	size_t len = strlen(mark), ncp = 0;
-	bool ascii = true;
+	size_t len = strlen(mark), ncp = 0, letters = 0;
+	bool word = true, after_letter = false;
 
-	if (len == 0 || len >= THWACKO_STYLE_MARK_MAX || !utf8_valid(mark, len)) {
+	if (len == 0 || !utf8_valid(mark, len)) {
 		snprintf(err, errlen,
-		         "A mark is 1 or 2 symbols or emoji, or up to 4 letters, at most %d bytes.",
-		         THWACKO_STYLE_MARK_MAX - 1);
+		         "A mark is 1 or 2 symbols or emoji, or up to 4 letters (of "
+		         "any alphabet).");
 		return -1;
 	}
 	for (size_t i = 0, n; i < len; i += n) {
@@ -158,15 +161,23 @@ thwacko_style_mark_check(const char *mark, char *err, size_t errlen)
 			         "2 symbols or emoji, or up to 4 letters.");
 			return -1;
 		}
-		if (cp >= 0x80)
-			ascii = false;
 		ncp++;
+		if (after_letter && utf8_is_accent(cp))
+			continue;
+		/* ASCII's visible characters count as letters too */
+		after_letter = cp < 0x80 || utf8_is_letter(cp);
+		if (after_letter)
+			letters++;
+		else
+			word = false;
 	}
-	if ((ascii && ncp > 4) || (!ascii && ncp > 2)) {
-		snprintf(err, errlen,
-		         "A mark is 1 or 2 symbols or emoji, or up to 4 letters (got %zu "
-		         "characters).",
-		         ncp);
+	if (word ? letters > 4 : ncp > 2) {
+		snprintf(err, errlen, "'%s' is too long: %s.", mark, mark_rule);
+		return -1;
+	}
+	if (len >= THWACKO_STYLE_MARK_MAX) {
+		snprintf(err, errlen, "'%s' is too long: a mark is at most %d bytes.", mark,
+		         THWACKO_STYLE_MARK_MAX - 1);
 		return -1;
 	}
 	return 0;

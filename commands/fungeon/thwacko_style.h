@@ -52,9 +52,11 @@ void thwacko_style_party(const char *const *keys, const struct thwacko_style *co
 
 /*
  * Checks a mark a user chose: well-formed UTF-8 of 1 or 2 code points, or
- * 1 to 4 ASCII characters, with no spaces, no invisible or control
- * characters, shorter than THWACKO_STYLE_MARK_MAX bytes. Returns 0, or -1 with one
- * sentence in err.
+ * 1 to 4 letters of any script or visible ASCII characters (an accent
+ * counts with its letter), with no spaces, no invisible or control
+ * characters, shorter than THWACKO_STYLE_MARK_MAX bytes. Returns 0, or -1
+ * with one sentence in err, which quotes a mark too long whole (err holds
+ * at least 160 bytes more than the mark).
  */
 int thwacko_style_mark_check(const char *mark, char *err, size_t errlen);
 /* Whether a new mark (one a player chooses now; marks saved before are

@@ -11,6 +11,7 @@
 #include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 #include "rules/tables/roll_table_roll.h"
 #include "rules/tables/roll_table_name.h"
 
@@ -22,8 +23,10 @@ bool
 cmd_table_name(struct invocation *inv, char *canon, struct reply *out)
 {
 	const char *name = invocation_str(inv, "name");
+	char quoted[4 * 40 + 4];
+	int rc = roll_table_name(name, strlen(name), canon);
 
-	if (roll_table_name(name, strlen(name), canon) == 0)
+	if (rc == 0)
 		return true;
 	/* a table saved under an earlier rule for names keeps its name */
 	if (strlen(name) < ROLL_TABLE_NAME_MAX &&
@@ -31,10 +34,18 @@ cmd_table_name(struct invocation *inv, char *canon, struct reply *out)
 		snprintf(canon, ROLL_TABLE_NAME_MAX, "%s", name);
 		return true;
 	}
-	reply_error(out,
-	            "'%.40s' is not a table name: a name is 1 to 32 letters (of any alphabet), "
-	            "digits, - and _, with no spaces or symbols (loot, encounter-2).",
-	            name);
+	utf8_excerpt(quoted, sizeof(quoted), name, 40);
+	if (rc == -2)
+		reply_error(out,
+		            "'%s' is too long: a table's name is 1 to %d letters (of any "
+		            "alphabet), digits, - and _ (loot, encounter-2).",
+		            quoted, ROLL_TABLE_NAME_CHARS);
+	else
+		reply_error(
+		    out,
+		    "'%s' is not a table name: a name is 1 to %d letters (of any alphabet), "
+		    "digits, - and _, with no spaces or symbols (loot, encounter-2).",
+		    quoted, ROLL_TABLE_NAME_CHARS);
 	return false;
 }
 
@@ -194,7 +205,8 @@ log_roll(struct invocation *inv, const char *name, const char *result, const cha
 	if (inv->from->direct)
 		return;
 	rc = rollchan_of(inv->chan);
-	snprintf(what, sizeof(what), "table %s", name);
+	if (snprintf(what, sizeof(what), "table %s", name) >= (int)sizeof(what))
+		what[utf8_cut(what, sizeof(what) - 1, sizeof(what) - 1)] = '\0';
 	if (gm != NULL)
 		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);
 	else
@@ -208,7 +220,7 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 	bool secret = invocation_bool(inv, "secret", false), compact = rollchan_compact(inv->chan);
 	bool hidden;
 	const char *gm = NULL;
-	char name[ROLL_TABLE_NAME_MAX], die[32], action[64];
+	char name[ROLL_TABLE_NAME_MAX], die[32], action[ROLL_TABLE_NAME_MAX + 16];
 	struct roll_table *t;
 	struct roll_table_pick p;
 	struct roll_table_trace tr = {0};

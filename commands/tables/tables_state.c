@@ -182,7 +182,7 @@ legacy_name(const char *name)
 {
 	size_t n = strlen(name);
 
-	if (n == 0 || n >= ROLL_TABLE_NAME_MAX || !utf8_valid(name, n))
+	if (n == 0 || n > 32 || !utf8_valid(name, n))
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)name[i];

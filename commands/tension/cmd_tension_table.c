@@ -280,7 +280,8 @@ cmd_tension_table_strike(struct invocation *inv, struct reply *out)
 	struct tension_state *ts = tension_state_of(inv->chan);
 	struct roll_table *t = xmalloc(sizeof(*t));
 	enum tension_table k;
-	char name[ROLL_TABLE_TEXT_MAX + 16], own[ROLL_TABLE_NAME_MAX], which[64];
+	char name[ROLL_TABLE_TEXT_MAX + 16], own[ROLL_TABLE_NAME_MAX],
+	    which[ROLL_TABLE_NAME_MAX + 16];
 	int i = find_entry(inv, ts, &k, t, own, out);
 
 	if (i < 0)
@@ -342,7 +343,8 @@ cmd_tension_table_unstrike(struct invocation *inv, struct reply *out)
 	const char *kind = invocation_str(inv, "table");
 	struct roll_table *t = xmalloc(sizeof(*t));
 	enum tension_table k;
-	char name[ROLL_TABLE_TEXT_MAX + 16], own[ROLL_TABLE_NAME_MAX], which[64];
+	char name[ROLL_TABLE_TEXT_MAX + 16], own[ROLL_TABLE_NAME_MAX],
+	    which[ROLL_TABLE_NAME_MAX + 16];
 	struct buf b;
 	size_t n = 0;
 	int i;

@@ -2,6 +2,7 @@
 #include "rules/base/utf8.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <utf8proc.h>
@@ -235,6 +236,46 @@ utf8_copy(char *dst, size_t size, const char *src)
 
 	memcpy(dst, src, n);
 	dst[n] = '\0';
+}
+
+bool
+utf8_is_letter(uint32_t cp)
+{
+	switch (utf8proc_category((utf8proc_int32_t)cp)) {
+	case UTF8PROC_CATEGORY_LU:
+	case UTF8PROC_CATEGORY_LL:
+	case UTF8PROC_CATEGORY_LT:
+	case UTF8PROC_CATEGORY_LM:
+	case UTF8PROC_CATEGORY_LO:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool
+utf8_is_accent(uint32_t cp)
+{
+	utf8proc_category_t cat = utf8proc_category((utf8proc_int32_t)cp);
+
+	return cat == UTF8PROC_CATEGORY_MN || cat == UTF8PROC_CATEGORY_MC ||
+	       cat == UTF8PROC_CATEGORY_ME;
+}
+
+void
+utf8_excerpt(char *dst, size_t size, const char *src, size_t chars)
+{
+	size_t n = 0, len = strlen(src);
+
+	for (size_t k = 0; n < len && k < chars; k++) {
+		size_t step = utf8_seq_len(src + n, len - n);
+
+		n += step > 0 ? step : 1;
+	}
+	if (n < len)
+		snprintf(dst, size, "%.*s…", (int)n, src);
+	else
+		snprintf(dst, size, "%s", src);
 }
 
 size_t

@@ -57,6 +57,19 @@ int utf8_casecmp(const char *a, const char *b);
  * boundary to at most size - 1 bytes, and NUL-terminates it. */
 void utf8_copy(char *dst, size_t size, const char *src);
 
+/* Whether cp is a letter of any script (Unicode's categories Lu, Ll, Lt,
+ * Lm and Lo). */
+bool utf8_is_letter(uint32_t cp);
+
+/* Whether cp is an accent, a mark that goes with the character before it
+ * (Unicode's categories Mn, Mc and Me). */
+bool utf8_is_accent(uint32_t cp);
+
+/* Copies the well-formed string src into dst (size >= 4 * chars + 4
+ * bytes), cut after at most chars code points with "…" after the cut,
+ * and NUL-terminates it: how a reply quotes what a user typed. */
+void utf8_excerpt(char *dst, size_t size, const char *src, size_t chars);
+
 /* Appends s[0..len) to out with each byte that does not start a
  * well-formed sequence replaced by U+FFFD; returns how many were. */
 size_t utf8_repair(struct buf *out, const char *s, size_t len);

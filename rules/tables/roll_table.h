@@ -43,7 +43,8 @@
 #define ROLL_TABLE_WEIGHT_MAX  100  /* the weight of one weighted entry */
 #define ROLL_TABLE_INPUT_MAX   8000 /* bytes of text one parse reads */
 #define ROLL_TABLE_REFS_MAX    3    /* [[references]] in one entry */
-#define ROLL_TABLE_NAME_MAX    33   /* bytes of a table's name, with the NUL */
+#define ROLL_TABLE_NAME_CHARS  32   /* code points of a table's name */
+#define ROLL_TABLE_NAME_MAX    129  /* bytes of a table's name, with the NUL */
 #define ROLL_TABLE_D66         66   /* the die of a d66 table */
 
 struct roll_table_entry {

@@ -42,8 +42,10 @@ roll_table_name(const char *name, size_t len, char *canon)
 	utf8proc_ssize_t n;
 	int rc = -1;
 
-	if (len == 0 || len > 4 * ROLL_TABLE_NAME_MAX || !utf8_valid(name, len))
+	if (len == 0 || !utf8_valid(name, len))
 		return -1;
+	if (len > 4 * ROLL_TABLE_NAME_MAX)
+		return -2;
 	buf_init(&b, 4 * ROLL_TABLE_NAME_MAX);
 	textsafe_clean(&b, name, len);
 	if (b.len == 0 || memchr(b.p, '\0', b.len) != NULL)
@@ -61,8 +63,13 @@ roll_table_name(const char *name, size_t len, char *canon)
 	 * its accent typed apart are the letter they make */
 	n = utf8proc_map((const utf8proc_uint8_t *)b.p, (utf8proc_ssize_t)b.len, &folded,
 	                 UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
-	if (n <= 0 || n >= ROLL_TABLE_NAME_MAX)
+	if (n <= 0)
 		goto done;
+	if (utf8_count((const char *)folded, (size_t)n) > ROLL_TABLE_NAME_CHARS ||
+	    n >= ROLL_TABLE_NAME_MAX) {
+		rc = -2;
+		goto done;
+	}
 	memcpy(canon, folded, (size_t)n + 1);
 	rc = 0;
 done:

@@ -14,9 +14,12 @@
 /*
  * Checks a table's name and writes its canonical form into canon
  * (ROLL_TABLE_NAME_MAX bytes): letters and digits of any script (with
- * their combining accents), '-' and '_', at most 32 bytes once capitals
- * of every script are read as small letters (Unicode case folding, NFC);
- * what rules/base/textsafe.h removes is removed first. Returns 0, or -1.
+ * their combining accents), '-' and '_', at most ROLL_TABLE_NAME_CHARS
+ * code points once capitals of every script are read as small letters
+ * (Unicode case folding, NFC: ß counts as ss); what rules/base/textsafe.h
+ * removes is removed first. A canonical name is its own canonical form.
+ * Returns 0, -1 when name holds what no name holds, or -2 when it is too
+ * long.
  */
 int roll_table_name(const char *name, size_t len, char *canon);
 

@@ -1570,6 +1570,48 @@ names_fold_in_every_script(void **unused)
 	has("1-6: old\n");
 }
 
+/* newcomer F25: a name is 32 letters of any alphabet, not 32 bytes; one
+ * at that length is saved, read back and rolled through a reference; a
+ * longer one is refused as too long, quoted cut with a mark. */
+static void
+names_count_letters_not_bytes(void **unused)
+{
+	static const char *const z32 = "жжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжж";
+	char line[400], want[400], *first, *second, err[200];
+	cJSON *o;
+	void *s;
+
+	(void)unused;
+	ok("gm", "table set жжжжжжжжжжжжжжжжж 1-4: x");
+	has("Saved the table жжжжжжжжжжжжжжжжж: d4");
+	snprintf(line, sizeof(line), "table set %s 1-6: [[жжжжжжжжжжжжжжжжж]]", z32);
+	ok("gm", line);
+	snprintf(line, sizeof(line), "table roll %s", z32);
+	ok("gm", line);
+	has("x");
+	first = saved("table");
+	o = cJSON_Parse(first);
+	s = tables_mod.create();
+	assert_int_equal(tables_mod.load(s, o, err, sizeof(err)), 0);
+	cJSON_Delete(o);
+	o = tables_mod.save(s);
+	second = cJSON_PrintUnformatted(o);
+	assert_string_equal(first, second);
+	cJSON_Delete(o);
+	tables_mod.destroy(s);
+	free(first);
+	free(second);
+	snprintf(line, sizeof(line), "table set %sж 1-6: y", z32);
+	snprintf(want, sizeof(want),
+	         "'%sж' is too long: a table's name is 1 to 32 letters (of any alphabet), "
+	         "digits, - and _ (loot, encounter-2).",
+	         z32);
+	refused("gm", line, want);
+	refused("gm", "table set abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz 1-6: y",
+	        "'abcdefghijklmnopqrstuvwxyzabcdefghijklmn…' is too long: a table's name is 1 "
+	        "to 32 letters (of any alphabet), digits, - and _ (loot, encounter-2).");
+}
+
 int
 main(void)
 {
@@ -1599,6 +1641,7 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(level_tables_name_a_level, setup, teardown),
 	    cmocka_unit_test_setup_teardown(names_fold_in_every_script, setup, teardown),
+	    cmocka_unit_test_setup_teardown(names_count_letters_not_bytes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(examples_name_the_one_text_form_first, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_tables_show_as_text, setup, teardown),
 	    cmocka_unit_test_setup_teardown(list_and_delete, setup, teardown),

@@ -352,7 +352,8 @@ bad_input_changes_nothing(void **unused)
 	     "You have no Fungeoneer here; /fungeon join NAME CLASS LEVEL makes one."},
 	    {"alice", "/thwacko style red two words", NULL},
 	    {"alice", "/thwacko style red abcde",
-	     "A mark is 1 or 2 symbols or emoji, or up to 4 letters (got 5 characters)."},
+	     "'abcde' is too long: a mark is 1 or 2 symbols or emoji, or up to 4 "
+	     "letters (of any alphabet)."},
 	    {"alice", "/thwacko style purple", NULL},
 	};
 	struct fgtable *t = fgtable_new(2);
@@ -503,6 +504,30 @@ styles_default_distinct_and_chosen(void **unused)
 	assert_int_equal(thwacko_style_mark_check("a\tb", err, sizeof(err)), -1);
 	assert_int_equal(thwacko_style_mark_check("\xe2\x80\x8b", err, sizeof(err)), -1); /* ZWSP */
 	assert_int_equal(thwacko_style_mark_check("\xff", err, sizeof(err)), -1);
+	/* newcomer F25: 4 letters of any alphabet, an accent with its letter */
+	assert_int_equal(thwacko_style_mark_check("жжжж", err, sizeof(err)), 0);
+	assert_int_equal(thwacko_style_mark_check("龍之介", err, sizeof(err)), 0);
+	assert_int_equal(thwacko_style_mark_check("e\xcc\x81"
+	                                          "e\xcc\x81"
+	                                          "e\xcc\x81"
+	                                          "e\xcc\x81",
+	                                          err, sizeof(err)),
+	                 0);
+	/* 4 Deseret letters of 4 bytes, each with an accent: 24 bytes */
+	assert_int_equal(
+	    thwacko_style_mark_check("𐐨\xcc\x81𐐨\xcc\x81𐐨\xcc\x81𐐨\xcc\x81", err, sizeof(err)), 0);
+	assert_int_equal(thwacko_style_mark_check("жжжжж", err, sizeof(err)), -1);
+	assert_string_equal(err, "'жжжжж' is too long: a mark is 1 or 2 symbols or "
+	                         "emoji, or up to 4 letters (of any alphabet).");
+	assert_int_equal(thwacko_style_mark_check("ж◆", err, sizeof(err)), 0);
+	assert_int_equal(thwacko_style_mark_check("ж◆ж", err, sizeof(err)), -1);
+	/* a letter and 12 accents: 26 bytes */
+	assert_int_equal(
+	    thwacko_style_mark_check("ж\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81"
+	                             "\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81\xcc\x81",
+	                             err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "is too long: a mark is at most 24 bytes."));
 	assert_int_equal(thwacko_style_colour_parse("Cyan"), UC_CYAN);
 	assert_int_equal(thwacko_style_colour_parse("grey"), UC_GRAY);
 	assert_int_equal(thwacko_style_colour_parse("purple"), -1);
@@ -525,6 +550,12 @@ thwacko_style_is_per_user(void **unused)
 	fgtable_ok(t, "alice", "/thwacko style green");
 	assert_int_equal(s->colour, UC_GREEN);
 	assert_string_equal(s->mark, "AL");
+	/* newcomer F25: "up to 4 letters" of any alphabet */
+	fgtable_ok(t, "alice", "/thwacko style red жжжж");
+	assert_string_equal(s->mark, "жжжж");
+	fgtable_ok(t, "alice", "/thwacko style red 𐐨\xcc\x81𐐨\xcc\x81𐐨\xcc\x81𐐨\xcc\x81");
+	assert_string_equal(s->mark, "𐐨\xcc\x81𐐨\xcc\x81𐐨\xcc\x81𐐨\xcc\x81");
+	fgtable_ok(t, "alice", "/thwacko style green AL");
 	text = fgtable_run(t, "alice", "/thwacko");
 	/* plain text: the renderers add the mark before the die */
 	assert_string_equal(text, "Thwack-O dice\nYou: 6 (green, mark AL)\n");

@@ -185,6 +185,21 @@ test_user_round_trip_styles(void **state)
 		assert_string_equal(back.name, "Nelly");
 		assert_string_equal(encode(&back, &test_mods), first);
 	}
+	/* newcomer F25: a mark of 4 letters at the most bytes a mark has */
+	{
+		struct store_record r = {.kind = STORE_RECORD_USER, .style_set = true}, back;
+		const char *mark = "𐐨\xcc\x81𐐨\xcc\x81𐐨\xcc\x81𐐨\xcc\x81";
+		char err[256], first[1024];
+
+		assert_int_equal(strlen(mark), THWACKO_STYLE_MARK_MAX - 1);
+		snprintf(r.key, sizeof(r.key), "console:al");
+		snprintf(r.style.mark, sizeof(r.style.mark), "%s", mark);
+		snprintf(first, sizeof(first), "%s", encode(&r, &test_mods));
+		assert_int_equal(store_record_decode(first, strlen(first), STORE_RECORD_VERSION,
+		                                     &test_mods, &back, err, sizeof(err)),
+		                 0);
+		assert_string_equal(back.style.mark, mark);
+	}
 	assert_string_equal(store_record_colour_name(UC_PINK), "pink");
 	assert_int_equal(store_record_colour_parse("cyan"), UC_CYAN);
 	assert_int_equal(store_record_colour_parse("mauve"), -1);

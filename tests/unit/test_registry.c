@@ -224,9 +224,10 @@ errors_say_what_is_allowed(void **state)
 	expect_error(f, "room set paint red x y",
 	             "Coats must be a whole number from 1 to 3 (got 'x'); usage: /room set paint "
 	             "<red|green> [coats] [note]");
-	expect_error(f, "room set paint red 1 elevenbytes",
-	             "Note may be at most 10 bytes (got 11); usage: /room set paint <red|green> "
-	             "[coats] [note]");
+	expect_error(
+	    f, "room set paint red 1 elevenbytes",
+	    "Note is too long: at most 10 bytes (got 11); usage: /room set paint <red|green> "
+	    "[coats] [note]");
 	expect_error(f, "room set paint red 1 ok extra",
 	             "Unexpected 'extra'; usage: /room set paint <red|green> [coats] [note]");
 	/* hidden12: a misspelt option name was blamed on the next option's

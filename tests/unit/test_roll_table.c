@@ -398,7 +398,13 @@ names_and_references(void **unused)
 	assert_int_equal(roll_table_name("[x]", 3, c), -1);
 	assert_int_equal(roll_table_name("", 0, c), -1);
 	assert_int_equal(roll_table_name("\xe2\x80\x8b", 3, c), -1); /* nothing but invisible */
-	assert_int_equal(roll_table_name("abcdefghijklmnopqrstuvwxyz0123456", 33, c), -1);
+	assert_int_equal(roll_table_name("abcdefghijklmnopqrstuvwxyz0123456", 33, c), -2);
+	/* newcomer F25: 32 letters, not 32 bytes; counted folded (ß is ss) */
+	assert_int_equal(roll_table_name("жжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжж", 64, c), 0);
+	assert_string_equal(c, "жжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжж");
+	assert_int_equal(roll_table_name("жжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжжж", 66, c), -2);
+	assert_int_equal(roll_table_name("ßßßßßßßßßßßßßßßß", 32, c), 0);
+	assert_int_equal(roll_table_name("ßßßßßßßßßßßßßßßßß", 34, c), -2);
 	assert_int_equal(roll_table_name("abcdefghijklmnopqrstuvwxyz012345", 32, c), 0);
 	assert_int_equal(roll_table_name("\xff", 1, c), -1);
 	/* letters of every script, folded; no symbols (check-29 F3) */
