@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include <cJSON.h>
 
@@ -477,7 +476,7 @@ decode_saved(const cJSON *arr, struct store_record *r, char *err, size_t errlen)
 			return -1;
 		}
 		for (size_t i = 0; i < r->nsaved; i++) {
-			if (strcasecmp(r->saved[i].name, s->name) == 0) {
+			if (utf8_casecmp(r->saved[i].name, s->name) == 0) {
 				snprintf(err, errlen, "two saved rolls have the same name");
 				return -1;
 			}

@@ -2,10 +2,10 @@
 #include "commands/core/user.h"
 
 #include <string.h>
-#include <strings.h>
 
 #include "commands/core/state_int.h"
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 static void
 copy_bounded(char *dst, size_t size, const char *src)
@@ -119,7 +119,7 @@ const struct user_saved *
 user_saved_find(const struct user *u, const char *name)
 {
 	for (size_t i = 0; i < u->nsaved; i++)
-		if (strcasecmp(u->saved[i].name, name) == 0)
+		if (utf8_casecmp(u->saved[i].name, name) == 0)
 			return &u->saved[i];
 	return NULL;
 }

@@ -45,7 +45,7 @@ void user_set_generation(struct user *u, uint64_t generation);
  * name and roll rules are rollchan's (commands/dice/rollchan.h); the record only
  * keeps them, at most USER_SAVED_MAX, names unique without regard to case. */
 #define USER_SAVED_MAX      50
-#define USER_SAVED_NAME_MAX 25  /* bytes with the NUL (ROLLCHAN_NAME_MAX) */
+#define USER_SAVED_NAME_MAX 97  /* bytes with the NUL (ROLLCHAN_NAME_MAX) */
 #define USER_SAVED_ROLL_MAX 201 /* bytes with the NUL (ROLLCHAN_ROLL_MAX) */
 
 struct user_saved {
@@ -56,7 +56,7 @@ struct user_saved {
 size_t user_nsaved(const struct user *u);
 /* The i-th saved roll (0 <= i < user_nsaved()), in the order saved. */
 const struct user_saved *user_saved_at(const struct user *u, size_t i);
-/* The saved roll of that name (ASCII case ignored), or NULL. */
+/* The saved roll of that name (case ignored in every script), or NULL. */
 const struct user_saved *user_saved_find(const struct user *u, const char *name);
 /* Saves or replaces name (both strings cut to fit). Returns 0, or -1 when
  * the user already keeps USER_SAVED_MAX others. */

@@ -56,6 +56,15 @@ natural(const struct dice_result *res)
 	return NULL;
 }
 
+/* Whether the byte c may be part of a saved roll's name: an ASCII letter,
+ * digit, '-' or '_', or a byte of a character beyond ASCII (the name is
+ * checked whole after). */
+static bool
+name_byte(char c)
+{
+	return isalnum((unsigned char)c) || c == '-' || c == '_' || (unsigned char)c >= 0x80;
+}
+
 /*
  * "/roll fireball +2 # big" with fireball saved as "8d6 # fire" rolls
  * "8d6 +2 # big": the saved roll, what follows its name, and the label
@@ -75,14 +84,12 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 
 	while (*p == ' ' || *p == '\t')
 		p++;
-	while (n + 1 < sizeof(name) &&
-	       (isalnum((unsigned char)p[n]) || p[n] == '-' || p[n] == '_')) {
+	while (n + 1 < sizeof(name) && name_byte(p[n])) {
 		name[n] = p[n];
 		n++;
 	}
 	name[n] = '\0';
-	if (n == 0 || !rollchan_name_ok(name) || isalnum((unsigned char)p[n]) || p[n] == '-' ||
-	    p[n] == '_')
+	if (n == 0 || name_byte(p[n]) || !rollchan_name_ok(name))
 		return expr;
 	/* A word before '(' is a function of the notation ("floor(8d6/2)"),
 	 * which the dice engine reads, or names as none. */

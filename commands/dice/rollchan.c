@@ -13,6 +13,8 @@
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
+#include <utf8proc.h>
+
 static void *
 rollchan_create(void)
 {
@@ -197,25 +199,61 @@ rollchan_heading(const struct channel *ch, struct reply *out, const char *fmt, .
 		reply_title(out, "%s", text);
 }
 
+/* Whether the code point cp may stand in a saved roll's name, first or
+ * after the first: a letter of any script, then also a digit, an accent,
+ * '-' or '_'. */
+static bool
+name_cp(uint32_t cp, bool first)
+{
+	if (utf8_is_letter(cp))
+		return true;
+	return !first && (utf8_is_accent(cp) || cp == '-' || cp == '_' ||
+	                  utf8proc_category((utf8proc_int32_t)cp) == UTF8PROC_CATEGORY_ND);
+}
+
+/* How name breaks the rules of a saved roll's name. */
+enum name_fault {
+	NAME_OK,
+	NAME_EMPTY,
+	NAME_LONG,
+	NAME_DICE,
+	NAME_ADV,
+	NAME_START,
+	NAME_CHAR
+};
+
+static enum name_fault
+name_fault(const char *name)
+{
+	size_t n = strlen(name), chars = 0;
+	int c0 = (unsigned char)name[0];
+	enum name_fault f = NAME_OK;
+
+	if (n == 0)
+		return NAME_EMPTY;
+	if (!utf8_valid(name, n))
+		return NAME_CHAR;
+	for (size_t i = 0, k; i < n; i += k) {
+		uint32_t cp = 0;
+
+		k = utf8_decode(name + i, n - i, &cp);
+		if (f == NAME_OK && !name_cp(cp, i == 0))
+			f = i == 0 ? NAME_START : NAME_CHAR;
+		chars++;
+	}
+	if (chars > ROLLCHAN_NAME_CHARS || n >= ROLLCHAN_NAME_MAX)
+		return NAME_LONG;
+	if (c0 == 'd' || c0 == 'D')
+		return NAME_DICE;
+	if (strcasecmp(name, "adv") == 0 || strcasecmp(name, "dis") == 0)
+		return NAME_ADV;
+	return f;
+}
+
 bool
 rollchan_name_ok(const char *name)
 {
-	size_t n = strlen(name);
-	int c0 = (unsigned char)name[0];
-
-	if (n == 0 || n >= ROLLCHAN_NAME_MAX ||
-	    !((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z')))
-		return false;
-	if (c0 == 'd' || c0 == 'D' || strcasecmp(name, "adv") == 0 || strcasecmp(name, "dis") == 0)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		int c = (unsigned char)name[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '-' || c == '_'))
-			return false;
-	}
-	return true;
+	return name_fault(name) == NAME_OK;
 }
 
 /* Into err, why name (refused by rollchan_name_ok) is no saved roll's
@@ -224,37 +262,45 @@ rollchan_name_ok(const char *name)
 static void
 name_refusal(const char *name, char *err, size_t errlen)
 {
-	static const char rule[] = "a saved roll's name is 1 to %d ASCII letters, digits, '-' or "
-	                           "'_', starting with a letter other than d";
-	char quoted[ROLLCHAN_NAME_MAX], whole[200];
-	size_t n = strlen(name), k = utf8_cut(name, n, ROLLCHAN_NAME_MAX - 1);
+	static const char rule[] = "a saved roll's name is 1 to %d letters (of any alphabet), "
+	                           "digits, '-' or '_', starting with a letter other than d";
+	char plain[ROLLCHAN_NAME_MAX], quoted[4 * ROLLCHAN_NAME_CHARS + 4], whole[200];
+	size_t k = utf8_cut(name, strlen(name), sizeof(plain) - 1);
 	int c0 = (unsigned char)name[0];
 
-	snprintf(whole, sizeof(whole), rule, ROLLCHAN_NAME_MAX - 1);
+	snprintf(whole, sizeof(whole), rule, ROLLCHAN_NAME_CHARS);
 	for (size_t i = 0; i < k; i++)
-		quoted[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
-	quoted[k] = '\0';
-	if (n == 0)
+		plain[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
+	plain[k] = '\0';
+	utf8_excerpt(quoted, sizeof(quoted), plain, ROLLCHAN_NAME_CHARS);
+	switch (name_fault(name)) {
+	case NAME_EMPTY:
 		snprintf(err, errlen, "A saved roll needs a name: %s.", whole);
-	else if (n >= ROLLCHAN_NAME_MAX)
-		snprintf(err, errlen, "'%s...' is too long (%zu bytes): %s.", quoted, n, whole);
-	else if (c0 == 'd' || c0 == 'D')
+		break;
+	case NAME_LONG:
+		snprintf(err, errlen, "'%s' is too long: %s.", quoted, whole);
+		break;
+	case NAME_DICE:
 		snprintf(
 		    err, errlen,
 		    "'%s' starts with d, as dice do (d6), so it cannot name a saved roll; start "
 		    "it with another letter (e.g. my-%s).",
 		    quoted, quoted);
-	else if (strcasecmp(name, "adv") == 0 || strcasecmp(name, "dis") == 0)
+		break;
+	case NAME_ADV:
 		snprintf(err, errlen,
 		         "'%s' means %s in a roll, so it cannot name a saved roll; pick another "
 		         "name.",
 		         quoted, c0 == 'a' || c0 == 'A' ? "advantage" : "disadvantage");
-	else if (!((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z')))
-		snprintf(err, errlen, "'%s' does not start with an ASCII letter: %s.", quoted,
-		         whole);
-	else
+		break;
+	case NAME_START:
+		snprintf(err, errlen, "'%s' does not start with a letter: %s.", quoted, whole);
+		break;
+	default:
 		snprintf(err, errlen, "'%s' holds a character other than those allowed: %s.",
 		         quoted, whole);
+		break;
+	}
 }
 
 const struct rollchan_saved *
@@ -262,7 +308,7 @@ rollchan_find(const struct rollchan *rc, const char *owner, const char *name)
 {
 	for (size_t i = 0; i < rc->nsaved; i++)
 		if (strcmp(rc->saved[i].owner, owner) == 0 &&
-		    strcasecmp(rc->saved[i].name, name) == 0)
+		    utf8_casecmp(rc->saved[i].name, name) == 0)
 			return &rc->saved[i];
 	return NULL;
 }

@@ -19,11 +19,12 @@
  * to the channel itself (set by the GM); a player's own live in the user
  * record (commands/core/state.h), and those kept here by older versions are
  * moved there on use (rollchan_adopt).
- * A name is 1 to ROLLCHAN_NAME_MAX - 1 letters, digits, '-' or '_', starts
- * with a letter other than d, and is not adv or dis: no name can ever read
- * as dice notation. Bounded: ROLLCHAN_SAVED_USER per player and
- * ROLLCHAN_SAVED_CHAN for the channel, ROLLCHAN_SAVED_MAX in all.
- * Ownership: the state belongs to its channel record (channel_mod()).
+ * A name is 1 to ROLLCHAN_NAME_CHARS letters of any script, digits, '-' or
+ * '_' (shorter than ROLLCHAN_NAME_MAX bytes), starts with a letter other
+ * than d, and is not adv or dis: no name can ever read as dice notation.
+ * Names are one name whatever their case (utf8_casecmp). Bounded: ROLLCHAN_SAVED_USER per player
+ * and ROLLCHAN_SAVED_CHAN for the channel, ROLLCHAN_SAVED_MAX in all. Ownership: the state belongs
+ * to its channel record (channel_mod()).
  */
 #ifndef DELVER_ROLLCHAN_H
 #define DELVER_ROLLCHAN_H
@@ -38,7 +39,8 @@
 #define ROLLCHAN_LOG_MAX    20  /* rolls a channel's log keeps */
 #define ROLLCHAN_WHAT_MAX   128 /* bytes of a logged roll's text, with the NUL */
 #define ROLLCHAN_RESULT_MAX 64  /* bytes of a logged result, with the NUL */
-#define ROLLCHAN_NAME_MAX   25  /* bytes of a saved roll's name, with the NUL */
+#define ROLLCHAN_NAME_CHARS 24  /* code points of a saved roll's name */
+#define ROLLCHAN_NAME_MAX   97  /* bytes of a saved roll's name, with the NUL */
 #define ROLLCHAN_ROLL_MAX   201 /* bytes of a saved roll's text, with the NUL */
 #define ROLLCHAN_SAVED_USER 20  /* saved rolls of one player in one channel */
 #define ROLLCHAN_SAVED_CHAN 30  /* the channel's own saved rolls */

@@ -236,6 +236,16 @@ test_user_saved_rolls(void **state)
 	                 0);
 	assert_int_equal(back.nsaved, 0);
 	assert_null(strstr(encode(&back, &test_mods), "saved"));
+	/* newcomer F25: a name of 24 letters of 4 bytes each reads back */
+	r.nsaved = 1;
+	snprintf(r.saved[0].name, sizeof(r.saved[0].name), "%s", "𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨𐐨");
+	assert_int_equal(strlen(r.saved[0].name), USER_SAVED_NAME_MAX - 1);
+	assert_true(rollchan_name_ok(r.saved[0].name));
+	snprintf(first, sizeof(first), "%s", encode(&r, &test_mods));
+	assert_int_equal(store_record_decode(first, strlen(first), STORE_RECORD_VERSION, &test_mods,
+	                                     &back, err, sizeof(err)),
+	                 0);
+	assert_string_equal(back.saved[0].name, r.saved[0].name);
 }
 
 static void

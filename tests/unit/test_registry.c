@@ -855,14 +855,14 @@ saved_rolls(void **state)
 	run(d, "alice", false, "/save 9lives 1d6", out);
 	assert_string_equal(
 	    reply_error_text(out),
-	    "'9lives' does not start with an ASCII letter: a saved roll's name is 1 "
-	    "to 24 ASCII letters, digits, '-' or '_', starting with a letter other "
+	    "'9lives' does not start with a letter: a saved roll's name is 1 to 24 "
+	    "letters (of any alphabet), digits, '-' or '_', starting with a letter other "
 	    "than d.");
 	run(d, "alice", false, "/save \"fire ball\" 1d6", out);
 	assert_string_equal(reply_error_text(out),
 	                    "'fire ball' holds a character other than those allowed: a saved "
-	                    "roll's name is 1 to 24 ASCII letters, digits, '-' or '_', starting "
-	                    "with a letter other than d.");
+	                    "roll's name is 1 to 24 letters (of any alphabet), digits, '-' or '_', "
+	                    "starting with a letter other than d.");
 	run(d, "alice", false, "/save atk 1d20+5 adv", out);
 	assert_false(reply_is_error(out));
 	run(d, "alice", false, "/roll atk # sword", out);
@@ -906,6 +906,48 @@ saved_rolls(void **state)
 	plain = reply_plain(out);
 	assert_string_equal(plain, "alice rolls\n1: 1 = 1\n");
 	free(plain);
+	reply_free(out);
+	tfree(d);
+}
+
+/* newcomer F25: a saved roll's name is 1 to 24 letters of any alphabet
+ * (not 24 ASCII bytes), one name in capitals or small letters; a longer
+ * one is refused as too long, quoted cut with a mark. */
+static void
+saved_names_of_any_alphabet(void **state)
+{
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)}, false);
+	struct reply *out = reply_new();
+	char *plain;
+
+	run(d, "alice", false, "/save éclair 1d6", out);
+	assert_false(reply_is_error(out));
+	run(d, "alice", false, "/roll ÉCLAIR +1", out);
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, "alice rolls\n1d6 + 1: ["));
+	free(plain);
+	run(d, "bob", false, "/roll éclair", out);
+	assert_string_equal(reply_error_text(out),
+	                    "'éclair' is neither dice nor a saved roll here; /saved list lists the "
+	                    "saved rolls, /help roll the notation.");
+	run(d, "gm", true, "/save жжжжжжжжжжжжжжжжжжжжжжжж 2d6 channel:true", out);
+	assert_false(reply_is_error(out));
+	run(d, "bob", false, "/roll ЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖ", out);
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, "bob rolls\n2d6: ["));
+	free(plain);
+	run(d, "alice", false, "/save жжжжжжжжжжжжжжжжжжжжжжжжж 1d6", out);
+	assert_string_equal(
+	    reply_error_text(out),
+	    "'жжжжжжжжжжжжжжжжжжжжжжжж…' is too long: a saved roll's name is 1 to 24 letters (of "
+	    "any alphabet), digits, '-' or '_', starting with a letter other than "
+	    "d.");
+	run(d, "alice", false, "/save é-🐉 1d6", out);
+	assert_string_equal(reply_error_text(out),
+	                    "'é-🐉' holds a character other than those allowed: a saved roll's "
+	                    "name is 1 to 24 letters (of any alphabet), digits, '-' or '_', "
+	                    "starting with a letter other than d.");
 	reply_free(out);
 	tfree(d);
 }
@@ -1086,6 +1128,7 @@ main(void)
 	    cmocka_unit_test(advantage_and_naturals),
 	    cmocka_unit_test(roll_log_and_settings),
 	    cmocka_unit_test(saved_rolls),
+	    cmocka_unit_test(saved_names_of_any_alphabet),
 	    cmocka_unit_test(compact_output),
 	    cmocka_unit_test(compact_folds_empty_steps),
 	    cmocka_unit_test(compact_darkness_after_light),
