@@ -4,6 +4,7 @@
  * player's own points). */
 #include "commands/fungeon/cmd_fungeon_design.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,27 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 #include "rules/fungeon/fungeon_name.h"
 
 static const char *const kind_label[] = {"Traps", "Monsters", "Treasure"};
+
+bool
+cmd_fungeon_design_word(const char *word, size_t chars, const char *rule, struct reply *out)
+{
+	size_t n = strlen(word);
+	char quoted[4 * FUNGEON_CLASS_CHARS + 4];
+
+	if (fungeon_name_word_valid(word, chars))
+		return true;
+	if (n > 4 * chars || (utf8_valid(word, n) && utf8_len(word) > chars)) {
+		utf8_excerpt(quoted, sizeof(quoted), word, chars);
+		reply_error(out, "'%s' is too long: %s.", quoted, rule);
+	} else {
+		reply_error(out, "%c%s.", toupper((unsigned char)rule[0]), rule + 1);
+	}
+	return false;
+}
 
 bool
 cmd_fungeon_design_shows(const char *what, const char *text, struct reply *out)
@@ -252,11 +271,9 @@ may_make(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k,
 	           need_holder(inv, c, k, out) < 0) {
 		return -1;
 	}
-	if (!fungeon_name_valid(name)) {
-		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
-		            FUNGEON_NAME_CHARS);
+	if (!cmd_fungeon_design_word(name, FUNGEON_NAME_CHARS, "a " CMD_FUNGEON_DESIGN_NAME_RULE,
+	                             out))
 		return -1;
-	}
 	if (!cmd_fungeon_design_shows("A name", name, out) ||
 	    !cmd_fungeon_design_name_free(name, out) ||
 	    fungeon_channel_name_used(c, name, NULL, out))

@@ -184,13 +184,9 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 	const char *name = invocation_str(inv, "name"), *cls = invocation_str(inv, "class");
 	const char *type = invocation_str(inv, "type");
 
-	if (!fungeon_name_valid(name)) {
-		reply_error(out,
-		            "A Fungeoneer's name is 1 to %d characters with no spaces or "
-		            ": , > / \" #.",
-		            FUNGEON_NAME_CHARS);
+	if (!cmd_fungeon_design_word(name, FUNGEON_NAME_CHARS,
+	                             "a Fungeoneer's " CMD_FUNGEON_DESIGN_NAME_RULE, out))
 		return -1;
-	}
 	if (!cmd_fungeon_design_shows("A Fungeoneer's name", name, out) ||
 	    !cmd_fungeon_design_name_free(name, out))
 		return -1;
@@ -204,19 +200,18 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 	    class_no_level(inv, name, cls, out) < 0)
 		return -1;
 	if (utf8_len(cls) > FUNGEON_CLASS_CHARS) {
+		char quoted[4 * FUNGEON_CLASS_CHARS + 4];
+
+		utf8_excerpt(quoted, sizeof(quoted), cls, FUNGEON_CLASS_CHARS);
 		reply_error(out,
-		            "A class is at most %d characters (Drazzorian Puddle Thumper fits); "
-		            "this one has %zu.",
-		            FUNGEON_CLASS_CHARS, utf8_len(cls));
+		            "'%s' is too long: a class is at most %d characters (Drazzorian "
+		            "Puddle Thumper fits).",
+		            quoted, FUNGEON_CLASS_CHARS);
 		return -1;
 	}
-	if (type != NULL && !fungeon_name_word_valid(type, FUNGEON_TYPE_CHARS)) {
-		reply_error(out,
-		            "A class type is one word of 1 to %d characters (fire, frost, "
-		            "poison) with no spaces or : , > / \" #.",
-		            FUNGEON_TYPE_CHARS);
+	if (type != NULL &&
+	    !cmd_fungeon_design_word(type, FUNGEON_TYPE_CHARS, CMD_FUNGEON_DESIGN_TYPE_RULE, out))
 		return -1;
-	}
 	if (type != NULL && !cmd_fungeon_design_shows("A class type", type, out))
 		return -1;
 	if (type != NULL && type_no_level(inv, name, cls, type, out) < 0)

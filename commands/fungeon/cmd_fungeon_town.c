@@ -427,11 +427,9 @@ town_buy(struct invocation *inv, struct reply *out)
 	    cmd_fungeon_design_of(inv, FUNGEON_TREASURE, &d, p, out) < 0)
 		goto done;
 	m = &c->m[me];
-	if (!fungeon_name_valid(name)) {
-		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
-		            FUNGEON_NAME_CHARS);
+	if (!cmd_fungeon_design_word(name, FUNGEON_NAME_CHARS, "a " CMD_FUNGEON_DESIGN_NAME_RULE,
+	                             out))
 		goto done;
-	}
 	if (!cmd_fungeon_design_shows("A name", name, out) ||
 	    !cmd_fungeon_design_name_free(name, out) ||
 	    fungeon_channel_name_used(c, name, NULL, out))

@@ -489,6 +489,20 @@ fungeon_channel_new_style(const struct fungeon_channel *c, struct state *st, con
 	thwacko_style_distinct(user_key, taken, c->n, out);
 }
 
+/* The error reply for a word of len bytes at s too long for a name. */
+static void
+too_long_name(const char *s, size_t len, struct reply *out)
+{
+	char word[4 * FUNGEON_NAME_CHARS + 8], quoted[4 * FUNGEON_NAME_CHARS + 4];
+	size_t n = utf8_cut(s, len, sizeof(word) - 1);
+
+	memcpy(word, s, n);
+	word[n] = '\0';
+	utf8_excerpt(quoted, sizeof(quoted), word, FUNGEON_NAME_CHARS);
+	reply_error(out, "'%s' is too long: a name is at most %d characters.", quoted,
+	            FUNGEON_NAME_CHARS);
+}
+
 int
 fungeon_channel_split_names(const char *s, char words[][FUNGEON_NAME_MAX * 2 + 2], int max,
                             struct reply *out)
@@ -510,10 +524,7 @@ fungeon_channel_split_names(const char *s, char words[][FUNGEON_NAME_MAX * 2 + 2
 				            "most %d.",
 				            max, max);
 			else if (out != NULL)
-				reply_error(out,
-				            "'%.20s…' is too long for a name; names are at "
-				            "most %d characters.",
-				            s, FUNGEON_NAME_CHARS);
+				too_long_name(s, len, out);
 			return -1;
 		}
 		memcpy(words[n], s, len);

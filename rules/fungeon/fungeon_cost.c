@@ -117,10 +117,21 @@ read_number(struct parser *ps, const char *what, int lo, int hi, int *out)
 static int
 read_name(struct parser *ps, const char *what, size_t max, char *out)
 {
-	char w[WORD_MAX];
+	char w[WORD_MAX], quoted[4 * FUNGEON_NAME_CHARS + 4];
 	int n = next_word(&ps->p, w);
 
-	if (n <= 0 || !fungeon_name_word_valid(w, max)) {
+	if (n < 0 || (n > 0 && utf8_valid(w, (size_t)n) && utf8_len(w) > max)) {
+		if (n < 0) /* w holds its start */
+			snprintf(quoted, sizeof(quoted), "%s…", w);
+		else
+			utf8_excerpt(quoted, sizeof(quoted), w, max);
+		seterr(ps->err, ps->errlen,
+		       "'%s' is too long: the word after '%s' is 1 to %zu characters with no "
+		       "spaces or : , > / \" #.",
+		       quoted, what, max);
+		return -1;
+	}
+	if (n == 0 || !fungeon_name_word_valid(w, max)) {
 		seterr(ps->err, ps->errlen,
 		       "'%s' needs a word after it: 1 to %zu characters with no spaces or "
 		       ": , > / \" #.",

@@ -247,6 +247,11 @@ design_errors(void **unused)
 	assert_string_equal(error_of(FUNGEON_MONSTER, "level 2 ability a:b pain 1"),
 	                    "'ability' needs a word after it: 1 to 24 characters with no spaces or "
 	                    ": , > / \" #.");
+	/* newcomer F25: a word too long says so, quoted cut with a mark */
+	assert_string_equal(
+	    error_of(FUNGEON_MONSTER, "level 2 ability жжжжжжжжжжжжжжжжжжжжжжжжж pain 1"),
+	    "'жжжжжжжжжжжжжжжжжжжжжжжж…' is too long: the word after 'ability' is 1 "
+	    "to 24 characters with no spaces or : , > / \" #.");
 	assert_string_equal(error_of(FUNGEON_MONSTER,
 	                             "level 1 ability a pain 1 ability b pain 1 ability c pain 1 "
 	                             "ability d pain 1 ability e pain 1"),

@@ -197,12 +197,14 @@ d5_joining_a_dungeon_under_way(void **unused)
 
 /* Docs 3: names are limited in characters, as the manual says, whatever
  * their bytes: 13 Å (26 bytes) make a name, 24 of them too, 25 do not; a
- * type is 16 characters, a class 40. */
+ * type is 16 characters, a class 40. Newcomer F25: a name too long is
+ * said to be, quoted cut with a mark. */
 static void
 o3_names_count_characters(void **unused)
 {
 	static const char *const too_long =
-	    "A Fungeoneer's name is 1 to 24 characters with no spaces or : , > / \" #.";
+	    "'ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ…' is too long: a Fungeoneer's name is 1 to 24 characters "
+	    "with no spaces or : , > / \" #.";
 	struct fgtable *t = fgtable_new(43);
 	char *text;
 
@@ -214,13 +216,15 @@ o3_names_count_characters(void **unused)
 	fgtable_fails_unchanged(t, "bo", "/fungeon join ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ fighter 2",
 	                        too_long);
 	fgtable_fails_unchanged(t, "bo", "/fungeon join Bo fighter 2 type:ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ",
-	                        "A class type is one word of 1 to 16 characters (fire, frost, "
-	                        "poison) with no spaces or : , > / \" #.");
+	                        "'ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ…' is too long: a class type is one word of 1 "
+	                        "to 16 characters (fire, frost, poison) with no spaces or : , > / "
+	                        "\" #.");
 	fgtable_fails_unchanged(t, "bo",
 	                        "/fungeon join Bo \"Ålder Puddle Thumper of the Seventh Swamp "
 	                        "Guild\" 2",
-	                        "A class is at most 40 characters (Drazzorian Puddle Thumper "
-	                        "fits); this one has 47.");
+	                        "'Ålder Puddle Thumper of the Seventh Swam…' is too long: a class "
+	                        "is at most 40 characters "
+	                        "(Drazzorian Puddle Thumper fits).");
 	fgtable_ok(t, "bo",
 	           "/fungeon join ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ \"Ålder Puddle Thumper\" 2 "
 	           "type:ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ");
