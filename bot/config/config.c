@@ -165,11 +165,12 @@ open_section(struct parser *p, const char *name)
 	} else if (strncmp(name, "irc.", 4) == 0) {
 		kind = KIND_IRC;
 		if (!config_value_network(name + 4)) {
-			config__fail(
-			    p, p->line,
-			    "[%s] needs a network name after 'irc.': 1 to 32 letters, digits, '-' "
-			    "or '_'",
-			    name);
+			config__fail(p, p->line,
+			             "[%s] needs a network name after 'irc.': 1 to 32 ASCII "
+			             "letters, digits, "
+			             "'-' "
+			             "or '_'",
+			             name);
 			return;
 		}
 	} else {

@@ -67,7 +67,7 @@ static const struct key discord_keys[] = {
 #undef D
 
 #define NICK_ALLOWED                                                                               \
-	"an IRC nick (a letter or one of []\\`_^{|}, then also digits and '-'; 1 to 30 "           \
+	"an IRC nick (an ASCII letter or one of []\\`_^{|}, then also digits and '-'; 1 to 30 "    \
 	"characters)"
 #define I(f) offsetof(struct config_irc, f)
 static const struct key irc_keys[] = {

@@ -311,7 +311,8 @@ static void
 test_bad_text(void **state)
 {
 	refused("[irc.n]\nhost = h\nnick = 9lives\n",
-	        "t.conf:3: [irc.n] nick must be an IRC nick (a letter or one of []\\`_^{|}, then "
+	        "t.conf:3: [irc.n] nick must be an IRC nick (an ASCII letter or one of []\\`_^{|}, "
+	        "then "
 	        "also digits and '-'; 1 to 30 characters) (got '9lives')");
 	refused("[irc.n]\nchannels = #ok dungeon\n",
 	        "t.conf:2: [irc.n] channels must be channel names (#, &, + or ! and up to 49 more "
@@ -441,8 +442,9 @@ test_unknown_section(void **state)
 	refused("[bot]\n\n[discrod]\n",
 	        "t.conf:3: unknown section [discrod]; sections are [bot], [discord], "
 	        "[irc.<network>], [store] and [console]");
-	refused("[irc.]\n", "t.conf:1: [irc.] needs a network name after 'irc.': 1 to 32 letters, "
-	                    "digits, '-' or '_'");
+	refused("[irc.]\n",
+	        "t.conf:1: [irc.] needs a network name after 'irc.': 1 to 32 ASCII letters, "
+	        "digits, '-' or '_'");
 	refused("[bot]\n[console]\n[BOT]\n", "t.conf:3: unknown section [BOT]; sections are [bot], "
 	                                     "[discord], [irc.<network>], [store] and [console]");
 	refused("[irc.a]\nhost=h\nnick=n\n[irc.A]\n",
@@ -468,7 +470,7 @@ test_missing_required_key(void **state)
 	        "t.conf:2: [discord] is missing token_source (env:NAME, file:PATH or "
 	        "credential:NAME)");
 	refused("[irc.libera]\nhost = irc.libera.chat\n",
-	        "t.conf:1: [irc.libera] is missing nick (an IRC nick (a letter or one of "
+	        "t.conf:1: [irc.libera] is missing nick (an IRC nick (an ASCII letter or one of "
 	        "[]\\`_^{|}, then also digits and '-'; 1 to 30 characters))");
 	refused("[irc.libera]\nhost = h\nnick = n\nsasl_user = me\n",
 	        "t.conf:4: [irc.libera] sasl_user needs password_source too (env:NAME, file:PATH "
