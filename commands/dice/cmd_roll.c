@@ -68,12 +68,14 @@ name_byte(char c)
 /*
  * "/roll fireball +2 # big" with fireball saved as "8d6 # fire" rolls
  * "8d6 +2 # big": the saved roll, what follows its name, and the label
- * given or else the saved one. The invoker's saved roll (in every
- * channel) wins over the channel's. Returns expr itself when it does not start with a name, the
+ * given (after '#', or as the label option when labelled) or else the
+ * saved one. The invoker's saved roll (in every channel) wins over the
+ * channel's. Returns expr itself when it does not start with a name, the
  * expansion (in buf, len bytes), or NULL with an error reply.
  */
 static const char *
-expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, struct reply *out)
+expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf, size_t len,
+             struct reply *out)
 {
 	const char *sroll, *sname = NULL;
 	bool mine;
@@ -133,7 +135,7 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	}
 	if (*hash != '\0')
 		buf_adds(&b, hash);
-	else if (slabel != NULL)
+	else if (slabel != NULL && !labelled)
 		buf_adds(&b, slabel);
 	if (b.toobig) {
 		buf_free(&b);
@@ -281,6 +283,21 @@ option_typo(const struct invocation *inv, const char *typed, struct reply *out)
 	return false;
 }
 
+/* Refuses a roll labelled twice, by the label option and after '#' in its
+ * expression, as any option given twice is: neither is silently dropped. */
+static void
+label_twice(struct invocation *inv, const char *option, const char *hashed, struct reply *out)
+{
+	size_t a = utf8_cut(option, strlen(option), 40), b = utf8_cut(hashed, strlen(hashed), 40);
+
+	reply_error(out,
+	            "The label is given twice, as label:%.*s%s and as '# %.*s%s' in the "
+	            "expression; give it once, as label: or after ' # '; usage: ",
+	            (int)a, option, option[a] != '\0' ? "…" : "", (int)b, hashed,
+	            hashed[b] != '\0' ? "…" : "");
+	registry_usage_add(inv->path, RS_BAD, out);
+}
+
 static void
 roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, const char *expr,
          const char *label)
@@ -294,7 +311,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 	const char *shown_label;
 	int r;
 
-	if ((expr = expand_saved(inv, typed, savbuf, sizeof(savbuf), out)) == NULL)
+	if ((expr = expand_saved(inv, typed, label != NULL, savbuf, sizeof(savbuf), out)) == NULL)
 		return;
 	written = expr;
 	if ((expr = dice_advantage(written, advbuf, sizeof(advbuf), err, sizeof(err))) == NULL) {
@@ -312,6 +329,11 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 		n = strlen(err);
 		reply_error(out, "%c%s%s", err[0] >= 'a' && err[0] <= 'z' ? err[0] - 32 : err[0],
 		            err + 1, n > 0 && err[n - 1] != '.' ? "." : "");
+		return;
+	}
+	if (label != NULL && dice_result_label(res) != NULL) {
+		label_twice(inv, label, dice_result_label(res), out);
+		dice_result_free(res);
 		return;
 	}
 	shown_label = dice_result_label(res) ? dice_result_label(res) : label;

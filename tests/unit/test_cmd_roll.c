@@ -431,6 +431,41 @@ own_saved_rolls_are_private(void **unused)
 	assert_null(reply_msg(r, REPLY_INVOKER));
 }
 
+/* newcomer F1: a roll labelled both by the label option and after '#' is
+ * refused, as an option given twice is, naming both labels, typed on the
+ * console or on Discord, for /roll and /gmroll alike; the label option
+ * replaces a saved roll's label (only one was given), and an empty label
+ * after '#' beside it is no second label. */
+static void
+one_label_a_roll(void **unused)
+{
+	const struct reply *r;
+
+	r = run_as("al", "/roll 3d6 label:fire # more");
+	assert_true(reply_is_error(r));
+	assert_string_equal(reply_error_text(r),
+	                    "The label is given twice, as label:fire and as '# more' in the "
+	                    "expression; give it once, as label: or after ' # '; usage: /roll "
+	                    "<expression> [label:text] [private:true|false]");
+	r = run_discord("al", false, "/roll 3d6 label:fire # more");
+	assert_true(reply_is_error(r));
+	assert_string_equal(reply_error_text(r),
+	                    "The label is given twice, as label:fire and as '# more' in the "
+	                    "expression; give it once, as label: or after ' # '; usage: /roll "
+	                    "<expression> [label:text] [private:true|false]");
+	run_as("bo", "/gm claim");
+	r = run_as("al", "/gmroll 1d20 label:sneak # stealth");
+	assert_true(reply_is_error(r));
+	assert_null(reply_msg(r, REPLY_GM));
+	/* A saved roll's label gives way to the label option. */
+	run_as("al", "/save atk 1d1+5 # attack");
+	r = run_as("al", "/roll atk label:smite");
+	assert_plain(r, "al rolls smite\n1d1 + 5: [1] + 5 = 6\n");
+	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, "roll atk # smite");
+	r = run_as("al", "/roll 1d1 label:fire #");
+	assert_plain(r, "al rolls fire\n1d1: [1] = 1\n");
+}
+
 int
 main(void)
 {
@@ -444,6 +479,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(own_saved_rolls_are_private, setup, teardown),
 	    cmocka_unit_test_setup_teardown(secret_channel_is_the_gms_own, setup, teardown),
 	    cmocka_unit_test_setup_teardown(saved_rolls_follow_the_player, setup, teardown),
+	    cmocka_unit_test_setup_teardown(one_label_a_roll, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1216,6 +1216,25 @@ test_roll_shortcuts(void **state)
 	               false);
 }
 
+#define ROLL_LABELLED(expr, label)                                                                 \
+	"{\"name\":\"roll\",\"options\":[{\"name\":\"expression\",\"type\":3,\"value\":\"" expr    \
+	"\"},{\"name\":\"label\",\"type\":3,\"value\":\"" label "\"}]}"
+
+/* newcomer F1: a roll labelled both by its label option and after '#' in
+ * its expression is refused. */
+static void
+test_label_given_once(void **state)
+{
+	struct fixture *f = *state;
+
+	interaction(f, "1300", 2, ALICE, ROLL_LABELLED("3d6 # more", "fire"));
+	assert_message(f->out.callback_body,
+	               "The label is given twice, as label:fire and as '# more' in the "
+	               "expression; give it once, as label: or after ' # '; usage: `/roll "
+	               "expression:text [label:text] [private:true|false]`",
+	               true);
+}
+
 int
 main(void)
 {
@@ -1241,6 +1260,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_gmroll_direct_message, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_compact_heading, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_roll_shortcuts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_label_given_once, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unknown_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_button_runs_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),

@@ -327,6 +327,20 @@ test_private_replies_privmsg(void **state)
 	assert_memory_equal(out, "NOTICE alice :", 14);
 }
 
+/* newcomer F1: a roll labelled both by label: and after '#' is refused. */
+static void
+test_label_given_once(void **state)
+{
+	struct ircfix *f = *state;
+
+	assert_string_equal(answer(f, "alice", "!roll 3d6 label:fire # more"),
+	                    "NOTICE alice :\x03"
+	                    "04\x02\x02The label is given twice, as label:fire "
+	                    "and as '# more' in the expression; give it once, as label: or after "
+	                    "' # '; usage: !roll <expression> [label:text] "
+	                    "[private:true|false]\x0f\r\n");
+}
+
 int
 main(void)
 {
@@ -334,6 +348,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_every_reply, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_private_replies_privmsg, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_every_help, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_label_given_once, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
