@@ -283,6 +283,25 @@ option_typo(const struct invocation *inv, const char *typed, struct reply *out)
 	return false;
 }
 
+/* The label option as shown: blanks around it trimmed (into buf, len
+ * bytes); one of blanks alone, or none given, is no label (NULL), as an
+ * empty "# " is. */
+static const char *
+label_option(const char *label, char *buf, size_t len)
+{
+	size_t n;
+
+	if (label == NULL)
+		return NULL;
+	label += strspn(label, " \t");
+	for (n = strlen(label); n > 0 && (label[n - 1] == ' ' || label[n - 1] == '\t'); n--)
+		;
+	if (n == 0)
+		return NULL;
+	snprintf(buf, len, "%.*s", (int)n, label);
+	return buf;
+}
+
 /* Refuses a roll labelled twice, by the label option and after '#' in its
  * expression, as any option given twice is: neither is silently dropped. */
 static void
@@ -306,11 +325,13 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 	bool compact = rollchan_compact(inv->chan);
 	struct dice_result *res = NULL;
 	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 1], savbuf[DICE_TEXT_MAX + 1];
+	char labelbuf[DICE_LABEL_MAX + 1];
 	const char *typed = expr, *nat, *to = NULL, *written;
 	struct buf action;
 	const char *shown_label;
 	int r;
 
+	label = label_option(label, labelbuf, sizeof(labelbuf));
 	if ((expr = expand_saved(inv, typed, label != NULL, savbuf, sizeof(savbuf), out)) == NULL)
 		return;
 	written = expr;

@@ -466,6 +466,25 @@ one_label_a_roll(void **unused)
 	assert_plain(r, "al rolls fire\n1d1: [1] = 1\n");
 }
 
+/* newcomer F17: an empty or blank label option is no label, as an empty
+ * "# " is: no trailing blank after who rolls, and no "# " in the button's
+ * command; blanks around a label are not part of it. */
+static void
+empty_label_is_none(void **unused)
+{
+	const struct reply *r;
+
+	r = run_as("al", "/roll 1d1 label:");
+	assert_plain(r, "al rolls\n1d1: [1] = 1\n");
+	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, "roll 1d1");
+	r = run_as("al", "/roll 1d1 label:\"  \"");
+	assert_plain(r, "al rolls\n1d1: [1] = 1\n");
+	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, "roll 1d1");
+	r = run_as("al", "/roll 1d1 label:\" x  \"");
+	assert_plain(r, "al rolls x\n1d1: [1] = 1\n");
+	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, "roll 1d1 # x");
+}
+
 int
 main(void)
 {
@@ -480,6 +499,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(secret_channel_is_the_gms_own, setup, teardown),
 	    cmocka_unit_test_setup_teardown(saved_rolls_follow_the_player, setup, teardown),
 	    cmocka_unit_test_setup_teardown(one_label_a_roll, setup, teardown),
+	    cmocka_unit_test_setup_teardown(empty_label_is_none, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1235,6 +1235,18 @@ test_label_given_once(void **state)
 	               true);
 }
 
+/* newcomer F17: a blank label option is no label. */
+static void
+test_empty_label_is_none(void **state)
+{
+	struct fixture *f = *state;
+
+	interaction(f, "1301", 2, ALICE, ROLL_LABELLED("1d1", "  "));
+	assert_message(
+	    f->out.callback_body,
+	    "**Alice** rolls\n```ansi\n\x1b[0;36m1d1\x1b[0m: [1] = \x1b[1;33m1\x1b[0m\n```", false);
+}
+
 int
 main(void)
 {
@@ -1261,6 +1273,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_compact_heading, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_roll_shortcuts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_label_given_once, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_empty_label_is_none, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unknown_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_button_runs_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),

@@ -341,6 +341,19 @@ test_label_given_once(void **state)
 	                    "[private:true|false]\x0f\r\n");
 }
 
+/* newcomer F17: an empty label: is no label. */
+static void
+test_empty_label_is_none(void **state)
+{
+	struct ircfix *f = *state;
+
+	assert_string_equal(answer(f, "alice", "!roll 1d1 label:"), "PRIVMSG #a :alice: \x03"
+	                                                            "10\x02\x02"
+	                                                            "1d1\x0f: [1] = \x02\x03"
+	                                                            "07\x02\x02"
+	                                                            "1\x0f\r\n");
+}
+
 int
 main(void)
 {
@@ -349,6 +362,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_private_replies_privmsg, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_every_help, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_label_given_once, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_empty_label_is_none, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
