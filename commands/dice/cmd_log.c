@@ -67,8 +67,11 @@ log_secret(struct invocation *inv, struct reply *out, size_t want)
 		return;
 	}
 	n = want < mine ? want : mine;
-	reply_title(out, "The last %zu secret roll%s here, newest first (only you see this)", n,
-	            n == 1 ? "" : "s");
+	/* Each transport already says that the reply is the invoker's alone. */
+	if (n == 1)
+		reply_title(out, "The last secret roll here");
+	else
+		reply_title(out, "The last %zu secret rolls here, newest first", n);
 	reply_table(out, 4, hdr);
 	for (size_t i = 0, shown = 0; i < have && shown < n; i++) {
 		const struct rollchan_entry *e = rollchan_secret_entry(rc, i);
@@ -104,7 +107,10 @@ log_fn(struct invocation *inv, struct reply *out)
 		return;
 	}
 	n = want < rc->nlog ? want : rc->nlog;
-	reply_title(out, "The last %zu roll%s here, newest first", n, n == 1 ? "" : "s");
+	if (n == 1)
+		reply_title(out, "The last roll here");
+	else
+		reply_title(out, "The last %zu rolls here, newest first", n);
 	log_table(inv, rc, n, rollchan_entry, out);
 }
 

@@ -429,7 +429,8 @@ procedure_render_report(struct reply *out, const struct turn_report *r,
 		reply_nl(out);
 	}
 	if (r->dropped > 0)
-		reply_line(out, RS_DIM, "(%zu more events not shown)", r->dropped);
+		reply_line(out, RS_DIM, "(%zu more event%s not shown)", r->dropped,
+		           r->dropped == 1 ? "" : "s");
 }
 
 void

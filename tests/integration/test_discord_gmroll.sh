@@ -120,7 +120,7 @@ one "$(tmpl hazard "$(sub roll '[]')" 'The encounter is behind the GM' false ',"
 wait_until "i['followups'] == $((before + 1))" 10
 # /log secret: the GM alone sees them, privately; a player is refused; the
 # public log has none of them.
-one "$(tmpl log '[{"type":3,"name":"kind","value":"secret"}]' 'secret rolls here, newest first (only you see this)' true ',"user":1,"parts":["1d20 + 3 # listen","1d20 + 5 # stealth"]')"
+one "$(tmpl log '[{"type":3,"name":"kind","value":"secret"}]' 'secret rolls here, newest first' true ',"user":1,"parts":["1d20 + 3 # listen","1d20 + 5 # stealth"],"forbid":["only you see this"]')"
 one "$(tmpl log '[{"type":3,"name":"kind","value":"secret"}]' 'Only the GM can' true ',"user":2,"forbid":["listen","stealth"]')"
 one "$(tmpl log '[]' 'No rolls here yet' false ',"user":2,"forbid":["listen","stealth"]')"
 # A burst of secret rolls to one GM (another channel, another GM, whose

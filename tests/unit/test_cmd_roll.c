@@ -193,7 +193,7 @@ gmroll_audiences(void **unused)
 	r = run_as("bo", "/log secret");
 	assert_null(reply_msg(r, REPLY_CHANNEL));
 	assert_plain(r, "[private]\n"
-	                "The last 2 secret rolls here, newest first (only you see this)\n"
+	                "The last 2 secret rolls here, newest first\n"
 	                "  just now | bo | 2d6 | 9\n"
 	                "  just now | al | 1d20 + 5 # stealth | 18\n");
 	/* On Discord, the GM's channel for secret rolls goes with the reply. */
@@ -485,6 +485,26 @@ empty_label_is_none(void **unused)
 	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, "roll 1d1 # x");
 }
 
+/* newcomer F5: /log says one roll as one ("The last roll here", no
+ * "newest first" of one), and /log secret no longer says that only the GM
+ * sees it, which each transport says of every private reply. */
+static void
+log_counts_in_words(void **unused)
+{
+	const struct reply *r;
+
+	run_as("al", "/roll 1d1");
+	assert_plain(run_as("al", "/log"), "The last roll here\n  just now | al | 1d1 | 1\n");
+	run_as("bo", "/gm claim");
+	run_as("al", "/gmroll 1d1");
+	r = run_as("bo", "/log secret");
+	assert_plain(r, "[private]\nThe last secret roll here\n  just now | al | 1d1 | 1\n");
+	run_as("al", "/roll 1d1");
+	assert_plain(run_as("al", "/log"), "The last 2 rolls here, newest first\n"
+	                                   "  just now | al | 1d1 | 1\n"
+	                                   "  just now | al | 1d1 | 1\n");
+}
+
 int
 main(void)
 {
@@ -500,6 +520,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(saved_rolls_follow_the_player, setup, teardown),
 	    cmocka_unit_test_setup_teardown(one_label_a_roll, setup, teardown),
 	    cmocka_unit_test_setup_teardown(empty_label_is_none, setup, teardown),
+	    cmocka_unit_test_setup_teardown(log_counts_in_words, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1247,6 +1247,23 @@ test_empty_label_is_none(void **state)
 	    "**Alice** rolls\n```ansi\n\x1b[0;36m1d1\x1b[0m: [1] = \x1b[1;33m1\x1b[0m\n```", false);
 }
 
+/* newcomer F5: /log says one roll as one. */
+static void
+test_log_one_roll(void **state)
+{
+	struct fixture *f = *state;
+
+	interaction(f, "1302", 2, ALICE,
+	            "{\"name\":\"roll\",\"options\":[{\"name\":\"expression\",\"type\":3,"
+	            "\"value\":\"1d1\"}]}");
+	interaction(f, "1303", 2, ALICE, "{\"name\":\"log\"}");
+	assert_message(
+	    f->out.callback_body,
+	    "**The last roll here**\n```ansi\n\x1b[1mwhen      who    roll  result\x1b[0m\n"
+	    "just now  Alice  1d1   1\n```",
+	    false);
+}
+
 int
 main(void)
 {
@@ -1274,6 +1291,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_roll_shortcuts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_label_given_once, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_label_is_none, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_log_one_roll, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unknown_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_button_runs_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),

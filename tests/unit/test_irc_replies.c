@@ -354,6 +354,18 @@ test_empty_label_is_none(void **state)
 	                                                            "1\x0f\r\n");
 }
 
+/* newcomer F5: /log says one roll as one. */
+static void
+test_log_one_roll(void **state)
+{
+	struct ircfix *f = *state;
+
+	answer(f, "alice", "!roll 1d1");
+	assert_string_equal(answer(f, "alice", "!log"),
+	                    "PRIVMSG #a :\x02The last roll here\x0f · just now: who a" ZWJ
+	                    "lice, roll 1d1, result 1\r\n");
+}
+
 int
 main(void)
 {
@@ -363,6 +375,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_every_help, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_label_given_once, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_label_is_none, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_log_one_roll, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -114,12 +114,49 @@ open_tension_reads_the_event(void **unused)
 	buf_free(&b);
 }
 
+/* newcomer F5's kin: the events a report could not keep are counted in
+ * words that agree with their number. */
+static void
+dropped_events_counted(void **unused)
+{
+	struct procedure_state s;
+	struct turn_report r;
+	struct buf b;
+
+	(void)unused;
+	memset(&s, 0, sizeof(s));
+	turn_clock_init(&s.clock);
+	s.proc = PROC_EXPLORATION;
+	buf_init(&b, 4096);
+	for (size_t dropped = 1; dropped <= 2; dropped++) {
+		struct reply *rep = reply_new();
+
+		turn_report_init(&r);
+		r.ev[0].kind = TE_SAFE_AREA;
+		r.n = 1;
+		r.dropped = dropped;
+		procedure_render_report(rep, &r, &s, false, false);
+		buf_reset(&b);
+		render_text(reply_msg(rep, REPLY_CHANNEL), false, &b);
+		reply_free(rep);
+		assert_string_equal(buf_str(&b),
+		                    dropped == 1 ? "No encounter: this is a safe area, where no "
+		                                   "wandering monsters come.\n(1 more event not "
+		                                   "shown)\n"
+		                                 : "No encounter: this is a safe area, where no "
+		                                   "wandering monsters come.\n(2 more events not "
+		                                   "shown)\n");
+	}
+	buf_free(&b);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(unlisted_kinds_are_veiled),
 	    cmocka_unit_test(open_tension_reads_the_event),
+	    cmocka_unit_test(dropped_events_counted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
