@@ -69,13 +69,11 @@ clashes(struct invocation *inv, const struct thwacko_style *st, struct reply *ou
 		if (strcmp(c->m[i].user_key, inv->from->user_key) == 0 ||
 		    strcmp(all[i].mark, st->mark) != 0)
 			continue;
-		reply_error(
-		    out,
-		    "Mark %s is %s's Thwack-O die's in this party (%s, mark %s); choose "
-		    "another mark, so that the dice can be told apart where colour does not "
-		    "show.",
-		    st->mark, c->m[i].player, thwacko_style_colour_name(all[i].colour),
-		    all[i].mark);
+		reply_error(out,
+		            "The mark %s is taken in this party: it is on %s's Thwack-O die (%s); "
+		            "choose another mark, so that the dice can be told apart where colour "
+		            "does not show.",
+		            st->mark, c->m[i].player, thwacko_style_colour_name(all[i].colour));
 		return true;
 	}
 	return false;

@@ -491,9 +491,9 @@ u4_names_that_clash(void **unused)
 	snprintf(line, sizeof(line), "/thwacko style %s %s",
 	         thwacko_style_colour_name(st[0].colour), st[0].mark);
 	snprintf(want, sizeof(want),
-	         "Mark %s is bo's Thwack-O die's in this party (%s, mark %s); choose another mark, "
-	         "so that the dice can be told apart where colour does not show.",
-	         st[0].mark, thwacko_style_colour_name(st[0].colour), st[0].mark);
+	         "The mark %s is taken in this party: it is on bo's Thwack-O die (%s); choose "
+	         "another mark, so that the dice can be told apart where colour does not show.",
+	         st[0].mark, thwacko_style_colour_name(st[0].colour));
 	text = fgtable_run(t, "al", line);
 	assert_true(reply_is_error(t->last));
 	assert_string_equal(reply_error_text(t->last), want);

@@ -377,9 +377,9 @@ f10_a_mark_is_one_player_s(void **unused)
 	other = st[0].colour == UC_BLUE ? "green" : "blue";
 	snprintf(line, sizeof(line), "/thwacko style %s %s", other, st[0].mark);
 	snprintf(want, sizeof(want),
-	         "Mark %s is bo's Thwack-O die's in this party (%s, mark %s); choose another mark, "
-	         "so that the dice can be told apart where colour does not show.",
-	         st[0].mark, thwacko_style_colour_name(st[0].colour), st[0].mark);
+	         "The mark %s is taken in this party: it is on bo's Thwack-O die (%s); choose "
+	         "another mark, so that the dice can be told apart where colour does not show.",
+	         st[0].mark, thwacko_style_colour_name(st[0].colour));
 	fgtable_fails_unchanged(t, "cy", line, want);
 	fgtable_ok(t, "cy",
 	           strcmp(st[0].mark, "★") ? "/thwacko style blue ★" : "/thwacko style blue ♣");

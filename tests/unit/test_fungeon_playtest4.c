@@ -249,9 +249,9 @@ p7_no_two_dice_of_a_party_share_a_mark(void **unused)
 	/* and where it is typed, a mark another die has is refused */
 	t->chan = "u";
 	fgtable_fails_unchanged(t, "al", "/thwacko style green ★",
-	                        "Mark ★ is p2's Thwack-O die's in this party (red, mark ★); choose "
-	                        "another mark, so that the dice can be told apart where colour "
-	                        "does not show.");
+	                        "The mark ★ is taken in this party: it is on p2's Thwack-O die "
+	                        "(red); choose another mark, so that the dice can be told apart "
+	                        "where colour does not show.");
 	fgtable_free(t);
 }
 

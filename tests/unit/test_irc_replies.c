@@ -366,6 +366,23 @@ test_log_one_roll(void **state)
 	                    "lice, roll 1d1, result 1\r\n");
 }
 
+/* newcomer F28: a Thwack-O mark another die of the party has is refused
+ * in words that read. */
+static void
+test_mark_taken(void **state)
+{
+	struct ircfix *f = *state;
+
+	answer(f, "alice", "!fungeon join Alba fighter 1");
+	answer(f, "bob", "!fungeon join Brin rogue 1");
+	/* bob's die has the first mark, ★ */
+	assert_string_equal(answer(f, "alice", "!thwacko style red ★"),
+	                    "NOTICE alice :\x03"
+	                    "04\x02\x02The mark ★ is taken in this party: it is "
+	                    "on bob's Thwack-O die (cyan); choose another mark, so that the dice "
+	                    "can be told apart where colour does not show.\x0f\r\n");
+}
+
 int
 main(void)
 {
@@ -376,6 +393,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_label_given_once, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_label_is_none, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_log_one_roll, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_mark_taken, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
