@@ -197,21 +197,36 @@ empty_cell(const char *cell)
 	return cell[0] == '\0' || strcmp(cell, "-") == 0;
 }
 
+/* Whether the rows of b in words name their first cell after its header:
+ * when any of them starts with a number ("level 1", "when 1 min ago"), so
+ * that every row of one table reads alike ("when just now" too). */
+static bool
+first_header_named(const struct reply_block *b)
+{
+	if (empty_cell(b->header[0]))
+		return false;
+	for (size_t r = 0; r < b->nrows; r++)
+		if (isdigit((unsigned char)b->rows[r].cells[0][0]))
+			return true;
+	return false;
+}
+
 /*
  * A row of a table with a header, in words rather than columns (IRC has
  * no columns to keep): "level 1: total XP 0, max hits 5, class bonus 0".
- * The first cell names the row, after its header when it is a number;
- * each other cell follows its header (a two-column table's second cell
- * stands alone: "torch: Lasts 6 turns"); cells that say nothing are left
- * out. reopen is the row's formatting, reopened after a player's cell.
+ * The first cell names the row, after its header when named
+ * (first_header_named); each other cell follows its header (a two-column
+ * table's second cell stands alone: "torch: Lasts 6 turns"); cells that
+ * say nothing are left out. reopen is the row's formatting, reopened after
+ * a player's cell.
  */
 static void
-row_words(const struct reply_block *b, const struct reply_row *row, const char *reopen,
+row_words(const struct reply_block *b, const struct reply_row *row, bool named, const char *reopen,
           const struct render_irc_opts *o, struct buf *out)
 {
 	const char *sep = ": ";
 
-	if (isdigit((unsigned char)row->cells[0][0]) && !empty_cell(b->header[0])) {
+	if (named) {
 		render_irc__clean(out, b->header[0], o);
 		buf_addc(out, ' ');
 	}
@@ -245,7 +260,7 @@ render_irc_table_rows(const struct reply_block *b, bool padded, const struct ren
                       struct buf *line, struct irc_lines *out)
 {
 	size_t width[16] = {0};
-	bool hl = any_highlight(b);
+	bool hl = any_highlight(b), named = b->header != NULL && first_header_named(b);
 
 	for (int c = 0; padded && c < b->ncols && c < 16; c++) {
 		if (b->header != NULL)
@@ -279,7 +294,7 @@ render_irc_table_rows(const struct reply_block *b, bool padded, const struct ren
 		}
 		buf_adds(line, buf_str(&reopen));
 		if (!padded && b->header != NULL)
-			row_words(b, row, buf_str(&reopen), o, line);
+			row_words(b, row, named, buf_str(&reopen), o, line);
 		else
 			cells_line(row->cells, row, buf_str(&reopen), b->ncols,
 			           padded ? width : NULL, o, line);

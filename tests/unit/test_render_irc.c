@@ -377,6 +377,31 @@ test_render_table_rows_in_words(void **state)
 	reply_free(r);
 }
 
+/* newcomer F13: the rows of one table in words read alike: when any of
+ * them names its first cell after its header (a number: "when 1 min
+ * ago"), all do ("when just now"), as /log's rows. */
+static void
+test_render_table_rows_alike(void **state)
+{
+	static const char *const hdr[] = {"when", "who", "roll", "result"};
+	struct render_irc_opts o = {.budget = 400, .max_lines = 2, .prefix = "!"};
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_line(r, 0, "The last 2 rolls here, newest first");
+	reply_table(r, 4, hdr);
+	reply_row(r, false, (const char *const[]){"just now", "bob", "8d6", "28"});
+	reply_row(r, false, (const char *const[]){"1 min ago", "bob", "1d20", "14"});
+	render_irc(msg(r), &o, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "The last 2 rolls here, newest first · when just now: who bob, "
+	                            "roll 8d6, result 28 · when 1 min ago: who bob, roll 1d20, "
+	                            "result 14");
+	render_irc_lines_free(&l);
+	reply_free(r);
+}
+
 /* A player's die in a table keeps the player's colour; the padding still
  * counts only the text, and a highlighted row goes on in its style. */
 static void
@@ -700,6 +725,7 @@ main(void)
 	    cmocka_unit_test(test_strip),
 	    cmocka_unit_test(test_render_table_highlight_not_rolled),
 	    cmocka_unit_test(test_render_table_rows_in_words),
+	    cmocka_unit_test(test_render_table_rows_alike),
 	    cmocka_unit_test(test_split),
 	    cmocka_unit_test(test_render_spans),
 	    cmocka_unit_test(test_render_table_highlight),
