@@ -402,8 +402,9 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 		           "extra rolls.",
 		           DICE_CHAIN_MAX);
 	/* Named options go first: everything after a '#' is label text. The
-	 * button is left out when its command would pass Discord's 100. */
-	buf_init(&action, 100);
+	 * button carries the command whatever its length: Discord's transport
+	 * keeps one too long for its button's id (bot/discord/discord_buttons.h). */
+	buf_init(&action, CMD_LINE_MAX);
 	buf_adds(&action, private ? "roll private:true " : "roll ");
 	buf_adds(&action, typed);
 	if (label != NULL && dice_result_label(res) == NULL) {

@@ -505,6 +505,22 @@ log_counts_in_words(void **unused)
 	                                   "  just now | al | 1d1 | 1\n");
 }
 
+/* newcomer F10: a roll's button carries its command whatever its length
+ * (the console shows it; Discord's transport keeps one too long for its
+ * button's id). */
+static void
+long_roll_keeps_its_button(void **unused)
+{
+	char line[300], want[300];
+	const struct reply *r;
+
+	snprintf(line, sizeof(line), "/roll 1d1 # %0150d", 0);
+	snprintf(want, sizeof(want), "roll 1d1 # %0150d", 0);
+	r = run_as("al", line);
+	assert_int_equal(reply_msg(r, REPLY_CHANNEL)->nbuttons, 1);
+	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, want);
+}
+
 int
 main(void)
 {
@@ -520,6 +536,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(saved_rolls_follow_the_player, setup, teardown),
 	    cmocka_unit_test_setup_teardown(one_label_a_roll, setup, teardown),
 	    cmocka_unit_test_setup_teardown(empty_label_is_none, setup, teardown),
+	    cmocka_unit_test_setup_teardown(long_roll_keeps_its_button, setup, teardown),
 	    cmocka_unit_test_setup_teardown(log_counts_in_words, setup, teardown),
 	};
 

@@ -1264,6 +1264,49 @@ test_log_one_roll(void **state)
 	    false);
 }
 
+/* The custom_id of the first button of the last answer. */
+static char *
+first_button(struct fixture *f)
+{
+	cJSON *j = body(f->out.callback_body), *data = cJSON_GetObjectItem(j, "data");
+	cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(data, "components"), 0);
+	const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(
+	    cJSON_GetArrayItem(cJSON_GetObjectItem(row, "components"), 0), "custom_id"));
+	char *copy = id != NULL ? strdup(id) : NULL;
+
+	cJSON_Delete(j);
+	return copy;
+}
+
+/* newcomer F10: a roll whose command passes the 100 characters of a
+ * button's id keeps its Roll again button, the command kept by the bot. */
+static void
+test_long_roll_keeps_its_button(void **state)
+{
+	struct fixture *f = *state;
+	char data[1024], label[121];
+	char *id;
+
+	memset(label, 'x', sizeof(label) - 1);
+	label[sizeof(label) - 1] = '\0';
+	snprintf(data, sizeof(data),
+	         "{\"name\":\"roll\",\"options\":[{\"name\":\"expression\",\"type\":3,"
+	         "\"value\":\"1d1 # %s\"}]}",
+	         label);
+	interaction(f, "1304", 2, ALICE, data);
+	id = first_button(f);
+	assert_non_null(id);
+	assert_string_equal(id, "b:1");
+	free(id);
+	/* pressed, it rolls the command kept for it */
+	interaction(f, "1305", 3, ALICE, "{\"custom_id\":\"b:1\",\"component_type\":2}");
+	snprintf(
+	    data, sizeof(data),
+	    "**Alice** rolls *%s*\n```ansi\n\x1b[0;36m1d1\x1b[0m: [1] = \x1b[1;33m1\x1b[0m\n```",
+	    label);
+	assert_message(f->out.callback_body, data, false);
+}
+
 int
 main(void)
 {
@@ -1292,6 +1335,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_label_given_once, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_label_is_none, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_log_one_roll, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_long_roll_keeps_its_button, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unknown_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_button_runs_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),
