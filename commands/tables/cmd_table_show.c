@@ -184,6 +184,10 @@ trace_lines(struct reply *out, const struct roll_table_trace *tr, const struct t
 		}
 		reply_nl(out);
 	}
+	if (tr->unlisted > 0)
+		reply_line(out, RS_DIM,
+		           "%zu more [[reference%s]] not listed: the lines above list at most %d.",
+		           tr->unlisted, tr->unlisted == 1 ? "" : "s", ROLL_TABLE_ROLLS_MAX);
 	if (tr->unrolled > 0)
 		reply_line(
 		    out, RS_DIM,

@@ -97,6 +97,8 @@ reference(struct walk *w, const char *name, int depth, struct buf *out)
 		s->depth = depth + 1;
 		s->pick.index = -1;
 		s->pick.struck = true;
+	} else if (w->trace != NULL) {
+		w->trace->unlisted++;
 	}
 	if (t == NULL || t->n == 0) {
 		if (s != NULL)

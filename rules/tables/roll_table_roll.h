@@ -69,6 +69,9 @@ struct roll_table_trace {
 	/* references left as written: past ROLL_TABLE_DEPTH_MAX tables in a
 	 * chain or ROLL_TABLE_ROLLS_MAX rolls in all */
 	size_t unrolled;
+	/* references rolled or looked up (a missing table's) after step was
+	 * full, so not in it */
+	size_t unlisted;
 };
 
 /*

@@ -465,6 +465,25 @@ nested_rolls_are_shown(void **unused)
 	rng_free(same);
 }
 
+/* newcomer F11: a roll whose references outnumber the lines of its
+ * breakdown (here 39: 3 deep2, 9 deep3 and 27 deep4, which no table is)
+ * says how many it leaves out, as it does those left unrolled. */
+static void
+cut_breakdown_says_so(void **unused)
+{
+	(void)unused;
+	ok("al", "table set deep1 1-4: [[deep2]] [[deep2]] [[deep2]]");
+	ok("al", "table set deep2 1-4: [[deep3]] [[deep3]] [[deep3]]");
+	ok("al", "table set deep3 1-4: [[deep4]] [[deep4]] [[deep4]]");
+	ok("al", "table roll deep1");
+	has("↳ deep2: d4 ");
+	has("\n23 more [[references]] not listed: the lines above list at most 16.\n");
+	hasnt("left unrolled");
+	/* A breakdown that lists every reference says nothing more. */
+	ok("al", "table roll deep3");
+	hasnt("not listed");
+}
+
 /* A struck entry reached through a reference is struck on its own line,
  * the arrow before it not: "↳ encounter: d20 15 → ~~strong orcs~~". */
 static void
@@ -1624,6 +1643,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(roll_marks_the_rolled_row, setup, teardown),
 	    cmocka_unit_test_setup_teardown(d66_roll, setup, teardown),
 	    cmocka_unit_test_setup_teardown(nested_rolls_are_shown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(cut_breakdown_says_so, setup, teardown),
 	    cmocka_unit_test_setup_teardown(struck_nested_entry_strikes_its_text_alone, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(seat_claimed_mid_entry_hands_the_entries_back, setup,

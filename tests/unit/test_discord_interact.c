@@ -1307,6 +1307,36 @@ test_long_roll_keeps_its_button(void **state)
 	assert_message(f->out.callback_body, data, false);
 }
 
+/* newcomer F11: a table breakdown cut short says how many it left out. */
+static void
+test_breakdown_cut(void **state)
+{
+	struct fixture *f = *state;
+	char data[1024];
+	cJSON *j;
+
+	for (int t = 1; t <= 3; t++) {
+		char id[8];
+
+		snprintf(data, sizeof(data),
+		         "{\"name\":\"table\",\"options\":[{\"name\":\"set\",\"type\":1,"
+		         "\"options\":[{\"name\":\"name\",\"type\":3,\"value\":\"deep%d\"},"
+		         "{\"name\":\"entries\",\"type\":3,\"value\":\"1-4: [[deep%d]] "
+		         "[[deep%d]] [[deep%d]]\"}]}]}",
+		         t, t + 1, t + 1, t + 1);
+		snprintf(id, sizeof(id), "%d", 1305 + t);
+		interaction(f, id, 2, ALICE, data);
+	}
+	interaction(f, "1309", 2, ALICE,
+	            "{\"name\":\"table\",\"options\":[{\"name\":\"roll\",\"type\":1,"
+	            "\"options\":[{\"name\":\"name\",\"type\":3,\"value\":\"deep1\"}]}]}");
+	j = body(f->out.callback_body);
+	assert_non_null(
+	    strstr(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "data"), "content")->valuestring,
+	           "23 more [[references]] not listed: the lines above list at most 16."));
+	cJSON_Delete(j);
+}
+
 int
 main(void)
 {
@@ -1336,6 +1366,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_empty_label_is_none, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_log_one_roll, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_long_roll_keeps_its_button, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_breakdown_cut, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unknown_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_button_runs_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),

@@ -383,6 +383,20 @@ test_mark_taken(void **state)
 	                    "can be told apart where colour does not show.\x0f\r\n");
 }
 
+/* newcomer F11: a table breakdown cut short says how many it left out. */
+static void
+test_breakdown_cut(void **state)
+{
+	struct ircfix *f = *state;
+
+	answer(f, "alice", "!table set deep1 1-4: [[deep2]] [[deep2]] [[deep2]]");
+	answer(f, "alice", "!table set deep2 1-4: [[deep3]] [[deep3]] [[deep3]]");
+	answer(f, "alice", "!table set deep3 1-4: [[deep4]] [[deep4]] [[deep4]]");
+	assert_non_null(strstr(answer(f, "alice", "!table roll deep1"),
+	                       "23 more [[references]] not listed: the lines above list at most "
+	                       "16."));
+}
+
 int
 main(void)
 {
@@ -394,6 +408,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_empty_label_is_none, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_log_one_roll, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_mark_taken, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_breakdown_cut, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
