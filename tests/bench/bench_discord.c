@@ -43,8 +43,8 @@
  * server's other programs run, unless DELVER_BENCH_BURNER=rt keeps it
  * real-time, where it holds a whole core).
  *
- * For profilers: DELVER_BENCH_ONLY=N runs one phase of 8 s at N a second
- * (DELVER_BENCH_ONLY=max: the saturating phase alone):
+ * For profilers: DELVER_BENCH_ONLY=N runs one phase at N a second, of 8 s
+ * or DELVER_BENCH_SECONDS (DELVER_BENCH_ONLY=max: the saturating phase alone):
  * the mix, or the template DELVER_BENCH_MIX=roll|show|raise names alone,
  * over 50 channels or DELVER_BENCH_CHANNELS. DELVER_BENCH_WRAP="valgrind
  * --tool=callgrind ..." starts the daemon under that command (words split
@@ -743,21 +743,23 @@ main(int argc, char **argv)
 		const char *chans = getenv("DELVER_BENCH_CHANNELS");
 
 		int n = chans != NULL && atoi(chans) > 0 ? atoi(chans) : 50;
+		const char *secs = getenv("DELVER_BENCH_SECONDS");
+		int len = secs != NULL && atoi(secs) > 0 ? atoi(secs) : 8;
 
 		if (getenv("DELVER_BENCH_CALLGRIND") != NULL) {
 			double before = fake_stat("interactions.answered");
 
-			phase("warming up for 8 s", 8 * atoi(only), atoi(only), n, t, false);
+			phase("warming up", len * atoi(only), atoi(only), n, t, false);
 			callgrind_control("-i", "on");
 			before = fake_stat("interactions.answered");
-			phase("one rate for 8 s", 8 * atoi(only), atoi(only), n, t, false);
+			phase("one rate", len * atoi(only), atoi(only), n, t, false);
 			callgrind_control("-i", "off");
 			callgrind_control("-d", NULL);
 			printf("callgrind: %.0f instructions per interaction answered\n",
 			       callgrind_total() / (fake_stat("interactions.answered") - before));
 			goto out;
 		}
-		phase("one rate for 8 s", 8 * atoi(only), atoi(only), n, t, false);
+		phase("one rate", len * atoi(only), atoi(only), n, t, false);
 		goto out;
 	}
 	phase("mix, 1,000/s for 8 s", 8000, 1000, 50, mix, false);
