@@ -38,6 +38,7 @@
 #include "bot/discord/discord_rest_io.h"
 #include "bot/discord/discord_rest_wire.h"
 #include "bot/log.h"
+#include "bot/soon.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
@@ -154,6 +155,12 @@ static void
 on_timer_closed(uv_handle_t *h)
 {
 	discord_rest__handle_closed(h->data);
+}
+
+static void
+on_ended_closed(struct soon *s)
+{
+	discord_rest__handle_closed(s->data);
 }
 
 static size_t
@@ -306,6 +313,32 @@ shed_req(int level, const struct req *q)
 	return level == DISCORD_INVALID_SHED_NORMAL || (q->flags & REST_OPTIONAL);
 }
 
+/*
+ * Hands libcurl the requests pump just added, in this turn: left to the
+ * 0 ms timeout curl_multi_add_handle sets, they would wait for the loop's
+ * next turn, and an answer given after the turn's timers (from an idle
+ * callback, as persist gives them) would cost the loop a turn of its own
+ * (an epoll_wait that returns at once). A transfer over already (its
+ * answer read at once, or on_prereq dropped it) is taken before the loop
+ * next waits (r->ended): no callback of a request runs inside the
+ * discord_rest_call that made it.
+ */
+static void
+kick(struct rest *r)
+{
+	int running = 0;
+
+	curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	if ((size_t)running < r->nactive)
+		soon_start(&r->ended);
+}
+
+static void
+on_ended(struct soon *s)
+{
+	discord_rest__check_done(s->data);
+}
+
 static void
 pump(struct rest *r)
 {
@@ -313,6 +346,7 @@ pump(struct rest *r)
 	int level = r->pending.head != NULL ? shed_level(r, now) : r->shedding;
 	uint64_t now_ns = 0;
 	struct req *q, *nx;
+	bool started = false;
 
 	for (q = r->pending.head; q != NULL; q = nx) {
 		int64_t w, wr;
@@ -351,7 +385,10 @@ pump(struct rest *r)
 		list_unlink(&r->pending, q);
 		r->npending--;
 		start(r, q, now);
+		started = true;
 	}
+	if (started)
+		kick(r);
 	if (next != INT64_MAX)
 		uv_timer_start(&r->pump_timer, on_pump_timer, (uint64_t)(next - now), 0);
 }
@@ -622,7 +659,8 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	uv_timer_init(loop, &r->curl_timer);
 	uv_timer_init(loop, &r->pump_timer);
 	r->curl_timer.data = r->pump_timer.data = r;
-	r->open_handles = 2;
+	soon_init(loop, &r->ended, on_ended, r);
+	r->open_handles = 3;
 	return r;
 }
 
@@ -759,4 +797,5 @@ discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 	uv_timer_stop(&r->pump_timer);
 	uv_close((uv_handle_t *)&r->curl_timer, on_timer_closed);
 	uv_close((uv_handle_t *)&r->pump_timer, on_timer_closed);
+	soon_close(&r->ended, on_ended_closed);
 }

@@ -17,6 +17,7 @@
 #include "bot/discord/discord_ratelimit.h"
 #include "bot/discord/discord_rest.h"
 #include "bot/discord/discord_rest_answer.h"
+#include "bot/soon.h"
 #include "rules/base/buf.h"
 
 #define POOL_MAX 64 /* easy handles kept for reuse: one per connection */
@@ -63,8 +64,9 @@ struct rest {
 	uv_loop_t *loop;
 	CURLM *multi;
 	uv_timer_t curl_timer, pump_timer;
-	CURLU *base;     /* the base URL, parsed once */
-	char *base_path; /* its path, without a trailing '/' */
+	struct soon ended; /* takes the transfers a kick (discord_rest.c) ended */
+	CURLU *base;       /* the base URL, parsed once */
+	char *base_path;   /* its path, without a trailing '/' */
 	size_t base_len;
 	char *origin; /* "scheme://host[:port]" when targets are whole URLs, else NULL */
 	/* [0]: with the bot's Authorization, [1]: without it, for routes an

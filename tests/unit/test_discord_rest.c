@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <uv.h>
@@ -740,6 +741,53 @@ callback_never_inside_the_call(void **unused)
 	assert_int_equal(h.e.n, 2);
 }
 
+/*
+ * A request on a kept connection is on the wire when discord_rest_call()
+ * returns, before the loop turns again: made from a callback that runs
+ * after the turn's timers (an idle callback, as persist answers), a request
+ * left to libcurl's 0 ms timeout costs the loop a turn of its own. Its
+ * answer still comes from the loop.
+ */
+static void
+a_request_goes_out_in_its_call(void **unused)
+{
+	uv_loop_t loop;
+	struct srv s;
+	struct rest *r;
+	struct rest_opts o = {.token = "t"};
+	char base[64];
+	int done = 0;
+	uv_os_fd_t fd;
+	struct pollfd pfd;
+	bool is_closed = false;
+
+	(void)unused;
+	uv_loop_init(&loop);
+	srv_start(&s, &loop);
+	s.released = true;
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", s.port);
+	o.base_url = base;
+	r = discord_rest_new(&loop, &o);
+	discord_rest_call(r, "POST", "/interactions/1/tok/callback", "{}", REST_INTERACTION,
+	                  count_done, &done);
+	run_until_count(&loop, &done, 1);
+	assert_int_equal(s.conns, 1);
+	assert_int_equal(uv_fileno((uv_handle_t *)&s.all->h, &fd), 0);
+	discord_rest_call(r, "POST", "/interactions/2/tok/callback", "{}", REST_INTERACTION,
+	                  count_done, &done);
+	/* The loop does not run here: the server's end is read directly. */
+	pfd = (struct pollfd){.fd = fd, .events = POLLIN};
+	assert_int_equal(poll(&pfd, 1, 10000), 1);
+	assert_int_equal(done, 1);
+	run_until_count(&loop, &done, 2);
+	assert_int_equal(s.requests, 2);
+	assert_int_equal(s.conns, 1);
+	discord_rest_close(r, closed, &is_closed);
+	srv_stop(&s);
+	assert_true(is_closed);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int
 main(void)
 {
@@ -752,6 +800,7 @@ main(void)
 	    cmocka_unit_test(paths_and_queries),
 	    cmocka_unit_test(retry_after_counts_from_the_answer),
 	    cmocka_unit_test(callback_never_inside_the_call),
+	    cmocka_unit_test(a_request_goes_out_in_its_call),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
