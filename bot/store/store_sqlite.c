@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "bot/log.h"
+#include "bot/soon.h"
 #include "bot/store/statedir.h"
 #include "bot/store/store_sqlite_int.h"
 #include "bot/store/store_sqlite_read.h"
@@ -239,14 +240,14 @@ enqueue(struct sqlite_backend *b, struct job *j)
 	run_next(b);
 }
 
-/* The loop's side: a commit done by commit_here, answered a turn later,
- * as the writer's would be. */
+/* The loop's side: a commit done by commit_here, answered once commit()
+ * returned, before the loop next waits (soon.h), as the writer's would
+ * be. */
 static void
-here_cb(uv_idle_t *h)
+here_cb(struct soon *s)
 {
-	struct sqlite_backend *b = h->data;
+	struct sqlite_backend *b = s->data;
 
-	uv_idle_stop(h);
 	job_done(b->head);
 }
 
@@ -255,9 +256,10 @@ here_cb(uv_idle_t *h)
  * pool): its transaction is a few writes into the log, which cost less
  * than the two wakes of a hand-off to the writer's thread and back. So
  * when no job is under way and the write lock is free at once, j runs here,
- * on the loop, its answer given on the next turn (the same transaction,
- * as durable as the writer's). Returns whether it ran; when not, nothing
- * was begun and j goes to the writer (which waits for a held lock).
+ * on the loop, its answer given once commit() returned (here_cb; the
+ * same transaction, as durable as the writer's). Returns whether it ran;
+ * when not, nothing was begun and j goes to the writer (which waits for a
+ * held lock).
  */
 static bool
 commit_here(struct sqlite_backend *b, struct job *j, const struct store_row *rows)
@@ -276,7 +278,7 @@ commit_here(struct sqlite_backend *b, struct job *j, const struct store_row *row
 	if (rc < 0)
 		j->status = rc == -2 ? STORE_CONFLICT : STORE_FAILED;
 	b->commits_here++;
-	uv_idle_start(&b->here, here_cb);
+	soon_start(&b->here);
 	return true;
 }
 
@@ -417,9 +419,9 @@ async_closed(uv_handle_t *h)
 }
 
 static void
-here_closed(uv_handle_t *h)
+here_closed(struct soon *s)
 {
-	struct sqlite_backend *b = h->data;
+	struct sqlite_backend *b = s->data;
 
 	uv_close((uv_handle_t *)&b->async, async_closed);
 }
@@ -430,7 +432,7 @@ timer_closed(uv_handle_t *h)
 	struct sqlite_backend *b = h->data;
 
 	writer_stop(b);
-	uv_close((uv_handle_t *)&b->here, here_closed);
+	soon_close(&b->here, here_closed);
 }
 
 void
@@ -536,8 +538,7 @@ store_sqlite_open(uv_loop_t *loop, const char *path, enum fsync_policy fsync, ch
 		return NULL;
 	}
 	b->thread_up = true;
-	uv_idle_init(loop, &b->here);
-	b->here.data = b;
+	soon_init(loop, &b->here, here_cb, b);
 	uv_timer_init(loop, &b->timer);
 	b->timer.data = b;
 	uv_timer_start(&b->timer, on_timer, CKPT_MS, CKPT_MS);

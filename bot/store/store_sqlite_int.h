@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 #include <uv.h>
 
+#include "bot/soon.h"
 #include "bot/store/store_backend.h"
 
 #define BUSY_MS 5000 /* another connection (a snapshot's) holding a lock */
@@ -89,7 +90,7 @@ struct sqlite_backend {
 	uv_async_t async;
 	struct job *todo, *finished;
 	bool thread_up;
-	uv_idle_t here;        /* answers a commit run on the loop (commit_here) */
+	struct soon here;      /* answers a commit run on the loop (commit_here) */
 	uint64_t commits_here; /* commits run on the loop */
 	bool ckpt_due;
 	bool ckpt_running;

@@ -2691,6 +2691,66 @@ test_sqlite_everysec_commits_on_the_loop(void **state)
 	tmpdir_remove(dir);
 }
 
+/* What an idle callback commits (persist's group commit runs in one). */
+struct idle_commit {
+	struct store_backend *be;
+	struct store_row *row;
+	struct here_done *d;
+};
+
+static void
+idle_commit_cb(uv_idle_t *h)
+{
+	struct idle_commit *c = h->data;
+
+	uv_idle_stop(h);
+	c->be->ops->commit(c->be, c->row, 1, here_commit_cb, c->d);
+	assert_int_equal(c->d->calls, 0);
+}
+
+/* A commit run on the loop from an idle callback is answered in the same
+ * turn, before the loop polls: a turn of its own would cost the loop an
+ * epoll_wait that returns at once. */
+static void
+test_sqlite_a_commit_from_an_idle_callback_answers_in_its_turn(void **state)
+{
+	char *dir = tmpdir_new(), path[4200], err[1024];
+	struct store_backend *be;
+	struct here_done d = {0};
+	struct store_row row = {.kind = STORE_CHANNEL,
+	                        .key = "here:b",
+	                        .version = 1,
+	                        .rec = "first",
+	                        .rec_len = 5,
+	                        .last_used = 1};
+	struct idle_commit c = {.row = &row, .d = &d};
+	uv_loop_t loop;
+	uv_idle_t idle;
+	bool closed = false;
+
+	(void)state;
+	uv_loop_init(&loop);
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, dir);
+	be = store_sqlite_open(&loop, path, FSYNC_EVERYSEC, err, sizeof(err));
+	if (be == NULL)
+		fail_msg("%s", err);
+	c.be = be;
+	uv_idle_init(&loop, &idle);
+	idle.data = &c;
+	uv_idle_start(&idle, idle_commit_cb);
+	uv_run(&loop, UV_RUN_NOWAIT);
+	assert_int_equal(store_sqlite_commits_here(be), 1);
+	assert_int_equal(d.calls, 1);
+	assert_int_equal(d.status, STORE_OK);
+	uv_close((uv_handle_t *)&idle, NULL);
+	be->ops->close(be, sqlite_closed, &closed);
+	while (!closed)
+		uv_run(&loop, UV_RUN_ONCE);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	assert_int_equal(uv_loop_close(&loop), 0);
+	tmpdir_remove(dir);
+}
+
 /* A roll adds one row to the channel's log and leaves its record as it was
  * (same generation, same text); the log keeps the newest 20 rows; the log
  * comes back in order after an eviction and after a restart. */
@@ -3646,6 +3706,7 @@ main(void)
 	    cmocka_unit_test(test_snapshot_leftovers_go_at_start),
 	    cmocka_unit_test(test_sqlite_logs_keep_their_contract),
 	    cmocka_unit_test(test_sqlite_everysec_commits_on_the_loop),
+	    cmocka_unit_test(test_sqlite_a_commit_from_an_idle_callback_answers_in_its_turn),
 	    cmocka_unit_test(test_a_roll_appends_a_row_and_keeps_the_record),
 	    cmocka_unit_test(test_sqlite_conflict_keeps_no_log_entry),
 	    cmocka_unit_test(test_a_record_holding_its_log_moves_it_to_rows),
