@@ -238,10 +238,14 @@ snap_done(void *ctx, enum store_status status, const char *err)
 	/* At a stop the lock file keeps saying that the database holds
 	 * commits no snapshot holds (persist__close_step), so the next start
 	 * writes one even if nothing changes. */
-	log_warnx("store: snapshot file: %s; the database is not affected, and %s in %d s",
-	          err != NULL ? err : "it failed",
-	          p->closing ? "the next start writes one" : "the next one is tried",
-	          p->o.snapshot_interval);
+	if (p->closing)
+		log_warnx("store: snapshot file: %s; the database is not affected, and the next "
+		          "start writes one",
+		          err != NULL ? err : "it failed");
+	else
+		log_warnx("store: snapshot file: %s; the database is not affected, and the next "
+		          "one is tried in %d s",
+		          err != NULL ? err : "it failed", p->o.snapshot_interval);
 	if (p->closing)
 		persist__close_step(p);
 }

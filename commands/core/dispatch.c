@@ -40,6 +40,7 @@ run_handler(struct invocation *inv, struct reply *out)
 		had[i] = channel_mod_peek(inv->chan, (enum chanmod_id)i) != NULL;
 	undo_before(inv, &snap);
 	inv->screened = false;
+	inv->rolled = false;
 	inv->cmd->fn(inv, out);
 	undo_after(inv, &snap);
 	if (channel_touched(inv->chan))

@@ -89,6 +89,10 @@ struct invocation {
 	 * is the channel's (a player's wandering check that meets what the GM
 	 * alone may know). */
 	bool screened;
+	/* The command kept a roll in the channel's log (/log, /log secret):
+	 * when the store cannot keep it, the refusal names a roll, not a
+	 * change (commands/core/request.h). False when the handler starts. */
+	bool rolled;
 };
 
 /* Frees the option values (the invocation may then be parsed again). */

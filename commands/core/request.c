@@ -13,6 +13,11 @@
 #define DISK_FULL                                                                                  \
 	"This change was not made: the disk holding the bot's saved state is full; try again "     \
 	"once space is freed (nothing saved before is affected)."
+/* A roll changes nothing but the channel's log, which keeps every roll
+ * made: a roll that cannot be kept there is not made. */
+#define ROLL_DISK_FULL                                                                             \
+	"This roll was not made: the disk holding the bot's saved state is full, so it cannot be " \
+	"kept in /log; roll again once space is freed (nothing saved before is affected)."
 #define NOT_KEPT                                                                                   \
 	"This change was not kept: another delver process saved a change to the same state "       \
 	"first; "                                                                                  \
@@ -302,7 +307,7 @@ tell_outcome(struct request *req)
 		}
 		return;
 	case REQUEST_REFUSED_FULL:
-		refusal = DISK_FULL;
+		refusal = req->inv.rolled ? ROLL_DISK_FULL : DISK_FULL;
 		break;
 	case REQUEST_NOT_KEPT:
 		refusal = NOT_KEPT;

@@ -184,6 +184,7 @@ log_roll(struct invocation *inv, const struct dice_result *res, const char *labe
 	if (strlen(result) >= ROLLCHAN_RESULT_MAX)
 		memcpy(result + ROLLCHAN_RESULT_MAX - 4, "…", sizeof("…"));
 	/* The roll log is appended alone; the secret one is in the record. */
+	inv->rolled = true;
 	if (gm != NULL) {
 		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);
 		channel_touch(inv->chan);

@@ -211,6 +211,7 @@ log_roll(struct invocation *inv, const char *name, const char *result, const cha
 	rc = rollchan_of(inv->chan);
 	if (snprintf(what, sizeof(what), "table %s", name) >= (int)sizeof(what))
 		what[utf8_cut(what, sizeof(what) - 1, sizeof(what) - 1)] = '\0';
+	inv->rolled = true;
 	if (gm != NULL)
 		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);
 	else

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Disk full, for real: the state directory on a small tmpfs. While the
 # filesystem is full a change is refused with one error reply (and one log
-# line), nothing is in effect that was not saved, commands that change
+# line; a roll's names the roll), nothing is in effect that was not saved, commands that change
 # nothing still answer, and what was saved before is intact; once space is
 # freed the same running delver saves changes again, and a restart finds
 # them. Needs a mount: as root directly, else in a user namespace
@@ -68,7 +68,7 @@ say "/thwacko style blue" "$full"
 say "/channel table" "You are now in channel table."
 say "/gm release" "$full"
 say "/gm" "The GM here is gm."
-say "/roll 1d1" "$full"
+say "/roll 1d1" "This roll was not made: the disk holding the bot's saved state is full, so it cannot be kept in /log; roll again once space is freed (nothing saved before is affected)."
 [ "$(grep -c 'is full: changes are refused' "$top/err")" -eq 1 ]
 step_check "one log line while full" $? "not one"
 
