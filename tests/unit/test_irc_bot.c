@@ -1140,8 +1140,8 @@ test_gmroll(void **state)
 	assert_string_equal(out(f),
 	                    "NOTICE bob :The GM, alice_, is not known to be in #a (no command from "
 	                    "them there since they left or quit, or since delver connected), so "
-	                    "delver did not send your secret roll; roll again once they are "
-	                    "back.\r\n");
+	                    "delver did not send your secret roll; once they type a command there "
+	                    "(!gm will do), roll again.\r\n");
 	/* The GM quits; a stranger takes the nick the GM last used, and is
 	 * in the channel: the secret roll does not go to them (check-26 F1). */
 	feed(f, ":alice_!a@h JOIN #a");
@@ -1153,8 +1153,8 @@ test_gmroll(void **state)
 	assert_string_equal(out(f),
 	                    "NOTICE bob :The GM, alice_, is not known to be in #a (no command "
 	                    "from them there since they left or quit, or since delver "
-	                    "connected), so delver did not send your secret roll; roll again "
-	                    "once they are back.\r\n");
+	                    "connected), so delver did not send your secret roll; once they "
+	                    "type a command there (!gm will do), roll again.\r\n");
 	/* The stranger's own command does not make them the GM's nick. */
 	feed(f, ":alice_!evil@h PRIVMSG #a :!gm");
 	out(f);
