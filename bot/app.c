@@ -36,7 +36,7 @@
  */
 static const struct {
 	int (*start)(struct app *a, char *err, size_t errlen);
-	const char *what; /* as the stop's line names it */
+	const char *what; /* as a start error names it when the starter gave no sentence */
 } starters[] = {
     {store_service_start, "the store"},
     {console_service_start, "the console"},
@@ -239,9 +239,9 @@ app_shutdown(struct app *a, int status, const char *why)
 	if (a->phase != PHASE_RUN)
 		return;
 	a->status = status;
-	if (status == APP_EXIT_OK)
+	if (why != NULL && status == APP_EXIT_OK)
 		log_debug("stopping: %s", why);
-	else
+	else if (why != NULL)
 		log_error("stopping: %s", why);
 	notify_send("STOPPING=1");
 	a->phase = PHASE_DRAIN;
@@ -403,20 +403,18 @@ init_handles(struct app *a)
 }
 
 /* Runs the starters in order. Returns 0, or the exit status of the first
- * that failed. */
+ * that failed, with why in err (one sentence, not logged). */
 static int
-start_services(struct app *a, const char **failed)
+start_services(struct app *a, char *err, size_t errlen)
 {
-	char err[1024];
-
 	for (size_t i = 0; i < sizeof(starters) / sizeof(starters[0]); i++) {
 		int rc;
 
 		err[0] = '\0';
-		rc = starters[i].start(a, err, sizeof(err));
+		rc = starters[i].start(a, err, errlen);
 		if (rc != 0) {
-			log_error("%s", err);
-			*failed = starters[i].what;
+			if (err[0] == '\0')
+				snprintf(err, errlen, "%s could not start", starters[i].what);
 			return rc < 0 ? APP_EXIT_FAILURE : rc;
 		}
 	}
@@ -446,33 +444,43 @@ free_app(struct app *a)
 	config_free(a->cfg);
 }
 
+/* A start that cannot go on: one error line, why (one sentence) and the
+ * status delver exits with. Returns status. */
+static int
+start_failed(int status, const char *why)
+{
+	log_error("%s; exiting with status %d%s", why, status,
+	          status >= APP_EXIT_FATAL_FIRST && status <= APP_EXIT_FATAL_LAST
+	              ? " (a restart will not mend it: see delver(8), EXIT STATUS)"
+	              : "");
+	return status;
+}
+
 int
 app_run(const struct app_opts *o)
 {
 	struct app a;
 	char err[1024];
-	const char *failed = "a service";
 	int rc;
 
 	memset(&a, 0, sizeof(a));
 	a.opts = *o;
 	log_detect_journal();
 	a.cfg = app_config_load(o, err, sizeof(err));
-	if (a.cfg == NULL) {
-		log_error("%s", err);
-		return APP_EXIT_CONFIG;
-	}
+	if (a.cfg == NULL)
+		return start_failed(APP_EXIT_CONFIG, err);
 	log_set_level(a.cfg->bot.log_level);
 	/* A service gets no terminal (systemd sets INVOCATION_ID for each): with
 	 * the console alone it would stop at once, without a word in its log. */
 	if (a.cfg->console.enabled && app_console_only(&a) && !isatty(STDIN_FILENO) &&
 	    getenv("INVOCATION_ID") != NULL) {
-		log_error("%s configures no transport but the console, and a service has no "
-		          "terminal to play on: add a [discord] or an [irc.NETWORK] section "
-		          "(delver(8), CONFIGURATION)",
-		          a.cfg->path != NULL ? a.cfg->path : "the configuration");
+		snprintf(err, sizeof(err),
+		         "%s configures no transport but the console, and a service has no "
+		         "terminal to play on: add a [discord] or an [irc.NETWORK] section "
+		         "(delver(8), CONFIGURATION)",
+		         a.cfg->path != NULL ? a.cfg->path : "the configuration");
 		config_free(a.cfg);
-		return APP_EXIT_CONFIG;
+		return start_failed(APP_EXIT_CONFIG, err);
 	}
 	/* The shipped unit never runs delver as root (DynamicUser=): said once,
 	 * when the network can reach it. */
@@ -489,17 +497,9 @@ app_run(const struct app_opts *o)
 	a.loop = uv_default_loop();
 	signal(SIGPIPE, SIG_IGN);
 	init_handles(&a);
-	rc = start_services(&a, &failed);
-	if (rc >= APP_EXIT_FATAL_FIRST && rc <= APP_EXIT_FATAL_LAST) {
-		/* The service said why; a restart finds the same. */
-		snprintf(err, sizeof(err),
-		         "%s could not start (exit status %d: a restart will not mend it, see "
-		         "delver(8), EXIT STATUS)",
-		         failed, rc);
-		app_shutdown(&a, rc, err);
-	} else if (rc != 0) {
-		snprintf(err, sizeof(err), "%s could not start", failed);
-		app_shutdown(&a, rc, err);
+	rc = start_services(&a, err, sizeof(err));
+	if (rc != 0) {
+		app_shutdown(&a, start_failed(rc, err), NULL);
 	} else {
 		/* Quiet on the console alone, where play shares the terminal. */
 		if (a.cfg->console.enabled && app_console_only(&a))

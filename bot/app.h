@@ -135,7 +135,7 @@ void app_service_done(struct app_service *s);
  * when a service cannot go on (say, APP_EXIT_DISCORD_TOKEN for a token the
  * server rejects). why is logged as an error with a status other than
  * APP_EXIT_OK, else at debug level (the caller logs what a user should
- * see). */
+ * see); NULL: the caller logged why, with the status. */
 void app_shutdown(struct app *a, int status, const char *why);
 
 /* A service that could not keep what it had to during the stop (the store

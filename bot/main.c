@@ -3,7 +3,9 @@
  * hands it to the app (bot/app.h), which runs everything else. Options and
  * usage() must match the man page, bot/delver.8 (a test checks both ways).
  */
+#include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +72,7 @@ usage(FILE *f)
 }
 
 /* An unknown option or one missing its value (getopt returned ch, '?' or
- * ':', for the word arg): one line, and the exit status 2. */
+ * ':', for the word arg): one error line, and the exit status 2. */
 static int
 bad_option(int ch, const char *arg)
 {
@@ -81,11 +83,10 @@ bad_option(int ch, const char *arg)
 	if (optopt > 0 && optopt < 256)
 		arg = shortopt;
 	if (ch == ':')
-		fprintf(stderr, "delver: %s needs a value; delver --help lists the options\n", arg);
+		log_error("%s needs a value; delver --help lists the options", arg);
 	else
-		fprintf(stderr, "delver: unknown option '%s'; delver --help lists the options\n",
-		        arg);
-	return 2;
+		log_error("unknown option '%s'; delver --help lists the options", arg);
+	return APP_EXIT_USAGE;
 }
 
 /* An option's value is wrong: one line, and the exit status for a wrong
@@ -178,7 +179,7 @@ main(int argc, char **argv)
 	enum log_level lvl;
 	long long v;
 	char *end;
-	int ch;
+	int ch, print = 0;
 	/* cJSON allocates through mem.h's policy like the rest of delver, and
 	 * from an arena for the trees of records being encoded (json.h). */
 	cJSON_Hooks json_hooks = {.malloc_fn = json_malloc, .free_fn = json_free};
@@ -219,9 +220,12 @@ main(int argc, char **argv)
 			o.color = optarg;
 			break;
 		case ARG_SEED:
+			errno = 0;
 			if (*optarg < '0' || *optarg > '9' ||
-			    (o.seed = strtoull(optarg, &end, 10), *end != '\0'))
-				bad_value("--seed must be a whole number (got '%s')", optarg);
+			    (o.seed = strtoull(optarg, &end, 10), *end != '\0') || errno == ERANGE)
+				bad_value("--seed must be a whole number from 0 to %" PRIu64
+				          " (got '%s')",
+				          UINT64_MAX, optarg);
 			o.seeded = true;
 			break;
 		case ARG_SHARD:
@@ -253,24 +257,28 @@ main(int argc, char **argv)
 			/* Where credential:NAME secrets are read, as systemd says it
 			 * to a service (config_secret.h). */
 			if (*optarg == '\0' || setenv("CREDENTIALS_DIRECTORY", optarg, 1) != 0)
-				log_fatalx("--credentials-dir needs a directory (got '%s')",
-				           optarg);
+				bad_value("--credentials-dir needs a directory (got '%s')", optarg);
 			break;
 		case 'V':
-			printf("delver %s\n", DELVER_VERSION);
-			return 0;
 		case 'h':
-			usage(stdout);
-			return 0;
+			print = ch; /* once the rest of the line is known to be right */
+			break;
 		default:
 			return bad_option(ch, argv[optind - 1]);
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr,
-		        "delver: unexpected argument '%s'; delver --help lists the options\n",
-		        argv[optind]);
+		log_error("unexpected argument '%s'; delver --help lists the options",
+		          argv[optind]);
 		return APP_EXIT_USAGE;
+	}
+	if (print == 'h') {
+		usage(stdout);
+		return 0;
+	}
+	if (print == 'V') {
+		printf("delver %s\n", DELVER_VERSION);
+		return 0;
 	}
 	if (restore != NULL)
 		return app_config_restore(&o, restore);

@@ -107,13 +107,21 @@ printf '[irc.one]\nhost = irc.example.net\nnick = delver\nchannels = #only\n' > 
 check one-channel 0 "t.conf is valid; it enables irc one (irc.example.net:6697, 1 channel)"
 
 # A wrong command line: one line and a pointer to --help, status 2.
-check unknown-option 2 "delver: unknown option '--colour'; delver --help lists the options" \
+check unknown-option 2 "error: unknown option '--colour'; delver --help lists the options" \
 	--colour never
-check unknown-short-option 2 "delver: unknown option '-q'; delver --help lists the options" -qV
-check option-without-value 2 "delver: --config needs a value; delver --help lists the options" \
+check unknown-short-option 2 "error: unknown option '-q'; delver --help lists the options" -qV
+check option-without-value 2 "error: --config needs a value; delver --help lists the options" \
 	--config
-check stray-argument 2 "delver: unexpected argument 'play'; delver --help lists the options" \
+check stray-argument 2 "error: unexpected argument 'play'; delver --help lists the options" \
 	--console play
+check version-extra 2 "error: unexpected argument 'extra'; delver --help lists the options" \
+	--version extra
+check help-extra 2 "error: unexpected argument 'extra'; delver --help lists the options" \
+	--help extra
+check seed-above-2^64-1 2 "error: --seed must be a whole number from 0 to 18446744073709551615 (got '18446744073709551616')" \
+	--seed 18446744073709551616
+check seed-negative 2 "error: --seed must be a whole number from 0 to 18446744073709551615 (got '-1')" \
+	--seed -1
 
 printf '[bot]\nfsync always\n' > t.conf
 check syntax 3 "error: t.conf:2: expected 'key = value', a [section] header or a comment"
@@ -149,7 +157,7 @@ check shard-needs-a-count 3 "error: --shard 1 needs [discord] shard_count in t.c
 check absent-config 3 "error: cannot read absent.conf: No such file or directory" \
 	--check-config --config absent.conf
 printf '[bot]\nlog_level = loud\n' > t.conf
-check start-refused 3 "error: t.conf:2: [bot] log_level must be error, warn, info or debug (got 'loud')" \
+check start-refused 3 "error: t.conf:2: [bot] log_level must be error, warn, info or debug (got 'loud'); exiting with status 3 (a restart will not mend it: see delver(8), EXIT STATUS)" \
 	--config t.conf
 check bad-option 2 "error: --shard must be a whole number from 0 to 65534 (got 'x')" \
 	--check-config --shard x

@@ -57,7 +57,7 @@ out=$(INVOCATION_ID=0123456789abcdef "$bin" --config "$example" --state-dir "$tm
 	< /dev/null 2>&1)
 rc=$?
 [ "$rc" -eq 3 ] || fail "the console alone as a service: status $rc"
-[ "$out" = "error: $example configures no transport but the console, and a service has no terminal to play on: add a [discord] or an [irc.NETWORK] section (delver(8), CONFIGURATION)" ] ||
+[ "$out" = "error: $example configures no transport but the console, and a service has no terminal to play on: add a [discord] or an [irc.NETWORK] section (delver(8), CONFIGURATION); exiting with status 3 (a restart will not mend it: see delver(8), EXIT STATUS)" ] ||
 	fail "the console alone as a service: $out"
 
 # Every option of --help is in the man page's OPTIONS, and back.

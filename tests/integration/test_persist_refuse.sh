@@ -56,14 +56,31 @@ printf '/gm claim\n' | console_on "$top/premade"
 	grep -qF "info: store: the state directory $top/premade was mode 0755; it is 0700 now" "$top/err"
 step_check "a state directory of mode 0755 is made 0700" $? "mode $(stat -c %a "$top/premade")"
 
-# refused NAME STATUS "words" DIR: the start stops with STATUS and the words.
+# refused NAME STATUS "words" DIR: the start stops with STATUS, and one
+# error line says the words and the status (which a restart will not mend).
 refused() {
 	console_on "$4" < /dev/null
 	rc=$?
-	[ $rc -eq "$2" ] && grep -qF -- "error: $3" "$top/err" &&
-		grep -qF "error: stopping: the store could not start (exit status $2: a restart will not mend it, see delver(8), EXIT STATUS)" "$top/err"
-	step_check "$1" $? "exit $rc (want $2), or no '$3', or a last line that does not say a restart will not mend it"
+	[ $rc -eq "$2" ] &&
+		grep -qxF -- "error: $3; exiting with status $2 (a restart will not mend it: see delver(8), EXIT STATUS)" "$top/err" &&
+		[ "$(grep -c '^error:' "$top/err")" -eq 1 ]
+	step_check "$1" $? "exit $rc (want $2), or not one error line with '$3' and the status"
 }
+
+# The state directory in use by another process (its lock held): a
+# restart may mend that, and the one line says status 1.
+u=$top/inuse
+printf '/gm claim\n' | console_on "$u"
+step_check "a state directory to lock: started" $? "delver failed"
+exec 9>> "$u/lock"
+flock -n 9
+console_on "$u" < /dev/null
+rc=$?
+exec 9>&-
+[ $rc -eq 1 ] &&
+	grep -qxF "error: the state directory $u is in use by another delver ($u/lock is locked); stop it or use another --state-dir; exiting with status 1" "$top/err" &&
+	[ "$(grep -c '^error:' "$top/err")" -eq 1 ]
+step_check "a state directory in use: one line naming status 1" $? "exit $rc"
 
 d=$top/a/b/c
 chmod 0777 "$d"
