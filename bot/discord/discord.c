@@ -393,6 +393,12 @@ part_closed(void *ctx)
 	struct discord *dc = ctx;
 
 	if (--dc->closing == 0) {
+		/* The stop's last line, as each transport ends with one. */
+		if (!dc->started)
+			log_info("discord: stopped (no shard had started)");
+		else
+			log_info("discord: stopped (%d of %d shard%s had a gateway session up)",
+			         dc->ready_at_stop, dc->nshards, dc->nshards == 1 ? "" : "s");
 		if (dc->ws_down)
 			discord_wsctx_shutdown(dc->wsctx);
 		if (dc->on_stopped != NULL)
@@ -479,6 +485,9 @@ discord_stop(struct discord *dc, void (*done)(void *ctx), void *ctx)
 	dc->stopping = true;
 	dc->on_stopped = done;
 	dc->stopped_ctx = ctx;
+	for (int i = 0; i < dc->nshards; i++)
+		dc->ready_at_stop +=
+		    discord_gw_state(discord_shard_gw(dc->shards[i])) == DISCORD_GW_READY;
 	uv_timer_stop(&dc->retry_timer);
 	for (int i = 0; i < dc->nshards; i++)
 		discord_shard_stop(dc->shards[i]);

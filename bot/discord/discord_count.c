@@ -147,6 +147,25 @@ on_limits(void *ctx, const struct ledger_result *res)
 	start_shards(dc);
 }
 
+/* One line for a GET /gateway/bot that brought no shard count: what
+ * failed, and when it is tried again (in wait ms). */
+static void
+gateway_bot_failed(struct discord *dc, const struct rest_result *res, int64_t wait)
+{
+	const char *url = dc->rest != NULL ? discord_rest_base(dc->rest) : "Discord";
+
+	if (res->status == 0)
+		log_warnx("discord: cannot reach %s/gateway/bot: %s; trying again in %lld s", url,
+		          res->error != NULL ? res->error : "no answer", (long long)(wait / 1000));
+	else if (res->status != 200)
+		log_warnx("discord: GET %s/gateway/bot answered %ld; trying again in %lld s", url,
+		          res->status, (long long)(wait / 1000));
+	else
+		log_warnx("discord: GET %s/gateway/bot answered without a shard count; trying "
+		          "again in %lld s",
+		          url, (long long)(wait / 1000));
+}
+
 static void
 on_gateway_bot(void *ctx, const struct rest_result *res)
 {
@@ -165,8 +184,7 @@ on_gateway_bot(void *ctx, const struct rest_result *res)
 		cJSON_Delete(j);
 		wait = dc->gateway_tries >= 6 ? GATEWAY_WAIT : 1000LL << dc->gateway_tries;
 		dc->gateway_tries++;
-		log_warnx("discord: GET /gateway/bot failed (%ld); trying again in %lld s",
-		          res->status, (long long)(wait / 1000));
+		gateway_bot_failed(dc, res, wait);
 		uv_timer_start(&dc->retry_timer, on_retry_timer, (uint64_t)wait, 0);
 		return;
 	}
@@ -214,7 +232,7 @@ void
 discord_count_fetch(struct discord *dc)
 {
 	if (dc->rest != NULL && !dc->stopping)
-		discord_rest_call(dc->rest, "GET", "/gateway/bot", NULL, REST_ESSENTIAL,
+		discord_rest_call(dc->rest, "GET", "/gateway/bot", NULL, REST_ESSENTIAL | REST_ONCE,
 		                  on_gateway_bot, dc);
 }
 

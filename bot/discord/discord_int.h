@@ -77,6 +77,7 @@ struct discord {
 	bool summary_due;
 	int gateway_tries;
 	bool stopping, stopped;
+	int ready_at_stop; /* shards with a session up when the stop began */
 	int64_t stop_deadline;
 	int closing;  /* handles and parts still closing */
 	bool ws_down; /* discord_shutdown() asked; libwebsockets goes once closing is 0 */

@@ -131,6 +131,7 @@ complete(struct rest *r, struct req *q, long status)
 	    .queued_ns = q->queued_ns,
 	    .expired = q->expired,
 	    .shed = q->shed,
+	    .error = q->error,
 	};
 
 	if (q->cb != NULL)
@@ -491,6 +492,11 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	}
 	if (rc != CURLE_OK) {
 		discord_ratelimit_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
+		if (q->flags & REST_ONCE) { /* the caller says what failed */
+			q->error = curl_easy_strerror(rc);
+			complete(r, q, 0);
+			return;
+		}
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
 			log_warnx("discord: %s failed (%s); retrying", LOG_ROUTE(),
 			          curl_easy_strerror(rc));
@@ -545,7 +551,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	discord_ratelimit_done(r->rl, q->route, exempt, status, &h, 0, false, now);
 	if (status >= 500 && status <= 599) {
 		discord_opstats_add(OPSTATS_REST_5XX);
-		if (q->tries++ < TRIES_MAX && !r->stopped) {
+		if (!(q->flags & REST_ONCE) && q->tries++ < TRIES_MAX && !r->stopped) {
 			log_warnx("discord: %s answered %ld; retrying", LOG_ROUTE(), status);
 			retry(r, q, (500 << (q->tries - 1)) + (int64_t)rng_below(r->rng, 250), now);
 			return;
@@ -553,7 +559,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	}
 	if (status == 401 && !q->token_route)
 		stop_rest(r, LOG_ROUTE());
-	else if (status >= 400 && !q->token_route)
+	else if (status >= 400 && !q->token_route && !(q->flags & REST_ONCE))
 		log_warnx("discord: %s answered %ld: %.200s", LOG_ROUTE(), status,
 		          buf_str(&q->resp));
 	complete(r, q, status);
@@ -592,6 +598,29 @@ discord_rest__check_done(struct rest *r)
 		pump(r);
 }
 
+/* The base URL as logs show it: without a user or password, and without
+ * a trailing '/' (given: the text configured, shown when it is no URL). */
+static char *
+shown_url(CURLU *base, const char *given)
+{
+	CURLU *u = base != NULL ? curl_url_dup(base) : NULL;
+	char *text = NULL, *out;
+	size_t n;
+
+	if (u != NULL && curl_url_set(u, CURLUPART_USER, NULL, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_PASSWORD, NULL, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_URL, &text, 0) == CURLUE_OK)
+		out = xstrdup(text);
+	else
+		out = xstrdup(given);
+	curl_free(text);
+	curl_url_cleanup(u);
+	n = strlen(out);
+	while (n > 0 && out[n - 1] == '/')
+		out[--n] = '\0';
+	return out;
+}
+
 struct rest *
 discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 {
@@ -622,6 +651,7 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 		path = NULL;
 	}
 	r->base_path = xstrdup(path != NULL ? path : "");
+	r->base_shown = shown_url(r->base, base);
 	curl_free(path);
 	path = NULL;
 	if (r->base == NULL || curl_url_get(r->base, CURLUPART_SCHEME, &path, 0) != CURLUE_OK)
@@ -711,6 +741,8 @@ discord_rest_call_until(struct rest *r, const char *method, const char *path, co
 	buf_init(&q->resp, RESPONSE_MAX);
 	q->queued_ns = uv_hrtime();
 	if (r->stopped || r->closing || q->target == NULL) {
+		if (q->target == NULL)
+			q->error = "libcurl cannot parse the URL ([discord] rest_url)";
 		fail_later(r, q);
 		return;
 	}
@@ -729,6 +761,12 @@ size_t
 discord_rest_pending(const struct rest *r)
 {
 	return r->npending + r->nactive;
+}
+
+const char *
+discord_rest_base(const struct rest *r)
+{
+	return r->base_shown;
 }
 
 int
@@ -790,6 +828,7 @@ discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 	rng_free(r->rng);
 	curl_url_cleanup(r->base);
 	free(r->base_path);
+	free(r->base_shown);
 	free(r->origin);
 	free(r->proxy);
 	free(r->noproxy);

@@ -10,7 +10,8 @@
  *
  * Requests wait for their rate-limit bucket (discord_ratelimit): a 429
  * waits its retry_after and is sent again (at most 8 times); a 5xx or a
- * failed connection is retried after 0.5, 1 and 2 s with jitter; a 401
+ * failed connection is retried after 0.5, 1 and 2 s with jitter (unless
+ * REST_ONCE), each retry logged; a 401
  * means the token is wrong: REST stops for good, logging why, and every
  * request from then on completes with status 0. No token or interaction
  * token ever reaches the log: requests are logged by their route.
@@ -38,6 +39,10 @@
 #define REST_ESSENTIAL                                                                             \
 	0x4u /* never shed: an interaction's answer itself (its callback,                          \
 	        the edit of its deferral), the gateway's address */
+/* One try: a failed connection or a 5xx completes at once, and nothing
+ * about its failure is logged here: the caller tries again on its own
+ * clock and says so in one line (rest_result's error tells what failed). */
+#define REST_ONCE 0x8u
 
 #define DISCORD_INVALID_LIMIT         10000 /* Discord's: invalid requests in 10 min */
 #define DISCORD_INVALID_SHED_OPTIONAL 2000  /* REST_OPTIONAL requests are shed from here */
@@ -67,6 +72,10 @@ struct rest_result {
 	uint64_t queued_ns; /* uv_hrtime() when discord_rest_call() was made */
 	bool expired;       /* not sent: its deadline passed first (status 0) */
 	bool shed;          /* not sent: too many invalid requests lately (status 0) */
+	/* Why no answer could be had (status 0), in libcurl's words
+	 * ("Couldn't connect to server"); NULL when there is an answer, or
+	 * when the request was expired, shed, or cut by discord_rest_close. */
+	const char *error;
 };
 
 /* Runs once per request, from the loop (never inside discord_rest_call). */
@@ -109,6 +118,9 @@ uint64_t discord_rest_backlog_ns(const struct rest *r, uint64_t now_ns);
 
 /* Requests queued or in flight. */
 size_t discord_rest_pending(const struct rest *r);
+/* The base URL as a log line may show it (no user or password), e.g.
+ * "https://discord.com/api/v10"; valid until discord_rest_close. */
+const char *discord_rest_base(const struct rest *r);
 /* The JSON error code of an answer's body ({"code": 50007, ...}), or 0
  * when it has none (no body, not JSON, no numeric code). */
 int discord_rest_error_code(const struct rest_result *res);

@@ -45,6 +45,7 @@ struct req {
 	struct buf resp;
 	uint64_t queued_ns, sent_ns;
 	struct discord_rest_answer hd; /* of the answer (discord_rest_answer_header) */
+	const char *error;             /* rest_result's error (static) */
 };
 
 struct list {
@@ -67,6 +68,7 @@ struct rest {
 	struct soon ended; /* takes the transfers a kick (discord_rest.c) ended */
 	CURLU *base;       /* the base URL, parsed once */
 	char *base_path;   /* its path, without a trailing '/' */
+	char *base_shown;  /* the base URL as logs show it (discord_rest_base) */
 	size_t base_len;
 	char *origin; /* "scheme://host[:port]" when targets are whole URLs, else NULL */
 	/* [0]: with the bot's Authorization, [1]: without it, for routes an
