@@ -278,8 +278,9 @@ static const struct command fungeon_subs[] = {
      .desc = "Make your Fungeoneer: name, class, level (one per player here)",
      .help = "Max hits = 5 x level; class bonus = level / 2; a new Fungeoneer has 0 XP. "
              "type:fire says your class bonus is tied to fire: it then counts by itself "
-             "against fire (a class or type that reads as a level, 3, three, 3rd, Ⅲ, ³ or L3, "
-             "is refused: the level is a number typed alone in the digits 0 to 9, after the "
+             "against fire (a class or type that reads as a level, 3, three, 3rd, Ⅲ, ³, 三 or L3, "
+             "quoted or not, is refused: the level is a number typed alone in the digits 0 to 9, "
+             "after the "
              "class). After your "
              "Fungeoneer died in a dungeon, join again: the new one "
              "starts at level floor - 1 (at least 1) for the rest of that dungeon and waits "

@@ -77,6 +77,108 @@ class_no_level(struct invocation *inv, const char *name, const char *cls, struct
 	return -1;
 }
 
+/* A word of a class of several words (words_level()). */
+struct class_word {
+	size_t at;  /* its offset in the class */
+	int n;      /* the level it names, or -1 */
+	bool level; /* it reads as a level wherever it stands */
+	bool ends;  /* it reads as one at the class's end or before a label */
+	bool label; /* a level's label alone ("level") */
+};
+
+/* Reads the words of cls (apart by spaces, - and _) into w (at most max);
+ * returns how many. */
+static size_t
+class_words(const char *cls, struct class_word *w, size_t max)
+{
+	size_t nw = 0;
+
+	for (size_t i = 0; cls[i] != '\0' && nw < max;) {
+		char word[64];
+		size_t k = strcspn(cls + i, " -_\t");
+		enum fungeon_level_form f;
+		int n;
+
+		if (k == 0) {
+			i++;
+			continue;
+		}
+		snprintf(word, sizeof(word), "%.*s", (int)k, cls + i);
+		f = fungeon_level_typed(word, &n);
+		w[nw].at = i;
+		w[nw].n = n;
+		w[nw].label = f == FUNGEON_LEVEL_LABELLED && label_alone(word);
+		/* a number, or a label, names a level anywhere; a number word or
+		 * "III" only where a level goes ("Third Eye Monk" is a class) */
+		w[nw].level = f == FUNGEON_LEVEL_DIGITS || f == FUNGEON_LEVEL_OTHER_DIGITS ||
+		              f == FUNGEON_LEVEL_LABELLED ||
+		              (f != FUNGEON_LEVEL_NONE && strpbrk(word, "0123456789") != NULL) ||
+		              (f == FUNGEON_LEVEL_ROMAN && (unsigned char)word[0] >= 0x80);
+		w[nw].ends = f == FUNGEON_LEVEL_WORDS || f == FUNGEON_LEVEL_ROMAN;
+		nw++;
+		i += k;
+	}
+	return nw;
+}
+
+/* Where in cls, a class of several words, a level is typed ("level 3",
+ * "lvl 3", "level three", "wizard 3", "wizard-III", "third level"): the
+ * offset of the first word from which it reads as a level, with in *n the
+ * level named (or -1); -1 when it holds none. */
+static long
+words_level(const char *cls, int *n)
+{
+	struct class_word w[FUNGEON_CLASS_CHARS];
+	size_t nw = class_words(cls, w, FUNGEON_CLASS_CHARS);
+
+	for (size_t i = 0; nw > 1 && i < nw; i++) {
+		if (!w[i].level && !(w[i].ends && (i + 1 == nw || w[i + 1].label)))
+			continue;
+		*n = -1;
+		for (size_t k = i; k < nw && *n < 0; k++)
+			*n = w[k].n;
+		return (long)w[i].at;
+	}
+	return -1;
+}
+
+/* Refuses a class of several words that holds a level, quoted or joined
+ * by - ("level 3", "wizard 3", "wizard-3": recheck F7), in one sentence
+ * naming the command to type. Returns 0, or -1 with an error. */
+static int
+class_words_no_level(struct invocation *inv, const char *name, const char *cls, struct reply *out)
+{
+	int n;
+	long at = words_level(cls, &n);
+	char level[24];
+	size_t len;
+
+	if (at < 0)
+		return 0;
+	if (invocation_has(inv, "level"))
+		snprintf(level, sizeof(level), "%lld", (long long)invocation_int(inv, "level", 0));
+	else if (n > 0)
+		snprintf(level, sizeof(level), "%d", n);
+	else
+		snprintf(level, sizeof(level), "LEVEL");
+	for (len = (size_t)at; len > 0 && strchr(" -_\t", cls[len - 1]) != NULL; len--)
+		;
+	if (len == 0)
+		reply_error(out,
+		            "'%s' reads as a level, not a class: a class is any career, such as "
+		            "fighter, and the level is typed after it as a word of its own, in "
+		            "the digits 0 to 9 (/fungeon join %s CLASS %s).",
+		            cls, name, level);
+	else
+		reply_error(out,
+		            "'%s' holds a level, which a class may not: the level is typed after "
+		            "the class as a word of its own, in the digits 0 to 9 (/fungeon join "
+		            "%s %s%.*s%s %s).",
+		            cls, name, memchr(cls, ' ', len) != NULL ? "\"" : "", (int)len, cls,
+		            memchr(cls, ' ', len) != NULL ? "\"" : "", level);
+	return -1;
+}
+
 /* Refuses a class type that is a Roman numeral or a labelled level ("Ⅲ",
  * "L3", "level"): a level is typed alone in the digits 0 to 9 (the
  * playtest found "Ⅲ" and "L3" taken as types). n is what it names
@@ -209,6 +311,8 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            quoted, FUNGEON_CLASS_CHARS);
 		return -1;
 	}
+	if (class_words_no_level(inv, name, cls, out) < 0)
+		return -1;
 	if (type != NULL &&
 	    !cmd_fungeon_design_word(type, FUNGEON_TYPE_CHARS, CMD_FUNGEON_DESIGN_TYPE_RULE, out))
 		return -1;

@@ -146,15 +146,32 @@ looks_numeric(const char *s)
 	return digit;
 }
 
+/* Whether cp is one of the CJK numerals, which Unicode files as letters
+ * (三 is "Lo"): 零 一 二 三 四 五 六 七 八 九 十 百 千 and 两 兩 (〇 is a
+ * numeral to Unicode already). */
+static bool
+cjk_numeral(uint32_t cp)
+{
+	static const uint32_t cjk[] = {0x96F6, 0x4E00, 0x4E8C, 0x4E09, 0x56DB,
+	                               0x4E94, 0x516D, 0x4E03, 0x516B, 0x4E5D,
+	                               0x5341, 0x767E, 0x5343, 0x4E24, 0x5169};
+
+	for (size_t i = 0; i < sizeof(cjk) / sizeof(cjk[0]); i++)
+		if (cp == cjk[i])
+			return true;
+	return false;
+}
+
 /* Whether cp is a numeral of any kind: a decimal digit of any script, a
- * letter-like numeral ("Ⅲ") or another number sign ("³", "③", "½"). */
+ * letter-like numeral ("Ⅲ"), another number sign ("³", "③", "½") or a
+ * CJK numeral ("三"). */
 static bool
 is_numeral(uint32_t cp)
 {
 	utf8proc_category_t cat = utf8proc_category((utf8proc_int32_t)cp);
 
 	return cat == UTF8PROC_CATEGORY_ND || cat == UTF8PROC_CATEGORY_NL ||
-	       cat == UTF8PROC_CATEGORY_NO;
+	       cat == UTF8PROC_CATEGORY_NO || cjk_numeral(cp);
 }
 
 /* Whether s is made of numerals (is_numeral()) at least one of which is
@@ -252,6 +269,56 @@ labelled(const char *s, int *n)
 	return false;
 }
 
+/* Whether s is numerals (is_numeral()) with a CJK level's label before
+ * or after them: 第 (the ordinal, "第三"), 級 级 等級 等级 after ("三級",
+ * "3级"), レベル 等級 等级 before or after ("レベル3"). Sets *n to the
+ * number when written in the digits 0 to 9, else to -1. */
+static bool
+cjk_labelled(const char *s, int *n)
+{
+	static const char *const before[] = {"第", "レベル", "等級", "等级"};
+	static const char *const after[] = {"級", "级", "レベル", "等級", "等级"};
+	size_t len = strlen(s), from = 0;
+	bool label = false;
+	char body[64];
+
+	for (size_t i = 0; i < sizeof(before) / sizeof(before[0]) && !label; i++) {
+		size_t k = strlen(before[i]);
+
+		if (len > k && strncmp(s, before[i], k) == 0) {
+			from = k;
+			label = true;
+		}
+	}
+	for (size_t i = 0; i < sizeof(after) / sizeof(after[0]); i++) {
+		size_t k = strlen(after[i]);
+
+		if (len >= from + k + 1 && strcmp(s + len - k, after[i]) == 0) {
+			len -= k;
+			label = true;
+			break;
+		}
+	}
+	if (!label || len <= from || len - from >= sizeof(body))
+		return false;
+	memcpy(body, s + from, len - from);
+	body[len - from] = '\0';
+	for (size_t rest = strlen(body), at = 0; rest > 0;) {
+		uint32_t cp;
+		size_t k = utf8_decode(body + at, rest, &cp);
+
+		if (k == 0 || !is_numeral(cp))
+			return false;
+		at += k;
+		rest -= k;
+	}
+	*n = -1;
+	if (looks_numeric(body) && strlen(body) <= 2 && isdigit((unsigned char)body[0]) &&
+	    isdigit((unsigned char)body[strlen(body) - 1]))
+		*n = atoi(body);
+	return true;
+}
+
 enum fungeon_level_form
 fungeon_level_typed(const char *s, int *level)
 {
@@ -272,7 +339,7 @@ fungeon_level_typed(const char *s, int *level)
 		}
 	} else if ((n = roman(s)) > 0) {
 		form = FUNGEON_LEVEL_ROMAN;
-	} else if (labelled(s, &n)) {
+	} else if (labelled(s, &n) || cjk_labelled(s, &n)) {
 		form = FUNGEON_LEVEL_LABELLED;
 	} else if (other_digits(s)) {
 		form = FUNGEON_LEVEL_OTHER_DIGITS;

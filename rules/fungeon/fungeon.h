@@ -163,8 +163,8 @@ enum fungeon_level_form {
 	FUNGEON_LEVEL_WORDS,  /* as fungeon_level_word() reads it ("three", "3rd") */
 	/* numerals other than the digits 0 to 9, alone or among them: another
 	 * script's digits (fullwidth "２", Arabic-Indic "٣"), superscripts
-	 * ("³"), circled or fractions ("③", "½"): a level is written in 0 to
-	 * 9, so these name none */
+	 * ("³"), circled or fractions ("③", "½"), CJK numerals ("三",
+	 * "十二"): a level is written in 0 to 9, so these name none */
 	FUNGEON_LEVEL_OTHER_DIGITS,
 	/* a Roman numeral: one of the characters "Ⅰ" to "Ⅻ" ("ⅰ" to "ⅻ"), or
 	 * two letters or more of I, V and X written as one (2 to 39, "III",
@@ -172,7 +172,8 @@ enum fungeon_level_form {
 	FUNGEON_LEVEL_ROMAN,
 	/* a level's label, "L", "Lv", "Lvl" or "Level" (case folded), with a
 	 * number after it ("L3", "lvl.3", "Level-3", "L３") or alone
-	 * ("level", "lvl": the label of a level typed apart) */
+	 * ("level", "lvl": the label of a level typed apart); or numerals
+	 * with a CJK label ("三級", "3级", "第三", "レベル3") */
 	FUNGEON_LEVEL_LABELLED,
 };
 

@@ -1,0 +1,97 @@
+/* The outside recheck's findings on Fungeon's join (F7, F8) and on the
+ * name a Fungeoneer's player goes by (F14): each played at a table as the
+ * report found it, with what the rule text (or delver(7)) wants instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* F7 (line 18: a level is a number, "First, Second or Third Level"; line
+ * 16: a class is a career): a class that reads as a level is refused
+ * however it is typed, quoted ("level 3", "level three", "wizard 3") or
+ * joined by - ("wizard-3", "third-level"), and a CJK numeral is a number
+ * as ٣ is ("三" as a type, "三級" as a class); a class with a number word
+ * that is no level stays a class. */
+static void
+f7_a_quoted_level_is_no_class(void **unused)
+{
+	struct fgtable *t = fgtable_new(1407);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "al", "/fungeon join Alba \"level 3\"",
+	                        "'level 3' reads as a level, not a class: a class is any career, "
+	                        "such as fighter, and the level is typed after it as a word of "
+	                        "its own, in the digits 0 to 9 (/fungeon join Alba CLASS 3).");
+	fgtable_fails_unchanged(t, "v6", "/fungeon join Vee6 \"lvl 3\" 2",
+	                        "'lvl 3' reads as a level, not a class: a class is any career, "
+	                        "such as fighter, and the level is typed after it as a word of "
+	                        "its own, in the digits 0 to 9 (/fungeon join Vee6 CLASS 2).");
+	fgtable_fails_unchanged(t, "v8", "/fungeon join Vee8 \"Level 3\"",
+	                        "'Level 3' reads as a level, not a class: a class is any career, "
+	                        "such as fighter, and the level is typed after it as a word of "
+	                        "its own, in the digits 0 to 9 (/fungeon join Vee8 CLASS 3).");
+	fgtable_fails_unchanged(t, "v7", "/fungeon join Vee7 \"level three\"",
+	                        "'level three' reads as a level, not a class: a class is any "
+	                        "career, such as fighter, and the level is typed after it as a "
+	                        "word of its own, in the digits 0 to 9 (/fungeon join Vee7 CLASS "
+	                        "3).");
+	fgtable_fails_unchanged(t, "v10", "/fungeon join Vee10 \"level \xef\xbc\x93\"",
+	                        "'level \xef\xbc\x93' reads as a level, not a class: a class is "
+	                        "any career, such as fighter, and the level is typed after it as "
+	                        "a word of its own, in the digits 0 to 9 (/fungeon join Vee10 "
+	                        "CLASS LEVEL).");
+	fgtable_fails_unchanged(t, "v3", "/fungeon join Vee3 \"wizard 3\"",
+	                        "'wizard 3' holds a level, which a class may not: the level is "
+	                        "typed after the class as a word of its own, in the digits 0 to 9 "
+	                        "(/fungeon join Vee3 wizard 3).");
+	fgtable_fails_unchanged(t, "v3", "/fungeon join Vee3 \"Shadow Mage three\"",
+	                        "'Shadow Mage three' holds a level, which a class may not: the "
+	                        "level is typed after the class as a word of its own, in the "
+	                        "digits 0 to 9 (/fungeon join Vee3 \"Shadow Mage\" 3).");
+	fgtable_fails_unchanged(t, "v3", "/fungeon join Vee3 wizard-3",
+	                        "'wizard-3' holds a level, which a class may not: the level is "
+	                        "typed after the class as a word of its own, in the digits 0 to 9 "
+	                        "(/fungeon join Vee3 wizard 3).");
+	fgtable_fails_unchanged(t, "v3", "/fungeon join Vee3 third-level",
+	                        "'third-level' reads as a level, not a class: a class is any "
+	                        "career, such as fighter, and the level is typed after it as a "
+	                        "word of its own, in the digits 0 to 9 (/fungeon join Vee3 CLASS "
+	                        "3).");
+	/* CJK numerals read as ٣ does */
+	fgtable_fails_unchanged(t, "w7", "/fungeon join W7 wizard 3 type:\xe4\xb8\x89",
+	                        "'\xe4\xb8\x89' reads as a number, not a class type: a level is a "
+	                        "whole number from 1 to 60 in the digits 0 to 9, a class type a "
+	                        "word such as fire (type:fire).");
+	fgtable_fails_unchanged(t, "w7", "/fungeon join W7 wizard 3 type:\xd9\xa3",
+	                        "'\xd9\xa3' reads as a number, not a class type: a level is a "
+	                        "whole number from 1 to 60 in the digits 0 to 9, a class type a "
+	                        "word such as fire (type:fire).");
+	fgtable_fails_unchanged(t, "w7", "/fungeon join W7 \xe4\xb8\x89\xe7\xb4\x9a",
+	                        "'\xe4\xb8\x89\xe7\xb4\x9a' reads as a level, not a class: a class "
+	                        "is any career, such as fighter, and the level after it a whole "
+	                        "number from 1 to 60 in the digits 0 to 9.");
+	/* a number word that is no level, and a CJK class holding 一 */
+	fgtable_says(t, "al", "/fungeon join Alba \"Third Eye Monk\" 2",
+	             "al joins as Alba, level 2 Third Eye Monk: 10 hits");
+	fgtable_says(t, "w7", "/fungeon join W7 \xe4\xb8\x80\xe5\x88\x80\xe6\xb5\x81 2",
+	             "w7 joins as W7, level 2 \xe4\xb8\x80\xe5\x88\x80\xe6\xb5\x81: 10 hits");
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(f7_a_quoted_level_is_no_class),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
