@@ -57,6 +57,14 @@ invocation_bool(const struct invocation *inv, const char *name, bool dflt)
 	return a != NULL && a->set ? a->b : dflt;
 }
 
+bool
+invocation_routed(const struct invocation *inv, const char *name)
+{
+	const struct cmd_arg *a = arg(inv, name);
+
+	return a != NULL && a->set && a->routed;
+}
+
 void
 invocation_seat(struct invocation *inv)
 {

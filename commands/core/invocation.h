@@ -55,6 +55,9 @@ struct origin {
 
 struct cmd_arg {
 	bool set;
+	/* Typed by position where an earlier option could not take it
+	 * (registry.c route(): "join Shade Shadow Mage 3" puts Mage in type:). */
+	bool routed;
 	int64_t i;
 	bool b;
 	char *s; /* owned by the invocation */
@@ -103,6 +106,9 @@ bool invocation_has(const struct invocation *inv, const char *name);
 const char *invocation_str(const struct invocation *inv, const char *name);
 int64_t invocation_int(const struct invocation *inv, const char *name, int64_t dflt);
 bool invocation_bool(const struct invocation *inv, const char *name, bool dflt);
+/* Whether option name was typed by position in the place of an earlier
+ * option that could not take it (struct cmd_arg's routed). */
+bool invocation_routed(const struct invocation *inv, const char *name);
 
 /*
  * Sets inv->seat (inv->chan must be set) and inv->is_gm from it: the

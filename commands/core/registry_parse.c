@@ -487,6 +487,39 @@ no_option(struct invocation *inv, const char *name, size_t len, struct reply *ou
 /* Binds the tokens after the subcommands: name:value ones by name, the rest
  * by position; an OPT_REST option takes every remaining positional word and
  * the label text after a lone #. */
+/*
+ * The refusal of word, routed past the number option next, when the word
+ * after it (tok[k]) finds that option unable to take it either, and the
+ * option before next is free text given by position at token from: the
+ * words from there on may be one value of several words typed without
+ * quotes ("join Rupert Drazzorian Puddle Thumper 2"), so the refusal says
+ * how to give them as one. Returns false, refusing nothing, when word
+ * holds a digit (then it was the number mistyped) or the option before
+ * is no free text.
+ */
+static bool
+several_words(struct invocation *inv, int next, const char *word, const struct token *tok,
+              size_t from, size_t k, struct reply *out)
+{
+	const struct cmd_opt *o = &inv->cmd->opts[next], *before;
+	struct buf b;
+
+	if (next == 0 || from >= k || strpbrk(word, "0123456789") != NULL || other_numeral(word))
+		return false;
+	before = &inv->cmd->opts[next - 1];
+	if (before->type != OPT_STRING || before->choices != NULL || (before->flags & OPT_REST))
+		return false;
+	buf_init(&b, 400);
+	buf_addf(&b, "%s must be a whole number from %lld to %lld (got '%.40s'); if \"", o->name,
+	         (long long)o->min, (long long)o->max, word);
+	for (size_t j = from; j <= k && b.len < 200; j++)
+		buf_addf(&b, "%s%s", j > from ? " " : "", tok[j].unq);
+	buf_addf(&b, "\" is one %s, quote it", before->name);
+	usage_error(inv, out, buf_str(&b));
+	buf_free(&b);
+	return true;
+}
+
 static int
 bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used, const char *hash,
             const char *end, struct reply *out)
@@ -500,6 +533,11 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 	 * was the slip ("join Bee fighter ٣ fire" put ٣ in type:, and fire
 	 * then found only level: left), so the refusal names it */
 	const char *passed[CMD_MAX_OPTS] = {0};
+	/* the token each option was given by position at (ntok: none) */
+	size_t at[CMD_MAX_OPTS];
+
+	for (int i = 0; i < CMD_MAX_OPTS; i++)
+		at[i] = ntok;
 
 	buf_init(&rest, CMD_LINE_MAX);
 	for (size_t k = used; k < ntok; k++) {
@@ -567,6 +605,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 				passed[next] = tok[k].unq;
 			if (set_value(inv, &c->opts[i], &inv->args[i], tok[k].unq, out) < 0)
 				goto done;
+			inv->args[i].routed = true;
 			continue;
 		}
 		if (colon != NULL && !takes(&c->opts[next], tok[k].unq) &&
@@ -576,10 +615,14 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 		}
 		if (next < CMD_MAX_OPTS && passed[next] != NULL && c->opts[next].type == OPT_INT &&
 		    !takes(&c->opts[next], tok[k].unq) &&
-		    set_value(inv, &c->opts[next], &inv->args[next], passed[next], out) < 0)
+		    (several_words(inv, next, passed[next], tok, next > 0 ? at[next - 1] : ntok, k,
+		                   out) ||
+		     set_value(inv, &c->opts[next], &inv->args[next], passed[next], out) < 0))
 			goto done;
 		if (set_value(inv, &c->opts[next], &inv->args[next], tok[k].unq, out) < 0)
 			goto done;
+		if (next < CMD_MAX_OPTS)
+			at[next] = k;
 		next++;
 	}
 	if (hash != NULL) {

@@ -348,6 +348,23 @@ mark_taken_here(struct invocation *inv, const struct fungeon_channel *c, int i, 
 	reply_nl(out);
 }
 
+/* Says that the word typed after m's class, where the level goes, became
+ * its class type: the text's classes are of several words (line 16:
+ * "Shadow Mage or Drazzorian Puddle Thumper"), so "join Shade Shadow Mage
+ * 3" may mean one class (recheck F8). */
+static void
+type_routed(struct invocation *inv, const struct fungeon_member *m, struct reply *out)
+{
+	char level[24] = "";
+
+	if (invocation_has(inv, "level"))
+		snprintf(level, sizeof(level), " %lld", (long long)invocation_int(inv, "level", 0));
+	reply_add(out, 0,
+	          " %s is taken as the class type, the damage the class bonus counts against; if "
+	          "\"%s %s\" is one class, quote it (/fungeon join %s \"%s %s\"%s).",
+	          m->ctype, m->cls, m->ctype, m->name, m->cls, m->ctype, level);
+}
+
 /* At the entrance a join or leave moves the floor with Party Min. */
 static void
 entrance_follows(struct fungeon_channel *c, struct reply *out)
@@ -426,6 +443,8 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, ", level %d %s%s%s%s: %d hits, class bonus %d, %lld XP.", m->level,
 	          m->cls, m->ctype[0] ? " (class type " : "", m->ctype, m->ctype[0] ? ")" : "",
 	          m->hits, fungeon_class_bonus(m->level), (long long)m->xp);
+	if (type != NULL && invocation_routed(inv, "type"))
+		type_routed(inv, m, out);
 	if (other)
 		reply_add(out, 0,
 		          after_death ? " Level %d is the only one after a death: floor %d - 1, at "

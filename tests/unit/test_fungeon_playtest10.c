@@ -277,8 +277,9 @@ f1_join_names_the_wrong_word(void **unused)
 	                        "to 9 (got '\xd9\xa3'); "
 	                        "usage: /fungeon join <name> <class> [level] [type]");
 	fgtable_fails_unchanged(t, "al", "/fungeon join Bee fighter three fire",
-	                        "Level must be a whole number from 1 to 60 (got 'three'); "
-	                        "usage: /fungeon join <name> <class> [level] [type]");
+	                        "Level must be a whole number from 1 to 60 (got 'three'); if "
+	                        "\"fighter three fire\" is one class, quote it; usage: /fungeon "
+	                        "join <name> <class> [level] [type]");
 	fgtable_fails_unchanged(t, "al", "/fungeon join Bee fighter 3 3",
 	                        "'3' reads as a second level (the level is 3 already): give the "
 	                        "level once, and a class type as a word such as fire (type:fire).");

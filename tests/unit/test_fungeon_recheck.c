@@ -86,11 +86,48 @@ f7_a_quoted_level_is_no_class(void **unused)
 	fgtable_free(t);
 }
 
+/* F8 (line 16: "any career, such as Warrior, Shadow Mage or Drazzorian
+ * Puddle Thumper"; line 20: "the Thrice-Mad Barbarian Class"): a word
+ * typed after the class where the level goes still becomes the class type
+ * (as delver(7) has it), but the reply says so and how to quote a class of
+ * several words; a class of three words typed bare is refused saying to
+ * quote it. */
+static void
+f8_a_class_of_several_words_is_pointed_out(void **unused)
+{
+	struct fgtable *t = fgtable_new(1408);
+
+	(void)unused;
+	fgtable_says(t, "c", "/fungeon join Shade Shadow Mage 3",
+	             "c joins as Shade, level 3 Shadow (class type Mage): 15 hits, class bonus "
+	             "1, 0 XP. Mage is taken as the class type, the damage the class bonus "
+	             "counts against; if \"Shadow Mage\" is one class, quote it (/fungeon join "
+	             "Shade \"Shadow Mage\" 3).");
+	fgtable_says(t, "a", "/fungeon join Brinks Thrice-Mad Barbarian",
+	             "Barbarian is taken as the class type, the damage the class bonus counts "
+	             "against; if \"Thrice-Mad Barbarian\" is one class, quote it (/fungeon join "
+	             "Brinks \"Thrice-Mad Barbarian\").");
+	fgtable_fails_unchanged(t, "b", "/fungeon join Rupert Drazzorian Puddle Thumper 2",
+	                        "Level must be a whole number from 1 to 60 (got 'Puddle'); if "
+	                        "\"Drazzorian Puddle Thumper\" is one class, quote it; usage: "
+	                        "/fungeon join <name> <class> [level] [type]");
+	/* quoted, the text's classes are classes; a type given after the
+	 * level or by name is said as before */
+	fgtable_says(t, "b", "/fungeon join Rupert \"Drazzorian Puddle Thumper\" 2",
+	             "b joins as Rupert, level 2 Drazzorian Puddle Thumper: 10 hits, class bonus "
+	             "1, 0 XP.");
+	fgtable_says(t, "d", "/fungeon join Fia \"Fire Mage\" 2 fire",
+	             "d joins as Fia, level 2 Fire Mage (class type fire): 10 hits, class bonus "
+	             "1, 0 XP.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f7_a_quoted_level_is_no_class),
+	    cmocka_unit_test(f8_a_class_of_several_words_is_pointed_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
