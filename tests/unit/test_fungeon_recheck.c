@@ -122,12 +122,64 @@ f8_a_class_of_several_words_is_pointed_out(void **unused)
 	fgtable_free(t);
 }
 
+/* The name the platform knows a key by now (the origin's name_now): one
+ * renamed key, as an IRC nick after a NICK. */
+static const char *renamed_key, *renamed_to;
+
+static const char *
+nick_now(void *ctx, const char *key)
+{
+	(void)ctx;
+	return renamed_key != NULL && strcmp(key, renamed_key) == 0 ? renamed_to : NULL;
+}
+
+/* A command typed in the table's channel by user key under the name
+ * name, on a platform whose names change (IRC). */
+static char *
+typed_as(struct fgtable *t, const char *key, const char *name, const char *line)
+{
+	struct origin o = {.platform = "irc", .name_now = nick_now};
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:t");
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", key);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", name);
+	reply_clear(t->last);
+	dispatch_line(t->d, &o, line, strlen(line), 1000, t->last);
+	return reply_plain(t->last);
+}
+
+/* F14 (delver(8): replies that name the GM name the nick used now): a
+ * Fungeoneer's player is named by the nick they use now, on their own
+ * sheet after their NICK, and in the party another asks for. */
+static void
+f14_a_player_is_named_by_the_nick_now(void **unused)
+{
+	struct fgtable *t = fgtable_new(1414);
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "bob", "/fungeon join Brom fighter 2");
+	fgtable_ok(t, "al", "/fungeon join Alba wizard 2");
+	text = typed_as(t, "bob", "bob_", "/fungeon sheet");
+	fgtable_holds(text, "Brom (bob_): level 2 fighter");
+	free(text);
+	renamed_key = "console:bob";
+	renamed_to = "Bobby";
+	text = typed_as(t, "al", "al", "/fungeon party");
+	fgtable_holds(text, "Bobby");
+	assert_null(strstr(text, "bob_"));
+	free(text);
+	renamed_key = NULL;
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f7_a_quoted_level_is_no_class),
 	    cmocka_unit_test(f8_a_class_of_several_words_is_pointed_out),
+	    cmocka_unit_test(f14_a_player_is_named_by_the_nick_now),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
