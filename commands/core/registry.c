@@ -78,8 +78,20 @@ registry_suggest(const char *typed, const char *const *cands, size_t n)
 			tie++;
 		}
 	}
-	/* Two candidates as close as each other: no guess. */
-	return tie == 0 ? best : NULL;
+	if (tie == 0)
+		return best;
+	/* Two candidates as close as each other: no guess, unless the word
+	 * typed begins just one of them ("of": off, not on). */
+	best = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (cands[i] == NULL || distance(typed, cands[i]) != bestd ||
+		    strncasecmp(cands[i], typed, strlen(typed)) != 0)
+			continue;
+		if (best != NULL && strcasecmp(best, cands[i]) != 0)
+			return NULL;
+		best = cands[i];
+	}
+	return best;
 }
 
 bool

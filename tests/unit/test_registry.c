@@ -599,6 +599,9 @@ shortcuts_and_suggestions(void **state)
 	                    "table");
 	assert_null(registry_suggest("tble", (const char *const[]){"table", "tale"}, 2));
 	assert_null(registry_suggest("x", (const char *const[]){"roll"}, 1));
+	/* recheck F10: a tie goes to the one candidate the word begins */
+	assert_string_equal(registry_suggest("of", (const char *const[]){"on", "off"}, 2), "off");
+	assert_null(registry_suggest("ab", (const char *const[]){"abc", "abd"}, 2));
 	reply_free(out);
 	tfree(d);
 }
