@@ -2,7 +2,7 @@
 # A follow-up after the interaction token's 15 minutes is refused by
 # Discord (401 "Invalid Webhook Token"): only that answer fails, it counts
 # as failed in the operator stats, and the bot goes on answering. The fake
-# holds the callback's 200 back 4 s; meanwhile `age` makes the
+# holds the callback's 200 back 10 s; meanwhile `age` makes the
 # interaction 15 minutes old, so its first follow-up comes too late. The
 # fake reports that follow-up as a violation: the test expects exactly that
 # one, and nothing else.
@@ -13,12 +13,20 @@ fake_start --heartbeat 2000
 bot_start
 wait_until "g['ready'] and r['registrations'] == 1" 10
 
-ctl "restslow match=/callback count=1 ms=4000"
+# The interaction is aged while its callback's 200 is held back, so the
+# hold (below the bot's 15 s REST timeout) must outlast the script's own
+# steps from the callback's arrival to the ageing: those are curl alone
+# (a poll's python took 13 s to start on a loaded runner).
+ctl "restslow match=/callback count=1 ms=10000"
 req=$(stat rest.requests)
 alone "$(tmpl roll '[{"type":3,"name":"expression","value":"10x 1000d1000"}]' 'rolls' false)"
-wait_until "i['answered'] == 1" 10
+end=$(($(date +%s) + 10))
+until stats | grep -q '"answered":[[:space:]]*1,'; do
+	[ "$(date +%s)" -ge "$end" ] && fail "the callback did not come within 10 s"
+	sleep 0.1
+done
 ctl age 900000
-log_wait "follow-up 1 of [0-9]* of the answer to interaction [0-9]* failed \(401\)" 10
+log_wait "follow-up 1 of [0-9]* of the answer to interaction [0-9]* failed \(401\)" 20
 sleep 1 # time for a wrong further follow-up to arrive
 [ "$(stat rest.requests)" = $((req + 2)) ] ||
 	fail "$(($(stat rest.requests) - req)) requests for the answer, not the callback and one follow-up"
