@@ -8,6 +8,16 @@
 #                     markdown's bold, lines joined by " / "), or "none"
 # field N             field N of panel's output
 # count_panels        how many such messages the channel holds
+# panel_wait GLOB SECONDS
+#                     waits until the panel's content (field 3) matches
+#                     the shell pattern GLOB (no quotes in it: they would
+#                     be matched as characters); returns 1 when SECONDS pass
+#                     first. The last change's edit is coalesced, paced
+#                     and then makes its trip: on a loaded machine it
+#                     comes when it comes. A caller first waits until that
+#                     edit is due on an idle machine, so a panel already
+#                     past GLOB (a change applied twice) is what it reads
+#                     first, and never matches later.
 # burst WAIT TEMPLATES
 #                     50 interactions in CHAN, 10 a second (TEMPLATES in
 #                     turn), waited on until answered, then WAIT seconds
@@ -35,6 +45,17 @@ print(len([x for x in json.load(sys.stdin)
 }
 field() {
 	panel | cut -d'|' -f"$1"
+}
+panel_wait() {
+	pw_end=$(($(date +%s) + $2))
+	while :; do
+		# GLOB unquoted: a pattern, as in a case of the caller's.
+		case "$(field 3)" in
+		$1) return 0 ;;
+		esac
+		[ "$(date +%s)" -ge "$pw_end" ] && return 1
+		sleep 0.2
+	done
 }
 burst() {
 	edits0=$(stat rest.channel_edits)
