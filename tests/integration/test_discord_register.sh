@@ -56,7 +56,9 @@ bot_stop
 identify_window
 bot_start
 wait_until "g['ready'] and r['command_lists'] == $((n + 1))" 15
-sleep 0.5
+# The decision is logged once the bot has read the list the fake sent.
+log_wait "unchanged since they were registered" 15
+sleep 0.5 # time for a wrong registration to come
 [ "$(stat rest.registrations)" = $n ] || fail "unchanged commands were registered again"
 grep -q "unchanged since they were registered" "$BOT_LOG" || fail "no log line about the skip"
 
@@ -66,7 +68,8 @@ rm -f "$WORK/state/discord-commands.hash"
 identify_window
 bot_start
 wait_until "g['ready'] and r['command_lists'] == $((n + 2))" 15
-sleep 0.5
+log_wait "the commands on Discord match" 15
+sleep 0.5 # time for a wrong registration to come
 [ "$(stat rest.registrations)" = $n ] || fail "equal commands were registered again"
 grep -q "the commands on Discord match" "$BOT_LOG" || fail "no log line about the match"
 finish
