@@ -37,6 +37,18 @@ wait_pings 6 30
 hb=$(stat gateway.heartbeats)
 wait_until "g['heartbeats'] > $hb" 15
 kill -STOP "$BOT_PID"
+# A ping sent just before the stop may still wait in the socket for the
+# listener: a note of the test's own, queued behind it once the process is
+# stopped, says when every ping sent before is counted.
+i=0
+until [ "$(sed 's/^.*) //' "/proc/$BOT_PID/stat" | cut -d' ' -f1)" = T ]; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && fail "the bot did not stop on SIGSTOP within 10 s"
+	sleep 0.1
+done
+python3 -c 'import socket, sys
+socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"TEST=stopped", sys.argv[1])' "$WORK/notify"
+text_wait "$NOTES" "TEST=stopped" 10 || fail "the listener did not note the test's own datagram"
 before=$(pings)
 sleep 20
 [ "$(pings)" = "$before" ] || fail "WATCHDOG=1 came from a stopped process"
