@@ -61,7 +61,9 @@ if [ "$me" = 0 ]; then
 	printf '[irc.x]\nhost = 127.0.0.1\nport = 9\ntls = no\nnick = delver\n' > d.conf
 	"$DELVER" --config d.conf < /dev/null > out 2>&1 &
 	pid=$!
-	sleep 0.5
+	# Said at the start; a SIGTERM before the handlers are set kills it.
+	text_wait out "running as root" 10
+	sleep 0.5 # time for a wrong second warning
 	kill -TERM $pid
 	wait $pid
 	pid=""
