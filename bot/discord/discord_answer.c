@@ -39,6 +39,9 @@ struct answer {
 	char *followups[2 * DISCORD_PARTS_MAX];
 	size_t nfollowups, next;      /* the follow-ups, the next one to send */
 	struct discord_answer_gm *gm; /* a message to send the GM last, or NULL */
+	/* A button's deferred answer that is all follow-ups: its note
+	 * (discord_pending.h) goes once the first one went. */
+	bool noted;
 };
 
 static void on_late_timer(uv_timer_t *t);
@@ -238,6 +241,12 @@ on_followup(void *ctx, const struct rest_result *res)
 {
 	struct answer *a = ctx;
 
+	/* Sent, or never can be (the token refused): a restart has nothing
+	 * left to complete. */
+	if (a->noted && res->status >= 200 && res->status <= 499) {
+		discord_pending_done(a->dc, a->id);
+		a->noted = false;
+	}
 	if (res->status < 200 || res->status > 299) {
 		/* a failed answer for the operator, as a failed callback is */
 		if (count_failed(a->dc))
@@ -365,6 +374,7 @@ send_edit(struct discord *dc, struct defer_item *item)
 	a = answer_new(dc, &item->ready, item->rx_ns);
 	if (patch == NULL) {
 		/* A button's: the answer is all follow-ups. */
+		a->noted = true;
 		next_followup(a);
 	} else {
 		buf_init(&path, 4096);

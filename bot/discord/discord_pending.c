@@ -62,8 +62,7 @@ discord_pending_note(struct discord *dc, const struct defer_item *item, const st
 	struct buf b;
 	int fd;
 
-	if (item->type == DISCORD_INTERACTION_COMPONENT || item->webhook_path == NULL ||
-	    !note_path(dc, NULL, dir, sizeof(dir)))
+	if (item->webhook_path == NULL || !note_path(dc, NULL, dir, sizeof(dir)))
 		return;
 	snprintf(path, sizeof(path), "%s/%llu", dir, (unsigned long long)item->id);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
@@ -130,10 +129,15 @@ on_probe(struct request *req, void *ctx)
 		/* REPLAYED without an answer to read: committed, but what it
 		 * said is lost; the change stays, and the user is told that
 		 * something went wrong, not that nothing changed. */
+		bool press = p->type == DISCORD_INTERACTION_COMPONENT;
+
 		discord_interact_out_clear(&out);
 		out.callback_body = discord_interact_render_note(
 		    dc->it, how == REQUEST_DONE
-		                ? PENDING_NOTHING_DONE
+		                ? (press ? PENDING_NOTHING_DONE_PRESS : PENDING_NOTHING_DONE)
+		            : press
+		                ? "delver restarted before it could answer your press of the "
+		                  "button; what it does was carried out, but its answer is lost."
 		                : "delver restarted before it could answer; the command was "
 		                  "carried out, but its answer is lost.");
 		out.error = true;
@@ -182,8 +186,12 @@ on_original(void *ctx, const struct rest_result *res)
 		pending_free(p);
 		return;
 	}
-	/* A body that is no JSON reads as answered: nothing is sent. */
+	/* A body that is no JSON reads as answered: nothing is sent. After a
+	 * button's deferral (type 6), @original is the pressed message, which
+	 * never shows whether the answer went: the note alone says it did not. */
 	discord_answer_original(res->body, res->len, &loading, &ephemeral);
+	if (p->type == DISCORD_INTERACTION_COMPONENT)
+		loading = true;
 	if (!loading || dc->d == NULL) {
 		discord_pending_done(dc, p->id); /* answered before the kill */
 		pending_free(p);

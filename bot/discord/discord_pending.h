@@ -1,32 +1,41 @@
 /*
- * discord_pending: deferrals a killed process left "thinking...".
+ * discord_pending: deferrals a killed process left unanswered.
  *
  * A command's deferral (callback type 5, discord_defer.h) shows the user
- * Discord's "thinking..." until the answer edits it. A process killed in
- * between (kill -9, a crash) used to leave it so for good. Before such a
- * deferral goes, a note of it is written to DIR/discord-deferred/ID (DIR
+ * Discord's "thinking..." until the answer edits it; a button's (type 6)
+ * shows nothing, and its answer follows as a message of its own or as the
+ * edit of the pressed message. A process killed in between (kill -9, a
+ * crash) would leave either unanswered for good, and whether a press's
+ * change was made unknown to its user. Before a deferral goes, a note of
+ * it is written to DIR/discord-deferred/ID (DIR
  * the process's state directory, ID the interaction's): its webhook path
  * (its token: the file and its directory are the service user's alone),
  * its type, and the keys of its channel and user. The note goes once the
- * edit is made, or can no longer be (the deferral failed, the token is
- * refused). Notes are written without fsync: they outlive the process,
- * not the machine.
+ * edit is made (a button's answer that is a message of its own: once its
+ * first message went), or can no longer be (the deferral failed, the
+ * token is refused). Notes are written without fsync: they outlive the
+ * process, not the machine.
  *
  * At start, each note whose token still serves (15 minutes from the
  * interaction's creation, DEFER_TOKEN_MS) is worked out once:
  *  1. GET @original: an answer already there (no LOADING flag; an earlier
  *     edit went before the kill), or none to edit (404, 401): nothing to
- *     do.
+ *     do. After a button's type 6, @original is the pressed message,
+ *     which cannot show whether the answer went: only 404 and 401 count.
  *  2. Still loading: the store tells whether the command's change was
  *     committed, as for a replay (the mark of the interaction's id,
  *     request.h), and the command is never run again. Committed: the
- *     answer kept with the mark edits the deferral, and its follow-ups and
+ *     answer kept with the mark edits the deferral (a button's: the
+ *     pressed message, or a message of its own), and its follow-ups and
  *     GM message go, as they would have. Not committed (or it changed
  *     nothing, so left no mark): the deferral is edited with
- *     PENDING_NOTHING_DONE. A store that cannot tell leaves the note for
- *     the next start.
- * A note past its token's time is removed, and logged. Buttons' deferrals
- * (type 6) are not noted: Discord shows no lasting "thinking..." for them.
+ *     PENDING_NOTHING_DONE; a button's presser is told
+ *     PENDING_NOTHING_DONE_PRESS in a message only they see (the pressed
+ *     message stays as it is). A store that cannot tell leaves the note
+ *     for the next start.
+ * A note past its token's time is removed, and logged. A kill between a
+ * button's answer going and its note going sends that answer again at the
+ * next start (never the change: the command is not run again).
  *
  * Everything here runs on the transport's loop and works on the struct
  * discord of discord_int.h; nothing outside bot/discord/discord*.c includes
@@ -41,6 +50,9 @@
 #define PENDING_NOTHING_DONE                                                                       \
 	"delver restarted before it could answer, and nothing was changed: please run the "        \
 	"command again."
+#define PENDING_NOTHING_DONE_PRESS                                                                 \
+	"delver restarted before it could answer your press of the button, and nothing was "       \
+	"changed: please press it again."
 
 struct discord;
 struct defer_item;
