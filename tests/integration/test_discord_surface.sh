@@ -63,8 +63,8 @@ one "$(tshow guild '**3**/10')"
 one "$(tshow thread '**5**/10')"
 one "$(tshow forum_post '**7**/10')"
 one "$(tshow private_thread '**1**/10')"
-# The DM with the bot: its own seat, its own Tension.
-one "$(claim bot_dm 2 'is now the GM' false)"
+# The DM with the bot: its user's, GM there without a claim; its own Tension.
+one "$(claim bot_dm 2 'This is your private conversation with delver: you are its GM without claiming the seat, so there is no seat to claim.' false)"
 one "$(tset 4 bot_dm 'Tension set 1 → 4' 2)"
 one "$(tshow bot_dm '**4**/10')"
 one "$(tshow guild '**3**/10')"
