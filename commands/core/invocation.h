@@ -56,7 +56,7 @@ struct origin {
 struct cmd_arg {
 	bool set;
 	/* Typed by position where an earlier option could not take it
-	 * (registry.c route(): "join Shade Shadow Mage 3" puts Mage in type:). */
+	 * (registry_parse.c route(): "join Shade Shadow Mage 3" puts Mage in type:). */
 	bool routed;
 	int64_t i;
 	bool b;

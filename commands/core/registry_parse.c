@@ -484,9 +484,6 @@ no_option(struct invocation *inv, const char *name, size_t len, struct reply *ou
 	buf_free(&b);
 }
 
-/* Binds the tokens after the subcommands: name:value ones by name, the rest
- * by position; an OPT_REST option takes every remaining positional word and
- * the label text after a lone #. */
 /*
  * The refusal of word, routed past the number option next, when the word
  * after it (tok[k]) finds that option unable to take it either, and the
@@ -520,6 +517,9 @@ several_words(struct invocation *inv, int next, const char *word, const struct t
 	return true;
 }
 
+/* Binds the tokens after the subcommands: name:value ones by name, the rest
+ * by position; an OPT_REST option takes every remaining positional word and
+ * the label text after a lone #. */
 static int
 bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used, const char *hash,
             const char *end, struct reply *out)
