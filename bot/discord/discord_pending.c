@@ -107,6 +107,20 @@ pending_free(struct pending *p)
 	free(p);
 }
 
+/* What the user of a deferral a killed process left is told when its
+ * answer cannot be given: nothing was changed (nothing_done), or the
+ * change was made and its answer lost; a button's presser, of the press. */
+static const char *
+lost_answer_note(bool press, bool nothing_done)
+{
+	if (nothing_done)
+		return press ? PENDING_NOTHING_DONE_PRESS : PENDING_NOTHING_DONE;
+	return press ? "delver restarted before it could answer your press of the button; what "
+	               "it does was carried out, but its answer is lost."
+	             : "delver restarted before it could answer; the command was carried out, "
+	               "but its answer is lost.";
+}
+
 /* The store's word on p's command: committed (its mark, with the answer
  * kept) or not; then the deferral is edited accordingly. */
 static void
@@ -129,17 +143,10 @@ on_probe(struct request *req, void *ctx)
 		/* REPLAYED without an answer to read: committed, but what it
 		 * said is lost; the change stays, and the user is told that
 		 * something went wrong, not that nothing changed. */
-		bool press = p->type == DISCORD_INTERACTION_COMPONENT;
-
 		discord_interact_out_clear(&out);
 		out.callback_body = discord_interact_render_note(
-		    dc->it, how == REQUEST_DONE
-		                ? (press ? PENDING_NOTHING_DONE_PRESS : PENDING_NOTHING_DONE)
-		            : press
-		                ? "delver restarted before it could answer your press of the "
-		                  "button; what it does was carried out, but its answer is lost."
-		                : "delver restarted before it could answer; the command was "
-		                  "carried out, but its answer is lost.");
+		    dc->it, lost_answer_note(p->type == DISCORD_INTERACTION_COMPONENT,
+		                             how == REQUEST_DONE));
 		out.error = true;
 		log_info("discord: interaction %s, deferred by the process before, had %s", p->id,
 		         how == REQUEST_DONE ? "changed nothing: the user is told so"

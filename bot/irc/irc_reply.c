@@ -159,15 +159,20 @@ irc_reply_send(struct irc_bot *b, const struct reply *r, const char *nick, const
 	bool gm_away = reply_msg(r, REPLY_GM) != NULL && gm_to == NULL;
 	char text[512];
 
-	if (gm_away)
-		snprintf(text, sizeof(text),
-		         "The GM, %.64s, is not known to be in %.64s (no command from them "
-		         "there since they left or quit, or since delver connected), so delver "
-		         "did not send %.120s%s%.16s%s",
-		         reply_gm_name(r), where, reply_gm_what(r),
-		         reply_gm_is_aside(r) ? "." : "; once they type a command there (",
-		         reply_gm_is_aside(r) ? "" : irc__prefix(b),
-		         reply_gm_is_aside(r) ? "" : "gm will do), roll again.");
+	if (gm_away) {
+		int k = snprintf(text, sizeof(text),
+		                 "The GM, %.64s, is not known to be in %.64s (no command from them "
+		                 "there since they left or quit, or since delver connected), so "
+		                 "delver did not send %.120s",
+		                 reply_gm_name(r), where, reply_gm_what(r));
+
+		if (reply_gm_is_aside(r))
+			snprintf(text + k, sizeof(text) - (size_t)k, ".");
+		else
+			snprintf(text + k, sizeof(text) - (size_t)k,
+			         "; once they type a command there (%.16sgm will do), roll again.",
+			         irc__prefix(b));
+	}
 	if (reply_is_error(r) || quiet) {
 		render_msg(b, reply_msg(r, REPLY_CHANNEL), irc_reply_private_cmd(b), nick, nick,
 		           &keep, &v, &n);

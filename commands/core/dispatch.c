@@ -87,16 +87,11 @@ run(void *ctx, struct request *req)
 	channel_set_last_used(inv->chan, inv->now);
 	invocation_seat(inv);
 	gm = channel_gm(inv->chan);
-	/* The GM seat keeps the name its holder last used here, which is
+	/* The GM seat keeps its holder's name as the platform knows it now
+	 * (the name of the holder's own command, or a GM's new IRC nick):
 	 * where a secret roll is sent on IRC (a NOTICE to that nick). */
-	if (gm != NULL && strcmp(gm, o->user_key) == 0 &&
-	    strcmp(channel_gm_name(inv->chan), o->user_name) != 0) {
-		channel_set_gm(inv->chan, o->user_key, o->user_name);
-		channel_touch(inv->chan);
-	} else if (gm != NULL && o->name_now != NULL) {
-		/* Another's command: the seat takes the holder's name as the
-		 * platform knows it now (a GM's new IRC nick). */
-		const char *now = o->name_now(o->name_ctx, gm);
+	if (gm != NULL) {
+		const char *now = invocation_name_now(inv, gm);
 
 		if (now != NULL && now[0] != '\0' && strcmp(channel_gm_name(inv->chan), now) != 0) {
 			channel_set_gm(inv->chan, gm, now);

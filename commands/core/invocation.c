@@ -65,6 +65,16 @@ invocation_routed(const struct invocation *inv, const char *name)
 	return a != NULL && a->set && a->routed;
 }
 
+const char *
+invocation_name_now(const struct invocation *inv, const char *user_key)
+{
+	const struct origin *o = inv->from;
+
+	if (strcmp(user_key, o->user_key) == 0)
+		return o->user_name;
+	return o->name_now != NULL ? o->name_now(o->name_ctx, user_key) : NULL;
+}
+
 void
 invocation_seat(struct invocation *inv)
 {

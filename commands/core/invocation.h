@@ -109,6 +109,10 @@ bool invocation_bool(const struct invocation *inv, const char *name, bool dflt);
 /* Whether option name was typed by position in the place of an earlier
  * option that could not take it (struct cmd_arg's routed). */
 bool invocation_routed(const struct invocation *inv, const char *name);
+/* The name user_key goes by on the platform now: the invoker's, the name
+ * this command came under; another's, the transport's name_now (an IRC
+ * nick after a NICK); NULL or "" when not known. */
+const char *invocation_name_now(const struct invocation *inv, const char *user_key);
 
 /*
  * Sets inv->seat (inv->chan must be set) and inv->is_gm from it: the

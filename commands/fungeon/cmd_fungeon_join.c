@@ -94,7 +94,7 @@ class_words(const char *cls, struct class_word *w, size_t max)
 	size_t nw = 0;
 
 	for (size_t i = 0; cls[i] != '\0' && nw < max;) {
-		char word[64];
+		char word[FUNGEON_CLASS_MAX + 1];
 		size_t k = strcspn(cls + i, " -_\t");
 		enum fungeon_level_form f;
 		int n;

@@ -12,21 +12,17 @@
 #include "rules/base/buf.h"
 #include "rules/base/utf8.h"
 
-/* Names each member's player as the platform knows them now: the invoker
- * by the name this command came under, another by the transport's
- * name_now (an IRC nick after a NICK), as the GM seat is renamed
+/* Names each member's player as the platform knows them now
+ * (invocation_name_now), as the GM seat is renamed
  * (commands/core/dispatch.c); the record keeps the new name. */
 static void
 players_named_now(struct fungeon_channel *c, struct invocation *inv)
 {
-	const struct origin *o = inv->from;
 	bool changed = false;
 
-	for (int i = 0; o != NULL && i < c->n; i++) {
+	for (int i = 0; inv->from != NULL && i < c->n; i++) {
 		struct fungeon_member *m = &c->m[i];
-		const char *now = strcmp(m->user_key, o->user_key) == 0 ? o->user_name
-		                  : o->name_now != NULL ? o->name_now(o->name_ctx, m->user_key)
-		                                        : NULL;
+		const char *now = invocation_name_now(inv, m->user_key);
 
 		if (now == NULL || now[0] == '\0' || strcmp(now, m->player) == 0)
 			continue;
