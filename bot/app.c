@@ -470,15 +470,7 @@ app_run(const struct app_opts *o)
 	if (a.cfg == NULL)
 		return start_failed(APP_EXIT_CONFIG, err);
 	log_set_level(a.cfg->bot.log_level);
-	/* A service gets no terminal (systemd sets INVOCATION_ID for each): with
-	 * the console alone it would stop at once, without a word in its log. */
-	if (a.cfg->console.enabled && app_console_only(&a) && !isatty(STDIN_FILENO) &&
-	    getenv("INVOCATION_ID") != NULL) {
-		snprintf(err, sizeof(err),
-		         "%s configures no transport but the console, and a service has no "
-		         "terminal to play on: add a [discord] or an [irc.NETWORK] section "
-		         "(delver(8), CONFIGURATION)",
-		         a.cfg->path != NULL ? a.cfg->path : "the configuration");
+	if (app_config_service_refusal(o, a.cfg, err, sizeof(err))) {
 		config_free(a.cfg);
 		return start_failed(APP_EXIT_CONFIG, err);
 	}

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot/log.h"
@@ -125,6 +126,67 @@ app_config_load(const struct app_opts *o, char *err, size_t errlen)
 	return c;
 }
 
+/* True when c runs no transport a service can serve on: only the console,
+ * or nothing at all. */
+static bool
+no_network(const struct config *c)
+{
+	return !c->discord.enabled && c->nirc == 0;
+}
+
+/* True when standard input holds nothing for the console: closed, a
+ * character device that is no terminal (/dev/null, what systemd gives a
+ * service) or a regular file read to its end. A pipe may hold commands: it
+ * is read. */
+static bool
+stdin_empty(void)
+{
+	struct stat st;
+	off_t at;
+
+	if (fstat(STDIN_FILENO, &st) != 0)
+		return true;
+	if (S_ISCHR(st.st_mode))
+		return !isatty(STDIN_FILENO);
+	if (!S_ISREG(st.st_mode))
+		return false;
+	at = lseek(STDIN_FILENO, 0, SEEK_CUR);
+	return at >= 0 && at >= st.st_size;
+}
+
+bool
+app_config_service_refusal(const struct app_opts *o, const struct config *c, char *err,
+                           size_t errlen)
+{
+	if (getenv("INVOCATION_ID") == NULL || !no_network(c))
+		return false;
+	if (!c->console.enabled) {
+		snprintf(err, errlen,
+		         "%s enables no transport ([console] enabled = no, and no [discord] or "
+		         "[irc.NETWORK] section), so the service would answer nobody: add a "
+		         "[discord] or an [irc.NETWORK] section (delver(8), CONFIGURATION)",
+		         c->path != NULL ? c->path : DELVER_CONFIG_PATH);
+		return true;
+	}
+	if (o->console || !stdin_empty())
+		return false;
+	if (c->path == NULL)
+		snprintf(err, errlen,
+		         "no configuration file: %s does not exist, so delver would play on the "
+		         "console alone, and a service has no terminal to play on: copy "
+		         "delver.conf.example (share/doc/delver under the installation prefix) "
+		         "there and add a [discord] or an [irc.NETWORK] section (delver(8), "
+		         "CONFIGURATION)",
+		         DELVER_CONFIG_PATH);
+	else
+		snprintf(err, errlen,
+		         "%s configures no transport but the console, and a service has no "
+		         "terminal to play on: add a [discord] or an [irc.NETWORK] section "
+		         "(delver(8), CONFIGURATION)",
+		         c->path);
+	return true;
+}
+
 static bool
 same(const char *a, const char *b)
 {
@@ -182,10 +244,17 @@ app_config_check(const struct app_opts *o)
 	describe(c, &b);
 	if (c->path == NULL)
 		printf("No configuration file: %s (read when --config names none) does not exist, "
-		       "so delver runs with the defaults, which enable %s\n",
+		       "so delver runs with the defaults, which enable %s (as a service, which "
+		       "has no terminal, it needs a file there with a [discord] or an "
+		       "[irc.NETWORK] section: start from delver.conf.example)\n",
 		       DELVER_CONFIG_PATH, buf_str(&b));
 	else
-		printf("%s is valid; it enables %s\n", c->path, buf_str(&b));
+		printf("%s is valid; it enables %s%s\n", c->path, buf_str(&b),
+		       !no_network(c)       ? ""
+		       : c->console.enabled ? " (as a service, which has no terminal, it needs a "
+		                              "[discord] or an [irc.NETWORK] section)"
+		                            : " (as a service it needs a [discord] or an "
+		                              "[irc.NETWORK] section)");
 	buf_free(&b);
 	config_free(c);
 	return APP_EXIT_OK;

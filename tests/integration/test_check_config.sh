@@ -22,6 +22,12 @@ check() {
 	[ $# -gt 0 ] || set -- --check-config --config t.conf
 	out=$("$DELVER" "$@" < /dev/null 2>&1)
 	rc=$?
+	verdict
+}
+
+# verdict: the case $name's exit status $rc and output $out against
+# $status and $want.
+verdict() {
 	if [ "$rc" -ne "$status" ] || [ "$out" != "$want" ]; then
 		echo "FAIL $name: exit $rc (want $status)"
 		echo "  got:  $out"
@@ -33,11 +39,14 @@ check() {
 }
 
 printf '[bot]\nlog_level = debug\n' > t.conf
-check valid-console 0 "t.conf is valid; it enables the console"
+# Valid, with a note: the service would refuse it (below).
+check valid-console 0 "t.conf is valid; it enables the console (as a service, which has no terminal, it needs a [discord] or an [irc.NETWORK] section)"
+printf '[console]\nenabled = no\n' > t.conf
+check valid-nothing 0 "t.conf is valid; it enables nothing (as a service it needs a [discord] or an [irc.NETWORK] section)"
 # Without --config: the default file, named as the one looked for (where
 # this machine has none, as a build machine should not).
 if [ ! -e /etc/delver/delver.conf ]; then
-	check no-config 0 "No configuration file: /etc/delver/delver.conf (read when --config names none) does not exist, so delver runs with the defaults, which enable the console" \
+	check no-config 0 "No configuration file: /etc/delver/delver.conf (read when --config names none) does not exist, so delver runs with the defaults, which enable the console (as a service, which has no terminal, it needs a file there with a [discord] or an [irc.NETWORK] section: start from delver.conf.example)" \
 		--check-config
 fi
 
@@ -161,5 +170,51 @@ check start-refused 3 "error: t.conf:2: [bot] log_level must be error, warn, inf
 	--config t.conf
 check bad-option 2 "error: --shard must be a whole number from 0 to 65534 (got 'x')" \
 	--check-config --shard x
+
+# service NAME STATUS WANT INPUT ARGS: delver ARGS started as systemd starts
+# a service (INVOCATION_ID set), compared as check compares. INPUT is its
+# standard input: null (/dev/null, a unit's default), closed, or
+# file:PATH / pipe:PATH (PATH's lines given as a file or through a pipe).
+# The timeout turns a start that idles instead of refusing into a failure.
+service() {
+	name=$1
+	status=$2
+	want=$3
+	input=$4
+	shift 4
+	case $input in
+	null) out=$(INVOCATION_ID=0123456789abcdef timeout 30 "$DELVER" "$@" < /dev/null 2>&1) ;;
+	closed) out=$(INVOCATION_ID=0123456789abcdef timeout 30 "$DELVER" "$@" 2>&1 <&-) ;;
+	file:*) out=$(INVOCATION_ID=0123456789abcdef timeout 30 "$DELVER" "$@" < "${input#file:}" 2>&1) ;;
+	pipe:*) out=$(cat "${input#pipe:}" | INVOCATION_ID=0123456789abcdef timeout 30 "$DELVER" "$@" 2>&1) ;;
+	esac
+	rc=$?
+	verdict
+}
+refused="error: t.conf configures no transport but the console, and a service has no terminal to play on: add a [discord] or an [irc.NETWORK] section (delver(8), CONFIGURATION); exiting with status 3 (a restart will not mend it: see delver(8), EXIT STATUS)"
+printf '[console]\nuser = gm\n' > t.conf
+: > empty
+printf '/roll 1d6\n' > cmds
+played="gm> /roll 1d6
+gm rolls
+1d6: [5] = 5
+[Roll again: /roll 1d6]"
+# The console alone with nothing to read is refused; given commands it plays.
+service service-console-null 3 "$refused" null --config t.conf --state-dir st
+service service-console-closed 3 "$refused" closed --config t.conf --state-dir st
+service service-console-empty-file 3 "$refused" file:empty --config t.conf --state-dir st
+service service-console-file 0 "$played" file:cmds --config t.conf --state-dir st --seed 1 --color never
+service service-console-pipe 0 "$played" pipe:cmds --config t.conf --state-dir st --seed 1 --color never
+# An explicit --console is what the operator asked for: it runs.
+service service-console-option 0 "" null --config t.conf --state-dir st --console
+# Nothing to serve at all is refused too, whatever the input.
+printf '[console]\nenabled = no\n' > t.conf
+service service-nothing 3 "error: t.conf enables no transport ([console] enabled = no, and no [discord] or [irc.NETWORK] section), so the service would answer nobody: add a [discord] or an [irc.NETWORK] section (delver(8), CONFIGURATION); exiting with status 3 (a restart will not mend it: see delver(8), EXIT STATUS)" \
+	pipe:cmds --config t.conf --state-dir st
+# No file at all: the refusal names the file looked for and how to make it.
+if [ ! -e /etc/delver/delver.conf ]; then
+	service service-no-config 3 "error: no configuration file: /etc/delver/delver.conf does not exist, so delver would play on the console alone, and a service has no terminal to play on: copy delver.conf.example (share/doc/delver under the installation prefix) there and add a [discord] or an [irc.NETWORK] section (delver(8), CONFIGURATION); exiting with status 3 (a restart will not mend it: see delver(8), EXIT STATUS)" \
+		null --state-dir st
+fi
 
 [ "$fails" -eq 0 ]

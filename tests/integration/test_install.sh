@@ -41,7 +41,8 @@ grep -qx 'ExecStart=/usr/bin/delver --config /etc/delver/delver.conf' \
 	"$dest/usr/lib/systemd/system/delver.service" || fail "delver.service runs another path"
 
 out=$("$bin" --check-config --config "$example" 2>&1)
-[ "$out" = "$example is valid; it enables the console" ] || fail "--check-config: $out"
+[ "$out" = "$example is valid; it enables the console (as a service, which has no terminal, it needs a [discord] or an [irc.NETWORK] section)" ] ||
+	fail "--check-config: $out"
 [ "$("$bin" --version)" = "delver 0.1.0" ] || fail "--version: $("$bin" --version)"
 
 out=$(printf '/gm claim\n/gm\n' | "$bin" --config "$example" --seed 1 --color never --user gm \
