@@ -79,6 +79,11 @@ for page in "$dest"/usr/share/man/man*/*; do
 	awk '/^\.(BR|IR|RB|RI|BI|IB) / { l = $0; gsub(/"[^"]*"/, "Q", l); n = split(l, a, " ");
 		for (i = 2; i < n; i++) if (a[i] ~ /^[a-z]+$/ && a[i + 1] ~ /^[a-z]+$/) { print FNR ": " $0; break } }' \
 		"$page" | grep . && fail "$(basename "$page") runs words together in a font request"
+	# A font change between two letters or digits splits one word: an
+	# underscore a conversion read as italics (INTERACTION_CREATE shown as
+	# INTERACTIONCREATE), or two words with no blank between them.
+	sed -E 's/\\f(\([A-Z]{2}|\[[A-Z]*\]|[A-Z])/@@/g' "$page" | grep -nE '[[:alnum:]](@@)+[[:alnum:]]' &&
+		fail "$(basename "$page") changes font inside a word"
 	[ "$(head -n 1 "$page")" = "'\\\" t" ] ||
 		fail "$(basename "$page") does not start with the line that asks man for tbl"
 	groff -k -t -Tutf8 -man -rLL=80n -ww -z "$page" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] ||
