@@ -38,6 +38,9 @@ enum opt_type {
 /* A string that may hold line breaks (one given by a form, or typed line
  * by line: reply_ask); other control characters are still refused. */
 #define OPT_LINES 0x8u
+/* A rest-of-line option that a "# text" label alone binds as its text,
+ * without the '#' (a reason, a note): its length is the text's. */
+#define OPT_LABEL 0x10u
 
 struct cmd_opt {
 	const char *name; /* lowercase, 1-32 chars, unique within the command */

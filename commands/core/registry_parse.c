@@ -635,8 +635,16 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			usage_error(inv, out, "this command takes no '# label'");
 			goto done;
 		}
-		if (rest.len > 0)
+		if (rest.len > 0) {
 			buf_addc(&rest, ' ');
+		} else if (c->opts[rest_i].flags & OPT_LABEL) {
+			const char *t = hash + 1;
+
+			while (t < end && isspace((unsigned char)*t))
+				t++;
+			if (t < end)
+				hash = t;
+		}
 		buf_add(&rest, hash, (size_t)(end - hash));
 	}
 	if (rest_i >= 0 &&

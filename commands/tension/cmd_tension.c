@@ -305,7 +305,7 @@ static const char *const kinds[] = {"encounter", "effects", NULL};
 
 #define REASON_OPT(what)                                                                           \
 	{                                                                                          \
-		.name = "reason", .desc = what, .type = OPT_STRING, .flags = OPT_REST,             \
+		.name = "reason", .desc = what, .type = OPT_STRING, .flags = OPT_REST | OPT_LABEL, \
 		.max = REASON_MAX                                                                  \
 	}
 

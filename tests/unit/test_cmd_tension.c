@@ -170,6 +170,26 @@ raise_by_event_and_clamp(void **state)
 	                    "  +2 | 1 → 3 | the bridge creaks\n"
 	                    "  -1 | 3 → 2 | a quiet hour\n"
 	                    "  reset | 2 → 1 | back to town\n");
+	/* recheck F13: a reason after # is counted alone, without the "# " */
+	{
+		char line[200], want[300];
+		const char *z100 =
+		    "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
+		    "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz";
+
+		snprintf(line, sizeof(line), "/tension raise 1 # %s", z100);
+		snprintf(want, sizeof(want),
+		         "Tension raised 1 → 2 (+1): %s.\nTension ██░░░░░░░░ 2/10\n", z100);
+		assert_string_equal(run(f, "gm", line), want);
+		snprintf(line, sizeof(line), "/tension set 3 #  %sz", z100);
+		assert_string_equal(run(f, "gm", line),
+		                    "Reason is too long: at most 100 bytes (got 101); usage: "
+		                    "/tension set <value> [reason]\n");
+		snprintf(line, sizeof(line), "/tension set 3 # %s", z100);
+		snprintf(want, sizeof(want), "Tension set 2 → 3: %s.\nTension ███░░░░░░░ 3/10\n",
+		         z100);
+		assert_string_equal(run(f, "gm", line), want);
+	}
 }
 
 /* Every change refused leaves the history exactly as it was. */
