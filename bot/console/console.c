@@ -238,8 +238,10 @@ drafted(struct console *c, const char *line, size_t len, bool prefixed, struct r
 	case DRAFT_WORD_END:
 		d = drafts_take(c->drafts, c->from.chan_key, c->from.user_key, mono_ms());
 		if (draft_bind(dispatch_commands(c->d), draft_line(d), draft_opt(d), draft_text(d),
-		               inv, r) == 0)
+		               inv, r) == 0) {
+			inv->drafted = true;
 			rc = 2;
+		}
 		break;
 	}
 	draft_free(d);

@@ -128,6 +128,11 @@ drafts_open(struct drafts *ds, const char *chan, const char *user, const struct 
 	d->opt = xstrdup(ask->opt);
 	d->max = ask->max;
 	buf_init(&d->text, ask->max);
+	if (ask->text != NULL && ask->text[0] != '\0' && buf_adds(&d->text, ask->text) == 0) {
+		d->lines = 1;
+		for (const char *p = ask->text; (p = strchr(p, '\n')) != NULL; p++)
+			d->lines++;
+	}
 	d->last_ms = now_ms;
 	link_draft(ds, d);
 }

@@ -42,7 +42,8 @@ void drafts_free(struct drafts *ds);
 /* How many drafts are open (a transport skips its look-ups at 0). */
 size_t drafts_count(const struct drafts *ds);
 
-/* Opens the draft of user in chan for ask (copied). A draft the user had
+/* Opens the draft of user in chan for ask (copied), holding ask's text
+ * when it has one (a refused draft kept open). A draft the user had
  * open there is dropped: its asking line goes to replaced (size bytes),
  * else replaced is "". */
 void drafts_open(struct drafts *ds, const char *chan, const char *user, const struct reply_ask *ask,

@@ -402,8 +402,10 @@ draft_word(struct irc_bot *b, const struct origin *o, const char *text, int64_t 
 	if (w == DRAFT_WORD_CANCEL)
 		draft_reply_dropped(r, draft_line(d), draft_lines(d), 0, DRAFT_CANCELLED);
 	else if (draft_bind(dispatch_commands(b->d), draft_line(d), draft_opt(d), draft_text(d),
-	                    inv, r) == 0)
+	                    inv, r) == 0) {
+		inv->drafted = true;
 		rc = 2;
+	}
 	draft_free(d);
 	return rc;
 }

@@ -96,6 +96,10 @@ struct invocation {
 	 * when the store cannot keep it, the refusal names a roll, not a
 	 * change (commands/core/request.h). False when the handler starts. */
 	bool rolled;
+	/* The asked option's text was typed line by line (a draft, on the
+	 * console and IRC: bot/draft/draft.h), so a refusal may keep it open
+	 * (struct reply_ask's text). Set by the transport that bound it. */
+	bool drafted;
 };
 
 /* Frees the option values (the invocation may then be parsed again). */

@@ -209,12 +209,13 @@ reply_ask(struct reply *r, const struct reply_ask *ask)
 	r->ask.label = reply__copy(r, ask->label, strlen(ask->label));
 	r->ask.sample = reply__copy(r, ask->sample, strlen(ask->sample));
 	r->ask.max = ask->max;
+	r->ask.text = ask->text != NULL ? reply__copy(r, ask->text, strlen(ask->text)) : NULL;
 }
 
 const struct reply_ask *
 reply_asked(const struct reply *r)
 {
-	return r->ask.line != NULL && !r->error ? &r->ask : NULL;
+	return r->ask.line != NULL && (!r->error || r->ask.text != NULL) ? &r->ask : NULL;
 }
 
 void

@@ -213,12 +213,16 @@ struct reply_ask {
 	const char *label;
 	const char *sample;
 	size_t max; /* bytes of the text the option takes */
+	/* NULL, or the text typed line by line that the command refused: the
+	 * ask then keeps it open, for more lines and "<word> end" again (an
+	 * error reply may carry such an ask; a form never gets one). */
+	const char *text;
 };
 
 /* Makes the reply ask (the strings, the handler's own and never a user's
  * text as typed, are copied). */
 void reply_ask(struct reply *r, const struct reply_ask *ask);
-/* The reply's ask, or NULL. */
+/* The reply's ask, or NULL (an error reply's too, when it keeps a text). */
 const struct reply_ask *reply_asked(const struct reply *r);
 
 /* Sets the current message's title. */

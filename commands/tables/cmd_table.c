@@ -20,6 +20,21 @@
 /* Bytes of entries a refused table hands back to the one who entered it. */
 #define HANDED_BACK_MAX 1500
 
+/* Adds entries (their lines) to one, on one line, "; " between them, cut
+ * at HANDED_BACK_MAX bytes (one.toobig then). one is the caller's to free. */
+static void
+one_line(const char *entries, struct buf *one)
+{
+	buf_init(one, HANDED_BACK_MAX);
+	for (const char *p = entries; *p != '\0';) {
+		size_t n = strcspn(p, "\n");
+
+		if (n > 0)
+			buf_addf(one, "%s%.*s", one->len > 0 ? "; " : "", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
 /* Whether the invoker may change the channel's table name: anyone while
  * nobody holds the GM seat, the GM once someone does (an error reply
  * otherwise). While Tension is hidden and the seat is empty, a player
@@ -48,14 +63,7 @@ may_change(struct invocation *inv, const char *name, bool make, struct reply *ou
 	if (entries != NULL && strchr(entries, '\n') != NULL) {
 		struct buf one;
 
-		buf_init(&one, HANDED_BACK_MAX);
-		for (const char *p = entries; *p != '\0';) {
-			size_t n = strcspn(p, "\n");
-
-			if (n > 0)
-				buf_addf(&one, "%s%.*s", one.len > 0 ? "; " : "", (int)n, p);
-			p += n + (p[n] == '\n');
-		}
+		one_line(entries, &one);
 		if (unseen)
 			reply_error(
 			    out,
@@ -190,20 +198,29 @@ missing_line(struct invocation *inv, bool screen, const struct buf *names, const
 	}
 }
 
-/* /table set NAME alone asks for the entries: a form where the platform
- * has forms, else the invoker's next lines here until /table end. */
+/* Asks for the entries of the table name: text is NULL, or the entries
+ * typed so far, kept open (struct reply_ask). */
 static void
-ask_entries(const char *name, struct reply *out)
+ask_for(const char *name, const char *text, struct reply *out)
 {
 	char line[ROLL_TABLE_NAME_MAX + 16];
 	struct reply_ask ask = {.line = line,
 	                        .opt = "entries",
 	                        .label = "Entries, one a line (or split by ;)",
 	                        .sample = "1-2: a rat\n3-5: 1d4 goblins\n6: [[loot]]",
-	                        .max = TABLES_TEXT_MAX};
+	                        .max = TABLES_TEXT_MAX,
+	                        .text = text};
 
 	snprintf(line, sizeof(line), "table set %s", name);
 	reply_ask(out, &ask);
+}
+
+/* /table set NAME alone asks for the entries: a form where the platform
+ * has forms, else the invoker's next lines here until /table end. */
+static void
+ask_entries(const char *name, struct reply *out)
+{
+	ask_for(name, NULL, out);
 	reply_add(out, 0,
 	          "Send the entries of the table %s, one a line (or several on a line, "
 	          "separated by ;), then ",
@@ -232,6 +249,39 @@ table_end(struct invocation *inv, struct reply *out)
 	                 "without a line); start one with ");
 	reply_cmd(out, RS_BAD, "table set", "name", "NAME", NULL);
 	reply_add(out, RS_BAD, ".");
+}
+
+/* Refuses to save the table name for err (a sentence), its entries at
+ * fault. Entries typed line by line stay open, where they were typed, for
+ * more lines and /table end again: the refusal says so and how to give up
+ * (/table cancel) or start afresh, and gives them back on one line, to
+ * copy with a line corrected. */
+static void
+not_saved(const struct invocation *inv, const char *name, const char *err, const char *entries,
+          struct reply *out)
+{
+	struct buf one;
+	size_t lines = 1;
+
+	reply_error(out, "The table %s was not saved: %s", name, err);
+	if (!inv->drafted)
+		return;
+	for (const char *p = entries; (p = strchr(p, '\n')) != NULL; p++)
+		lines++;
+	reply_add(out, RS_BAD, " The %zu %s you sent %s still open: send more, then ", lines,
+	          lines == 1 ? "line" : "lines", lines == 1 ? "is" : "are");
+	reply_cmd(out, RS_BAD, "table end", NULL);
+	reply_add(out, RS_BAD, " again; ");
+	reply_cmd(out, RS_BAD, "table cancel", NULL);
+	reply_add(out, RS_BAD, " drops them, and ");
+	reply_cmd(out, RS_BAD, "table set", "name", name, NULL);
+	reply_add(out, RS_BAD, " starts afresh.");
+	reply_nl(out);
+	one_line(entries, &one);
+	reply_line(out, RS_DIM, "What you sent, on one line: %s%s", buf_str(&one),
+	           one.toobig ? " …" : "");
+	buf_free(&one);
+	ask_for(name, entries, out);
 }
 
 static void
@@ -285,7 +335,7 @@ table_set(struct invocation *inv, struct reply *out)
 	buf_init(&missing, 1024);
 	buf_init(&seen, 1024);
 	if (roll_table_parse_die(entries, t, err, sizeof(err)) < 0) {
-		reply_error(out, "The table %s was not saved: %s", name, err);
+		not_saved(inv, name, err, entries, out);
 		goto done;
 	}
 	s = tables_state_of(inv->chan);
@@ -304,7 +354,7 @@ table_set(struct invocation *inv, struct reply *out)
 	    tables_use_room(inv->chan, name, text.len, !inv->is_gm, err, sizeof(err)) < 0 ||
 	    tables_state_put(s, name, t, err, sizeof(err)) < 0) {
 		tables_state_settle(inv->chan);
-		reply_error(out, "The table %s was not saved: %s", name, err);
+		not_saved(inv, name, err, entries, out);
 		goto done;
 	}
 	channel_touch(inv->chan);
@@ -807,7 +857,8 @@ static const struct command table_subs[] = {
      .desc = "End the entries of a table typed line by line (IRC, console)",
      .help = "After {/table set name=NAME} alone, the lines you send in this channel are "
              "the table's entries, until {/table end} saves them as {/table set} would, or "
-             "{/table cancel} drops them. Only your own lines are taken, and not those "
+             "{/table cancel} drops them; a table {/table end} refuses stays open for more "
+             "lines. Only your own lines are taken, and not those "
              "that are commands. Starting another table drops the one under way; so do 10 "
              "minutes without a line, and a restart of the bot. On Discord, {/table set "
              "name=NAME} alone opens a form instead.",

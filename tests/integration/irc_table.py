@@ -103,14 +103,19 @@ flood_interval_ms = 100
     alice.say("#crawl", "!table end")
     alice.expect(BOT + r"PRIVMSG #crawl :Saved the table hers: d6, 2 entries\.")
 
-    step("a bad table is refused at the end, naming the numbers")
+    step("a bad table is refused at the end, naming the numbers; it stays open for more")
     alice.say("#crawl", "!table set bad")
     alice.expect(BOT + r"PRIVMSG #crawl :Send the entries of the table bad")
     alice.say("#crawl", "1-2: a")
     alice.say("#crawl", "4-6: b")
     alice.say("#crawl", "!table end")
     alice.expect(BOT + r"NOTICE alice :The table bad was not saved: entry 2: result 3 is not "
-                 r"covered by any entry\.$")
+                 r"covered by any entry\. The 2 lines you sent are still open: send more, "
+                 r"then !table end again; !table cancel drops them, and !table set bad starts "
+                 r"afresh\. · What you sent, on one line: 1-2: a; 4-6: b$")
+    alice.say("#crawl", "3: c")
+    alice.say("#crawl", "!table end")
+    alice.expect(BOT + r"PRIVMSG #crawl :Saved the table bad: d6, 3 entries\.$")
 
     step("a table past 4000 bytes is dropped as it grows, and said so; the rest of the "
          "paste is dropped with it, never run, until !table end")

@@ -57,6 +57,28 @@ lines_of_one_user_here(void **unused)
 	drafts_free(ds);
 }
 
+/* An ask with a text (a refused draft kept open) opens holding it: the
+ * next lines join it, and its count of lines goes on from there. */
+static void
+kept_text_reopens(void **unused)
+{
+	struct drafts *ds = drafts_new();
+	struct reply_ask again = loot;
+	char replaced[64];
+	struct draft *d;
+
+	(void)unused;
+	again.text = "1-2: a\n4-6: b";
+	drafts_open(ds, "c", "alice", &again, 0, replaced, sizeof(replaced));
+	assert_string_equal(replaced, "");
+	assert_int_equal(feed(ds, "c", "alice", "3: c", 1), DRAFT_TAKEN);
+	d = drafts_take(ds, "c", "alice", 2);
+	assert_string_equal(draft_text(d), "1-2: a\n4-6: b\n3: c");
+	assert_int_equal(draft_lines(d), 3);
+	draft_free(d);
+	drafts_free(ds);
+}
+
 /* Opening another draft there drops the first; others' are kept. */
 static void
 another_draft_replaces(void **unused)
@@ -208,6 +230,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(lines_of_one_user_here),
+	    cmocka_unit_test(kept_text_reopens),
 	    cmocka_unit_test(another_draft_replaces),
 	    cmocka_unit_test(outgrown_drafts_are_dropped),
 	    cmocka_unit_test(abandoned_drafts_expire),

@@ -181,6 +181,47 @@ test_table_typed_line_by_line(void **state)
 	assert_non_null(strstr(out(f), "NOTICE alice :"));
 }
 
+/* A table that table end refuses stays open where it was typed (here a
+ * private conversation, where a GM enters a table behind the screen):
+ * the refusal, the kept lines and the save reach the query alone. */
+static void
+test_refused_table_stays_open(void **state)
+{
+	struct ircfix *f = *state;
+
+	feed(f, ":alice!a@h PRIVMSG delver :table set encounter");
+	out(f);
+	feed(f, ":alice!a@h PRIVMSG delver :1-2: a rat");
+	feed(f, ":alice!a@h PRIVMSG delver :3-5: the dragon Vermithrax");
+	feed(f, ":alice!a@h PRIVMSG delver :table end");
+	assert_string_equal(
+	    out(f), "NOTICE alice :\x03"
+	            "04\x02\x02The table encounter was not saved: the highest result is 5, which "
+	            "no die gives: the ranges end at 4, 6, 8, 10, 12, 20, 66 (d66, numbered "
+	            "11-66) or 100, or every entry is weighted (3x text). The 2 lines you sent "
+	            "are still open: send more, then !table end again; !table cancel drops "
+	            "them, and !table set encounter starts afresh.\x0f \xc2\xb7 \x03"
+	            "14\x02\x02What you sent, on one line: 1-2: a rat; 3-5: the dragon "
+	            "Vermithrax\x0f\r\n");
+	/* a line that names no command still joins the table */
+	feed(f, ":alice!a@h PRIVMSG delver :6: a gem");
+	assert_string_equal(out(f), "");
+	feed(f, ":alice!a@h PRIVMSG delver :table end");
+	assert_string_equal(out(f), "PRIVMSG alice :Saved the table \x02"
+	                            "encounter\x0f: d6, 3 entries. \xc2\xb7 \x03"
+	                            "14\x02\x02The channel's encounter rolls now use it (by its "
+	                            "own die; Tension's rolls read a table of 1-20 with d10 + "
+	                            "Tension).\x0f\r\n");
+	feed(f, ":alice!a@h PRIVMSG delver :table show encounter");
+	assert_string_equal(out(f),
+	                    "PRIVMSG alice :\x02Table encounter: d6, 3 entries\x0f \xc2\xb7 "
+	                    "1-2: a rat \xc2\xb7 3-5: the dragon Vermithrax \xc2\xb7 6: a "
+	                    "gem\r\n");
+	/* saved, the table is no longer being entered */
+	feed(f, ":alice!a@h PRIVMSG delver :table end");
+	assert_non_null(strstr(out(f), "No table is being entered here"));
+}
+
 static void
 test_operator_is_admin(void **state)
 {
@@ -1300,6 +1341,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_channel_named_by_casemapping, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_named_rfc7613, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_table_typed_line_by_line, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_refused_table_stays_open, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_errors_go_by_notice, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_operator_is_admin, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_private_messages, setup, teardown),
