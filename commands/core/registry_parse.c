@@ -104,6 +104,35 @@ other_numeral(const char *s)
 	return false;
 }
 
+/* The values a yes/no option takes, each pair's yes first: what
+ * registry_parse_bool() accepts and its refusals name are these. */
+static const char *const bool_words[][2] = {
+    {"true", "false"},
+    {"yes", "no"},
+    {"on", "off"},
+    {"1", "0"},
+};
+
+bool
+registry_parse_bool(const char *v, size_t len, bool *b)
+{
+	for (size_t i = 0; i < sizeof(bool_words) / sizeof(bool_words[0]); i++)
+		for (int k = 0; k < 2; k++)
+			if (len == strlen(bool_words[i][k]) &&
+			    strncasecmp(v, bool_words[i][k], len) == 0) {
+				*b = k == 0;
+				return true;
+			}
+	return false;
+}
+
+void
+registry_parse_bool_words(struct buf *b)
+{
+	for (size_t i = 0; i < sizeof(bool_words) / sizeof(bool_words[0]); i++)
+		buf_addf(b, "%s%s or %s", i ? ", " : "", bool_words[i][0], bool_words[i][1]);
+}
+
 /* Converts and checks one value for option o, storing it in a. */
 static int
 set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, const char *v,
@@ -127,16 +156,15 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 		}
 		a->i = x;
 	} else if (o->type == OPT_BOOL) {
-		if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") ||
-		    !strcmp(v, "1")) {
-			a->b = true;
-		} else if (!strcasecmp(v, "false") || !strcasecmp(v, "no") ||
-		           !strcasecmp(v, "off") || !strcmp(v, "0")) {
-			a->b = false;
-		} else {
-			snprintf(what, sizeof(what), "%s must be true or false (got '%.40s')",
-			         o->name, v);
-			usage_error(inv, out, what);
+		if (!registry_parse_bool(v, strlen(v), &a->b)) {
+			struct buf b;
+
+			buf_init(&b, sizeof(what) - 1);
+			buf_addf(&b, "%s must be ", o->name);
+			registry_parse_bool_words(&b);
+			buf_addf(&b, " (got '%.40s')", v);
+			usage_error(inv, out, buf_str(&b));
+			buf_free(&b);
 			return -1;
 		}
 	} else {
@@ -393,10 +421,11 @@ takes(const struct cmd_opt *o, const char *v)
 	switch (o->type) {
 	case OPT_INT:
 		return is_number(v);
-	case OPT_BOOL:
-		return !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") ||
-		       !strcmp(v, "1") || !strcasecmp(v, "false") || !strcasecmp(v, "no") ||
-		       !strcasecmp(v, "off") || !strcmp(v, "0");
+	case OPT_BOOL: {
+		bool b;
+
+		return registry_parse_bool(v, strlen(v), &b);
+	}
 	case OPT_STRING:
 		return o->choices == NULL || is_choice(o, v);
 	case OPT_USER:

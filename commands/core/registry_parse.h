@@ -16,9 +16,11 @@
 #ifndef DELVER_REGISTRY_PARSE_H
 #define DELVER_REGISTRY_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "commands/core/registry.h"
+#include "rules/base/buf.h"
 
 /*
  * Parses a command line without its prefix ("roll 4d6kh3 # Stealth") into
@@ -40,5 +42,15 @@ int registry_parse_bind(struct invocation *inv, const char *name, const char *va
 int registry_parse_check_required(struct invocation *inv, struct reply *out);
 /* Resolves a subcommand path given as names (Discord); NULL names end it. */
 int registry_parse_select(struct invocation *inv, const char *const *names, struct reply *out);
+
+/*
+ * Reads v (len bytes) as a yes/no option's value, whatever its case: true,
+ * yes, on or 1 set *b true; false, no, off or 0 set it false. Returns
+ * whether v is one of them (else *b is unchanged).
+ */
+bool registry_parse_bool(const char *v, size_t len, bool *b);
+/* Appends those values as a refusal names them: "true or false, yes or
+ * no, on or off, 1 or 0". */
+void registry_parse_bool_words(struct buf *b);
 
 #endif

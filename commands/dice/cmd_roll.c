@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/core/registry_parse.h"
 #include "commands/dice/roll_line.h"
 #include "commands/dice/rollchan.h"
 #include "commands/gm/gm_screen.h"
@@ -428,36 +429,27 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 /*
  * Finds a word "private:VALUE" in text at or after from (a word starts
  * there or after a space). Returns 0 when there is none; 1 when VALUE is
- * yes or no (*value) and out holds text without that word; -1 when VALUE
- * is neither (bad then holds the word, for the error).
+ * a yes/no option's value (registry_parse_bool: *value) and out holds text
+ * without that word; -1 when VALUE is none (bad then holds the word, for
+ * the error).
  */
 static int
 private_word(const char *text, size_t from, bool *value, char *out, size_t outlen, char *bad,
              size_t badlen)
 {
-	static const char *const yes[] = {"true", "yes", "on", "1"};
-	static const char *const no[] = {"false", "no", "off", "0"};
 	size_t n = strlen(text);
 
 	for (size_t i = from; i + 8 <= n; i++) {
 		size_t v = i + 8, e = v, cut = i;
-		int found = -1;
 
 		if ((i > from && text[i - 1] != ' ') || strncasecmp(text + i, "private:", 8) != 0)
 			continue;
 		while (e < n && text[e] != ' ' && text[e] != ';')
 			e++;
-		for (size_t k = 0; k < 4 && found < 0; k++) {
-			if (e - v == strlen(yes[k]) && strncasecmp(text + v, yes[k], e - v) == 0)
-				found = 1;
-			else if (e - v == strlen(no[k]) && strncasecmp(text + v, no[k], e - v) == 0)
-				found = 0;
-		}
-		if (found < 0) {
+		if (!registry_parse_bool(text + v, e - v, value)) {
 			snprintf(bad, badlen, "%.*s", (int)(e - i < 40 ? e - i : 40), text + i);
 			return -1;
 		}
-		*value = found == 1;
 		/* The word goes with the space before it (or, first in the
 		 * text, the one after it). */
 		if (cut > from && text[cut - 1] == ' ')
@@ -505,10 +497,14 @@ roll_fn(struct invocation *inv, struct reply *out)
 		label = labelbuf[strspn(labelbuf, " ")] != '\0' ? labelbuf : NULL;
 	}
 	if (r < 0) {
-		reply_error(out,
-		            "'%s' in the label of /roll asks for the private option, which takes "
-		            "true or false (",
-		            bad);
+		struct buf words;
+
+		buf_init(&words, 100);
+		registry_parse_bool_words(&words);
+		reply_error(
+		    out, "'%s' in the label of /roll asks for the private option, which takes %s (",
+		    bad, buf_str(&words));
+		buf_free(&words);
 		reply_cmd(out, RS_BAD, "roll", "expression", "1d20 # insight", "private:", "true",
 		          NULL);
 		reply_add(out, RS_BAD, " is a roll only you see).");

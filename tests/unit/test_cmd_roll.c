@@ -389,8 +389,8 @@ private_after_the_label(void **unused)
 	assert_true(reply_is_error(r));
 	assert_string_equal(reply_error_text(r),
 	                    "'private:maybe' in the label of /roll asks for the private option, "
-	                    "which takes true or false (/roll \"1d20 # insight\" private:true is a "
-	                    "roll only you see).");
+	                    "which takes true or false, yes or no, on or off, 1 or 0 (/roll \"1d20 "
+	                    "# insight\" private:true is a roll only you see).");
 	r = run_as("al", "/roll 1d20 private:false # insight private:true");
 	assert_true(reply_is_error(r));
 	assert_string_equal(reply_error_text(r),

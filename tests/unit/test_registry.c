@@ -9,6 +9,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,8 +260,8 @@ errors_say_what_is_allowed(void **state)
 	             "once; usage: /room set paint <red|green> [coats] [note]");
 	expect_error(
 	    f, "say loud:maybe hi",
-	    "Loud must be true or false (got 'maybe'); usage: /say <text> [loud:true|false] "
-	    "[times:N]");
+	    "Loud must be true or false, yes or no, on or off, 1 or 0 (got 'maybe'); usage: /say "
+	    "<text> [loud:true|false] [times:N]");
 	expect_error(f, "say",
 	             "No text given (what to say); usage: /say <text> [loud:true|false] [times:N]");
 	expect_error(f, "room set", "A subcommand is needed; usage: /room set <paint|wipe>");
@@ -272,6 +274,52 @@ errors_say_what_is_allowed(void **state)
 	expect_error(f, "room set paint red # label",
 	             "This command takes no '# label'; usage: "
 	             "/room set paint <red|green> [coats] [note]");
+}
+
+/* newcomer F4: a yes/no option's refusal said "true or false" while yes,
+ * no, on, off, 1 and 0 were taken too. Every value the refusal names is
+ * taken, in any case, with the meaning its place in the pair gives; a
+ * value it does not name is refused. */
+static void
+yes_no_refusal_names_what_is_taken(void **state)
+{
+	struct fixture *f = *state;
+	const char *prefix = "Loud must be ", *text, *end;
+	char word[16], line[64];
+	size_t nwords = 0;
+
+	assert_int_equal(parse(f, "say loud:maybe hi"), -1);
+	text = reply_error_text(f->out);
+	assert_memory_equal(text, prefix, strlen(prefix));
+	text += strlen(prefix);
+	end = strstr(text, " (got 'maybe')");
+	assert_non_null(end);
+	/* "true or false, yes or no, ...": each pair's yes, then its no */
+	while (text < end) {
+		size_t n = strcspn(text, " ,");
+		bool yes = nwords % 2 == 0;
+
+		assert_true(n > 0 && n < sizeof(word));
+		snprintf(word, sizeof(word), "%.*s", (int)n, text);
+		for (int upper = 0; upper < 2; upper++) {
+			for (size_t i = 0; upper && word[i] != '\0'; i++)
+				word[i] = (char)toupper((unsigned char)word[i]);
+			snprintf(line, sizeof(line), "say hi loud:%s", word);
+			assert_int_equal(parse(f, line), 0);
+			assert_true(invocation_has(&f->inv, "loud"));
+			assert_true(invocation_bool(&f->inv, "loud", !yes) == yes);
+		}
+		nwords++;
+		text += n;
+		text += strncmp(text, " or ", 4) == 0 ? 4 : strncmp(text, ", ", 2) == 0 ? 2 : 0;
+	}
+	assert_int_equal(nwords, 8);
+	expect_error(f, "say hi loud:y",
+	             "Loud must be true or false, yes or no, on or off, 1 or 0 (got 'y'); usage: "
+	             "/say <text> [loud:true|false] [times:N]");
+	expect_error(f, "say hi loud:2",
+	             "Loud must be true or false, yes or no, on or off, 1 or 0 (got '2'); usage: "
+	             "/say <text> [loud:true|false] [times:N]");
 }
 
 static void
@@ -1118,6 +1166,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(choices_are_canonical, setup, teardown),
 	    cmocka_unit_test_setup_teardown(values_go_where_they_fit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(errors_say_what_is_allowed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(yes_no_refusal_names_what_is_taken, setup, teardown),
 	    cmocka_unit_test_setup_teardown(default_subcommand, setup, teardown),
 	    cmocka_unit_test_setup_teardown(too_many_words, setup, teardown),
 	    cmocka_unit_test(usage_text),
