@@ -56,6 +56,15 @@ struct cmd_opt {
 	 * function adds values with completions_add() and changes nothing.
 	 */
 	void (*complete)(struct invocation *inv, const char *partial, struct completions *out);
+	/*
+	 * Refuses a text value the option can never take before its length
+	 * is checked, so that the refusal says what the value is not (a die
+	 * left out, the entries typed in its place, is no die rather than a
+	 * die too long): writes one error sentence to out and returns -1, or
+	 * returns 0 and lets the value on to the other checks. Called on
+	 * values without control characters. NULL: no such check.
+	 */
+	int (*check)(struct invocation *inv, const char *value, struct reply *out);
 };
 
 enum cmd_role {

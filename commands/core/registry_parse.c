@@ -173,6 +173,9 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 		             : o->max > 0        ? (size_t)o->max
 		                                 : OPT_STRING_MAX;
 
+		if (o->check != NULL && control_char(v, (o->flags & OPT_LINES) != 0) == NULL &&
+		    o->check(inv, v, out) < 0)
+			return -1;
 		if (strlen(v) > max) {
 			snprintf(what, sizeof(what), "%s is too long: at most %zu bytes (got %zu)",
 			         o->name, max, strlen(v));

@@ -16,6 +16,8 @@
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
 #include "rules/base/buf.h"
+#include "rules/procedure/hazard.h"
+#include "rules/tables/roll_table.h"
 #include "rules/tables/roll_table_roll.h"
 
 /* The short name of a row: its text up to the first ':' ',' or '(' . */
@@ -238,12 +240,40 @@ static const struct cmd_opt chance_opts[] = {
     {0},
 };
 
+/* The die of /hazard custom. A value that does not read as a die at all
+ * (the die left out, the entries typed in its place) is told that the
+ * die comes first, and how; a die out of range gets the rules' refusal. */
+static int
+die_check(struct invocation *inv, const char *value, struct reply *out)
+{
+	const char *p = value + (*value == 'd' || *value == 'D');
+	char err[200];
+	int sides;
+
+	(void)inv;
+	if (hazard_parse_die(value, &sides, err, sizeof(err)) == 0)
+		return 0;
+	if (*p != '\0' && strspn(p, "0123456789") == strlen(p)) {
+		reply_error(out, "%s", err);
+		return -1;
+	}
+	reply_error(out,
+	            "'%.20s' is no die: a custom hazard table takes its die first, d2 to d%d, "
+	            "then its entries (",
+	            value, ROLL_TABLE_SPAN_MAX);
+	reply_cmd(out, RS_BAD, "hazard custom", "die", "d8", "entries",
+	          "1 Encounter; 2-3 Sign; 4 Light; 5-8 Nothing", NULL);
+	reply_add(out, RS_BAD, ").");
+	return -1;
+}
+
 static const struct cmd_opt custom_opts[] = {
     {.name = "die",
      .desc = "The die: d2 to d100",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = 8},
+     .max = 8,
+     .check = die_check},
     {.name = "entries",
      .desc = "Entries like \"1 Encounter; 2-3 Sign; 4-6 Nothing\"",
      .type = OPT_STRING,

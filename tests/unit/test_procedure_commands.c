@@ -110,6 +110,15 @@ bad_input_leaves_state(void **unused)
 	    {"hazard custom d8 \"1-4 a; 5-7 b\"", "result 8 is not covered"},
 	    {"hazard custom d6 \"1-4 a; 5-8 b\"", "range 5-8 is outside 1-6"},
 	    {"hazard custom d1 \"1 a\"", "'d1' is not a die for a hazard table"},
+	    {"hazard custom d1000 \"1 a\"",
+	     "'d1000' is not a die for a hazard table; give d2 to d100 (e.g. d6 or d8)."},
+	    /* newcomer F16: the die left out, the entries in its place, was "Die
+	     * may be at most 8 bytes (got 11)" */
+	    {"hazard custom \"1 Encounter\"",
+	     "'1 Encounter' is no die: a custom hazard table takes its die first, d2 to d100, "
+	     "then its entries (/hazard custom d8 1 Encounter; 2-3 Sign; 4 Light; 5-8 Nothing)."},
+	    {"hazard custom die:\"1-8 Encounter\" entries:\"1-8 Encounter\"",
+	     "'1-8 Encounter' is no die: a custom hazard table takes its die first"},
 	    {"hazard procedure dungeon", "procedure must be one of exploration, delving"},
 	    {"hazard who everyone", "who must be one of anyone, gm"},
 	    {"hazard sign", "No sign's creature is remembered"},
