@@ -65,6 +65,14 @@ invocation_routed(const struct invocation *inv, const char *name)
 	return a != NULL && a->set && a->routed;
 }
 
+bool
+invocation_named(const struct invocation *inv, const char *name)
+{
+	const struct cmd_arg *a = arg(inv, name);
+
+	return a != NULL && a->set && a->named;
+}
+
 const char *
 invocation_name_now(const struct invocation *inv, const char *user_key)
 {

@@ -58,6 +58,9 @@ struct cmd_arg {
 	/* Typed by position where an earlier option could not take it
 	 * (registry_parse.c route(): "join Shade Shadow Mage 3" puts Mage in type:). */
 	bool routed;
+	/* Given by its name (name:value typed, or an option Discord names):
+	 * the user said which option the value is for. */
+	bool named;
 	int64_t i;
 	bool b;
 	char *s; /* owned by the invocation */
@@ -113,6 +116,9 @@ bool invocation_bool(const struct invocation *inv, const char *name, bool dflt);
 /* Whether option name was typed by position in the place of an earlier
  * option that could not take it (struct cmd_arg's routed). */
 bool invocation_routed(const struct invocation *inv, const char *name);
+/* Whether option name was given by its name (struct cmd_arg's named),
+ * not by position. */
+bool invocation_named(const struct invocation *inv, const char *name);
 /* The name user_key goes by on the platform now: the invoker's, the name
  * this command came under; another's, the transport's name_now (an IRC
  * nick after a NICK); NULL or "" when not known. */

@@ -249,7 +249,10 @@ registry_parse_bind(struct invocation *inv, const char *name, const char *value,
 		usage_error(inv, out, what);
 		return -1;
 	}
-	return set_value(inv, &inv->cmd->opts[i], &inv->args[i], value, out);
+	if (set_value(inv, &inv->cmd->opts[i], &inv->args[i], value, out) < 0)
+		return -1;
+	inv->args[i].named = true;
+	return 0;
 }
 
 int
@@ -559,6 +562,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 	const struct command *c = inv->cmd;
 	struct buf rest;
 	int rest_i = -1, next = 0, r = -1;
+	bool rest_named = false;
 	char what[300];
 	/* the word routed past each option by route(): when a later word
 	 * finds that number option unable to take it as well, the routed one
@@ -590,6 +594,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 				e--;
 			}
 			rest_i = i;
+			rest_named = true;
 			buf_add(&rest, v, (size_t)(e - v));
 			break;
 		}
@@ -609,6 +614,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			}
 			if (set_value(inv, &c->opts[i], &inv->args[i], v, out) < 0)
 				goto done;
+			inv->args[i].named = true;
 			continue;
 		}
 		if (rest_i >= 0) {
@@ -679,9 +685,11 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 		}
 		buf_add(&rest, hash, (size_t)(end - hash));
 	}
-	if (rest_i >= 0 &&
-	    set_value(inv, &c->opts[rest_i], &inv->args[rest_i], buf_str(&rest), out) < 0)
-		goto done;
+	if (rest_i >= 0) {
+		if (set_value(inv, &c->opts[rest_i], &inv->args[rest_i], buf_str(&rest), out) < 0)
+			goto done;
+		inv->args[rest_i].named = rest_named;
+	}
 	r = registry_parse_check_required(inv, out);
 done:
 	buf_free(&rest);

@@ -11,6 +11,7 @@
 #include "commands/gm/gm_screen.h"
 #include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
+#include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
 /* What exits:N takes: each check then holds it to its own range. */
@@ -169,17 +170,16 @@ show_check(struct invocation *inv, struct reply *out, const struct wander_check 
 		reply_button(out, "Surprise check", "surprise");
 }
 
-/* Reads the chance option, which only the classic check takes, into
- * *chance. Returns 0, or -1 with an error reply. */
+/* Reads the chance option's text v (NULL: none), which only the classic
+ * check takes, into *chance. Returns 0, or -1 with an error reply. */
 static int
-chance_arg(struct invocation *inv, int proc, struct odds *chance, struct reply *out)
+chance_arg(struct invocation *inv, int proc, const char *v, struct odds *chance, struct reply *out)
 {
 	char err[200];
 
-	if (!invocation_has(inv, "chance"))
+	if (v == NULL)
 		return 0;
 	if (proc != WANDER_CLASSIC) {
-		const char *v = invocation_str(inv, "chance");
 		bool number = *v != '\0' && strspn(v, "0123456789") == strlen(v) && strlen(v) <= 3;
 
 		/* A bare number here was meant for the option after it, which the
@@ -197,8 +197,134 @@ chance_arg(struct invocation *inv, int proc, struct odds *chance, struct reply *
 			    wander_name(proc));
 		return -1;
 	}
-	if (odds_parse(invocation_str(inv, "chance"), chance, err, sizeof(err)) < 0) {
+	if (odds_parse(v, chance, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* A check's numbers as it reads them (check_numbers). */
+struct check_numbers {
+	bool has_exits, has_tension;
+	int exits, tension;
+	const char *chance; /* the classic odds as text, or NULL */
+	char odds[32];
+};
+
+/* The refusal of the numbers typed by position (n of typed) that check
+ * proc has no place for: what the check takes, and every number it was
+ * given, by name or not. */
+static void
+numbers_refused(struct invocation *inv, int proc, const int *typed, size_t n, struct reply *out)
+{
+	static const char *const takes[WANDER_COUNT] = {
+	    [WANDER_REST] = "one number, the room's exits",
+	    [WANDER_CLASSIC] = "its odds X in N, as one or two numbers",
+	    [WANDER_TENSION] = "two numbers, the room's exits and then a Tension",
+	};
+	static const char *const names[] = {"exits", "chance", "tension"};
+	char item[6][40], first[16];
+	size_t k = 0;
+	struct buf got;
+
+	for (size_t i = 0; i < 3; i++) {
+		if (!invocation_named(inv, names[i]))
+			continue;
+		if (i == 1)
+			snprintf(item[k++], sizeof(item[0]), "chance:%.16s",
+			         invocation_str(inv, "chance"));
+		else
+			snprintf(item[k++], sizeof(item[0]), "%s:%lld", names[i],
+			         (long long)invocation_int(inv, names[i], 0));
+	}
+	for (size_t i = 0; i < n && k < 6; i++)
+		snprintf(item[k++], sizeof(item[0]), "%d", typed[i]);
+	buf_init(&got, 300);
+	for (size_t i = 0; i < k; i++)
+		buf_addf(&got, "%s%s", i == 0 ? "" : i + 1 == k ? " and " : ", ", item[i]);
+	snprintf(first, sizeof(first), "%d", typed[0]);
+	if (proc == WANDER_CORRIDOR || takes[proc] == NULL) {
+		reply_error(out,
+		            "The %s check takes no number: its odds are 1 in 6 (got %s); a room's "
+		            "exits are for ",
+		            wander_name(proc), buf_str(&got));
+		reply_cmd(out, RS_BAD, "wander check", "procedure", "rest", "exits", first, NULL);
+		reply_add(out, RS_BAD, ", odds of %s in 6 for ", first);
+		reply_cmd(out, RS_BAD, "wander check", "procedure", "classic", "chance", first,
+		          NULL);
+		reply_add(out, RS_BAD, ".");
+	} else {
+		reply_error(out, "The %s check takes %s (got %s).", wander_name(proc), takes[proc],
+		            buf_str(&got));
+	}
+	buf_free(&got);
+}
+
+/*
+ * Reads exits, chance and tension for check proc into *c. The registry
+ * fills those options by their types alone, not knowing which check runs
+ * (it may be the channel's default), so "classic 2" put 2 in exits and
+ * "tension 3 5" put 5 in chance. Numbers typed by position go, in the
+ * order typed, to what this check takes that was not given by name, as
+ * README's rule has it (a value goes on to the next option that can take
+ * it): rest its exits; classic its odds X, then N ("classic 2" and
+ * "classic 2 6" are 2 in 6: the texts write "1 in 6"); tension its exits,
+ * then the Tension. A value given by name stays where it was put, for the
+ * checks below to refuse where it does not belong. Returns 0, or -1 with
+ * an error reply.
+ */
+static int
+check_numbers(struct invocation *inv, int proc, struct check_numbers *c, struct reply *out)
+{
+	const char *ch = invocation_str(inv, "chance");
+	bool ch_typed = ch != NULL && !invocation_named(inv, "chance") && ch[0] != '\0' &&
+	                strlen(ch) <= 3 && strspn(ch, "0123456789") == strlen(ch);
+	int typed[3];
+	size_t n = 0, used = 0;
+
+	c->has_exits = invocation_named(inv, "exits");
+	c->exits = (int)invocation_int(inv, "exits", 1);
+	c->has_tension = invocation_named(inv, "tension");
+	c->tension = (int)invocation_int(inv, "tension", tension_state_value(inv->chan));
+	c->chance = ch_typed ? NULL : ch;
+	if (invocation_has(inv, "exits") && !c->has_exits)
+		typed[n++] = c->exits;
+	if (ch_typed)
+		typed[n++] = atoi(ch);
+	if (invocation_has(inv, "tension") && !c->has_tension)
+		typed[n++] = c->tension;
+	if (!c->has_exits)
+		c->exits = 1;
+	if (!c->has_tension)
+		c->tension = tension_state_value(inv->chan);
+	if (n == 0)
+		return 0;
+	if ((proc == WANDER_REST || proc == WANDER_TENSION) && !c->has_exits) {
+		c->exits = typed[used++];
+		c->has_exits = true;
+	}
+	if (proc == WANDER_TENSION && used < n && !c->has_tension) {
+		if (typed[used] < 1 || typed[used] > 10) {
+			reply_error(out,
+			            "A Tension is from 1 to 10 (got %d, the number after the "
+			            "exits).",
+			            typed[used]);
+			return -1;
+		}
+		c->tension = typed[used++];
+		c->has_tension = true;
+	}
+	if (proc == WANDER_CLASSIC && c->chance == NULL) {
+		if (n >= 2)
+			snprintf(c->odds, sizeof(c->odds), "%d-in-%d", typed[0], typed[1]);
+		else
+			snprintf(c->odds, sizeof(c->odds), "%d", typed[0]);
+		used = n >= 2 ? 2 : 1;
+		c->chance = c->odds;
+	}
+	if (used < n) {
+		numbers_refused(inv, proc, typed, n, out);
 		return -1;
 	}
 	return 0;
@@ -210,8 +336,8 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	const char *pname = invocation_str(inv, "procedure");
 	int proc = pname != NULL ? wander_parse(pname) : (int)s->wander;
-	int exits = (int)invocation_int(inv, "exits", 1);
-	int tension = (int)invocation_int(inv, "tension", tension_state_value(inv->chan));
+	struct check_numbers c;
+	int exits, tension;
 	bool hidden = proc == WANDER_TENSION && tension_state_hidden(inv->chan);
 	struct odds chance = s->wander_chance;
 	struct wander_check w;
@@ -221,10 +347,13 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 	struct found f = {.table = own, .sign_turn = -1, .sign = met};
 	bool has_own, sign;
 
-	if (chance_arg(inv, proc, &chance, out) < 0)
+	if (check_numbers(inv, proc, &c, out) < 0 ||
+	    chance_arg(inv, proc, c.chance, &chance, out) < 0)
 		return;
-	if (invocation_has(inv, "exits") && proc != WANDER_REST && proc != WANDER_TENSION) {
-		if (proc == WANDER_CLASSIC && !invocation_has(inv, "chance"))
+	exits = c.exits;
+	tension = c.tension;
+	if (c.has_exits && proc != WANDER_REST && proc != WANDER_TENSION) {
+		if (proc == WANDER_CLASSIC && c.chance == NULL)
 			reply_error(
 			    out,
 			    "Exits count for the rest and tension checks only, not classic (for "
@@ -250,7 +379,7 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		            WANDER_EXITS_MAX, exits);
 		return;
 	}
-	if (invocation_has(inv, "tension") && proc != WANDER_TENSION) {
+	if (c.has_tension && proc != WANDER_TENSION) {
 		reply_error(out, "The tension option is for the tension check only, not %s.",
 		            wander_name(proc));
 		return;
@@ -378,7 +507,7 @@ wander_default_fn(struct invocation *inv, struct reply *out)
 	int proc = wander_parse(invocation_str(inv, "procedure"));
 	struct odds chance = s->wander_chance;
 
-	if (chance_arg(inv, proc, &chance, out) < 0)
+	if (chance_arg(inv, proc, invocation_str(inv, "chance"), &chance, out) < 0)
 		return;
 	s->wander = proc;
 	s->wander_chance = chance;
@@ -455,7 +584,9 @@ static const struct command wander_subs[] = {
              "level N, {/turn level}) by its die (the tension check reads a table of 1-20 "
              "with d10 + Tension); while Tension is hidden, the channel reads that "
              "monsters come whenever the die says so, and what they are (the sign's "
-             "creature, or that roll, struck or not) goes to the GM alone.",
+             "creature, or that roll, struck or not) goes to the GM alone. Numbers typed "
+             "without names go to what the check takes: rest its exits, classic X then N "
+             "(classic 2 is 2-in-6), tension its exits, then a Tension.",
      .opts = check_opts,
      .fn = wander_check_fn},
     {.name = "retreat",

@@ -137,13 +137,36 @@ bad_input_leaves_state(void **unused)
 	    {"wander classic chance:lots", "'lots' is not a chance"},
 	    {"wander corridor chance:2",
 	     "Chance is for the classic check only; the corridor check has fixed odds."},
-	    /* newcomer F15: a number meant for the option after names the fix */
-	    {"wander classic 2",
+	    /* newcomer F15: a number given by name where the check takes none
+	     * names the fix */
+	    {"wander classic exits:2",
 	     "Exits count for the rest and tension checks only, not classic (for classic odds of 2 "
 	     "in 6, write chance:2)."},
-	    {"wander tension 3 5",
+	    {"wander tension chance:5",
 	     "Chance is for the classic check only; the tension check has fixed odds (for a "
 	     "Tension of 5, write tension:5)."},
+	    /* recheck F9: numbers typed by position that the check has no
+	     * place for say what it takes, and how to name another check */
+	    {"wander 2",
+	     "The corridor check takes no number: its odds are 1 in 6 (got 2); a room's exits are "
+	     "for /wander check rest 2, odds of 2 in 6 for /wander check classic 2."},
+	    {"wander corridor 2 6",
+	     "The corridor check takes no number: its odds are 1 in 6 (got 2 and 6); a room's "
+	     "exits are for /wander check rest 2, odds of 2 in 6 for /wander check classic 2."},
+	    {"wander rest 3 5", "The rest check takes one number, the room's exits (got 3 and 5)."},
+	    {"wander classic 2 6 3",
+	     "The classic check takes its odds X in N, as one or two numbers (got 2, 6 and 3)."},
+	    {"wander classic chance:2 3", "The classic check takes its odds X in N, as one or two "
+	                                  "numbers (got chance:2 and 3)."},
+	    {"wander classic 7 6", "7-in-6 is not a chance; X must be from 1 to 6 on a d6."},
+	    {"wander tension 3 5 2",
+	     "The tension check takes two numbers, the room's exits and then a Tension (got 3, 5 "
+	     "and 2)."},
+	    {"wander tension exits:3 tension:4 5",
+	     "The tension check takes two numbers, the room's exits and then a Tension (got "
+	     "exits:3, tension:4 and 5)."},
+	    {"wander tension 3 12",
+	     "A Tension is from 1 to 10 (got 12, the number after the exits)."},
 	    {"wander corridor exits:2", "Exits count for the rest and tension checks only"},
 	    {"wander rest tension:3", "The tension option is for the tension check only"},
 	    {"wander default retreat", "procedure must be one of corridor, rest"},
@@ -328,6 +351,53 @@ msg_text(const struct reply *r, enum reply_audience a, char *buf, size_t len)
 	}
 	if (m != NULL && m->title != NULL)
 		snprintf(buf + off, len - off, "%s\n", m->title);
+}
+
+/* The channel's public reply to line, as text (checked to be no error). */
+static const char *
+public_text(const char *user, const char *line, char *buf, size_t len)
+{
+	ok(user, line);
+	msg_text(cr.last, REPLY_CHANNEL, buf, len);
+	return buf;
+}
+
+/* recheck F9: numbers typed by position go, in order, to what the check
+ * takes (README: a value goes on to the next option that can take it),
+ * whichever check runs, the one named or the channel's default; the
+ * registry had put them by type alone ("classic 2" in exits, refused). */
+static void
+wander_numbers_go_where_the_check_takes_them(void **unused)
+{
+	char pub[4000];
+
+	(void)unused;
+	assert_non_null(strstr(public_text("alice", "wander classic 2", pub, sizeof(pub)),
+	                       "Wandering check: classic (2-in-6)"));
+	assert_non_null(strstr(public_text("alice", "wander classic 2 6", pub, sizeof(pub)),
+	                       "Wandering check: classic (2-in-6)"));
+	assert_non_null(strstr(public_text("alice", "wander classic 1 8", pub, sizeof(pub)),
+	                       "Wandering check: classic (1-in-8)"));
+	assert_non_null(strstr(public_text("alice", "wander tension 3 5", pub, sizeof(pub)),
+	                       "D12 encounter check (exits 3, Tension 5)"));
+	assert_non_null(strstr(public_text("alice", "wander tension 5", pub, sizeof(pub)),
+	                       "D12 encounter check (exits 5, Tension 1)"));
+	assert_non_null(strstr(public_text("alice", "wander tension exits:3 5", pub, sizeof(pub)),
+	                       "D12 encounter check (exits 3, Tension 5)"));
+	assert_non_null(strstr(public_text("alice", "wander tension tension:4 2", pub, sizeof(pub)),
+	                       "D12 encounter check (exits 2, Tension 4)"));
+	assert_non_null(strstr(public_text("alice", "wander rest 3", pub, sizeof(pub)),
+	                       "Wandering check: resting (1-in-6)"));
+	/* the channel's default check takes them as it would by name */
+	ok("gm", "gm claim");
+	ok("gm", "wander default classic");
+	assert_non_null(strstr(public_text("alice", "wander 2", pub, sizeof(pub)),
+	                       "Wandering check: classic (2-in-6)"));
+	assert_non_null(strstr(public_text("alice", "wander 3 8", pub, sizeof(pub)),
+	                       "Wandering check: classic (3-in-8)"));
+	ok("gm", "wander default tension");
+	assert_non_null(strstr(public_text("alice", "wander 2 6", pub, sizeof(pub)),
+	                       "D12 encounter check (exits 2, Tension 6)"));
 }
 
 static void
@@ -661,6 +731,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
+	    cmocka_unit_test_setup_teardown(wander_numbers_go_where_the_check_takes_them, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(tension_check_uses_the_channels_tension, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(sign_rolls_the_encounter_table, setup, teardown),

@@ -83,7 +83,8 @@ u2_bare_values_find_their_option(void **unused)
 	assert_string_equal(m->buttons[0].action, "wander rest exits:3");
 	holds(t, "alice", "/wander rest 3", "of 3 (d3)");
 	refused(t, "alice", "/wander 3",
-	        "Exits count for the rest and tension checks only, not corridor.");
+	        "The corridor check takes no number: its odds are 1 in 6 (got 3); a room's exits "
+	        "are for /wander check rest 3, odds of 3 in 6 for /wander check classic 3.");
 	holds(t, "alice", "/light add lantern bob", "Lit 1 lantern carried by bob;");
 	holds(t, "alice", "/light add torch 2 carol", "Lit 2 torches carried by carol;");
 	/* a slip in a choice is still one */
