@@ -98,6 +98,14 @@ run(void *ctx, struct request *req)
 			channel_touch(inv->chan);
 		}
 	}
+	if (inv->misread) {
+		/* the refusal again, unless the command reads the line better
+		 * with the channel's records (registry.h, misread) */
+		if (!inv->cmd->misread(inv, out))
+			(void)registry_parse_in(dispatch_commands(d), inv->line, inv->line_len, inv,
+			                        out);
+		return;
+	}
 	for (size_t i = 0; i < 3 && inv->path[i] != NULL; i++) {
 		if (inv->path[i]->role == ROLE_GM && !invocation_require_gm(inv, out))
 			return;
@@ -138,10 +146,14 @@ parse(struct dispatch *d, struct request *req)
 		len--;
 	}
 	inv->from = request_origin(req); /* an unknown name's list is the platform's */
-	if (registry_parse_in(dispatch_commands(d), line, len, inv, out) < 0)
-		return;
 	inv->line = line;
 	inv->line_len = len;
+	if (registry_parse_in(dispatch_commands(d), line, len, inv, out) < 0 && inv->cmd != NULL &&
+	    inv->cmd->misread != NULL) {
+		/* read again once the channel's records are here (run) */
+		reply_clear(out);
+		inv->misread = true;
+	}
 }
 
 /* req's changes were kept: the panels of the channels it changed are

@@ -86,6 +86,10 @@ struct invocation {
 	 * the command runs. */
 	const char *line;
 	size_t line_len;
+	/* The registry refused the typed line and the command reads refused
+	 * lines again (struct command's misread): the runner asks it, or makes
+	 * the registry's refusal again; the handler never runs. */
+	bool misread;
 	/* Made behind the GM's screen: the undo history keeps a step for it
 	 * whatever it changed and names it to players as made behind the
 	 * screen (commands/core/undo.h), so that neither the step's words nor

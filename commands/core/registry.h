@@ -102,6 +102,15 @@ struct command {
 	 * so marked on a channel using every module and checks that the
 	 * records' bytes are unchanged, so the mark cannot lie. */
 	bool read_only;
+	/*
+	 * Reads again a typed line of this command that the registry refused,
+	 * once the channel's records are loaded (inv->chan, inv->line and
+	 * inv->line_len are set, no option is bound): when those records show
+	 * what the words meant (a vendor's name of several words typed without
+	 * quotes), writes that refusal to out and returns true; false keeps the
+	 * registry's. It changes nothing. NULL: the registry's refusal stands.
+	 */
+	bool (*misread)(struct invocation *inv, struct reply *out);
 };
 
 /* The top-level commands, ended by a NULL entry (commands/core/commands.c). */

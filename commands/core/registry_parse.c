@@ -15,7 +15,7 @@
 
 #include <utf8proc.h>
 
-#define MAX_TOKENS 128
+#define MAX_TOKENS REGISTRY_WORDS_MAX
 
 struct token {
 	const char *p; /* raw text (quotes removed for the value, see unq) */
@@ -327,6 +327,20 @@ tokenize(const char *line, size_t len, struct token *tok, size_t *ntok, const ch
 	}
 	*ntok = n;
 	return 0;
+}
+
+int
+registry_parse_words(const char *line, size_t len, char *store, const char **words)
+{
+	struct token tok[MAX_TOKENS];
+	size_t n = 0;
+	const char *hash;
+
+	if (tokenize(line, len, tok, &n, &hash, store) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		words[i] = tok[i].unq;
+	return (int)n;
 }
 
 static int

@@ -43,6 +43,19 @@ int registry_parse_check_required(struct invocation *inv, struct reply *out);
 /* Resolves a subcommand path given as names (Discord); NULL names end it. */
 int registry_parse_select(struct invocation *inv, const char *const *names, struct reply *out);
 
+/* The most words a typed line may have. */
+#define REGISTRY_WORDS_MAX 128
+
+/*
+ * Splits a typed line (len bytes) into its words as registry_parse_in()
+ * reads them: at blanks, "double quotes" grouping words and removed, up to
+ * a lone # (the label text after it is no word). The words are copied to
+ * store, which holds len + REGISTRY_WORDS_MAX bytes, and pointed to from
+ * words (REGISTRY_WORDS_MAX of them). Returns how many, or -1 when the
+ * line has more.
+ */
+int registry_parse_words(const char *line, size_t len, char *store, const char **words);
+
 /*
  * Reads v (len bytes) as a yes/no option's value, whatever its case: true,
  * yes, on or 1 set *b true; false, no, off or 0 set it false. Returns

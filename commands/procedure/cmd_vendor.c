@@ -4,7 +4,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
+#include "commands/core/registry_parse.h"
 #include "commands/procedure/procedure_state.h"
 #include "commands/dice/rollchan.h"
 #include "commands/dice/roll_line.h"
@@ -269,6 +271,82 @@ bargain_fn(struct invocation *inv, struct reply *out)
 	reply_nl(out);
 }
 
+/* The n words at w joined by single blanks into buf (len bytes). */
+static void
+join_words(const char *const *w, size_t n, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "", w[i]);
+}
+
+/*
+ * /bargain's refused line read again with the channel's vendors
+ * (registry.h, misread): "/bargain Old Gus sword sell" bound Old to vendor,
+ * Gus to item, and refused sword as the deal. The words up to the first
+ * sell or buy are read as the vendors met here read them: the longest run
+ * of words from the start that names one is the vendor, the words after it
+ * the item. When that vendor or that item is several words, the refusal
+ * says to quote them and shows the line so typed. A line that names its
+ * vendor or item with vendor: or item:, or has more words after the deal
+ * than its roll, is left to the registry.
+ */
+static bool
+bargain_misread(struct invocation *inv, struct reply *out)
+{
+	char store[CMD_LINE_MAX + 1 + REGISTRY_WORDS_MAX], vendor[CMD_LINE_MAX + 1],
+	    item[CMD_LINE_MAX + 1];
+	const char *w[REGISTRY_WORDS_MAX], *pos[REGISTRY_WORDS_MAX], *roll = NULL;
+	struct procedure_state *s = channel_mod_peek(inv->chan, CHANMOD_PROC);
+	int nw = registry_parse_words(inv->line, inv->line_len, store, w);
+	size_t n = 0, deal, k;
+
+	if (s == NULL || nw < 1 || inv->line_len > CMD_LINE_MAX)
+		return false;
+	for (int i = 1; i < nw; i++) {
+		const char *colon = strchr(w[i], ':');
+
+		if (colon == NULL || registry_opt_index(inv->cmd, w[i], (size_t)(colon - w[i])) < 0)
+			pos[n++] = w[i];
+		else if (strncasecmp(w[i], "roll:", 5) == 0 && roll == NULL)
+			roll = colon + 1;
+		else
+			return false;
+	}
+	for (deal = 2; deal < n; deal++)
+		if (strcasecmp(pos[deal], "sell") == 0 || strcasecmp(pos[deal], "buy") == 0)
+			break;
+	if (deal >= n || n - deal - 1 > (roll == NULL ? 1u : 0u))
+		return false;
+	if (roll == NULL && deal + 1 < n)
+		roll = pos[deal + 1];
+	for (k = deal - 1; k > 0; k--) {
+		join_words(pos, k, vendor, sizeof(vendor));
+		if (procedure_state_vendor(s, vendor) != NULL)
+			break;
+	}
+	if (k == 0 || (k == 1 && deal - k == 1))
+		return false;
+	join_words(pos + k, deal - k, item, sizeof(item));
+	if (k > 1 && deal - k > 1)
+		reply_error(out,
+		            "The vendor '%.40s' (met here) and the item '%.40s' are several words "
+		            "each; quote them: ",
+		            vendor, item);
+	else
+		reply_error(
+		    out, "The %s '%.40s'%s is several words; quote it: ", k > 1 ? "vendor" : "item",
+		    k > 1 ? vendor : item, k > 1 ? " (met here)" : "");
+	if (roll != NULL)
+		reply_cmd(out, RS_BAD, "bargain", "vendor", vendor, "item", item, "deal", pos[deal],
+		          "roll", roll, NULL);
+	else
+		reply_cmd(out, RS_BAD, "bargain", "vendor", vendor, "item", item, "deal", pos[deal],
+		          NULL);
+	reply_add(out, RS_BAD, ".");
+	return true;
+}
+
 static void
 encumbrance_fn(struct invocation *inv, struct reply *out)
 {
@@ -410,6 +488,7 @@ const struct command cmd_bargain = {
             "call.",
     .opts = bargain_opts,
     .fn = bargain_fn,
+    .misread = bargain_misread,
 };
 
 const struct command cmd_encumbrance = {

@@ -383,6 +383,20 @@ test_mark_taken(void **state)
 	                    "can be told apart where colour does not show.\x0f\r\n");
 }
 
+/* newcomer F6: an unquoted vendor of several words, read with the
+ * channel's vendors, is shown quoted in the channel's own prefix. */
+static void
+test_bargain_quote_hint(void **state)
+{
+	struct ircfix *f = *state;
+
+	answer(f, "alice", "!vendor Old Gus");
+	assert_non_null(strstr(answer(f, "alice", "!bargain Old Gus sword sell"),
+	                       "The vendor 'Old Gus' (met here) is several words; quote it: "));
+	assert_non_null(strstr(answer(f, "alice", "!bargain Old Gus sword sell"),
+	                       "!bargain \"Old Gus\" sword sell"));
+}
+
 /* newcomer F11: a table breakdown cut short says how many it left out. */
 static void
 test_breakdown_cut(void **state)
@@ -409,6 +423,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_log_one_roll, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_mark_taken, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_breakdown_cut, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_bargain_quote_hint, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

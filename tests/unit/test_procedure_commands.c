@@ -716,6 +716,40 @@ bargain_once_per_item(void **unused)
 	refused("gm", "bargain Gus gem buy 1d20;1d20", "A bargaining roll is one expression");
 }
 
+/* newcomer F6: a vendor or an item of several words typed without quotes
+ * is read again with the channel's vendors (registry.h, misread): the
+ * refusal says to quote it and shows the line so typed, and nothing
+ * changes. Where the vendors met here do not read the words so, the
+ * registry's refusal stands. */
+static void
+bargain_says_to_quote_names_of_several_words(void **unused)
+{
+	(void)unused;
+	refused("gm", "bargain Old Gus sword sell",
+	        "Deal must be one of sell, buy (got 'sword'); usage: /bargain <vendor> <item> "
+	        "<sell|buy> [roll]");
+	ok("gm", "vendor Old Gus");
+	refused("gm", "bargain Old Gus sword sell",
+	        "The vendor 'Old Gus' (met here) is several words; quote it: /bargain \"Old Gus\" "
+	        "sword sell.");
+	refused("alice", "bargain old gus long sword SELL +3",
+	        "The vendor 'old gus' (met here) and the item 'long sword' are several words each; "
+	        "quote them: /bargain \"old gus\" \"long sword\" SELL +3.");
+	refused("alice", "bargain \"Old Gus\" long sword buy roll:+2",
+	        "The item 'long sword' is several words; quote it: /bargain \"Old Gus\" \"long "
+	        "sword\" buy +2.");
+	/* no sell or buy, a vendor not met, a name given by name, more than
+	 * a roll after the deal */
+	refused("alice", "bargain Old Gus sword", "Deal must be one of sell, buy (got 'sword')");
+	refused("alice", "bargain Young Gus sword sell",
+	        "Deal must be one of sell, buy (got 'sword')");
+	refused("alice", "bargain vendor:Old Gus sword sell",
+	        "Deal must be one of sell, buy (got 'sword')");
+	refused("alice", "bargain Old Gus sword sell +3 +4",
+	        "Deal must be one of sell, buy (got 'sword')");
+	ok("alice", "bargain \"Old Gus\" \"long sword\" sell +3");
+}
+
 int
 main(void)
 {
@@ -728,6 +762,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(delving_fatigue_damage, setup, teardown),
 	    cmocka_unit_test_setup_teardown(settings_shown_are_the_dies, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bargain_once_per_item, setup, teardown),
+	    cmocka_unit_test_setup_teardown(bargain_says_to_quote_names_of_several_words, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
