@@ -177,13 +177,10 @@ log_roll(struct invocation *inv, const struct dice_result *res, const char *labe
 	if (dice_result_label(res) != NULL || label != NULL)
 		buf_addf(&w, " # %s",
 		         dice_result_label(res) != NULL ? dice_result_label(res) : label);
-	/* A text too long for the log is cut; "…" says so. */
+	/* A text too long for the log is cut (by the log, on a character);
+	 * "…" says so. */
 	snprintf(what, sizeof(what), "%s%s", buf_str(&w), w.toobig ? "…" : "");
 	snprintf(result, sizeof(result), "%s%s", buf_str(&t), t.toobig ? "…" : "");
-	if (strlen(what) >= ROLLCHAN_WHAT_MAX)
-		memcpy(what + ROLLCHAN_WHAT_MAX - 4, "…", sizeof("…"));
-	if (strlen(result) >= ROLLCHAN_RESULT_MAX)
-		memcpy(result + ROLLCHAN_RESULT_MAX - 4, "…", sizeof("…"));
 	/* The roll log is appended alone; the secret one is in the record. */
 	inv->rolled = true;
 	if (gm != NULL) {

@@ -39,6 +39,27 @@ rollchan_of(struct channel *ch)
 	return channel_mod(ch, CHANMOD_ROLL);
 }
 
+/* Copies src into dst (size >= 4 bytes) as a log entry keeps a text: its
+ * well-formed UTF-8 as it is when it fits in size - 1 bytes; else, or when
+ * the text stops being well-formed at some byte (a caller's own cut
+ * inside a character), the well-formed part cut on a code point boundary,
+ * with "…" after it, within size - 1 bytes. */
+static void
+log_text(char *dst, size_t size, const char *src)
+{
+	size_t len = strlen(src), ok = 0, n;
+
+	while (ok < len && (n = utf8_seq_len(src + ok, len - ok)) > 0)
+		ok += n;
+	if (ok == len && len < size) {
+		memcpy(dst, src, len + 1);
+		return;
+	}
+	ok = utf8_cut(src, ok, size - sizeof("…"));
+	memcpy(dst, src, ok);
+	memcpy(dst + ok, "…", sizeof("…"));
+}
+
 /* Appends to a ring of max entries (n used, head the oldest), dropping the
  * oldest when full; returns the new entry's index. */
 static size_t
@@ -57,9 +78,9 @@ ring_push(struct rollchan_entry *ring, size_t max, size_t *n, size_t *head, int6
 	}
 	e = &ring[at];
 	e->when = when;
-	utf8_copy(e->who, sizeof(e->who), who);
-	utf8_copy(e->what, sizeof(e->what), what);
-	utf8_copy(e->result, sizeof(e->result), result);
+	log_text(e->who, sizeof(e->who), who);
+	log_text(e->what, sizeof(e->what), what);
+	log_text(e->result, sizeof(e->result), result);
 	return at;
 }
 
@@ -521,6 +542,16 @@ text_of(const cJSON *v, size_t max)
 	return v->valuestring;
 }
 
+/* A log entry's text, which is only ever shown: any string, or NULL. A
+ * text too long or not well-formed (as 0.1.0 could write one: a label cut
+ * inside a character) is cut where the log cuts a new one (log_text), so
+ * that such an entry never stops a start. */
+static const char *
+shown_text(const cJSON *v)
+{
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
 /* A string member of at most max - 1 bytes of UTF-8, or NULL. */
 static const char *
 text(const cJSON *o, const char *name, size_t max)
@@ -576,26 +607,25 @@ static int
 load_entry(struct rollchan *rc, const cJSON *j, bool secret, char *err, size_t errlen)
 {
 	const cJSON *when = cJSON_GetObjectItemCaseSensitive(j, "when");
-	const char *who = text(j, "who", NAME_MAX_LEN);
-	const char *what = text(j, "what", ROLLCHAN_WHAT_MAX);
-	const char *result = text(j, "result", ROLLCHAN_RESULT_MAX);
+	const char *who = shown_text(cJSON_GetObjectItemCaseSensitive(j, "who"));
+	const char *what = shown_text(cJSON_GetObjectItemCaseSensitive(j, "what"));
+	const char *result = shown_text(cJSON_GetObjectItemCaseSensitive(j, "result"));
 	const char *gm =
 	    cJSON_GetObjectItemCaseSensitive(j, "gm") == NULL ? "" : text(j, "gm", KEY_MAX);
 
 	/* A row of the log: [when, who, what, result]. */
 	if (cJSON_IsArray(j) && cJSON_GetArraySize(j) == 4) {
 		when = cJSON_GetArrayItem(j, 0);
-		who = text_of(cJSON_GetArrayItem(j, 1), NAME_MAX_LEN);
-		what = text_of(cJSON_GetArrayItem(j, 2), ROLLCHAN_WHAT_MAX);
-		result = text_of(cJSON_GetArrayItem(j, 3), ROLLCHAN_RESULT_MAX);
+		who = shown_text(cJSON_GetArrayItem(j, 1));
+		what = shown_text(cJSON_GetArrayItem(j, 2));
+		result = shown_text(cJSON_GetArrayItem(j, 3));
 	}
 
 	if (!cJSON_IsNumber(when) || when->valuedouble < 0 || when->valuedouble > 1e15 ||
 	    who == NULL || what == NULL || result == NULL) {
 		snprintf(err, errlen,
 		         "roll state: a log entry needs 'when' (unix seconds) and 'who', "
-		         "'what' and 'result' texts of at most %d, %d and %d bytes.",
-		         NAME_MAX_LEN - 1, ROLLCHAN_WHAT_MAX - 1, ROLLCHAN_RESULT_MAX - 1);
+		         "'what' and 'result' texts.");
 		return -1;
 	}
 	if (secret && gm == NULL) {

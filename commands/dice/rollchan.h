@@ -97,8 +97,11 @@ extern const struct chanmod rollchan_mod;
 /* The channel's dice state, created on first use. */
 struct rollchan *rollchan_of(struct channel *ch);
 
-/* Appends a roll to the log, dropping the oldest when full; text is cut
- * on a character boundary to fit. The caller calls channel_append(). */
+/* Appends a roll to the log, dropping the oldest when full. A text too
+ * long to fit, or one that stops being well-formed UTF-8 at some byte (a
+ * caller's cut), is cut on a character boundary before that byte and
+ * ends in "…": an entry is always one the store can read back. The
+ * caller calls channel_append(). */
 void rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char *what,
                   const char *result);
 

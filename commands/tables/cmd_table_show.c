@@ -204,13 +204,12 @@ static void
 log_roll(struct invocation *inv, const char *name, const char *result, const char *gm)
 {
 	struct rollchan *rc;
-	char what[ROLLCHAN_WHAT_MAX];
+	char what[ROLLCHAN_WHAT_MAX * 2]; /* the log cuts it, on a character */
 
 	if (inv->from->direct)
 		return;
 	rc = rollchan_of(inv->chan);
-	if (snprintf(what, sizeof(what), "table %s", name) >= (int)sizeof(what))
-		what[utf8_cut(what, sizeof(what) - 1, sizeof(what) - 1)] = '\0';
+	snprintf(what, sizeof(what), "table %s", name);
 	inv->rolled = true;
 	if (gm != NULL)
 		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);

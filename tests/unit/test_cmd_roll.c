@@ -17,7 +17,9 @@
 #include "commands/core/dispatch.h"
 #include "commands/core/memstore.h"
 #include "commands/dice/rollchan.h"
+#include "rules/base/buf.h"
 #include "rules/base/rng.h"
+#include "rules/base/utf8.h"
 #include "tests/unit/helpers/cmdrun.h"
 
 /* The plain text of /roll line with a seeded RNG (the caller frees it). */
@@ -521,6 +523,81 @@ long_roll_keeps_its_button(void **unused)
 	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, want);
 }
 
+/* The newest entry of channel console:t's roll log (secret: the GM's
+ * secret log) is one the store reads back: well-formed UTF-8 within the
+ * limit, ending in "…" when the text was cut, and its log line decodes. */
+static void
+assert_log_entry_reads_back(bool secret)
+{
+	const struct store_record_mods *m = store_record_builtin_mods();
+	struct channel *ch = state_channel(cr.st, "console:t");
+	struct rollchan *rc = rollchan_of(ch);
+	const struct rollchan_entry *e =
+	    secret ? rollchan_secret_entry(rc, 0) : rollchan_entry(rc, 0);
+	static const char empty[] = "{\"t\":\"c\",\"key\":\"console:t\",\"last_used\":1}";
+	struct store_record r, back;
+	char line[256], err[256];
+	size_t slot, len;
+	struct buf b;
+
+	assert_non_null(e);
+	len = strlen(e->what);
+	assert_true(utf8_valid(e->what, len));
+	assert_true(len < ROLLCHAN_WHAT_MAX);
+	assert_string_equal(e->what + len - strlen("…"), "…");
+	if (secret)
+		return; /* the secret log is in the record, read by the same code */
+	assert_non_null(store_record_log_mod(m, &slot));
+	store_record_of_channel(&r, ch);
+	buf_init(&b, 4096);
+	/* The log's entries go out oldest first: the newest is entry nlog. */
+	assert_int_equal(store_record_encode_log(m, r.mods[slot], rc->nlog, &b), 0);
+	snprintf(line, sizeof(line), "%08x %s", (unsigned)crc32_of(empty, strlen(empty)), empty);
+	assert_int_equal(store_record_decode(line, strlen(line), STORE_RECORD_VERSION, m, &back,
+	                                     err, sizeof(err)),
+	                 0);
+	assert_int_equal(store_record_decode_log(&back, m, 1, buf_str(&b), b.len, err, sizeof(err)),
+	                 0);
+	assert_string_equal(rollchan_entry(back.mods[CHANMOD_ROLL], 0)->what, e->what);
+	store_record_clear(&back, m);
+	buf_free(&b);
+}
+
+/* A long label of any script is cut on a character in the roll log, as
+ * is a long table name: a cut inside a character (é x 70 after "1d20 + 5
+ * # ") left an entry that no start could read back, so every later start
+ * refused the whole database. */
+static void
+long_texts_log_whole_characters(void **unused)
+{
+	static const char *const units[] = {
+	    "é", "aé", "aaé", "a語", "語", "𐐀", "👨‍👩‍👧"};
+	char line[600], name[200];
+
+	assert_false(reply_is_error(run_as("gm", "/gm claim")));
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t n = snprintf(line, sizeof(line), "/roll 1d20+5 # ");
+
+		while (n < 200)
+			n += snprintf(line + n, sizeof(line) - n, "%s", units[i]);
+		assert_false(reply_is_error(run_as("al", line)));
+		assert_log_entry_reads_back(false);
+		memmove(line + 7, line + 5, strlen(line + 5) + 1);
+		memcpy(line, "/gmroll", 7);
+		assert_false(reply_is_error(run_as("al", line)));
+		assert_log_entry_reads_back(true);
+	}
+	/* A table name of 32 four-byte letters, the longest allowed. */
+	for (int i = 0; i < 32; i++)
+		memcpy(name + 4 * i, "𐐀", 4);
+	name[4 * 32] = '\0';
+	snprintf(line, sizeof(line), "/table set %s 1-6: x", name);
+	assert_false(reply_is_error(run_as("gm", line)));
+	snprintf(line, sizeof(line), "/table roll %s", name);
+	assert_false(reply_is_error(run_as("al", line)));
+	assert_log_entry_reads_back(false);
+}
+
 int
 main(void)
 {
@@ -538,6 +615,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(empty_label_is_none, setup, teardown),
 	    cmocka_unit_test_setup_teardown(long_roll_keeps_its_button, setup, teardown),
 	    cmocka_unit_test_setup_teardown(log_counts_in_words, setup, teardown),
+	    cmocka_unit_test_setup_teardown(long_texts_log_whole_characters, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

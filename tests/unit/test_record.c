@@ -583,6 +583,46 @@ test_log_entries_round_trip(void **state)
 	state_free(st);
 }
 
+/* A log entry whose text 0.1.0 cut inside a character (a long label: its
+ * last bytes "\xe8\xb5" and then "…"), or one past the length the log
+ * keeps, is read back cut on a character with "…": it never stops a
+ * start, as it did for every channel of the bot. */
+static void
+test_log_entries_cut_badly_read(void **state)
+{
+	const struct store_record_mods *m = store_record_builtin_mods();
+	static const char empty[] = "{\"t\":\"c\",\"key\":\"console:log\",\"last_used\":1}";
+	static const char bad[] =
+	    "[1700000000,\"al\",\"1d20 + 5 # \xe7\x8a\xac\xe8\xb5\xe2\x80\xa6\",\"11\"]";
+	struct store_record back;
+	const struct rollchan *rc;
+	char line[1024], json[700], err[256];
+	size_t n;
+
+	snprintf(line, sizeof(line), "%08x %s", (unsigned)crc32_of(empty, strlen(empty)), empty);
+	assert_int_equal(store_record_decode(line, strlen(line), STORE_RECORD_VERSION, m, &back,
+	                                     err, sizeof(err)),
+	                 0);
+	snprintf(line, sizeof(line), "%08x %s", (unsigned)crc32_of(bad, strlen(bad)), bad);
+	assert_int_equal(store_record_decode_log(&back, m, 1, line, strlen(line), err, sizeof(err)),
+	                 0);
+	/* 200 bytes of é. */
+	n = (size_t)snprintf(json, sizeof(json), "[1700000001,\"al\",\"");
+	for (int i = 0; i < 100; i++)
+		n += (size_t)snprintf(json + n, sizeof(json) - n, "é");
+	snprintf(json + n, sizeof(json) - n, "\",\"3\"]");
+	snprintf(line, sizeof(line), "%08x %s", (unsigned)crc32_of(json, strlen(json)), json);
+	assert_int_equal(store_record_decode_log(&back, m, 2, line, strlen(line), err, sizeof(err)),
+	                 0);
+	rc = back.mods[CHANMOD_ROLL];
+	assert_int_equal(rc->nlog, 2);
+	assert_string_equal(rollchan_entry(rc, 1)->what, "1d20 + 5 # \xe7\x8a\xac…");
+	n = strlen(rollchan_entry(rc, 0)->what);
+	assert_int_equal(n, 62 * 2 + strlen("…"));
+	assert_string_equal(rollchan_entry(rc, 0)->what + n - strlen("…"), "…");
+	store_record_clear(&back, m);
+}
+
 int
 main(void)
 {
@@ -599,6 +639,7 @@ main(void)
 	    cmocka_unit_test(test_tables_past_a_later_limit_read),
 	    cmocka_unit_test(test_bad_records_name_the_reason),
 	    cmocka_unit_test(test_log_entries_round_trip),
+	    cmocka_unit_test(test_log_entries_cut_badly_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
