@@ -16,6 +16,9 @@
  * follows sets the error code again). */
 static _Thread_local int step_rc;
 
+/* Runs s once and resets it. Its bindings stay (pointers into rows that
+ * are freed after the commit, never read again): every statement here is
+ * given each of its parameters before each step. */
 static int
 step_reset(sqlite3_stmt *s)
 {
@@ -23,7 +26,6 @@ step_reset(sqlite3_stmt *s)
 
 	step_rc = rc;
 	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
@@ -50,7 +52,6 @@ stored_generation(struct sqlite_backend *b, const struct store_row *r, uint64_t 
 	if (rc == SQLITE_ROW)
 		*stored = (uint64_t)sqlite3_column_int64(g, 0);
 	sqlite3_reset(g);
-	sqlite3_clear_bindings(g);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
