@@ -1,6 +1,13 @@
 /* soon: a callback before the loop next waits; see soon.h. */
 #include "bot/soon.h"
 
+/* The loop whose prepare phase runs a soon's callback, and the number of
+ * that run; the soons asked for meanwhile (their prepares would wait for the
+ * loop's next turn), in the order asked. */
+static _Thread_local uv_loop_t *draining;
+static _Thread_local unsigned drain_no;
+static _Thread_local struct soon *asked, *asked_last;
+
 static void
 run(struct soon *s)
 {
@@ -8,10 +15,27 @@ run(struct soon *s)
 	s->cb(s);
 }
 
+/* Runs s, then every soon asked for while it or the others ran, each once:
+ * one asked again after it ran here waits for the loop's next turn. */
 static void
 on_prepare(uv_prepare_t *h)
 {
-	run(h->data);
+	struct soon *s = h->data;
+
+	draining = h->loop;
+	s->ran_in = ++drain_no;
+	run(s);
+	while (asked != NULL) {
+		struct soon *a = asked;
+
+		asked = a->asked_next;
+		a->queued = false;
+		if (soon_pending(a) && a->ran_in != drain_no) {
+			a->ran_in = drain_no;
+			run(a);
+		}
+	}
+	draining = NULL;
 }
 
 static void
@@ -27,6 +51,9 @@ soon_init(uv_loop_t *loop, struct soon *s, soon_cb cb, void *data)
 	s->data = data;
 	s->closed = NULL;
 	s->open = 2;
+	s->asked_next = NULL;
+	s->queued = false;
+	s->ran_in = 0;
 	uv_prepare_init(loop, &s->prepare);
 	s->prepare.data = s;
 	uv_idle_init(loop, &s->idle);
@@ -38,6 +65,15 @@ soon_start(struct soon *s)
 {
 	uv_prepare_start(&s->prepare, on_prepare);
 	uv_idle_start(&s->idle, on_idle);
+	if (draining == s->prepare.loop && !s->queued && s->ran_in != drain_no) {
+		s->queued = true;
+		s->asked_next = NULL;
+		if (asked == NULL)
+			asked = s;
+		else
+			asked_last->asked_next = s;
+		asked_last = s;
+	}
 }
 
 void

@@ -6,10 +6,12 @@
  * once: asked for after the turn's timers (from an idle callback, where
  * persist commits and answers), that is a turn and an epoll_wait the loop
  * would not otherwise make. soon runs before the poll of the turn it was
- * asked for in (a uv_prepare) when asked before that turn's prepare phase;
- * asked later (from a prepare, the poll or a check callback), it runs in
- * the next turn, before that turn's poll, and its uv_idle keeps this turn's
- * poll from waiting when it was asked for from a prepare callback.
+ * asked for in (a uv_prepare) when asked before that turn's prepare phase,
+ * or from another soon's callback run in that phase (each soon at most once
+ * in it); asked later (from another prepare, the poll or a check callback,
+ * or again from its own callback), it runs in the next turn, before that
+ * turn's poll, and its uv_idle keeps this turn's poll from waiting when it
+ * was asked for in the prepare phase.
  *
  * Ownership: the caller holds the struct (embedded where it is used) from
  * soon_init until soon_close's callback.
@@ -31,6 +33,10 @@ struct soon {
 	void *data; /* the caller's */
 	soon_cb closed;
 	int open; /* handles not closed yet */
+	/* soon.c's: asked for while a soon ran from the prepare phase */
+	struct soon *asked_next;
+	bool queued;
+	unsigned ran_in;
 };
 
 /* Makes s idle on loop: cb runs once after each soon_start. */

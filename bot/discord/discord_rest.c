@@ -328,8 +328,15 @@ static void
 kick(struct rest *r)
 {
 	int running = 0;
+	long ms = -1;
 
 	curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	/* A run for the timeout that leaves libcurl no timeout at all (every
+	 * transfer over) does not call its timer function (7.88 forgets the
+	 * last one it gave then): the 0 ms timer curl_multi_add_handle asked
+	 * for would still fire, for nothing, after a poll kept from waiting. */
+	if (curl_multi_timeout(r->multi, &ms) == CURLM_OK && ms < 0)
+		uv_timer_stop(&r->curl_timer);
 	if ((size_t)running < r->nactive)
 		soon_start(&r->ended);
 }

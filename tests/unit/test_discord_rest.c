@@ -788,6 +788,51 @@ a_request_goes_out_in_its_call(void **unused)
 	assert_int_equal(uv_loop_close(&loop), 0);
 }
 
+static void
+count_any(void *ctx, const struct rest_result *res)
+{
+	(void)res;
+	(*(int *)ctx)++;
+}
+
+static void
+count_timers(uv_handle_t *h, void *arg)
+{
+	if (h->type == UV_TIMER && uv_is_active(h))
+		(*(int *)arg)++;
+}
+
+/*
+ * A transfer over in the call that made it (here one from a file that does
+ * not exist, which fails at once) leaves no timer armed: libcurl 7.88
+ * does not take back the 0 ms timeout curl_multi_add_handle asked for when
+ * the run for it leaves no timeout at all, and that timer would fire for
+ * nothing after a poll kept from waiting (a turn and an epoll_wait of
+ * their own for each answer a loopback Discord answered at once).
+ */
+static void
+a_transfer_over_in_its_call_leaves_no_timer(void **unused)
+{
+	uv_loop_t loop;
+	struct rest *r;
+	struct rest_opts o = {.token = "t", .base_url = "file:///nonexistent/api/v10"};
+	int done = 0, timers = 0;
+	bool is_closed = false;
+
+	(void)unused;
+	uv_loop_init(&loop);
+	r = discord_rest_new(&loop, &o);
+	discord_rest_call(r, "POST", "/interactions/1/tok/callback", "{}", REST_INTERACTION,
+	                  count_any, &done);
+	uv_walk(&loop, count_timers, &timers);
+	assert_int_equal(timers, 0);
+	assert_int_equal(done, 0);
+	discord_rest_close(r, closed, &is_closed);
+	while (!is_closed)
+		uv_run(&loop, UV_RUN_ONCE);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int
 main(void)
 {
@@ -801,6 +846,7 @@ main(void)
 	    cmocka_unit_test(retry_after_counts_from_the_answer),
 	    cmocka_unit_test(callback_never_inside_the_call),
 	    cmocka_unit_test(a_request_goes_out_in_its_call),
+	    cmocka_unit_test(a_transfer_over_in_its_call_leaves_no_timer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

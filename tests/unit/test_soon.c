@@ -19,6 +19,8 @@ struct t {
 	bool ran_after;      /* every run came after it */
 	bool closed;
 	int ask_times;
+	struct t *next; /* asked for by this one's callback (on_soon_asking) */
+	int again;      /* times on_soon_asking asks for its own soon again */
 };
 
 static void
@@ -37,6 +39,22 @@ ask(struct t *t)
 	for (int i = 0; i < t->ask_times; i++)
 		soon_start(&t->s);
 	t->asker_returned = true;
+}
+
+/* Runs as on_soon, then asks for t->next's soon, and for its own again
+ * while t->again lasts. */
+static void
+on_soon_asking(struct soon *s)
+{
+	struct t *t = s->data;
+
+	on_soon(s);
+	if (t->next != NULL)
+		ask(t->next);
+	if (t->again > 0) {
+		t->again--;
+		soon_start(&t->s);
+	}
 }
 
 static void
@@ -151,6 +169,44 @@ test_stopped_or_closed_it_does_not_run(void **state)
 	assert_int_equal(t.runs, 0);
 }
 
+/* Asked for from another soon's callback run in the prepare phase (the
+ * store's answer to a commit making a REST request whose transfer ended at
+ * once), it runs in that same phase, so one turn runs both; and a callback
+ * that asks for its own soon again has it run once in the phase, the rest in
+ * the turns after (no phase that never ends). */
+static void
+test_asked_from_a_soon_callback_runs_in_that_phase(void **state)
+{
+	uv_loop_t loop;
+	uv_idle_t asker;
+	struct t second = {.ask_times = 2}, first = {.ask_times = 1, .next = &second, .again = 1};
+
+	(void)state;
+	uv_loop_init(&loop);
+	soon_init(&loop, &first.s, on_soon_asking, &first);
+	soon_init(&loop, &second.s, on_soon, &second);
+	uv_idle_init(&loop, &asker);
+	asker.data = &first;
+	uv_idle_start(&asker, ask_from_idle);
+	/* The idle phase asks for first; its prepare runs it, and it asks
+	 * for second (twice) and for itself. */
+	uv_run(&loop, UV_RUN_NOWAIT);
+	assert_int_equal(first.runs, 1);
+	assert_int_equal(second.runs, 1);
+	assert_true(second.ran_after);
+	assert_false(soon_pending(&second.s));
+	assert_true(soon_pending(&first.s));
+	/* The next turn runs first again (it asks for second once more). */
+	uv_run(&loop, UV_RUN_NOWAIT);
+	assert_int_equal(first.runs, 2);
+	assert_int_equal(second.runs, 2);
+	assert_false(soon_pending(&first.s));
+	assert_false(soon_pending(&second.s));
+	uv_close((uv_handle_t *)&asker, NULL);
+	soon_close(&second.s, NULL);
+	finish(&loop, &first);
+}
+
 int
 main(void)
 {
@@ -158,6 +214,7 @@ main(void)
 	    cmocka_unit_test(test_asked_from_an_idle_callback_runs_in_that_turn),
 	    cmocka_unit_test(test_asked_from_a_prepare_callback_keeps_the_poll_from_waiting),
 	    cmocka_unit_test(test_stopped_or_closed_it_does_not_run),
+	    cmocka_unit_test(test_asked_from_a_soon_callback_runs_in_that_phase),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
