@@ -50,6 +50,35 @@ run_handler(struct invocation *inv, struct reply *out)
 			channel_mod_set(inv->chan, (enum chanmod_id)i, NULL);
 }
 
+/*
+ * Names the channel's users as the platform knows them now (the name of
+ * the invoker's own command, another's new IRC nick), once before the
+ * command: the GM seat's holder, where a secret roll is sent on IRC (a
+ * NOTICE to that nick), and every player a module's state names (struct
+ * chanmod's names_now).
+ */
+static void
+names_now(struct invocation *inv)
+{
+	const char *gm = channel_gm(inv->chan);
+
+	if (gm != NULL) {
+		const char *now = invocation_name_now(inv, gm);
+
+		if (now != NULL && now[0] != '\0' && strcmp(channel_gm_name(inv->chan), now) != 0) {
+			channel_set_gm(inv->chan, gm, now);
+			channel_touch(inv->chan);
+		}
+	}
+	for (int i = 0; i < CHANMOD_COUNT; i++) {
+		const struct chanmod *m = chanmod_table[i];
+		void *state = channel_mod_peek(inv->chan, (enum chanmod_id)i);
+
+		if (m != NULL && m->names_now != NULL && state != NULL && m->names_now(state, inv))
+			channel_touch(inv->chan);
+	}
+}
+
 /* The request's runner (request_run): the command on the records in
  * memory. The records it touched stay marked for the store. */
 static void
@@ -59,7 +88,6 @@ run(void *ctx, struct request *req)
 	struct invocation *inv = request_invocation(req);
 	struct reply *out = request_reply(req);
 	const struct origin *o = request_origin(req);
-	const char *gm;
 
 	inv->from = o;
 	inv->state = d->state;
@@ -86,18 +114,7 @@ run(void *ctx, struct request *req)
 	user_set_last_used(inv->user, inv->now);
 	channel_set_last_used(inv->chan, inv->now);
 	invocation_seat(inv);
-	gm = channel_gm(inv->chan);
-	/* The GM seat keeps its holder's name as the platform knows it now
-	 * (the name of the holder's own command, or a GM's new IRC nick):
-	 * where a secret roll is sent on IRC (a NOTICE to that nick). */
-	if (gm != NULL) {
-		const char *now = invocation_name_now(inv, gm);
-
-		if (now != NULL && now[0] != '\0' && strcmp(channel_gm_name(inv->chan), now) != 0) {
-			channel_set_gm(inv->chan, gm, now);
-			channel_touch(inv->chan);
-		}
-	}
+	names_now(inv);
 	if (inv->misread) {
 		/* the refusal again, unless the command reads the line better
 		 * with the channel's records (registry.h, misread) */

@@ -12,35 +12,10 @@
 #include "rules/base/buf.h"
 #include "rules/base/utf8.h"
 
-/* Names each member's player as the platform knows them now
- * (invocation_name_now), as the GM seat is renamed
- * (commands/core/dispatch.c); the record keeps the new name. */
-static void
-players_named_now(struct fungeon_channel *c, struct invocation *inv)
-{
-	bool changed = false;
-
-	for (int i = 0; inv->from != NULL && i < c->n; i++) {
-		struct fungeon_member *m = &c->m[i];
-		const char *now = invocation_name_now(inv, m->user_key);
-
-		if (now == NULL || now[0] == '\0' || strcmp(now, m->player) == 0)
-			continue;
-		snprintf(m->player, sizeof(m->player), "%s", now);
-		changed = true;
-	}
-	if (changed)
-		channel_touch(inv->chan);
-}
-
 struct fungeon_channel *
 fungeon_channel(struct invocation *inv)
 {
-	struct fungeon_channel *c = channel_mod(inv->chan, CHANMOD_FUNGEON);
-
-	if (c != NULL)
-		players_named_now(c, inv);
-	return c;
+	return channel_mod(inv->chan, CHANMOD_FUNGEON);
 }
 
 const struct fungeon_channel *

@@ -24,9 +24,9 @@
 #include "rules/base/buf.h"
 
 /* This channel's Fungeon state (created on first use), or, for peek, NULL
- * when the channel never used Fungeon. fungeon_channel() first names each
- * member's player by the name the platform knows them by now (the
- * invoker's, or another's IRC nick after a NICK). */
+ * when the channel never used Fungeon. Its players are named as the
+ * platform knows them now (the module's names_now, fungeon_save.c, which
+ * the dispatcher runs before each command). */
 struct fungeon_channel *fungeon_channel(struct invocation *inv);
 const struct fungeon_channel *fungeon_channel_peek(const struct channel *ch);
 

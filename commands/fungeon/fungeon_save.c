@@ -1,6 +1,7 @@
 /*
- * fungeon_save: the Fungeon channel module (CHANMOD_FUNGEON): creation and
- * the JSON form of the state. Designs are saved as their canonical words
+ * fungeon_save: the Fungeon channel module (CHANMOD_FUNGEON): creation, the
+ * JSON form of the state, and its players' keys and names kept current
+ * (rekey, names_now). Designs are saved as their canonical words
  * and priced again on load, so a saved record can never carry a cost its
  * design does not have. Loading checks every field and its range.
  *
@@ -712,6 +713,26 @@ fg_rekey(void *mod, const char *from, const char *to)
 	return moved;
 }
 
+/* Names each member's player as the platform knows them now (struct
+ * chanmod's names_now). */
+static bool
+fg_names_now(void *mod, const struct invocation *inv)
+{
+	struct fungeon_channel *c = mod;
+	bool changed = false;
+
+	for (int i = 0; i < c->n; i++) {
+		struct fungeon_member *m = &c->m[i];
+		const char *now = invocation_name_now(inv, m->user_key);
+
+		if (now == NULL || now[0] == '\0' || strcmp(now, m->player) == 0)
+			continue;
+		snprintf(m->player, sizeof(m->player), "%s", now);
+		changed = true;
+	}
+	return changed;
+}
+
 const struct chanmod fungeon_mod = {
     .name = "fungeon",
     .create = fg_create,
@@ -719,4 +740,5 @@ const struct chanmod fungeon_mod = {
     .save = fg_save,
     .load = fg_load,
     .rekey = fg_rekey,
+    .names_now = fg_names_now,
 };

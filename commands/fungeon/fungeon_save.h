@@ -1,6 +1,7 @@
 /*
- * fungeon_save: the Fungeon channel module (CHANMOD_FUNGEON): creation and
- * the JSON form of the state, listed in chanmod_table (commands/core/commands.c).
+ * fungeon_save: the Fungeon channel module (CHANMOD_FUNGEON): creation, the
+ * JSON form of the state and the players' keys and names kept current
+ * (rekey, names_now), listed in chanmod_table (commands/core/commands.c).
  * The module is static data; the state it creates belongs to the channel.
  */
 #ifndef DELVER_FUNGEON_SAVE_H

@@ -125,12 +125,16 @@ f8_a_class_of_several_words_is_pointed_out(void **unused)
 /* The name the platform knows a key by now (the origin's name_now): one
  * renamed key, as an IRC nick after a NICK. */
 static const char *renamed_key, *renamed_to;
+static int renamed_asked; /* how often the renamed key's name was asked */
 
 static const char *
 nick_now(void *ctx, const char *key)
 {
 	(void)ctx;
-	return renamed_key != NULL && strcmp(key, renamed_key) == 0 ? renamed_to : NULL;
+	if (renamed_key == NULL || strcmp(key, renamed_key) != 0)
+		return NULL;
+	renamed_asked++;
+	return renamed_to;
 }
 
 /* A command typed in the table's channel by user key under the name
@@ -173,6 +177,35 @@ f14_a_player_is_named_by_the_nick_now(void **unused)
 	fgtable_free(t);
 }
 
+/* F14, every command: the players are named by the nick used now once
+ * before each command in the channel, where the GM seat is
+ * (commands/core/dispatch.c), not by Fungeon's commands alone: /thwacko,
+ * which lists the party's dice by player, names the new nick too. */
+static void
+f14_the_nick_now_comes_before_every_command(void **unused)
+{
+	struct fgtable *t = fgtable_new(1415);
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "bob", "/fungeon join Brom fighter 2");
+	renamed_key = "console:bob";
+	renamed_to = "Bobby";
+	renamed_asked = 0;
+	text = typed_as(t, "al", "al", "/thwacko");
+	assert_int_equal(renamed_asked, 1);
+	fgtable_holds(text, "Bobby");
+	assert_null(strstr(text, "bob"));
+	free(text);
+	renamed_asked = 0;
+	text = typed_as(t, "al", "al", "/fungeon party");
+	assert_int_equal(renamed_asked, 1);
+	fgtable_holds(text, "Brom | Bobby");
+	free(text);
+	renamed_key = NULL;
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -180,6 +213,7 @@ main(void)
 	    cmocka_unit_test(f7_a_quoted_level_is_no_class),
 	    cmocka_unit_test(f8_a_class_of_several_words_is_pointed_out),
 	    cmocka_unit_test(f14_a_player_is_named_by_the_nick_now),
+	    cmocka_unit_test(f14_the_nick_now_comes_before_every_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
