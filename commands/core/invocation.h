@@ -99,9 +99,10 @@ struct invocation {
 	 * is the channel's (a player's wandering check that meets what the GM
 	 * alone may know). */
 	bool screened;
-	/* The command kept a roll in the channel's log (/log, /log secret):
-	 * when the store cannot keep it, the refusal names a roll, not a
-	 * change (commands/core/request.h). False when the handler starts. */
+	/* The command kept a roll in the channel's log (/log, /log secret;
+	 * set by rollchan_log_roll, commands/dice/rollchan.h): when the store
+	 * cannot keep it, the refusal names a roll, not a change
+	 * (commands/core/request.h). False when the handler starts. */
 	bool rolled;
 	/* The asked option's text was typed line by line (a draft, on the
 	 * console and IRC: bot/draft/draft.h), so a refusal may keep it open

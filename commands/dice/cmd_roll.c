@@ -149,14 +149,12 @@ expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf,
 	return buf;
 }
 
-/* Logs a roll: its canonical text (with label, the label option's when
- * the text has none) and its totals; one the channel saw in the roll log,
- * a secret one (gm: the key of the GM it went to, else NULL) in the GM's
- * secret log. */
+/* Logs a roll (rollchan_log_roll): its canonical text (with label, the
+ * label option's when the text has none) and its totals; a secret one
+ * (gm: the key of the GM it went to, else NULL) in the GM's secret log. */
 static void
 log_roll(struct invocation *inv, const struct dice_result *res, const char *label, const char *gm)
 {
-	struct rollchan *rc = rollchan_of(inv->chan);
 	char what[ROLLCHAN_WHAT_MAX * 2], result[ROLLCHAN_RESULT_MAX * 2];
 	struct buf w, t;
 
@@ -181,15 +179,7 @@ log_roll(struct invocation *inv, const struct dice_result *res, const char *labe
 	 * "…" says so. */
 	snprintf(what, sizeof(what), "%s%s", buf_str(&w), w.toobig ? "…" : "");
 	snprintf(result, sizeof(result), "%s%s", buf_str(&t), t.toobig ? "…" : "");
-	/* The roll log is appended alone; the secret one is in the record. */
-	inv->rolled = true;
-	if (gm != NULL) {
-		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);
-		channel_touch(inv->chan);
-	} else {
-		rollchan_log(rc, inv->now, inv->from->user_name, what, result);
-		channel_append(inv->chan);
-	}
+	rollchan_log_roll(inv, what, result, gm);
 	buf_free(&w);
 	buf_free(&t);
 }
@@ -416,9 +406,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 	if (!action.toobig && who != ROLL_SECRET && !compact)
 		reply_button(out, "Roll again", buf_str(&action));
 	buf_free(&action);
-	/* A private conversation with the bot keeps no log: its rolls are the
-	 * invoker's alone, and a stranger who rolls there leaves nothing. */
-	if (who != ROLL_PRIVATE && !inv->from->direct)
+	if (who != ROLL_PRIVATE)
 		log_roll(inv, res, who == ROLL_SECRET ? label : NULL, to);
 	dice_result_free(res);
 }

@@ -197,25 +197,16 @@ trace_lines(struct reply *out, const struct roll_table_trace *tr, const struct t
 		    ROLL_TABLE_ROLLS_MAX);
 }
 
-/* Logs the roll where the channel keeps its rolls (not in a private
- * conversation, which keeps none): a secret one (gm: the key of the GM it
- * went to, else NULL) in the GM's secret log. */
+/* Logs the roll on the table called name (rollchan_log_roll): a secret
+ * one (gm: the key of the GM it went to, else NULL) in the GM's secret
+ * log. */
 static void
 log_roll(struct invocation *inv, const char *name, const char *result, const char *gm)
 {
-	struct rollchan *rc;
 	char what[ROLLCHAN_WHAT_MAX * 2]; /* the log cuts it, on a character */
 
-	if (inv->from->direct)
-		return;
-	rc = rollchan_of(inv->chan);
 	snprintf(what, sizeof(what), "table %s", name);
-	inv->rolled = true;
-	if (gm != NULL)
-		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);
-	else
-		rollchan_log(rc, inv->now, inv->from->user_name, what, result);
-	channel_touch(inv->chan);
+	rollchan_log_roll(inv, what, result, gm);
 }
 
 void
