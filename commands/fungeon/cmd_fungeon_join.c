@@ -142,6 +142,17 @@ words_level(const char *cls, int *n)
 	return -1;
 }
 
+/* Writes the level option as typed ("3") into level; returns false, with
+ * level left as it was, when none was typed. */
+static bool
+level_typed(const struct invocation *inv, char *level, size_t len)
+{
+	if (!invocation_has(inv, "level"))
+		return false;
+	snprintf(level, len, "%lld", (long long)invocation_int(inv, "level", 0));
+	return true;
+}
+
 /* Refuses a class of several words that holds a level, quoted or joined
  * by - ("level 3", "wizard 3", "wizard-3": recheck F7), in one sentence
  * naming the command to type. Returns 0, or -1 with an error. */
@@ -155,12 +166,12 @@ class_words_no_level(struct invocation *inv, const char *name, const char *cls, 
 
 	if (at < 0)
 		return 0;
-	if (invocation_has(inv, "level"))
-		snprintf(level, sizeof(level), "%lld", (long long)invocation_int(inv, "level", 0));
-	else if (n > 0)
-		snprintf(level, sizeof(level), "%d", n);
-	else
-		snprintf(level, sizeof(level), "LEVEL");
+	if (!level_typed(inv, level, sizeof(level))) {
+		if (n > 0)
+			snprintf(level, sizeof(level), "%d", n);
+		else
+			snprintf(level, sizeof(level), "LEVEL");
+	}
 	for (len = (size_t)at; len > 0 && strchr(" -_\t", cls[len - 1]) != NULL; len--)
 		;
 	if (len == 0)
@@ -356,13 +367,12 @@ static void
 type_routed(struct invocation *inv, const struct fungeon_member *m, struct reply *out)
 {
 	char level[24] = "";
+	bool typed = level_typed(inv, level, sizeof(level));
 
-	if (invocation_has(inv, "level"))
-		snprintf(level, sizeof(level), " %lld", (long long)invocation_int(inv, "level", 0));
 	reply_add(out, 0,
 	          " %s is taken as the class type, the damage the class bonus counts against; if "
-	          "\"%s %s\" is one class, quote it (/fungeon join %s \"%s %s\"%s).",
-	          m->ctype, m->cls, m->ctype, m->name, m->cls, m->ctype, level);
+	          "\"%s %s\" is one class, quote it (/fungeon join %s \"%s %s\"%s%s).",
+	          m->ctype, m->cls, m->ctype, m->name, m->cls, m->ctype, typed ? " " : "", level);
 }
 
 /* At the entrance a join or leave moves the floor with Party Min. */

@@ -481,23 +481,25 @@ copy_source(struct invocation *inv, const char *from, struct reply *out)
 {
 	char key[KEY_MAX];
 	struct channel *src = NULL;
-	bool failed = false, mine = copy_from_me(inv, from);
+	bool failed = false, mine = copy_from_me(inv, from), named = mine;
 	const char *gm;
 
-	if (mine) {
+	if (mine)
 		snprintf(key, sizeof(key), "%s", inv->from->user_key);
-	} else if (!invocation_channel_named(inv, from, key)) {
-		if (strcasecmp(from, "me") == 0) {
-			copy_me_elsewhere(out);
-			return NULL;
-		}
+	else
+		named = invocation_channel_named(inv, from, key);
+	/* from:me off IRC (no channel on Discord, on the console one called
+	 * me) is refused with the GM seat's check below, unless the invoker
+	 * holds that seat. */
+	if (!named && strcasecmp(from, "me") != 0) {
 		reply_error(out,
 		            "'%.40s' is not a channel here: name it as #channel (on Discord a "
 		            "mention or its id).",
 		            from);
 		return NULL;
 	}
-	src = state_channel_read(inv->state, key, &failed);
+	if (named)
+		src = state_channel_read(inv->state, key, &failed);
 	if (failed) {
 		reply_error(out,
 		            "The record of %.40s cannot be read just now; try again in a moment.",
@@ -516,17 +518,14 @@ copy_source(struct invocation *inv, const char *from, struct reply *out)
 		            channel_gm_name(src));
 		return NULL;
 	}
-	if (!mine && (gm == NULL || strcmp(gm, inv->from->user_key) != 0) &&
-	    strcasecmp(from, "me") == 0) {
-		copy_me_elsewhere(out);
-		return NULL;
-	}
 	if (!mine && (gm == NULL || strcmp(gm, inv->from->user_key) != 0)) {
-		reply_error(
-		    out,
-		    "You are not the GM of %.40s: tables are copied from a channel where you "
-		    "hold the GM seat.",
-		    from);
+		if (strcasecmp(from, "me") == 0)
+			copy_me_elsewhere(out);
+		else
+			reply_error(out,
+			            "You are not the GM of %.40s: tables are copied from a channel "
+			            "where you hold the GM seat.",
+			            from);
 		return NULL;
 	}
 	if (src == NULL || tables_state_peek(src) == NULL) {
