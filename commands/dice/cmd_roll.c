@@ -407,7 +407,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 		reply_button(out, "Roll again", buf_str(&action));
 	buf_free(&action);
 	if (who != ROLL_PRIVATE)
-		log_roll(inv, res, who == ROLL_SECRET ? label : NULL, to);
+		log_roll(inv, res, label, to);
 	dice_result_free(res);
 }
 

@@ -507,6 +507,22 @@ log_counts_in_words(void **unused)
 	                                   "  just now | al | 1d1 | 1\n");
 }
 
+/* An open roll's label option is in /log after its dice, as a label typed
+ * after '#' is there and a secret roll's label option is in /log secret
+ * ("1d1 # fire"); over a saved roll's label too, as the roll showed. */
+static void
+label_option_in_the_log(void **unused)
+{
+	run_as("al", "/roll 1d1 label:fire");
+	run_as("al", "/roll 1d1 # ice");
+	run_as("al", "/save atk 1d1+5 # attack");
+	run_as("al", "/roll atk label:smite");
+	assert_plain(run_as("al", "/log"), "The last 3 rolls here, newest first\n"
+	                                   "  just now | al | 1d1 + 5 # smite | 6\n"
+	                                   "  just now | al | 1d1 # ice | 1\n"
+	                                   "  just now | al | 1d1 # fire | 1\n");
+}
+
 /* newcomer F10: a roll's button carries its command whatever its length
  * (the console shows it; Discord's transport keeps one too long for its
  * button's id). */
@@ -615,6 +631,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(empty_label_is_none, setup, teardown),
 	    cmocka_unit_test_setup_teardown(long_roll_keeps_its_button, setup, teardown),
 	    cmocka_unit_test_setup_teardown(log_counts_in_words, setup, teardown),
+	    cmocka_unit_test_setup_teardown(label_option_in_the_log, setup, teardown),
 	    cmocka_unit_test_setup_teardown(long_texts_log_whole_characters, setup, teardown),
 	};
 
