@@ -27,12 +27,12 @@
 # never run at the same time; a lane that holds the "alone" claim runs one,
 # the others meanwhile take the rest.
 #
-# $INTEGRATION_BESIDE, if set, is a command run beside the lanes, on the
-# CPU they leave idle: under SCHED_IDLE (chrt --idle), so that a script's
-# bot, fake server or client always runs first when it has work. make
-# test gives it the builds and the fuzz smoke runs, which have no clock
-# to meet. Its output is printed when the lanes are done, and its failure
-# fails the run.
+# $INTEGRATION_BESIDE, if set, is a command run beside the scripts, from
+# the first to the last, on the CPU they leave idle: under SCHED_IDLE
+# (chrt --idle), so that a script's bot, fake server or client always runs
+# first when it has work. make test gives it the builds and the fuzz smoke
+# runs, which have no clock to meet. Its output is printed when the
+# scripts are done, and its failure fails the run.
 set -u
 # What systemd gives a service is not the tests' to inherit: a run of this
 # under a unit would otherwise make each delver here a service.
@@ -153,12 +153,6 @@ lane() {
 	return $s
 }
 
-status=0
-for name in $first; do
-	[ -f "tests/integration/$name.sh" ] || continue
-	one "$name" || status=1
-done
-
 beside_pid=""
 if [ -n "${INTEGRATION_BESIDE:-}" ]; then
 	idle="chrt --idle 0"
@@ -166,6 +160,13 @@ if [ -n "${INTEGRATION_BESIDE:-}" ]; then
 	$idle sh -c "$INTEGRATION_BESIDE" > build/beside.log 2>&1 &
 	beside_pid=$!
 fi
+trap 'kill $beside_pid 2>/dev/null; exit 130' INT TERM
+
+status=0
+for name in $first; do
+	[ -f "tests/integration/$name.sh" ] || continue
+	one "$name" || status=1
+done
 
 pids=""
 n=0
