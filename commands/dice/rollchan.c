@@ -48,10 +48,8 @@ rollchan_of(struct channel *ch)
 static void
 log_text(char *dst, size_t size, const char *src)
 {
-	size_t len = strlen(src), ok = 0, n;
+	size_t len = strlen(src), ok = utf8_valid_len(src, len);
 
-	while (ok < len && (n = utf8_seq_len(src + ok, len - ok)) > 0)
-		ok += n;
 	if (ok == len && len < size) {
 		memcpy(dst, src, len + 1);
 		return;

@@ -34,8 +34,8 @@ utf8_seq_len(const char *s, size_t len)
 	return utf8_decode(s, len, &cp);
 }
 
-bool
-utf8_valid(const char *str, size_t len)
+size_t
+utf8_valid_len(const char *str, size_t len)
 {
 	size_t i = 0;
 
@@ -55,10 +55,16 @@ utf8_valid(const char *str, size_t len)
 			break;
 		n = utf8_seq_len(str + i, len - i);
 		if (n == 0)
-			return false;
+			break;
 		i += n;
 	}
-	return true;
+	return i;
+}
+
+bool
+utf8_valid(const char *str, size_t len)
+{
+	return utf8_valid_len(str, len) == len;
 }
 
 size_t

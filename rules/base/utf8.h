@@ -13,6 +13,11 @@
  * them check separately. */
 bool utf8_valid(const char *s, size_t len);
 
+/* The length of the longest prefix of s[0..len) that is well-formed UTF-8
+ * (as utf8_valid() judges it): len when the whole is, else the offset of
+ * the first byte that starts no well-formed sequence. */
+size_t utf8_valid_len(const char *s, size_t len);
+
 /* Decodes the well-formed UTF-8 sequence at the start of s[0..len) into
  * *cp and returns its length (1-4); returns 0, leaving *cp as it was, when
  * the bytes there are not well-formed or len is 0. This is the one decoder

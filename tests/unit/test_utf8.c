@@ -124,6 +124,46 @@ whole_strings(void **unused)
 	assert_int_equal(utf8_cut(ok, strlen(ok), 100), strlen(ok));
 }
 
+#define PREFIX(s) utf8_valid_len((s), sizeof(s) - 1)
+
+/* The well-formed prefix ends just before the first sequence that is cut
+ * short, overlong or a surrogate, wherever it stands (after a run of
+ * eight ASCII bytes or more, which is checked a word at a time); what
+ * follows that sequence is not counted, well-formed or not. */
+static void
+valid_prefix(void **unused)
+{
+	(void)unused;
+	assert_int_equal(utf8_valid_len("", 0), 0);
+	assert_int_equal(utf8_valid_len("abc", 0), 0);
+	assert_int_equal(PREFIX("d\xc3\xa9 \xe2\x97\x86 \xf0\x9f\x8e\xb2"), 12); /* whole */
+	assert_int_equal(PREFIX("a\0b"), 3);
+	/* cut short: at the end, before more text, after an ASCII run */
+	assert_int_equal(PREFIX("ab\xe2\x82"), 2);
+	assert_int_equal(PREFIX("\xe2\x82"), 0);
+	assert_int_equal(PREFIX("d\xc3\xa9\xc3"), 3);
+	assert_int_equal(PREFIX("ab\xe2\x82xyz"), 2);
+	assert_int_equal(PREFIX("abcdefghij\xf0\x9f\x8e"), 10);
+	assert_int_equal(PREFIX("abcdefgh\xe2\x82\xac\xe2\x82"), 11);
+	/* overlong */
+	assert_int_equal(PREFIX("x\xc0\x80y"), 1);
+	assert_int_equal(PREFIX("\xc1\xbf"), 0);
+	assert_int_equal(PREFIX("d\xc3\xa9\xe0\x9f\xbf"), 3);
+	assert_int_equal(PREFIX("abcdefgh\xf0\x8f\xbf\xbf"
+	                        "abcdefgh"),
+	                 8);
+	/* surrogates, and past U+10FFFF */
+	assert_int_equal(PREFIX("ab\xed\xa0\x80"), 2);
+	assert_int_equal(PREFIX("\xed\x9f\xbf\xed\xbf\xbf"), 3); /* U+D7FF, then U+DFFF */
+	assert_int_equal(PREFIX("abcdefghijklmnop\xed\xb0\x80q"), 16);
+	assert_int_equal(PREFIX("\xf4\x8f\xbf\xbf\xf4\x90\x80\x80"), 4);
+	/* a stray byte stops it; well-formed text after does not count */
+	assert_int_equal(PREFIX("a\xff"
+	                        "bcdefghijklmnop"),
+	                 1);
+	assert_int_equal(PREFIX("abcdefg\x80"), 7);
+}
+
 /* Each byte that starts no well-formed sequence becomes U+FFFD; good
  * sequences, NUL included, pass unchanged. */
 static void
@@ -256,7 +296,7 @@ main(void)
 	    cmocka_unit_test(sequence_lengths), cmocka_unit_test(ill_formed_sequences),
 	    cmocka_unit_test(whole_strings),    cmocka_unit_test(repair),
 	    cmocka_unit_test(case_folded),      cmocka_unit_test(decoded),
-	    cmocka_unit_test(emoji_joiners),
+	    cmocka_unit_test(emoji_joiners),    cmocka_unit_test(valid_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
