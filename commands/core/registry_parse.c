@@ -23,9 +23,8 @@ struct token {
 	char *unq; /* the token with quotes removed, in the caller's store */
 };
 
-/* Whether v is one of o's choices. */
-static bool
-is_choice(const struct cmd_opt *o, const char *v)
+bool
+registry_parse_choice(const struct cmd_opt *o, const char *v)
 {
 	for (size_t i = 0; o->choices[i] != NULL; i++)
 		if (strcasecmp(o->choices[i], v) == 0)
@@ -366,7 +365,8 @@ select_subs(struct invocation *inv, struct token *tok, size_t ntok, size_t *used
 			/* Nor when it is a slip for a subcommand and no value
 			 * the default one's first option allows ("tabel"). */
 			if (s != NULL && *used < ntok && s->opts != NULL &&
-			    s->opts[0].choices != NULL && !is_choice(&s->opts[0], tok[*used].unq)) {
+			    s->opts[0].choices != NULL &&
+			    !registry_parse_choice(&s->opts[0], tok[*used].unq)) {
 				char dym[64];
 
 				suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
@@ -447,7 +447,7 @@ takes(const struct cmd_opt *o, const char *v)
 		return registry_parse_bool(v, strlen(v), &b);
 	}
 	case OPT_STRING:
-		return o->choices == NULL || is_choice(o, v);
+		return o->choices == NULL || registry_parse_choice(o, v);
 	case OPT_USER:
 		return true;
 	}

@@ -56,6 +56,10 @@ int registry_parse_select(struct invocation *inv, const char *const *names, stru
  */
 int registry_parse_words(const char *line, size_t len, char *store, const char **words);
 
+/* Whether v is one of the choices of option o (which has choices), whatever
+ * its case. */
+bool registry_parse_choice(const struct cmd_opt *o, const char *v);
+
 /*
  * Reads v (len bytes) as a yes/no option's value, whatever its case: true,
  * yes, on or 1 set *b true; false, no, off or 0 set it false. Returns

@@ -271,25 +271,33 @@ bargain_fn(struct invocation *inv, struct reply *out)
 	reply_nl(out);
 }
 
-/* The n words at w joined by single blanks into buf (len bytes). */
+/* The n words at w joined by single blanks into buf (len bytes), cut to
+ * len - 1 bytes. */
 static void
 join_words(const char *const *w, size_t n, char *buf, size_t len)
 {
+	size_t at = 0;
+
 	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", i ? " " : "", w[i]);
+	for (size_t i = 0; i < n && at < len; i++) {
+		int r = snprintf(buf + at, len - at, "%s%s", i ? " " : "", w[i]);
+
+		if (r < 0)
+			break;
+		at += (size_t)r;
+	}
 }
 
 /*
  * /bargain's refused line read again with the channel's vendors
  * (registry.h, misread): "/bargain Old Gus sword sell" bound Old to vendor,
  * Gus to item, and refused sword as the deal. The words up to the first
- * sell or buy are read as the vendors met here read them: the longest run
- * of words from the start that names one is the vendor, the words after it
- * the item. When that vendor or that item is several words, the refusal
- * says to quote them and shows the line so typed. A line that names its
- * vendor or item with vendor: or item:, or has more words after the deal
- * than its roll, is left to the registry.
+ * of the deal option's choices (sell or buy) are read as the vendors met
+ * here read them: the longest run of words from the start that names one
+ * is the vendor, the words after it the item. When that vendor or that
+ * item is several words, the refusal says to quote them and shows the line
+ * so typed. A line that names its vendor or item with vendor: or item:, or
+ * has more words after the deal than its roll, is left to the registry.
  */
 static bool
 bargain_misread(struct invocation *inv, struct reply *out)
@@ -298,10 +306,11 @@ bargain_misread(struct invocation *inv, struct reply *out)
 	    item[CMD_LINE_MAX + 1];
 	const char *w[REGISTRY_WORDS_MAX], *pos[REGISTRY_WORDS_MAX], *roll = NULL;
 	struct procedure_state *s = channel_mod_peek(inv->chan, CHANMOD_PROC);
-	int nw = registry_parse_words(inv->line, inv->line_len, store, w);
+	int nw = registry_parse_words(inv->line, inv->line_len, store, w),
+	    o = registry_opt_index(inv->cmd, "deal", strlen("deal"));
 	size_t n = 0, deal, k;
 
-	if (s == NULL || nw < 1 || inv->line_len > CMD_LINE_MAX)
+	if (s == NULL || nw < 1 || inv->line_len > CMD_LINE_MAX || o < 0)
 		return false;
 	for (int i = 1; i < nw; i++) {
 		const char *colon = strchr(w[i], ':');
@@ -314,7 +323,7 @@ bargain_misread(struct invocation *inv, struct reply *out)
 			return false;
 	}
 	for (deal = 2; deal < n; deal++)
-		if (strcasecmp(pos[deal], "sell") == 0 || strcasecmp(pos[deal], "buy") == 0)
+		if (registry_parse_choice(&inv->cmd->opts[o], pos[deal]))
 			break;
 	if (deal >= n || n - deal - 1 > (roll == NULL ? 1u : 0u))
 		return false;
