@@ -750,6 +750,27 @@ bargain_says_to_quote_names_of_several_words(void **unused)
 	ok("alice", "bargain \"Old Gus\" \"long sword\" sell +3");
 }
 
+/* A line the vendors met here do not read better keeps the refusal the
+ * registry made of it, whole: an error, the same reply as in a channel
+ * that met no vendor. */
+static void
+bargain_refusal_not_read_better_stands_whole(void **unused)
+{
+	static const char line[] = "bargain Young Gus sword sell";
+	char *here, *elsewhere;
+
+	(void)unused;
+	ok("gm", "vendor Old Gus");
+	elsewhere = reply_plain(run_in("bazaar", "alice", line));
+	here = reply_plain(run("alice", line));
+	assert_true(reply_is_error(cr.last));
+	assert_string_equal(here, "Deal must be one of sell, buy (got 'sword'); usage: /bargain "
+	                          "<vendor> <item> <sell|buy> [roll]\n");
+	assert_string_equal(here, elsewhere);
+	free(here);
+	free(elsewhere);
+}
+
 int
 main(void)
 {
@@ -763,6 +784,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(settings_shown_are_the_dies, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bargain_once_per_item, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bargain_says_to_quote_names_of_several_words, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(bargain_refusal_not_read_better_stands_whole, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
