@@ -116,11 +116,9 @@ run(void *ctx, struct request *req)
 	invocation_seat(inv);
 	names_now(inv);
 	if (inv->misread) {
-		/* the refusal again, unless the command reads the line better
-		 * with the channel's records (registry.h, misread) */
-		if (!inv->cmd->misread(inv, out))
-			(void)registry_parse_in(dispatch_commands(d), inv->line, inv->line_len, inv,
-			                        out);
+		/* the registry's refusal stands, unless the command reads the
+		 * line better with the channel's records (registry.h, misread) */
+		(void)inv->cmd->misread(inv, out);
 		return;
 	}
 	for (size_t i = 0; i < 3 && inv->path[i] != NULL; i++) {
@@ -166,11 +164,8 @@ parse(struct dispatch *d, struct request *req)
 	inv->line = line;
 	inv->line_len = len;
 	if (registry_parse_in(dispatch_commands(d), line, len, inv, out) < 0 && inv->cmd != NULL &&
-	    inv->cmd->misread != NULL) {
-		/* read again once the channel's records are here (run) */
-		reply_clear(out);
-		inv->misread = true;
-	}
+	    inv->cmd->misread != NULL)
+		inv->misread = true; /* read again once the channel's records are here (run) */
 }
 
 /* req's changes were kept: the panels of the channels it changed are

@@ -87,8 +87,9 @@ struct invocation {
 	const char *line;
 	size_t line_len;
 	/* The registry refused the typed line and the command reads refused
-	 * lines again (struct command's misread): the runner asks it, or makes
-	 * the registry's refusal again; the handler never runs. */
+	 * lines again (struct command's misread): the runner asks it, and the
+	 * registry's refusal stands unless it gives a better one; the handler
+	 * never runs. */
 	bool misread;
 	/* Made behind the GM's screen: the undo history keeps a step for it
 	 * whatever it changed and names it to players as made behind the

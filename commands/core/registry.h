@@ -105,10 +105,12 @@ struct command {
 	/*
 	 * Reads again a typed line of this command that the registry refused,
 	 * once the channel's records are loaded (inv->chan, inv->line and
-	 * inv->line_len are set, no option is bound): when those records show
-	 * what the words meant (a vendor's name of several words typed without
-	 * quotes), writes that refusal to out and returns true; false keeps the
-	 * registry's. It changes nothing. NULL: the registry's refusal stands.
+	 * inv->line_len are set, no option is bound; out holds the registry's
+	 * refusal): when those records show what the words meant (a vendor's
+	 * name of several words typed without quotes), replaces that refusal
+	 * with its own (reply_error) and returns true; otherwise leaves out as
+	 * it is and returns false. It changes nothing. NULL: the registry's
+	 * refusal stands.
 	 */
 	bool (*misread)(struct invocation *inv, struct reply *out);
 };

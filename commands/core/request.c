@@ -229,7 +229,8 @@ request_set_runner(struct request *req, request_run_fn fn, void *ctx)
 bool
 request_runnable(const struct request *req)
 {
-	return !req->ran && req->run != NULL && req->inv.cmd != NULL && !reply_is_error(req->reply);
+	return !req->ran && req->run != NULL && req->inv.cmd != NULL &&
+	       (!reply_is_error(req->reply) || req->inv.misread);
 }
 
 void
