@@ -4,12 +4,14 @@
  * usage() must match the man page, bot/delver.8 (a test checks both ways).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cJSON.h>
 #include <sqlite3.h>
@@ -118,6 +120,31 @@ parse_count(const char *s, unsigned long long max)
 	return (long long)v;
 }
 
+/*
+ * Opens /dev/null on each of the standard descriptors 0, 1 and 2 that is
+ * closed, before anything else takes their numbers: an event loop's epoll
+ * or an internal pipe on fd 0-2 would be read as the console's input,
+ * written to as the log, and closed by libuv as if it were a standard
+ * stream (which aborts). Exits with status 1 when /dev/null cannot be
+ * opened (APP_EXIT_FAILURE).
+ */
+static void
+hold_standard_fds(void)
+{
+	int fd;
+
+	while ((fd = open("/dev/null", O_RDWR)) >= 0 && fd <= STDERR_FILENO)
+		;
+	if (fd < 0) {
+		fprintf(stderr,
+		        "error: cannot open /dev/null to hold a closed standard descriptor: %s; "
+		        "exiting with status %d\n",
+		        strerror(errno), APP_EXIT_FAILURE);
+		exit(APP_EXIT_FAILURE);
+	}
+	close(fd);
+}
+
 /* Copies the persistence option name, just parsed into po, into o. */
 static void
 set_persist(struct app_opts *o, const struct persist_opts *po, const char *name)
@@ -184,6 +211,7 @@ main(int argc, char **argv)
 	 * from an arena for the trees of records being encoded (json.h). */
 	cJSON_Hooks json_hooks = {.malloc_fn = json_malloc, .free_fn = json_free};
 
+	hold_standard_fds();
 	cJSON_InitHooks(&json_hooks);
 	/* SQLite gives a connection its cache pages one by one as they are
 	 * used, not 20 at its first read (about 87 KB that connections reading

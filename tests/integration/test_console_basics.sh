@@ -34,4 +34,24 @@ You are bob; /as NAME changes it.
 bob> /channel
 You are in channel crypt; /channel NAME changes it."
 [ "$out" = "$want" ] || { printf 'names from the command line:\n%s\n' "$out"; exit 1; }
+# Closed standard descriptors are held open on /dev/null before anything
+# else takes their numbers: with stdin closed the console reads an empty
+# input and stops cleanly (the event loop's epoll once took fd 0 and the
+# stop aborted), and a change piped in with stdout and stderr closed is kept.
+state=$(mktemp -d)
+"$DELVER" --state-dir "$state" --console <&-
+rc=$?
+[ "$rc" -eq 0 ] || { echo "stdin closed: exit $rc, not 0"; exit 1; }
+printf '/save hit 1d20+4\n' | "$DELVER" --state-dir "$state" --console --user gm >&- 2>&-
+rc=$?
+[ "$rc" -eq 0 ] || { echo "stdout and stderr closed: exit $rc, not 0"; exit 1; }
+out=$(printf '/saved\n' | "$DELVER" --state-dir "$state" --console --color never --user gm 2>&1)
+case "$out" in
+*"hit"*"1d20+4"*) ;;
+*) printf 'the save made with stdout and stderr closed:\n%s\n' "$out"; exit 1 ;;
+esac
+"$DELVER" --state-dir "$state" --console <&- >&- 2>&-
+rc=$?
+rm -rf "$state"
+[ "$rc" -eq 0 ] || { echo "all three closed: exit $rc, not 0"; exit 1; }
 echo "ok   console_basics"
