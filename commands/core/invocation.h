@@ -101,7 +101,7 @@ struct invocation {
 	 * alone may know). */
 	bool screened;
 	/* The command kept a roll in the channel's log (/log, /log secret;
-	 * set by rollchan_log_roll, commands/dice/rollchan.h): when the store
+	 * set by roll_log_keep, commands/dice/roll_log.h): when the store
 	 * cannot keep it, the refusal names a roll, not a change
 	 * (commands/core/request.h). False when the handler starts. */
 	bool rolled;

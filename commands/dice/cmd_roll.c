@@ -11,6 +11,7 @@
 
 #include "commands/core/registry_parse.h"
 #include "commands/dice/roll_line.h"
+#include "commands/dice/roll_log.h"
 #include "commands/dice/rollchan.h"
 #include "commands/gm/gm_screen.h"
 #include "rules/base/buf.h"
@@ -149,7 +150,7 @@ expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf,
 	return buf;
 }
 
-/* Logs a roll (rollchan_log_roll): its canonical text (with label, the
+/* Logs a roll (roll_log_keep): its canonical text (with label, the
  * label option's when the text has none) and its totals; a secret one
  * (gm: the key of the GM it went to, else NULL) in the GM's secret log. */
 static void
@@ -179,7 +180,7 @@ log_roll(struct invocation *inv, const struct dice_result *res, const char *labe
 	 * "…" says so. */
 	snprintf(what, sizeof(what), "%s%s", buf_str(&w), w.toobig ? "…" : "");
 	snprintf(result, sizeof(result), "%s%s", buf_str(&t), t.toobig ? "…" : "");
-	rollchan_log_roll(inv, what, result, gm);
+	roll_log_keep(inv, what, result, gm);
 	buf_free(&w);
 	buf_free(&t);
 }

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commands/core/invocation.h"
 #include "rules/base/buf.h"
 #include "rules/base/json.h"
 #include "rules/base/mem.h"
@@ -89,24 +88,6 @@ rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char *wha
 {
 	ring_push(rc->log, ROLLCHAN_LOG_MAX, &rc->nlog, &rc->head, when, who, what, result);
 	rc->count++;
-}
-
-void
-rollchan_log_roll(struct invocation *inv, const char *what, const char *result, const char *gm)
-{
-	struct rollchan *rc;
-
-	if (inv->from->direct)
-		return;
-	rc = rollchan_of(inv->chan);
-	inv->rolled = true;
-	if (gm != NULL) {
-		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);
-		channel_touch(inv->chan);
-	} else {
-		rollchan_log(rc, inv->now, inv->from->user_name, what, result);
-		channel_append(inv->chan);
-	}
 }
 
 const struct rollchan_entry *

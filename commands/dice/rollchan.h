@@ -36,8 +36,6 @@
 #include "commands/core/reply.h"
 #include "commands/core/state.h"
 
-struct invocation;
-
 #define ROLLCHAN_LOG_MAX    20  /* rolls a channel's log keeps */
 #define ROLLCHAN_WHAT_MAX   128 /* bytes of a logged roll's text, with the NUL */
 #define ROLLCHAN_RESULT_MAX 64  /* bytes of a logged result, with the NUL */
@@ -99,24 +97,12 @@ extern const struct chanmod rollchan_mod;
 /* The channel's dice state, created on first use. */
 struct rollchan *rollchan_of(struct channel *ch);
 
-/*
- * Keeps a roll the invoker made (its text, label included, and its result)
- * where the channel keeps its rolls: an open one (gm NULL) in the roll log,
- * appended alone (channel_append()), a secret one in the secret log for
- * the GM of user key gm, which is in the record (channel_touch()). Marks
- * inv rolled: a store that cannot keep it refuses a roll, not a change
- * (commands/core/request.h). A private conversation with the bot keeps no
- * log (its rolls are the invoker's alone, and a stranger who rolls there
- * leaves nothing): there it does nothing.
- */
-void rollchan_log_roll(struct invocation *inv, const char *what, const char *result,
-                       const char *gm);
-
 /* Appends a roll to the log, dropping the oldest when full. A text too
  * long to fit, or one that stops being well-formed UTF-8 at some byte (a
  * caller's cut), is cut on a character boundary before that byte and
  * ends in "…": an entry is always one the store can read back. The
- * caller calls channel_append(). */
+ * caller calls channel_append(). A command keeps the roll it made through
+ * roll_log_keep() (commands/dice/roll_log.h), which calls this. */
 void rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char *what,
                   const char *result);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands/dice/cmd_roll.h"
+#include "commands/dice/roll_log.h"
 #include "commands/dice/rollchan.h"
 #include "commands/tables/tables_state.h"
 #include "commands/tables/tables_use.h"
@@ -197,7 +198,7 @@ trace_lines(struct reply *out, const struct roll_table_trace *tr, const struct t
 		    ROLL_TABLE_ROLLS_MAX);
 }
 
-/* Logs the roll on the table called name (rollchan_log_roll): a secret
+/* Logs the roll on the table called name (roll_log_keep): a secret
  * one (gm: the key of the GM it went to, else NULL) in the GM's secret
  * log. */
 static void
@@ -206,7 +207,7 @@ log_roll(struct invocation *inv, const char *name, const char *result, const cha
 	char what[ROLLCHAN_WHAT_MAX * 2]; /* the log cuts it, on a character */
 
 	snprintf(what, sizeof(what), "table %s", name);
-	rollchan_log_roll(inv, what, result, gm);
+	roll_log_keep(inv, what, result, gm);
 }
 
 void
