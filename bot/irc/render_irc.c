@@ -413,7 +413,7 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 		if (b->kind == RB_TABLE) {
 			if (render_irc_table_is_rolled(b))
 				render_irc_table_rolled(b, o, &line, out);
-			else if (lay == LAYOUT_BRIEF)
+			else if (lay == LAYOUT_BRIEF && !b->records)
 				render_irc_table_brief(b, o, &line, out);
 			else
 				render_irc_table_rows(b, lay == LAYOUT_FULL, o, &line, out);

@@ -24,7 +24,8 @@
  * line. Short lines are packed together (" · " apart) when that takes
  * fewer IRC lines; a message longer than max_lines lines is summarised,
  * in steps until it fits: tables shrink to their highlighted row (or to a
- * list of their first column), detail to its count ("1000 dice"), and
+ * list of their first column, unless their rows are records such as a
+ * log's: those keep whole rows), detail to its count ("1000 dice"), and
  * working blocks (how a result was reached) are left out; what
  * still does not fit is cut, the last line saying how much was left out.
  * Each logical line is cut to the budget (irc_fmt_split).

@@ -427,23 +427,37 @@ reply_table(struct reply *r, int ncols, const char *const *header)
 	r->line_open[r->cur] = false;
 }
 
+/* The newest table of the current message, or NULL. */
+static struct reply_block *
+newest_table(struct reply *r)
+{
+	struct reply_msg *m = &r->msg[r->cur];
+
+	for (size_t i = m->nblocks; i > 0; i--)
+		if (m->blocks[i - 1].kind == RB_TABLE)
+			return &m->blocks[i - 1];
+	return NULL;
+}
+
+void
+reply_table_records(struct reply *r)
+{
+	struct reply_block *b = newest_table(r);
+
+	if (b != NULL)
+		b->records = true;
+}
+
 void
 reply_row(struct reply *r, bool highlight, const char *const *cells)
 {
-	struct reply_msg *m = &r->msg[r->cur];
-	struct reply_block *b = NULL;
+	struct reply_block *b = newest_table(r);
 	struct reply_row *row;
 	size_t cap;
 
-	for (size_t i = m->nblocks; i > 0; i--) {
-		if (m->blocks[i - 1].kind == RB_TABLE) {
-			b = &m->blocks[i - 1];
-			break;
-		}
-	}
 	if (b == NULL) {
 		reply_table(r, 1, NULL);
-		b = &m->blocks[m->nblocks - 1];
+		b = newest_table(r);
 	}
 	cap = implied_cap(b->nrows);
 	b->rows = grow_array(r, b->rows, &cap, b->nrows + 1, sizeof(*b->rows));

@@ -132,6 +132,11 @@ struct reply_block {
 	 * renderer short of room may leave out: the lines that say the result
 	 * stay (reply_working). */
 	bool working;
+	/* RB_TABLE: each row is a record whose first column does not name it
+	 * (a log's "when"): a renderer short of room keeps whole rows and says
+	 * how many it left out, rather than listing the first column
+	 * (reply_table_records). */
+	bool records;
 };
 
 struct reply_button {
@@ -273,6 +278,8 @@ void reply_line(struct reply *r, unsigned style, const char *fmt, ...)
 /* Starts a table of ncols columns (1..16); header may be NULL. Rows added
  * with reply_row go to the newest table. */
 void reply_table(struct reply *r, int ncols, const char *const *header);
+/* Marks the newest table's rows as records (struct reply_block.records). */
+void reply_table_records(struct reply *r);
 void reply_row(struct reply *r, bool highlight, const char *const *cells);
 /* Draws cell col of the newest row in a player's style (a Thwack-O die in
  * a rank table); the cell's text should already carry the player's mark. */

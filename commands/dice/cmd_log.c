@@ -34,6 +34,7 @@ log_table(struct invocation *inv, const struct rollchan *rc, size_t n,
 	static const char *const hdr[] = {"when", "who", "roll", "result"};
 
 	reply_table(out, 4, hdr);
+	reply_table_records(out);
 	for (size_t i = 0; i < n; i++) {
 		const struct rollchan_entry *e = entry(rc, i);
 		char when[32];
@@ -73,6 +74,7 @@ log_secret(struct invocation *inv, struct reply *out, size_t want)
 	else
 		reply_title(out, "The last %zu secret rolls here, newest first", n);
 	reply_table(out, 4, hdr);
+	reply_table_records(out);
 	for (size_t i = 0, shown = 0; i < have && shown < n; i++) {
 		const struct rollchan_entry *e = rollchan_secret_entry(rc, i);
 		char when[32];

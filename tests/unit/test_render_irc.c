@@ -634,6 +634,28 @@ test_render_summarise_brief(void **state)
 	                            "07\x02\x02▶ c3\x0f, c4, c5, c6, c7");
 	render_irc_lines_free(&l);
 	reply_free(r);
+
+	/* recheck3 F10: /log of long rolls shrank to its first column, "when:
+	 * just now, just now, ...", naming no roll. A table of records keeps
+	 * whole rows, the newest first, and says how much it left out. */
+	r = reply_new();
+	reply_table(r, 2, (const char *const[]){"when", "roll"});
+	reply_table_records(r);
+	for (int i = 0; i < 8; i++) {
+		char roll[64];
+		const char *cells[] = {"just now", roll};
+
+		snprintf(roll, sizeof(roll), "1d20 # a roll with a long label number %d", i);
+		reply_row(r, false, cells);
+	}
+	render_irc(msg(r), &o, &l);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.v[0], "just now: 1d20 # a roll with a long label number 0");
+	assert_string_equal(l.v[1], "just now: 1d20 # a roll with a long label number 1");
+	assert_string_equal(l.v[2], "\x03"
+	                            "14… 6 more lines not shown (too long for IRC)\x0f");
+	render_irc_lines_free(&l);
+	reply_free(r);
 }
 
 static void
