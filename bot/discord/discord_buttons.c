@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "bot/discord/discord_proto.h"
 #include "rules/base/mem.h"
@@ -23,13 +25,27 @@ struct discord_buttons {
 };
 
 struct discord_buttons *
-discord_buttons_new(size_t cap)
+discord_buttons_new(size_t cap, uint64_t first)
 {
 	struct discord_buttons *bs = xcalloc(1, sizeof(*bs));
 
 	bs->cap = cap > 0 ? cap : 1;
+	bs->next = first > 0 ? first - 1 : 0;
 	bs->slot = xcalloc(bs->cap, sizeof(*bs->slot));
 	return bs;
+}
+
+uint64_t
+discord_buttons_first(void)
+{
+	uint64_t r = 0;
+	struct timespec ts;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		r = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	}
+	return (r & ((UINT64_C(1) << 48) - 1)) + 1;
 }
 
 void

@@ -7,13 +7,16 @@
  * button whose reply replaces the message it is on (reply_button_update),
  * "u:<line>" and "v:<n>". A pressed button whose line was evicted, or that
  * was made before a restart, has no line any more: it is reported as
- * expired. Nothing here does I/O.
+ * expired. Each run numbers its stored lines from its own starting point
+ * (discord_buttons_new's first), so a number an earlier run gave out never
+ * names a line of this one. Nothing here does I/O.
  */
 #ifndef DELVER_DISCORD_BUTTONS_H
 #define DELVER_DISCORD_BUTTONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct discord_buttons;
 
@@ -24,9 +27,15 @@ enum discord_button_kind {
 	DISCORD_BUTTON_PANEL,   /* a button of the channel's panel */
 };
 
-/* A store remembering the cap most recent long button lines (cap 0: 1).
- * The caller frees it with discord_buttons_free. */
-struct discord_buttons *discord_buttons_new(size_t cap);
+/* A store remembering the cap most recent long button lines (cap 0: 1),
+ * numbered from first (0: 1) on. A daemon passes a number no earlier run
+ * gave out (discord_buttons_first); tests pass their own. The caller frees
+ * it with discord_buttons_free. */
+struct discord_buttons *discord_buttons_new(size_t cap, uint64_t first);
+/* A starting number for this run's store: random, below 2^48, so that
+ * runs' ranges do not meet in practice (time-based if the kernel gives no
+ * randomness). */
+uint64_t discord_buttons_first(void);
 void discord_buttons_free(struct discord_buttons *bs);
 
 /*

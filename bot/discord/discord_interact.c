@@ -49,7 +49,7 @@ discord_interact_new(const struct interact_opts *o)
 	it->answer = o->answer;
 	it->answer_ctx = o->answer_ctx;
 	it->roles = discord_roles_new(o->gm_role);
-	it->buttons = discord_buttons_new(BUTTONS_KEPT);
+	it->buttons = discord_buttons_new(BUTTONS_KEPT, discord_buttons_first());
 	it->seen = xcalloc(SEEN_MAX, sizeof(*it->seen));
 	buf_init(&it->body, BODY_MAX);
 	return it;

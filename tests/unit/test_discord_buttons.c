@@ -25,7 +25,7 @@ long_line(char *out, size_t n, char fill)
 static void
 test_short_line_in_id(void **state)
 {
-	struct discord_buttons *bs = discord_buttons_new(4);
+	struct discord_buttons *bs = discord_buttons_new(4, 1);
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[DISCORD_CUSTOM_ID_MAX];
 
 	assert_int_equal(discord_buttons_id(bs, "roll 1d6", DISCORD_BUTTON_NEW, id, sizeof(id)), 0);
@@ -44,7 +44,7 @@ test_short_line_in_id(void **state)
 static void
 test_long_line_stored(void **state)
 {
-	struct discord_buttons *bs = discord_buttons_new(32);
+	struct discord_buttons *bs = discord_buttons_new(32, 1);
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[200];
 
 	long_line(line, 99, 'y'); /* "a:" + 99 = 101: too long */
@@ -66,7 +66,7 @@ test_long_line_stored(void **state)
 static void
 test_eviction(void **state)
 {
-	struct discord_buttons *bs = discord_buttons_new(4);
+	struct discord_buttons *bs = discord_buttons_new(4, 1);
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[6][150];
 
 	for (int i = 0; i < 6; i++) {
@@ -80,7 +80,7 @@ test_eviction(void **state)
 	assert_string_equal(discord_buttons_action(bs, "b:6", NULL), line[5]);
 	discord_buttons_free(bs);
 	/* A store of capacity 0 keeps one line. */
-	bs = discord_buttons_new(0);
+	bs = discord_buttons_new(0, 1);
 	assert_int_equal(discord_buttons_id(bs, line[0], DISCORD_BUTTON_NEW, id, sizeof(id)), 0);
 	assert_int_equal(discord_buttons_id(bs, line[1], DISCORD_BUTTON_NEW, id, sizeof(id)), 0);
 	assert_null(discord_buttons_action(bs, "b:1", NULL));
@@ -93,7 +93,7 @@ test_eviction(void **state)
 static void
 test_update_buttons(void **state)
 {
-	struct discord_buttons *bs = discord_buttons_new(4);
+	struct discord_buttons *bs = discord_buttons_new(4, 1);
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[150];
 	enum discord_button_kind kind = DISCORD_BUTTON_PANEL;
 
@@ -119,11 +119,41 @@ test_update_buttons(void **state)
 	discord_buttons_free(bs);
 }
 
+/* recheck3 F12: after a restart the store numbered its lines from 1 again,
+ * so an old message's "b:1" ran the first long line of the new run (a GM's
+ * private roll, for a player pressing an old public button). A run that
+ * starts elsewhere never answers an earlier run's number; and two runs'
+ * starting points differ. */
+static void
+test_restart_never_reuses(void **state)
+{
+	struct discord_buttons *before = discord_buttons_new(4, discord_buttons_first()), *after;
+	char id[DISCORD_CUSTOM_ID_MAX + 1], old[DISCORD_CUSTOM_ID_MAX + 1], line[150];
+	uint64_t a = discord_buttons_first(), b = discord_buttons_first();
+
+	(void)state;
+	assert_true(a >= 1 && a <= (UINT64_C(1) << 48));
+	assert_true(b >= 1 && b <= (UINT64_C(1) << 48));
+	assert_true(a != b);
+	long_line(line, 130, 'p');
+	assert_int_equal(discord_buttons_id(before, line, DISCORD_BUTTON_NEW, old, sizeof(old)), 0);
+	discord_buttons_free(before);
+	after = discord_buttons_new(4, discord_buttons_first());
+	long_line(line, 130, 's');
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(
+		    discord_buttons_id(after, line, DISCORD_BUTTON_NEW, id, sizeof(id)), 0);
+	assert_string_not_equal(id, old);
+	assert_null(discord_buttons_action(after, old, NULL));
+	assert_string_equal(discord_buttons_action(after, id, NULL), line);
+	discord_buttons_free(after);
+}
+
 /* A panel's buttons say so ("p:", or "q:" for a stored line). */
 static void
 test_panel_buttons(void **state)
 {
-	struct discord_buttons *bs = discord_buttons_new(4);
+	struct discord_buttons *bs = discord_buttons_new(4, 1);
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[150];
 	enum discord_button_kind kind = DISCORD_BUTTON_NEW;
 
@@ -149,7 +179,7 @@ test_panel_buttons(void **state)
 static void
 test_foreign_ids(void **state)
 {
-	struct discord_buttons *bs = discord_buttons_new(4);
+	struct discord_buttons *bs = discord_buttons_new(4, 1);
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[150];
 
 	long_line(line, 140, 'z');
@@ -168,9 +198,13 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_short_line_in_id), cmocka_unit_test(test_long_line_stored),
-	    cmocka_unit_test(test_eviction),         cmocka_unit_test(test_update_buttons),
-	    cmocka_unit_test(test_panel_buttons),    cmocka_unit_test(test_foreign_ids),
+	    cmocka_unit_test(test_short_line_in_id),
+	    cmocka_unit_test(test_long_line_stored),
+	    cmocka_unit_test(test_eviction),
+	    cmocka_unit_test(test_update_buttons),
+	    cmocka_unit_test(test_panel_buttons),
+	    cmocka_unit_test(test_foreign_ids),
+	    cmocka_unit_test(test_restart_never_reuses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

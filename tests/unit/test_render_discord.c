@@ -573,7 +573,7 @@ test_message_at_the_limit(void **state)
 static void
 test_buttons(void **state)
 {
-	struct discord_buttons *bs = discord_buttons_new(4);
+	struct discord_buttons *bs = discord_buttons_new(4, 1);
 	struct reply *r = reply_new();
 	char long_action[200], long_label[200];
 	const cJSON *rows, *b;
