@@ -112,7 +112,8 @@ read_aim(struct invocation *inv, struct fungeon_channel *c, const char *w, struc
 		return 0;
 	}
 	if (fungeon_roll_part_resolve(c, w, FGP_MEMBER | FGP_MONSTER, &target, out) < 0 ||
-	    fights_no_more(c, &target, out))
+	    fights_no_more(c, &target, out) ||
+	    !fungeon_rights_may_aim(c, whoname, who, &target, out))
 		return -1;
 	if (target.kind == who->kind && target.member == who->member && target.s == who->s) {
 		reply_error(out, "%s cannot aim at itself; a winner hurts one of the others.",

@@ -92,9 +92,10 @@ called(const struct fungeon_channel *c, const struct fungeon_part *k, const char
 	       (k->kind == FGP_ABILITY && !utf8_casecmp(k->s->name, name));
 }
 
-/* Resolves participant i's target among the others (of either side); a
- * standing order whose target is not in this conflict leaves the
- * default. */
+/* Resolves participant i's target among the others: a Fungeoneer's of
+ * either side, a monster's among the Fungeoneers (fungeon_rights_may_aim);
+ * a standing order whose target is not in this conflict, or no longer
+ * allowed, leaves the default. */
 static int
 find_target(const struct fungeon_channel *c, struct fungeon_part *parts, int n, int i,
             struct reply *out)
@@ -111,6 +112,12 @@ find_target(const struct fungeon_channel *c, struct fungeon_part *parts, int n, 
 			reply_error(
 			    out, "%s cannot target itself; a winner hurts one of the others.", me);
 			return -1;
+		}
+		if (!fungeon_rights_may_aim(c, me, &parts[i], &parts[k],
+		                            parts[i].target_soft ? NULL : out)) {
+			if (!parts[i].target_soft)
+				return -1;
+			break; /* a standing order saved before the rule: the default */
 		}
 		parts[i].target = k;
 		return 0;

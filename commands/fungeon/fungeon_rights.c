@@ -13,6 +13,37 @@ fungeon_rights_in_play(const struct fungeon_channel *c, int i)
 	return i >= 0 && i < c->n && !c->m[i].dead && !c->m[i].fresh;
 }
 
+bool
+fungeon_rights_may_aim(const struct fungeon_channel *c, const char *name,
+                       const struct fungeon_part *who, const struct fungeon_part *target,
+                       struct reply *out)
+{
+	struct buf b;
+	int n = 0, k = 0;
+
+	if (who->kind == FGP_MEMBER || target->kind == FGP_MEMBER)
+		return true;
+	if (out == NULL)
+		return false;
+	for (int i = 0; i < c->n; i++)
+		n += fungeon_rights_in_play(c, i);
+	buf_init(&b, 256);
+	if (n == 0)
+		buf_adds(&b, "a Fungeoneer of the party");
+	for (int i = 0; i < c->n; i++) {
+		if (!fungeon_rights_in_play(c, i))
+			continue;
+		buf_addf(&b, "%s%s", k == 0 ? "" : k == n - 1 ? " or " : ", ", c->m[i].name);
+		k++;
+	}
+	reply_error(out,
+	            "%s is a monster, and its maker is required to have it attack the players: "
+	            "aim it at %s, not at %s.",
+	            name, buf_str(&b), target->s->name);
+	buf_free(&b);
+	return false;
+}
+
 const char *
 fungeon_rights_out_until(const struct fungeon_channel *c)
 {

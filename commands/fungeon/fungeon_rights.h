@@ -57,6 +57,14 @@ int fungeon_rights_wanderers_due(const struct fungeon_channel *c, struct reply *
 bool fungeon_rights_in_play(const struct fungeon_channel *c, int i);
 /* Whether some member is in play. */
 bool fungeon_rights_anyone_in_play(const struct fungeon_channel *c);
+/* Whether participant `who` (named name) may aim its won ranks at target:
+ * a Fungeoneer at anyone else, a monster or its ability only at a
+ * Fungeoneer (text 000, line 136: the Monsters player is "required to have
+ * them attack the Players"). Else, when out is not NULL, an error naming
+ * the Fungeoneers in play it may aim at. */
+bool fungeon_rights_may_aim(const struct fungeon_channel *c, const char *name,
+                            const struct fungeon_part *who, const struct fungeon_part *target,
+                            struct reply *out);
 /* Appends to b the party's dead with no new Fungeoneer made yet, as "al's
  * Al, bo's Bo and cy's Cy"; returns how many. */
 int fungeon_rights_fallen(const struct fungeon_channel *c, struct buf *b);
