@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "commands/fungeon/fungeon_channel.h"
+#include "rules/base/rng.h"
+#include "rules/fungeon/fungeon_hallway.h"
 #include "tests/unit/helpers/fgtable.h"
 
 static const char *const two_monsters[] = {"/fungeon monster add ooze level 6",
@@ -66,12 +68,73 @@ f6_an_old_order_at_a_monster_is_the_default(void **unused)
 	fgtable_free(t);
 }
 
+/* Alba, a level 3 Fire Mage (class bonus 1, type fire) with a fire charm
+ * (2 magic Annoy dice), suffers a fire effect (2 Annoy, 1 Pain dice)
+ * from a trap (trap) or from a monster's ability. */
+static void
+fire_mage_suffers(struct fungeon_member *m, bool trap)
+{
+	struct fungeon_item *it;
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_DAMAGE,
+	                           .from = trap ? FUNGEON_FROM_TRAP : FUNGEON_FROM_MONSTER,
+	                           .annoy = 2,
+	                           .pain = 1,
+	                           .type = "fire",
+	                           .xp = 4};
+
+	fungeon_member_init(m, "a", "alice", "Alba", "Fire Mage", 3);
+	snprintf(m->ctype, sizeof(m->ctype), "fire");
+	it = fungeon_item_add(m);
+	assert_non_null(it);
+	snprintf(it->name, sizeof(it->name), "charm");
+	it->d = (struct fungeon_design){
+	    .kind = FUNGEON_TREASURE, .fancy = true, .annoy = 2, .type = "fire"};
+	it->cost = 4;
+	snprintf(e.source, sizeof(e.source), "%s", trap ? "vent" : "imp/breath");
+	assert_int_equal(fungeon_effect_add(m, &e), 0);
+}
+
+/* F1 (text 000, line 125: in each hallway "reroll the Trap's Annoy Roll";
+ * line 96: triggering has no class bonus): a trap's continuous damage is
+ * re-rolled as its Annoy roll was when triggered, level 3 + magic 2 = 5
+ * dice, no class bonus; its Pain roll on a failure counts the bonus as
+ * the first did (3 + 1 = 4). A monster ability's continuous damage is an
+ * Annoying conflict against the ability, its class bonus counting: 6. */
+static void
+f1_a_trap_reroll_is_its_annoy_roll_again(void **unused)
+{
+	struct fungeon_member m[1];
+	struct fungeon_cont *k = calloc(1, sizeof(*k));
+	struct rng *rng = rng_new_seeded(7);
+	int pained = 0;
+
+	(void)unused;
+	assert_non_null(k);
+	for (int round = 0; round < 12; round++) {
+		bool trap = round % 2 == 0;
+
+		fire_mage_suffers(&m[0], trap);
+		fungeon_hallway_cont_roll(rng, m, 0, 0, -1, k);
+		assert_int_equal(k->annoy.g[0].n, trap ? 5 : 6);
+		assert_int_equal(k->annoy.g[1].n, 2);
+		if (k->pained) {
+			pained++;
+			assert_int_equal(k->pain.g[0].n, 4);
+		}
+		fungeon_member_free(&m[0]);
+	}
+	assert_true(pained > 0);
+	rng_free(rng);
+	free(k);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f6_a_monster_attacks_the_party),
 	    cmocka_unit_test(f6_an_old_order_at_a_monster_is_the_default),
+	    cmocka_unit_test(f1_a_trap_reroll_is_its_annoy_roll_again),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
