@@ -129,12 +129,10 @@ price_lines(struct reply *out, enum fungeon_kind k, const struct fungeon_design 
 		          fungeon_channel_dice_word(d->level));
 	if (k == FUNGEON_TREASURE) {
 		char words[48];
-		int64_t points;
-		bool half;
 
-		fungeon_cost_sell_credit(p->total, &points, &half);
 		reply_add(out, 0, " Sells in town for %s.",
-		          cmd_fungeon_town_points(points, half, words, sizeof(words)));
+		          cmd_fungeon_town_points(fungeon_cost_sell_credit(p->total), words,
+		                                  sizeof(words)));
 	}
 	reply_nl(out);
 	if (k == FUNGEON_TREASURE && !fungeon_cost_treasure_kind_named(typed ? typed : ""))

@@ -80,9 +80,9 @@ sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
 		reply_line(out, 0, "Carries %s: %s (%lld point%s).", m->items[k].name, spec,
 		           (long long)m->items[k].cost, m->items[k].cost == 1 ? "" : "s");
 	}
-	if (m->credit || m->half)
+	if (m->credit)
 		reply_line(out, 0, "Town credit %s.",
-		           cmd_fungeon_town_points(m->credit, m->half, credit, sizeof(credit)));
+		           cmd_fungeon_town_points(m->credit, credit, sizeof(credit)));
 	for (int k = 0; k < m->nwander; k++)
 		reply_line(out, 0, "Wandering monster to build: %lld points.",
 		           (long long)m->wanderer[k]);

@@ -333,20 +333,16 @@ cmd_fungeon_town_use(struct invocation *inv, struct reply *out)
 }
 
 const char *
-cmd_fungeon_town_points(int64_t points, bool half, char *buf, size_t len)
+cmd_fungeon_town_points(int64_t points, char *buf, size_t len)
 {
-	if (points == 0 && half)
-		snprintf(buf, len, "half a point");
-	else
-		snprintf(buf, len, "%lld%s point%s", (long long)points, half ? " and a half" : "",
-		         points == 1 && !half ? "" : "s");
+	snprintf(buf, len, "%lld point%s", (long long)points, points == 1 ? "" : "s");
 	return buf;
 }
 
 static const char *
 credit_words(const struct fungeon_member *m, char *buf, size_t len)
 {
-	return cmd_fungeon_town_points(m->credit, m->half, buf, len);
+	return cmd_fungeon_town_points(m->credit, buf, len);
 }
 
 /* Whether the party is in town for town action a; else an error reply. A
@@ -381,8 +377,7 @@ town_sell(struct invocation *inv, struct reply *out)
 	int me, i;
 	struct fungeon_member *m;
 	char name[FUNGEON_NAME_MAX + 1], credit[48], gain[48];
-	int64_t cost, got, points;
-	bool half;
+	int64_t cost, got;
 
 	if (!town_may(c, inv, FUNGEON_ACT_TRADE, out) ||
 	    (me = fungeon_channel_need_self(c, inv, out)) < 0 ||
@@ -400,11 +395,10 @@ town_sell(struct invocation *inv, struct reply *out)
 	}
 	fungeon_item_remove(m, i);
 	channel_touch(inv->chan);
-	(void)got; /* whole points: the half of an odd sale waits in m->half */
-	fungeon_cost_sell_credit(cost, &points, &half);
-	reply_add(out, 0, "%s sells %s (%lld point%s) for half its points, %s: credit ", m->name,
-	          name, (long long)cost, cost == 1 ? "" : "s",
-	          cmd_fungeon_town_points(points, half, gain, sizeof(gain)));
+	reply_add(out, 0,
+	          "%s sells %s (%lld point%s) for half its points, rounded down, %s: credit ",
+	          m->name, name, (long long)cost, cost == 1 ? "" : "s",
+	          cmd_fungeon_town_points(got, gain, sizeof(gain)));
 	reply_add(out, RS_BOLD, "%s", credit_words(m, credit, sizeof(credit)));
 	reply_add(out, 0, ".");
 	reply_nl(out);
@@ -602,10 +596,10 @@ static const struct cmd_opt healer_opts[] = {
 
 const struct command cmd_fungeon_town_subs[] = {
     {.name = "sell",
-     .desc = "Sell an item: half its points, rounded down on all you sell, as credit",
-     .help = "Treasure traded in gives half its points for new treasure. Ruling: the half is "
-             "of all a Fungeoneer sells, rounded down once, not item by item: two 1-point "
-             "coins give 1 (a half point waits for the next sale).",
+     .desc = "Sell an item: half its points, rounded down, as credit",
+     .help = "Treasure traded in gives half its points for new treasure, rounded down item "
+             "by item, as the text's 11-point sword gives 5: a 3-point item gives 1, a "
+             "1-point coin nothing.",
      .opts = sell_opts,
      .fn = town_sell},
     {.name = "buy",

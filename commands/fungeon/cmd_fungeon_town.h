@@ -19,8 +19,8 @@ extern const struct command cmd_fungeon_town_subs[];
 void cmd_fungeon_town_take(struct invocation *inv, struct reply *out);
 void cmd_fungeon_town_use(struct invocation *inv, struct reply *out);
 
-/* Points of credit in plain words, the same on every platform: "1 point",
- * "3 points", "half a point", "1 and a half points". Returns buf. */
-const char *cmd_fungeon_town_points(int64_t points, bool half, char *buf, size_t len);
+/* Points of credit in plain words, the same on every platform: "0
+ * points", "1 point", "3 points". Returns buf. */
+const char *cmd_fungeon_town_points(int64_t points, char *buf, size_t len);
 
 #endif

@@ -88,8 +88,6 @@ member_json(const struct fungeon_member *m, const struct thwacko_style *st)
 	cJSON_AddBoolToObject(o, "dead", m->dead);
 	cJSON_AddBoolToObject(o, "fresh", m->fresh);
 	cJSON_AddNumberToObject(o, "credit", (double)m->credit);
-	if (m->half)
-		cJSON_AddBoolToObject(o, "half", true);
 	wanderers = cJSON_AddArrayToObject(o, "wanderers");
 	for (int i = 0; i < m->nwander; i++)
 		cJSON_AddItemToArray(wanderers, cJSON_CreateNumber((double)m->wanderer[i]));
@@ -299,6 +297,12 @@ fungeon_save_member(struct fungeon_json *r, const cJSON *o, bool old, struct fun
 {
 	const cJSON *items, *effects, *x;
 	int ni, ne;
+	/* A record written while sales kept half a point of credit ("half":
+	 * true) still loads, with the half dropped: credit is rounded down on
+	 * load. A sale now rounds each item down and a purchase costs whole
+	 * points, so a kept half could never be spent, and showing it would
+	 * promise credit that buys nothing. */
+	bool half;
 
 	r->where = "party member";
 	if (fungeon_json_str(r, o, "user", m->user_key, sizeof(m->user_key), false, false) ||
@@ -313,7 +317,7 @@ fungeon_save_member(struct fungeon_json *r, const cJSON *o, bool old, struct fun
 	    fungeon_json_bool(r, o, "fresh", &m->fresh) ||
 	    fungeon_json_int(r, o, "credit", 0, FUNGEON_POINTS_MAX, &m->credit) ||
 	    (cJSON_GetObjectItemCaseSensitive(o, "half") != NULL &&
-	     fungeon_json_bool(r, o, "half", &m->half)) ||
+	     fungeon_json_bool(r, o, "half", &half)) ||
 	    fungeon_json_array(r, o, "items", FUNGEON_ITEMS_MAX, false, &items, &ni) ||
 	    fungeon_json_array(r, o, "effects", FUNGEON_EFFECTS_MAX, false, &effects, &ne) ||
 	    fungeon_json_opt_str(r, o, "aim", m->aim, sizeof(m->aim), true) ||

@@ -479,13 +479,12 @@ fungeon_numbered_name(const char *base, int k, char *out)
 int64_t
 fungeon_sell(struct fungeon_member *m, int64_t cost)
 {
-	int64_t halves = m->credit * 2 + (m->half ? 1 : 0) + cost, before = m->credit;
+	int64_t got = fungeon_cost_sell_credit(cost);
 
-	if (cost < 0 || cost > FUNGEON_POINTS_MAX * 2 || halves / 2 > FUNGEON_POINTS_MAX)
+	if (cost < 0 || cost > FUNGEON_POINTS_MAX * 2 || m->credit + got > FUNGEON_POINTS_MAX)
 		return -1;
-	m->credit = halves / 2;
-	m->half = halves % 2 != 0;
-	return m->credit - before;
+	m->credit += got;
+	return got;
 }
 
 int

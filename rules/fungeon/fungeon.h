@@ -105,7 +105,6 @@ struct fungeon_member {
 	bool dead;
 	bool fresh;                              /* a replacement made since the last hallway */
 	int64_t credit;                          /* town trade points from sold treasure */
-	bool half;                               /* and half a point more (see fungeon_sell()) */
 	int nwander;                             /* 0..FUNGEON_WANDERERS_MAX */
 	int64_t wanderer[FUNGEON_WANDERERS_MAX]; /* points of each wandering monster to build */
 	int nitems;                              /* 0..FUNGEON_ITEMS_MAX */
@@ -234,13 +233,12 @@ int fungeon_add_wanderer(struct fungeon_member *m, int64_t points);
 void fungeon_wanderer_remove(struct fungeon_member *m, int i);
 
 /*
- * Town trading: what m sells gives half its points to spend on new
- * treasure, rounded down on what is traded in all (Ruling: the text's
- * "the Treasure you give up only gives you half the points", so two
- * 1-point coins give 1), not item by item: a half point left over waits
- * for the next sale. Adds the sale of treasure costing `cost` (>= 0) and
- * returns the whole points it added to m's credit, or -1 (nothing changed)
- * when the credit would pass FUNGEON_POINTS_MAX.
+ * Town trading: each item m sells gives half its points to spend on new
+ * treasure, rounded down item by item (text 000, line 297: "half the
+ * points ... (rounding down)", the 11-point sword gives 5), so a 1-point
+ * coin gives nothing and no half point is kept. Adds the sale of treasure
+ * costing `cost` (>= 0) and returns the points it added to m's credit, or
+ * -1 (nothing changed) when the credit would pass FUNGEON_POINTS_MAX.
  */
 int64_t fungeon_sell(struct fungeon_member *m, int64_t cost);
 

@@ -42,11 +42,10 @@ fungeon_cost_monster_hits(int level)
 	return 3 * level;
 }
 
-void
-fungeon_cost_sell_credit(int64_t cost, int64_t *points, bool *half)
+int64_t
+fungeon_cost_sell_credit(int64_t cost)
 {
-	*points = cost / 2;
-	*half = cost % 2 != 0;
+	return cost / 2;
 }
 
 /* Copies the next whitespace-separated word of *p into w. Returns its

@@ -144,9 +144,8 @@ int fungeon_cost_check(const struct fungeon_design *d, char *err, size_t errlen)
 /* Hits of a monster: 3 x level. */
 int fungeon_cost_monster_hits(int level);
 
-/* What one treasure of that cost credits in town: half its points, whole
- * points in *points and whether a half point more in *half. The rounding
- * down is done once, on all a Fungeoneer sells (fungeon_sell()). */
-void fungeon_cost_sell_credit(int64_t cost, int64_t *points, bool *half);
+/* What one treasure of that cost (>= 0) credits in town: half its points,
+ * rounded down (text 000, line 297). */
+int64_t fungeon_cost_sell_credit(int64_t cost);
 
 #endif

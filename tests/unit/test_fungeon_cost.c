@@ -179,27 +179,21 @@ monster_doublings_double_the_whole_sum(void **unused)
 static void
 treasure_examples(void **unused)
 {
-	int64_t points;
-	bool half;
-
 	assert_int_equal(cost_of(FUNGEON_TREASURE, "fancy heal 1"), 3);
 	assert_int_equal(cost_of(FUNGEON_TREASURE, "fancy value 1 pain 1 type fire"), 6);
 	assert_int_equal(cost_of(FUNGEON_TREASURE, "fancy pain 3 type fire"), 16);
-	fungeon_cost_sell_credit(cost_of(FUNGEON_TREASURE, "fancy value 1 pain 1 type fire"),
-	                         &points, &half);
-	assert_int_equal(points, 3); /* the ring sells for 3 */
-	assert_false(half);
+	/* the ring sells for 3 */
+	assert_int_equal(
+	    fungeon_cost_sell_credit(cost_of(FUNGEON_TREASURE, "fancy value 1 pain 1 type fire")),
+	    3);
 	assert_int_equal(cost_of(FUNGEON_TREASURE, "mundane"), 1);
 	assert_int_equal(cost_of(FUNGEON_TREASURE, ""), 1);
 	assert_int_equal(cost_of(FUNGEON_TREASURE, "mundane value 2"), 3);
 	assert_int_equal(cost_of(FUNGEON_TREASURE, "fancy annoy 2 universal"), 8);
 	assert_int_equal(cost_of(FUNGEON_TREASURE, "fancy annoy 3 type cold"), 8);
-	fungeon_cost_sell_credit(3, &points, &half);
-	assert_int_equal(points, 1);
-	assert_true(half);
-	fungeon_cost_sell_credit(16, &points, &half);
-	assert_int_equal(points, 8);
-	assert_false(half);
+	assert_int_equal(fungeon_cost_sell_credit(3), 1);  /* rounded down, line 297 */
+	assert_int_equal(fungeon_cost_sell_credit(11), 5); /* the text's sword */
+	assert_int_equal(fungeon_cost_sell_credit(16), 8);
 }
 
 static void

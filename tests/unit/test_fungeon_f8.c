@@ -181,8 +181,8 @@ party_names_the_stair(void **unused)
 	fgtable_free(t);
 }
 
-/* Credit in plain words on every platform: a 3-point sale gives one and a
- * half points, said so, not "1½ (+1)". */
+/* Credit in plain words on every platform: a 3-point sale gives half its
+ * points rounded down (fcheck F3, line 297), said so, with no half point. */
 static void
 credit_in_words(void **unused)
 {
@@ -195,11 +195,11 @@ credit_in_words(void **unused)
 	fgtable_ok(t, "al", "/fungeon take ring");
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 	text = fgtable_said(t, "al", "/fungeon town sell ring");
-	assert_string_equal(text, "Al sells ring (3 points) for half its points, 1 and a half "
-	                          "points: credit 1 and a half points.\n");
+	assert_string_equal(text, "Al sells ring (3 points) for half its points, rounded down, 1 "
+	                          "point: credit 1 point.\n");
 	free(text);
 	text = fgtable_said(t, "al", "/fungeon sheet");
-	fgtable_holds(text, "Town credit 1 and a half points.\n");
+	fgtable_holds(text, "Town credit 1 point.\n");
 	free(text);
 	fgtable_free(t);
 }

@@ -11,7 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cJSON.h>
+
+#include "commands/core/channel.h"
+#include "commands/core/state.h"
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_save.h"
 #include "rules/base/rng.h"
 #include "rules/fungeon/fungeon_hallway.h"
 #include "tests/unit/helpers/fgtable.h"
@@ -128,6 +133,67 @@ f1_a_trap_reroll_is_its_annoy_roll_again(void **unused)
 	free(k);
 }
 
+/* F3 (text 000, line 297: "half the points ... (rounding down). Your 11
+ * point magical sword will only get you 5 points"): each item sells for
+ * half its points rounded down, no half point carried to the next sale:
+ * a 1-point coin gives nothing, the 11-point sword 5, credit 5. */
+static void
+f3_each_item_sells_rounded_down(void **unused)
+{
+	static const char *const d[] = {"/fungeon treasure add sword mundane value 10",
+	                                "/fungeon treasure add coin mundane", NULL};
+	struct fgtable *t = fgtable_new(297);
+	const struct fungeon_channel *c;
+
+	(void)unused;
+	c = fgtable_into_room(t, 6, d);
+	fgtable_ok(t, "al", "/fungeon take sword");
+	fgtable_ok(t, "al", "/fungeon take coin");
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+	fgtable_says(t, "al", "/fungeon town sell coin",
+	             "Al sells coin (1 point) for half its points, rounded down, 0 points: credit "
+	             "0 points.\n");
+	fgtable_says(t, "al", "/fungeon town sell sword",
+	             "Al sells sword (11 points) for half its points, rounded down, 5 points: "
+	             "credit 5 points.\n");
+	assert_int_equal(c->m[0].credit, 5);
+	fgtable_free(t);
+}
+
+/* F3: a record saved while sales kept half a point ("half": true) still
+ * loads, its credit rounded down: shown and saved again as whole points. */
+static void
+f3_a_saved_half_point_loads_rounded_down(void **unused)
+{
+	struct fgtable *t = fgtable_new(298);
+	struct fungeon_channel *fresh;
+	cJSON *j, *m;
+	char *text, err[200] = "";
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	fgtable_fungeon(t)->m[0].credit = 2;
+	j = fungeon_mod.save(fgtable_fungeon(t));
+	m = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "party"), 0);
+	assert_non_null(m);
+	cJSON_AddBoolToObject(m, "half", true);
+	fresh = fungeon_mod.create();
+	if (fungeon_mod.load(fresh, j, err, sizeof(err)) != 0)
+		fail_msg("load: %s", err);
+	cJSON_Delete(j);
+	assert_int_equal(fresh->m[0].credit, 2);
+	j = fungeon_mod.save(fresh);
+	text = cJSON_PrintUnformatted(j);
+	assert_null(strstr(text, "half"));
+	free(text);
+	cJSON_Delete(j);
+	channel_mod_set(state_channel(t->st, "console:t"), CHANMOD_FUNGEON, fresh);
+	text = fgtable_said(t, "al", "/fungeon sheet");
+	fgtable_holds(text, "Town credit 2 points.\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -135,6 +201,8 @@ main(void)
 	    cmocka_unit_test(f6_a_monster_attacks_the_party),
 	    cmocka_unit_test(f6_an_old_order_at_a_monster_is_the_default),
 	    cmocka_unit_test(f1_a_trap_reroll_is_its_annoy_roll_again),
+	    cmocka_unit_test(f3_each_item_sells_rounded_down),
+	    cmocka_unit_test(f3_a_saved_half_point_loads_rounded_down),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -599,12 +599,12 @@ u7_a_singular_choice_is_taken(void **unused)
 	fgtable_free(t);
 }
 
-/* Usability, and a Ruling on line 297: what a Fungeoneer sells in town
- * gives half of all it gives up, rounded down once, not item by item:
- * two 1-point coins give 1 point, the half point waiting said in plain
- * words that read the same on every platform (play-test 3, F8: not "0½"). */
+/* Usability, and line 297: what a Fungeoneer sells in town gives half its
+ * points rounded down item by item (fcheck F3; the text's 11-point sword
+ * gives 5): two 1-point coins give nothing, said in plain words that read
+ * the same on every platform (play-test 3, F8: not "0½"). */
 static void
-u8_sales_pool_before_halving(void **unused)
+u8_each_sale_rounds_down(void **unused)
 {
 	static const char *const d[] = {"/fungeon treasure add coin mundane",
 	                                "/fungeon treasure add penny mundane", NULL};
@@ -619,23 +619,19 @@ u8_sales_pool_before_halving(void **unused)
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 	c = fgtable_fungeon(t);
 	text = fgtable_said(t, "al", "/fungeon town sell coin");
-	assert_string_equal(text, "Al sells coin (1 point) for half its points, half a point: "
-	                          "credit half a point.\n");
+	assert_string_equal(text, "Al sells coin (1 point) for half its points, rounded down, 0 "
+	                          "points: credit 0 points.\n");
 	free(text);
 	text = fgtable_said(t, "al", "/fungeon sheet");
-	fgtable_holds(text, "Town credit half a point.\n");
+	assert_null(strstr(text, "Town credit"));
 	free(text);
 	text = fgtable_said(t, "al", "/fungeon town sell penny");
-	assert_string_equal(text, "Al sells penny (1 point) for half its points, half a point: "
-	                          "credit 1 point.\n");
+	assert_string_equal(text, "Al sells penny (1 point) for half its points, rounded down, 0 "
+	                          "points: credit 0 points.\n");
 	free(text);
-	assert_int_equal(c->m[0].credit, 1);
-	text = fgtable_said(t, "al", "/fungeon sheet");
-	fgtable_holds(text, "Town credit 1 point.\n");
-	free(text);
-	text = fgtable_said(t, "al", "/fungeon town buy bead mundane");
-	assert_string_equal(text, "Al buys bead for 1 point (credit left 0 points).\n");
-	free(text);
+	assert_int_equal(c->m[0].credit, 0);
+	fgtable_fails_unchanged(t, "al", "/fungeon town buy bead mundane",
+	                        "bead costs 1 but Al has 0 points of credit.");
 	fgtable_free(t);
 }
 
@@ -656,7 +652,7 @@ main(void)
 	    cmocka_unit_test(u5_wording),
 	    cmocka_unit_test(u6_cost_refuses_what_add_refuses),
 	    cmocka_unit_test(u7_a_singular_choice_is_taken),
-	    cmocka_unit_test(u8_sales_pool_before_halving),
+	    cmocka_unit_test(u8_each_sale_rounds_down),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

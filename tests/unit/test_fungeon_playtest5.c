@@ -350,8 +350,8 @@ q12_wording(void **unused)
 	                        "There is no trap 'gas' in room 1; it has no traps yet.");
 	fgtable_free(t);
 
-	/* an aim without '>' that names nobody says how orders are written; half
-	 * a point of credit is half a point */
+	/* an aim without '>' that names nobody says how orders are written; a
+	 * coin sold gives no credit (half a point, rounded down) */
 	t = fgtable_new(903);
 	fgtable_into_room(t, 1, coin);
 	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:foo",
@@ -362,7 +362,7 @@ q12_wording(void **unused)
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 	fgtable_ok(t, "al", "/fungeon town sell coin");
 	fgtable_fails_unchanged(t, "al", "/fungeon town buy c3 mundane",
-	                        "c3 costs 1 but Al has half a point of credit.");
+	                        "c3 costs 1 but Al has 0 points of credit.");
 	fgtable_free(t);
 
 	/* in town, the dead wait for no hallway; a monster whose maker left

@@ -51,11 +51,10 @@ s1_every_held_one_is_named(void **unused)
 	fgtable_free(t);
 }
 
-/* S2 (line 297, and the Ruling that a sale gives half of all its seller
- * gives up, rounded down once): a treasure's price says what it credits
- * in town as the sale does, a half point included. */
+/* S2 (line 297: half the points, rounded down item by item, fcheck F3):
+ * a treasure's price says what it credits in town as the sale does. */
 static void
-s2_a_price_says_the_half_point(void **unused)
+s2_a_price_says_the_sale(void **unused)
 {
 	static const char *const d[] = {"/fungeon monster add rat level 3", NULL};
 	struct fgtable *t = fgtable_new(2302);
@@ -64,11 +63,11 @@ s2_a_price_says_the_half_point(void **unused)
 	fgtable_alone_on_floor(t, 3, d[0]);
 	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
 	fgtable_says(t, "al", "/fungeon treasure add coin mundane",
-	             "Cost: 1 point. Sells in town for half a point.\n");
+	             "Cost: 1 point. Sells in town for 0 points.\n");
 	fgtable_says(t, "al", "/fungeon cost treasure mundane value 1",
 	             "Cost: 2 points. Sells in town for 1 point.\n");
 	fgtable_says(t, "al", "/fungeon treasure add coin3 mundane value 2",
-	             "Cost: 3 points. Sells in town for 1 and a half points.\n");
+	             "Cost: 3 points. Sells in town for 1 point.\n");
 	fgtable_free(t);
 }
 
@@ -865,7 +864,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(s1_every_held_one_is_named),
-	    cmocka_unit_test(s2_a_price_says_the_half_point),
+	    cmocka_unit_test(s2_a_price_says_the_sale),
 	    cmocka_unit_test(s3_a_spent_budget_says_so),
 	    cmocka_unit_test(s4_the_panel_after_a_total_party_kill),
 	    cmocka_unit_test(s5_after_a_total_party_kill_each_refusal_says_what_next),
