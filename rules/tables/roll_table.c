@@ -7,7 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rules/base/mem.h"
 #include "rules/base/num.h"
 #include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
@@ -599,11 +598,16 @@ static int
 parse(const char *text, enum mode m, bool saved, int lo, int hi, struct roll_table *out, char *err,
       size_t errlen)
 {
-	struct raw *r = xcalloc(ROLL_TABLE_ENTRIES_MAX, sizeof(*r));
-	struct roll_table *t = xcalloc(1, sizeof(*t));
+	/* On the stack (about 36 KB), not the heap: a channel's tables are
+	 * loaded again at each command that reads its state, and two blocks
+	 * of this size taken and zeroed each time cost more than the parse.
+	 * entry() sets each r[i] it is given before anything reads it. */
+	struct raw r[ROLL_TABLE_ENTRIES_MAX];
+	struct roll_table table, *t = &table;
 	size_t n;
 	int rc = -1;
 
+	memset(&table, 0, sizeof(table)); /* padding too: *out as calloc left it */
 	if (split(text, m, saved, r, &n, err, errlen) < 0 ||
 	    one_form(r, n, &t->weighted, err, errlen) < 0)
 		goto done;
@@ -641,8 +645,6 @@ parse(const char *text, enum mode m, bool saved, int lo, int hi, struct roll_tab
 	memcpy(out, t, sizeof(*t));
 	rc = 0;
 done:
-	free(r);
-	free(t);
 	return rc;
 }
 
