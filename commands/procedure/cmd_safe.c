@@ -28,6 +28,12 @@ safe_set(struct invocation *inv, struct reply *out, bool on)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 
+	if (!on && s->level == 0) {
+		reply_error(out,
+		            "The party is on level 0, which is the safe area itself; it leaves "
+		            "with /turn level 1.");
+		return;
+	}
 	s->safe = on;
 	channel_touch(inv->chan);
 	safe_show(inv, out);
@@ -64,7 +70,9 @@ const struct command cmd_safe = {
             "hazard die is rolled and lights burn), but an Encounter result does not happen; "
             "no fighting means the bot rolls no encounter there, while combat itself is the "
             "table's, which the bot does not police; "
-            "a channel starts outside a safe area, so the GM marks level 0 with {/safe on}; "
+            "level 0 is the safe area: {/turn level 0} enters it and leaving level 0 for "
+            "a level leaves it (so /safe off is refused there), while a channel that tracks "
+            "no level starts outside a safe area; "
             "the text's stair 'down' from level 1 to level 0 is read as up.",
     .subs = safe_subs,
     .default_sub = "show",

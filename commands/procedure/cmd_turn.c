@@ -171,6 +171,7 @@ turn_level_fn(struct invocation *inv, struct reply *out)
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	const char *v = invocation_str(inv, "level");
 	int level = -1;
+	bool left_safe;
 
 	if (v == NULL) {
 		if (s->level < 0) {
@@ -197,7 +198,11 @@ turn_level_fn(struct invocation *inv, struct reply *out)
 	}
 	if (!procedure_render_may_pass(inv, s, out, "sets the dungeon level"))
 		return;
-	if (s->level != level) {
+	left_safe = s->level == 0 && level > 0 && s->safe;
+	if (s->level != level || (level == 0 && !s->safe) || left_safe) {
+		/* level 0 is the safe area (text 004): coming to it enters
+		 * the safe area, leaving it for a level leaves it */
+		s->safe = level == 0 || (s->safe && !left_safe);
 		s->level = level;
 		channel_touch(inv->chan);
 	}
@@ -209,6 +214,10 @@ turn_level_fn(struct invocation *inv, struct reply *out)
 	reply_add(out, RS_BOLD, "%d", level);
 	reply_add(out, 0, ".");
 	reply_nl(out);
+	if (level == 0)
+		reply_line(out, 0, "Level 0 is the safe area: no wandering monsters, no fighting.");
+	else if (left_safe)
+		reply_line(out, 0, "The party leaves the safe area of level 0.");
 	{
 		struct roll_table *t = xmalloc(sizeof(*t));
 		char name[ROLL_TABLE_NAME_MAX];
@@ -271,7 +280,8 @@ static const struct cmd_opt move_opts[] = {
 
 static const struct cmd_opt level_opts[] = {
     {.name = "level",
-     .desc = "The dungeon level (0-99; 0: the safe area above level 1), or none",
+     .desc = "The dungeon level (0-99; 0: the safe area above level 1, entered and left "
+             "with it), or none",
      .type = OPT_STRING,
      .max = 8},
     {0},

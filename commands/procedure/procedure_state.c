@@ -467,6 +467,10 @@ proc_load(void *p, const cJSON *o, char *err, size_t errlen)
 	if (cJSON_GetObjectItemCaseSensitive(o, "level") != NULL &&
 	    get_int(o, "level", 0, LEVEL_MAX, &s->level, err, errlen) < 0)
 		return -1;
+	/* level 0 is the safe area (text 004); a record saved before /turn
+	 * level 0 entered it loads there */
+	if (s->level == 0)
+		s->safe = true;
 	s->table = table;
 	s->proc = proc;
 	s->wander = wander;

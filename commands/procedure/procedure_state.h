@@ -31,7 +31,7 @@ struct procedure_state {
 	struct roll_table *custom; /* the channel's own table, 1..die, or NULL (owned) */
 	enum wander_proc wander;   /* the default wandering check (never retreat) */
 	struct odds wander_chance; /* the classic wandering check's X-in-N */
-	bool safe;                 /* the party is in a safe area */
+	bool safe;                 /* the party is in a safe area: always on level 0 */
 	int lantern_low;           /* turns a Light result leaves a lantern, 1..LIGHT_LOW_MAX */
 	int fatigue_damage;        /* delving Fatigue's damage, 1..FATIGUE_DAMAGE_MAX */
 	int level;                 /* the dungeon level the party is on (0: a safe area's

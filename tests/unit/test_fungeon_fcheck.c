@@ -194,6 +194,40 @@ f3_a_saved_half_point_loads_rounded_down(void **unused)
 	fgtable_free(t);
 }
 
+/* F7 (text 004: the party "begins its adventure in a Safe Area that is,
+ * effectively Level 0"): /turn level 0 puts the party in the safe area,
+ * where the hazard die's Encounter does not happen; /safe off is refused
+ * there; leaving level 0 for a level leaves it. */
+static void
+f7_level_0_is_the_safe_area(void **unused)
+{
+	struct fgtable *t = fgtable_new(7);
+	char *text;
+
+	(void)unused;
+	fgtable_gm(t, "/hazard chance 6 6");
+	text = fgtable_said(t, "gm", "/turn level 0");
+	fgtable_holds(text, "The party is on dungeon level 0.\nLevel 0 is the safe area: no "
+	                    "wandering monsters, no fighting.\n");
+	free(text);
+	text = fgtable_said(t, "gm", "/safe");
+	fgtable_holds(text, "The party is in a safe area");
+	free(text);
+	text = fgtable_said(t, "gm", "/hazard");
+	assert_null(strstr(text, "A wandering monster appears"));
+	free(text);
+	fgtable_fails_unchanged(t, "gm", "/safe off",
+	                        "The party is on level 0, which is the safe area itself; it leaves "
+	                        "with /turn level 1.");
+	text = fgtable_said(t, "gm", "/turn level 1");
+	fgtable_holds(text, "The party leaves the safe area of level 0.\n");
+	free(text);
+	text = fgtable_said(t, "gm", "/safe");
+	fgtable_holds(text, "The party is not in a safe area");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -203,6 +237,7 @@ main(void)
 	    cmocka_unit_test(f1_a_trap_reroll_is_its_annoy_roll_again),
 	    cmocka_unit_test(f3_each_item_sells_rounded_down),
 	    cmocka_unit_test(f3_a_saved_half_point_loads_rounded_down),
+	    cmocka_unit_test(f7_level_0_is_the_safe_area),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
