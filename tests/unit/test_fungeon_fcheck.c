@@ -228,6 +228,24 @@ f7_level_0_is_the_safe_area(void **unused)
 	fgtable_free(t);
 }
 
+/* F4 (text 000, line 273: every successful Annoy roll against a trap
+ * earns its cost): /help fungeon combat steps says a trap's maker's own
+ * Fungeoneer earns a trap's XP, as /help fungeon find does. */
+static void
+f4_a_trap_pays_its_maker_too(void **unused)
+{
+	struct fgtable *t = fgtable_new(4);
+	char *text;
+
+	(void)unused;
+	text = fgtable_said(t, "al", "/help fungeon combat steps");
+	assert_null(strstr(text, "unlike a trap's maker"));
+	fgtable_holds(text, "its maker's Fungeoneer too (a wandering one's as well), as a trap's "
+	                    "maker's Fungeoneer earns it from the trap.");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -238,6 +256,7 @@ main(void)
 	    cmocka_unit_test(f3_each_item_sells_rounded_down),
 	    cmocka_unit_test(f3_a_saved_half_point_loads_rounded_down),
 	    cmocka_unit_test(f7_level_0_is_the_safe_area),
+	    cmocka_unit_test(f4_a_trap_pays_its_maker_too),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -594,8 +594,8 @@ s19_the_rulings_are_in_help(void **unused)
 
 	(void)unused;
 	fgtable_says(t, "al", "/help fungeon combat steps",
-	             "Ruling: its maker's Fungeoneer too (a wandering one's as well), unlike a "
-	             "trap's maker.");
+	             "Ruling: its maker's Fungeoneer too (a wandering one's as well), as a "
+	             "trap's maker's Fungeoneer earns it from the trap.");
 	fgtable_says(t, "al", "/help fungeon monster add",
 	             "Ruling: a room holds at most 24 monsters made for it");
 	fgtable_says(t, "al", "/help fungeon treasure add",
