@@ -422,7 +422,7 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_hallway_enter},
     {.name = "cost",
      .desc = "Price a trap, monster or treasure against this room's budget",
-     .help = "Design words: trap: annoy N and type WORD (both needed), then any of pain N, "
+     .help = "Design words: trap: annoy N, pain N and type WORD (all needed), then any of "
              "guards, unlimited, universal, continuous (annoy 2 type fire pain 2). monster: "
              "level N (needed), then per ability: ability NAME with annoy N and type WORD "
              "(both needed), then any of pain N, resist N TYPE, hold, continuous, universal. "

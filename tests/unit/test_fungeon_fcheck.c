@@ -246,6 +246,20 @@ f4_a_trap_pays_its_maker_too(void **unused)
 	fgtable_free(t);
 }
 
+/* F5 (text 000, line 88: "A single Trap has Annoy and Pain Dice"): /help
+ * fungeon cost lists a trap's pain N among the words it needs. */
+static void
+f5_a_trap_needs_pain_dice(void **unused)
+{
+	struct fgtable *t = fgtable_new(5);
+
+	(void)unused;
+	fgtable_says(t, "al", "/help fungeon cost",
+	             "trap: annoy N, pain N and type WORD (all needed), then any of guards, "
+	             "unlimited, universal, continuous");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -257,6 +271,7 @@ main(void)
 	    cmocka_unit_test(f3_a_saved_half_point_loads_rounded_down),
 	    cmocka_unit_test(f7_level_0_is_the_safe_area),
 	    cmocka_unit_test(f4_a_trap_pays_its_maker_too),
+	    cmocka_unit_test(f5_a_trap_needs_pain_dice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
