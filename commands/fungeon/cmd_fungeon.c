@@ -379,7 +379,9 @@ static const struct command fungeon_subs[] = {
              "the next (Ruling: a tie that reaches into the first three places is re-rolled, "
              "shown tied group by tied group; one below them decides nothing and stays; a "
              "player chooses again only when there are fewer "
-             "players than categories; a lone player holds all three). One who died in (3) "
+             "players than categories; a lone player holds all three). Whoever takes Traps "
+             "describes the room and draws it on the map before anything is made. One who "
+             "died in (3) "
              "is out until the next hallway; when (3) kills the whole party, nobody draws, "
              "and once new Fungeoneers have joined this command runs again for the same room "
              "(nothing rolled before is rolled again). If Party Min rose (Ruling: since the room "
@@ -397,7 +399,8 @@ static const struct command fungeon_subs[] = {
      .desc = "Choose a category (traps, monsters, treasure) in the draw's order",
      .help = "Each player chooses for themself when it is their turn; who: chooses for "
              "another player, and is the GM's alone (for a player who is away). A category "
-             "typed in the singular is taken (trap for traps).",
+             "typed in the singular is taken (trap for traps). Whoever chooses Traps "
+             "describes the room and draws it on the map first.",
      .opts = pick_opts,
      .fn = cmd_fungeon_hallway_pick},
     {.name = "enter",

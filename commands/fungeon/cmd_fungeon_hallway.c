@@ -327,7 +327,10 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	if (ho->draw.n == 1) {
 		reply_add(out, 0, "A lone player makes the whole room: ");
 		reply_add(out, RS_BOLD, "%s", c->m[first].player);
-		reply_add(out, 0, " holds Traps, Monsters and Treasure.");
+		reply_add(
+		    out, 0,
+		    " holds Traps, Monsters and Treasure, and so describes the room and draws "
+		    "it on the map first.");
 		reply_nl(out);
 	} else {
 		int g = 0;
@@ -342,6 +345,9 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 		reply_cmd(out, 0, "fungeon pick", "category", "traps|monsters|treasure", NULL);
 		reply_add(out, 0, ".");
 		reply_nl(out);
+		reply_line(out, 0,
+		           "Whoever takes Traps describes the room and draws it on the map before "
+		           "anything is made.");
 	}
 	free(ho);
 }
@@ -383,7 +389,10 @@ cmd_fungeon_hallway_pick(struct invocation *inv, struct reply *out)
 	*p = next_p;
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "%s", c->m[i].player);
-	reply_add(out, 0, " chooses %s.", fungeon_hallway_category_name(k));
+	reply_add(out, 0, " chooses %s", fungeon_hallway_category_name(k));
+	if (k == FUNGEON_CAT_TRAPS)
+		reply_add(out, 0, ", and so describes the room and draws it on the map first");
+	reply_add(out, 0, ".");
 	next = fungeon_hallway_picks_next(p);
 	if (next >= 0) {
 		reply_add(out, 0, " Next to choose: ");

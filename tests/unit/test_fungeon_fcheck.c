@@ -260,6 +260,33 @@ f5_a_trap_needs_pain_dice(void **unused)
 	fgtable_free(t);
 }
 
+/* F9 (text 000, line 61: the Traps player "gets to describe the room and
+ * draw it on the map"): the hallway's draw and the pick of Traps say so. */
+static void
+f9_the_traps_player_describes_the_room(void **unused)
+{
+	struct fgtable *t = fgtable_new(61);
+	const struct fungeon_channel *c;
+	const char *first;
+	char *text, want[160];
+
+	(void)unused;
+	fgtable_fighters(t, 2, 1);
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	fgtable_holds(text, "Whoever takes Traps describes the room and draws it on the map "
+	                    "before anything is made.\n");
+	free(text);
+	c = fgtable_fungeon(t);
+	first = c->m[fungeon_hallway_picks_next(&c->d.room.picks)].player;
+	snprintf(want, sizeof(want),
+	         "%s chooses Traps, and so describes the room and draws it on the map first.",
+	         first);
+	text = fgtable_said(t, first, "/fungeon pick traps");
+	fgtable_holds(text, want);
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -272,6 +299,7 @@ main(void)
 	    cmocka_unit_test(f7_level_0_is_the_safe_area),
 	    cmocka_unit_test(f4_a_trap_pays_its_maker_too),
 	    cmocka_unit_test(f5_a_trap_needs_pain_dice),
+	    cmocka_unit_test(f9_the_traps_player_describes_the_room),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

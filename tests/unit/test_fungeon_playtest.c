@@ -591,7 +591,8 @@ u7_a_singular_choice_is_taken(void **unused)
 	c = fgtable_fungeon(t);
 	next = fungeon_hallway_picks_next(&c->d.room.picks);
 	text = fgtable_said(t, c->m[next].player, "/fungeon pick trap");
-	fgtable_holds(text, " chooses Traps.");
+	fgtable_holds(text, " chooses Traps, and so describes the room and draws it on the map "
+	                    "first.");
 	free(text);
 	text = fgtable_run(t, "al", "/fungeon pick t");
 	assert_true(reply_is_error(t->last));

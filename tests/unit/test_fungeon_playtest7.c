@@ -845,7 +845,8 @@ t8_a_hallway_that_killed_everyone_runs_again(void **unused)
 	text = fgtable_said(t, "al", "/fungeon hallway");
 	assert_non_null(strstr(text, "Hallway: room 2 next"));
 	assert_non_null(strstr(text, "A lone player makes the whole room: al holds Traps, "
-	                             "Monsters and Treasure."));
+	                             "Monsters and Treasure, and so describes the room and "
+	                             "draws it on the map first."));
 	free(text);
 	c = fgtable_fungeon(t);
 	assert_int_equal(c->d.room.number, 2);
