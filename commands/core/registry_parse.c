@@ -566,6 +566,59 @@ several_words(struct invocation *inv, int next, const char *word, const struct t
 	return true;
 }
 
+/*
+ * The refusal of option i given by name (tok[k]) after a word typed where
+ * the number option past went was routed to it (route()) from token
+ * routed: the player typed i once and may not know the word became it
+ * (recheck2 F3: "join X Shadow Mage 3 type:fire"). When the option before
+ * past is free text given by position from token from, the words from
+ * there to the routed one may be one value of several words, and the
+ * refusal gives the command with them quoted (the words after the
+ * subcommands start at token used; hash..end is a '# label', or hash is
+ * NULL).
+ */
+static void
+routed_twice(struct invocation *inv, int i, int past, const struct token *tok, size_t used,
+             size_t ntok, size_t from, size_t routed, size_t k, const char *hash, const char *end,
+             struct reply *out)
+{
+	const struct command *c = inv->cmd;
+	const struct cmd_opt *before = past > 0 ? &c->opts[past - 1] : NULL;
+	struct buf b;
+
+	buf_init(&b, 600);
+	buf_addf(&b,
+	         "'%.40s' stands where the %s goes, so it was taken as the %s, and %.*s gives "
+	         "the %s again",
+	         tok[routed].unq, c->opts[past].name, c->opts[i].name,
+	         (int)(tok[k].len < 60 ? tok[k].len : 60), tok[k].p, c->opts[i].name);
+	if (before == NULL || before->type != OPT_STRING || before->choices != NULL ||
+	    (before->flags & OPT_REST) || from >= routed) {
+		buf_adds(&b, "; give each option once");
+		usage_error(inv, out, buf_str(&b));
+		buf_free(&b);
+		return;
+	}
+	buf_adds(&b, "; if \"");
+	for (size_t j = from; j <= routed; j++)
+		buf_addf(&b, "%s%s", j > from ? " " : "", tok[j].unq);
+	buf_addf(&b, "\" is one %s, quote it (/", before->name);
+	for (size_t d = 0; d < 3 && inv->path[d] != NULL; d++)
+		buf_addf(&b, "%s%s", d > 0 ? " " : "", inv->path[d]->name);
+	for (size_t j = used; j < ntok; j++) {
+		bool in = j >= from && j <= routed; /* the quoted words, as read */
+
+		buf_addf(&b, " %s%.*s%s", j == from ? "\"" : "",
+		         (int)(in ? strlen(tok[j].unq) : tok[j].len), in ? tok[j].unq : tok[j].p,
+		         j == routed ? "\"" : "");
+	}
+	if (hash != NULL)
+		buf_addf(&b, " %.*s", (int)(end - hash), hash);
+	buf_adds(&b, ").");
+	reply_error(out, "%s", buf_str(&b));
+	buf_free(&b);
+}
+
 /* Binds the tokens after the subcommands: name:value ones by name, the rest
  * by position; an OPT_REST option takes every remaining positional word and
  * the label text after a lone #. */
@@ -583,11 +636,17 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 	 * was the slip ("join Bee fighter ٣ fire" put ٣ in type:, and fire
 	 * then found only level: left), so the refusal names it */
 	const char *passed[CMD_MAX_OPTS] = {0};
-	/* the token each option was given by position at (ntok: none) */
-	size_t at[CMD_MAX_OPTS];
+	/* the token each option was given by position at (ntok: none); for
+	 * one given a routed word, that word's token and the option it was
+	 * routed past */
+	size_t at[CMD_MAX_OPTS], routed_at[CMD_MAX_OPTS];
+	int routed_past[CMD_MAX_OPTS];
 
-	for (int i = 0; i < CMD_MAX_OPTS; i++)
+	for (int i = 0; i < CMD_MAX_OPTS; i++) {
 		at[i] = ntok;
+		routed_at[i] = ntok;
+		routed_past[i] = 0;
+	}
 
 	buf_init(&rest, CMD_LINE_MAX);
 	for (size_t k = used; k < ntok; k++) {
@@ -617,6 +676,13 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 
 			/* A value given twice (type:fire type:ice, or by position
 			 * and by name) is refused rather than one silently kept. */
+			if (inv->args[i].set && inv->args[i].routed && routed_at[i] < ntok) {
+				int p = routed_past[i];
+
+				routed_twice(inv, i, p, tok, used, ntok, p > 0 ? at[p - 1] : ntok,
+				             routed_at[i], k, hash, end, out);
+				goto done;
+			}
 			if (inv->args[i].set) {
 				snprintf(what, sizeof(what),
 				         "the option %s: is given twice (the second: %.*s); give "
@@ -658,6 +724,10 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			if (set_value(inv, &c->opts[i], &inv->args[i], tok[k].unq, out) < 0)
 				goto done;
 			inv->args[i].routed = true;
+			if (i < CMD_MAX_OPTS) {
+				routed_at[i] = k;
+				routed_past[i] = next;
+			}
 			continue;
 		}
 		if (colon != NULL && !takes(&c->opts[next], tok[k].unq) &&
