@@ -307,6 +307,92 @@ label_twice(struct invocation *inv, const char *option, const char *hashed, stru
 	registry_usage_add(inv->path, RS_BAD, out);
 }
 
+/* The '#' that starts typed's label (one inside a term's [label] is that
+ * label's text), or NULL. */
+static const char *
+label_hash(const char *typed)
+{
+	for (const char *p = typed; *p != '\0'; p++) {
+		if (*p == '#')
+			return p;
+		if (*p == '[' && (p = strchr(p, ']')) == NULL)
+			return NULL;
+	}
+	return NULL;
+}
+
+/* Appends the n bytes at s, blanks around them trimmed, to the text in dst
+ * (size bytes), after a space when both hold some. */
+static void
+words_add(char *dst, size_t size, const char *s, size_t n)
+{
+	size_t have = strlen(dst);
+
+	while (n > 0 && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n > 0 && have + 1 < size)
+		snprintf(dst + have, size - have, "%s%.*s", have > 0 ? " " : "", (int)n, s);
+}
+
+/*
+ * The label after '#' in typed as a user means it (recheck2 F5): a blank
+ * one is no label, so its '#' goes ("/roll 1d20 #" rolls, and rolls again,
+ * 1d20); a word label:VALUE among its words is the label option typed
+ * after the '#', as a private: word is /roll's option (roll_fn), so that a
+ * label given both ways is refused in either order. labelled: the label
+ * option was given, and the label after '#' then is refused beside it as
+ * it stands. Returns typed, its rewrite (in buf, len bytes) with the label
+ * after '#' alone, or NULL with an error reply.
+ */
+static const char *
+hash_label(struct invocation *inv, const char *typed, bool labelled, char *buf, size_t len,
+           struct reply *out)
+{
+	const char *hash = label_hash(typed), *w = NULL, *v, *e;
+	char value[DICE_TEXT_MAX + 1] = "", rest[DICE_TEXT_MAX + 1] = "";
+	size_t before, vlen;
+
+	if (hash == NULL)
+		return typed;
+	for (const char *p = hash + 1; *p != '\0' && w == NULL; p++)
+		if ((p == hash + 1 || p[-1] == ' ' || p[-1] == '\t') &&
+		    strncasecmp(p, "label:", 6) == 0)
+			w = p;
+	if (w != NULL && labelled)
+		return typed;
+	if (w == NULL) {
+		w = v = e = hash + strlen(hash);
+		vlen = 0;
+	} else if (*(v = w + 6) == '"' && strchr(v + 1, '"') != NULL) {
+		v++;
+		vlen = (size_t)(strchr(v, '"') - v);
+		e = v + vlen + 1;
+	} else {
+		vlen = strcspn(v, " \t");
+		e = v + vlen;
+	}
+	words_add(value, sizeof(value), v, vlen);
+	/* the label's other words, on either side of that one */
+	words_add(rest, sizeof(rest), hash + 1, (size_t)(w - hash - 1));
+	words_add(rest, sizeof(rest), e, strlen(e));
+	if (*w == '\0' && rest[0] != '\0')
+		return typed;
+	if (value[0] != '\0' && rest[0] != '\0') {
+		label_twice(inv, value, rest, out);
+		return NULL;
+	}
+	for (before = (size_t)(hash - typed); before > 0 && strchr(" \t", typed[before - 1]);
+	     before--)
+		;
+	snprintf(buf, len, "%.*s%s%s", (int)before, typed,
+	         value[0] != '\0' || rest[0] != '\0' ? " # " : "", value[0] != '\0' ? value : rest);
+	return buf;
+}
+
 static void
 roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, const char *expr,
          const char *label)
@@ -315,13 +401,15 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 	bool compact = rollchan_compact(inv->chan);
 	struct dice_result *res = NULL;
 	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 1], savbuf[DICE_TEXT_MAX + 1];
-	char labelbuf[DICE_LABEL_MAX + 1];
+	char labelbuf[DICE_LABEL_MAX + 1], hashbuf[DICE_TEXT_MAX + 1];
 	const char *typed = expr, *nat, *to = NULL, *written;
 	struct buf action;
 	const char *shown_label;
 	int r;
 
 	label = label_option(label, labelbuf, sizeof(labelbuf));
+	if ((typed = hash_label(inv, typed, label != NULL, hashbuf, sizeof(hashbuf), out)) == NULL)
+		return;
 	if ((expr = expand_saved(inv, typed, label != NULL, savbuf, sizeof(savbuf), out)) == NULL)
 		return;
 	written = expr;

@@ -487,6 +487,60 @@ empty_label_is_none(void **unused)
 	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, "roll 1d1 # x");
 }
 
+/* recheck2 F5: a label: word among the words after '#' is the label
+ * option typed there (as a private: word is), so a label given both ways
+ * is refused in either order, and alone it is the label; an empty label
+ * after '#' is no label, so neither the reply nor Roll again keeps the
+ * bare '#' ("roll 1d1", and with label:fire "roll 1d1 # fire", not
+ * "roll 1d1 # # fire"). */
+static void
+label_word_after_the_hash(void **unused)
+{
+	const char *twice = "The label is given twice, as label:stealth and as '# sneak' in the "
+	                    "expression; give it once, as label: or after ' # '; usage: /roll "
+	                    "<expression> [label:text] [private:true|false]";
+	const struct reply *r;
+
+	r = run_as("al", "/roll 1d1+5 # sneak label:stealth");
+	assert_true(reply_is_error(r));
+	assert_string_equal(reply_error_text(r), twice);
+	r = run_as("al", "/roll 1d1+5 label:stealth # sneak");
+	assert_string_equal(reply_error_text(r), twice);
+	r = run_as("al", "/roll 1d1+5 # label:\"two words\" sneak");
+	assert_string_equal(reply_error_text(r),
+	                    "The label is given twice, as label:two words and as '# sneak' in the "
+	                    "expression; give it once, as label: or after ' # '; usage: /roll "
+	                    "<expression> [label:text] [private:true|false]");
+	run_as("bo", "/gm claim");
+	r = run_as("al", "/gmroll 1d20+7 # sneak label:x");
+	assert_true(reply_is_error(r));
+	assert_null(reply_msg(r, REPLY_GM));
+	/* alone, it is the label */
+	r = run_as("al", "/roll 1d1 # label:stealth");
+	assert_plain(r, "al rolls stealth\n1d1: [1] = 1\n");
+	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, "roll 1d1 # stealth");
+	r = run_as("al", "/roll 1d1 # label: sneak");
+	assert_plain(r, "al rolls sneak\n1d1: [1] = 1\n");
+	/* an empty '#' is no label */
+	r = run_as("al", "/roll 1d1 #");
+	assert_plain(r, "al rolls\n1d1: [1] = 1\n");
+	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, "roll 1d1");
+	r = run_as("al", "/roll 1d1 #   ");
+	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, "roll 1d1");
+	r = run_as("al", "/roll 1d1 label:fire #");
+	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, "roll 1d1 # fire");
+	/* a '#' inside a term's [label] is that label's text */
+	r = run_as("al", "/roll 1d1[#] # label:x");
+	assert_plain(r, "al rolls x\n1d1[#]: [1] # = 1\n");
+	/* a word only beginning so stays label text */
+	r = run_as("al", "/roll 1d1 # mislabel:x");
+	assert_plain(r, "al rolls mislabel:x\n1d1: [1] = 1\n");
+	assert_plain(run_as("al", "/log 3"), "The last 3 rolls here, newest first\n"
+	                                     "  just now | al | 1d1 # mislabel:x | 1\n"
+	                                     "  just now | al | 1d1[#] # x | 1\n"
+	                                     "  just now | al | 1d1 # fire | 1\n");
+}
+
 /* newcomer F5: /log says one roll as one ("The last roll here", no
  * "newest first" of one), and /log secret no longer says that only the GM
  * sees it, which each transport says of every private reply. */
@@ -629,6 +683,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(saved_rolls_follow_the_player, setup, teardown),
 	    cmocka_unit_test_setup_teardown(one_label_a_roll, setup, teardown),
 	    cmocka_unit_test_setup_teardown(empty_label_is_none, setup, teardown),
+	    cmocka_unit_test_setup_teardown(label_word_after_the_hash, setup, teardown),
 	    cmocka_unit_test_setup_teardown(long_roll_keeps_its_button, setup, teardown),
 	    cmocka_unit_test_setup_teardown(log_counts_in_words, setup, teardown),
 	    cmocka_unit_test_setup_teardown(label_option_in_the_log, setup, teardown),
