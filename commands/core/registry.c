@@ -58,8 +58,10 @@ distance(const char *a, const char *b)
 	return d[la % 3][lb] < 3 ? d[la % 3][lb] : 3;
 }
 
-const char *
-registry_suggest(const char *typed, const char *const *cands, size_t n)
+/* The one candidate within a typing slip of typed, or NULL (see
+ * registry_suggest()). */
+static const char *
+slip_of(const char *typed, const char *const *cands, size_t n)
 {
 	const char *best = NULL;
 	size_t bestd = strlen(typed) >= 7 ? 3 : 2, tie = 0;
@@ -78,29 +80,78 @@ registry_suggest(const char *typed, const char *const *cands, size_t n)
 			tie++;
 		}
 	}
-	if (tie == 0)
-		return best;
-	/* Two candidates as close as each other: no guess, unless the word
-	 * typed begins just one of them ("of": off, not on). */
-	best = NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (cands[i] == NULL || distance(typed, cands[i]) != bestd ||
-		    strncasecmp(cands[i], typed, strlen(typed)) != 0)
+	return tie == 0 ? best : NULL;
+}
+
+size_t
+registry_suggest_all(const char *typed, const char *const *cands, size_t n, const char **found,
+                     size_t max)
+{
+	size_t len = strlen(typed), k = 0;
+	const char *slip;
+
+	for (size_t i = 0; i < n; i++)
+		if (cands[i] != NULL && strcasecmp(cands[i], typed) == 0) {
+			if (max > 0)
+				found[0] = cands[i];
+			return 1;
+		}
+	for (size_t i = 0; len > 0 && i < n; i++) {
+		bool seen = false;
+
+		if (cands[i] == NULL || strncasecmp(cands[i], typed, len) != 0)
 			continue;
-		if (best != NULL && strcasecmp(best, cands[i]) != 0)
-			return NULL;
-		best = cands[i];
+		for (size_t j = 0; j < i; j++)
+			seen = seen || (cands[j] != NULL && strcasecmp(cands[j], cands[i]) == 0);
+		if (!seen && k++ < max)
+			found[k - 1] = cands[i];
 	}
-	return best;
+	if (k > 0)
+		return k;
+	if ((slip = slip_of(typed, cands, n)) == NULL)
+		return 0;
+	if (max > 0)
+		found[0] = slip;
+	return 1;
+}
+
+const char *
+registry_suggest(const char *typed, const char *const *cands, size_t n)
+{
+	const char *found[1];
+
+	return registry_suggest_all(typed, cands, n, found, 1) == 1 ? found[0] : NULL;
+}
+
+void
+registry_or_list(struct buf *b, const char *const *words, size_t n, const char *after)
+{
+	for (size_t k = 0; k < n; k++)
+		buf_addf(b, "%s%s%s", k == 0 ? "" : k + 1 == n ? " or " : ", ", words[k], after);
+}
+
+bool
+registry_did_you_mean(struct buf *b, const char *lead, const char *typed, const char *const *cands,
+                      size_t n, const char *after)
+{
+	const char *found[REGISTRY_SUGGEST_MAX];
+	size_t k = registry_suggest_all(typed, cands, n, found, REGISTRY_SUGGEST_MAX);
+
+	if (k == 0 || k > REGISTRY_SUGGEST_MAX)
+		return false;
+	buf_addf(b, "%sdid you mean ", lead);
+	registry_or_list(b, found, k, after);
+	buf_addc(b, '?');
+	return true;
 }
 
 bool
 registry_unknown_add(const struct command *const *table, const char *typed, size_t len,
                      bool console, struct reply *out)
 {
-	const char *cands[64], *best;
+	const char *cands[64], *found[REGISTRY_SUGGEST_MAX];
 	char word[41];
-	size_t n = 0, ncon = 0;
+	size_t n = 0, ncon = 0, k;
 	struct buf b;
 
 	snprintf(word, sizeof(word), "%.*s", (int)(len < 40 ? len : 40), typed);
@@ -115,11 +166,14 @@ registry_unknown_add(const struct command *const *table, const char *typed, size
 		if (n < 64)
 			cands[n++] = console_lines[i].name;
 	}
-	best = registry_suggest(word, cands, n);
+	k = registry_suggest_all(word, cands, n, found, REGISTRY_SUGGEST_MAX);
 	/* never the very word typed back (a console word typed elsewhere) */
-	if (best != NULL && strcasecmp(best, word) != 0) {
+	if (k > 0 && k <= REGISTRY_SUGGEST_MAX && strcasecmp(found[0], word) != 0) {
 		reply_add(out, RS_BAD, "; did you mean ");
-		reply_cmd(out, RS_BAD, best, NULL);
+		for (size_t i = 0; i < k; i++) {
+			reply_add(out, RS_BAD, "%s", i == 0 ? "" : i + 1 == k ? " or " : ", ");
+			reply_cmd(out, RS_BAD, found[i], NULL);
+		}
 		reply_add(out, RS_BAD, "?");
 		buf_free(&b);
 		return true;

@@ -142,10 +142,34 @@ extern const struct console_line console_lines[];
 bool registry_unknown_add(const struct command *const *table, const char *typed, size_t len,
                           bool console, struct reply *out);
 
-/* The known word closest to a mistyped one: one of the n words of cands
- * within a typing slip of typed (an edit distance of 1, or 2 for words of
- * seven letters or more; letters swapped count one), or NULL. */
+/*
+ * The known words a mistyped one may mean, among the n words of cands
+ * (NULL ones skipped; case aside throughout): the one it is; else every
+ * one it begins, each once ("cl" for claim, "c" for classic and custom:
+ * the start of a word is typed for the word, as /procedure takes a
+ * section by its start); else the one within a typing slip of it (an edit
+ * distance of 1, or 2 for words of seven letters or more; letters swapped
+ * count one; none when two are as close). Returns how many, the first max
+ * of them in found.
+ */
+size_t registry_suggest_all(const char *typed, const char *const *cands, size_t n,
+                            const char **found, size_t max);
+/* The one word registry_suggest_all() finds, or NULL when it finds none
+ * or several. */
 const char *registry_suggest(const char *typed, const char *const *cands, size_t n);
+
+/* The most words a "did you mean" names: beyond that it names none. */
+#define REGISTRY_SUGGEST_MAX 8
+
+/* Appends the n words, each followed by after ("" or ":"), as a choice
+ * between them: "a", "a or b", "a, b or c". */
+void registry_or_list(struct buf *b, const char *const *words, size_t n, const char *after);
+/* Appends lead, then "did you mean " and the words registry_suggest_all()
+ * finds for typed (as registry_or_list() writes them), then "?"; returns
+ * false, appending nothing, when it finds none or more than
+ * REGISTRY_SUGGEST_MAX. */
+bool registry_did_you_mean(struct buf *b, const char *lead, const char *typed,
+                           const char *const *cands, size_t n, const char *after);
 
 /* Appends the n option names as a refusal lists them: "label: and
  * private:", "name:, secret: and who:". */

@@ -32,18 +32,22 @@ registry_parse_choice(const struct cmd_opt *o, const char *v)
 	return false;
 }
 
-/* " (did you mean X?)" for typed among the subcommands of c, or "". */
+/* " (did you mean X?)", or "X or Y", for typed among the subcommands of
+ * c (registry_did_you_mean()), or "". */
 static void
 suggest_sub(const struct command *c, const char *typed, char *out, size_t len)
 {
-	const char *cands[32], *best;
+	const char *cands[32];
 	size_t n = 0;
+	struct buf b;
 
-	out[0] = '\0';
 	for (const struct command *s = c->subs; s != NULL && s->name != NULL && n < 32; s++)
 		cands[n++] = s->name;
-	if ((best = registry_suggest(typed, cands, n)) != NULL)
-		snprintf(out, len, " (did you mean %s?)", best);
+	buf_init(&b, len - 1);
+	if (registry_did_you_mean(&b, " (", typed, cands, n, ""))
+		buf_addc(&b, ')');
+	snprintf(out, len, "%s", buf_str(&b));
+	buf_free(&b);
 }
 
 static const struct command *
@@ -212,16 +216,7 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 				for (i = 0; o->choices[i] != NULL; i++)
 					buf_addf(&b, "%s%s", i ? ", " : "", o->choices[i]);
 				buf_addf(&b, " (got '%.40s'", v);
-				{
-					size_t nc = 0;
-					const char *best;
-
-					while (o->choices[nc] != NULL)
-						nc++;
-					best = registry_suggest(v, o->choices, nc);
-					if (best != NULL)
-						buf_addf(&b, "; did you mean %s?", best);
-				}
+				registry_did_you_mean(&b, "; ", v, o->choices, i, "");
 				buf_addc(&b, ')');
 				snprintf(what, sizeof(what), "%s", buf_str(&b));
 				buf_free(&b);
@@ -367,7 +362,7 @@ select_subs(struct invocation *inv, struct token *tok, size_t ntok, size_t *used
 			if (s != NULL && *used < ntok && s->opts != NULL &&
 			    s->opts[0].choices != NULL &&
 			    !registry_parse_choice(&s->opts[0], tok[*used].unq)) {
-				char dym[64];
+				char dym[200];
 
 				suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
 				if (dym[0] != '\0')
@@ -379,7 +374,7 @@ select_subs(struct invocation *inv, struct token *tok, size_t ntok, size_t *used
 
 			inv->cmd = c;
 			if (*used < ntok) {
-				char dym[64];
+				char dym[200];
 
 				suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
 				snprintf(what, sizeof(what), "unknown subcommand '%.40s'%s",
@@ -406,7 +401,7 @@ registry_parse_select(struct invocation *inv, const char *const *names, struct r
 		const struct command *s = find_sub(c, names[k]);
 
 		if (s == NULL) {
-			char what[200], dym[64];
+			char what[300], dym[200];
 
 			inv->cmd = c;
 			suggest_sub(c, names[k], dym, sizeof(dym));
@@ -513,7 +508,6 @@ no_option(struct invocation *inv, const char *name, size_t len, struct reply *ou
 	char typed[33];
 	size_t n = 0;
 	struct buf b;
-	const char *best;
 
 	buf_init(&b, 400);
 	buf_addf(&b, "'%.*s:' is no option of this command", (int)len, name);
@@ -527,8 +521,7 @@ no_option(struct invocation *inv, const char *name, size_t len, struct reply *ou
 		buf_addc(&b, ')');
 	}
 	snprintf(typed, sizeof(typed), "%.*s", (int)len, name);
-	if (n > 0 && (best = registry_suggest(typed, names, n)) != NULL)
-		buf_addf(&b, "; did you mean %s:?", best);
+	registry_did_you_mean(&b, "; ", typed, names, n, ":");
 	usage_error(inv, out, buf_str(&b));
 	buf_free(&b);
 }

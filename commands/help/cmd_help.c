@@ -167,18 +167,22 @@ static void
 closest_of(const char *word, const char *name, const char *const *cands, size_t n, bool topics,
            struct reply *out)
 {
-	const char *best = registry_suggest(word, cands, n);
+	const char *found[REGISTRY_SUGGEST_MAX];
+	size_t k = registry_suggest_all(word, cands, n, found, REGISTRY_SUGGEST_MAX);
 	const char *kind = topics ? "topics" : "subcommands";
 
-	if (best != NULL) {
-		char line[120];
-
-		snprintf(line, sizeof(line), "%s %s", name, best);
+	if (k > 0 && k <= REGISTRY_SUGGEST_MAX) {
 		reply_add(out, RS_BAD, "; did you mean ");
-		if (topics)
-			reply_cmd(out, RS_BAD, "help", "command", line, NULL);
-		else
-			reply_cmd(out, RS_BAD, line, NULL);
+		for (size_t i = 0; i < k; i++) {
+			char line[120];
+
+			snprintf(line, sizeof(line), "%s %s", name, found[i]);
+			reply_add(out, RS_BAD, "%s", i == 0 ? "" : i + 1 == k ? " or " : ", ");
+			if (topics)
+				reply_cmd(out, RS_BAD, "help", "command", line, NULL);
+			else
+				reply_cmd(out, RS_BAD, line, NULL);
+		}
 		reply_add(out, RS_BAD, "? Its %s are ", kind);
 	} else {
 		reply_add(out, RS_BAD, "; its %s are ", kind);

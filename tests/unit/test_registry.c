@@ -654,6 +654,69 @@ shortcuts_and_suggestions(void **state)
 	tfree(d);
 }
 
+/* recheck2 F9: the start of a command, subcommand, option or choice is
+ * typed for it (as /procedure takes a section by its start), so it gets
+ * the "did you mean" a slip gets; a start that several share names each
+ * of them; a word within a slip of two names none, as before. */
+static void
+f9_the_start_of_a_word_is_suggested(void **state)
+{
+	static const struct {
+		const char *line, *error;
+	} t[] = {
+	    {"/hazard table explor", "Table must be one of exploration, delving, classic, custom "
+	                             "(got 'explor'; did you mean exploration?); usage: /hazard "
+	                             "table <exploration|delving|classic|custom>"},
+	    {"/tension mode hid", "Mode must be one of open, hidden (got 'hid'; did you mean "
+	                          "hidden?); usage: /tension mode <open|hidden>"},
+	    {"/gm cl", "Unknown subcommand 'cl' (did you mean claim?); usage: /gm "
+	               "<show|claim|release|secret-channel>"},
+	    {"/light add t", "Kind must be one of torch, lantern, candle (got 't'; did you mean "
+	                     "torch?); usage: /light add <torch|lantern|candle> [count] [who]"},
+	    {"/hazard table c", "Table must be one of exploration, delving, classic, custom (got "
+	                        "'c'; did you mean classic or custom?); usage: /hazard table "
+	                        "<exploration|delving|classic|custom>"},
+	    {"/gm s", "Unknown subcommand 's' (did you mean show or secret-channel?); usage: /gm "
+	              "<show|claim|release|secret-channel>"},
+	    {"/thw", "Unknown command 'thw'; did you mean /thwacko?"},
+	    {"/t", "Unknown command 't'; did you mean /tension, /table, /thwacko or /turn?"},
+	    {"/help hazard c", "There is no subcommand 'c' of /hazard; did you mean /hazard chance "
+	                       "or /hazard custom? Its subcommands are roll, show, table, chance, "
+	                       "custom, procedure, who, sign and fatigue."},
+	    {"/tension raise 1 rea:x",
+	     "'rea:' is no option of this command (its options are event:, reason: and amount:); "
+	     "did you mean reason:?; usage: /tension raise "
+	     "[door|quiet-combat|combat|enemy-escaped] [reason] [amount:N]"},
+	    {"/settings natural onf", "Mode must be one of on, off (got 'onf'); usage: /settings "
+	                              "natural <on|off>"},
+	};
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)}, false);
+	struct reply *out = reply_new();
+	const char *found[2];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		run(d, "alice", true, t[i].line, out);
+		assert_true(reply_is_error(out));
+		if (strcmp(reply_error_text(out), t[i].error) != 0)
+			fail_msg("%s: got \"%s\"", t[i].line, reply_error_text(out));
+	}
+	/* the word itself alone, each shared start once, and no more than
+	 * asked for are written */
+	assert_int_equal(
+	    registry_suggest_all("On", (const char *const[]){"one", "on"}, 2, found, 2), 1);
+	assert_string_equal(found[0], "on");
+	assert_int_equal(
+	    registry_suggest_all("a", (const char *const[]){"ab", "AB", "ac"}, 3, found, 1), 2);
+	assert_string_equal(found[0], "ab");
+	assert_string_equal(registry_suggest("cl", (const char *const[]){"claim", "release"}, 2),
+	                    "claim");
+	assert_null(registry_suggest("", (const char *const[]){"claim"}, 1));
+	reply_free(out);
+	tfree(d);
+}
+
 /* adv and dis double the plain d20 and keep the better or the worse;
  * a lone d20's natural 20 and 1 are marked, and nothing else is. */
 static void
@@ -1176,6 +1239,7 @@ main(void)
 	    cmocka_unit_test(read_only_commands_keep_no_game_state),
 	    cmocka_unit_test(roll_label_cannot_reorder_the_total),
 	    cmocka_unit_test(shortcuts_and_suggestions),
+	    cmocka_unit_test(f9_the_start_of_a_word_is_suggested),
 	    cmocka_unit_test(console_lines_in_unknown),
 	    cmocka_unit_test(advantage_and_naturals),
 	    cmocka_unit_test(roll_log_and_settings),
