@@ -13,6 +13,7 @@
 #include "rules/dice/dice.h"
 #include "rules/procedure/carry.h"
 #include "rules/procedure/vendor.h"
+#include "rules/base/utf8.h"
 
 static void
 stock_lines(struct reply *out, const struct vendor_stock *v)
@@ -44,7 +45,8 @@ vendor_name_ok(const char *s)
 	if (n == 0 || n > VENDOR_NAME_MAX || s[0] == ' ' || s[n - 1] == ' ')
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f || (s[i] == ' ' && s[i + 1] == ' '))
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f ||
+		    (s[i] == ' ' && s[i + 1] == ' ') || s[i] == '"')
 			return false;
 	return true;
 }
@@ -90,9 +92,12 @@ vendor_fn(struct invocation *inv, struct reply *out)
 	}
 	if (!vendor_name_ok(name)) {
 		reply_error(out,
-		            "A vendor's name is 1 to %d bytes, words parted by single spaces (got "
-		            "'%.40s').",
-		            VENDOR_NAME_MAX, name);
+		            "A vendor's name is 1 to %d bytes, words parted by single spaces, with "
+		            "no \" in it (quotes group its words, as in ",
+		            VENDOR_NAME_MAX);
+		reply_cmd(out, RS_BAD, "bargain", "vendor", "Old Greta", "item", "rope", "deal",
+		          "buy", NULL);
+		reply_add(out, RS_BAD, "; got '%.40s').", name);
 		return;
 	}
 	if (s->nvendors == VENDORS_MAX) {
@@ -288,6 +293,56 @@ join_words(const char *const *w, size_t n, char *buf, size_t len)
 	}
 }
 
+/* The one vendor met here whose name begins with the words of start and
+ * has more ("Old Greta" of "Old Greta the Fence"), case aside; NULL when
+ * none or several do. */
+static const struct vendor *
+vendor_begun(const struct procedure_state *s, const char *start)
+{
+	const struct vendor *found = NULL;
+
+	for (int i = 0; i < s->nvendors; i++) {
+		const char *name = s->vendors[i].name;
+
+		for (const char *sp = strchr(name, ' '); sp != NULL; sp = strchr(sp + 1, ' ')) {
+			char head[VENDOR_NAME_MAX + 1];
+
+			snprintf(head, sizeof(head), "%.*s", (int)(sp - name), name);
+			if (utf8_casecmp(head, start) != 0)
+				continue;
+			if (found != NULL)
+				return NULL;
+			found = &s->vendors[i];
+			break;
+		}
+	}
+	return found;
+}
+
+/* The refusal of a /bargain line whose first words begin the name of
+ * vendor v (met here) and do not name it whole: the line with v's name
+ * quoted, and after it the words up to the deal (pos[k] to pos[deal]) as
+ * the item. */
+static void
+vendor_begun_refusal(const struct vendor *v, const char *typed, const char *const *pos, size_t k,
+                     size_t deal, const char *roll, struct reply *out)
+{
+	char item[CMD_LINE_MAX + 1];
+
+	join_words(pos + k, deal - k, item, sizeof(item));
+	reply_error(out,
+	            "'%.40s' is the start of the name of '%.40s', a vendor met here; a name of "
+	            "several words is typed whole, in quotes: ",
+	            typed, v->name);
+	if (roll != NULL)
+		reply_cmd(out, RS_BAD, "bargain", "vendor", v->name, "item", item, "deal",
+		          pos[deal], "roll", roll, NULL);
+	else
+		reply_cmd(out, RS_BAD, "bargain", "vendor", v->name, "item", item, "deal",
+		          pos[deal], NULL);
+	reply_add(out, RS_BAD, ".");
+}
+
 /*
  * /bargain's refused line read again with the channel's vendors
  * (registry.h, misread): "/bargain Old Gus sword sell" bound Old to vendor,
@@ -333,6 +388,16 @@ bargain_misread(struct invocation *inv, struct reply *out)
 		join_words(pos, k, vendor, sizeof(vendor));
 		if (procedure_state_vendor(s, vendor) != NULL)
 			break;
+	}
+	/* no vendor named: the start of one's name (recheck3 F4) */
+	for (size_t b = deal - 1; k == 0 && b > 0; b--) {
+		const struct vendor *v;
+
+		join_words(pos, b, vendor, sizeof(vendor));
+		if ((v = vendor_begun(s, vendor)) != NULL) {
+			vendor_begun_refusal(v, vendor, pos, b, deal, roll, out);
+			return true;
+		}
 	}
 	if (k == 0 || (k == 1 && deal - k == 1))
 		return false;

@@ -771,6 +771,48 @@ bargain_refusal_not_read_better_stands_whole(void **unused)
 	free(elsewhere);
 }
 
+/* recheck3 F4: quotes group a vendor's words alike in /vendor meet, /vendor
+ * forget and /bargain ("Old Greta" met quoted is Old Greta, whom /bargain
+ * "Old Greta" finds), a name that holds a quote is refused (no command
+ * could quote it), and the start of a vendor's name typed bare in /bargain
+ * gets the line with the whole name quoted. */
+static void
+vendor_names_are_quoted_alike(void **unused)
+{
+	const struct reply *r;
+	char *text;
+
+	ok("gm", "gm claim");
+	r = run("gm", "vendor meet \"Old Greta\"");
+	assert_false(reply_is_error(r));
+	text = reply_plain(r);
+	assert_non_null(strstr(text, "Old Greta's stock\n"));
+	assert_non_null(strstr(text, "Each deal is tried once: /bargain \"Old Greta\" ITEM "
+	                             "sell|buy ROLL rolls it against this skill."));
+	free(text);
+	ok("alice", "bargain \"Old Greta\" \"silver chalice\" sell +2");
+	ok("gm", "vendor forget \"Old Greta\"");
+	refused("alice", "bargain \"Old Greta\" rope buy",
+	        "There is no vendor 'Old Greta' here; /vendor meet Old Greta meets one.");
+	refused("gm", "vendor meet Old \"Greta\" x",
+	        "A vendor's name is 1 to 24 bytes, words parted by single spaces, with no \" in "
+	        "it (quotes group its words, as in /bargain \"Old Greta\" rope buy; got 'Old "
+	        "\"Greta\" x').");
+	ok("gm", "vendor meet \"Old Greta the Fence\"");
+	refused("alice", "bargain Old Greta silver chalice sell",
+	        "'Old Greta' is the start of the name of 'Old Greta the Fence', a vendor met "
+	        "here; a name of several words is typed whole, in quotes: /bargain \"Old Greta "
+	        "the Fence\" \"silver chalice\" sell.");
+	refused("alice", "bargain old greta lamp buy +3",
+	        "'old greta' is the start of the name of 'Old Greta the Fence', a vendor met "
+	        "here; a name of several words is typed whole, in quotes: /bargain \"Old Greta "
+	        "the Fence\" lamp buy +3.");
+	/* a start two vendors' names share names neither */
+	ok("gm", "vendor meet Old Greta the Younger");
+	refused("alice", "bargain Old Greta lamp buy",
+	        "Deal must be one of sell, buy (got 'lamp')");
+}
+
 int
 main(void)
 {
@@ -787,6 +829,7 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(bargain_refusal_not_read_better_stands_whole, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(vendor_names_are_quoted_alike, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),

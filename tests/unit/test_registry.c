@@ -717,6 +717,32 @@ f9_the_start_of_a_word_is_suggested(void **state)
 	tfree(d);
 }
 
+/* recheck3 F4: a rest-of-line text typed as one quoted word is that text
+ * without its quotes, as it is given by name: the command the private:
+ * refusal of /roll shows ("/roll "1d20 # insight" private:true") rolls;
+ * quotes among other words stay. */
+static void
+quoted_rest_is_its_text(void **state)
+{
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)}, false);
+	struct reply *out = reply_new();
+	char *plain;
+
+	(void)state;
+	run(d, "alice", false, "/roll \"1d20 # insight\" private:true", out);
+	assert_false(reply_is_error(out));
+	plain = reply_plain(out);
+	assert_string_equal(plain, "[private]\nalice rolls insight\n1d20: [15] = 15\n");
+	free(plain);
+	run(d, "alice", false, "/roll 1d20 # \"a\" b", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls \"a\" b\n1d20: [11] = 11\n");
+	free(plain);
+	reply_free(out);
+	tfree(d);
+}
+
 /* adv and dis double the plain d20 and keep the better or the worse;
  * a lone d20's natural 20 and 1 are marked, and nothing else is. */
 static void
@@ -1240,6 +1266,7 @@ main(void)
 	    cmocka_unit_test(roll_label_cannot_reorder_the_total),
 	    cmocka_unit_test(shortcuts_and_suggestions),
 	    cmocka_unit_test(f9_the_start_of_a_word_is_suggested),
+	    cmocka_unit_test(quoted_rest_is_its_text),
 	    cmocka_unit_test(console_lines_in_unknown),
 	    cmocka_unit_test(advantage_and_naturals),
 	    cmocka_unit_test(roll_log_and_settings),
