@@ -813,6 +813,21 @@ vendor_names_are_quoted_alike(void **unused)
 	        "Deal must be one of sell, buy (got 'lamp')");
 }
 
+/* recheck3 F5: /bargain's refused roll is a sentence, as /roll's is:
+ * capital first, full stop last (the dice engine's text has neither). */
+static void
+bargain_roll_refusal_is_a_sentence(void **unused)
+{
+	ok("gm", "vendor meet Gus");
+	refused("alice", "bargain Gus lamp buy maybe",
+	        "'maybe' at column 1 is no dice function; floor(), ceil(), round() and abs() "
+	        "are.");
+	/* refused() ignores case: the whole sentence, exactly */
+	assert_string_equal(
+	    reply_error_text(run("alice", "bargain Gus lamp buy 1d0")),
+	    "The dice of the term at column 1 must have between 1 and 1000000 sides (got 0).");
+}
+
 int
 main(void)
 {
@@ -830,6 +845,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(bargain_refusal_not_read_better_stands_whole, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(vendor_names_are_quoted_alike, setup, teardown),
+	    cmocka_unit_test_setup_teardown(bargain_roll_refusal_is_a_sentence, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
