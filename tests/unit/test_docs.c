@@ -408,6 +408,30 @@ the_room_played_is_the_transcript(void **state)
 	free(want);
 }
 
+/* recheck2 F6: delver(7)'s paragraph on Discord's threads and DMs says a
+ * DM with the bot is the user's, GM without a claim, as /gm there answers
+ * (commands/gm/cmd_gm.c: "you are its GM without claiming the seat"); it
+ * said nobody was GM there until the seat was claimed. */
+static void
+a_dm_is_its_users_own(void **state)
+{
+	char *docs = read_docs();
+	const char *from = strstr(docs, "**Threads, forum posts and DMs (Discord).**");
+	const char *to = from != NULL ? strstr(from, "\n\n") : NULL;
+	char *par;
+
+	(void)state;
+	assert_non_null(to);
+	par = xstrdup(from);
+	par[to - from] = '\0';
+	assert_non_null(strstr(par,
+	                       "A DM with the bot is yours:\nyou are its GM without claiming a "
+	                       "seat"));
+	assert_null(strstr(par, "until you claim"));
+	free(par);
+	free(docs);
+}
+
 int
 main(void)
 {
@@ -416,6 +440,7 @@ main(void)
 	    cmocka_unit_test(every_config_key_is_documented),
 	    cmocka_unit_test(every_shown_command_exists),
 	    cmocka_unit_test(the_room_played_is_the_transcript),
+	    cmocka_unit_test(a_dm_is_its_users_own),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
