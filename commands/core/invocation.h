@@ -105,6 +105,9 @@ struct invocation {
 	 * cannot keep it, the refusal names a roll, not a change
 	 * (commands/core/request.h). False when the handler starts. */
 	bool rolled;
+	/* That roll was secret, kept in the GM's /log secret alone: its
+	 * refusal names a secret roll, and no /log the player reads. */
+	bool rolled_secret;
 	/* The asked option's text was typed line by line (a draft, on the
 	 * console and IRC: bot/draft/draft.h), so a refusal may keep it open
 	 * (struct reply_ask's text). Set by the transport that bound it. */

@@ -18,6 +18,11 @@
 #define ROLL_DISK_FULL                                                                             \
 	"This roll was not made: the disk holding the bot's saved state is full, so it cannot be " \
 	"kept in /log; roll again once space is freed (nothing saved before is affected)."
+/* A secret roll is kept for the GM alone (/log secret), never in /log. */
+#define SECRET_ROLL_DISK_FULL                                                                      \
+	"This secret roll was not made: the disk holding the bot's saved state is full, so it "    \
+	"cannot be kept for the GM; roll again once space is freed (nothing saved before is "      \
+	"affected)."
 #define NOT_KEPT                                                                                   \
 	"This change was not kept: another delver process saved a change to the same state "       \
 	"first; "                                                                                  \
@@ -308,7 +313,9 @@ tell_outcome(struct request *req)
 		}
 		return;
 	case REQUEST_REFUSED_FULL:
-		refusal = req->inv.rolled ? ROLL_DISK_FULL : DISK_FULL;
+		refusal = req->inv.rolled_secret ? SECRET_ROLL_DISK_FULL
+		          : req->inv.rolled      ? ROLL_DISK_FULL
+		                                 : DISK_FULL;
 		break;
 	case REQUEST_NOT_KEPT:
 		refusal = NOT_KEPT;

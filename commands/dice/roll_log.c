@@ -13,6 +13,7 @@ roll_log_keep(struct invocation *inv, const char *what, const char *result, cons
 	rc = rollchan_of(inv->chan);
 	inv->rolled = true;
 	if (gm != NULL) {
+		inv->rolled_secret = true;
 		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);
 		channel_touch(inv->chan);
 	} else {

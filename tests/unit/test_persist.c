@@ -376,6 +376,10 @@ test_failed_write_warns_keeps_answering_and_retries(void **state)
 #define ROLL_FULL                                                                                  \
 	"This roll was not made: the disk holding the bot's saved state is full, so it cannot be " \
 	"kept in /log; roll again once space is freed (nothing saved before is affected).\n"
+#define SECRET_ROLL_FULL                                                                           \
+	"This secret roll was not made: the disk holding the bot's saved state is full, so it "    \
+	"cannot be kept for the GM; roll again once space is freed (nothing saved before is "      \
+	"affected).\n"
 
 /* A full disk (ENOSPC under SQLite: SQLITE_FULL) refuses the change with an
  * error, keeps what was committed, and the next change after space returns
@@ -398,6 +402,12 @@ test_disk_full_refuses_the_change_and_recovers(void **state)
 	/* A roll changes nothing but /log: it is refused as a roll. */
 	assert_string_equal(say(b, "bob", "crypt", "/roll 1d1"), ROLL_FULL);
 	assert_string_equal(say(b, "bob", "hall", "/table roll loot"), ROLL_FULL);
+	/* A secret roll is never in /log: its refusal says it is not kept for
+	 * the GM (recheck2 F8), to the player and to the GM alike. */
+	assert_string_equal(say(b, "bob", "crypt", "/gmroll 1d1"), SECRET_ROLL_FULL);
+	assert_string_equal(say(b, "ann", "crypt", "/gmroll 1d1"), SECRET_ROLL_FULL);
+	assert_string_equal(say(b, "ann", "hall", "/table roll loot secret:true"),
+	                    SECRET_ROLL_FULL);
 	/* Memory reads back as saved: nothing refused is in effect. */
 	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
 	assert_int_equal(user_style(state_user_find(b->st, "console:ann"))->colour, UC_RED);
@@ -405,7 +415,7 @@ test_disk_full_refuses_the_change_and_recovers(void **state)
 	                    "Nobody is GM here yet; /gm claim makes you the GM.\n");
 	/* Commands that change nothing still answer. */
 	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
-	assert_int_equal(stats(b).refused, 5);
+	assert_int_equal(stats(b).refused, 8);
 	assert_int_equal(stats(b).retry_pending, 0);
 	/* Nothing committed before is harmed. */
 	st = restored(b);
