@@ -180,22 +180,6 @@ mono_ms(void)
 	return (int64_t)(uv_hrtime() / 1000000);
 }
 
-/* A reply that asks for a long text (reply_ask) opens a draft: the lines
- * that follow here, until "<word> end", are that text. */
-static void
-asked(struct console *c, struct reply *r)
-{
-	const struct reply_ask *ask = reply_asked(r);
-	char replaced[CMD_LINE_MAX + 1];
-
-	if (ask == NULL)
-		return;
-	drafts_open(c->drafts, c->from.chan_key, c->from.user_key, ask, mono_ms(), replaced,
-	            sizeof(replaced));
-	if (replaced[0] != '\0')
-		draft_reply_dropped(r, replaced, 0, 0, DRAFT_REPLACED);
-}
-
 /*
  * While a draft of this user here is open: a line without a prefix (/ or
  * !) joins it (nothing is printed but its echo), and "<word> end" or
@@ -527,7 +511,8 @@ answered(struct request *req, void *ctx)
 		console_free(c);
 		return;
 	}
-	asked(c, r);
+	/* an ask opens a draft: the lines that follow here, until "<word> end" */
+	drafts_answered(c->drafts, c->from.chan_key, c->from.user_key, r, mono_ms());
 	if (c->to != NULL) {
 		emit(c, r, c->to);
 		return;

@@ -137,6 +137,25 @@ drafts_open(struct drafts *ds, const char *chan, const char *user, const struct 
 	link_draft(ds, d);
 }
 
+void
+drafts_answered(struct drafts *ds, const char *chan, const char *user, struct reply *r,
+                int64_t now_ms)
+{
+	const struct reply_ask *ask = reply_asked(r);
+	char replaced[CMD_LINE_MAX + 1];
+	struct draft *d;
+
+	if (ask != NULL) {
+		drafts_open(ds, chan, user, ask, now_ms, replaced, sizeof(replaced));
+		if (replaced[0] != '\0')
+			draft_reply_dropped(r, replaced, 0, 0, DRAFT_REPLACED);
+	} else if (reply_ask_was_given(r) && ds->n > 0 &&
+	           (d = unlink_draft(ds, chan, user, now_ms)) != NULL) {
+		draft_reply_dropped(r, d->line, 0, 0, DRAFT_REPLACED);
+		draft_free(d);
+	}
+}
+
 enum draft_feed
 drafts_feed(struct drafts *ds, const char *chan, const char *user, const char *text, size_t len,
             int64_t now_ms, struct draft **dropped)

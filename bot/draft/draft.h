@@ -49,6 +49,13 @@ size_t drafts_count(const struct drafts *ds);
 void drafts_open(struct drafts *ds, const char *chan, const char *user, const struct reply_ask *ask,
                  int64_t now_ms, char *replaced, size_t size);
 
+/* What a command's reply r (to user in chan) does to the drafts: one it
+ * asks for is opened (drafts_open), and one its command was given inline
+ * instead (reply_ask_was_given) is dropped; either way a draft the user had
+ * open there is dropped, and r says so. */
+void drafts_answered(struct drafts *ds, const char *chan, const char *user, struct reply *r,
+                     int64_t now_ms);
+
 enum draft_feed {
 	DRAFT_NONE,    /* no draft of this user here: the line is not the draft's */
 	DRAFT_TAKEN,   /* the line joined the draft (or a spent one: it is dropped) */

@@ -120,21 +120,6 @@ ctcp(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t now)
 	irc_conn_say(b->conn, "NOTICE", m->nick, reply);
 }
 
-/* A reply that asks for a long text (reply_ask) opens a draft for the
- * asker there: their next lines that are no command, until "<word> end". */
-static void
-asked(struct irc_bot *b, struct reply *r, const char *chan, const char *user, int64_t mono_ms)
-{
-	const struct reply_ask *ask = reply_asked(r);
-	char replaced[CMD_LINE_MAX + 1];
-
-	if (ask == NULL)
-		return;
-	drafts_open(b->drafts, chan, user, ask, mono_ms, replaced, sizeof(replaced));
-	if (replaced[0] != '\0')
-		draft_reply_dropped(r, replaced, 0, 0, DRAFT_REPLACED);
-}
-
 static void
 answer_to_free(void *p)
 {
@@ -153,7 +138,8 @@ answered(struct request *req, void *ctx)
 	struct answer_to *t = request_tag(req);
 
 	b->in_flight--;
-	asked(b, request_reply(req), t->chan, t->lane, t->mono_ms);
+	/* an ask opens a draft: the asker's next lines there that are no command */
+	drafts_answered(b->drafts, t->chan, t->lane, request_reply(req), t->mono_ms);
 	irc_reply_send(b, request_reply(req), t->nick, t->where, t->lane, t->quiet);
 	request_free(req);
 }

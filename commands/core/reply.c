@@ -131,6 +131,7 @@ reply_clear(struct reply *r)
 	r->error = false;
 	r->error_text = NULL;
 	memset(&r->ask, 0, sizeof(r->ask));
+	r->ask_given = false;
 	r->cur = REPLY_CHANNEL;
 }
 
@@ -216,6 +217,18 @@ const struct reply_ask *
 reply_asked(const struct reply *r)
 {
 	return r->ask.line != NULL && (!r->error || r->ask.text != NULL) ? &r->ask : NULL;
+}
+
+void
+reply_ask_given(struct reply *r)
+{
+	r->ask_given = true;
+}
+
+bool
+reply_ask_was_given(const struct reply *r)
+{
+	return r->ask_given;
 }
 
 void

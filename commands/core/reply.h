@@ -229,6 +229,12 @@ struct reply_ask {
 void reply_ask(struct reply *r, const struct reply_ask *ask);
 /* The reply's ask, or NULL (an error reply's too, when it keeps a text). */
 const struct reply_ask *reply_asked(const struct reply *r);
+/* Marks the reply of a command that could have asked (a table's entries)
+ * but was given its text on the command line: the text the invoker was
+ * entering line by line in that channel, if any, is dropped then, as a new
+ * ask drops it, and the transport says so. */
+void reply_ask_given(struct reply *r);
+bool reply_ask_was_given(const struct reply *r);
 
 /* Sets the current message's title. */
 void reply_title(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

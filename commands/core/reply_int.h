@@ -37,6 +37,7 @@ struct reply {
 	char *error_text;
 	char *panel; /* reply_panel's message id ("" none), in the arena; NULL: not a panel */
 	struct reply_ask ask; /* its strings in the arena; line NULL: none */
+	bool ask_given;       /* reply_ask_given */
 };
 
 #define CHUNK_SIZE 4096

@@ -321,6 +321,8 @@ table_set(struct invocation *inv, struct reply *out)
 		ask_entries(name, out);
 		return;
 	}
+	if (!inv->drafted)
+		reply_ask_given(out);
 	if (strlen(entries) > TABLES_TEXT_MAX) {
 		reply_error(
 		    out,

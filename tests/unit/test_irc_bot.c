@@ -181,6 +181,28 @@ test_table_typed_line_by_line(void **state)
 	assert_non_null(strstr(out(f), "NOTICE alice :"));
 }
 
+/* A table set with its entries on the line drops the entries its sender
+ * was typing line by line there, for any table, and says so: a later
+ * table end finds nothing to put back. */
+static void
+test_inline_table_drops_open_one(void **state)
+{
+	struct ircfix *f = *state;
+
+	feed(f, ":alice!a@h PRIVMSG #a :!table set x");
+	out(f);
+	feed(f, ":alice!a@h PRIVMSG #a :1-6: old");
+	feed(f, ":alice!a@h PRIVMSG #a :!table set y 1-6: new");
+	assert_string_equal(out(f), "PRIVMSG #a :Saved the table \x02y\x0f: d6, 1 entry. "
+	                            "\xc2\xb7 \x03"
+	                            "14\x02\x02What you were entering for table set x was "
+	                            "dropped for this.\x0f\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!table end");
+	assert_non_null(strstr(out(f), "NOTICE alice :"));
+	feed(f, ":alice!a@h PRIVMSG #a :!table show x");
+	assert_null(strstr(out(f), "old"));
+}
+
 /* A table that table end refuses stays open where it was typed (here a
  * private conversation, where a GM enters a table behind the screen):
  * the refusal, the kept lines and the save reach the query alone. */
@@ -1341,6 +1363,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_channel_named_by_casemapping, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_named_rfc7613, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_table_typed_line_by_line, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_inline_table_drops_open_one, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_refused_table_stays_open, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_errors_go_by_notice, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_operator_is_admin, setup, teardown),
