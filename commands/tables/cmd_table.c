@@ -252,13 +252,14 @@ table_end(struct invocation *inv, struct reply *out)
 }
 
 /* Refuses to save the table name for err (a sentence), its entries at
- * fault. Entries typed line by line stay open, where they were typed, for
- * more lines and /table end again: the refusal says so and how to give up
- * (/table cancel) or start afresh, and gives them back on one line, to
- * copy with a line corrected. */
+ * fault. Entries typed line by line stay open, where they were typed: the
+ * refusal says so and, when more lines can mend them (more, a gap to
+ * fill), that they may follow before /table end again; else (an overlap, a
+ * bad line) that only a start afresh can; and how to give up (/table
+ * cancel). It gives them back on one line, to copy with a line corrected. */
 static void
 not_saved(const struct invocation *inv, const char *name, const char *err, const char *entries,
-          struct reply *out)
+          bool more, struct reply *out)
 {
 	struct buf one;
 	size_t lines = 1;
@@ -268,14 +269,25 @@ not_saved(const struct invocation *inv, const char *name, const char *err, const
 		return;
 	for (const char *p = entries; (p = strchr(p, '\n')) != NULL; p++)
 		lines++;
-	reply_add(out, RS_BAD, " The %zu %s you sent %s still open: send more, then ", lines,
+	reply_add(out, RS_BAD, " The %zu %s you sent %s still open: ", lines,
 	          lines == 1 ? "line" : "lines", lines == 1 ? "is" : "are");
-	reply_cmd(out, RS_BAD, "table end", NULL);
-	reply_add(out, RS_BAD, " again; ");
-	reply_cmd(out, RS_BAD, "table cancel", NULL);
-	reply_add(out, RS_BAD, " drops them, and ");
-	reply_cmd(out, RS_BAD, "table set", "name", name, NULL);
-	reply_add(out, RS_BAD, " starts afresh.");
+	if (more) {
+		reply_add(out, RS_BAD, "send more, then ");
+		reply_cmd(out, RS_BAD, "table end", NULL);
+		reply_add(out, RS_BAD, " again; ");
+		reply_cmd(out, RS_BAD, "table cancel", NULL);
+		reply_add(out, RS_BAD, " drops them, and ");
+		reply_cmd(out, RS_BAD, "table set", "name", name, NULL);
+		reply_add(out, RS_BAD, " starts afresh.");
+	} else {
+		reply_add(out, RS_BAD, "no line sent after them can mend this; ");
+		reply_cmd(out, RS_BAD, "table set", "name", name, NULL);
+		reply_add(out, RS_BAD,
+		          " starts afresh (paste after it the line below, the entry at fault put "
+		          "right), and ");
+		reply_cmd(out, RS_BAD, "table cancel", NULL);
+		reply_add(out, RS_BAD, " drops them.");
+	}
 	reply_nl(out);
 	one_line(entries, &one);
 	reply_line(out, RS_DIM, "What you sent, on one line: %s%s", buf_str(&one),
@@ -293,7 +305,7 @@ table_set(struct invocation *inv, struct reply *out)
 	char name[ROLL_TABLE_NAME_MAX], err[400];
 	struct buf text, missing, seen;
 	size_t kept = 0;
-	int at;
+	int at, rc;
 
 	if (!cmd_table_name(inv, name, out))
 		return;
@@ -336,8 +348,8 @@ table_set(struct invocation *inv, struct reply *out)
 	buf_init(&text, 2 * TABLES_TEXT_MAX);
 	buf_init(&missing, 1024);
 	buf_init(&seen, 1024);
-	if (roll_table_parse_die(entries, t, err, sizeof(err)) < 0) {
-		not_saved(inv, name, err, entries, out);
+	if ((rc = roll_table_parse_die(entries, t, err, sizeof(err))) < 0) {
+		not_saved(inv, name, err, entries, rc == -2, out);
 		goto done;
 	}
 	s = tables_state_of(inv->chan);
@@ -356,7 +368,7 @@ table_set(struct invocation *inv, struct reply *out)
 	    tables_use_room(inv->chan, name, text.len, !inv->is_gm, err, sizeof(err)) < 0 ||
 	    tables_state_put(s, name, t, err, sizeof(err)) < 0) {
 		tables_state_settle(inv->chan);
-		not_saved(inv, name, err, entries, out);
+		not_saved(inv, name, err, entries, false, out);
 		goto done;
 	}
 	channel_touch(inv->chan);

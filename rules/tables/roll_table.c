@@ -373,7 +373,8 @@ d66_ends(const struct roll_table *t, const struct raw *r, size_t n, char *err, s
 }
 
 /* Sorts the ranged entries r and checks that they cover t's results
- * exactly once, naming the numbers of a gap or an overlap. */
+ * exactly once, naming the numbers of a gap or an overlap. Returns 0, -2
+ * for a gap (entries added could fill it), -1 for any other fault. */
 static int
 cover(const struct roll_table *t, struct raw *r, size_t n, char *err, size_t errlen)
 {
@@ -413,19 +414,21 @@ cover(const struct roll_table *t, struct raw *r, size_t n, char *err, size_t err
 			span_text(next, last, what, sizeof(what));
 			snprintf(err, errlen, "entry %zu: %s not covered by any entry.", r[i].idx,
 			         what);
-			return -1;
+			return -2;
 		}
 		next = next_result(t, r[i].hi);
 	}
 	if (next <= t->hi) {
 		span_text(next, t->hi, what, sizeof(what));
 		snprintf(err, errlen, "%s not covered; the entries must reach %d.", what, t->hi);
-		return -1;
+		return -2;
 	}
 	return 0;
 }
 
-/* The die a ranged table's largest number names. */
+/* The die a ranged table's largest number names. Returns 0, -2 when none
+ * does but a larger one would (an entry added could end at a die), -1 when
+ * the number is past every die. */
 static int
 ranged_die(struct roll_table *t, const struct raw *r, size_t n, char *err, size_t errlen)
 {
@@ -446,7 +449,7 @@ ranged_die(struct roll_table *t, const struct raw *r, size_t n, char *err, size_
 	         "the highest result is %d, which no die gives: the ranges end at 4, 6, 8, 10, "
 	         "12, 20, 66 (d66, numbered 11-66) or 100, or every entry is weighted (3x text).",
 	         top);
-	return -1;
+	return top < dice[sizeof(dice) / sizeof(dice[0]) - 1] ? -2 : -1;
 }
 
 /*
@@ -630,10 +633,10 @@ parse(const char *text, enum mode m, bool saved, int lo, int hi, struct roll_tab
 	} else if (m == SPAN) {
 		t->lo = lo;
 		t->hi = t->die = hi;
-	} else if (ranged_die(t, r, n, err, errlen) < 0) {
+	} else if ((rc = ranged_die(t, r, n, err, errlen)) < 0) {
 		goto done;
 	}
-	if (!t->weighted && cover(t, r, n, err, errlen) < 0)
+	if (!t->weighted && (rc = cover(t, r, n, err, errlen)) < 0)
 		goto done;
 	t->n = n;
 	for (size_t i = 0; i < n; i++) {

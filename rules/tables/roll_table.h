@@ -68,7 +68,8 @@ struct roll_table {
  * ROLL_TABLE_SPAN_MAX): a Tension table (1..20) or a hazard table (1..N).
  * Returns 0, or -1 with one sentence in err pointing at the bad entry
  * ("entry 3: range 9-8 is reversed; write it low-high.") and *out
- * untouched.
+ * untouched; -2 instead when entries added to the text could mend it (a
+ * result no entry covers).
  */
 int roll_table_parse(const char *text, int lo, int hi, struct roll_table *out, char *err,
                      size_t errlen);
@@ -77,7 +78,8 @@ int roll_table_parse(const char *text, int lo, int hi, struct roll_table *out, c
  * Parses a table whose die comes from its text: the largest number of its
  * ranges names it (4, 6, 8, 10, 12, 20, 66 for a d66 numbered 11..66, or
  * 100, which may be written 00), or its entries are all weighted ("3x
- * text"). Returns 0, or -1 with one sentence in err and *out untouched.
+ * text"). Returns 0, or -1 or -2 as roll_table_parse does (-2 also for a
+ * largest number that no die ends at but a larger one would).
  */
 int roll_table_parse_die(const char *text, struct roll_table *out, char *err, size_t errlen);
 

@@ -52,17 +52,31 @@ single_results_and_newlines(void **unused)
 	assert_string_equal(roll_table_lookup(&t, 6)->text, "Nothing");
 }
 
+/* A refusal: rc -1, or -2 where more entries could mend the text. */
 static void
-expect_error(const char *text, int lo, int hi, const char *msg)
+expect_refusal(const char *text, int lo, int hi, int rc, const char *msg)
 {
 	struct roll_table t;
 	char err[200] = "";
 
 	memset(&t, 0x5a, sizeof(t));
-	assert_int_equal(roll_table_parse(text, lo, hi, &t, err, sizeof(err)), -1);
+	assert_int_equal(roll_table_parse(text, lo, hi, &t, err, sizeof(err)), rc);
 	assert_string_equal(err, msg);
 	/* *out is untouched on error */
 	assert_int_equal(((unsigned char *)&t)[0], 0x5a);
+}
+
+static void
+expect_error(const char *text, int lo, int hi, const char *msg)
+{
+	expect_refusal(text, lo, hi, -1, msg);
+}
+
+/* A gap, which entries added could fill. */
+static void
+expect_gap(const char *text, int lo, int hi, const char *msg)
+{
+	expect_refusal(text, lo, hi, -2, msg);
 }
 
 static void
@@ -72,12 +86,11 @@ errors_name_the_entry(void **unused)
 	             "entry 3: range 9-8 is reversed; write it low-high.");
 	expect_error("1-4 a; 4-8 b; 9-20 c", 1, 20,
 	             "entry 2: range 4-8 overlaps entry 1 (1-4): result 4 is in both.");
-	expect_error("1-4 a; 6-20 b", 1, 20, "entry 2: result 5 is not covered by any entry.");
-	expect_error("1-4 a; 7-20 b", 1, 20, "entry 2: results 5-6 are not covered by any entry.");
-	expect_error("1-4 a; 5-19 b", 1, 20,
-	             "result 20 is not covered; the entries must reach 20.");
-	expect_error("1-4 a; 5-18 b", 1, 20,
-	             "results 19-20 are not covered; the entries must reach 20.");
+	expect_gap("1-4 a; 6-20 b", 1, 20, "entry 2: result 5 is not covered by any entry.");
+	expect_gap("1-4 a; 7-20 b", 1, 20, "entry 2: results 5-6 are not covered by any entry.");
+	expect_gap("1-4 a; 5-19 b", 1, 20, "result 20 is not covered; the entries must reach 20.");
+	expect_gap("1-4 a; 5-18 b", 1, 20,
+	           "results 19-20 are not covered; the entries must reach 20.");
 	expect_error("1-4 a; 5-21 b", 1, 20, "entry 2: range 5-21 is outside 1-20.");
 	expect_error("1-4 a; 5-20", 1, 20, "entry 2 has a range but no text.");
 	expect_error(
@@ -214,15 +227,28 @@ parse_die(const char *text, struct roll_table *t)
 }
 
 static void
-expect_die_error(const char *text, const char *msg)
+expect_die_refusal(const char *text, int rc, const char *msg)
 {
 	struct roll_table t;
 	char err[300] = "";
 
 	memset(&t, 0x5a, sizeof(t));
-	assert_int_equal(roll_table_parse_die(text, &t, err, sizeof(err)), -1);
+	assert_int_equal(roll_table_parse_die(text, &t, err, sizeof(err)), rc);
 	assert_string_equal(err, msg);
 	assert_int_equal(((unsigned char *)&t)[0], 0x5a);
+}
+
+static void
+expect_die_error(const char *text, const char *msg)
+{
+	expect_die_refusal(text, -1, msg);
+}
+
+/* What entries added could mend: a gap, a largest number short of a die. */
+static void
+expect_die_gap(const char *text, const char *msg)
+{
+	expect_die_refusal(text, -2, msg);
 }
 
 /* Every way of writing an entry, and the die each table's numbers name. */
@@ -284,25 +310,30 @@ static void
 die_errors_name_the_numbers(void **unused)
 {
 	(void)unused;
-	expect_die_error("1-2: a; 4-6: b", "entry 2: result 3 is not covered by any entry.");
+	expect_die_gap("1-2: a; 4-6: b", "entry 2: result 3 is not covered by any entry.");
 	expect_die_error("1-2: a; 2-6: b",
 	                 "entry 2: range 2-6 overlaps entry 1 (1-2): result 2 is in both.");
 	expect_die_error("1-4: a; 2-3: b; 5-6: c",
 	                 "entry 2: range 2-3 overlaps entry 1 (1-4): results 2-3 are in both.");
-	expect_die_error("1-3: a; 4-5: b",
-	                 "the highest result is 5, which no die gives: the ranges end at 4, 6, 8, "
-	                 "10, 12, 20, 66 (d66, numbered 11-66) or 100, or every entry is weighted "
-	                 "(3x text).");
-	expect_die_error("11-16: a; 31-66: b",
-	                 "entry 2: results 21-26 are not covered by any entry.");
+	expect_die_gap("1-3: a; 4-5: b",
+	               "the highest result is 5, which no die gives: the ranges end at 4, 6, 8, "
+	               "10, 12, 20, 66 (d66, numbered 11-66) or 100, or every entry is weighted "
+	               "(3x text).");
+	expect_die_gap("11-16: a; 31-66: b",
+	               "entry 2: results 21-26 are not covered by any entry.");
 	expect_die_error("11-17: a; 21-66: b",
 	                 "entry 1: 17 is not a d66 result; a d66 reads two d6 as tens and units, "
 	                 "11 to 66.");
 	expect_die_error("1-10: a; 11-66: b", "entry 1: range 1-10 is outside 11-66.");
 	expect_die_error("0: a; 1-6: b", "entry 1: result 0 is outside 1-6.");
-	expect_die_error("2-6: a", "entry 1: result 1 is not covered by any entry.");
+	expect_die_gap("2-6: a", "entry 1: result 1 is not covered by any entry.");
 	expect_die_error("1-3: a; 4-6: b; 4-6: c",
 	                 "entry 3: range 4-6 overlaps entry 2 (4-6): results 4-6 are in both.");
+	/* past every die: no entry added could end at one */
+	expect_die_error(
+	    "1-101: a", "the highest result is 101, which no die gives: the ranges end at 4, 6, 8, "
+	                "10, 12, 20, 66 (d66, numbered 11-66) or 100, or every entry is weighted "
+	                "(3x text).");
 	expect_die_error("1-3: a; 3x b",
 	                 "entry 2 is weighted but entry 1 is a range; write every entry with a "
 	                 "range (5-8: text) or every one with a weight (3x text).");
@@ -771,7 +802,7 @@ saved_tables_load_past_set_limits(void **unused)
 	assert_int_equal(roll_table_load("1-3 a \xc2\xb7 b; 4-6 c", 1, 6, &t, err, sizeof(err)), 0);
 	assert_string_equal(t.e[0].text, "a \xc2\xb7 b");
 	/* what makes a table is still checked */
-	assert_int_equal(roll_table_load_die("1-5: a", &t, err, sizeof(err)), -1);
+	assert_int_equal(roll_table_load_die("1-5: a", &t, err, sizeof(err)), -2);
 	assert_string_equal(err, "the highest result is 5, which no die gives: the ranges end at "
 	                         "4, 6, 8, 10, 12, 20, 66 (d66, numbered 11-66) or 100, or every "
 	                         "entry is weighted (3x text).");
