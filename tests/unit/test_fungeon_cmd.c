@@ -26,9 +26,7 @@
 static void
 play_a_room(struct fgtable *t)
 {
-	fgtable_ok(t, "alice", "/fungeon join Alba wizard 5");
-	fgtable_ok(t, "bob", "/fungeon join Brom fighter 2");
-	fgtable_ok(t, "carol", "/fungeon join Cora rogue 1");
+	fgtable_adventurers(t, 5, 2, 1);
 	fgtable_ok(t, "carol", "/fungeon hallway");
 	fgtable_pick_all(t);
 	fgtable_make(t, FUNGEON_CAT_TRAPS,
@@ -376,8 +374,7 @@ thwacko_on_the_trap_player(void **unused)
 	const struct fungeon_channel *c;
 	char line[160], label[200];
 
-	fgtable_ok(t, "alice", "/fungeon join Alba wizard 2");
-	fgtable_ok(t, "bob", "/fungeon join Brom fighter 2");
+	fgtable_adventurers(t, 2, 2, 0);
 	fgtable_ok(t, "bob", "/fungeon hallway");
 	fgtable_pick_all(t);
 	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add pit annoy 2 pain 3 type spikes");
@@ -425,8 +422,7 @@ thwacko_styled_in_rank_tables(void **unused)
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 	int styled = 0, tables = 0;
 
-	fgtable_ok(t, "alice", "/fungeon join Alba wizard 2");
-	fgtable_ok(t, "bob", "/fungeon join Brom fighter 2");
+	fgtable_adventurers(t, 2, 2, 0);
 	fgtable_ok(t, "bob", "/fungeon hallway");
 	fgtable_pick_all(t);
 	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add rat level 2");
@@ -571,8 +567,7 @@ cost_shows_the_budget(void **unused)
 	struct fgtable *t = fgtable_new(5);
 	char *text;
 
-	fgtable_ok(t, "alice", "/fungeon join Alba wizard 2");
-	fgtable_ok(t, "bob", "/fungeon join Brom fighter 3");
+	fgtable_adventurers(t, 2, 3, 0);
 	text = fgtable_run(t, "alice",
 	                   "/fungeon cost trap annoy 2 pain 1 unlimited universal type darts");
 	assert_string_equal(text, "Trap: annoy 2 pain 1 unlimited universal type darts\n"
@@ -597,7 +592,7 @@ xp_rule_setting(void **unused)
 	const struct fungeon_channel *c;
 	char *text, *json;
 
-	fgtable_ok(t, "alice", "/fungeon join Alba wizard 2");
+	fgtable_adventurers(t, 2, 0, 0);
 	fgtable_ok(t, "alice", "/fungeon adjust Alba xp:20"); /* a new one starts with 0 */
 	fgtable_ok(t, "alice", "/fungeon hallway");
 	c = fgtable_fungeon(t);
@@ -900,9 +895,7 @@ memory_tracks_what_the_channel_holds(void **unused)
 	       member = sizeof(struct fungeon_member) + sizeof(struct thwacko_style);
 
 	assert_int_equal(empty, sizeof(struct fungeon_channel));
-	fgtable_ok(t, "alice", "/fungeon join Alba wizard 3");
-	fgtable_ok(t, "bob", "/fungeon join Brom fighter 3");
-	fgtable_ok(t, "carol", "/fungeon join Cora rogue 3");
+	fgtable_adventurers(t, 3, 3, 3);
 	fgtable_ok(t, "alice", "/fungeon hallway");
 	fgtable_pick_all(t);
 	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add pit annoy 2 pain 1 type darts");

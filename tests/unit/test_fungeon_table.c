@@ -23,8 +23,7 @@ combat_offers_next_turn(void **unused)
 	struct fgtable *t = fgtable_new(3);
 	int turns;
 
-	fgtable_ok(t, "alice", "/fungeon join Alba wizard 3");
-	fgtable_ok(t, "bob", "/fungeon join Brom fighter 3");
+	fgtable_adventurers(t, 3, 3, 0);
 	fgtable_ok(t, "alice", "/fungeon hallway");
 	fgtable_pick_all(t);
 	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add goblin level 3");
@@ -56,8 +55,7 @@ combat_offers_next_turn(void **unused)
 static void
 into_room_on_floor_4(struct fgtable *t)
 {
-	fgtable_ok(t, "alice", "/fungeon join Alba wizard 5");
-	fgtable_ok(t, "bob", "/fungeon join Brom fighter 5");
+	fgtable_adventurers(t, 5, 5, 0);
 	fgtable_ok(t, "bob", "/fungeon entrance");
 	fgtable_gm(t, "/fungeon floor 4");
 	fgtable_ok(t, "bob", "/fungeon hallway");
@@ -155,8 +153,7 @@ room_budgets_and_unspent_points(void **unused)
 	const struct fungeon_channel *c;
 	char *text, *json, line[120];
 
-	fgtable_ok(t, "alice", "/fungeon join Alba wizard 2");
-	fgtable_ok(t, "bob", "/fungeon join Brom fighter 3");
+	fgtable_adventurers(t, 2, 3, 0);
 	fgtable_ok(t, "alice", "/fungeon hallway");
 	c = fgtable_fungeon(t);
 	assert_int_equal(fungeon_channel_budget(c, FUNGEON_MONSTER), 5 + 2);
@@ -215,9 +212,7 @@ guarded_treasure_and_plunder(void **unused)
 	char *text, who[40];
 	const char *trapper;
 
-	fgtable_ok(t, "alice", "/fungeon join Alba wizard 3");
-	fgtable_ok(t, "bob", "/fungeon join Brom fighter 3");
-	fgtable_ok(t, "carol", "/fungeon join Cora rogue 3");
+	fgtable_adventurers(t, 3, 3, 3);
 	fgtable_ok(t, "alice", "/fungeon hallway");
 	fgtable_pick_all(t);
 	fgtable_make(t, FUNGEON_CAT_TRAPS,

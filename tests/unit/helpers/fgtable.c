@@ -255,6 +255,21 @@ fgtable_fighters(struct fgtable *t, int n, int lv)
 	}
 }
 
+void
+fgtable_adventurers(struct fgtable *t, int alba, int brom, int cora)
+{
+	static const char *const users[] = {"alice", "bob", "carol"};
+	static const char *const joins[] = {"Alba wizard", "Brom fighter", "Cora rogue"};
+	const int lv[] = {alba, brom, cora};
+
+	for (int i = 0; i < 3 && lv[i] > 0; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "/fungeon join %s %d", joins[i], lv[i]);
+		fgtable_ok(t, users[i], line);
+	}
+}
+
 struct fungeon_channel *
 fgtable_drawn(struct fgtable *t, int n, int lv)
 {

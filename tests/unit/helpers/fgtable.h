@@ -80,6 +80,10 @@ char *fgtable_waived_said(struct fgtable *t);
 /* The first n (1 to 5) of the users al, bo, cy, di and ed join, in that
  * order, as the level lv fighters Al, Bo, Cy, Di and Ed. */
 void fgtable_fighters(struct fgtable *t, int n, int lv);
+/* alice, bob and carol join, in that order, as the wizard Alba (level
+ * alba), the fighter Brom (brom) and the rogue Cora (cora); a level of 0
+ * leaves that one, and those after, out. */
+void fgtable_adventurers(struct fgtable *t, int alba, int brom, int cora);
 /* The first n of al, bo, cy, di and ed join as level lv fighters, al opens
  * the hallway and the categories are chosen (fgtable_pick_all); returns
  * the channel's Fungeon state. */
