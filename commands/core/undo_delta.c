@@ -16,12 +16,18 @@
 uint32_t
 undo_delta_sum(const char *s, size_t len)
 {
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 	uint32_t h = 2166136261u;
 
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
+	/* Four bytes a turn of the loop: the same sum, a byte at a time. */
+	for (; end - p >= 4; p += 4) {
+		h = (h ^ p[0]) * 16777619u;
+		h = (h ^ p[1]) * 16777619u;
+		h = (h ^ p[2]) * 16777619u;
+		h = (h ^ p[3]) * 16777619u;
 	}
+	for (; p < end; p++)
+		h = (h ^ *p) * 16777619u;
 	return h;
 }
 
@@ -134,12 +140,21 @@ match_len(const char *a, const char *b, size_t n)
 }
 
 /* How many bytes a (alen) and b (blen) have in common at their ends, at
- * most n. */
+ * most n (n at most alen and blen), a word at a time. */
 static size_t
 match_tail(const char *a, size_t alen, const char *b, size_t blen, size_t n)
 {
 	size_t k = 0;
 
+	while (n - k >= 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + alen - k - 8, 8);
+		memcpy(&y, b + blen - k - 8, 8);
+		if (x != y)
+			break;
+		k += 8;
+	}
 	while (k < n && a[alen - 1 - k] == b[blen - 1 - k])
 		k++;
 	return k;

@@ -552,6 +552,64 @@ delta_round_trips_on_random_edits(void **unused)
 	}
 }
 
+/* FNV-1a of s, a byte at a time: the sum a saved delta holds. */
+static uint32_t
+fnv1a(const void *s, size_t len, uint32_t h)
+{
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ ((const unsigned char *)s)[i]) * 16777619u;
+	return h;
+}
+
+/* Saved deltas are read back by later builds: the same two encodings make
+ * the same operations and sum in every build. The sum is FNV-1a (its
+ * published values, and every length against the byte-at-a-time form);
+ * the operations and sums of 2,000 edits with common ends of every
+ * length, as one pinned digest. */
+static void
+delta_bytes_stay_the_same(void **unused)
+{
+	static char prev[600], next[700];
+	unsigned seed = 5;
+	uint32_t digest = 2166136261u;
+
+	(void)unused;
+	assert_int_equal(undo_delta_sum("", 0), 0x811c9dc5u);
+	assert_int_equal(undo_delta_sum("a", 1), 0xe40c292cu);
+	assert_int_equal(undo_delta_sum("foobar", 6), 0xbf9cf968u);
+	for (size_t n = 0; n < 40; n++)
+		assert_int_equal(
+		    undo_delta_sum("{\"value\":3,\"history\":[{\"kind\":\"a\"}]}", n),
+		    fnv1a("{\"value\":3,\"history\":[{\"kind\":\"a\"}]}", n, 2166136261u));
+	for (int round = 0; round < 2000; round++) {
+		size_t plen, nlen, at, cut, add;
+		struct undo_delta dl;
+
+		seed = seed * 1103515245u + 12345u;
+		plen = (seed >> 8) % 500;
+		for (size_t i = 0; i < plen; i++) {
+			seed = seed * 1103515245u + 12345u;
+			prev[i] = "{}[]\",:abcdefgh0123"[(seed >> 16) % 20];
+		}
+		seed = seed * 1103515245u + 12345u;
+		at = plen > 0 ? (seed >> 8) % plen : 0;
+		cut = (seed >> 4) % (plen - at + 1) % 24;
+		add = (seed >> 20) % 24;
+		memcpy(next, prev, at);
+		nlen = at;
+		for (size_t i = 0; i < add; i++)
+			next[nlen++] = "{}[]\",:abcdefgh0123"[(i * 7 + (size_t)round) % 20];
+		memcpy(next + nlen, prev + at + cut, plen - at - cut);
+		nlen += plen - at - cut;
+		undo_delta_make(prev, plen, next, nlen, &dl);
+		digest = fnv1a(dl.ops, dl.ops_len, digest);
+		for (int k = 0; k < 4; k++)
+			digest = fnv1a(&(uint8_t){(uint8_t)(dl.sum >> (8 * k))}, 1, digest);
+		undo_delta_free(&dl);
+	}
+	assert_int_equal(digest, 0x6a6af10bu);
+}
+
 static void
 delta_round_trips_on_edge_cases(void **unused)
 {
@@ -707,6 +765,7 @@ main(void)
 	    cmocka_unit_test(damaged_delta_is_refused),
 	    cmocka_unit_test_setup_teardown(delta_for_another_state_is_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(memory_follows_content, setup, teardown),
+	    cmocka_unit_test(delta_bytes_stay_the_same),
 	    cmocka_unit_test(delta_round_trips_on_random_edits),
 	};
 
