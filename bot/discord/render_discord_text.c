@@ -158,6 +158,7 @@ md_span(const struct reply_span *s, struct buf *b, bool *at_start)
 	bool code =
 	    (s->style & RS_CODE) && strchr(s->text, '`') == NULL && strchr(s->text, '\n') == NULL;
 	const char *open = "";
+	bool copied;
 
 	if ((s->style & RS_CHANNEL) && strncmp(s->text, "discord:", 8) == 0 && s->text[8] != '\0' &&
 	    strspn(s->text + 8, "0123456789") == strlen(s->text + 8)) {
@@ -167,10 +168,18 @@ md_span(const struct reply_span *s, struct buf *b, bool *at_start)
 	}
 	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
 		mark = s->user.mark;
+	/* The mark and the text as one text: copied into t when there is a
+	 * mark (or, below, when the core must end before the text does); a
+	 * text past the cap is as empty, as a copy of it would be. */
 	buf_init(&t, RENDER_DISCORD_TEXT_MAX);
-	buf_adds(&t, mark);
-	buf_adds(&t, s->text);
-	text = buf_str(&t);
+	copied = mark[0] != '\0';
+	if (copied) {
+		buf_adds(&t, mark);
+		buf_adds(&t, s->text);
+		text = buf_str(&t);
+	} else {
+		text = strlen(s->text) <= RENDER_DISCORD_TEXT_MAX ? s->text : "";
+	}
 	lead = strspn(text, " \t");
 	core = text + lead;
 	end = core + strlen(core);
@@ -195,13 +204,18 @@ md_span(const struct reply_span *s, struct buf *b, bool *at_start)
 		buf_add(b, core, (size_t)(end - core));
 		buf_addc(b, '`');
 		*at_start = false;
-	} else {
+	} else if (trail == 0) {
+		render_discord_text_md(b, core, at_start);
+	} else if (copied) {
 		/* The core alone: cut in place in t, the trail put back after. */
 		char *cut = t.p + (end - text), after = *cut;
 
 		*cut = '\0';
 		render_discord_text_md(b, core, at_start);
 		*cut = after;
+	} else {
+		buf_add(&t, core, (size_t)(end - core));
+		render_discord_text_md(b, buf_str(&t), at_start);
 	}
 	buf_adds(b, open);
 	if (s->style & RS_STRUCK)

@@ -81,6 +81,28 @@ test_plain_markdown(void **state)
 	reply_free(r);
 }
 
+/* A span's blanks stay outside its markdown, and what they surround is
+ * escaped as any text. */
+static void
+test_span_blanks_outside_markdown(void **state)
+{
+	struct reply *r = reply_new();
+	cJSON *m;
+
+	(void)state;
+	reply_add(r, RS_BOLD, "  a_b\t ");
+	reply_add(r, RS_ITALIC, "c*d");
+	reply_add(r, 0, " \t ");
+	reply_add(r, RS_BOLD, " \t");
+	reply_add(r, RS_ITALIC, "#1. e ");
+	reply_nl(r);
+	reply_add(r, RS_ITALIC, " 2. f\tg ");
+	m = render(r, false, NULL);
+	assert_string_equal(content(m), "  **a\\_b**  *c\\*d*     *#1. e* \n *2\\. f g* ");
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
 static void
 test_escapes_user_text(void **state)
 {
@@ -639,6 +661,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_plain_markdown),
+	    cmocka_unit_test(test_span_blanks_outside_markdown),
 	    cmocka_unit_test(test_escapes_user_text),
 	    cmocka_unit_test(test_dice_line_fenced),
 	    cmocka_unit_test(test_fenced_backticks),
