@@ -23,6 +23,10 @@ const enum chanmod_id undo_ids[UNDO_NMODS] = {CHANMOD_TENSION, CHANMOD_FUNGEON, 
                                               CHANMOD_TABLES};
 const char *const undo_labels[UNDO_NMODS] = {"Tension", "Fungeon", "dungeon procedure", "tables"};
 
+/* The bytes a command adds to a module's text, as a rule (a history
+ * entry): the room made for its text after beyond the text before. */
+#define UNDO_GROWTH 256
+
 /* Top-level commands that never change game state (never recorded). */
 static const char *const not_undoable[] = {"roll",     "gmroll", "log",  "save", "saved",
                                            "settings", "gm",     "help", "undo", NULL};
@@ -31,9 +35,9 @@ static const char *const not_undoable[] = {"roll",     "gmroll", "log",  "save",
 
 /* Module m's text now (len bytes; NULL: the channel holds no state of
  * it), the caller's to free: the channel's kept text when it is valid,
- * else a fresh encoding. */
+ * else a fresh encoding, made in room for hint bytes at first. */
 static char *
-take_mod(struct channel *ch, int m, size_t *len)
+take_mod(struct channel *ch, int m, size_t hint, size_t *len)
 {
 	const void *mod = channel_mod_peek(ch, undo_ids[m]);
 	char *text;
@@ -45,6 +49,8 @@ take_mod(struct channel *ch, int m, size_t *len)
 	if ((text = channel_take_text(ch, undo_ids[m], len)) != NULL)
 		return text;
 	buf_init(&b, SIZE_MAX);
+	if (hint > 0)
+		buf_reserve(&b, hint);
 	if (chanmod_write(chanmod_table[undo_ids[m]], mod, &b) < 0)
 		abort(); /* b has no cap: only a module state JSON cannot carry fails */
 	*len = b.len;
@@ -71,7 +77,7 @@ undo_before(struct invocation *inv, struct undo_snap *snap)
 	snap->active = true;
 	snap->draws = inv->rng != NULL ? rng_draws(inv->rng) : 0;
 	for (int m = 0; m < UNDO_NMODS; m++)
-		snap->before[m] = take_mod(inv->chan, m, &snap->before_len[m]);
+		snap->before[m] = take_mod(inv->chan, m, 0, &snap->before_len[m]);
 }
 
 /* Appends the command path's names to buf ("fungeon damage"). */
@@ -170,7 +176,8 @@ undo_after(struct invocation *inv, struct undo_snap *snap)
 			const char *was = snap->before[m];
 			size_t was_len = snap->before_len[m];
 
-			now[m] = take_mod(inv->chan, m, &now_len[m]);
+			/* About as long as the text before: room for it and a change. */
+			now[m] = take_mod(inv->chan, m, was_len + UNDO_GROWTH, &now_len[m]);
 			if (was == NULL ? now[m] == NULL
 			                : now[m] != NULL && was_len == now_len[m] &&
 			                      memcmp(was, now[m], was_len) == 0)
@@ -261,7 +268,7 @@ decode_step(struct channel *ch, const struct undo_step *s, void *fresh[UNDO_NMOD
 
 		if (!undo_step_has_delta(s, m))
 			continue;
-		cur = take_mod(ch, m, &cur_len);
+		cur = take_mod(ch, m, 0, &cur_len);
 		if (undo_delta_apply(&d[m], cur != NULL ? cur : "", cur_len, &prev, &prev_len) < 0)
 			snprintf(err, errlen,
 			         "its saved %s change does not fit the current %s state",
