@@ -339,6 +339,8 @@ persist__free(struct persist *p)
 	while (p->marks != NULL)
 		persist_mark_free(p, p->marks->id);
 	free(p->batch);
+	for (size_t i = 0; i < PERSIST_ROWBUFS_KEPT; i++)
+		buf_free(&p->rowbufs[i]);
 	free(p->ready);
 	keyset_free(p->away);
 	markset_free(p->known_marks);

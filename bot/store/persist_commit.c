@@ -352,10 +352,10 @@ log_rows_of(const struct channel *ch, struct buf *b, struct store_row *row,
 	return 0;
 }
 
-/* The row of one id, encoded into b (a channel's log array in *logp, the
- * caller's to free). Returns 1, 0 when there is nothing to write (the
- * record is gone, or a channel's record and log are as stored), -1 when it
- * cannot be encoded (logged). */
+/* The row of one id, encoded into b (empty, capped at STORE_RECORD_LINE_MAX
+ * twice; a channel's log array in *logp, the caller's to free). Returns 1, 0 when there is nothing
+ * to write (the record is gone, or a channel's record and log are as stored), -1 when it cannot be
+ * encoded (logged). */
 static int
 row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b,
        struct store_log_row **logp)
@@ -410,7 +410,6 @@ row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b,
 	e->deleted = e->record && store_record_is_empty(&r);
 	if (e->deleted)
 		return 1; /* rec NULL: delete the row */
-	buf_init(b, STORE_RECORD_LINE_MAX * 2);
 	if (e->record && store_record_encode(&r, store_record_builtin_mods(), b) < 0)
 		goto cannot;
 	if (e->record && b->len > 0 && b->p[b->len - 1] == '\n')
@@ -419,7 +418,7 @@ row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b,
 	if (ch != NULL && log_rows_of(ch, b, row, logp, &e->log_sent) < 0)
 		goto cannot;
 	if (!e->record && row->nlog == 0) {
-		buf_free(b);
+		buf_reset(b);
 		return 0;
 	}
 	row->rec = e->record ? (b->p != NULL ? b->p : "") : NULL;
@@ -429,7 +428,7 @@ cannot:
 	log_error("store: the record of '%s' cannot be saved (a module's save failed or "
 	          "it is over 1 MiB)",
 	          key);
-	buf_free(b);
+	buf_reset(b);
 	return -1;
 }
 
@@ -449,6 +448,14 @@ persist_commit_start(struct persist *p)
 	rows = xcalloc(cap, sizeof(*rows));
 	bufs = xcalloc(cap, sizeof(*bufs));
 	logs = xcalloc(cap, sizeof(*logs));
+	for (size_t i = 0; i < cap; i++) {
+		if (i < PERSIST_ROWBUFS_KEPT && p->rowbufs[i].p != NULL) {
+			bufs[i] = p->rowbufs[i];
+			buf_init(&p->rowbufs[i], 0); /* taken until the batch is handed over */
+		} else {
+			buf_init(&bufs[i], STORE_RECORD_LINE_MAX * 2);
+		}
+	}
 	if (cap > p->batch_cap) {
 		p->batch_cap = cap;
 		p->batch = xrealloc(p->batch, cap * sizeof(*p->batch));
@@ -465,7 +472,7 @@ persist_commit_start(struct persist *p)
 		HASH_DEL(p->pending, e);
 		rc = row_of(p, e, &rows[n], &bufs[n], &logs[n]);
 		if (rc <= 0) {
-			buf_free(&bufs[n]);
+			buf_reset(&bufs[n]);
 			free(logs[n]);
 			logs[n] = NULL;
 			if (rc < 0) {
@@ -484,7 +491,12 @@ persist_commit_start(struct persist *p)
 	p->stats.commits++;
 	p->be->ops->commit(p->be, rows, n, commit_done, p);
 	for (size_t i = 0; i < cap; i++) {
-		buf_free(&bufs[i]);
+		if (i < PERSIST_ROWBUFS_KEPT && bufs[i].cap <= PERSIST_ROWBUF_KEEP_MAX) {
+			buf_reset(&bufs[i]);
+			p->rowbufs[i] = bufs[i];
+		} else {
+			buf_free(&bufs[i]);
+		}
 		free(logs[i]);
 	}
 	free(logs);

@@ -19,12 +19,17 @@
 
 #include "bot/store/persist.h"
 #include "bot/store/store_backend.h"
+#include "rules/base/buf.h"
 #include "commands/core/dispatch.h"
 #include "commands/core/request.h"
 #include "commands/core/state.h"
 
 #undef uthash_fatal
 #define uthash_fatal(msg) abort()
+
+/* Row buffers kept from one batch to the next, and the largest kept. */
+#define PERSIST_ROWBUFS_KEPT    8
+#define PERSIST_ROWBUF_KEEP_MAX (64 * 1024)
 
 /* A record to write, being written, or whose commit failed: "c:<key>" or
  * "u:<key>". */
@@ -142,6 +147,10 @@ struct persist {
 	struct id *retry;    /* failed; back into pending at the next tick */
 	struct id **batch;   /* the batch's ids, in row order */
 	size_t nbatch, batch_cap;
+	/* The first rows' buffers, kept empty from one batch to the next
+	 * (persist_commit_start): a record is written into the room the one
+	 * before it made. */
+	struct buf rowbufs[PERSIST_ROWBUFS_KEPT];
 	int batch_lost;       /* records of the batch that could not be encoded */
 	int lost_carried;     /* those of a batch rolled back by a conflict */
 	uint64_t collect_seq; /* the batch being collected */
