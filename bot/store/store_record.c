@@ -159,7 +159,7 @@ write_channel(const struct store_record *r, const struct store_record_mods *m, s
 		else
 			buf_addc(out, ',');
 		first = false;
-		json_write_string(m->table[i]->name, out);
+		json_write_name(m->table[i]->name, out);
 		buf_addc(out, ':');
 		if (r->texts[i] != NULL)
 			buf_add(out, r->texts[i], r->text_len[i]);

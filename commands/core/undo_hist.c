@@ -330,7 +330,7 @@ open_member(struct buf *out, const char *name, bool *open)
 {
 	buf_addc(out, ',');
 	if (!*open) {
-		json_write_string(name, out);
+		json_write_name(name, out);
 		json_write_lit(out, ":{");
 		*open = true;
 	}
@@ -351,7 +351,7 @@ write_members(const struct undo_step *s, const struct undo_delta d[UNDO_NMODS], 
 		if (!(s->has >> m & 1) || (s->whole >> m & 1) != whole)
 			continue;
 		open_member(out, whole ? "mods" : "deltas", &open);
-		json_write_string(chanmod_table[undo_ids[m]]->name, out);
+		json_write_name(chanmod_table[undo_ids[m]]->name, out);
 		buf_addc(out, ':');
 		if (!whole) {
 			if (s->none >> m & 1)

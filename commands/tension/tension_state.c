@@ -106,7 +106,7 @@ static void
 write_change(const struct tension_change *c, struct buf *out)
 {
 	json_write_lit(out, "{\"kind\":");
-	json_write_string(kind_names[c->kind], out);
+	json_write_name(kind_names[c->kind], out);
 	json_write_lit(out, ",\"from\":");
 	json_write_int(c->from, out);
 	json_write_lit(out, ",\"to\":");
@@ -195,7 +195,7 @@ ts_write(const void *p, struct buf *out)
 	buf_addc(out, ']');
 	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
 		buf_addc(out, ',');
-		json_write_string(tension_table_name((enum tension_table)k), out);
+		json_write_name(tension_table_name((enum tension_table)k), out);
 		buf_addc(out, ':');
 		if (ts->tables[k] == NULL) {
 			const struct buf *d = default_text((enum tension_table)k);

@@ -130,6 +130,29 @@ json_write_string_len(const char *s, size_t len, struct buf *out)
 }
 
 void
+json_write_name(const char *s, struct buf *out)
+{
+	size_t n = strlen(s);
+	char *q;
+
+#ifdef DELVER_DEBUG
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 32 || s[i] == '"' || s[i] == '\\')
+			abort();
+#endif
+	if (buf_reserve(out, n + 2) < 0) { /* under a cap: as any string */
+		json_write_string_len(s, n, out);
+		return;
+	}
+	q = out->p + out->len;
+	q[0] = '"';
+	memcpy(q + 1, s, n);
+	q[n + 1] = '"';
+	out->len += n + 2;
+	out->p[out->len] = '\0';
+}
+
+void
 json_write_int(int64_t v, struct buf *out)
 {
 	static const char pairs[] = "00010203040506070809101112131415161718192021222324"

@@ -40,6 +40,11 @@ char *json_print(const struct cJSON *item);
 void json_write_string(const char *s, struct buf *out);
 /* The same for len bytes at s (a NUL among them is escaped). */
 void json_write_string_len(const char *s, size_t len, struct buf *out);
+/* The same for a name of the program's own that needs no escape (no byte
+ * below 0x20, no quote, no backslash: a module's or a table's name), put
+ * between quotes as it is; a name that does need one stops a DELVER_DEBUG
+ * build. */
+void json_write_name(const char *s, struct buf *out);
 void json_write_int(int64_t v, struct buf *out);
 /* Appends the string literal lit, JSON text as it stands (a member's
  * quoted name and its colon, a bracket), to out (rules/base/buf.h). */

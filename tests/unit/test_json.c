@@ -169,6 +169,41 @@ writes_strings_as_cjson_does(void **unused)
 	}
 }
 
+/* A name of the program's own is written as json_write_string writes it,
+ * in room to spare or under a cap: whole when it fits, else refused. */
+static void
+writes_names_as_strings(void **unused)
+{
+	static const char *const names[] = {
+	    "tension", "", "a", "dungeon procedure", "x-y_z.1 (2)", "\xc3\xa9t\xc3\xa9"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct buf want, got;
+
+		buf_init(&want, 1 << 20);
+		buf_init(&got, 1 << 20);
+		buf_addc(&want, ',');
+		buf_addc(&got, ',');
+		json_write_string(names[i], &want);
+		json_write_name(names[i], &got);
+		assert_string_equal(buf_str(&got), buf_str(&want));
+		for (size_t cap = 0; cap <= want.len + 1; cap++) {
+			struct buf w, g;
+
+			buf_init(&w, cap);
+			buf_init(&g, cap);
+			json_write_string(names[i], &w);
+			json_write_name(names[i], &g);
+			assert_int_equal(g.toobig, w.toobig);
+			assert_string_equal(buf_str(&g), buf_str(&w));
+			buf_free(&w);
+			buf_free(&g);
+		}
+		buf_free(&want);
+		buf_free(&got);
+	}
+}
+
 /* json_write_string_len writes every byte it is given, a NUL too. */
 static void
 writes_counted_strings(void **unused)
@@ -252,6 +287,7 @@ main(void)
 	    cmocka_unit_test(writes_as_cjson_prints),
 	    cmocka_unit_test(writes_strings_as_cjson_does),
 	    cmocka_unit_test(writes_counted_strings),
+	    cmocka_unit_test(writes_names_as_strings),
 	    cmocka_unit_test(writes_integers_exactly),
 	    cmocka_unit_test(writes_pieces),
 	    cmocka_unit_test(prints_a_string),
