@@ -33,18 +33,39 @@ escape_of(unsigned char c)
 	return "\\\\";
 }
 
-/* Whether none of the eight bytes at p needs an escape (below 0x20, the
- * quote, the backslash): each test flags a byte exactly when one is. */
+/* The bytes of the word w that need an escape (below 0x20, the quote, the
+ * backslash), each flagged by its top bit. The lowest flag is exact: a
+ * spurious one can only follow a byte that does need an escape. */
+static uint64_t
+escapes_of(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+
+	return (((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs;
+}
+
+/* The eight bytes at p as a word whose low byte is the first. */
+static uint64_t
+word_at(const unsigned char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/* Whether none of the eight bytes at p needs an escape. */
 static bool
 word_plain(const unsigned char *p)
 {
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-	uint64_t w, q, b;
+	uint64_t w;
 
 	memcpy(&w, p, 8);
-	q = w ^ (ones * '"');
-	b = w ^ (ones * '\\');
-	return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs) == 0;
+	return escapes_of(w) == 0;
 }
 
 void
@@ -57,10 +78,29 @@ json_write_string(const char *s, struct buf *out)
  * escaped at its longest is reserved first, then no append is checked. */
 #define IN_PLACE_MAX 4096
 
+/* Byte c escaped at q; returns where its escape ends. */
+static char *
+put_escape(unsigned char c, char *q)
+{
+	const char *e;
+	size_t n;
+
+	if (c == '"' || c == '\\') {
+		q[0] = '\\';
+		q[1] = (char)c;
+		return q + 2;
+	}
+	e = escape_of(c);
+	n = e[1] == 'u' ? 6 : 2;
+	memcpy(q, e, n);
+	return q + n;
+}
+
 /* s (len bytes, at most IN_PLACE_MAX) written into the room reserved at
- * out's end: plain runs eight bytes at a time, and where escapes come
- * often (JSON text kept as a string: the undo history's), a byte at a
- * time through a table. */
+ * out's end, eight bytes at a time: a word's bytes are copied whole, and
+ * the output moves past those before its first byte that needs an escape
+ * (escapes_of), which is escaped; the last bytes one by one. The room
+ * (six bytes a byte) always holds the word copied whole. */
 static void
 write_in_place(const unsigned char *p, size_t len, struct buf *out)
 {
@@ -68,31 +108,27 @@ write_in_place(const unsigned char *p, size_t len, struct buf *out)
 	char *q = out->p + out->len;
 
 	*q++ = '"';
-	while (p < end) {
-		unsigned char c;
+	while (end - p >= 8) {
+		uint64_t m = escapes_of(word_at(p));
+		size_t k;
 
-		if (end - p >= 8 && word_plain(p)) {
-			memcpy(q, p, 8);
+		memcpy(q, p, 8);
+		if (m == 0) {
 			p += 8;
 			q += 8;
 			continue;
 		}
-		/* Up to eight bytes one by one, then a word again. */
-		for (const unsigned char *stop = end - p > 8 ? p + 8 : end; p < stop; p++) {
-			c = *p;
-			if (c >= 32 && c != '"' && c != '\\') {
-				*q++ = (char)c;
-			} else if (c == '"' || c == '\\') {
-				*q++ = '\\';
-				*q++ = (char)c;
-			} else {
-				const char *e = escape_of(c);
-				size_t n = e[1] == 'u' ? 6 : 2;
+		k = (size_t)__builtin_ctzll(m) / 8; /* the first to escape (word_at) */
+		p += k;
+		q = put_escape(*p++, q + k);
+	}
+	for (; p < end; p++) {
+		unsigned char c = *p;
 
-				memcpy(q, e, n);
-				q += n;
-			}
-		}
+		if (c >= 32 && c != '"' && c != '\\')
+			*q++ = (char)c;
+		else
+			q = put_escape(c, q);
 	}
 	*q++ = '"';
 	out->len = (size_t)(q - out->p);

@@ -169,6 +169,56 @@ writes_strings_as_cjson_does(void **unused)
 	}
 }
 
+/* The escape of byte c as JSON writes it, a byte at a time. */
+static void
+escape_ref(unsigned char c, struct buf *out)
+{
+	static const char shorts[] = "btn.fr";
+
+	if (c == '"' || c == '\\')
+		buf_addf(out, "\\%c", c);
+	else if (c >= 8 && c <= 13 && shorts[c - 8] != '.')
+		buf_addf(out, "\\%c", shorts[c - 8]);
+	else if (c < 32)
+		buf_addf(out, "\\u%04x", c);
+	else
+		buf_addc(out, (char)c);
+}
+
+/* Every byte at every place of strings of up to 19 bytes, alone, beside
+ * another to escape and beside a blank (where a word's test may flag a
+ * byte that needs nothing), is written as a byte-at-a-time escaper
+ * writes it. */
+static void
+escapes_every_byte_in_every_place(void **unused)
+{
+	static const unsigned char beside[] = {'a', ' ', '!', '"', '\\', 0x1f, 0x00, 0x7f, 0xff};
+
+	for (size_t len = 1; len < 20; len++)
+		for (size_t at = 0; at < len; at++)
+			for (unsigned c = 0; c < 256; c++)
+				for (size_t k = 0; k < sizeof(beside); k++) {
+					unsigned char s[20];
+					struct buf want, got;
+
+					memset(s, 'a', sizeof(s));
+					s[at] = (unsigned char)c;
+					if (at + 1 < len)
+						s[at + 1] = beside[k];
+					buf_init(&want, 1 << 12);
+					buf_init(&got, 1 << 12);
+					buf_addc(&want, '"');
+					for (size_t i = 0; i < len; i++)
+						escape_ref(s[i], &want);
+					buf_addc(&want, '"');
+					json_write_string_len((const char *)s, len, &got);
+					assert_int_equal(got.len, want.len);
+					assert_memory_equal(got.p, want.p, want.len);
+					buf_free(&want);
+					buf_free(&got);
+				}
+}
+
 /* A name of the program's own is written as json_write_string writes it,
  * in room to spare or under a cap: whole when it fits, else refused. */
 static void
@@ -288,6 +338,7 @@ main(void)
 	    cmocka_unit_test(writes_strings_as_cjson_does),
 	    cmocka_unit_test(writes_counted_strings),
 	    cmocka_unit_test(writes_names_as_strings),
+	    cmocka_unit_test(escapes_every_byte_in_every_place),
 	    cmocka_unit_test(writes_integers_exactly),
 	    cmocka_unit_test(writes_pieces),
 	    cmocka_unit_test(prints_a_string),
