@@ -70,8 +70,8 @@ const struct command cmd_safe = {
             "hazard die is rolled and lights burn), but an Encounter result does not happen; "
             "no fighting means the bot rolls no encounter there, while combat itself is the "
             "table's, which the bot does not police; "
-            "level 0 is the safe area: {/turn level 0} enters it and leaving level 0 for "
-            "a level leaves it (so /safe off is refused there), while a channel that tracks "
+            "level 0 is the safe area: {/turn level level=0} enters it and leaving level 0 for "
+            "a level leaves it (so {/safe off} is refused there), while a channel that tracks "
             "no level starts outside a safe area; "
             "the text's stair 'down' from level 1 to level 0 is read as up.",
     .subs = safe_subs,
