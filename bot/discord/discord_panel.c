@@ -108,14 +108,11 @@ later(int64_t a, int64_t b)
 }
 
 /* After a refresh ended or the panel was shown: the next refresh when
- * changes are left, else when the entry may go (once paced out, or
- * PANEL_KEEP_MS on when it knows what the message shows). */
+ * changes are left, else when the entry may go. */
 static void
 plan(struct pchan *c, int64_t now)
 {
 	c->due = later(c->paced, now);
-	if (c->seq <= c->shown && c->body != 0)
-		c->due = later(c->due, now + PANEL_KEEP_MS);
 }
 
 void
