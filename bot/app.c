@@ -418,10 +418,6 @@ start_services(struct app *a, char *err, size_t errlen)
 			return rc < 0 ? APP_EXIT_FAILURE : rc;
 		}
 	}
-	/* The IRC service always registers (a reload may add a network), so
-	 * ask the configuration which transports run. */
-	if (!a->cfg->console.enabled && !a->cfg->discord.enabled && a->cfg->nirc == 0)
-		log_warnx("no service is configured to run (see delver(8)); waiting for a signal");
 	return 0;
 }
 
@@ -470,7 +466,7 @@ app_run(const struct app_opts *o)
 	if (a.cfg == NULL)
 		return start_failed(APP_EXIT_CONFIG, err);
 	log_set_level(a.cfg->bot.log_level);
-	if (app_config_service_refusal(o, a.cfg, err, sizeof(err))) {
+	if (app_config_start_refusal(o, a.cfg, err, sizeof(err))) {
 		config_free(a.cfg);
 		return start_failed(APP_EXIT_CONFIG, err);
 	}

@@ -154,20 +154,34 @@ stdin_empty(void)
 	return at >= 0 && at >= st.st_size;
 }
 
-bool
-app_config_service_refusal(const struct app_opts *o, const struct config *c, char *err,
-                           size_t errlen)
+/* True, with one sentence in err, when c enables no transport at all
+ * ([console] enabled = no, and no [discord] or [irc.NETWORK] section):
+ * refused wherever delver starts, since it would answer nobody. The advice
+ * names the console off a service (INVOCATION_ID unset) only. */
+static bool
+enables_nothing(const struct config *c, char *err, size_t errlen)
 {
+	if (!no_network(c) || c->console.enabled)
+		return false;
+	snprintf(err, errlen,
+	         "%s enables no transport ([console] enabled = no, and no [discord] or "
+	         "[irc.NETWORK] section), so %s would answer nobody: add a [discord] or an "
+	         "[irc.NETWORK] section%s (delver(8), CONFIGURATION)",
+	         c->path != NULL ? c->path : DELVER_CONFIG_PATH,
+	         getenv("INVOCATION_ID") != NULL ? "the service" : "delver",
+	         getenv("INVOCATION_ID") != NULL
+	             ? ""
+	             : ", or remove enabled = no from [console] to play in this terminal");
+	return true;
+}
+
+bool
+app_config_start_refusal(const struct app_opts *o, const struct config *c, char *err, size_t errlen)
+{
+	if (enables_nothing(c, err, errlen))
+		return true;
 	if (getenv("INVOCATION_ID") == NULL || !no_network(c))
 		return false;
-	if (!c->console.enabled) {
-		snprintf(err, errlen,
-		         "%s enables no transport ([console] enabled = no, and no [discord] or "
-		         "[irc.NETWORK] section), so the service would answer nobody: add a "
-		         "[discord] or an [irc.NETWORK] section (delver(8), CONFIGURATION)",
-		         c->path != NULL ? c->path : DELVER_CONFIG_PATH);
-		return true;
-	}
 	if (o->console || !stdin_empty())
 		return false;
 	if (c->path == NULL)
@@ -240,6 +254,11 @@ app_config_check(const struct app_opts *o)
 		log_error("%s", err);
 		return APP_EXIT_CONFIG;
 	}
+	if (enables_nothing(c, err, sizeof(err))) {
+		log_error("%s", err);
+		config_free(c);
+		return APP_EXIT_CONFIG;
+	}
 	buf_init(&b, 4096);
 	describe(c, &b);
 	if (c->path == NULL)
@@ -250,11 +269,9 @@ app_config_check(const struct app_opts *o)
 		       DELVER_CONFIG_PATH, buf_str(&b));
 	else
 		printf("%s is valid; it enables %s%s\n", c->path, buf_str(&b),
-		       !no_network(c)       ? ""
-		       : c->console.enabled ? " (as a service, which has no terminal, it needs a "
-		                              "[discord] or an [irc.NETWORK] section)"
-		                            : " (as a service it needs a [discord] or an "
-		                              "[irc.NETWORK] section)");
+		       no_network(c) ? " (as a service, which has no terminal, it needs a "
+		                       "[discord] or an [irc.NETWORK] section)"
+		                     : "");
 	buf_free(&b);
 	config_free(c);
 	return APP_EXIT_OK;

@@ -22,18 +22,19 @@ struct config *app_config_load(const struct app_opts *o, char *err, size_t errle
  * applies (the state directory, which transports run). */
 void app_config_note_restart(const struct config *old, const struct config *now);
 
-/* True, with one sentence in err, when delver runs as a service
- * (INVOCATION_ID set: systemd sets it for each) and c gives it nothing to
- * serve: no transport at all, or the console alone with nothing to read
+/* True, with one sentence in err, when c gives delver nothing to serve:
+ * no transport at all (wherever it starts), or, as a service (INVOCATION_ID
+ * set: systemd sets it for each), the console alone with nothing to read
  * (standard input closed, /dev/null or an empty file) and no --console.
  * delver then exits with APP_EXIT_CONFIG instead of stopping at once, or
  * idling, without a word. */
-bool app_config_service_refusal(const struct app_opts *o, const struct config *c, char *err,
-                                size_t errlen);
+bool app_config_start_refusal(const struct app_opts *o, const struct config *c, char *err,
+                              size_t errlen);
 
 /* --check-config: loads and validates the configuration, with its secrets,
  * prints the verdict (noting when a service would refuse it) and returns
- * the exit status (0 valid, APP_EXIT_CONFIG not). */
+ * the exit status (0 valid, APP_EXIT_CONFIG not, or when it enables no
+ * transport at all, which every start refuses). */
 int app_config_check(const struct app_opts *o);
 /* --restore FILE: replaces the state directory's database (the one the
  * configuration and options name) by a copy of FILE (persist_restore);

@@ -132,10 +132,22 @@ def main():
         check(secret not in log, "%r is in the log" % secret)
     check(len(re.findall(r"^error:", log, re.M)) == 1, "unexpected errors:\n" + log)
 
-    step("a delver with no network at start gets its first one by SIGHUP")
+    step("a delver with no transport at start is refused; one left with none by SIGHUP "
+         "gets a network back by SIGHUP")
     late = Delver(build + "/delver", work, "late", "[console]\nenabled = no\n")
     late.start()
-    late.wait_log(r"warn: no service is configured to run")
+    check(late.proc.wait(15) == 3, "the late delver with nothing to serve did not exit with 3")
+    check(re.search(r"^error: \S+late.conf enables no transport .*; exiting with status 3 ",
+                    late.log(), re.M) is not None, "no refusal in its log:\n" + late.log())
+    with open(late.conf, "w") as f:
+        f.write("[console]\nenabled = no\n" + SECOND % settings)
+    late.start()
+    keeper.expect(r"^:dsecond!\S+ JOIN :?#open$", timeout=10)
+    with open(late.conf, "w") as f:
+        f.write("[console]\nenabled = no\n")
+    late.proc.send_signal(signal.SIGHUP)
+    keeper.expect(r"^:dsecond!\S+ QUIT :\"?leaving: this network was removed from delver's "
+                  r"configuration\"?$")
     with open(late.conf, "w") as f:
         f.write("[console]\nenabled = no\n" + SECOND % settings)
     late.proc.send_signal(signal.SIGHUP)

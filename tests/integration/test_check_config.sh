@@ -41,8 +41,18 @@ verdict() {
 printf '[bot]\nlog_level = debug\n' > t.conf
 # Valid, with a note: the service would refuse it (below).
 check valid-console 0 "t.conf is valid; it enables the console (as a service, which has no terminal, it needs a [discord] or an [irc.NETWORK] section)"
+# Nothing at all to serve: refused by the check as by every start (below).
 printf '[console]\nenabled = no\n' > t.conf
-check valid-nothing 0 "t.conf is valid; it enables nothing (as a service it needs a [discord] or an [irc.NETWORK] section)"
+nothing="error: t.conf enables no transport ([console] enabled = no, and no [discord] or [irc.NETWORK] section), so delver would answer nobody: add a [discord] or an [irc.NETWORK] section, or remove enabled = no from [console] to play in this terminal (delver(8), CONFIGURATION)"
+check nothing 3 "$nothing"
+# Started by hand, not as a service: refused at once (the timeout turns a
+# start that idles, waiting for a signal, into a failure).
+name=start-nothing
+out=$(timeout 30 "$DELVER" --config t.conf --state-dir st < /dev/null 2>&1)
+rc=$?
+status=3
+want="$nothing; exiting with status 3 (a restart will not mend it: see delver(8), EXIT STATUS)"
+verdict
 # Without --config: the default file, named as the one looked for (where
 # this machine has none, as a build machine should not).
 if [ ! -e /etc/delver/delver.conf ]; then

@@ -112,7 +112,7 @@ exec 3>&-
 [ "$(cat err)" = "info: SIGINT: stopping once the commands in flight are answered" ] ||
 	fail "SIGINT run logged: $(cat err)"
 
-# 3. A daemon with nothing but the systemd protocol: a fake NOTIFY_SOCKET.
+# 3. Under a fake systemd: the protocol reaches NOTIFY_SOCKET.
 cat > notify.py <<'EOF'
 import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -132,9 +132,12 @@ EOF
 python3 notify.py "$tmp/notify" notes &
 npid=$!
 file_wait "$tmp/notify" 5 || fail "the notify listener did not start"
-printf '[console]\nenabled = no\n' > d.conf
-NOTIFY_SOCKET=$tmp/notify WATCHDOG_USEC=200000 "$DELVER" --config d.conf < /dev/null > out 2> err &
+# The console on a FIFO that stays open: a file enabling nothing is refused.
+printf '[console]\nuser = carol\n' > d.conf
+rm -f in && mkfifo in
+NOTIFY_SOCKET=$tmp/notify WATCHDOG_USEC=200000 "$DELVER" --config d.conf < in > out 2> err &
 pid=$!
+exec 3> in
 wait_for notes "READY=1 STATUS=running" || exit 1
 # Three pings before the reload (one every 100 ms while the loop makes
 # progress; a loop starved of CPU withholds them, so the wait is long).
@@ -148,6 +151,7 @@ kill -HUP "$pid"
 wait_for err "info: reloaded the configuration from d.conf" || exit 1
 kill -TERM "$pid"
 stopped 0
+exec 3>&-
 wait "$npid"
 pings=$(grep -c '^WATCHDOG=1$' notes)
 [ "$pings" -ge 3 ] || fail "only $pings watchdog pings in 20 s at 100 ms"
@@ -160,8 +164,6 @@ STOPPING=1
 EOF
 diff -u want got || fail "the notifications differ"
 cat > want <<'EOF'
-warn: no service is configured to run (see delver(8)); waiting for a signal
-info: delver 0.1.0 ready
 info: SIGHUP: reloading the configuration
 info: reloaded the configuration from d.conf
 info: SIGTERM: stopping once the commands in flight are answered
