@@ -5,6 +5,7 @@
 #include "bot/app.h"
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,11 +441,20 @@ free_app(struct app *a)
 	config_free(a->cfg);
 }
 
-/* A start that cannot go on: one error line, why (one sentence) and the
- * status delver exits with. Returns status. */
-static int
-start_failed(int status, const char *why)
+int
+app_exit_error(int status, const char *fmt, ...)
 {
+	char why[1024];
+	va_list ap;
+
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	n = strlen(why);
+	if (n > 0 && why[n - 1] == '.')
+		why[n - 1] = '\0';
 	log_error("%s; exiting with status %d%s", why, status,
 	          status >= APP_EXIT_FATAL_FIRST && status <= APP_EXIT_FATAL_LAST
 	              ? " (a restart will not mend it: see delver(8), EXIT STATUS)"
@@ -464,11 +474,11 @@ app_run(const struct app_opts *o)
 	log_detect_journal();
 	a.cfg = app_config_load(o, err, sizeof(err));
 	if (a.cfg == NULL)
-		return start_failed(APP_EXIT_CONFIG, err);
+		return app_exit_error(APP_EXIT_CONFIG, "%s", err);
 	log_set_level(a.cfg->bot.log_level);
 	if (app_config_start_refusal(o, a.cfg, err, sizeof(err))) {
 		config_free(a.cfg);
-		return start_failed(APP_EXIT_CONFIG, err);
+		return app_exit_error(APP_EXIT_CONFIG, "%s", err);
 	}
 	/* The shipped unit never runs delver as root (DynamicUser=): said once,
 	 * when the network can reach it. */
@@ -487,7 +497,7 @@ app_run(const struct app_opts *o)
 	init_handles(&a);
 	rc = start_services(&a, err, sizeof(err));
 	if (rc != 0) {
-		app_shutdown(&a, start_failed(rc, err), NULL);
+		app_shutdown(&a, app_exit_error(rc, "%s", err), NULL);
 	} else {
 		/* Quiet on the console alone, where play shares the terminal. */
 		if (a.cfg->console.enabled && app_console_only(&a))

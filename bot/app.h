@@ -72,6 +72,12 @@
 #define APP_EXIT_FATAL_FIRST        APP_EXIT_USAGE
 #define APP_EXIT_FATAL_LAST         APP_EXIT_DISCORD_DISALLOWED
 
+/* Logs the one error line of a start or a command line that cannot go on:
+ * the sentence fmt makes (less a full stop ending it), then "; exiting
+ * with status N", and for a status a restart cannot mend, that delver(8)
+ * explains it. Returns status. */
+int app_exit_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* The command line, as main() parsed it. */
 struct app_opts {
 	const char *config_path; /* --config; NULL: DELVER_CONFIG_PATH, where a

@@ -74,7 +74,8 @@ usage(FILE *f)
 }
 
 /* An unknown option or one missing its value (getopt returned ch, '?' or
- * ':', for the word arg): one error line, and the exit status 2. */
+ * ':', for the word arg): one error line ending with the exit status, 2,
+ * which it returns. */
 static int
 bad_option(int ch, const char *arg)
 {
@@ -85,14 +86,14 @@ bad_option(int ch, const char *arg)
 	if (optopt > 0 && optopt < 256)
 		arg = shortopt;
 	if (ch == ':')
-		log_error("%s needs a value; delver --help lists the options", arg);
-	else
-		log_error("unknown option '%s'; delver --help lists the options", arg);
-	return APP_EXIT_USAGE;
+		return app_exit_error(APP_EXIT_USAGE,
+		                      "%s needs a value; delver --help lists the options", arg);
+	return app_exit_error(APP_EXIT_USAGE,
+	                      "unknown option '%s'; delver --help lists the options", arg);
 }
 
-/* An option's value is wrong: one line, and the exit status for a wrong
- * command line. */
+/* An option's value is wrong: one line ending with the exit status for a
+ * wrong command line, and that exit. */
 static void __attribute__((format(printf, 1, 2), noreturn)) bad_value(const char *fmt, ...)
 {
 	char msg[1024];
@@ -101,8 +102,7 @@ static void __attribute__((format(printf, 1, 2), noreturn)) bad_value(const char
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	log_error("%s", msg);
-	exit(APP_EXIT_USAGE);
+	exit(app_exit_error(APP_EXIT_USAGE, "%s", msg));
 }
 
 /* A whole number from 0 to max, or -1. */
@@ -135,13 +135,11 @@ hold_standard_fds(void)
 
 	while ((fd = open("/dev/null", O_RDWR)) >= 0 && fd <= STDERR_FILENO)
 		;
-	if (fd < 0) {
-		fprintf(stderr,
-		        "error: cannot open /dev/null to hold a closed standard descriptor: %s; "
-		        "exiting with status %d\n",
-		        strerror(errno), APP_EXIT_FAILURE);
-		exit(APP_EXIT_FAILURE);
-	}
+	if (fd < 0)
+		exit(
+		    app_exit_error(APP_EXIT_FAILURE,
+		                   "cannot open /dev/null to hold a closed standard descriptor: %s",
+		                   strerror(errno)));
 	close(fd);
 }
 
@@ -295,11 +293,10 @@ main(int argc, char **argv)
 			return bad_option(ch, argv[optind - 1]);
 		}
 	}
-	if (optind < argc) {
-		log_error("unexpected argument '%s'; delver --help lists the options",
-		          argv[optind]);
-		return APP_EXIT_USAGE;
-	}
+	if (optind < argc)
+		return app_exit_error(APP_EXIT_USAGE,
+		                      "unexpected argument '%s'; delver --help lists the options",
+		                      argv[optind]);
 	if (print == 'h') {
 		usage(stdout);
 		return 0;

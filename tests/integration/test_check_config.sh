@@ -125,21 +125,26 @@ grep -qx 'LoadCredential=delver.discord-token' "$top/systemd/delver.service" ||
 printf '[irc.one]\nhost = irc.example.net\nnick = delver\nchannels = #only\n' > t.conf
 check one-channel 0 "t.conf is valid; it enables irc one (irc.example.net:6697, 1 channel)"
 
-# A wrong command line: one line and a pointer to --help, status 2.
-check unknown-option 2 "error: unknown option '--colour'; delver --help lists the options" \
+# A wrong command line: one line and a pointer to --help, ending with its
+# status, 2, as a start's error ends with its own.
+status2="; exiting with status 2 (a restart will not mend it: see delver(8), EXIT STATUS)"
+check unknown-option 2 "error: unknown option '--colour'; delver --help lists the options$status2" \
 	--colour never
-check unknown-short-option 2 "error: unknown option '-q'; delver --help lists the options" -qV
-check option-without-value 2 "error: --config needs a value; delver --help lists the options" \
+check unknown-short-option 2 "error: unknown option '-q'; delver --help lists the options$status2" -qV
+check option-without-value 2 "error: --config needs a value; delver --help lists the options$status2" \
 	--config
-check stray-argument 2 "error: unexpected argument 'play'; delver --help lists the options" \
+check stray-argument 2 "error: unexpected argument 'play'; delver --help lists the options$status2" \
 	--console play
-check version-extra 2 "error: unexpected argument 'extra'; delver --help lists the options" \
+check version-extra 2 "error: unexpected argument 'extra'; delver --help lists the options$status2" \
 	--version extra
-check help-extra 2 "error: unexpected argument 'extra'; delver --help lists the options" \
+check help-extra 2 "error: unexpected argument 'extra'; delver --help lists the options$status2" \
 	--help extra
-check seed-above-2^64-1 2 "error: --seed must be a whole number from 0 to 18446744073709551615 (got '18446744073709551616')" \
+check seed-above-2^64-1 2 "error: --seed must be a whole number from 0 to 18446744073709551615 (got '18446744073709551616')$status2" \
 	--seed 18446744073709551616
-check seed-negative 2 "error: --seed must be a whole number from 0 to 18446744073709551615 (got '-1')" \
+# A sentence that ends with a full stop ends with the status instead.
+check user-colon 2 "error: --user NAME: a name is 1 to 63 bytes of UTF-8 with no spaces, colons or control characters (got a colon)$status2" \
+	--user a:b
+check seed-negative 2 "error: --seed must be a whole number from 0 to 18446744073709551615 (got '-1')$status2" \
 	--seed -1
 
 printf '[bot]\nfsync always\n' > t.conf
@@ -178,7 +183,7 @@ check absent-config 3 "error: cannot read absent.conf: No such file or directory
 printf '[bot]\nlog_level = loud\n' > t.conf
 check start-refused 3 "error: t.conf:2: [bot] log_level must be error, warn, info or debug (got 'loud'); exiting with status 3 (a restart will not mend it: see delver(8), EXIT STATUS)" \
 	--config t.conf
-check bad-option 2 "error: --shard must be a whole number from 0 to 65534 (got 'x')" \
+check bad-option 2 "error: --shard must be a whole number from 0 to 65534 (got 'x')$status2" \
 	--check-config --shard x
 
 # service NAME STATUS WANT INPUT ARGS: delver ARGS started as systemd starts
