@@ -581,6 +581,15 @@ reply_error(struct reply *r, const char *fmt, ...)
 }
 
 void
+reply_error_sentence(struct reply *r, const char *text)
+{
+	size_t n = strlen(text);
+
+	reply_error(r, "%c%s%s", text[0] >= 'a' && text[0] <= 'z' ? text[0] - 32 : text[0],
+	            n > 0 ? text + 1 : "", n > 0 && text[n - 1] != '.' ? "." : "");
+}
+
+void
 reply_error_refs(struct reply *r, const char *text)
 {
 	size_t n = strcspn(text, "{");

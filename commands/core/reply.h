@@ -330,6 +330,10 @@ void reply_error(struct reply *r, const char *fmt, ...) __attribute__((format(pr
  * input) in which each "{/path ...}" is a command reference, as for
  * reply_text. */
 void reply_error_refs(struct reply *r, const char *text);
+/* reply_error of a lower-level error text (the dice parser's) made a
+ * sentence: its first letter a capital, a full stop at its end if it has
+ * none. */
+void reply_error_sentence(struct reply *r, const char *text);
 bool reply_is_error(const struct reply *r);
 /* The error sentence, or NULL. */
 const char *reply_error_text(const struct reply *r);

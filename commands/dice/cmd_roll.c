@@ -419,15 +419,11 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 	}
 	r = dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err));
 	if (r != DICE_OK) {
-		size_t n;
-
 		if (expr != written)
 			dice_advantage_error(written, err, sizeof(err));
 		if (option_typo(inv, typed, out))
 			return;
-		n = strlen(err);
-		reply_error(out, "%c%s%s", err[0] >= 'a' && err[0] <= 'z' ? err[0] - 32 : err[0],
-		            err + 1, n > 0 && err[n - 1] != '.' ? "." : "");
+		reply_error_sentence(out, err);
 		return;
 	}
 	if (label != NULL && dice_result_label(res) != NULL) {

@@ -1,7 +1,6 @@
 /* /vendor, /bargain, /encumbrance: safe-area trade and carrying capacity. */
 #include "commands/procedure/cmd_vendor.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -199,11 +198,7 @@ bargain_roll(struct invocation *inv, const char *text, struct reply *out)
 
 	snprintf(expr, sizeof(expr), "%s%.60s", modifier ? "1d20" : "", text);
 	if (dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err)) != DICE_OK) {
-		size_t n = strlen(err);
-
-		/* a sentence, as /roll says it (recheck3 F5) */
-		reply_error(out, "%c%s%s", toupper((unsigned char)err[0]), err + 1,
-		            n > 0 && err[n - 1] != '.' ? "." : "");
+		reply_error_sentence(out, err); /* as /roll says it (recheck3 F5) */
 		return NULL;
 	}
 	if (dice_result_nexprs(res) != 1 || dice_result_expr(res, 0)->nrepeats != 1) {
