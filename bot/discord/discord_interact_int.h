@@ -60,6 +60,9 @@ struct tag {
  * no reallocation once the buffer has grown.
  */
 char *discord_interact__body(struct interact *it, int type, struct cJSON *data);
+/* The same for a message's JSON text (render_discord_parts), which it
+ * takes: type 0 returns data itself. */
+char *discord_interact__body_text(int type, char *data);
 
 /* A request's keep function (request_set_key): its answer as rendered now,
  * as a JSON object: "c" the callback body, "f" the follow-ups, "d" the GM's

@@ -43,6 +43,24 @@ discord_interact__body(struct interact *it, int type, cJSON *data)
 	return xstrndup(buf_str(&it->body), it->body.len);
 }
 
+char *
+discord_interact__body_text(int type, char *data)
+{
+	struct buf b;
+
+	if (type == 0)
+		return data;
+	buf_init(&b, SIZE_MAX);
+	buf_reserve(&b, strlen(data) + 24);
+	json_write_lit(&b, "{\"type\":");
+	json_write_int(type, &b);
+	json_write_lit(&b, ",\"data\":");
+	buf_adds(&b, data);
+	buf_addc(&b, '}');
+	free(data);
+	return buf_take(&b);
+}
+
 /*
  * The GM part of r as a direct message to the GM (a user key
  * "discord:<id>"): one message, headed by a link to the channel it came
@@ -54,9 +72,8 @@ gm_message(struct interact *it, const struct reply *r, const char *chan_key,
            struct interact_out *out)
 {
 	const struct reply_msg *gm = reply_msg(r, REPLY_GM);
-	const char *key = reply_gm_key(r), *id;
-	cJSON *part, *content;
-	struct buf b;
+	const char *key = reply_gm_key(r), *id, *h = NULL;
+	char *part, head[KEY_MAX + 16]; /* chan_key is a key */
 
 	if (gm == NULL || key == NULL || strncmp(key, "discord:", 8) != 0)
 		return;
@@ -64,16 +81,13 @@ gm_message(struct interact *it, const struct reply *r, const char *chan_key,
 	if (id[0] == '\0' || strlen(id) >= sizeof(out->gm_user) ||
 	    strspn(id, "0123456789") != strlen(id))
 		return;
-	render_discord_parts(gm, false, it->buttons, &part, 1);
-	content = cJSON_GetObjectItemCaseSensitive(part, "content");
-	if (cJSON_IsString(content) && strncmp(chan_key, "discord:", 8) == 0) {
-		buf_init(&b, 4 * DISCORD_CONTENT_MAX + 64);
-		buf_addf(&b, "From <#%s>:\n%s", chan_key + 8, content->valuestring);
-		if (!b.toobig && render_discord_len(buf_str(&b)) <= DISCORD_CONTENT_MAX)
-			cJSON_SetValuestring(content, buf_str(&b));
-		buf_free(&b);
+	/* Headed "From <#id>:" when that fits. */
+	if (strncmp(chan_key, "discord:", 8) == 0) {
+		snprintf(head, sizeof(head), "From <#%s>:\n", chan_key + 8);
+		h = head;
 	}
-	out->dm_body = discord_interact__body(it, 0, part);
+	render_discord_parts(gm, false, it->buttons, h, &part, 1);
+	out->dm_body = part;
 	snprintf(out->gm_user, sizeof(out->gm_user), "%s", id);
 	snprintf(out->gm_name, sizeof(out->gm_name), "%s", reply_gm_name(r));
 	snprintf(out->gm_what, sizeof(out->gm_what), "%s", reply_gm_what(r));
@@ -131,7 +145,7 @@ render_reply(struct interact *it, const struct reply *r, const char *webhook, co
 	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
 	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
 	static const struct reply_msg empty = {0};
-	cJSON *parts[2 * DISCORD_PARTS_MAX];
+	char *parts[2 * DISCORD_PARTS_MAX];
 	size_t n, max = webhook != NULL ? DISCORD_PARTS_MAX : 1;
 	/* Messages in all: the callback and the follow-ups allowed. */
 	size_t total = 2 * DISCORD_PARTS_MAX;
@@ -160,34 +174,35 @@ render_reply(struct interact *it, const struct reply *r, const char *webhook, co
 			m = reply_msg(note, REPLY_CHANNEL);
 		}
 		update = false;
-		n = render_discord_parts(m, true, it->buttons, parts, 1);
+		n = render_discord_parts(m, true, it->buttons, NULL, parts, 1);
 		reply_free(note);
 	} else if (reply_is_error(r) || pub == NULL) {
 		const struct reply_msg *m = reply_is_error(r) ? pub : priv;
 
 		update = false; /* the pressed message stays; the presser alone is told */
-		n = render_discord_parts(m != NULL ? m : &empty, true, it->buttons, parts,
+		n = render_discord_parts(m != NULL ? m : &empty, true, it->buttons, NULL, parts,
 		                         max < total ? max : total);
 	} else if (update) {
 		/* The channel's message replaces the pressed one whole: one
 		 * message, what it cannot hold summarised. */
-		n = render_discord_parts(pub, false, it->buttons, parts, 1);
+		n = render_discord_parts(pub, false, it->buttons, NULL, parts, 1);
 		if (priv != NULL && webhook != NULL && total > n)
-			n += render_discord_parts(priv, true, it->buttons, parts + n,
+			n += render_discord_parts(priv, true, it->buttons, NULL, parts + n,
 			                          max < total - n ? max : total - n);
 	} else {
 		size_t room = priv != NULL && webhook != NULL && total > 1 ? total - 1 : total;
 
-		n = render_discord_parts(pub, false, it->buttons, parts, max < room ? max : room);
+		n = render_discord_parts(pub, false, it->buttons, NULL, parts,
+		                         max < room ? max : room);
 		if (priv != NULL && webhook != NULL && total > n)
-			n += render_discord_parts(priv, true, it->buttons, parts + n,
+			n += render_discord_parts(priv, true, it->buttons, NULL, parts + n,
 			                          max < total - n ? max : total - n);
 	}
-	out->callback_body = discord_interact__body(
-	    it, update ? DISCORD_CALLBACK_UPDATE_MESSAGE : DISCORD_CALLBACK_MESSAGE, parts[0]);
+	out->callback_body = discord_interact__body_text(
+	    update ? DISCORD_CALLBACK_UPDATE_MESSAGE : DISCORD_CALLBACK_MESSAGE, parts[0]);
 	out->error = reply_is_error(r);
 	for (size_t i = 1; i < n; i++)
-		out->followups[out->nfollowups++] = discord_interact__body(it, 0, parts[i]);
+		out->followups[out->nfollowups++] = parts[i];
 	if (!reply_is_error(r))
 		gm_message(it, r, chan_key, out);
 	if (n > 1 || (out->gm_user[0] != '\0' && webhook != NULL))
@@ -326,11 +341,12 @@ char *
 discord_interact_render_panel(struct interact *it, const struct reply *r)
 {
 	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
-	cJSON *part;
+	char *part;
 
-	if (pub == NULL || render_discord_parts(pub, false, NULL, &part, 1) != 1)
+	(void)it;
+	if (pub == NULL || render_discord_parts(pub, false, NULL, NULL, &part, 1) != 1)
 		return NULL;
-	return discord_interact__body(it, 0, part);
+	return part;
 }
 
 void
@@ -342,7 +358,7 @@ discord_interact_render_press(struct interact *it, struct request *press, const 
 	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
 	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
 	const struct reply_msg *pm = reply_msg(panel, REPLY_CHANNEL);
-	cJSON *parts[2 * DISCORD_PARTS_MAX];
+	char *parts[2 * DISCORD_PARTS_MAX];
 	size_t n, max = DISCORD_PARTS_MAX, total = 2 * DISCORD_PARTS_MAX;
 	const char *webhook = t->ev.followup_path;
 
@@ -361,16 +377,16 @@ discord_interact_render_press(struct interact *it, struct request *press, const 
 	}
 	/* The panel updates the pressed message; what the press did follows
 	 * as messages of its own (then its private part, ephemeral). */
-	n = render_discord_parts(pm, false, it->buttons, parts, 1);
+	n = render_discord_parts(pm, false, it->buttons, NULL, parts, 1);
 	if (total > n)
-		n += render_discord_parts(pub, false, it->buttons, parts + n,
+		n += render_discord_parts(pub, false, it->buttons, NULL, parts + n,
 		                          max < total - n ? max : total - n);
 	if (priv != NULL && total > n)
-		n += render_discord_parts(priv, true, it->buttons, parts + n,
+		n += render_discord_parts(priv, true, it->buttons, NULL, parts + n,
 		                          max < total - n ? max : total - n);
-	out->callback_body = discord_interact__body(it, DISCORD_CALLBACK_UPDATE_MESSAGE, parts[0]);
+	out->callback_body = discord_interact__body_text(DISCORD_CALLBACK_UPDATE_MESSAGE, parts[0]);
 	for (size_t i = 1; i < n; i++)
-		out->followups[out->nfollowups++] = discord_interact__body(it, 0, parts[i]);
+		out->followups[out->nfollowups++] = parts[i];
 	gm_message(it, r, request_origin(press)->chan_key, out);
 	if (n > 1 || out->gm_user[0] != '\0')
 		out->followup_path = xstrdup(webhook);

@@ -1,7 +1,6 @@
 /* render_discord: Discord rendering of the reply model; see render_discord.h. */
 #include "bot/discord/render_discord.h"
 
-#include <cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include "bot/discord/discord_buttons.h"
 #include "bot/discord/render_discord_text.h"
 #include "rules/base/buf.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
@@ -449,17 +449,17 @@ fit(struct units *u)
 	}
 }
 
+/* Appends m's buttons as the message's "components" member (its rows of
+ * buttons), when it has one whose id bs can give. */
 static void
-add_buttons(cJSON *msg, const struct reply_msg *m, struct discord_buttons *bs)
+write_buttons(const struct reply_msg *m, struct discord_buttons *bs, struct buf *out)
 {
-	cJSON *rows = NULL, *row = NULL;
 	size_t n = 0;
 
 	for (size_t i = 0; i < m->nbuttons && n < DISCORD_BUTTONS_MAX; i++) {
 		const char *action = m->buttons[i].action, *label = m->buttons[i].label;
 		char id[DISCORD_CUSTOM_ID_MAX + 1], lab[DISCORD_LABEL_MAX + 1];
 		size_t ll = strlen(label);
-		cJSON *b;
 
 		if (action == NULL || *action == '\0')
 			continue;
@@ -473,23 +473,30 @@ add_buttons(cJSON *msg, const struct reply_msg *m, struct discord_buttons *bs)
 		snprintf(lab, sizeof(lab), "%.*s", (int)ll, ll > 0 ? label : "Run");
 		if (ll == 0)
 			snprintf(lab, sizeof(lab), "Run");
-		if (rows == NULL)
-			rows = cJSON_AddArrayToObject(msg, "components");
+		if (n == 0)
+			json_write_lit(out, ",\"components\":[");
 		if (n % DISCORD_ROW_BUTTONS == 0) {
-			row = cJSON_CreateObject();
-			cJSON_AddNumberToObject(row, "type", DISCORD_COMPONENT_ACTION_ROW);
-			cJSON_AddArrayToObject(row, "components");
-			cJSON_AddItemToArray(rows, row);
+			if (n > 0)
+				json_write_lit(out, "]},");
+			json_write_lit(out, "{\"type\":");
+			json_write_int(DISCORD_COMPONENT_ACTION_ROW, out);
+			json_write_lit(out, ",\"components\":[");
+		} else {
+			buf_addc(out, ',');
 		}
-		b = cJSON_CreateObject();
-		cJSON_AddNumberToObject(b, "type", DISCORD_COMPONENT_BUTTON);
-		cJSON_AddNumberToObject(b, "style",
-		                        n == 0 ? DISCORD_BUTTON_PRIMARY : DISCORD_BUTTON_SECONDARY);
-		cJSON_AddStringToObject(b, "label", lab);
-		cJSON_AddStringToObject(b, "custom_id", id);
-		cJSON_AddItemToArray(cJSON_GetObjectItem(row, "components"), b);
+		json_write_lit(out, "{\"type\":");
+		json_write_int(DISCORD_COMPONENT_BUTTON, out);
+		json_write_lit(out, ",\"style\":");
+		json_write_int(n == 0 ? DISCORD_BUTTON_PRIMARY : DISCORD_BUTTON_SECONDARY, out);
+		json_write_lit(out, ",\"label\":");
+		json_write_string(lab, out);
+		json_write_lit(out, ",\"custom_id\":");
+		json_write_string(id, out);
+		buf_addc(out, '}');
 		n++;
 	}
+	if (n > 0)
+		json_write_lit(out, "]}]");
 }
 
 /* The ansi rendering of a plain line, for a part drawn as one block. */
@@ -633,23 +640,54 @@ part_end(struct units *u, size_t a, char **s)
 	return b;
 }
 
-static cJSON *
-message(char *content, bool ephemeral)
+/* The message object of content (freed here) as JSON text: content, flags
+ * (ephemeral), allowed_mentions that ping nobody, then m's buttons when m
+ * is not NULL; "(nothing to show)" when it would show neither text nor a
+ * button. head goes before the content when both fit in one message. */
+static char *
+message(char *content, bool ephemeral, const char *head, const struct reply_msg *m,
+        struct discord_buttons *bs)
 {
-	cJSON *msg = cJSON_CreateObject(), *am;
+	struct buf out, comps;
 
-	cJSON_AddStringToObject(msg, "content", content);
+	buf_init(&comps, SIZE_MAX);
+	if (m != NULL)
+		write_buttons(m, bs, &comps);
+	if (content[0] == '\0' && comps.len == 0) {
+		free(content);
+		content = xstrdup("(nothing to show)");
+	}
+	if (head != NULL) {
+		struct buf b;
+
+		buf_init(&b, 4 * DISCORD_CONTENT_MAX + 64);
+		buf_adds(&b, head);
+		buf_adds(&b, content);
+		if (!b.toobig && render_discord_len(buf_str(&b)) <= DISCORD_CONTENT_MAX) {
+			free(content);
+			content = buf_take(&b);
+		}
+		buf_free(&b);
+	}
+	buf_init(&out, SIZE_MAX);
+	buf_reserve(&out, strlen(content) + comps.len + 80);
+	json_write_lit(&out, "{\"content\":");
+	json_write_string(content, &out);
 	free(content);
-	if (ephemeral)
-		cJSON_AddNumberToObject(msg, "flags", DISCORD_FLAG_EPHEMERAL);
-	am = cJSON_AddObjectToObject(msg, "allowed_mentions");
-	cJSON_AddArrayToObject(am, "parse");
-	return msg;
+	if (ephemeral) {
+		json_write_lit(&out, ",\"flags\":");
+		json_write_int(DISCORD_FLAG_EPHEMERAL, &out);
+	}
+	json_write_lit(&out, ",\"allowed_mentions\":{\"parse\":[]}");
+	buf_add(&out, comps.p, comps.len);
+	buf_addc(&out, '}');
+	buf_free(&comps);
+	return buf_take(&out);
 }
 
 size_t
 render_discord_parts(const struct reply_msg *m, bool ephemeral, struct discord_buttons *bs,
-                     struct cJSON **out, size_t max)
+                     const char *head, char **out, size_t max)
 {
 	struct units u = {0};
 	size_t n = 0, a = 0;
@@ -662,41 +700,36 @@ render_discord_parts(const struct reply_msg *m, bool ephemeral, struct discord_b
 		content = assemble_part(&u, 0, u.n);
 		a = u.n;
 	} else {
+		/* Each part's content in out[] until all are known. */
 		while (a < u.n && n + 1 < max) {
 			char *s = NULL;
 			size_t b = part_end(&u, a, &s);
 
-			out[n++] = message(s, ephemeral);
+			out[n++] = s != NULL ? s : xstrdup("");
 			for (; a < b; a++)
 				u.v[a].done = true;
 		}
 		if (a < u.n)
 			content = fit(&u); /* the last part: what is left, summarised */
 	}
-	if (content == NULL && n > 0) {
-		cJSON *last = out[--n];
-
-		content = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItem(last, "content")));
-		cJSON_Delete(last);
-	}
+	if (content == NULL && n > 0)
+		content = out[--n];
 	units_free(&u);
 	if (content == NULL || *content == '\0') {
 		free(content);
 		content = xstrdup(m->nbuttons > 0 ? "" : "(nothing to show)");
 	}
-	out[n] = message(content, ephemeral);
-	add_buttons(out[n], m, bs);
-	if (cJSON_GetStringValue(cJSON_GetObjectItem(out[n], "content"))[0] == '\0' &&
-	    cJSON_GetObjectItem(out[n], "components") == NULL)
-		cJSON_SetValuestring(cJSON_GetObjectItem(out[n], "content"), "(nothing to show)");
+	for (size_t i = 0; i < n; i++)
+		out[i] = message(out[i], ephemeral, NULL, NULL, bs);
+	out[n] = message(content, ephemeral, head, m, bs);
 	return n + 1;
 }
 
-cJSON *
+char *
 render_discord(const struct reply_msg *m, bool ephemeral, struct discord_buttons *bs)
 {
-	cJSON *msg;
+	char *msg;
 
-	(void)render_discord_parts(m, ephemeral, bs, &msg, 1);
+	(void)render_discord_parts(m, ephemeral, bs, NULL, &msg, 1);
 	return msg;
 }

@@ -35,15 +35,15 @@
 /* Messages one reply may become: the interaction's answer and follow-ups. */
 #define DISCORD_PARTS_MAX 6
 
-struct cJSON;
 struct discord_buttons;
 
 /*
- * Renders m as a message object: content, flags (64 when ephemeral),
- * allowed_mentions and components. bs may be NULL (long button lines are
- * then left out). The caller owns the result (cJSON_Delete).
+ * Renders m as a message object's JSON text: content, flags (64 when
+ * ephemeral), allowed_mentions and components, in that order. bs may be
+ * NULL (long button lines are then left out). The caller frees the result
+ * with free().
  */
-struct cJSON *render_discord(const struct reply_msg *m, bool ephemeral, struct discord_buttons *bs);
+char *render_discord(const struct reply_msg *m, bool ephemeral, struct discord_buttons *bs);
 
 /*
  * Renders m as up to max messages (max >= 1) into out, in the order they
@@ -52,11 +52,14 @@ struct cJSON *render_discord(const struct reply_msg *m, bool ephemeral, struct d
  * limits; a part that starts inside a table repeats its header; a part that
  * would hold more than one ansi block is drawn as one. Only what max parts
  * cannot hold is summarised, in the last part, as render_discord does. The
- * buttons go with the last part; every part is ephemeral when asked. The
- * caller owns the results (cJSON_Delete).
+ * buttons go with the last part; every part is ephemeral when asked. head,
+ * when not NULL, goes before the last part's content when the two fit in
+ * one message (a GM's message names the channel it came from). Each part is
+ * its message object's JSON text, as render_discord writes it; the caller
+ * frees each with free().
  */
 size_t render_discord_parts(const struct reply_msg *m, bool ephemeral, struct discord_buttons *bs,
-                            struct cJSON **out, size_t max);
+                            const char *head, char **out, size_t max);
 
 /* The length of UTF-8 text in UTF-16 code units (Discord's character). */
 size_t render_discord_len(const char *s);

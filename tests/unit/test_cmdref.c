@@ -168,15 +168,17 @@ rendered(const struct reply *r, char **discord, char **irc, char **console)
 	                                : reply_msg(r, REPLY_INVOKER);
 	struct render_irc_opts io = {.budget = 400, .max_lines = 100, .prefix = "!"};
 	struct irc_lines lines = {0};
-	cJSON *parts[DISCORD_PARTS_MAX];
-	size_t n = render_discord_parts(m, false, NULL, parts, DISCORD_PARTS_MAX);
+	char *parts[DISCORD_PARTS_MAX];
+	size_t n = render_discord_parts(m, false, NULL, NULL, parts, DISCORD_PARTS_MAX);
 	struct buf b;
 
 	buf_init(&b, 1 << 20);
 	for (size_t i = 0; i < n; i++) {
-		buf_addf(&b, "%s\n",
-		         cJSON_GetStringValue(cJSON_GetObjectItem(parts[i], "content")));
-		cJSON_Delete(parts[i]);
+		cJSON *o = cJSON_Parse(parts[i]);
+
+		buf_addf(&b, "%s\n", cJSON_GetStringValue(cJSON_GetObjectItem(o, "content")));
+		cJSON_Delete(o);
+		free(parts[i]);
 	}
 	*discord = buf_take(&b);
 	buf_init(&b, 1 << 20);

@@ -115,12 +115,14 @@ table(void)
 static char *
 discord_text(const struct reply_msg *m, bool ephemeral)
 {
-	cJSON *part = NULL;
-	char *content;
+	char *text = NULL, *content;
+	cJSON *part;
 
-	assert_int_equal(render_discord_parts(m, ephemeral, NULL, &part, 1), 1);
+	assert_int_equal(render_discord_parts(m, ephemeral, NULL, NULL, &text, 1), 1);
+	part = cJSON_Parse(text);
 	content = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(part, "content")));
 	cJSON_Delete(part);
+	free(text);
 	if (strstr(content, "```") != NULL)
 		fail_msg("the panel draws a code block on Discord: %s", content);
 	return content;

@@ -18,13 +18,11 @@
 static cJSON *
 render(struct reply *r, bool eph, struct discord_buttons *bs)
 {
-	cJSON *m = render_discord(reply_msg(r, REPLY_CHANNEL), eph, bs);
-	char *s = cJSON_PrintUnformatted(m);
-	cJSON *back = cJSON_Parse(s); /* it must print as valid JSON */
+	char *s = render_discord(reply_msg(r, REPLY_CHANNEL), eph, bs);
+	cJSON *back = cJSON_Parse(s); /* it must be valid JSON */
 
 	assert_non_null(back);
 	free(s);
-	cJSON_Delete(m);
 	return back;
 }
 
@@ -292,13 +290,13 @@ test_long_lines_dropped_from_end(void **state)
 static size_t
 render_parts(struct reply *r, bool eph, struct discord_buttons *bs, cJSON **parts, size_t max)
 {
-	size_t n = render_discord_parts(reply_msg(r, REPLY_CHANNEL), eph, bs, parts, max);
+	char *texts[2 * DISCORD_PARTS_MAX];
+	size_t n = render_discord_parts(reply_msg(r, REPLY_CHANNEL), eph, bs, NULL, texts, max);
 
 	assert_true(n >= 1 && n <= max);
 	for (size_t i = 0; i < n; i++) {
-		char *s = cJSON_PrintUnformatted(parts[i]);
+		char *s = texts[i];
 
-		cJSON_Delete(parts[i]);
 		parts[i] = cJSON_Parse(s);
 		assert_non_null(parts[i]);
 		free(s);
@@ -635,7 +633,7 @@ test_buttons(void **state)
 	cJSON_Delete(m);
 	/* The store keeps the last 4 long lines: the first expires. */
 	for (int i = 0; i < 4; i++) {
-		cJSON_Delete(render_discord(reply_msg(r, REPLY_CHANNEL), false, bs));
+		free(render_discord(reply_msg(r, REPLY_CHANNEL), false, bs));
 	}
 	assert_null(discord_buttons_action(bs, "b:1", NULL));
 	assert_string_equal(discord_buttons_action(bs, "b:5", NULL), long_action);
@@ -654,6 +652,126 @@ test_empty_message(void **state)
 	assert_string_equal(content(m), "(nothing to show)");
 	cJSON_Delete(m);
 	reply_free(r);
+}
+
+/* The message texts, byte for byte: each is the JSON text the renderer
+ * wrote through a cJSON tree before it wrote the text directly (pinned from
+ * that code: the long ones by length and FNV-1a sum), quotes and
+ * backslashes escaped, the key order content, flags, allowed_mentions,
+ * components, buttons in rows of five, the GM's head put before a content
+ * it fits with and left off one it does not. */
+static uint32_t
+fnv1a(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* Renders r's channel part (freed here) in at most max parts; checks part
+ * i against want[i] (its text, or NULL: its length and sum). */
+static void
+want_parts(struct reply *r, bool eph, struct discord_buttons *bs, size_t max, const char *head,
+           const char *const *want, const size_t *len, const uint32_t *sum, size_t nwant)
+{
+	static const struct reply_msg empty = {0};
+	const struct reply_msg *m = reply_msg(r, REPLY_CHANNEL);
+	char *parts[2 * DISCORD_PARTS_MAX];
+	size_t n = render_discord_parts(m != NULL ? m : &empty, eph, bs, head, parts, max);
+
+	assert_int_equal(n, nwant);
+	for (size_t i = 0; i < n; i++) {
+		if (want[i] != NULL)
+			assert_string_equal(parts[i], want[i]);
+		assert_int_equal(strlen(parts[i]), len[i]);
+		assert_int_equal(fnv1a(parts[i]), sum[i]);
+		free(parts[i]);
+	}
+	reply_free(r);
+}
+
+static void
+test_message_bytes(void **state)
+{
+	struct discord_buttons *bs = discord_buttons_new(16, 1);
+	struct reply *r;
+
+	(void)state;
+	r = reply_new();
+	reply_line(r, 0, "Say \"hi\" \\ back\ttab \x01 and caf\xc3\xa9");
+	want_parts(r, false, NULL, 1, NULL,
+	           (const char *const[]){"{\"content\":\"Say \\\"hi\\\" \\\\\\\\ back tab  and "
+	                                 "caf\xc3\xa9\",\"allowed_mentions\":{\"parse\":[]}}"},
+	           (const size_t[]){81}, (const uint32_t[]){0xd68b3022u}, 1);
+	r = reply_new();
+	reply_line(r, RS_BOLD, "Secret **stuff** <@123>");
+	want_parts(r, true, NULL, 1, NULL,
+	           (const char *const[]){"{\"content\":\"**Secret \\\\*\\\\*stuff\\\\*\\\\* "
+	                                 "\\\\<@123>**\",\"flags\":64,\"allowed_mentions\":{"
+	                                 "\"parse\":[]}}"},
+	           (const size_t[]){94}, (const uint32_t[]){0x07b80bb0u}, 1);
+	r = reply_new();
+	reply_line(r, 0, "Pick one:");
+	for (int i = 0; i < 7; i++) {
+		char label[16], action[32];
+
+		snprintf(label, sizeof(label), "A\"%d", i);
+		if (i == 3) /* an empty label reads "Run" */
+			label[0] = '\0';
+		snprintf(action, sizeof(action), "roll 1d%d", i + 4);
+		if (i == 5)
+			reply_button_update(r, label, action);
+		else
+			reply_button(r, label, action);
+	}
+	want_parts(
+	    r, false, bs, 1, NULL,
+	    (const char *const[]){
+	        "{\"content\":\"Pick one:\",\"allowed_mentions\":{\"parse\":[]},\"components\":[{"
+	        "\"type\":1,\"components\":[{\"type\":2,\"style\":1,\"label\":\"A\\\"0\","
+	        "\"custom_id\":\"a:roll 1d4\"},{\"type\":2,\"style\":2,\"label\":\"A\\\"1\","
+	        "\"custom_id\":\"a:roll 1d5\"},{\"type\":2,\"style\":2,\"label\":\"A\\\"2\","
+	        "\"custom_id\":\"a:roll 1d6\"},{\"type\":2,\"style\":2,\"label\":\"Run\","
+	        "\"custom_id\":\"a:roll 1d7\"},{\"type\":2,\"style\":2,\"label\":\"A\\\"4\","
+	        "\"custom_id\":\"a:roll 1d8\"}]},{\"type\":1,\"components\":[{\"type\":2,"
+	        "\"style\":2,\"label\":\"A\\\"5\",\"custom_id\":\"u:roll 1d9\"},{\"type\":2,"
+	        "\"style\":2,\"label\":\"A\\\"6\",\"custom_id\":\"a:roll 1d10\"}]}]}"},
+	    (const size_t[]){549}, (const uint32_t[]){0xd527758fu}, 1);
+	r = reply_new();
+	reply_button(r, "Again", "roll 1d6");
+	want_parts(r, true, bs, 1, NULL,
+	           (const char *const[]){
+	               "{\"content\":\"\",\"flags\":64,\"allowed_mentions\":{\"parse\":[]},"
+	               "\"components\":[{\"type\":1,\"components\":[{\"type\":2,\"style\":1,"
+	               "\"label\":\"Again\",\"custom_id\":\"a:roll 1d6\"}]}]}"},
+	           (const size_t[]){160}, (const uint32_t[]){0xd1ed4a6bu}, 1);
+	want_parts(reply_new(), false, bs, 1, NULL,
+	           (const char *const[]){"{\"content\":\"(nothing to show)\",\"allowed_mentions\":{"
+	                                 "\"parse\":[]}}"},
+	           (const size_t[]){63}, (const uint32_t[]){0xa0d7c0c9u}, 1);
+	r = reply_new();
+	reply_line(r, 0, "To the GM alone.");
+	want_parts(r, false, bs, 1, "From <#4242>:\n",
+	           (const char *const[]){"{\"content\":\"From <#4242>:\\nTo the GM alone.\","
+	                                 "\"allowed_mentions\":{\"parse\":[]}}"},
+	           (const size_t[]){77}, (const uint32_t[]){0xa00eb45du}, 1);
+	r = reply_new();
+	for (int i = 0; i < 120; i++)
+		reply_line(r, 0, "Line %d of a long answer that needs several messages to be shown",
+		           i);
+	reply_button(r, "More", "help");
+	want_parts(r, false, bs, 3, NULL, (const char *const[]){NULL, NULL, NULL},
+	           (const size_t[]){2014, 2024, 2022},
+	           (const uint32_t[]){0xd6dcb890u, 0xd7b177b6u, 0xf52e53d7u}, 3);
+	r = reply_new();
+	for (int i = 0; i < 120; i++)
+		reply_line(r, 0, "Line %d of a long answer that needs several messages to be shown",
+		           i);
+	want_parts(r, true, bs, 1, "From <#4242>:\n", (const char *const[]){NULL},
+	           (const size_t[]){2006}, (const uint32_t[]){0xebd16631u}, 1);
+	discord_buttons_free(bs);
 }
 
 int
@@ -680,6 +798,7 @@ main(void)
 	    cmocka_unit_test(test_buttons),
 	    cmocka_unit_test(test_empty_message),
 	    cmocka_unit_test(test_invalid_utf8_repaired),
+	    cmocka_unit_test(test_message_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
