@@ -9,7 +9,7 @@
 #include "rules/base/mem.h"
 
 #define MAY_BE_LOST                                                                                \
-	"Warning: this change could not be saved to disk and may be lost if the bot restarts."
+	"Warning: this change could not be saved yet and may be lost if the bot restarts."
 #define DISK_FULL                                                                                  \
 	"This change was not made: the disk holding the bot's saved state is full; try again "     \
 	"once space is freed (nothing saved before is affected)."

@@ -349,7 +349,7 @@ test_answer_held_for_the_commit(void **state)
 	assert_message(
 	    f->out.callback_body,
 	    "**Alice** is now the GM of this channel.\nWarning: this change could not be "
-	    "saved to disk and may be lost if the bot restarts.",
+	    "saved yet and may be lost if the bot restarts.",
 	    false);
 	dispatch_set_store(f->d, NULL, NULL);
 }

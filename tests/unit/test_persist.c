@@ -38,8 +38,7 @@
 #include "tests/unit/helpers/stderrcap.h"
 #include "tests/unit/helpers/storelog.h"
 
-#define WARNING                                                                                    \
-	"Warning: this change could not be saved to disk and may be lost if the bot restarts.\n"
+#define WARNING "Warning: this change could not be saved yet and may be lost if the bot restarts.\n"
 #define UNREADABLE                                                                                 \
 	"This channel's saved state cannot be read right now (the error is logged); try again in " \
 	"a minute.\n"

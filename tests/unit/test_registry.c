@@ -467,9 +467,8 @@ touched_records_are_persisted_before_reply(void **state)
 	run(d, "alice", true, "secret", out);
 	assert_int_equal(persisted, 2);
 	text = reply_plain(out);
-	assert_string_equal(text,
-	                    "changed\nWarning: this change could not be saved to disk and may "
-	                    "be lost if the bot restarts.\n");
+	assert_string_equal(text, "changed\nWarning: this change could not be saved yet and may "
+	                          "be lost if the bot restarts.\n");
 	free(text);
 	reply_free(out);
 	tfree(d);
