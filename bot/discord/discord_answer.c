@@ -175,10 +175,12 @@ id_value(const char *id)
 }
 
 /* The answer to interaction id is over (sent, refused or given up): a
- * restart need not replay it (discord_seqs.h). */
+ * restart need not replay it (discord_seqs.h), and a panel's update it
+ * carried that did not land by now never will (discord_live_answered). */
 static void
 over(struct discord *dc, const char *id)
 {
+	discord_live_answered(dc, id, false);
 	discord_interaction_over(dc, id_value(id));
 }
 
@@ -274,6 +276,7 @@ on_callback(void *ctx, const struct rest_result *res)
 			    OPSTATS_ANSWERED); /* else once the last follow-up went */
 		discord_opstats_time(took);
 		record(dc, took);
+		discord_live_answered(dc, a->id, true);
 		next_followup(a);
 		return;
 	} else if (res->expired) {
@@ -338,6 +341,7 @@ on_edit(void *ctx, const struct rest_result *res)
 	}
 	if (a->nfollowups == 0)
 		discord_opstats_add(OPSTATS_ANSWERED); /* else once the last follow-up went */
+	discord_live_answered(a->dc, a->id, true);
 	next_followup(a);
 }
 

@@ -349,7 +349,7 @@ discord_interact_render_panel(struct interact *it, const struct reply *r)
 	return part;
 }
 
-void
+bool
 discord_interact_render_press(struct interact *it, struct request *press, const struct reply *panel,
                               struct interact_out *out)
 {
@@ -368,7 +368,7 @@ discord_interact_render_press(struct interact *it, struct request *press, const 
 		/* Nothing to follow with, or no panel: an answer as any press. */
 		render_reply(it, r, webhook, request_origin(press)->chan_key, t->followups_max,
 		             false, out);
-		return;
+		return false;
 	}
 	if (t->followups_max >= 0) {
 		total = (size_t)t->followups_max + 1;
@@ -390,4 +390,5 @@ discord_interact_render_press(struct interact *it, struct request *press, const 
 	gm_message(it, r, request_origin(press)->chan_key, out);
 	if (n > 1 || out->gm_user[0] != '\0')
 		out->followup_path = xstrdup(webhook);
+	return true;
 }

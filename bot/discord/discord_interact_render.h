@@ -51,14 +51,14 @@ int discord_interact_render_kept(const char *bytes, size_t len, const char *webh
  * (panel, answered), updates the pressed message with the panel (type 7)
  * and posts what the press did as messages of its own, its private part
  * ephemeral (discord_interact_render_press, filling out as
- * discord_interact_render does; an error, or a press with no channel
- * message, is answered as any press; a replay answered before is not
- * pressed again: its answer is the one kept, discord_answer_request).
+ * discord_interact_render does, true; an error, or a press with no channel
+ * message, is answered as any press, false; a replay answered before is
+ * not pressed again: its answer is the one kept, discord_answer_request).
  */
 #define PANEL_NOTE                                                                                 \
 	"Panel posted: it is the bot's message below, and it stays current as the game changes."
 char *discord_interact_render_panel(struct interact *it, const struct reply *r);
-void discord_interact_render_press(struct interact *it, struct request *press,
+bool discord_interact_render_press(struct interact *it, struct request *press,
                                    const struct reply *panel, struct interact_out *out);
 
 /* A callback body (type 4) answering with text, to the invoker alone and

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <uthash.h>
 
 #include "bot/discord/discord_answer.h"
 #include "bot/discord/discord_interact.h"
@@ -26,9 +27,23 @@
 
 #define DUE_BATCH 64 /* refreshes taken at a time */
 
+#undef uthash_fatal
+#define uthash_fatal(msg) abort()
+
+/* A press's update of its panel on its way, as the answer to interaction
+ * id. */
+struct update {
+	char id[24];
+	uint64_t chan;
+	uint64_t seq;  /* the changes counted when its panel was rendered */
+	uint64_t body; /* the hash of that panel as an edit sends it, 0 none */
+	UT_hash_handle hh;
+};
+
 struct discord_live {
 	struct discord *dc;
 	struct discord_panels *p;
+	struct update *updates; /* by interaction id */
 	uv_timer_t timer;
 	int64_t armed; /* when the timer is set for; INT64_MAX: not set */
 	bool closing;
@@ -449,6 +464,49 @@ discord_live_press(struct discord *dc, struct request *req)
 	return true;
 }
 
+/* A press's answer, interaction id, updates message msg of chan with
+ * panel, rendered when the changes counted were seq: it is on its way
+ * until discord_live_answered. */
+static void
+updating(struct discord_live *lv, uint64_t chan, const char *msg, uint64_t seq,
+         const struct reply *panel, const char *id)
+{
+	struct update *u;
+	char *body;
+
+	HASH_FIND_STR(lv->updates, id, u);
+	if (u != NULL)
+		return; /* one answer each */
+	u = xcalloc(1, sizeof(*u));
+	body = discord_interact_render_panel(lv->dc->it, panel);
+	snprintf(u->id, sizeof(u->id), "%s", id);
+	u->chan = chan;
+	u->seq = seq;
+	u->body = body != NULL ? discord_panel_hash(body, strlen(body)) : 0;
+	free(body);
+	HASH_ADD_STR(lv->updates, id, u);
+	discord_panels_updating(lv->p, chan, msg);
+}
+
+void
+discord_live_answered(struct discord *dc, const char *id, bool landed)
+{
+	struct discord_live *lv = dc->live;
+	struct update *u;
+
+	if (lv == NULL)
+		return;
+	HASH_FIND_STR(lv->updates, id, u);
+	if (u == NULL)
+		return;
+	HASH_DEL(lv->updates, u);
+	if (!lv->closing) {
+		discord_panels_updated(lv->p, u->chan, u->seq, u->body, landed, now_ms(lv));
+		arm(lv);
+	}
+	free(u);
+}
+
 /* The panel rendered after a press: the press is answered with it, when
  * the pressed message is the channel's panel. */
 static void
@@ -464,9 +522,8 @@ pressed(struct discord_live *lv, struct job *j, struct request *req)
 	if (dc->rest == NULL)
 		return;
 	if (!reply_is_error(panel) && msg != NULL && strcmp(msg, on) == 0) {
-		discord_interact_render_press(dc->it, j->press, panel, &out);
-		discord_panels_shown(lv->p, j->chan, msg, j->seq, 0, now_ms(lv));
-		arm(lv);
+		if (discord_interact_render_press(dc->it, j->press, panel, &out))
+			updating(lv, j->chan, msg, j->seq, panel, out.id);
 	} else {
 		/* Not (or no longer) the channel's panel: a press as any. */
 		known = discord_interact_render(dc->it, j->press, &out) == 0;
@@ -599,8 +656,15 @@ discord_live_close(struct discord *dc, void (*closed)(void *ctx), void *ctx)
 void
 discord_live_free(struct discord *dc)
 {
+	struct update *u, *tmp;
+
 	if (dc->live == NULL)
 		return;
+	HASH_ITER(hh, dc->live->updates, u, tmp)
+	{
+		HASH_DEL(dc->live->updates, u);
+		free(u);
+	}
 	discord_panels_free(dc->live->p);
 	free(dc->live);
 	dc->live = NULL;

@@ -26,7 +26,9 @@
  * the panel rendered after it are both there: the press updates the panel
  * (type 7) and what it did follows as a message of its own
  * (discord_interact_render_press); the panel's own edit for that change is
- * then not needed (discord_panels_shown).
+ * then not needed, once Discord took the update (discord_panels_updating,
+ * then discord_panels_updated when discord_live_answered says the answer
+ * is over).
  *
  * The transport's own requests answer to this module alone; those that
  * record the panel's message change no game state and make no edit.
@@ -74,5 +76,10 @@ void discord_live_placed(struct discord *dc, uint64_t chan, const char *msg, con
  * panel's button that did something in the channel, it is kept, and
  * answered once the panel is rendered anew (true); else false. */
 bool discord_live_press(struct discord *dc, struct request *req);
+/* Interaction id's answer is over: landed when Discord took the callback,
+ * or the edit of its deferral, that updates the pressed message (the
+ * panel, for a press discord_live_press kept); called again for the same
+ * id, or for any other interaction, it does nothing. */
+void discord_live_answered(struct discord *dc, const char *id, bool landed);
 
 #endif

@@ -30,13 +30,19 @@ struct pchan {
 	uint64_t taken;   /* the newest number when the refresh on its way was taken */
 	uint64_t body;    /* the hash of what the message shows, 0: not known */
 	uint64_t pending; /* the hash of what the refresh on its way sends, 0: none */
-	int64_t due;      /* the next refresh, or (nothing stale) when the entry goes; 0: none */
-	int64_t paced;    /* no refresh starts before */
-	int64_t started;  /* when the refresh on its way was taken */
-	int fails;        /* refreshes failed in a row */
-	bool busy;        /* a refresh is on its way */
-	bool check;       /* the next refresh reads the message first */
-	bool checking;    /* the refresh on its way does */
+	/* Writes to the message since it was last known (the refresh's, and
+	 * presses' updates), which may land in any order: */
+	uint64_t low;    /* the lowest number of those that landed */
+	uint64_t wrote;  /* the hash of the one that landed, when one did */
+	int landed;      /* how many landed */
+	int updates;     /* presses' updates on their way */
+	int64_t due;     /* the next refresh, or (nothing stale) when the entry goes; 0: none */
+	int64_t paced;   /* no refresh starts before */
+	int64_t started; /* when the refresh on its way was taken */
+	int fails;       /* refreshes failed in a row */
+	bool busy;       /* a refresh is on its way */
+	bool check;      /* the next refresh reads the message first */
+	bool checking;   /* the refresh on its way does */
 	UT_hash_handle hh;
 };
 
@@ -115,6 +121,56 @@ plan(struct pchan *c, int64_t now)
 	c->due = later(c->paced, now);
 }
 
+/* A write to c's message (its refresh's, or a press's update) is over;
+ * when it landed, it made the message show every change up to seq, in a
+ * body of hash body (0: not known). */
+static void
+wrote(struct pchan *c, bool landed, uint64_t seq, uint64_t body)
+{
+	if (!landed)
+		return;
+	c->low = c->landed == 0 || seq < c->low ? seq : c->low;
+	c->wrote = body;
+	c->landed++;
+}
+
+/* Once no write to c's message is on its way: the message shows what the
+ * one that landed wrote; of two or more, which landed last is not known,
+ * so it shows every change up to the lowest number of theirs, in a body
+ * not known. Then the next refresh is planned. */
+static void
+settle(struct pchan *c, int64_t now)
+{
+	if (c->busy || c->updates > 0)
+		return;
+	if (c->gone[0] != '\0') {
+		c->landed = 0; /* forgotten: nothing is planned */
+		return;
+	}
+	if (c->landed > 0) {
+		c->shown = c->low;
+		c->body = c->landed == 1 ? c->wrote : 0;
+	}
+	c->landed = 0;
+	plan(c, now);
+}
+
+/* c has nothing left to do: it goes, or, while presses' updates are on
+ * their way, it counts as current until they are over. */
+static void
+release(struct discord_panels *p, struct pchan *c)
+{
+	if (c->updates == 0) {
+		drop(p, c);
+		return;
+	}
+	c->shown = c->seq;
+	c->body = 0;
+	c->landed = 0;
+	c->fails = 0;
+	c->due = 0;
+}
+
 void
 discord_panels_changed(struct discord_panels *p, uint64_t chan, const char *msg, int64_t now)
 {
@@ -166,7 +222,7 @@ discord_panels_take_due(struct discord_panels *p, int64_t now, uint64_t *out, si
 
 	HASH_ITER(hh, p->set, c, tmp)
 	{
-		if (c->busy || c->due == 0 || c->due > now)
+		if (c->busy || c->updates > 0 || c->due == 0 || c->due > now)
 			continue;
 		if (c->seq <= c->shown || c->gone[0] != '\0') {
 			drop(p, c); /* current, paced out, nothing left to do */
@@ -205,7 +261,7 @@ discord_panels_next(const struct discord_panels *p)
 
 	HASH_ITER(hh, p->set, c, tmp)
 	{
-		if (!c->busy && c->due != 0 && c->due < next)
+		if (!c->busy && c->updates == 0 && c->due != 0 && c->due < next)
 			next = c->due;
 	}
 	return next;
@@ -250,21 +306,18 @@ discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_
 	switch (oc) {
 	case PANEL_EDITED:
 		c->fails = 0;
-		if (c->taken > c->shown)
-			c->shown = c->taken;
-		if (c->pending != 0)
-			c->body = c->pending;
+		wrote(c, true, c->taken, c->pending);
 		c->pending = 0;
-		plan(c, now);
+		settle(c, now);
 		break;
 	case PANEL_FAILED:
 		if (++c->fails >= PANEL_RETRIES) {
-			drop(p, c); /* the next change makes it anew */
+			release(p, c); /* the next change makes it anew */
 			return true;
 		}
 		c->pending = 0;
 		c->paced = later(c->paced, now + ((int64_t)PANEL_RETRY_MS << (c->fails - 1)));
-		plan(c, now);
+		settle(c, now);
 		break;
 	case PANEL_GONE:
 		copy_id(c->gone, c->msg);
@@ -273,7 +326,7 @@ discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_
 		c->due = now + PANEL_FORGET_MS;
 		break;
 	case PANEL_NONE:
-		drop(p, c);
+		release(p, c);
 		break;
 	}
 	return false;
@@ -292,10 +345,8 @@ discord_panels_same(struct discord_panels *p, uint64_t chan, uint64_t body)
 
 	if (c == NULL || !c->busy)
 		return false;
-	if (body != 0 && body == c->body)
-		return true;
 	c->pending = body;
-	return false;
+	return body != 0 && body == c->body;
 }
 
 uint64_t
@@ -317,14 +368,38 @@ discord_panels_shown(struct discord_panels *p, uint64_t chan, const char *msg, u
 	struct pchan *c = get(p, chan);
 
 	c->gone[0] = '\0';
-	if (!c->busy) {
+	if (!c->busy && c->updates == 0) {
 		copy_id(c->msg, msg);
 		c->body = body;
 	}
 	if (seq > c->shown)
 		c->shown = seq;
-	if (!c->busy && c->seq <= c->shown)
+	if (!c->busy && c->updates == 0 && c->seq <= c->shown)
 		plan(c, now); /* nothing left: the entry goes once paced out */
+}
+
+void
+discord_panels_updating(struct discord_panels *p, uint64_t chan, const char *msg)
+{
+	struct pchan *c = get(p, chan);
+
+	c->gone[0] = '\0';
+	if (!c->busy)
+		copy_id(c->msg, msg);
+	c->updates++;
+}
+
+void
+discord_panels_updated(struct discord_panels *p, uint64_t chan, uint64_t seq, uint64_t body,
+                       bool landed, int64_t now)
+{
+	struct pchan *c = find(p, chan);
+
+	if (c == NULL || c->updates == 0)
+		return;
+	c->updates--;
+	wrote(c, landed, seq, body);
+	settle(c, now);
 }
 
 uint64_t

@@ -19,9 +19,19 @@
  *  - one at a time: while a channel's refresh is on its way, changes only
  *    count; when it is over, one more refresh covers them all;
  *  - an edit that went marks the panel as showing every change counted
- *    when its refresh was taken; a press of one of its buttons that showed
- *    the panel anew (an interaction's type 7) does the same
- *    (discord_panels_shown), so no edit repeats it;
+ *    when its refresh was taken, in the body it sent; a press of one of
+ *    its buttons that showed the panel anew (an interaction's type 7, or
+ *    the edit of its deferral: discord_panels_updating, then
+ *    discord_panels_updated), and a new panel posted (discord_panels_shown)
+ *    do the same with the panel they rendered, so no edit repeats it;
+ *  - writes to one message land in an order nobody knows (a press is
+ *    answered while an edit is on its way; the answer to a press Discord
+ *    replayed waits for Discord's word on it): a refresh does not start
+ *    while a press's update is on its way, and after two or more writes on
+ *    their way at once the message counts as showing the changes up to
+ *    the oldest of theirs, in a body not known, so the next refresh edits
+ *    it; what a write shows is what it was rendered from, never what
+ *    changed while it was on its way;
  *  - a refresh that renders what the message shows already (a roll added
  *    to the channel's log, a setting the panel does not show) sends no
  *    edit (discord_panels_same);
@@ -121,11 +131,22 @@ bool discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_p
  * a channel's panel asked now shows every change of it up to there. */
 uint64_t discord_panels_seq(const struct discord_panels *p);
 /* Message msg of chan was made to show the panel rendered when
- * discord_panels_seq said seq (a button's type 7, or a new panel posted),
+ * discord_panels_seq said seq (a new panel posted),
  * its body hashed to body (discord_panel_hash), at now: no refresh is due
  * for the changes up to seq. */
 void discord_panels_shown(struct discord_panels *p, uint64_t chan, const char *msg, uint64_t seq,
                           uint64_t body, int64_t now);
+
+/* A press of chan's panel is answered by an update of message msg that
+ * shows the panel anew (an interaction's type 7, or the edit of its
+ * deferral): it is on its way until discord_panels_updated, which each
+ * such call is followed by, once. */
+void discord_panels_updating(struct discord_panels *p, uint64_t chan, const char *msg);
+/* That update is over at now: landed (Discord took it) or not; it showed
+ * the panel rendered when discord_panels_seq said seq, its body hashed to
+ * body (discord_panel_hash of the body an edit would send; 0 unknown). */
+void discord_panels_updated(struct discord_panels *p, uint64_t chan, uint64_t seq, uint64_t body,
+                            bool landed, int64_t now);
 
 /* For chan's refresh on its way: whether the message shows a body of
  * this hash already (then the refresh ends as PANEL_EDITED, unsent); else

@@ -252,7 +252,8 @@ test_failures_are_given_up(void **state)
 }
 
 /* A press showed the panel anew (type 7) after the change it made: no edit
- * repeats it; a change after the render still gets its edit. */
+ * repeats it, and none starts while its update is on its way; a change
+ * after the render still gets its edit. */
 static void
 test_a_press_that_showed_the_panel_saves_the_edit(void **state)
 {
@@ -262,16 +263,20 @@ test_a_press_that_showed_the_panel_saves_the_edit(void **state)
 	(void)state;
 	discord_panels_changed(p, CH, MSG, 0); /* the press's change, committed */
 	seq = discord_panels_seq(p);           /* the panel's render is asked */
-	discord_panels_shown(p, CH, MSG, seq, 0, 50);
+	discord_panels_updating(p, CH, MSG);
 	assert_int_equal(discord_panels_take_due(p, 1000, &chan, 1), 0);
+	assert_int_equal(discord_panels_next(p), INT64_MAX);
+	discord_panels_updated(p, CH, seq, 0, true, 1000);
+	assert_int_equal(discord_panels_take_due(p, 3000, &chan, 1), 0);
 	assert_int_equal(discord_panels_count(p), 0);
 	/* A change comes while the press's render is on its way. */
-	discord_panels_changed(p, CH, MSG, 2000);
+	discord_panels_changed(p, CH, MSG, 4000);
 	seq = discord_panels_seq(p);
-	discord_panels_changed(p, CH, MSG, 2010);
-	discord_panels_shown(p, CH, MSG, seq, 0, 2050);
-	assert_int_equal(discord_panels_take_due(p, 2000 + PANEL_COALESCE_MS, &chan, 1), 1);
-	discord_panels_done(p, CH, PANEL_EDITED, 2400);
+	discord_panels_changed(p, CH, MSG, 4010);
+	discord_panels_updating(p, CH, MSG);
+	discord_panels_updated(p, CH, seq, 0, true, 4050);
+	assert_int_equal(discord_panels_take_due(p, 4000 + PANEL_COALESCE_MS, &chan, 1), 1);
+	discord_panels_done(p, CH, PANEL_EDITED, 4400);
 	assert_int_equal(discord_panels_take_due(p, 9000, &chan, 1), 0);
 	assert_int_equal(discord_panels_count(p), 0);
 	/* A render asked before the channel's entry went and came back: its
@@ -279,8 +284,91 @@ test_a_press_that_showed_the_panel_saves_the_edit(void **state)
 	 * its edit. */
 	seq = discord_panels_seq(p);
 	discord_panels_changed(p, CH, MSG, 10000);
-	discord_panels_shown(p, CH, MSG, seq, 0, 10050);
+	discord_panels_updating(p, CH, MSG);
+	discord_panels_updated(p, CH, seq, 0, true, 10050);
 	assert_int_equal(discord_panels_take_due(p, 10000 + PANEL_COALESCE_MS, &chan, 1), 1);
+	discord_panels_free(p);
+}
+
+/* A press answered while a refresh is on its way (its edit, or a check's
+ * read of the message): which write lands last is not known, so the
+ * panel counts as showing the older one's changes, and the refresh after
+ * them sends what it renders, whatever the message was known to show. */
+static void
+test_a_press_during_a_refresh_is_edited_in_after_it(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	uint64_t chan, seq, a = discord_panel_hash("panel A", 7),
+	                    b = discord_panel_hash("panel B", 7);
+
+	(void)state;
+	/* An edit, panel A, on its way; a press changes the channel and its
+	 * answer shows panel B; the edit lands, then the answer. */
+	discord_panels_changed(p, CH, MSG, 0);
+	assert_int_equal(discord_panels_take_due(p, 300, &chan, 1), 1);
+	assert_false(discord_panels_same(p, CH, a));
+	discord_panels_changed(p, CH, MSG, 310);
+	seq = discord_panels_seq(p);
+	discord_panels_updating(p, CH, MSG);
+	discord_panels_done(p, CH, PANEL_EDITED, 350);
+	discord_panels_updated(p, CH, seq, b, true, 360);
+	assert_int_equal(discord_panels_take_due(p, 300 + PANEL_EDIT_MS - 1, &chan, 1), 0);
+	assert_int_equal(discord_panels_take_due(p, 300 + PANEL_EDIT_MS, &chan, 1), 1);
+	assert_false(discord_panels_same(p, CH, b));
+	discord_panels_done(p, CH, PANEL_EDITED, 1450);
+	assert_int_equal(discord_panels_take_due(p, 9000, &chan, 1), 0);
+	discord_panels_free(p);
+
+	/* After a start: the check's read on its way; a press's answer lands
+	 * before the read's, which shows panel A, as rendered. */
+	p = discord_panels_new();
+	discord_panels_check(p, CH, MSG, 10000);
+	assert_int_equal(discord_panels_take_due(p, 10000, &chan, 1), 1);
+	assert_true(discord_panels_checking(p, CH));
+	assert_false(discord_panels_same(p, CH, a));
+	discord_panels_changed(p, CH, MSG, 10010);
+	seq = discord_panels_seq(p);
+	discord_panels_updating(p, CH, MSG);
+	discord_panels_updated(p, CH, seq, b, true, 10020);
+	discord_panels_done(p, CH, PANEL_EDITED, 10050);
+	assert_int_equal(discord_panels_take_due(p, 10000 + PANEL_EDIT_MS, &chan, 1), 1);
+	assert_false(discord_panels_checking(p, CH));
+	assert_false(discord_panels_same(p, CH, b));
+	discord_panels_free(p);
+}
+
+/* Two presses' updates on their way at once (a replayed press's answer
+ * waits for Discord's word on it) land in an order not known: the panel
+ * counts as showing the older one's changes, and a refresh follows. An
+ * update that did not land (its answer failed, or went as follow-ups
+ * only) shows nothing: its change gets an edit. */
+static void
+test_updates_on_their_way_together_are_edited_in_after(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	uint64_t chan, one, two, a = discord_panel_hash("panel A", 7),
+	                         b = discord_panel_hash("panel B", 7);
+
+	(void)state;
+	discord_panels_changed(p, CH, MSG, 0);
+	one = discord_panels_seq(p);
+	discord_panels_updating(p, CH, MSG);
+	discord_panels_changed(p, CH, MSG, 100);
+	two = discord_panels_seq(p);
+	discord_panels_updating(p, CH, MSG);
+	discord_panels_updated(p, CH, two, b, true, 200);
+	assert_int_equal(discord_panels_next(p), INT64_MAX); /* one's is on its way */
+	discord_panels_updated(p, CH, one, a, true, 250);
+	assert_int_equal(discord_panels_take_due(p, 250, &chan, 1), 1);
+	assert_false(discord_panels_same(p, CH, b));
+	discord_panels_done(p, CH, PANEL_EDITED, 300);
+	assert_int_equal(discord_panels_take_due(p, 5000, &chan, 1), 0);
+	/* An update that did not land. */
+	discord_panels_changed(p, CH, MSG, 6000);
+	one = discord_panels_seq(p);
+	discord_panels_updating(p, CH, MSG);
+	discord_panels_updated(p, CH, one, a, false, 6100);
+	assert_int_equal(discord_panels_take_due(p, 6000 + PANEL_COALESCE_MS, &chan, 1), 1);
 	discord_panels_free(p);
 }
 
@@ -447,6 +535,8 @@ main(void)
 	    cmocka_unit_test(test_a_failed_edit_is_tried_again),
 	    cmocka_unit_test(test_failures_are_given_up),
 	    cmocka_unit_test(test_a_press_that_showed_the_panel_saves_the_edit),
+	    cmocka_unit_test(test_a_press_during_a_refresh_is_edited_in_after_it),
+	    cmocka_unit_test(test_updates_on_their_way_together_are_edited_in_after),
 	    cmocka_unit_test(test_the_render_names_the_message),
 	    cmocka_unit_test(test_the_same_body_is_not_sent_again),
 	    cmocka_unit_test(test_channels_are_apart),
