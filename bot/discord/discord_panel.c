@@ -114,11 +114,14 @@ later(int64_t a, int64_t b)
 }
 
 /* After a refresh ended or the panel was shown: the next refresh when
- * changes are left, else when the entry may go. */
+ * changes are left, else when the entry may go (once paced out, or
+ * PANEL_KEEP_MS on when it knows what the message shows). */
 static void
 plan(struct pchan *c, int64_t now)
 {
 	c->due = later(c->paced, now);
+	if (c->seq <= c->shown && c->body != 0)
+		c->due = later(c->due, now + PANEL_KEEP_MS);
 }
 
 /* A write to c's message (its refresh's, or a press's update) is over;

@@ -49,8 +49,11 @@
  *    change: a message Discord keeps refusing (an archived thread's, one
  *    the limits shed) is not tried forever.
  * A channel's entry goes when its panel shows every change and its pacing
- * is over, so memory follows the panels being edited, not every panel
- * there is. Times are milliseconds on the caller's clock.
+ * is over, or, when the entry knows what the message shows (the hash of an
+ * edit's body, a posted panel's or a press's update's), PANEL_KEEP_MS after
+ * that: a change in a channel in play that the panel does not show (a
+ * roll) finds it and sends nothing. So memory follows the panels in use,
+ * not every panel there is. Times are milliseconds on the caller's clock.
  *
  * Ownership: the struct is the caller's (discord_panels_new/_free); ids are
  * copied.
@@ -68,9 +71,12 @@
 /* A message this old counts as older than an hour (Discord's clock may be
  * minutes off the host's). */
 #define PANEL_OLD_AFTER_MS (55 * 60 * 1000)
-#define PANEL_RETRY_MS     5000
-#define PANEL_RETRIES      4
-#define PANEL_ID_MAX       24 /* bytes of a message id, with the NUL */
+/* How long an entry that knows what its message shows stays after the
+ * panel showed every change. */
+#define PANEL_KEEP_MS  (60 * 60 * 1000)
+#define PANEL_RETRY_MS 5000
+#define PANEL_RETRIES  4
+#define PANEL_ID_MAX   24 /* bytes of a message id, with the NUL */
 /* Checks after a start go this far apart: 5 a second, a tenth of
  * Discord's global limit of 50 requests a second, so that answers to
  * interactions never wait behind them. */

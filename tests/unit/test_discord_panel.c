@@ -420,6 +420,58 @@ test_the_same_body_is_not_sent_again(void **state)
 	discord_panels_free(p);
 }
 
+/* delver(8): a change the panel does not show (a roll) sends no edit,
+ * also when it comes after the panel went quiet and its pacing is over:
+ * an entry that knows what its message shows (an edit's body, a posted
+ * panel's, a press's update's) stays PANEL_KEEP_MS, then goes. */
+static void
+test_a_quiet_panel_remembers_what_it_shows(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	uint64_t chan, seq, a = discord_panel_hash("panel A", 7),
+	                    b = discord_panel_hash("panel B", 7);
+	int64_t t;
+
+	(void)state;
+	discord_panels_changed(p, CH, MSG, 0);
+	assert_int_equal(discord_panels_take_due(p, 300, &chan, 1), 1);
+	assert_false(discord_panels_same(p, CH, a));
+	discord_panels_done(p, CH, PANEL_EDITED, 350);
+	/* paced out: the timer finds nothing to do, and the entry stays */
+	assert_int_equal(discord_panels_take_due(p, 300 + PANEL_EDIT_MS, &chan, 1), 0);
+	assert_int_equal(discord_panels_count(p), 1);
+	assert_int_equal(discord_panels_next(p), 350 + PANEL_KEEP_MS);
+	discord_panels_changed(p, CH, MSG, 5000); /* a roll */
+	assert_int_equal(discord_panels_take_due(p, 5000 + PANEL_COALESCE_MS, &chan, 1), 1);
+	assert_true(discord_panels_same(p, CH, a));
+	discord_panels_done(p, CH, PANEL_EDITED, 5300);
+	/* quiet for PANEL_KEEP_MS: the entry goes */
+	t = 5300 + PANEL_KEEP_MS;
+	assert_int_equal(discord_panels_take_due(p, t - 1, &chan, 1), 0);
+	assert_int_equal(discord_panels_count(p), 1);
+	assert_int_equal(discord_panels_take_due(p, t, &chan, 1), 0);
+	assert_int_equal(discord_panels_count(p), 0);
+	/* a panel posted: its body is known too */
+	discord_panels_shown(p, CH, MSG, discord_panels_seq(p), a, t);
+	assert_int_equal(discord_panels_take_due(p, t + PANEL_EDIT_MS, &chan, 1), 0);
+	discord_panels_changed(p, CH, MSG, t + 2000);
+	assert_int_equal(discord_panels_take_due(p, t + 2000 + PANEL_COALESCE_MS, &chan, 1), 1);
+	assert_true(discord_panels_same(p, CH, a));
+	discord_panels_done(p, CH, PANEL_EDITED, t + 2400);
+	/* a press's update: its body is known too, and a hidden change (a
+	 * secret roll, the hidden Tension raised) after it sends nothing */
+	discord_panels_changed(p, CH, MSG, t + 5000);
+	seq = discord_panels_seq(p);
+	discord_panels_updating(p, CH, MSG);
+	discord_panels_updated(p, CH, seq, b, true, t + 5050);
+	assert_int_equal(discord_panels_take_due(p, t + 8000, &chan, 1), 0);
+	assert_int_equal(discord_panels_count(p), 1);
+	discord_panels_changed(p, CH, MSG, t + 9000);
+	assert_int_equal(discord_panels_take_due(p, t + 9000 + PANEL_COALESCE_MS, &chan, 1), 1);
+	assert_true(discord_panels_same(p, CH, b));
+	discord_panels_free(p);
+}
+
 /* Many channels: each paced on its own; taken earliest first, max at a
  * time. */
 static void
@@ -442,8 +494,8 @@ test_channels_are_apart(void **state)
 
 /* Checks after a start: each due at the time given, taken as a check
  * (the message is read first); one that shows the panel already ends with
- * no edit and its entry goes; a channel with a change pending is left as
- * it is. */
+ * no edit, its entry kept PANEL_KEEP_MS with what it shows; a channel with
+ * a change pending is left as it is. */
 static void
 test_a_check_reads_first(void **state)
 {
@@ -467,9 +519,11 @@ test_a_check_reads_first(void **state)
 	assert_int_equal(discord_panels_take_due(p, 1000 + PANEL_CHECK_GAP_MS, out, 4), 1);
 	assert_int_equal(out[0], 2);
 	discord_panels_done(p, 2, PANEL_EDITED, 1300);
-	/* Both current; their entries go once paced out. */
+	/* Both current: 2's entry goes once paced out; 1's, which knows what
+	 * its message shows, PANEL_KEEP_MS after its check. */
 	assert_int_equal(discord_panels_take_due(p, 5000, out, 4), 0);
-	assert_int_equal(discord_panels_count(p), 0);
+	assert_int_equal(discord_panels_count(p), 1);
+	assert_int_equal(discord_panels_next(p), 1050 + PANEL_KEEP_MS);
 	/* A change pending: the check leaves it as it is. */
 	discord_panels_changed(p, 3, MSG, 6000);
 	discord_panels_check(p, 3, MSG, 9000);
@@ -539,6 +593,7 @@ main(void)
 	    cmocka_unit_test(test_updates_on_their_way_together_are_edited_in_after),
 	    cmocka_unit_test(test_the_render_names_the_message),
 	    cmocka_unit_test(test_the_same_body_is_not_sent_again),
+	    cmocka_unit_test(test_a_quiet_panel_remembers_what_it_shows),
 	    cmocka_unit_test(test_channels_are_apart),
 	    cmocka_unit_test(test_a_check_reads_first),
 	    cmocka_unit_test(test_a_change_turns_a_check_into_a_refresh),
