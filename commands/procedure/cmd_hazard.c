@@ -225,18 +225,18 @@ static const struct cmd_opt table_opts[] = {
 };
 
 static const struct cmd_opt chance_opts[] = {
-    {.name = "x",
-     .desc = "Encounter on this or less",
-     .type = OPT_INT,
+    {.name = "odds",
+     .desc = "Encounter on X or less on a dN: X-in-N (2-in-6, 2 in 6 or 2 6), or X alone for "
+             "X-in-6",
+     .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .min = 1,
-     .max = ODDS_SIDES_MAX},
+     .max = 16},
+    /* The rest of "2 in 6" or "2 6": the two read as one text (odds.h). */
     {.name = "n",
-     .desc = "The die's sides (2-100)",
-     .type = OPT_INT,
-     .flags = OPT_REQUIRED,
-     .min = ODDS_SIDES_MIN,
-     .max = ODDS_SIDES_MAX},
+     .desc = "The die's sides (2-100), when odds is X alone",
+     .type = OPT_STRING,
+     .flags = OPT_REST,
+     .max = 16},
     {0},
 };
 

@@ -129,7 +129,7 @@ static const struct card_row rooms_card[] = {
 /* The commands each card's turns use, as references: a table cell is plain
  * text, which could only name them one platform's way. */
 static const char exploration_cmds[] =
-    "Each turn: {/hazard roll}. Traditional: {/hazard chance x=1 n=6}. Surprise: {/surprise}. "
+    "Each turn: {/hazard roll}. Traditional: {/hazard chance odds=1-in-6}. Surprise: {/surprise}. "
     "Light: {/light list}. Rest: {/rest}.";
 static const char delving_cmds[] =
     "Each turn: {/hazard roll}. Running: {/turn move pace=running}. Surprise: {/surprise}. Rest: "

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
@@ -220,7 +221,8 @@ numbers_refused(struct invocation *inv, int proc, const int *typed, size_t n, st
 {
 	static const char *const takes[WANDER_COUNT] = {
 	    [WANDER_REST] = "one number, the room's exits",
-	    [WANDER_CLASSIC] = "its odds X in N, as one or two numbers",
+	    [WANDER_CLASSIC] = "its odds as X-in-N (2-in-6, 2 in 6 or 2 6) or X alone for "
+	                       "X-in-6",
 	    [WANDER_TENSION] = "two numbers, the room's exits and then a Tension",
 	};
 	static const char *const names[] = {"exits", "chance", "tension"};
@@ -280,6 +282,10 @@ check_numbers(struct invocation *inv, int proc, struct check_numbers *c, struct 
 	const char *ch = invocation_str(inv, "chance");
 	bool ch_typed = ch != NULL && !invocation_named(inv, "chance") && ch[0] != '\0' &&
 	                strlen(ch) <= 3 && strspn(ch, "0123456789") == strlen(ch);
+	/* "classic 1 in 8": the word between the numbers, which the registry
+	 * put in chance, the numbers around it in exits and tension. */
+	bool ch_in = proc == WANDER_CLASSIC && ch != NULL && !invocation_named(inv, "chance") &&
+	             strcasecmp(ch, "in") == 0;
 	int typed[3];
 	size_t n = 0, used = 0;
 
@@ -298,6 +304,16 @@ check_numbers(struct invocation *inv, int proc, struct check_numbers *c, struct 
 		c->exits = 1;
 	if (!c->has_tension)
 		c->tension = tension_state_value(inv->chan);
+	if (ch_in) {
+		/* X in N, for the one reader of odds to take; "in" without a number
+		 * on each side for it to refuse, as it is no odds. */
+		if (n == 2 && invocation_has(inv, "exits") && invocation_has(inv, "tension"))
+			snprintf(c->odds, sizeof(c->odds), "%d in %d", typed[0], typed[1]);
+		else
+			snprintf(c->odds, sizeof(c->odds), "%s", ch);
+		c->chance = c->odds;
+		return 0;
+	}
 	if (n == 0)
 		return 0;
 	if ((proc == WANDER_REST || proc == WANDER_TENSION) && !c->has_exits) {

@@ -24,26 +24,45 @@ odds_check(int x, int n, char *err, size_t errlen)
 	return 0;
 }
 
+/* Skips blanks at *p; returns how many. */
+static size_t
+skip_blanks(const char **p)
+{
+	const char *from = *p;
+
+	while (**p == ' ' || **p == '\t')
+		(*p)++;
+	return (size_t)(*p - from);
+}
+
 int
 odds_parse(const char *s, struct odds *out, char *err, size_t errlen)
 {
 	const char *p = s;
 	int x, n = 6;
+	size_t gap;
 
+	skip_blanks(&p);
 	if (num_read(&p, &x) < 0)
 		goto bad;
-	if (*p == '/') {
-		p++;
-	} else if (*p == '-' && strncasecmp(p, "-in-", 4) == 0) {
-		p += 4;
-	} else if (strncasecmp(p, "in", 2) == 0) {
-		p += 2;
-	} else if (*p == '\0') {
+	gap = skip_blanks(&p);
+	if (*p == '\0')
 		goto check;
-	} else {
+	if (gap == 0 && *p == '/') {
+		p++;
+	} else if (gap == 0 && strncasecmp(p, "-in-", 4) == 0) {
+		p += 4;
+	} else if (strncasecmp(p, "in", 2) == 0 && (p[2] == ' ' || p[2] == '\t' || gap == 0)) {
+		p += 2;
+		if (gap > 0 && skip_blanks(&p) == 0)
+			goto bad;
+	} else if (gap == 0) {
 		goto bad;
 	}
-	if (num_read(&p, &n) < 0 || *p != '\0')
+	if (num_read(&p, &n) < 0)
+		goto bad;
+	skip_blanks(&p);
+	if (*p != '\0')
 		goto bad;
 check:
 	if (odds_check(x, n, err, errlen) < 0)
@@ -53,7 +72,9 @@ check:
 	return 0;
 bad:
 	snprintf(err, errlen,
-	         "'%.20s' is not a chance; write X-in-N like 2-in-6 (or just 2 for 2-in-6).", s);
+	         "'%.20s' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X "
+	         "alone for X-in-6 (2 is 2-in-6).",
+	         s);
 	return -1;
 }
 

@@ -24,8 +24,11 @@ struct odds {
 int odds_check(int x, int n, char *err, size_t errlen);
 
 /*
- * Parses "2-in-6", "2in6", "2/6" or a bare "2" (meaning 2-in-6) into *out.
- * Returns 0, or -1 with one sentence in err and *out untouched.
+ * Parses odds into *out: "2-in-6", "2in6", "2/6", "2 in 6" (the texts'
+ * "1 in 6"), "2 6", or a bare "2" (meaning 2-in-6); blanks around are
+ * allowed. The one reader of odds a user types (the classic hazard die and
+ * wandering check). Returns 0, or -1 with one sentence in err naming the
+ * forms allowed, and *out untouched.
  */
 int odds_parse(const char *s, struct odds *out, char *err, size_t errlen);
 

@@ -72,7 +72,7 @@ exploration_turn_and_hazard(void **unused)
 	    "straitjacket",
 	    "Instead: a die of the GM's choice each turn, an encounter on a 1; light and rest kept "
 	    "separately (torch 6 turns, lantern 6 hours, a rest each hour).",
-	    "Traditional: /hazard chance 1 6.",
+	    "Traditional: /hazard chance 1-in-6.",
 	    NULL,
 	};
 

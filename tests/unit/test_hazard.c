@@ -233,11 +233,26 @@ x_in_n(void **unused)
 	assert_int_equal(odds_parse("2", &c, err, sizeof(err)), 0);
 	assert_int_equal(c.x, 2);
 	assert_int_equal(c.n, 6);
+	/* recheck3 F11: the texts' "X in N", and X N, as /wander's numbers */
+	assert_int_equal(odds_parse("3 in 8", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.x, 3);
+	assert_int_equal(c.n, 8);
+	assert_int_equal(odds_parse(" 1 IN 20 ", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.n, 20);
+	assert_int_equal(odds_parse("4 10", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.x, 4);
+	assert_int_equal(c.n, 10);
+	assert_int_equal(odds_parse("2", &c, err, sizeof(err)), 0);
 	assert_int_equal(odds_parse("7-in-6", &c, err, sizeof(err)), -1);
 	assert_int_equal(odds_parse("two", &c, err, sizeof(err)), -1);
-	assert_string_equal(err, "'two' is not a chance; write X-in-N like 2-in-6 (or just 2 for "
-	                         "2-in-6).");
+	assert_string_equal(err, "'two' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 "
+	                         "6), or X alone for X-in-6 (2 is 2-in-6).");
 	assert_int_equal(odds_parse("2-of-6", &c, err, sizeof(err)), -1);
+	assert_int_equal(odds_parse("1 in", &c, err, sizeof(err)), -1);
+	assert_int_equal(odds_parse("1 inch 6", &c, err, sizeof(err)), -1);
+	assert_int_equal(odds_parse("1 in6", &c, err, sizeof(err)), -1);
+	assert_int_equal(odds_parse("1 6 8", &c, err, sizeof(err)), -1);
+	assert_int_equal(odds_parse("2 /6", &c, err, sizeof(err)), -1);
 	assert_int_equal(c.x, 2); /* untouched by the errors */
 	for (int i = 0; i < 200; i++) {
 		bool hit;

@@ -101,8 +101,14 @@ bad_input_leaves_state(void **unused)
 	    {"hazard table custom", "no custom hazard table yet"},
 	    {"hazard roll table:custom", "no custom hazard table yet"},
 	    {"hazard chance 7 6", "7-in-6 is not a chance; X must be from 1 to 6 on a d6."},
-	    {"hazard chance 0 6", "X must be a whole number from 1 to 100"},
-	    {"hazard chance 1 101", "N must be a whole number from 2 to 100"},
+	    {"hazard chance 0 6", "0-in-6 is not a chance; X must be from 1 to 6 on a d6."},
+	    {"hazard chance 1 101",
+	     "A 101-sided die cannot be used for X-in-N odds; N must be from 2 to 100."},
+	    /* recheck3 F11: the forms /wander takes, and an error naming them */
+	    {"hazard chance 2 of 6",
+	     "'2 of 6' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone "
+	     "for X-in-6 (2 is 2-in-6)."},
+	    {"hazard chance 2-in-6 n:8", "'2-in-6 8' is not a chance"},
 	    {"hazard custom d8 \"\"", "the table is empty"},
 	    {"hazard custom d8 \"1 a; 3-8 b\"",
 	     "The d8 table was not saved: entry 2: result 2 is not covered by any entry."},
@@ -155,9 +161,15 @@ bad_input_leaves_state(void **unused)
 	     "exits are for /wander check rest 2, odds of 2 in 6 for /wander check classic 2."},
 	    {"wander rest 3 5", "The rest check takes one number, the room's exits (got 3 and 5)."},
 	    {"wander classic 2 6 3",
-	     "The classic check takes its odds X in N, as one or two numbers (got 2, 6 and 3)."},
-	    {"wander classic chance:2 3", "The classic check takes its odds X in N, as one or two "
-	                                  "numbers (got chance:2 and 3)."},
+	     "The classic check takes its odds as X-in-N (2-in-6, 2 in 6 or 2 6) or X alone for "
+	     "X-in-6 (got 2, 6 and 3)."},
+	    {"wander classic chance:2 3",
+	     "The classic check takes its odds as X-in-N (2-in-6, 2 in 6 or 2 6) or X alone for "
+	     "X-in-6 (got chance:2 and 3)."},
+	    /* recheck3 F11: "in" alone is no odds: the message shows the forms */
+	    {"wander classic 1 in", "'in' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, "
+	                            "or 2 6), or X alone for X-in-6 (2 is 2-in-6)."},
+	    {"hazard chance 1 in", "'1 in' is not a chance; write X-in-N like 2-in-6"},
 	    {"wander classic 7 6", "7-in-6 is not a chance; X must be from 1 to 6 on a d6."},
 	    {"wander tension 3 5 2",
 	     "The tension check takes two numbers, the room's exits and then a Tension (got 3, 5 "
@@ -378,6 +390,11 @@ wander_numbers_go_where_the_check_takes_them(void **unused)
 	                       "Wandering check: classic (2-in-6)"));
 	assert_non_null(strstr(public_text("alice", "wander classic 1 8", pub, sizeof(pub)),
 	                       "Wandering check: classic (1-in-8)"));
+	/* recheck3 F11: the texts' "1 in 8", as /hazard chance takes it */
+	assert_non_null(strstr(public_text("alice", "wander classic 1 in 8", pub, sizeof(pub)),
+	                       "Wandering check: classic (1-in-8)"));
+	assert_non_null(strstr(public_text("alice", "wander classic 3 IN 8", pub, sizeof(pub)),
+	                       "Wandering check: classic (3-in-8)"));
 	assert_non_null(strstr(public_text("alice", "wander tension 3 5", pub, sizeof(pub)),
 	                       "D12 encounter check (exits 3, Tension 5)"));
 	assert_non_null(strstr(public_text("alice", "wander tension 5", pub, sizeof(pub)),
