@@ -253,12 +253,16 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 		line = clean;
 	}
 	if (c->o.echo && utf8_valid(line, len) && memchr(line, '\0', len) == NULL) {
-		/* Echoed as every label is shown: no bidi control reorders it. */
-		size_t cut = utf8_cut(line, len, 200);
+		/* Echoed as every label is shown: no bidi control reorders it; a
+		 * line longer than CONSOLE_ECHO_MAX bytes is cut on a character,
+		 * and "…" says so. */
+		size_t cut = len <= CONSOLE_ECHO_MAX
+		                 ? len
+		                 : utf8_cut(line, len, CONSOLE_ECHO_MAX - strlen("…"));
 
 		buf_addf(out, "%s> ", c->user);
 		textsafe_clean(out, line, cut);
-		buf_addc(out, '\n');
+		buf_adds(out, cut < len ? "…\n" : "\n");
 	} else if (c->o.echo)
 		buf_addf(out, "%s> (%zu bytes that are not text)\n", c->user, len);
 	/* The console's own words are read as commands are: from the first

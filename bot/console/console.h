@@ -22,6 +22,10 @@
 
 struct console;
 
+/* The most bytes of a line the echo ("name> line") shows; a longer one is
+ * cut on a character, with "…" within them. */
+#define CONSOLE_ECHO_MAX 200
+
 struct console_opts {
 	const char *user;    /* the acting user's name */
 	const char *channel; /* the channel's name */

@@ -281,6 +281,52 @@ control_characters_pictured(void **unused)
 	dispatch_free(d);
 }
 
+/* recheck3 F2: the echo of a line longer than CONSOLE_ECHO_MAX bytes is cut
+ * on a character with "…", never silently or inside a character; a line
+ * that fits is echoed whole. */
+static void
+long_line_echo_marked(void **unused)
+{
+	struct dispatch *d =
+	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)});
+	struct console_opts o = {.user = "gm", .channel = "t", .echo = true};
+	struct console *c = console_new(d, &o);
+	char line[400], want[500], a150[151], z100[101];
+	const char *jp = "日本語のラベル"; /* 7 characters of 3 bytes */
+	char *text;
+	bool more;
+
+	(void)unused;
+	memset(a150, 'a', 150);
+	a150[150] = '\0';
+	memset(z100, 'Z', 100);
+	z100[100] = '\0';
+	/* 13 + 150 + 100 = 263 bytes: 197 of them and "…" (3 bytes) are 200. */
+	snprintf(line, sizeof(line), "/roll 1d20 # %.150s%.100s", a150, z100);
+	snprintf(want, sizeof(want), "gm> /roll 1d20 # %.150s%.34s…\n", a150, z100);
+	text = say(c, line, &more);
+	assert_true(strncmp(text, want, strlen(want)) == 0);
+	free(text);
+	/* 13 + 10 x 21 bytes: 61 characters (183 bytes) fit in 197, not 62. */
+	snprintf(line, sizeof(line), "/roll 1d20 # %s%s%s%s%s%s%s%s%s%s", jp, jp, jp, jp, jp, jp,
+	         jp, jp, jp, jp);
+	snprintf(want, sizeof(want), "gm> /roll 1d20 # %s%s%s%s%s%s%s%s日本語のラ…\n", jp, jp, jp,
+	         jp, jp, jp, jp, jp);
+	text = say(c, line, &more);
+	assert_true(strncmp(text, want, strlen(want)) == 0);
+	free(text);
+	/* 200 bytes exactly: whole. */
+	snprintf(line, sizeof(line), "/roll 1d20 # %.150s%.37s", a150, z100);
+	snprintf(want, sizeof(want), "gm> %s\n", line);
+	text = say(c, line, &more);
+	assert_true(strncmp(text, want, strlen(want)) == 0);
+	free(text);
+	console_free(c);
+	state_free(dispatch_state(d));
+	rng_free(dispatch_rng(d));
+	dispatch_free(d);
+}
+
 /* Names go through the sanitiser every label goes through: a right-to-left
  * override in /as, /channel or the names given at start is never echoed
  * (it would reorder the line on the terminal); a name too long is refused,
@@ -378,6 +424,7 @@ main(void)
 	    cmocka_unit_test(console_words_in_any_case_after_blanks),
 	    cmocka_unit_test(control_characters_pictured),
 	    cmocka_unit_test(names_cleaned),
+	    cmocka_unit_test(long_line_echo_marked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
