@@ -258,7 +258,7 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 		 * and "…" says so. */
 		size_t cut = len <= CONSOLE_ECHO_MAX
 		                 ? len
-		                 : utf8_cut(line, len, CONSOLE_ECHO_MAX - strlen("…"));
+		                 : utf8_cut_text(line, len, CONSOLE_ECHO_MAX - strlen("…"));
 
 		buf_addf(out, "%s> ", c->user);
 		textsafe_clean(out, line, cut);

@@ -297,7 +297,8 @@ label_option(const char *label, char *buf, size_t len)
 static void
 label_twice(struct invocation *inv, const char *option, const char *hashed, struct reply *out)
 {
-	size_t a = utf8_cut(option, strlen(option), 40), b = utf8_cut(hashed, strlen(hashed), 40);
+	size_t a = utf8_cut_text(option, strlen(option), 40),
+	       b = utf8_cut_text(hashed, strlen(hashed), 40);
 
 	reply_error(out,
 	            "The label is given twice, as label:%.*s%s and as '# %.*s%s' in the "

@@ -42,8 +42,8 @@ rollchan_of(struct channel *ch)
 /* Copies src into dst (size >= 4 bytes) as a log entry keeps a text: its
  * well-formed UTF-8 as it is when it fits in size - 1 bytes; else, or when
  * the text stops being well-formed at some byte (a caller's own cut
- * inside a character), the well-formed part cut on a code point boundary,
- * with "…" after it, within size - 1 bytes. */
+ * inside a character), the well-formed part cut between two characters
+ * (utf8_cut_text), with "…" after it, within size - 1 bytes. */
 static void
 log_text(char *dst, size_t size, const char *src)
 {
@@ -53,7 +53,7 @@ log_text(char *dst, size_t size, const char *src)
 		memcpy(dst, src, len + 1);
 		return;
 	}
-	ok = utf8_cut(src, ok, size - sizeof("…"));
+	ok = utf8_cut_text(src, ok, size - sizeof("…"));
 	memcpy(dst, src, ok);
 	memcpy(dst + ok, "…", sizeof("…"));
 }

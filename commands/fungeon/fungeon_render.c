@@ -23,7 +23,7 @@ fungeon_render_fit_label(char *dst, size_t size, const char *src)
 		memcpy(dst, src, len + 1);
 		return;
 	}
-	n = utf8_cut(src, len, size - sizeof(mark));
+	n = utf8_cut_text(src, len, size - sizeof(mark));
 	memcpy(dst, src, n);
 	memcpy(dst + n, mark, sizeof(mark));
 }

@@ -96,6 +96,33 @@ utf8_cut(const char *str, size_t len, size_t max)
 	return max;
 }
 
+size_t
+utf8_cut_text(const char *str, size_t len, size_t max)
+{
+	utf8proc_int32_t state = 0;
+	uint32_t prev = 0, cp;
+	size_t at = 0, cut = 0;
+
+	if (len <= max)
+		return len;
+	while (at <= max) {
+		size_t n = utf8_decode(str + at, len - at, &cp);
+
+		/* A break before cp (none before the first) ends a character. */
+		if (n == 0 || at == 0 ||
+		    utf8proc_grapheme_break_stateful((utf8proc_int32_t)prev, (utf8proc_int32_t)cp,
+		                                     &state))
+			cut = at;
+		if (n == 0)
+			break;
+		prev = cp;
+		at += n;
+	}
+	/* One character longer than max (a letter under dozens of accents):
+	 * cut inside it, on a code point, rather than show nothing. */
+	return cut > 0 ? cut : utf8_cut(str, len, max);
+}
+
 /* A string read one folded code point at a time: each code point of it
  * is lowered (after raising, so that İ is i and ǅ is ǆ) and then case
  * folded in full, so that one code point may give several (ß gives ss,

@@ -39,6 +39,14 @@ size_t utf8_count(const char *s, size_t len);
 /* The largest n <= max such that s[0..n) ends on a code point boundary. */
 size_t utf8_cut(const char *s, size_t len, size_t max);
 
+/* The largest n <= max such that s[0..n) of the well-formed s[0..len)
+ * ends between two characters as a reader sees them (extended grapheme
+ * clusters, Unicode's UAX #29: a letter and its accents, an emoji and its
+ * variation selector or skin tone, a ZWJ sequence such as a family, a flag)
+ * and len when len <= max; when the first character alone is longer than
+ * max, utf8_cut's n. The one cut of user text that shows "…" after it. */
+size_t utf8_cut_text(const char *s, size_t len, size_t max);
+
 /* Whether the zero-width joiner (U+200D) or non-joiner (U+200C) joiner,
  * between the code points prev and next (0 at either end), changes what
  * shows: either after a virama (an Indic conjunct's half form or its

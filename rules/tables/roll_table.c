@@ -237,7 +237,7 @@ range_end(const char **p, const char *end, bool spaced, int *hi, bool *zeroes)
 static void
 not_a_range(const char *s, size_t len, size_t idx, char *err, size_t errlen)
 {
-	size_t q = utf8_cut(s, len, 24), w = q;
+	size_t q = utf8_cut_text(s, len, 24), w = q;
 	bool cut = q < len;
 
 	while (cut && w > 0 && s[w - 1] != ' ')

@@ -668,6 +668,46 @@ long_texts_log_whole_characters(void **unused)
 	assert_log_entry_reads_back(false);
 }
 
+/* recheck3 F1: a long label is cut in the roll log between two characters
+ * as a reader sees them, never inside one: an accent stays with its
+ * letter (é as e + U+0301 was kept as e), an emoji with its variation
+ * selector (🗡️ lost its U+FE0F), a ZWJ family whole (cut to a lone 👨).
+ * Each label is tried at four alignments of the cut. */
+static void
+long_labels_log_whole_graphemes(void **unused)
+{
+	/* é (e, U+0301), 🗡️ (U+1F5E1, U+FE0F), 👨‍👩‍👧 (joined by U+200D) */
+	static const char *const units[] = {
+	    "e\xcc\x81",
+	    "\xf0\x9f\x97\xa1\xef\xb8\x8f",
+	    "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7",
+	};
+	static const char *const pads[] = {"", "x", "xx", "xxx"};
+	char line[400];
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		for (size_t p = 0; p < sizeof(pads) / sizeof(pads[0]); p++) {
+			size_t u = strlen(units[i]), n, len, start;
+			const struct rollchan_entry *e;
+
+			n = (size_t)snprintf(line, sizeof(line), "/roll 1d20 # %s", pads[p]);
+			start = strlen("1d20 # ") + strlen(pads[p]);
+			while (n - strlen("/roll 1d20 # ") + u <= 190)
+				n += (size_t)snprintf(line + n, sizeof(line) - n, "%s", units[i]);
+			assert_false(reply_is_error(run_as("al", line)));
+			assert_log_entry_reads_back(false);
+			e = rollchan_entry(rollchan_of(state_channel(cr.st, "console:t")), 0);
+			len = strlen(e->what) - strlen("…");
+			/* Whole units after the pad, as many as fit with the "…". */
+			assert_true(len > start);
+			assert_int_equal((len - start) % u, 0);
+			assert_memory_equal(e->what + len - u, units[i], u);
+			assert_true(len + u + strlen("…") >= ROLLCHAN_WHAT_MAX);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -688,6 +728,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(log_counts_in_words, setup, teardown),
 	    cmocka_unit_test_setup_teardown(label_option_in_the_log, setup, teardown),
 	    cmocka_unit_test_setup_teardown(long_texts_log_whole_characters, setup, teardown),
+	    cmocka_unit_test_setup_teardown(long_labels_log_whole_graphemes, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "rules/base/utf8.h"
@@ -289,14 +290,53 @@ emoji_joiners(void **unused)
 	    utf8_casecmp("\xe2\x9c\x93\xe2\x80\x8d\xe2\x9c\x93", "\xe2\x9c\x93\xe2\x9c\x93"), 0);
 }
 
+/* recheck3 F1: a cut of user text lands between two characters as a
+ * reader sees them (UAX #29's grapheme clusters), where a code point cut
+ * splits them. */
+static void
+cut_between_characters(void **unused)
+{
+	/* a, e + U+0301, b; the flags of France and Germany; a, thumbs up +
+	 * a skin tone; a family (man, woman, girl joined by U+200D) */
+	const char *acc = "ae\u0301b";
+	const char *flags = "\xf0\x9f\x87\xab\xf0\x9f\x87\xb7\xf0\x9f\x87\xa9\xf0\x9f\x87\xaa";
+	const char *tone = "a\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd";
+	const char *fam =
+	    "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7";
+	char two[64];
+
+	(void)unused;
+	assert_int_equal(utf8_cut(acc, strlen(acc), 3), 2); /* inside é */
+	assert_int_equal(utf8_cut_text(acc, strlen(acc), 3), 1);
+	assert_int_equal(utf8_cut_text(acc, strlen(acc), 4), 4);
+	assert_int_equal(utf8_cut_text(acc, strlen(acc), 5), 5);
+	assert_int_equal(utf8_cut_text(acc, strlen(acc), 99), 5);
+	assert_int_equal(utf8_cut(flags, 16, 12), 12); /* half a flag */
+	assert_int_equal(utf8_cut_text(flags, 16, 12), 8);
+	assert_int_equal(utf8_cut_text(tone, strlen(tone), 7), 1);
+	/* A first character longer than max is cut on a code point. */
+	assert_int_equal(utf8_cut_text(tone + 1, 8, 6), 4);
+	snprintf(two, sizeof(two), "%s%s", fam, fam);
+	assert_int_equal(utf8_cut_text(two, 36, 35), 18);
+	assert_int_equal(utf8_cut_text(two, 36, 36), 36);
+	/* Text that stops being well-formed ends at its last whole character. */
+	assert_int_equal(utf8_cut_text("ab\xff", 3, 2), 2);
+	assert_int_equal(utf8_cut_text("", 0, 0), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(sequence_lengths), cmocka_unit_test(ill_formed_sequences),
-	    cmocka_unit_test(whole_strings),    cmocka_unit_test(repair),
-	    cmocka_unit_test(case_folded),      cmocka_unit_test(decoded),
-	    cmocka_unit_test(emoji_joiners),    cmocka_unit_test(valid_prefix),
+	    cmocka_unit_test(sequence_lengths),
+	    cmocka_unit_test(ill_formed_sequences),
+	    cmocka_unit_test(whole_strings),
+	    cmocka_unit_test(repair),
+	    cmocka_unit_test(case_folded),
+	    cmocka_unit_test(decoded),
+	    cmocka_unit_test(emoji_joiners),
+	    cmocka_unit_test(valid_prefix),
+	    cmocka_unit_test(cut_between_characters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
