@@ -121,3 +121,12 @@ textsafe_clean(struct buf *out, const char *str, size_t n)
 	}
 	return changed;
 }
+
+bool
+textsafe_invisible_at(const char *str, size_t n, uint32_t *cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len = decode(s, n, cp);
+
+	return *cp >= 0xA0 && !is_break(*cp) && !kept(s, n, 0, len, *cp, 0);
+}

@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "rules/base/buf.h"
 
@@ -36,5 +37,12 @@ bool textsafe_ok(const char *s, size_t n);
 /* Appends well-formed UTF-8 s[0..n) to out without what textsafe removes;
  * returns how many characters were removed or replaced. */
 size_t textsafe_clean(struct buf *out, const char *s, size_t n);
+
+/* Whether the character at the start of well-formed s[0..n) (n > 0),
+ * read as the first of a text, is one textsafe removes that is neither a
+ * control nor a line break: a bidi control or an invisible character,
+ * with *cp set to it. Quoted, it would show as nothing: an error naming
+ * a bad piece of input names it by its code point instead. */
+bool textsafe_invisible_at(const char *s, size_t n, uint32_t *cp);
 
 #endif

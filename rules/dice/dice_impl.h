@@ -75,7 +75,9 @@ int dice__column(const char *s, size_t off);
 
 /* Names the character at s[off] as a user would into buf (DICE_QUOTE_MAX
  * bytes): "'@'", "'é'", "a space", "a tab", "a line break", "a control
- * character", or "byte 0xC3" for a byte that starts no UTF-8 character;
+ * character", "an invisible character U+200B" for one that would show as
+ * nothing quoted (textsafe_invisible_at), or "byte 0xC3" for a byte that
+ * starts no UTF-8 character;
  * without the article ("space") when article is false. */
 #define DICE_QUOTE_MAX 32
 void dice__quote(const char *s, size_t len, size_t off, bool article, char *buf, size_t buflen);

@@ -5,6 +5,7 @@
 #include "rules/dice/dice_impl.h"
 #include "rules/base/mem.h"
 #include "rules/base/num.h"
+#include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
 #include <stdio.h>
@@ -123,6 +124,7 @@ dice__quote(const char *s, size_t len, size_t off, bool article, char *buf, size
 {
 	unsigned char c = (unsigned char)s[off];
 	const char *name = NULL;
+	uint32_t cp;
 	size_t n;
 	int r;
 
@@ -138,6 +140,10 @@ dice__quote(const char *s, size_t len, size_t off, bool article, char *buf, size
 		r = snprintf(buf, buflen, "%s", article ? name : name + 2);
 	else if (c < 0x7f)
 		r = snprintf(buf, buflen, "'%c'", c);
+	else if (utf8_seq_len(s + off, len - off) > 1 &&
+	         textsafe_invisible_at(s + off, len - off, &cp))
+		r = snprintf(buf, buflen, "%sinvisible character U+%04X", article ? "an " : "",
+		             (unsigned)cp);
 	else if ((n = utf8_seq_len(s + off, len - off)) > 1)
 		r = snprintf(buf, buflen, "'%.*s'", (int)n, s + off);
 	else

@@ -1268,6 +1268,14 @@ test_notation_errors(void **state)
 	    {"", DICE_ESYNTAX, "expected a number or dice at column 1"},
 	    {"   ", DICE_ESYNTAX, "expected a number or dice at column 4"},
 	    {"# hi", DICE_ESYNTAX, "expected a number or dice at column 1, not '#'"},
+	    /* recheck4 F3: a character that shows nothing is named, not quoted
+	     * as '' (what a reply shows of it) */
+	    {"\u200b1d6", DICE_ESYNTAX,
+	     "expected a number or dice at column 1, not an invisible character U+200B"},
+	    {"\u202e1d6", DICE_ESYNTAX,
+	     "expected a number or dice at column 1, not an invisible character U+202E"},
+	    {"1d6 + \u200b2", DICE_ESYNTAX,
+	     "expected a number or dice after '+' at column 7, not an invisible character U+200B"},
 	    {"1d20+*3", DICE_ESYNTAX, "expected a number or dice after '+' at column 6, not '*'"},
 	    {"1d20 + # x", DICE_ESYNTAX,
 	     "expected a number or dice after '+' at column 8, not '#'"},
