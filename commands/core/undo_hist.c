@@ -163,12 +163,10 @@ undo_step_has_delta(const struct undo_step *s, int m)
 	return has_delta(s, m);
 }
 
-void
-undo_step_deltas(const struct undo_step *s, struct undo_delta d[UNDO_NMODS])
+/* The step's deltas, read from p (where its texts end). */
+static void
+deltas_at(const struct undo_step *s, uint8_t *p, struct undo_delta d[UNDO_NMODS])
 {
-	uint8_t *p = (uint8_t *)step_text(s, UNDO_TEXTS - 1);
-
-	p += strlen((const char *)p) + 1;
 	memset(d, 0, UNDO_NMODS * sizeof(d[0]));
 	for (int m = 0; m < UNDO_NMODS; m++) {
 		if (!has_delta(s, m))
@@ -182,6 +180,14 @@ undo_step_deltas(const struct undo_step *s, struct undo_delta d[UNDO_NMODS])
 		d[m].whole = (s->whole >> m & 1) != 0;
 		p += d[m].ops_len;
 	}
+}
+
+void
+undo_step_deltas(const struct undo_step *s, struct undo_delta d[UNDO_NMODS])
+{
+	uint8_t *p = (uint8_t *)step_text(s, UNDO_TEXTS - 1);
+
+	deltas_at(s, p + strlen((const char *)p) + 1, d);
 }
 
 /* The bytes of earlier state the step keeps (what UNDO_BYTES bounds). */
@@ -324,16 +330,18 @@ hist_destroy(void *p)
  * screen, "deltas" {"<module>": {"keep":P,
  * "tail":S,"mid":M,"after":L,"sum":H} or null (no state before)}, and for
  * a module kept whole (loaded from "mods"), "mods" {"<module>": text}. */
-/* Appends ,"name":{ the first time *open is false (and sets it), else ,. */
+/* Appends ,"mods":{ (whole) or ,"deltas":{ the first time *open is false
+ * (and sets it), else ,. */
 static void
-open_member(struct buf *out, const char *name, bool *open)
+open_member(struct buf *out, bool whole, bool *open)
 {
-	buf_addc(out, ',');
-	if (!*open) {
-		json_write_name(name, out);
-		json_write_lit(out, ":{");
-		*open = true;
-	}
+	if (*open)
+		buf_addc(out, ',');
+	else if (whole)
+		json_write_lit(out, ",\"mods\":{");
+	else
+		json_write_lit(out, ",\"deltas\":{");
+	*open = true;
 }
 
 /* Appends the step's "mods" member (the modules kept whole, when whole)
@@ -350,7 +358,7 @@ write_members(const struct undo_step *s, const struct undo_delta d[UNDO_NMODS], 
 
 		if (!(s->has >> m & 1) || (s->whole >> m & 1) != whole)
 			continue;
-		open_member(out, whole ? "mods" : "deltas", &open);
+		open_member(out, whole, &open);
 		json_write_name(chanmod_table[undo_ids[m]]->name, out);
 		buf_addc(out, ':');
 		if (!whole) {
@@ -374,18 +382,32 @@ write_step(const struct undo_step *s, struct buf *out)
 {
 	struct undo_delta d[UNDO_NMODS];
 	bool first_whole = false;
+	const char *t[UNDO_TEXTS];
+	size_t len[UNDO_TEXTS];
 
+	/* The texts, in one walk over them. */
+	t[0] = (const char *)s->data;
+	for (int i = 0; i < UNDO_TEXTS; i++) {
+		len[i] = strlen(t[i]);
+		if (i + 1 < UNDO_TEXTS)
+			t[i + 1] = t[i] + len[i] + 1;
+	}
+	deltas_at(s, (uint8_t *)t[UNDO_TEXTS - 1] + len[UNDO_TEXTS - 1] + 1, d);
+	if (s->flags & SELF_SCREEN) {
+		t[UNDO_SCREEN] = t[UNDO_WHO];
+		len[UNDO_SCREEN] = len[UNDO_WHO];
+	}
 	json_write_lit(out, "{\"who\":");
-	json_write_string(step_text(s, 0), out);
+	json_write_string_len(t[UNDO_WHO], len[UNDO_WHO], out);
 	json_write_lit(out, ",\"name\":");
-	json_write_string(step_text(s, 1), out);
+	json_write_string_len(t[UNDO_NAME], len[UNDO_NAME], out);
 	json_write_lit(out, ",\"path\":");
-	json_write_string(step_text(s, 2), out);
+	json_write_string_len(t[UNDO_PATH], len[UNDO_PATH], out);
 	json_write_lit(out, ",\"args\":");
-	json_write_string(step_text(s, 3), out);
-	if (undo_step_text(s, UNDO_SCREEN)[0] != '\0') {
+	json_write_string_len(t[UNDO_ARGS], len[UNDO_ARGS], out);
+	if (len[UNDO_SCREEN] > 0) {
 		json_write_lit(out, ",\"screen\":");
-		json_write_string(undo_step_text(s, UNDO_SCREEN), out);
+		json_write_string_len(t[UNDO_SCREEN], len[UNDO_SCREEN], out);
 	}
 	if (s->flags & UNDO_SEATED)
 		json_write_lit(out, ",\"seated\":true");
@@ -393,7 +415,6 @@ write_step(const struct undo_step *s, struct buf *out)
 		json_write_lit(out, ",\"rolled\":true");
 	if (s->flags & UNDO_SCREENED)
 		json_write_lit(out, ",\"screened\":true");
-	undo_step_deltas(s, d);
 	/* "deltas" and "mods" in the order of the first module each holds,
 	 * as they were always written. */
 	for (int m = 0; m < UNDO_NMODS; m++) {

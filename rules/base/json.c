@@ -195,9 +195,14 @@ json_write_int(int64_t v, struct buf *out)
 	                            "25262728293031323334353637383940414243444546474849"
 	                            "50515253545556575859606162636465666768697071727374"
 	                            "75767778798081828384858687888990919293949596979899";
-	char tmp[24], *q = tmp + sizeof(tmp);
+	/* The digits end at tmp + 24 (20 bytes at most, the sign included);
+	 * the 20 bytes after them are zero, so that 20 bytes from the first
+	 * digit can be copied as one piece of a fixed size. */
+	char tmp[24 + 20], *q = tmp + 24;
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n;
 
+	memset(tmp + 24, 0, 20);
 	/* Two digits a division. */
 	while (u >= 100) {
 		q -= 2;
@@ -212,7 +217,14 @@ json_write_int(int64_t v, struct buf *out)
 	}
 	if (v < 0)
 		*--q = '-';
-	buf_add(out, q, (size_t)(tmp + sizeof(tmp) - q));
+	n = (size_t)(tmp + 24 - q);
+	if (buf_reserve(out, 20) < 0) { /* near a cap: as any append */
+		buf_add(out, q, n);
+		return;
+	}
+	memcpy(out->p + out->len, q, 20);
+	out->len += n;
+	out->p[out->len] = '\0';
 }
 
 static void

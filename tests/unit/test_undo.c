@@ -609,6 +609,38 @@ delta_bytes_stay_the_same(void **unused)
 	assert_int_equal(digest, 0x6a6af10bu);
 }
 
+/* The saved history, byte for byte, as the code wrote it before its
+ * texts were walked once a step (pinned: length and FNV-1a sum): steps of
+ * two makers, quotes and a backslash in what was typed, a step made behind
+ * the screen, one that rolled dice, the GM's screen the maker's own and
+ * another's, a module with no state before. */
+static void
+history_bytes_stay_the_same(void **unused)
+{
+	static const char *const lines[][2] = {
+	    {"gm", "/gm claim"},
+	    {"gm", "/tension raise 2 # noise \"at the door\" \\ twice"},
+	    {"alice", "/fungeon join Alba wizard 2"},
+	    {"gm", "/light add torch"},
+	    {"gm", "/tension mode hidden"},
+	    {"gm", "/tension raise 3 # behind the screen"},
+	    {"gm", "/hazard roll"},
+	    {"alice", "/light add lantern"},
+	    {"gm", "/tension set 5"},
+	};
+	struct buf b;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		run(lines[i][0], lines[i][1]);
+	buf_init(&b, 1 << 20);
+	assert_int_equal(undo_mod.write(channel_mod_peek(table(), CHANMOD_UNDO), &b), 0);
+	assert_int_equal(undo_depth(table()), 8);
+	assert_int_equal(b.len, 1504);
+	assert_int_equal(fnv1a(b.p, b.len, 2166136261u), 0x249956a4u);
+	buf_free(&b);
+}
+
 static void
 delta_round_trips_on_edge_cases(void **unused)
 {
@@ -765,6 +797,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(delta_for_another_state_is_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(memory_follows_content, setup, teardown),
 	    cmocka_unit_test(delta_bytes_stay_the_same),
+	    cmocka_unit_test_setup_teardown(history_bytes_stay_the_same, setup, teardown),
 	    cmocka_unit_test(delta_round_trips_on_random_edits),
 	};
 
