@@ -8,6 +8,7 @@
 #include "bot/config/config_int.h"
 #include "bot/config/config_secret.h"
 #include "bot/config/config_value.h"
+#include "commands/core/reply.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
@@ -39,8 +40,8 @@ join_choices(const char *const *choices, char *out, size_t outlen)
 		n++;
 	out[0] = '\0';
 	for (size_t i = 0; i < n && used < outlen; i++) {
-		const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
-		int r = snprintf(out + used, outlen - used, "%s%s", sep, choices[i]);
+		int r = snprintf(out + used, outlen - used, "%s%s", reply_list_sep(i, n, " or "),
+		                 choices[i]);
 
 		if (r < 0)
 			return;

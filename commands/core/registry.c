@@ -127,7 +127,7 @@ void
 registry_or_list(struct buf *b, const char *const *words, size_t n, const char *after)
 {
 	for (size_t k = 0; k < n; k++)
-		buf_addf(b, "%s%s%s", k == 0 ? "" : k + 1 == n ? " or " : ", ", words[k], after);
+		buf_addf(b, "%s%s%s", reply_list_sep(k, n, " or "), words[k], after);
 }
 
 bool
@@ -171,7 +171,7 @@ registry_unknown_add(const struct command *const *table, const char *typed, size
 	if (k > 0 && k <= REGISTRY_SUGGEST_MAX && strcasecmp(found[0], word) != 0) {
 		reply_add(out, RS_BAD, "; did you mean ");
 		for (size_t i = 0; i < k; i++) {
-			reply_add(out, RS_BAD, "%s", i == 0 ? "" : i + 1 == k ? " or " : ", ");
+			reply_add(out, RS_BAD, "%s", reply_list_sep(i, k, " or "));
 			reply_cmd(out, RS_BAD, found[i], NULL);
 		}
 		reply_add(out, RS_BAD, "?");
@@ -181,9 +181,7 @@ registry_unknown_add(const struct command *const *table, const char *typed, size
 	reply_add(out, RS_BAD, "; the commands are %s", buf_str(&b));
 	for (size_t i = 0; i < ncon; i++)
 		reply_add(out, RS_BAD, "%s%s",
-		          i == 0          ? "; on the console also "
-		          : i + 1 == ncon ? " and "
-		                          : ", ",
+		          i == 0 ? "; on the console also " : reply_list_sep(i, ncon, " and "),
 		          console_lines[i].name);
 	buf_free(&b);
 	return false;
@@ -336,5 +334,5 @@ void
 registry_opt_list(struct buf *b, const char *const *names, size_t n)
 {
 	for (size_t k = 0; k < n; k++)
-		buf_addf(b, "%s%s:", k == 0 ? "" : k + 1 == n ? " and " : ", ", names[k]);
+		buf_addf(b, "%s%s:", reply_list_sep(k, n, " and "), names[k]);
 }

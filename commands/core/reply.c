@@ -360,6 +360,12 @@ reply_add_user(struct reply *r, const struct thwacko_style *us, unsigned style, 
 	va_end(ap);
 }
 
+const char *
+reply_list_sep(size_t i, size_t n, const char *last)
+{
+	return i == 0 ? "" : i + 1 == n ? last : ", ";
+}
+
 void
 reply_nl(struct reply *r)
 {

@@ -271,6 +271,12 @@ void reply_usage(struct reply *r, unsigned style, const char *path,
  */
 void reply_text(struct reply *r, unsigned style, const char *text);
 
+/* What goes before item i of a list of n items: "" before the first,
+ * last (" or ", " and ") before the last, ", " before the others; so
+ * "a", "a or b", "a, b or c". For a list written item by item, whether as
+ * text or as command references (reply_cmd). */
+const char *reply_list_sep(size_t i, size_t n, const char *last);
+
 /* Ends the current line; the next span starts a new one. A call with no
  * open line adds an empty line. */
 void reply_nl(struct reply *r);

@@ -33,8 +33,7 @@ fungeon_rights_may_aim(const struct fungeon_channel *c, const char *name,
 	for (int i = 0; i < c->n; i++) {
 		if (!fungeon_rights_in_play(c, i))
 			continue;
-		buf_addf(&b, "%s%s", k == 0 ? "" : k == n - 1 ? " or " : ", ", c->m[i].name);
-		k++;
+		buf_addf(&b, "%s%s", reply_list_sep((size_t)k++, (size_t)n, " or "), c->m[i].name);
 	}
 	reply_error(out,
 	            "%s is a monster, and its maker is required to have it attack the players: "
@@ -188,12 +187,8 @@ fungeon_rights_held_clause(const struct fungeon_channel *c, const int *idx, int 
 		for (int i = 0; i < n; i++) {
 			if (h[i] == NULL || group[i] != g)
 				continue;
-			buf_addf(b, "%s%s",
-			         k == 0             ? ""
-			         : k == size[g] - 1 ? " and "
-			                            : ", ",
+			buf_addf(b, "%s%s", reply_list_sep((size_t)k++, (size_t)size[g], " and "),
 			         c->m[idx[i]].name);
-			k++;
 		}
 		if (g == 0)
 			buf_adds(b, size[g] == 1 ? " is held" : " are held");

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/core/registry.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_rights.h"
 #include "commands/fungeon/fungeon_render.h"
@@ -35,8 +36,7 @@ resolve_error(struct fungeon_channel *c, const char *word, unsigned kinds, struc
 		what[n++] = "monster/ability";
 	buf_init(&b, 2000);
 	buf_adds(&b, "There is no ");
-	for (int i = 0; i < n; i++)
-		buf_addf(&b, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", what[i]);
+	registry_or_list(&b, what, (size_t)n, "");
 	buf_addf(&b, " '%.40s' here;", word);
 	if (kinds & FGP_MEMBER) {
 		buf_adds(&b, " the party is ");

@@ -177,7 +177,7 @@ closest_of(const char *word, const char *name, const char *const *cands, size_t 
 			char line[120];
 
 			snprintf(line, sizeof(line), "%s %s", name, found[i]);
-			reply_add(out, RS_BAD, "%s", i == 0 ? "" : i + 1 == k ? " or " : ", ");
+			reply_add(out, RS_BAD, "%s", reply_list_sep(i, k, " or "));
 			if (topics)
 				reply_cmd(out, RS_BAD, "help", "command", line, NULL);
 			else
@@ -188,7 +188,7 @@ closest_of(const char *word, const char *name, const char *const *cands, size_t 
 		reply_add(out, RS_BAD, "; its %s are ", kind);
 	}
 	for (size_t i = 0; i < n; i++)
-		reply_add(out, RS_BAD, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", cands[i]);
+		reply_add(out, RS_BAD, "%s%s", reply_list_sep(i, n, " and "), cands[i]);
 	reply_add(out, RS_BAD, ".");
 }
 

@@ -244,7 +244,7 @@ numbers_refused(struct invocation *inv, int proc, const int *typed, size_t n, st
 		snprintf(item[k++], sizeof(item[0]), "%d", typed[i]);
 	buf_init(&got, 300);
 	for (size_t i = 0; i < k; i++)
-		buf_addf(&got, "%s%s", i == 0 ? "" : i + 1 == k ? " and " : ", ", item[i]);
+		buf_addf(&got, "%s%s", reply_list_sep(i, k, " and "), item[i]);
 	snprintf(first, sizeof(first), "%d", typed[0]);
 	if (proc == WANDER_CORRIDOR || takes[proc] == NULL) {
 		reply_error(out,

@@ -488,6 +488,24 @@ test_gm_audience(void **state)
 	reply_free(r);
 }
 
+/* A list written item by item: "a", "a or b", "a, b or c". */
+static void
+list_separators(void **unused)
+{
+	static const char *const words[] = {"a", "b", "c", "d"};
+	static const char *const want[] = {"", "a", "a or b", "a, b or c", "a, b, c and d"};
+
+	(void)unused;
+	for (size_t n = 1; n <= 4; n++) {
+		char text[32] = "";
+
+		for (size_t i = 0; i < n; i++)
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s",
+			         reply_list_sep(i, n, n == 4 ? " and " : " or "), words[i]);
+		assert_string_equal(text, want[n]);
+	}
+}
+
 int
 main(void)
 {
@@ -508,6 +526,7 @@ main(void)
 	    cmocka_unit_test(breaks_become_spaces),
 	    cmocka_unit_test(emoji_sequences_stay),
 	    cmocka_unit_test(test_gm_audience),
+	    cmocka_unit_test(list_separators),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
