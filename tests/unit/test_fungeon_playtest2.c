@@ -231,6 +231,27 @@ o3_names_count_characters(void **unused)
 	fgtable_free(t);
 }
 
+/* A name or type that breaks its rule, short enough, is refused with the
+ * rule alone, made a sentence: its capital and its full stop. */
+static void
+bad_words_refused_as_sentences(void **unused)
+{
+	struct fgtable *t = fgtable_new(43);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "al", "/fungeon join a,b fighter 2",
+	                        "A Fungeoneer's name is 1 to 24 characters with no spaces or : , "
+	                        "> / \" #.");
+	fgtable_fails_unchanged(t, "al", "/fungeon join Al fighter 2 type:a>b",
+	                        "A class type is one word of 1 to 16 characters (fire, frost, "
+	                        "poison) with no spaces or : , > / \" #.");
+	fgtable_drawn(t, 2, 2);
+	fgtable_fails_unchanged(t, fgtable_holder(t, FUNGEON_CAT_TRAPS),
+	                        "/fungeon trap add p/t annoy 2 pain 1 type acid",
+	                        "A name is 1 to 24 characters with no spaces or : , > / \" #.");
+	fgtable_free(t);
+}
+
 /* Docs 5: "monster/none" in a combat turn's use: is read as in orders:
  * the monster uses no ability this turn (it still fights); and whether the
  * invoker directs the monster is asked before its abilities are looked
@@ -475,6 +496,7 @@ main(void)
 	    cmocka_unit_test(d4_continuous_damage_needs_pain_dice),
 	    cmocka_unit_test(d5_joining_a_dungeon_under_way),
 	    cmocka_unit_test(o3_names_count_characters),
+	    cmocka_unit_test(bad_words_refused_as_sentences),
 	    cmocka_unit_test(o5_a_monster_uses_none_in_its_turn),
 	    cmocka_unit_test(u2_a_hold_ends_its_damage_goes_on),
 	    cmocka_unit_test(u3_a_death_by_continuous_damage_says_what_follows),
