@@ -59,7 +59,7 @@ find_sub(const struct command *c, const char *name)
 static void
 usage_error(struct invocation *inv, struct reply *out, const char *what)
 {
-	reply_error(out, "%c%s; usage: ", toupper((unsigned char)what[0]), what + 1);
+	reply_error_capital(out, "%s; usage: ", what);
 	registry_usage_add(inv->path, RS_BAD, out);
 }
 

@@ -555,10 +555,12 @@ reply_panel_message(const struct reply *r)
 	return r->panel;
 }
 
-void
-reply_error(struct reply *r, const char *fmt, ...)
+/* reply_error from a va_list; returns the error's text, which the reply
+ * owns. */
+static char *
+error_v(struct reply *r, const char *fmt, va_list ap)
 {
-	va_list ap, again;
+	va_list again;
 	char *text, small[512];
 	struct reply_span *span;
 	struct buf b;
@@ -566,7 +568,6 @@ reply_error(struct reply *r, const char *fmt, ...)
 
 	/* Formatted first: the arguments may point into this reply. */
 	buf_init(&b, SPAN_MAX);
-	va_start(ap, fmt);
 	va_copy(again, ap);
 	len = reply_fmt_quick(small, sizeof(small), fmt, ap);
 	if (len != SIZE_MAX)
@@ -574,7 +575,6 @@ reply_error(struct reply *r, const char *fmt, ...)
 	else
 		buf_vaddf(&b, fmt, again);
 	va_end(again);
-	va_end(ap);
 	reply_clear(r);
 	text = reply_fmt_text(r, buf_str(&b), b.len, &len);
 	buf_free(&b);
@@ -584,6 +584,31 @@ reply_error(struct reply *r, const char *fmt, ...)
 	span = reply__push_span(r, RS_BAD, NULL);
 	span->text = text;
 	span->len = len;
+	return text;
+}
+
+void
+reply_error(struct reply *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	error_v(r, fmt, ap);
+	va_end(ap);
+}
+
+void
+reply_error_capital(struct reply *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	text = error_v(r, fmt, ap);
+	va_end(ap);
+	/* the span's text and the error's are one string */
+	if (text[0] >= 'a' && text[0] <= 'z')
+		text[0] = (char)(text[0] - 'a' + 'A');
 }
 
 void
@@ -591,8 +616,7 @@ reply_error_sentence(struct reply *r, const char *text)
 {
 	size_t n = strlen(text);
 
-	reply_error(r, "%c%s%s", text[0] >= 'a' && text[0] <= 'z' ? text[0] - 32 : text[0],
-	            n > 0 ? text + 1 : "", n > 0 && text[n - 1] != '.' ? "." : "");
+	reply_error_capital(r, "%s%s", text, n > 0 && text[n - 1] != '.' ? "." : "");
 }
 
 void

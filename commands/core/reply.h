@@ -336,6 +336,11 @@ void reply_error(struct reply *r, const char *fmt, ...) __attribute__((format(pr
  * input) in which each "{/path ...}" is a command reference, as for
  * reply_text. */
 void reply_error_refs(struct reply *r, const char *text);
+/* reply_error whose text begins with a lower-level module's words ("a
+ * subcommand is needed"): its first letter is made a capital. The line
+ * stays open, as reply_error's. */
+void reply_error_capital(struct reply *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* reply_error of a lower-level error text (the dice parser's) made a
  * sentence: its first letter a capital, a full stop at its end if it has
  * none. */

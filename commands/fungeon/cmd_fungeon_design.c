@@ -4,7 +4,6 @@
  * player's own points). */
 #include "commands/fungeon/cmd_fungeon_design.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +31,7 @@ cmd_fungeon_design_word(const char *word, size_t chars, const char *rule, struct
 		utf8_excerpt(quoted, sizeof(quoted), word, chars);
 		reply_error(out, "'%s' is too long: %s.", quoted, rule);
 	} else {
-		reply_error(out, "%c%s.", toupper((unsigned char)rule[0]), rule + 1);
+		reply_error_sentence(out, rule);
 	}
 	return false;
 }

@@ -488,6 +488,29 @@ test_gm_audience(void **state)
 	reply_free(r);
 }
 
+/* A lower-level module's words open an error: a capital first, in the one
+ * span of the error; a sentence gets its full stop once. */
+static void
+error_capital_and_sentence(void **unused)
+{
+	struct reply *r = reply_new();
+	const struct reply_msg *m;
+
+	(void)unused;
+	reply_error_capital(r, "%s; usage: ", "a subcommand is needed");
+	assert_string_equal(reply_error_text(r), "A subcommand is needed; usage: ");
+	m = reply_msg(r, REPLY_CHANNEL);
+	assert_int_equal(m->blocks[0].nspans, 1);
+	assert_string_equal(m->blocks[0].spans[0].text, "A subcommand is needed; usage: ");
+	reply_error_capital(r, "'%s' is no word", "x");
+	assert_string_equal(reply_error_text(r), "'x' is no word");
+	reply_error_sentence(r, "expected a number at column 3");
+	assert_string_equal(reply_error_text(r), "Expected a number at column 3.");
+	reply_error_sentence(r, "Already one.");
+	assert_string_equal(reply_error_text(r), "Already one.");
+	reply_free(r);
+}
+
 /* A list written item by item: "a", "a or b", "a, b or c". */
 static void
 list_separators(void **unused)
@@ -527,6 +550,7 @@ main(void)
 	    cmocka_unit_test(emoji_sequences_stay),
 	    cmocka_unit_test(test_gm_audience),
 	    cmocka_unit_test(list_separators),
+	    cmocka_unit_test(error_capital_and_sentence),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
