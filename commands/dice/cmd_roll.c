@@ -308,20 +308,6 @@ label_twice(struct invocation *inv, const char *option, const char *hashed, stru
 	registry_usage_add(inv->path, RS_BAD, out);
 }
 
-/* The '#' that starts typed's label (one inside a term's [label] is that
- * label's text), or NULL. */
-static const char *
-label_hash(const char *typed)
-{
-	for (const char *p = typed; *p != '\0'; p++) {
-		if (*p == '#')
-			return p;
-		if (*p == '[' && (p = strchr(p, ']')) == NULL)
-			return NULL;
-	}
-	return NULL;
-}
-
 /* Appends the n bytes at s, blanks around them trimmed, to the text in dst
  * (size bytes), after a space when both hold some. */
 static void
@@ -353,35 +339,37 @@ static const char *
 hash_label(struct invocation *inv, const char *typed, bool labelled, char *buf, size_t len,
            struct reply *out)
 {
-	const char *hash = label_hash(typed), *w = NULL, *v, *e;
+	const char *label, *hash, *end, *w = NULL, *v, *e;
 	char value[DICE_TEXT_MAX + 1] = "", rest[DICE_TEXT_MAX + 1] = "";
-	size_t before, vlen;
+	size_t n, before, vlen;
 
-	if (hash == NULL)
+	if ((hash = dice_label_find(typed, &label, &n)) == NULL)
 		return typed;
-	for (const char *p = hash + 1; *p != '\0' && w == NULL; p++)
-		if ((p == hash + 1 || p[-1] == ' ' || p[-1] == '\t') &&
+	end = label + n;
+	for (const char *p = label; p + 6 <= end && w == NULL; p++)
+		if ((p == label || p[-1] == ' ' || p[-1] == '\t') &&
 		    strncasecmp(p, "label:", 6) == 0)
 			w = p;
 	if (w != NULL && labelled)
 		return typed;
 	if (w == NULL) {
-		w = v = e = hash + strlen(hash);
+		if (n > 0) /* a plain label */
+			return typed;
+		w = v = e = end;
 		vlen = 0;
-	} else if (*(v = w + 6) == '"' && strchr(v + 1, '"') != NULL) {
+	} else if (*(v = w + 6) == '"' && memchr(v + 1, '"', (size_t)(end - v - 1)) != NULL) {
 		v++;
-		vlen = (size_t)(strchr(v, '"') - v);
+		vlen = (size_t)((const char *)memchr(v, '"', (size_t)(end - v)) - v);
 		e = v + vlen + 1;
 	} else {
-		vlen = strcspn(v, " \t");
+		for (vlen = 0; v + vlen < end && v[vlen] != ' ' && v[vlen] != '\t'; vlen++)
+			;
 		e = v + vlen;
 	}
 	words_add(value, sizeof(value), v, vlen);
 	/* the label's other words, on either side of that one */
-	words_add(rest, sizeof(rest), hash + 1, (size_t)(w - hash - 1));
-	words_add(rest, sizeof(rest), e, strlen(e));
-	if (*w == '\0' && rest[0] != '\0')
-		return typed;
+	words_add(rest, sizeof(rest), label, (size_t)(w - label));
+	words_add(rest, sizeof(rest), e, (size_t)(end - e));
 	if (value[0] != '\0' && rest[0] != '\0') {
 		label_twice(inv, value, rest, out);
 		return NULL;

@@ -252,6 +252,18 @@ const char *dice_advantage(const char *expr, char *buf, size_t len, char *err, s
  */
 void dice_advantage_error(const char *expr, char *err, size_t errlen);
 
+/*
+ * The command's "# label" in text (NUL-terminated) as typed, found without
+ * parsing it, so also in text that is not dice yet (a saved roll's name,
+ * adv, an option's word): its '#' is the first one outside a term's
+ * "[label]" (an unclosed '[' holds the rest of the text), where dice_roll()
+ * starts the label of text it reads. Returns that '#', or NULL when there
+ * is none. When label is not NULL, *label and *len get the label's text,
+ * the whitespace around it left out as dice_result_label() has it (*len
+ * is 0 for a blank label). Allocates nothing.
+ */
+const char *dice_label_find(const char *text, const char **label, size_t *len);
+
 /* The walking API: read-only views into res, valid until it is freed. */
 
 /* How many expressions the command had (1..DICE_EXPRS_MAX). */

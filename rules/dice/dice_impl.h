@@ -246,6 +246,17 @@ dice__isdig(int c)
 	return c >= '0' && c <= '9';
 }
 
+/* The whitespace that may separate the parts of a command. */
+static inline bool
+dice__isws(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Narrows s[*start, *end) to a label's text: the whitespace around it left
+ * out (dice_label.c). */
+void dice__label_trim(const char *s, size_t *start, size_t *end);
+
 /* The 1-based column of byte offset off, for messages. */
 static inline int
 dice__col(const struct dice_parser *p, size_t off)

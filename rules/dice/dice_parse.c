@@ -12,16 +12,10 @@
 
 static struct dice_node *parse_expr(struct dice_parser *, const char *);
 
-static bool
-isws(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 static void
 skip_ws(struct dice_parser *p)
 {
-	while (isws(dice__at(p, p->i)))
+	while (dice__isws(dice__at(p, p->i)))
 		p->i++;
 }
 
@@ -204,9 +198,9 @@ spaced_label(struct dice_parser *p, struct dice_node *n)
 {
 	size_t j = p->i;
 
-	if (n == NULL || n->label != NULL || !isws(dice__at(p, j)))
+	if (n == NULL || n->label != NULL || !dice__isws(dice__at(p, j)))
 		return n;
-	while (isws(dice__at(p, j)))
+	while (dice__isws(dice__at(p, j)))
 		j++;
 	if (dice__at(p, j) != '[')
 		return n;
@@ -463,10 +457,7 @@ parse_command_label(struct dice_parser *p, struct dice_cmd *cmd)
 {
 	size_t hash = p->i, start = p->i + 1, end = p->len;
 
-	while (start < end && isws(dice__at(p, start)))
-		start++;
-	while (end > start && isws(dice__at(p, end - 1)))
-		end--;
+	dice__label_trim(p->s, &start, &end);
 	if (dice__check_label(p, start, end - start, hash) != 0)
 		return p->e->code;
 	if (end > start)
@@ -532,21 +523,22 @@ unexpected(struct dice_parser *p)
 	char q[DICE_QUOTE_MAX];
 	size_t mod;
 
-	if (p->last_dice && p->i > 0 && isws(dice__at(p, p->i - 1)) && (mod = modifier_at(p)) > 0 &&
-	    mod <= 24)
+	if (p->last_dice && p->i > 0 && dice__isws(dice__at(p, p->i - 1)) &&
+	    (mod = modifier_at(p)) > 0 && mod <= 24)
 		return dice__fail(p->e, DICE_ESYNTAX,
 		                  "'%.*s' at column %d is a dice modifier, which follows its dice "
 		                  "with no blank between (4d6%.*s, not 4d6 %.*s)",
 		                  (int)mod, p->s + p->i, dice__col(p, p->i), (int)mod, p->s + p->i,
 		                  (int)mod, p->s + p->i);
 	dice__quote(p->s, p->len, p->i, false, q, sizeof(q));
-	return dice__fail(
-	    p->e, DICE_ESYNTAX,
-	    "unexpected %s at column %d; "
-	    "%san operator (+ - * /), ';', '# label' or the end may follow "
-	    "a term",
-	    q, dice__col(p, p->i),
-	    p->last_dice && p->i > 0 && !isws(dice__at(p, p->i - 1)) ? "a dice modifier, " : "");
+	return dice__fail(p->e, DICE_ESYNTAX,
+	                  "unexpected %s at column %d; "
+	                  "%san operator (+ - * /), ';', '# label' or the end may follow "
+	                  "a term",
+	                  q, dice__col(p, p->i),
+	                  p->last_dice && p->i > 0 && !dice__isws(dice__at(p, p->i - 1))
+	                      ? "a dice modifier, "
+	                      : "");
 }
 
 /*

@@ -3,8 +3,9 @@
  * walks the whole result and checks the contract's invariants; also
  * checks that dice_check() agrees with dice_roll(), that the parser's
  * fast path agrees with its grammar, that dice_normalize() is
- * idempotent and that the advantage shorthand's rewrite is never longer
- * than its text and its errors are sentences. Any violation aborts, which libFuzzer reports with
+ * idempotent, that dice_label_find() finds the label the parser keeps and
+ * that the advantage shorthand's rewrite is never longer than its text and
+ * its errors are sentences. Any violation aborts, which libFuzzer reports with
  * the input.
  *
  * clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Irules \
@@ -172,6 +173,28 @@ advantage(const char *data, size_t size)
 	}
 }
 
+/* Where a rolled text holding no NUL has its label, dice_label_find()
+ * finds the same text before parsing; where it has none, at most a blank
+ * one. */
+static void
+label_found(const char *data, size_t size, const struct dice_result *res)
+{
+	static char text[DICE_TEXT_MAX + 1];
+	const char *want = dice_result_label(res), *label;
+	size_t n;
+
+	if (size > DICE_TEXT_MAX || memchr(data, '\0', size) != NULL)
+		return;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	if (dice_label_find(text, &label, &n) == NULL)
+		CHECK(want == NULL);
+	else if (want == NULL)
+		CHECK(n == 0);
+	else
+		CHECK(n == strlen(want) && memcmp(label, want, n) == 0);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -190,6 +213,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(res != NULL);
 		CHECK(crc == 0);
 		walk(res);
+		label_found(text, size, res);
 		dice_result_free(res);
 	} else {
 		CHECK(res == NULL && rc < 0 && rc >= DICE_EINVAL);

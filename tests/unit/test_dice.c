@@ -784,6 +784,55 @@ test_items_rebuild_source(void **state)
 	}
 }
 
+/* dice_label_find() finds the label where dice_roll() starts it, in text
+ * that parses and in text that is not dice yet, trimmed as the result
+ * keeps it. */
+static void
+test_label_find(void **state)
+{
+	static const struct {
+		const char *text;
+		int hash;          /* offset of the '#', -1 for none */
+		const char *label; /* its text */
+		bool dice;         /* the text rolls, with that label */
+	} t[] = {
+	    {"1d20+5 # attack", 7, "attack", true},
+	    {"2d6[a # b]#c", 10, "c", true},
+	    {"2d6 [a#b] + 1 #\t fire \n", 14, "fire", true},
+	    {"d20 # @everyone 100d6 [x] ; 1d4", 4, "@everyone 100d6 [x] ; 1d4", true},
+	    {"5[str] + d20 #   ", 13, "", true},
+	    {"2d6[fire]+1d4[cold]", -1, NULL, true},
+	    {"fireball +2 # big label:x", 12, "big label:x", false},
+	    {"1d20 [x # y", -1, NULL, false},
+	    {"#", 0, "", false},
+	    {"", -1, NULL, false},
+	};
+	struct dice_result *res;
+	const char *label, *hash;
+	size_t n;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		hash = dice_label_find(t[i].text, &label, &n);
+		if (t[i].hash < 0) {
+			assert_null(hash);
+		} else {
+			assert_ptr_equal(hash, t[i].text + t[i].hash);
+			assert_int_equal(n, strlen(t[i].label));
+			assert_memory_equal(label, t[i].label, n);
+			assert_ptr_equal(dice_label_find(t[i].text, NULL, NULL), hash);
+		}
+		if (!t[i].dice)
+			continue;
+		res = roll_seeded(t[i].text, 11);
+		if (t[i].label != NULL && t[i].label[0] != '\0')
+			assert_string_equal(dice_result_label(res), t[i].label);
+		else
+			assert_null(dice_result_label(res));
+		dice_result_free(res);
+	}
+}
+
 static void
 test_labels(void **state)
 {
@@ -1727,6 +1776,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_d20_is_1d20),
+	    cmocka_unit_test(test_label_find),
 	    cmocka_unit_test(test_keep_drop_equivalences),
 	    cmocka_unit_test(test_keep_and_drop_combine),
 	    cmocka_unit_test(test_keep_drop_union),
