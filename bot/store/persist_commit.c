@@ -352,10 +352,11 @@ log_rows_of(const struct channel *ch, struct buf *b, struct store_row *row,
 	return 0;
 }
 
-/* The row of one id, encoded into b (empty, capped at STORE_RECORD_LINE_MAX
- * twice; a channel's log array in *logp, the caller's to free). Returns 1, 0 when there is nothing
- * to write (the record is gone, or a channel's record and log are as stored), -1 when it cannot be
- * encoded (logged). */
+/* The row of one id, encoded into b (empty, capped at
+ * STORE_RECORD_LINE_MAX twice; a channel's log array in *logp, the
+ * caller's to free). Returns 1 with the row, 0 when there is nothing to
+ * write (the record is gone, or a channel's record and log are as stored),
+ * -1 when it cannot be encoded (logged). */
 static int
 row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b,
        struct store_log_row **logp)
