@@ -156,8 +156,7 @@ party_names_the_stair(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 3");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 5");
+	fgtable_pair(t, 3, 5);
 	fgtable_ok(t, "bo", "/fungeon entrance");
 	fgtable_ok(t, "bo", "/fungeon hallway");
 	fgtable_ok(t, "al", "/fungeon leave");

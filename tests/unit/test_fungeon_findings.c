@@ -388,8 +388,7 @@ f11_no_level_cap(void **unused)
 	const struct fungeon_channel *c;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 20");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 20");
+	fgtable_fighters(t, 2, 20);
 	fgtable_ok(t, "al", "/fungeon entrance");
 	fgtable_gm(t, "/fungeon floor 40");
 	fgtable_ok(t, "al", "/fungeon hallway");
@@ -416,9 +415,7 @@ f14_dead_in_the_hallway_draws_nothing(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 1");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 1");
-	fgtable_ok(t, "cy", "/fungeon join Cy fighter 1");
+	fgtable_fighters(t, 3, 1);
 	c = fgtable_fungeon(t);
 	fgtable_doomed(t, 1, NULL);
 	text = fgtable_said(t, "al", "/fungeon hallway");

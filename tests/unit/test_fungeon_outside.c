@@ -113,8 +113,7 @@ p4_orders_are_apart_by_commas(void **unused)
 	struct fgtable *t = fgtable_new(2703);
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
+	fgtable_two_in_room(t, 3, d);
 	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:goblin Bo", want);
 	fgtable_fails_unchanged(t, "gm", "/fungeon orders targets:Al>goblin Bo>goblin",
 	                        "'Bo>goblin' is no monster/ability for use: (wolf/howl, or "

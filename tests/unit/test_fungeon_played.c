@@ -149,8 +149,7 @@ x3_wanderers_are_built_then_fought(void **unused)
 	struct fungeon_channel *c;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 1");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 1");
+	fgtable_fighters(t, 2, 1);
 	c = fgtable_heading_back(t);
 	c->m[0].nwander = c->m[1].nwander = 0; /* whatever the rolls: one each */
 	assert_int_equal(fungeon_add_wanderer(&c->m[0], 2), 0);

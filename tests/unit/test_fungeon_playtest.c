@@ -28,8 +28,7 @@ p1_the_entrance_opens_on_party_min(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 3");
+	fgtable_pair(t, 2, 3);
 	text = fgtable_said(t, "al", "/fungeon entrance");
 	fgtable_holds(text, "The entrance opens on floor 2 (Party Min).");
 	free(text);
@@ -512,13 +511,7 @@ u5_wording(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 2");
-	fgtable_ok(t, "cy", "/fungeon join Cy fighter 2");
-	fgtable_ok(t, "di", "/fungeon join Di fighter 2");
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
-	c = fgtable_fungeon(t);
+	c = fgtable_drawn(t, 4, 2);
 	for (int i = 0; i < c->n; i++) {
 		bool holds_one = false;
 
@@ -585,8 +578,7 @@ u7_a_singular_choice_is_taken(void **unused)
 	int next;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 2");
+	fgtable_fighters(t, 2, 2);
 	fgtable_ok(t, "al", "/fungeon hallway");
 	c = fgtable_fungeon(t);
 	next = fungeon_hallway_picks_next(&c->d.room.picks);

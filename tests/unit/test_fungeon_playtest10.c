@@ -64,8 +64,7 @@ u11_triggering_takes_no_bonus(void **unused)
 	struct fgtable *t = fgtable_new(2611);
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
+	fgtable_two_in_room(t, 3, d);
 	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit bonus:Al", want);
 	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Al BONUS:all", want);
 	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Al,bonus:", want);
@@ -85,8 +84,7 @@ u10_no_treasure_no_word_of_it(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
+	fgtable_two_in_room(t, 3, d);
 	fgtable_fails_unchanged(t, "al", "/fungeon combat",
 	                        "No monster is in this room: there is nothing to fight here; take "
 	                        "its treasure (/fungeon take ITEM) or go on (/fungeon hallway).");

@@ -120,8 +120,7 @@ f3_hits_heal_between_dungeons(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 2");
+	fgtable_fighters(t, 2, 2);
 	for (int round = 0; round < 2; round++) {
 		fgtable_ok(t, "al", "/fungeon hallway");
 		fgtable_pick_all(t);
@@ -289,8 +288,7 @@ f9_a_rise_between_hallways_brings_the_stair(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 3");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 5");
+	fgtable_pair(t, 3, 5);
 	fgtable_ok(t, "bo", "/fungeon entrance");
 	c = fgtable_fungeon(t);
 	assert_int_equal(c->d.floor, 3);
@@ -403,8 +401,7 @@ f6_xp_from_one_s_own_trap_too(void **unused)
 	int mk, ot;
 
 	(void)unused;
-	fgtable_ok(t, "al", "/fungeon join Al fighter 6");
-	fgtable_ok(t, "bo", "/fungeon join Bo fighter 6");
+	fgtable_fighters(t, 2, 6);
 	fgtable_room_made(t, traps);
 	maker = fgtable_holder(t, FUNGEON_CAT_TRAPS);
 	other = strcmp(maker, "al") ? "al" : "bo";

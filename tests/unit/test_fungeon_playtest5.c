@@ -310,8 +310,7 @@ q15_the_held_may_not_act_between_turns(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
+	fgtable_two_in_room(t, 3, d);
 	fgtable_held(t, 0, "vine/grab", 4, "plant");
 	trapper = fgtable_holder(t, FUNGEON_CAT_TRAPS);
 	fgtable_fails_unchanged(t, "al", "/fungeon find pit", held);

@@ -168,9 +168,7 @@ r5_after_a_total_party_kill_every_player_hears_what_next(void **unused)
 
 	(void)unused;
 	c = fgtable_three(t, m);
-	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
-	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
-	fgtable_ok(t, "cy", "/fungeon adjust Cy hits:-99");
+	fgtable_all_fall(t);
 	assert_true(c->m[0].dead && c->m[1].dead && c->m[2].dead);
 	fgtable_fails_unchanged(t, "cy", "/fungeon combat",
 	                        "Nobody of the party is in play here: each player whose "

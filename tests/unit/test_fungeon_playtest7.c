@@ -170,10 +170,8 @@ s5_after_a_total_party_kill_each_refusal_says_what_next(void **unused)
 	struct fgtable *t = fgtable_new(2305);
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
-	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
-	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_two_in_room(t, 3, d);
+	fgtable_all_fall(t);
 	fgtable_fails_unchanged(t, "al", "/fungeon take idol", al);
 	fgtable_fails_unchanged(t, "al", "/fungeon trigger gas", al);
 	fgtable_fails_unchanged(t, "al", "/fungeon find gas", al);
@@ -235,10 +233,8 @@ s4_the_panel_after_a_total_party_kill(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
-	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
-	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_two_in_room(t, 3, d);
+	fgtable_all_fall(t);
 	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter 2");
 	text = fgtable_said(t, "al", "/panel");
 	fgtable_holds(text, "Fungeon: the party is in room 1 on floor 3");
@@ -333,8 +329,7 @@ s22_the_gm_takes_out_an_away_player(void **unused)
 	struct fungeon_channel *c;
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
+	fgtable_two_in_room(t, 3, d);
 	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
 	c = fgtable_fungeon(t);
 	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
@@ -375,9 +370,7 @@ s17_a_replacement_joins_at_the_hallways_floor(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
-	c = fgtable_fungeon(t);
+	c = fgtable_two_in_room(t, 3, d);
 	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
 	fgtable_says(t, "bo", "/fungeon join Bo2 fighter", "Bo2, level 2 fighter");
 	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
@@ -522,9 +515,7 @@ s13_s14_orders_read_one_way(void **unused)
 	struct fungeon_channel *c;
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
-	c = fgtable_fungeon(t);
+	c = fgtable_two_in_room(t, 3, d);
 	fgtable_fails_unchanged(t, "al", "/fungeon orders targets:",
 	                        "targets: needs an order, who>target (Alba>goblin), or a target "
 	                        "alone for your own Fungeoneer (none: back to the default).");
@@ -551,9 +542,7 @@ s24_one_who_searched_in_vain_hears_why_it_cannot_disarm(void **unused)
 	struct fungeon_channel *c;
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
-	c = fgtable_fungeon(t);
+	c = fgtable_two_in_room(t, 3, d);
 	c->d.room.p[FUNGEON_TRAP][0].unaware = 1u << 1; /* Bo searched and failed */
 	fgtable_fails_unchanged(t, "bo", "/fungeon disarm pit",
 	                        "Bo searched for pit and found nothing, so cannot disarm it "
@@ -795,8 +784,7 @@ s21_empty_parts_are_named(void **unused)
 	struct fgtable *t = fgtable_new(2321);
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
+	fgtable_two_in_room(t, 3, d);
 	fgtable_fails_unchanged(t, fgtable_holder(t, FUNGEON_CAT_MONSTERS),
 	                        "/fungeon orders use:wolf/",
 	                        "'wolf/' names no ability: an ability is written monster/ability "

@@ -224,10 +224,8 @@ t3_the_panel_after_every_fallen_one_is_replaced(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
-	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
-	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_two_in_room(t, 3, d);
+	fgtable_all_fall(t);
 	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter 2");
 	text = fgtable_said(t, "al", "/panel");
 	fgtable_holds(text, " · nobody of the party is in play: new Fungeoneers first, then the "
@@ -254,10 +252,8 @@ u8_after_every_fallen_one_is_replaced_the_hallway_is_next(void **unused)
 	struct fgtable *t = fgtable_new(2538);
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
-	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
-	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_two_in_room(t, 3, d);
+	fgtable_all_fall(t);
 	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter 2");
 	fgtable_ok(t, "al", "/fungeon join Al2 fighter 2");
 	fgtable_fails_unchanged(t, "al", "/fungeon combat", want);
@@ -344,8 +340,7 @@ s21_an_empty_option_plays_no_turn(void **unused)
 	struct fgtable *t = fgtable_new(2521);
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
+	fgtable_two_in_room(t, 3, d);
 	fgtable_fails_unchanged(t, "al", "/fungeon combat use:", use);
 	fgtable_fails_unchanged(t, "al", "/fungeon combat use:,", use);
 	fgtable_fails_unchanged(t, "al", "/fungeon combat targets:", targets);
@@ -390,10 +385,8 @@ s5_a_pointer_says_what_comes_first(void **unused)
 	struct fungeon_channel *c;
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
-	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
-	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_two_in_room(t, 3, d);
+	fgtable_all_fall(t);
 	fgtable_fails_unchanged(t, "al", "/fungeon pick traps",
 	                        "The party is in room 1 on floor 3, and rooms are made in the "
 	                        "hallway before them; on to the next with /fungeon hallway, once "
@@ -429,8 +422,7 @@ s21_an_unknown_option_is_no_name(void **unused)
 	struct fgtable *t = fgtable_new(2522);
 
 	(void)unused;
-	fgtable_fighters(t, 2, 3);
-	fgtable_room_made(t, d);
+	fgtable_two_in_room(t, 3, d);
 	fgtable_fails_unchanged(t, "al", "/fungeon combat foo:",
 	                        "'foo:' reads as an option this command does not have, as no name "
 	                        "holds a colon; /help fungeon lists each command's options.");
@@ -497,8 +489,7 @@ u1_the_way_back_names_what_the_dead_leave(void **unused)
 	c = fgtable_heading_back(t);
 	c->m[0].nwander = c->m[1].nwander = 0;
 	fgtable_give(t, 1, "gem", 1, false);
-	fgtable_ok(t, "al", "/fungeon adjust Al hits:-99");
-	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_all_fall(t);
 	text = fgtable_said(t, "bo", "/fungeon retreat");
 	fgtable_holds(text, "What the dead left in room 1 (gem) stays behind for good.\n");
 	fgtable_holds(text, "The party leaves the dungeon and is back in town.");

@@ -240,19 +240,32 @@ fgtable_enter_waived(struct fgtable *t)
 	free(fgtable_waived_said(t));
 }
 
-void
-fgtable_fighters(struct fgtable *t, int n, int lv)
+/* The i-th of al, bo, cy, di and ed joins as the level lv fighter Al, Bo,
+ * Cy, Di or Ed. */
+static void
+fighter(struct fgtable *t, int i, int lv)
 {
 	static const char *const users[] = {"al", "bo", "cy", "di", "ed"};
 	static const char *const names[] = {"Al", "Bo", "Cy", "Di", "Ed"};
+	char line[64];
 
+	snprintf(line, sizeof(line), "/fungeon join %s fighter %d", names[i], lv);
+	fgtable_ok(t, users[i], line);
+}
+
+void
+fgtable_fighters(struct fgtable *t, int n, int lv)
+{
 	assert_in_range(n, 1, 5);
-	for (int i = 0; i < n; i++) {
-		char line[64];
+	for (int i = 0; i < n; i++)
+		fighter(t, i, lv);
+}
 
-		snprintf(line, sizeof(line), "/fungeon join %s fighter %d", names[i], lv);
-		fgtable_ok(t, users[i], line);
-	}
+void
+fgtable_pair(struct fgtable *t, int al, int bo)
+{
+	fighter(t, 0, al);
+	fighter(t, 1, bo);
 }
 
 void
@@ -363,6 +376,27 @@ fgtable_into_room(struct fgtable *t, int lv, const char *const *designs)
 	fgtable_ok(t, "al", line);
 	fgtable_room_made(t, designs);
 	return fgtable_fungeon(t);
+}
+
+struct fungeon_channel *
+fgtable_two_in_room(struct fgtable *t, int lv, const char *const *designs)
+{
+	fgtable_fighters(t, 2, lv);
+	fgtable_room_made(t, designs);
+	return fgtable_fungeon(t);
+}
+
+void
+fgtable_all_fall(struct fgtable *t)
+{
+	const struct fungeon_channel *c = fgtable_fungeon(t);
+
+	for (int i = 0; i < c->n; i++) {
+		char line[FUNGEON_NAME_MAX + 40];
+
+		snprintf(line, sizeof(line), "/fungeon adjust %s hits:-99", c->m[i].name);
+		fgtable_ok(t, c->m[i].player, line);
+	}
 }
 
 struct fungeon_channel *

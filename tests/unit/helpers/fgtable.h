@@ -80,6 +80,9 @@ char *fgtable_waived_said(struct fgtable *t);
 /* The first n (1 to 5) of the users al, bo, cy, di and ed join, in that
  * order, as the level lv fighters Al, Bo, Cy, Di and Ed. */
 void fgtable_fighters(struct fgtable *t, int n, int lv);
+/* al and bo join, in that order, as the fighters Al (level al) and Bo
+ * (level bo). */
+void fgtable_pair(struct fgtable *t, int al, int bo);
 /* alice, bob and carol join, in that order, as the wizard Alba (level
  * alba), the fighter Brom (brom) and the rogue Cora (cora); a level of 0
  * leaves that one, and those after, out. */
@@ -118,6 +121,13 @@ void fgtable_room_made(struct fgtable *t, const char *const *designs);
  * party goes into room 1 with the design lines (fgtable_room_made);
  * returns the channel's Fungeon state. */
 struct fungeon_channel *fgtable_into_room(struct fgtable *t, int lv, const char *const *designs);
+/* Al and Bo (users al and bo) join as level lv fighters and go into
+ * room 1 with the design lines (fgtable_room_made); returns the channel's
+ * Fungeon state. */
+struct fungeon_channel *fgtable_two_in_room(struct fgtable *t, int lv, const char *const *designs);
+/* Every Fungeoneer of the party dies, in the party's order, each by its
+ * own player's "/fungeon adjust NAME hits:-99", which must succeed. */
+void fgtable_all_fall(struct fgtable *t);
 /* Al, Bo and Cy (users al, bo, cy) at level 6 go into room 1, cy making
  * the monster lines (NULL-terminated) as the holder of Monsters, however
  * the draw fell; every point waived. */
