@@ -416,6 +416,14 @@ run(struct dispatch *d, const char *user, bool admin, const char *line, struct r
 	dispatch_line(d, &o, line, strlen(line), 1000, out);
 }
 
+/* run(), then the reply's plain text (the caller's to free). */
+static char *
+run_plain(struct dispatch *d, const char *user, bool admin, const char *line, struct reply *out)
+{
+	run(d, user, admin, line, out);
+	return reply_plain(out);
+}
+
 static void
 gm_only_is_enforced(void **state)
 {
@@ -734,8 +742,7 @@ quoted_rest_is_its_text(void **state)
 	plain = reply_plain(out);
 	assert_string_equal(plain, "[private]\nalice rolls insight\n1d20: [15] = 15\n");
 	free(plain);
-	run(d, "alice", false, "/roll 1d20 # \"a\" b", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "alice", false, "/roll 1d20 # \"a\" b", out);
 	assert_string_equal(plain, "alice rolls \"a\" b\n1d20: [11] = 11\n");
 	free(plain);
 	reply_free(out);
@@ -753,14 +760,12 @@ advantage_and_naturals(void **state)
 	int n20 = 0, n1 = 0;
 	char *plain;
 
-	run(d, "alice", false, "/roll 1d20+5 adv # attack", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "alice", false, "/roll 1d20+5 adv # attack", out);
 	assert_string_equal(plain, "alice rolls attack\n2d20kh1 + 5: [15, 11] + 5 = 20\n");
 	free(plain);
 	assert_string_equal(reply_msg(out, REPLY_CHANNEL)->buttons[0].action,
 	                    "roll 1d20+5 adv # attack");
-	run(d, "alice", false, "/r 3 + D20 DIS", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "alice", false, "/r 3 + D20 DIS", out);
 	assert_string_equal(plain, "alice rolls\n3 + 2d20kl1: 3 + [12, 8] = 11\n");
 	free(plain);
 	run(d, "alice", false, "/roll 2d6 adv", out);
@@ -772,8 +777,8 @@ advantage_and_naturals(void **state)
 	run(d, "alice", false, "/roll d20 advantage", out);
 	assert_true(reply_is_error(out));
 	for (int i = 0; i < 200; i++) {
-		run(d, "alice", false, i % 2 == 0 ? "/roll d20+4" : "/roll d20+d4", out);
-		plain = reply_plain(out);
+		plain =
+		    run_plain(d, "alice", false, i % 2 == 0 ? "/roll d20+4" : "/roll d20+d4", out);
 		if (i % 2 == 1)
 			assert_null(strstr(plain, "Natural"));
 		else if (strstr(plain, "[20]") != NULL && ++n20)
@@ -803,16 +808,14 @@ roll_log_and_settings(void **state)
 	struct channel *ch;
 	char *plain;
 
-	run(d, "alice", false, "/log", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "alice", false, "/log", out);
 	assert_string_equal(plain, "No rolls here yet; /roll rolls dice (private and secret rolls "
 	                           "are not in this log).\n");
 	free(plain);
 	run(d, "alice", false, "/roll d20+2 # attack", out);
 	run(d, "bob", false, "/roll d20 private:true", out);
 	run(d, "bob", false, "/r 3x 2d6; 1", out);
-	run(d, "alice", false, "/log", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "alice", false, "/log", out);
 	assert_string_equal(plain, "The last 2 rolls here, newest first\n"
 	                           "  just now | bob | 3x 2d6; 1 | 7, 6, 4, 1\n"
 	                           "  just now | alice | 1d20 + 2 # attack | 17\n");
@@ -827,13 +830,11 @@ roll_log_and_settings(void **state)
 	run(d, "alice", true, "/settings natural off", out);
 	assert_false(reply_is_error(out));
 	for (int i = 0; i < 60; i++) {
-		run(d, "alice", false, "/roll d20", out);
-		plain = reply_plain(out);
+		plain = run_plain(d, "alice", false, "/roll d20", out);
 		assert_null(strstr(plain, "Natural"));
 		free(plain);
 	}
-	run(d, "alice", false, "/settings", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "alice", false, "/settings", out);
 	assert_string_equal(plain,
 	                    "Natural 20 and 1 marks on a lone d20: off.\nCompact output: off.\n"
 	                    "GM: /settings natural on or off, /settings compact on or off.\n");
@@ -864,8 +865,7 @@ compact_output(void **state)
 	struct reply *out = reply_new();
 	char *plain;
 
-	run(d, "gm", true, "/hazard roll", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/hazard roll", out);
 	assert_int_equal(lines_with(plain, "  "), 4); /* four rows not rolled */
 	assert_int_equal(lines_with(plain, "> "), 1);
 	assert_int_equal(lines_with(plain, "Darkness:"), 1);
@@ -875,8 +875,7 @@ compact_output(void **state)
 	run(d, "gm", true, "/settings compact on", out);
 	assert_false(reply_is_error(out));
 	for (int i = 0; i < 3; i++) {
-		run(d, "gm", true, "/hazard roll", out);
-		plain = reply_plain(out);
+		plain = run_plain(d, "gm", true, "/hazard roll", out);
 		/* No table: the Rolled line says what the row said, and opens
 		 * with the heading. */
 		assert_int_equal(lines_with(plain, "  "), 0);
@@ -888,19 +887,16 @@ compact_output(void **state)
 	}
 	/* A roll is one line, who rolls first; repeats one line each; no
 	 * button. */
-	run(d, "gm", true, "/roll 1d20+5 # attack", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/roll 1d20+5 # attack", out);
 	assert_string_equal(plain, "gm rolls attack · 1d20 + 5: [14] + 5 = 19\n");
 	assert_int_equal(reply_msg(out, REPLY_CHANNEL)->nbuttons, 0);
 	free(plain);
-	run(d, "gm", true, "/roll 2d6", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/roll 2d6", out);
 	assert_string_equal(plain, "gm rolls 2d6: [1, 1] = 2\n");
 	free(plain);
 	/* A natural 20 or 1 closes the roll's line. */
 	for (int i = 0; i < 100; i++) {
-		run(d, "gm", true, "/roll 1d20", out);
-		plain = reply_plain(out);
+		plain = run_plain(d, "gm", true, "/roll 1d20", out);
 		if (strstr(plain, "Natural") != NULL)
 			break;
 		free(plain);
@@ -922,17 +918,14 @@ compact_output(void **state)
 	/* A turn with light, then dark again: the Darkness line is new once
 	 * more in the next turn's footer. */
 	run(d, "gm", true, "/light add candle", out);
-	run(d, "gm", true, "/rest", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/rest", out);
 	assert_int_equal(lines_with(plain, "Darkness:"), 0);
 	free(plain);
 	run(d, "gm", true, "/light out all", out);
-	run(d, "gm", true, "/rest", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/rest", out);
 	assert_int_equal(lines_with(plain, "Darkness:"), 1);
 	free(plain);
-	run(d, "gm", true, "/rest", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/rest", out);
 	assert_int_equal(lines_with(plain, "Darkness:"), 0);
 	free(plain);
 	reply_free(out);
@@ -951,13 +944,11 @@ saved_rolls(void **state)
 
 	run(d, "alice", false, "/save fireball 8d6 # fire", out);
 	assert_false(reply_is_error(out));
-	run(d, "alice", false, "/roll fireball +2", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "alice", false, "/roll fireball +2", out);
 	assert_string_equal(plain,
 	                    "alice rolls fire\n8d6 + 2: [5, 4, 4, 3, 5, 1, 1, 3] + 2 = 28\n");
 	free(plain);
-	run(d, "alice", false, "/r Fireball # big", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "alice", false, "/r Fireball # big", out);
 	assert_string_equal(plain, "alice rolls big\n8d6: [6, 4, 6, 6, 6, 5, 4, 6] = 43\n");
 	free(plain);
 	/* Bob has no fireball; the channel's is everyone's, a player's wins. */
@@ -971,12 +962,10 @@ saved_rolls(void **state)
 	                                           "rolls; save your own without channel:true.");
 	run(d, "gm", true, "/save fireball 1 channel:true", out);
 	assert_false(reply_is_error(out));
-	run(d, "bob", false, "/roll fireball", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "bob", false, "/roll fireball", out);
 	assert_string_equal(plain, "bob rolls\n1: 1 = 1\n");
 	free(plain);
-	run(d, "alice", false, "/saved show fireball", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "alice", false, "/saved show fireball", out);
 	assert_string_equal(plain, "[private]\nfireball = 8d6 # fire (yours)\n");
 	free(plain);
 	/* Names that could read as dice, and rolls that do not parse. */
@@ -1004,12 +993,10 @@ saved_rolls(void **state)
 	                    "starting with a letter other than d.");
 	run(d, "alice", false, "/save atk 1d20+5 adv", out);
 	assert_false(reply_is_error(out));
-	run(d, "alice", false, "/roll atk # sword", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "alice", false, "/roll atk # sword", out);
 	assert_non_null(strstr(plain, "alice rolls sword\n2d20kh1 + 5: ["));
 	free(plain);
-	run(d, "alice", false, "/roll atk +2", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "alice", false, "/roll atk +2", out);
 	assert_non_null(strstr(plain, "alice rolls\n2d20kh1 + 5 + 2: ["));
 	free(plain);
 	/* Its adv stays with its own roll in a ';' list. */
@@ -1062,8 +1049,7 @@ saved_names_of_any_alphabet(void **state)
 
 	run(d, "alice", false, "/save éclair 1d6", out);
 	assert_false(reply_is_error(out));
-	run(d, "alice", false, "/roll ÉCLAIR +1", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "alice", false, "/roll ÉCLAIR +1", out);
 	assert_non_null(strstr(plain, "alice rolls\n1d6 + 1: ["));
 	free(plain);
 	run(d, "bob", false, "/roll éclair", out);
@@ -1072,8 +1058,7 @@ saved_names_of_any_alphabet(void **state)
 	                    "saved rolls, /help roll the notation.");
 	run(d, "gm", true, "/save жжжжжжжжжжжжжжжжжжжжжжжж 2d6 channel:true", out);
 	assert_false(reply_is_error(out));
-	run(d, "bob", false, "/roll ЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖ", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "bob", false, "/roll ЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖЖ", out);
 	assert_non_null(strstr(plain, "bob rolls\n2d6: ["));
 	free(plain);
 	run(d, "alice", false, "/save жжжжжжжжжжжжжжжжжжжжжжжжж 1d6", out);
@@ -1102,20 +1087,17 @@ compact_folds_empty_steps(void **state)
 	char *plain;
 
 	run(d, "gm", true, "/fungeon join Alba wizard 3", out);
-	run(d, "gm", true, "/fungeon hallway", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/fungeon hallway", out);
 	assert_non_null(strstr(plain, "\n1. Replacements\nNone.\n2. Level-ups\nNone.\n"));
 	free(plain);
 	run(d, "gm", true, "/fungeon monster add goblin level 3", out);
 	run(d, "gm", true, "/fungeon enter waive:true", out);
-	run(d, "gm", true, "/fungeon combat goblin", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/fungeon combat goblin", out);
 	assert_non_null(strstr(plain, "1. Continuous monster features\nNone.\n2. Special "
 	                              "abilities\nNone.\n3. Painful conflict\nAlba (gm): "));
 	free(plain);
 	run(d, "gm", true, "/settings compact on", out);
-	run(d, "gm", true, "/fungeon combat goblin", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/fungeon combat goblin", out);
 	assert_non_null(strstr(plain, "1. Continuous monster features: none.\n2. Special "
 	                              "abilities: none.\n3. Painful conflict\n  1 | "));
 	assert_null(strstr(plain, "None."));
@@ -1137,23 +1119,19 @@ compact_darkness_after_light(void **state)
 	char *plain;
 
 	run(d, "gm", true, "/settings compact on", out);
-	run(d, "gm", true, "/hazard roll", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/hazard roll", out);
 	assert_int_equal(lines_with(plain, "Darkness:"), 1);
 	free(plain);
 	run(d, "gm", true, "/light add torch", out);
-	run(d, "gm", true, "/turn advance 7", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/turn advance 7", out);
 	assert_non_null(strstr(plain, ": Torch #1 burns out.\n"));
 	assert_int_equal(lines_with(plain, "Darkness:"), 1);
 	free(plain);
-	run(d, "gm", true, "/hazard roll", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/hazard roll", out);
 	assert_int_equal(lines_with(plain, "Darkness:"), 0);
 	free(plain);
 	run(d, "gm", true, "/turn reset", out);
-	run(d, "gm", true, "/hazard roll", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/hazard roll", out);
 	assert_int_equal(lines_with(plain, "Darkness:"), 1);
 	free(plain);
 	reply_free(out);
@@ -1190,8 +1168,7 @@ compact_headings(void **state)
 	           "Turn 2 (20 min in the dungeon); 0 turns since the last rest.\n");
 	free(plain);
 	run(d, "gm", true, "/light add torch", out);
-	run(d, "gm", true, "/turn advance 7", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/turn advance 7", out);
 	assert_string_equal(
 	    plain, "7 turns pass without a hazard roll · Turn 7: Torch #1 has 1 turn left: it goes "
 	           "out at the end of the next turn.\n"
@@ -1205,8 +1182,7 @@ compact_headings(void **state)
 	           "danger (darkvision sees darkness as dim light); /light add lights a source.\n"
 	           "Turn 9 (1 h 30 min in the dungeon); 7 turns since the last rest.\n");
 	free(plain);
-	run(d, "gm", true, "/wander check tension exits:2", out);
-	plain = reply_plain(out);
+	plain = run_plain(d, "gm", true, "/wander check tension exits:2", out);
 	assert_string_equal(plain, "Wandering check: D12 encounter check (exits 2, Tension 1) · "
 	                           "d12: 8 → no wandering monsters.\n"
 	                           "8 > 2 exits; 8 > Tension 1.\n");
