@@ -11,6 +11,7 @@
 
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
 #include <utf8proc.h>
@@ -79,6 +80,30 @@ static int
 text_column(const char *s, const char *p)
 {
 	return 1 + (int)utf8_count(s, (size_t)(p - s));
+}
+
+/* Appends " (got 'V'" to b, V cut at 40 bytes, and, when V holds a
+ * character the reply would show as nothing (textsafe_invisible_at: a
+ * zero-width space, a bidi control), " with an invisible character U+XXXX
+ * at column N", so the quote never reads as a right value. The caller
+ * closes the bracket. */
+static void
+got_value(struct buf *b, const char *v)
+{
+	size_t len = strlen(v);
+
+	buf_addf(b, " (got '%.40s'", v);
+	for (size_t off = 0; off < len;) {
+		size_t k = utf8_seq_len(v + off, len - off);
+		uint32_t cp;
+
+		if (k > 1 && textsafe_invisible_at(v + off, len - off, &cp)) {
+			buf_addf(b, " with an invisible character U+%04X at column %d",
+			         (unsigned)cp, text_column(v, v + off));
+			return;
+		}
+		off += k > 0 ? k : 1;
+	}
 }
 
 /* Whether s holds a numeral that is not one of the digits 0 to 9: another
@@ -150,11 +175,16 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 		errno = 0;
 		x = strtoll(v, &end, 10);
 		if (errno != 0 || end == v || *end != '\0' || x < o->min || x > o->max) {
-			snprintf(what, sizeof(what),
-			         "%s must be a whole number from %lld to %lld%s (got '%.40s')",
-			         o->name, (long long)o->min, (long long)o->max,
-			         other_numeral(v) ? " typed in the digits 0 to 9" : "", v);
-			usage_error(inv, out, what);
+			struct buf b;
+
+			buf_init(&b, sizeof(what) - 1);
+			buf_addf(&b, "%s must be a whole number from %lld to %lld%s", o->name,
+			         (long long)o->min, (long long)o->max,
+			         other_numeral(v) ? " typed in the digits 0 to 9" : "");
+			got_value(&b, v);
+			buf_addc(&b, ')');
+			usage_error(inv, out, buf_str(&b));
+			buf_free(&b);
 			return -1;
 		}
 		a->i = x;
@@ -165,7 +195,8 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 			buf_init(&b, sizeof(what) - 1);
 			buf_addf(&b, "%s must be ", o->name);
 			registry_parse_bool_words(&b);
-			buf_addf(&b, " (got '%.40s')", v);
+			got_value(&b, v);
+			buf_addc(&b, ')');
 			usage_error(inv, out, buf_str(&b));
 			buf_free(&b);
 			return -1;
@@ -215,7 +246,7 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 				buf_addf(&b, "%s must be one of ", o->name);
 				for (i = 0; o->choices[i] != NULL; i++)
 					buf_addf(&b, "%s%s", i ? ", " : "", o->choices[i]);
-				buf_addf(&b, " (got '%.40s'", v);
+				got_value(&b, v);
 				registry_did_you_mean(&b, "; ", v, o->choices, i, "");
 				buf_addc(&b, ')');
 				snprintf(what, sizeof(what), "%s", buf_str(&b));

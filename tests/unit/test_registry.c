@@ -210,6 +210,32 @@ expect_error(struct fixture *f, const char *line, const char *msg)
 	assert_string_equal(reply_error_text(f->out), msg);
 }
 
+/* recheck4 F3: a value holding a character the reply shows as nothing
+ * (U+200B, U+202E) was quoted as if right ("got '2'"; the reply removes the
+ * character): the error names it. */
+static void
+invisible_characters_are_named(void **state)
+{
+	struct fixture *f = *state;
+
+	expect_error(f,
+	             "room set paint red coats:\xe2\x80\x8b"
+	             "2",
+	             "Coats must be a whole number from 1 to 3 (got '2' with an "
+	             "invisible character U+200B at column 1); usage: /room set paint <red|green> "
+	             "[coats] [note]");
+	expect_error(f,
+	             "room set paint re\xe2\x80\xae"
+	             "d",
+	             "Colour must be one of red, green (got 'red' with an invisible "
+	             "character U+202E at column 3); usage: /room set paint <red|green> [coats] "
+	             "[note]");
+	expect_error(f, "say loud:\xe2\x80\x8byes hi",
+	             "Loud must be true or false, yes or no, on or off, 1 or 0 (got "
+	             "'yes' with an invisible character U+200B at column 1); usage: "
+	             "/say <text> [loud:true|false] [times:N]");
+}
+
 static void
 errors_say_what_is_allowed(void **state)
 {
@@ -1230,6 +1256,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(choices_are_canonical, setup, teardown),
 	    cmocka_unit_test_setup_teardown(values_go_where_they_fit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(errors_say_what_is_allowed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(invisible_characters_are_named, setup, teardown),
 	    cmocka_unit_test_setup_teardown(yes_no_refusal_names_what_is_taken, setup, teardown),
 	    cmocka_unit_test_setup_teardown(default_subcommand, setup, teardown),
 	    cmocka_unit_test_setup_teardown(too_many_words, setup, teardown),
