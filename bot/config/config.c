@@ -471,6 +471,17 @@ config_load(const char *path, unsigned secrets, char *err, size_t errlen)
 		fclose(f);
 		return NULL;
 	}
+	/* A directory reads as an empty file and a device as whatever it
+	 * gives: neither is a configuration, and the advice of the checks
+	 * below (chmod) would be wrong for them. */
+	if (S_ISDIR(st.st_mode) || S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen,
+		         "%s is a %s, not a configuration file; name the file itself (--config "
+		         "/etc/delver/delver.conf, delver.conf(5))",
+		         path, S_ISDIR(st.st_mode) ? "directory" : "device");
+		fclose(f);
+		return NULL;
+	}
 	if ((st.st_mode & 022) != 0) {
 		snprintf(err, errlen,
 		         "%s is writable by %s (mode %04o), and it decides where secrets are "

@@ -38,6 +38,20 @@ verdict() {
 	fi
 }
 
+# A directory or a device is no configuration (a directory read as an
+# empty file passed as valid, recheck5 F6; /tmp was told to chmod go-w).
+mkdir confdir && chmod 700 confdir
+check config-directory 3 "error: confdir is a directory, not a configuration file; name the file itself (--config /etc/delver/delver.conf, delver.conf(5))" \
+	--check-config --config confdir
+check config-device 3 "error: /dev/null is a device, not a configuration file; name the file itself (--config /etc/delver/delver.conf, delver.conf(5))" \
+	--check-config --config /dev/null
+name=start-directory
+out=$(timeout 30 "$DELVER" --config confdir --state-dir st < /dev/null 2>&1)
+rc=$?
+status=3
+want="error: confdir is a directory, not a configuration file; name the file itself (--config /etc/delver/delver.conf, delver.conf(5)); exiting with status 3 (a restart will not mend it: see delver(8), EXIT STATUS)"
+verdict
+
 printf '[bot]\nlog_level = debug\n' > t.conf
 # Valid, with a note: the service would refuse it (below).
 check valid-console 0 "t.conf is valid; it enables the console (as a service, which has no terminal, it needs a [discord] or an [irc.NETWORK] section)"
