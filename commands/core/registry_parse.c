@@ -511,6 +511,39 @@ route(const struct command *c, const struct invocation *inv, int next, const cha
 }
 
 /*
+ * Whether the positional word v, given where option next is in line, is
+ * refused (with the error in out) because it holds an invisible character
+ * (textsafe.h) and would, without it, be read as a number, a yes/no or a
+ * choice, by next or by the option route() sends it to. Such a word is a
+ * slip in a value the bot reads, not text: were it passed on to the next
+ * text option, "/light add torch 2<U+200B>" would light one torch carried
+ * by "2" (recheck5 F8). A word that is text either way keeps it.
+ */
+static bool
+invisible_slip(struct invocation *inv, int next, const char *v, struct reply *out)
+{
+	const struct command *c = inv->cmd;
+	size_t len = strlen(v);
+	struct buf plain;
+	int i = -1;
+
+	if (textsafe_ok(v, len))
+		return false;
+	buf_init(&plain, len);
+	textsafe_clean(&plain, v, len);
+	if (plain.len > 0)
+		i = takes(&c->opts[next], buf_str(&plain)) ? next
+		                                           : route(c, inv, next, buf_str(&plain));
+	buf_free(&plain);
+	if (i < 0 || c->opts[i].type == OPT_USER ||
+	    (c->opts[i].type == OPT_STRING && c->opts[i].choices == NULL))
+		return false;
+	/* v itself is no number, yes/no or choice: set_value() refuses it,
+	 * naming the character */
+	return set_value(inv, &c->opts[i], &inv->args[i], v, out) < 0;
+}
+
+/*
  * Whether t (of len bytes, up to its first ':') reads as an option's name
  * typed with its colon: a letter, then letters, digits, '-' or '_', at
  * most 32 bytes. Such a word that names no option of the command, where
@@ -748,6 +781,8 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			buf_add(&rest, tok[k].p, tok[k].len);
 			continue;
 		}
+		if (invisible_slip(inv, next, tok[k].unq, out))
+			goto done;
 		if ((i = route(c, inv, next, tok[k].unq)) >= 0) {
 			if (next < CMD_MAX_OPTS && passed[next] == NULL)
 				passed[next] = tok[k].unq;

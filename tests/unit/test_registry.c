@@ -236,6 +236,24 @@ invisible_characters_are_named(void **state)
 	             "/say <text> [loud:true|false] [times:N]");
 }
 
+/* recheck5 F8: a word typed where a number goes that is a number but for
+ * an invisible character was passed on to the text option after it
+ * ("/light add torch 2<U+200B>" lit one torch carried by "2"): it is
+ * refused, naming the character. A word that is text either way stays
+ * text. */
+static void
+invisible_character_keeps_a_number_a_number(void **state)
+{
+	struct fixture *f = *state;
+
+	expect_error(f, "room set paint red 2\xe2\x80\x8b",
+	             "Coats must be a whole number from 1 to 3 (got '2' with an "
+	             "invisible character U+200B at column 2); usage: /room set paint <red|green> "
+	             "[coats] [note]");
+	assert_int_equal(parse(f, "room set paint red b\xe2\x80\x8bob"), 0);
+	assert_string_equal(invocation_str(&f->inv, "note"), "b\xe2\x80\x8bob");
+}
+
 static void
 errors_say_what_is_allowed(void **state)
 {
@@ -1256,6 +1274,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(choices_are_canonical, setup, teardown),
 	    cmocka_unit_test_setup_teardown(values_go_where_they_fit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(errors_say_what_is_allowed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(invisible_character_keeps_a_number_a_number, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(invisible_characters_are_named, setup, teardown),
 	    cmocka_unit_test_setup_teardown(yes_no_refusal_names_what_is_taken, setup, teardown),
 	    cmocka_unit_test_setup_teardown(default_subcommand, setup, teardown),
