@@ -110,8 +110,8 @@ expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf,
 		return NULL;
 	}
 	rest = p + n;
-	hash = strchr(rest, '#');
-	slabel = strchr(sroll, '#');
+	hash = dice_label_find(rest, NULL, NULL);
+	slabel = dice_label_find(sroll, NULL, NULL);
 	base = slabel != NULL ? (size_t)(slabel - sroll) : strlen(sroll);
 	while (base > 0 && (sroll[base - 1] == ' ' || sroll[base - 1] == '\t'))
 		base--;
@@ -235,7 +235,8 @@ static bool
 option_typo(const struct invocation *inv, const char *typed, struct reply *out)
 {
 	const char *names[CMD_MAX_OPTS], *best;
-	size_t n = 0, end = strcspn(typed, "#");
+	const char *hash = dice_label_find(typed, NULL, NULL);
+	size_t n = 0, end = hash != NULL ? (size_t)(hash - typed) : strlen(typed);
 	struct buf list;
 
 	for (const struct cmd_opt *o = inv->cmd->opts; o != NULL && o->name != NULL; o++)
@@ -532,7 +533,7 @@ roll_fn(struct invocation *inv, struct reply *out)
 {
 	const char *expr = invocation_str(inv, "expression");
 	const char *label = invocation_str(inv, "label");
-	const char *hash = strchr(expr, '#');
+	const char *hash = dice_label_find(expr, NULL, NULL);
 	bool private = invocation_bool(inv, "private", false), asked;
 	char exprbuf[DICE_TEXT_MAX + 1], labelbuf[DICE_LABEL_MAX + 1], bad[48];
 	int r = 0, q;
@@ -585,7 +586,8 @@ static void
 gmroll_fn(struct invocation *inv, struct reply *out)
 {
 	const char *expr = invocation_str(inv, "expression");
-	size_t dice = strcspn(expr, "#");
+	const char *hash = dice_label_find(expr, NULL, NULL);
+	size_t dice = hash != NULL ? (size_t)(hash - expr) : strlen(expr);
 
 	/* /roll's option, typed here (before any label): said as such, not
 	 * as bad dice. */

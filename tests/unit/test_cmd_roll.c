@@ -468,6 +468,34 @@ one_label_a_roll(void **unused)
 	assert_plain(r, "al rolls fire\n1d1: [1] = 1\n");
 }
 
+/* A '#' inside a term's [label] is label text, not the start of the
+ * command's label: a saved roll holding one expands whole, an option typed
+ * after such a term is still seen as one, and a private: word inside it
+ * is label text. */
+static void
+hash_in_term_label(void **unused)
+{
+	const struct reply *r;
+
+	run_as("al", "/save boom 2d1[x#y] # fire");
+	r = run_as("al", "/roll boom +1");
+	assert_plain(r, "al rolls fire\n2d1[x#y] + 1: [1, 1] x#y + 1 = 3\n");
+	r = run_as("al", "/roll 1d1[a#b] lable:fire");
+	assert_true(reply_is_error(r));
+	assert_string_equal(reply_error_text(r),
+	                    "'lable:' at column 10 of the expression is no option of /roll (its "
+	                    "options are label: and private:); did you mean label:?");
+	r = run_as("al", "/roll expression:\"1d1[a# private:maybe] # hi\"");
+	assert_plain(r, "al rolls hi\n1d1[a# private:maybe]: [1] a# private:maybe = 1\n");
+	run_as("bo", "/gm claim");
+	r = run_as("al", "/gmroll 1d1[a#b] private:true");
+	assert_true(reply_is_error(r));
+	assert_string_equal(
+	    reply_error_text(r),
+	    "A secret roll takes no private option: it already goes to the GM alone "
+	    "(/roll 1d20 private:true is a roll only you see).");
+}
+
 /* newcomer F17: an empty or blank label option is no label, as an empty
  * "# " is: no trailing blank after who rolls, and no "# " in the button's
  * command; blanks around a label are not part of it. */
@@ -722,6 +750,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(secret_channel_is_the_gms_own, setup, teardown),
 	    cmocka_unit_test_setup_teardown(saved_rolls_follow_the_player, setup, teardown),
 	    cmocka_unit_test_setup_teardown(one_label_a_roll, setup, teardown),
+	    cmocka_unit_test_setup_teardown(hash_in_term_label, setup, teardown),
 	    cmocka_unit_test_setup_teardown(empty_label_is_none, setup, teardown),
 	    cmocka_unit_test_setup_teardown(label_word_after_the_hash, setup, teardown),
 	    cmocka_unit_test_setup_teardown(long_roll_keeps_its_button, setup, teardown),
