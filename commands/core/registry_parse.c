@@ -82,28 +82,14 @@ text_column(const char *s, const char *p)
 	return 1 + (int)utf8_count(s, (size_t)(p - s));
 }
 
-/* Appends " (got 'V'" to b, V cut at 40 bytes, and, when V holds a
- * character the reply would show as nothing (textsafe_invisible_at: a
- * zero-width space, a bidi control), " with an invisible character U+XXXX
- * at column N", so the quote never reads as a right value. The caller
- * closes the bracket. */
+/* Appends " (got 'V'" to b, as textsafe_quote() quotes V (cut at 40
+ * bytes, naming an invisible character in it), so the quote never reads
+ * as a right value. The caller closes the bracket. */
 static void
 got_value(struct buf *b, const char *v)
 {
-	size_t len = strlen(v);
-
-	buf_addf(b, " (got '%.40s'", v);
-	for (size_t off = 0; off < len;) {
-		size_t k = utf8_seq_len(v + off, len - off);
-		uint32_t cp;
-
-		if (k > 1 && textsafe_invisible_at(v + off, len - off, &cp)) {
-			buf_addf(b, " with an invisible character U+%04X at column %d",
-			         (unsigned)cp, text_column(v, v + off));
-			return;
-		}
-		off += k > 0 ? k : 1;
-	}
+	buf_adds(b, " (got ");
+	textsafe_quote(b, v, strlen(v), 40);
 }
 
 /* Whether s holds a numeral that is not one of the digits 0 to 9: another

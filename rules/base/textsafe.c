@@ -2,6 +2,7 @@
 #include "rules/base/textsafe.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rules/base/utf8.h"
@@ -129,4 +130,49 @@ textsafe_invisible_at(const char *str, size_t n, uint32_t *cp)
 	size_t len = decode(s, n, cp);
 
 	return *cp >= 0xA0 && !is_break(*cp) && !kept(s, n, 0, len, *cp, 0);
+}
+
+size_t
+textsafe_invisible_find(const char *str, size_t n, uint32_t *cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	uint32_t c, prev = 0;
+	size_t i, len;
+
+	for (i = 0; i < n; i += len) {
+		len = decode(s + i, n - i, &c);
+		if (kept(s, n, i, len, c, prev)) {
+			prev = c;
+			continue;
+		}
+		/* a lone byte of no character decodes as its value: skipped */
+		if (len > 1 && c >= 0xA0 && !is_break(c)) {
+			*cp = c;
+			return i;
+		}
+	}
+	return n;
+}
+
+void
+textsafe_invisible_name(char *dst, size_t size, uint32_t cp, bool article)
+{
+	snprintf(dst, size, "%sinvisible character U+%04X", article ? "an " : "", (unsigned)cp);
+}
+
+bool
+textsafe_quote(struct buf *b, const char *s, size_t n, size_t max)
+{
+	char name[TEXTSAFE_NAME_MAX];
+	size_t off;
+	uint32_t cp;
+
+	buf_addc(b, '\'');
+	textsafe_clean(b, s, utf8_cut(s, n, max));
+	buf_addc(b, '\'');
+	if ((off = textsafe_invisible_find(s, n, &cp)) == n)
+		return false;
+	textsafe_invisible_name(name, sizeof(name), cp, true);
+	buf_addf(b, " with %s at column %zu", name, 1 + utf8_count(s, off));
+	return true;
 }

@@ -45,4 +45,29 @@ size_t textsafe_clean(struct buf *out, const char *s, size_t n);
  * a bad piece of input names it by its code point instead. */
 bool textsafe_invisible_at(const char *s, size_t n, uint32_t *cp);
 
+/* The byte offset in well-formed s[0..n) of its first character that
+ * textsafe removes and that is neither a control nor a line break (a bidi
+ * control or an invisible character, judged where it stands: a joiner
+ * inside an emoji sequence is none), with *cp set to it; n when there is
+ * none. */
+size_t textsafe_invisible_find(const char *s, size_t n, uint32_t *cp);
+
+/* Writes into dst (size bytes, TEXTSAFE_NAME_MAX always enough) how an
+ * error names such a character cp: "an invisible character U+200B", or
+ * "invisible character U+200B" when article is false. Every refusal that
+ * names one names it so. */
+#define TEXTSAFE_NAME_MAX 40
+void textsafe_invisible_name(char *dst, size_t size, uint32_t cp, bool article);
+
+/*
+ * Appends to b how an error quotes a value s[0..n) it refuses: 'V', V
+ * being s cut to at most max bytes on a character boundary, without what
+ * textsafe removes (so no bidi control reaches a terminal or a log), and,
+ * when s holds a character textsafe_invisible_find() finds, " with an
+ * invisible character U+200B at column N" (N counted in characters of s
+ * from 1), so that the quote never reads as a right value. Returns
+ * whether it named one.
+ */
+bool textsafe_quote(struct buf *b, const char *s, size_t n, size_t max);
+
 #endif

@@ -124,6 +124,7 @@ dice__quote(const char *s, size_t len, size_t off, bool article, char *buf, size
 {
 	unsigned char c = (unsigned char)s[off];
 	const char *name = NULL;
+	char inv[TEXTSAFE_NAME_MAX];
 	uint32_t cp;
 	size_t n;
 	int r;
@@ -141,10 +142,10 @@ dice__quote(const char *s, size_t len, size_t off, bool article, char *buf, size
 	else if (c < 0x7f)
 		r = snprintf(buf, buflen, "'%c'", c);
 	else if (utf8_seq_len(s + off, len - off) > 1 &&
-	         textsafe_invisible_at(s + off, len - off, &cp))
-		r = snprintf(buf, buflen, "%sinvisible character U+%04X", article ? "an " : "",
-		             (unsigned)cp);
-	else if ((n = utf8_seq_len(s + off, len - off)) > 1)
+	         textsafe_invisible_at(s + off, len - off, &cp)) {
+		textsafe_invisible_name(inv, sizeof(inv), cp, article);
+		r = snprintf(buf, buflen, "%s", inv);
+	} else if ((n = utf8_seq_len(s + off, len - off)) > 1)
 		r = snprintf(buf, buflen, "'%.*s'", (int)n, s + off);
 	else
 		r = snprintf(buf, buflen, "byte 0x%02X", c);

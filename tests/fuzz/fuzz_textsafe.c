@@ -14,6 +14,8 @@
  * writes is always textsafe_ok, valid UTF-8 and never longer than its input
  * (a removed character is at least as long as the space that may replace
  * it); text that is already ok comes out unchanged; cleaning is idempotent.
+ * An invisible character textsafe_invisible_find() finds is one cleaning
+ * removes, and cleaned text has none; textsafe_quote()'s quote is ok text.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -83,8 +85,9 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *s = (const char *)data;
-	struct buf in, once, twice;
+	struct buf in, once, twice, quoted;
 	size_t changed;
+	uint32_t cp;
 
 	size_t failures = decode_all(data, size);
 
@@ -104,6 +107,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	if (textsafe_clean(&twice, buf_str(&once), once.len) != 0)
 		__builtin_trap();
+	if ((textsafe_invisible_find(buf_str(&in), in.len, &cp) < in.len && changed == 0) ||
+	    textsafe_invisible_find(buf_str(&once), once.len, &cp) != once.len)
+		__builtin_trap();
+	buf_init(&quoted, 1 << 20);
+	if (textsafe_quote(&quoted, buf_str(&in), in.len, 40) !=
+	        (textsafe_invisible_find(buf_str(&in), in.len, &cp) < in.len) ||
+	    !textsafe_ok(buf_str(&quoted), quoted.len))
+		__builtin_trap();
+	buf_free(&quoted);
 	buf_free(&in);
 	buf_free(&once);
 	buf_free(&twice);

@@ -1,0 +1,94 @@
+/* Unit tests for rules/base/textsafe: how a refusal finds, names and
+ * quotes a character that would show as nothing. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "rules/base/buf.h"
+#include "rules/base/textsafe.h"
+
+static size_t
+find(const char *s, uint32_t *cp)
+{
+	*cp = 0;
+	return textsafe_invisible_find(s, strlen(s), cp);
+}
+
+/* The first bidi control or invisible character is found, where it
+ * stands; controls, breaks, a lone byte of no character and a joiner that
+ * makes an emoji sequence are not. */
+static void
+invisible_characters_are_found(void **unused)
+{
+	uint32_t cp;
+
+	assert_int_equal(find("2\xe2\x80\x8b", &cp), 1);
+	assert_int_equal(cp, 0x200B);
+	assert_int_equal(find("al\xe2\x80\xaeways", &cp), 2);
+	assert_int_equal(cp, 0x202E);
+	assert_int_equal(find("cla\xc2\xadssic\xef\xbb\xbf", &cp), 3);
+	assert_int_equal(cp, 0xAD);
+	assert_int_equal(find("a\xe2\x80\x8d"
+	                      "b",
+	                      &cp),
+	                 1);
+	assert_int_equal(cp, 0x200D);
+	/* a family: man, ZWJ, woman */
+	assert_int_equal(find("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9", &cp), 11);
+	assert_int_equal(find("a\tb\x01\xc2\x85", &cp), 6);
+	assert_int_equal(find("\xad", &cp), 1);
+	assert_int_equal(find("", &cp), 0);
+}
+
+static void
+invisible_characters_are_named(void **unused)
+{
+	char name[TEXTSAFE_NAME_MAX];
+
+	textsafe_invisible_name(name, sizeof(name), 0x200B, true);
+	assert_string_equal(name, "an invisible character U+200B");
+	textsafe_invisible_name(name, sizeof(name), 0xE007F, false);
+	assert_string_equal(name, "invisible character U+E007F");
+}
+
+static void
+quote(const char *s, size_t max, const char *want, bool named)
+{
+	struct buf b;
+
+	buf_init(&b, 200);
+	assert_int_equal(textsafe_quote(&b, s, strlen(s), max), named);
+	assert_string_equal(buf_str(&b), want);
+	buf_free(&b);
+}
+
+/* A refused value is quoted without what textsafe removes (no bidi
+ * control reaches a terminal), and the first invisible character in it is
+ * named with its column, also past the cut. */
+static void
+refused_values_are_quoted(void **unused)
+{
+	quote("no", 40, "'no'", false);
+	quote("no\xe2\x80\x8b", 40, "'no' with an invisible character U+200B at column 3", true);
+	quote("al\xe2\x80\xaeways", 40, "'always' with an invisible character U+202E at column 3",
+	      true);
+	quote("\xc3\xa9t\xc3\xa9\xe2\x80\x8b", 2, "'\xc3\xa9' with an invisible character U+200B at column 4",
+	      true);
+	quote("a\tb", 40, "'a b'", false);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(invisible_characters_are_found),
+	    cmocka_unit_test(invisible_characters_are_named),
+	    cmocka_unit_test(refused_values_are_quoted),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
