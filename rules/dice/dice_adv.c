@@ -4,6 +4,8 @@
  */
 #include "rules/dice/dice.h"
 #include "rules/dice/dice_impl.h"
+#include "rules/base/textsafe.h"
+#include "rules/base/utf8.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -127,6 +129,26 @@ stray_word(const char *s, const char *stop)
 	return NULL;
 }
 
+/* Whether an invisible character (textsafe.h) stands at p, right after
+ * an adv or dis word of expr: then it is what keeps the word from being
+ * its roll's last, and err names it ("adv<U+200B>"). */
+static bool
+invisible_after(const char *expr, const char *p, char *err, size_t errlen)
+{
+	char q[DICE_QUOTE_MAX];
+	size_t n = strlen(p);
+	uint32_t cp;
+
+	if (utf8_seq_len(p, n) < 2 || !textsafe_invisible_at(p, n, &cp))
+		return false;
+	dice__quote(p, n, 0, false, q, sizeof(q));
+	snprintf(err, errlen,
+	         "Unexpected %s at column %d, after the word '%.3s'; the end, ';' or '# label' "
+	         "may follow it, as in 1d20+5 adv; 2d6.",
+	         q, dice__column(expr, (size_t)(p - expr)), p - 3);
+	return true;
+}
+
 /* Checks every roll of expr: a lone adv or dis is its roll's last word,
  * and that roll has a plain d20. Returns how many rolls end in one, or -1
  * with err set. */
@@ -141,6 +163,8 @@ adv_check(const char *expr, char *err, size_t errlen)
 	while (next_roll(&p, &r)) {
 		nrolls++;
 		w = stray_word(r.start, r.word != NULL ? r.word : r.end);
+		if (w != NULL && invisible_after(expr, w + 3, err, errlen))
+			return -1;
 		if (w != NULL) {
 			snprintf(
 			    err, errlen,

@@ -6,6 +6,8 @@
  * dice_mods.c.
  */
 #include "rules/dice/dice_impl.h"
+#include "rules/base/textsafe.h"
+#include "rules/base/utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -100,7 +102,7 @@ parse_paren(struct dice_parser *p)
 static struct dice_node *
 parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int64_t count)
 {
-	char buf[DICE_CANON_MAX], f[32];
+	char buf[DICE_CANON_MAX], f[DICE_QUOTE_MAX + 8];
 	struct dice_out o = {buf, sizeof(buf), 0, false};
 	struct dice_spec *sp;
 	struct dice_node *n;
@@ -517,11 +519,30 @@ modifier_at(const struct dice_parser *p)
 	return q.i - p->i;
 }
 
+/* The offset of the first invisible character (textsafe.h) in the word
+ * at p->i (up to a blank, an operator, ';', '#', a bracket or the end),
+ * else p->i: "1d20 a<U+200B>dv" is refused for the character that keeps
+ * adv from being read, not for its 'a'. */
+static size_t
+invisible_in_word(const struct dice_parser *p)
+{
+	uint32_t cp;
+
+	for (size_t j = p->i; j < p->len && !strchr(" \t+-*/;#[]()", p->s[j]);) {
+		size_t k = utf8_seq_len(p->s + j, p->len - j);
+
+		if (k > 1 && textsafe_invisible_at(p->s + j, p->len - j, &cp))
+			return j;
+		j += k > 0 ? k : 1;
+	}
+	return p->i;
+}
+
 static int
 unexpected(struct dice_parser *p)
 {
 	char q[DICE_QUOTE_MAX];
-	size_t mod;
+	size_t mod, at;
 
 	if (p->last_dice && p->i > 0 && dice__isws(dice__at(p, p->i - 1)) &&
 	    (mod = modifier_at(p)) > 0 && mod <= 24)
@@ -530,12 +551,13 @@ unexpected(struct dice_parser *p)
 		                  "with no blank between (4d6%.*s, not 4d6 %.*s)",
 		                  (int)mod, p->s + p->i, dice__col(p, p->i), (int)mod, p->s + p->i,
 		                  (int)mod, p->s + p->i);
-	dice__quote(p->s, p->len, p->i, false, q, sizeof(q));
+	at = invisible_in_word(p);
+	dice__quote(p->s, p->len, at, false, q, sizeof(q));
 	return dice__fail(p->e, DICE_ESYNTAX,
 	                  "unexpected %s at column %d; "
 	                  "%san operator (+ - * /), ';', '# label' or the end may follow "
 	                  "a term",
-	                  q, dice__col(p, p->i),
+	                  q, dice__col(p, at),
 	                  p->last_dice && p->i > 0 && !dice__isws(dice__at(p, p->i - 1))
 	                      ? "a dice modifier, "
 	                      : "");

@@ -1325,6 +1325,17 @@ test_notation_errors(void **state)
 	     "expected a number or dice at column 1, not an invisible character U+202E"},
 	    {"1d6 + \u200b2", DICE_ESYNTAX,
 	     "expected a number or dice after '+' at column 7, not an invisible character U+200B"},
+	    /* recheck5 F3: also right after 'd', and inside a word (the
+	     * named character, not the letter before it) */
+	    {"1d\u200b6", DICE_ESYNTAX,
+	     "expected the number of sides, '%' or 'F' after 'd' at column 3, not an invisible "
+	     "character U+200B"},
+	    {"d\u202e20", DICE_ESYNTAX,
+	     "expected the number of sides, '%' or 'F' after 'd' at column 2, not an invisible "
+	     "character U+202E"},
+	    {"1d20 a\u200bdv", DICE_ESYNTAX,
+	     "unexpected invisible character U+200B at column 7; an operator (+ - * /), ';', "
+	     "'# label' or the end may follow a term"},
 	    {"1d20+*3", DICE_ESYNTAX, "expected a number or dice after '+' at column 6, not '*'"},
 	    {"1d20 + # x", DICE_ESYNTAX,
 	     "expected a number or dice after '+' at column 8, not '#'"},
@@ -1750,6 +1761,12 @@ test_advantage(void **state)
 	assert_string_equal(err, "The word 'DIS' at column 14 must come last in its roll (before "
 	                         "any ';' or '# label'), as in 1d20+5 adv; 2d6.");
 	assert_null(dice_advantage("1d20 adv adv", buf, sizeof(buf), err, sizeof(err)));
+	/* recheck5 F3b: an invisible character after the word is named */
+	assert_null(dice_advantage("1d20 adv\u200b", buf, sizeof(buf), err, sizeof(err)));
+	assert_string_equal(err,
+	                    "Unexpected invisible character U+200B at column 9, after the "
+	                    "word 'adv'; the end, ';' or '# label' may follow it, as in 1d20+5 "
+	                    "adv; 2d6.");
 	/* A buffer shorter than the text gives the text back; the rewrite is
 	 * never longer than the text. */
 	assert_ptr_equal(dice_advantage(toolong, small, sizeof(small), err, sizeof(err)), toolong);
