@@ -2,10 +2,13 @@
 #include "rules/procedure/odds.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
+#include "rules/base/buf.h"
 #include "rules/base/num.h"
 #include "rules/base/rng.h"
+#include "rules/base/textsafe.h"
 
 int
 odds_check(int x, int n, char *err, size_t errlen)
@@ -41,6 +44,7 @@ odds_parse(const char *s, struct odds *out, char *err, size_t errlen)
 	const char *p = s;
 	int x, n = 6;
 	size_t gap;
+	struct buf quoted;
 
 	skip_blanks(&p);
 	if (num_read(&p, &x) < 0)
@@ -71,10 +75,16 @@ check:
 	out->n = n;
 	return 0;
 bad:
+	/* the odds quoted as textsafe quotes them: an invisible character
+	 * that keeps "2<U+200B>" from being odds is named, not shown as
+	 * nothing */
+	buf_init(&quoted, errlen);
+	textsafe_quote(&quoted, s, strlen(s), 20);
 	snprintf(err, errlen,
-	         "'%.20s' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X "
+	         "%s is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X "
 	         "alone for X-in-6 (2 is 2-in-6).",
-	         s);
+	         buf_str(&quoted));
+	buf_free(&quoted);
 	return -1;
 }
 

@@ -247,6 +247,16 @@ x_in_n(void **unused)
 	assert_int_equal(odds_parse("two", &c, err, sizeof(err)), -1);
 	assert_string_equal(err, "'two' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 "
 	                         "6), or X alone for X-in-6 (2 is 2-in-6).");
+	/* recheck5 F2: odds that are odds but for an invisible character
+	 * name it (the quote alone reads as right odds) */
+	assert_int_equal(odds_parse("2\xe2\x80\x8b", &c, err, sizeof(err)), -1);
+	assert_string_equal(err, "'2' with an invisible character U+200B at column 2 is not a "
+	                         "chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone "
+	                         "for X-in-6 (2 is 2-in-6).");
+	assert_int_equal(odds_parse("2 i\xe2\x80\xaen 6", &c, err, sizeof(err)), -1);
+	assert_string_equal(err, "'2 in 6' with an invisible character U+202E at column 4 is not "
+	                         "a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X "
+	                         "alone for X-in-6 (2 is 2-in-6).");
 	assert_int_equal(odds_parse("2-of-6", &c, err, sizeof(err)), -1);
 	assert_int_equal(odds_parse("1 in", &c, err, sizeof(err)), -1);
 	assert_int_equal(odds_parse("1 inch 6", &c, err, sizeof(err)), -1);
