@@ -209,7 +209,8 @@ edit(struct discord_live *lv, struct call *c, const char *body)
 		discord_panels_old(lv->p, c->chan);
 	snprintf(path, sizeof(path), "/channels/%" PRIu64 "/messages/%s", c->chan, c->msg);
 	lv->dc->stats.panel_edits++;
-	discord_rest_call(lv->dc->rest, "PATCH", path, body, REST_OPTIONAL, on_edited, c);
+	discord_rest_call(lv->dc->rest, "PATCH", path, body, REST_OPTIONAL | REST_GONE_OK,
+	                  on_edited, c);
 }
 
 /* Whether have holds every value of want (objects: each member of want's,
@@ -335,7 +336,8 @@ refreshed(struct discord_live *lv, struct job *j, struct request *req)
 	if (discord_panels_checking(lv->p, j->chan)) {
 		/* What the message shows is not known here: it is read first. */
 		c->sent = body;
-		discord_rest_call(dc->rest, "GET", path, NULL, REST_OPTIONAL, on_read, c);
+		discord_rest_call(dc->rest, "GET", path, NULL, REST_OPTIONAL | REST_GONE_OK,
+		                  on_read, c);
 		return;
 	}
 	edit(lv, c, body);

@@ -566,7 +566,8 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	}
 	if (status == 401 && !q->token_route)
 		stop_rest(r, LOG_ROUTE());
-	else if (status >= 400 && !q->token_route && !(q->flags & REST_ONCE))
+	else if (status >= 400 && !q->token_route && !(q->flags & REST_ONCE) &&
+	         !(status == 404 && (q->flags & REST_GONE_OK)))
 		log_warnx("discord: %s answered %ld: %.200s", LOG_ROUTE(), status,
 		          buf_str(&q->resp));
 	complete(r, q, status);

@@ -43,6 +43,9 @@
  * about its failure is logged here: the caller tries again on its own
  * clock and says so in one line (rest_result's error tells what failed). */
 #define REST_ONCE 0x8u
+/* A 404 is an answer the caller expects (a message or channel someone may
+ * have deleted) and says what it means itself: it is not logged here. */
+#define REST_GONE_OK 0x10u
 
 #define DISCORD_INVALID_LIMIT         10000 /* Discord's: invalid requests in 10 min */
 #define DISCORD_INVALID_SHED_OPTIONAL 2000  /* REST_OPTIONAL requests are shed from here */

@@ -12,8 +12,8 @@
 #    edit of the last change (Discord had refused it: 429), exactly one edit
 #    shows the change; when it is current, none;
 #  - a panel someone deleted while the bot was down is found gone by that
-#    read (one 404), forgotten (its record cleared: the next start reads
-#    nothing), never edited; a new /panel records the new message with its
+#    read (one 404, logged at info alone), forgotten (its record cleared:
+#    the next start reads nothing), never edited; a new /panel records the new message with its
 #    server (the guild: a fleet's process checks the panels of its shards
 #    alone);
 #  - where the bot may not read the channel's history (403, 50001), the
@@ -197,6 +197,8 @@ snap
 restart "$resumed"
 wait_until "r['channel_gets'] == $cgets + 1 and r['unknown_messages'] == $unknown + 1" 10
 log_wait "panel of channel $CHAN is gone" 5
+# The 404 is what a deleted panel answers: said at info, never warned of.
+grep -q "warn:.*404" "$BOT_LOG" && fail "the deleted panel's 404 was warned of: $(grep 'warn:.*404' "$BOT_LOG")"
 wait_record null
 # A change tries nothing: no record, no refresh.
 one "$(tmpl turn '[{"type":1,"name":"advance"}]' 'pass' false ',"user":1')"

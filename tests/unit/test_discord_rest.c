@@ -23,6 +23,7 @@
 #include <uv.h>
 
 #include "bot/discord/discord_rest.h"
+#include "tests/unit/helpers/stderrcap.h"
 
 extern char **environ;
 
@@ -105,7 +106,8 @@ struct srv {
 	uv_tcp_t listener;
 	int port, requests, conns;
 	bool released;
-	char seen[8192]; /* the first bytes read, from every connection */
+	const char *answer; /* what every request is answered, NULL: answer204 */
+	char seen[8192];    /* the first bytes read, from every connection */
 	size_t nseen;
 	struct conn *all;
 };
@@ -141,7 +143,8 @@ answer_held(struct conn *c)
 {
 	for (; c->held > 0; c->held--) {
 		uv_write_t *w = calloc(1, sizeof(*w));
-		uv_buf_t b = uv_buf_init((char *)answer204, sizeof(answer204) - 1);
+		const char *a = c->s->answer != NULL ? c->s->answer : answer204;
+		uv_buf_t b = uv_buf_init((char *)a, strlen(a));
 
 		uv_write(w, (uv_stream_t *)&c->h, &b, 1, on_written);
 	}
@@ -833,6 +836,59 @@ a_transfer_over_in_its_call_leaves_no_timer(void **unused)
 	assert_int_equal(uv_loop_close(&loop), 0);
 }
 
+static void
+count_404(void *ctx, const struct rest_result *res)
+{
+	int *done = ctx;
+
+	assert_int_equal(res->status, 404);
+	(*done)++;
+}
+
+/* A 404 the caller expects (REST_GONE_OK: a message someone deleted) is
+ * not logged here, the caller says what it means; any other request's
+ * 404 is, at warn. */
+static void
+an_expected_404_is_not_logged(void **unused)
+{
+	static const char gone[] = "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\n"
+	                           "Content-Length: 42\r\n\r\n"
+	                           "{\"message\":\"Unknown Message\",\"code\":10008}";
+	uv_loop_t loop;
+	struct srv s;
+	struct rest *r;
+	struct rest_opts o = {.token = "t"};
+	struct stderrcap cap;
+	char base[64];
+	int done = 0;
+	bool is_closed = false;
+	const char *log;
+
+	uv_loop_init(&loop);
+	srv_start(&s, &loop);
+	s.released = true;
+	s.answer = gone;
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", s.port);
+	o.base_url = base;
+	r = discord_rest_new(&loop, &o);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	discord_rest_call(r, "POST", "/channels/1/messages/2", "{}", REST_OPTIONAL | REST_GONE_OK,
+	                  count_404, &done);
+	run_until_count(&loop, &done, 1);
+	log = stderrcap_end(&cap);
+	assert_string_equal(log, "");
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	discord_rest_call(r, "POST", "/channels/1/messages/2", "{}", REST_OPTIONAL, count_404,
+	                  &done);
+	run_until_count(&loop, &done, 2);
+	log = stderrcap_end(&cap);
+	assert_non_null(strstr(log, "warn: discord: POST /channels/1/messages/:id answered 404"));
+	discord_rest_close(r, closed, &is_closed);
+	srv_stop(&s);
+	assert_true(is_closed);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int
 main(void)
 {
@@ -847,6 +903,7 @@ main(void)
 	    cmocka_unit_test(callback_never_inside_the_call),
 	    cmocka_unit_test(a_request_goes_out_in_its_call),
 	    cmocka_unit_test(a_transfer_over_in_its_call_leaves_no_timer),
+	    cmocka_unit_test(an_expected_404_is_not_logged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
