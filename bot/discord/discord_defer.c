@@ -251,6 +251,16 @@ discord_defer_edit(const struct defer_item *item, struct interact_out *ans, char
 	bool eph;
 
 	*patch = NULL;
+	type = cJSON_GetObjectItemCaseSensitive(root, "type");
+	if (item->type == DISCORD_INTERACTION_COMPONENT && cJSON_IsNumber(type) &&
+	    type->valueint == DISCORD_CALLBACK_DEFERRED_UPDATE && ans->nfollowups > 0) {
+		/* An answer that leaves the pressed message as it is: its
+		 * follow-ups are all of it. */
+		cJSON_Delete(root);
+		if (ans->followup_path == NULL)
+			ans->followup_path = xstrdup(item->webhook_path);
+		return 0;
+	}
 	if (!cJSON_IsObject(data) ||
 	    ans->nfollowups >= sizeof(ans->followups) / sizeof(ans->followups[0])) {
 		cJSON_Delete(root);
@@ -258,7 +268,6 @@ discord_defer_edit(const struct defer_item *item, struct interact_out *ans, char
 	}
 	flags = cJSON_GetObjectItemCaseSensitive(data, "flags");
 	eph = cJSON_IsNumber(flags) && ((int)flags->valuedouble & DISCORD_FLAG_EPHEMERAL);
-	type = cJSON_GetObjectItemCaseSensitive(root, "type");
 	if (item->type == DISCORD_INTERACTION_COMPONENT && cJSON_IsNumber(type) &&
 	    type->valueint == DISCORD_CALLBACK_UPDATE_MESSAGE) {
 		/* After type 6, @original is the pressed message: the update

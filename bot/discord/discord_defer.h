@@ -131,7 +131,8 @@ const char *discord_defer_body(const struct defer_item *item);
  * fills it) into the calls that complete the deferral of item: *patch (owned
  * by the caller) becomes the body of the PATCH of @original, or NULL when
  * there is none (a button's type 6: the answer is all follow-ups, unless it
- * updates the pressed message: that is the PATCH), and
+ * updates the pressed message: that is the PATCH; an answer that is a
+ * type 6 itself, with follow-ups, leaves the message as it is), and
  * ans->followups the follow-ups to send after it, in order; ans->followup_path
  * is set. The edit carries no flags (the deferral decided whether the
  * message is private); a private answer (not an error) to a public

@@ -351,7 +351,7 @@ discord_interact_render_panel(struct interact *it, const struct reply *r)
 
 bool
 discord_interact_render_press(struct interact *it, struct request *press, const struct reply *panel,
-                              struct interact_out *out)
+                              bool update, struct interact_out *out)
 {
 	const struct tag *t = request_tag(press);
 	const struct reply *r = request_reply(press);
@@ -384,11 +384,23 @@ discord_interact_render_press(struct interact *it, struct request *press, const 
 	if (priv != NULL && total > n)
 		n += render_discord_parts(priv, true, it->buttons, NULL, parts + n,
 		                          max < total - n ? max : total - n);
-	out->callback_body = discord_interact__body_text(DISCORD_CALLBACK_UPDATE_MESSAGE, parts[0]);
+	/* Type 6 acknowledges and leaves the message as it is; it needs a
+	 * follow-up to tell what the press did. */
+	update = update || n == 1;
+	if (update) {
+		out->callback_body =
+		    discord_interact__body_text(DISCORD_CALLBACK_UPDATE_MESSAGE, parts[0]);
+	} else {
+		char six[24];
+
+		free(parts[0]);
+		snprintf(six, sizeof(six), "{\"type\":%d}", DISCORD_CALLBACK_DEFERRED_UPDATE);
+		out->callback_body = xstrdup(six);
+	}
 	for (size_t i = 1; i < n; i++)
 		out->followups[out->nfollowups++] = parts[i];
 	gm_message(it, r, request_origin(press)->chan_key, out);
 	if (n > 1 || out->gm_user[0] != '\0')
 		out->followup_path = xstrdup(webhook);
-	return true;
+	return update;
 }

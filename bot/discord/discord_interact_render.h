@@ -51,15 +51,21 @@ int discord_interact_render_kept(const char *bytes, size_t len, const char *webh
  * (panel, answered), updates the pressed message with the panel (type 7)
  * and posts what the press did as messages of its own, its private part
  * ephemeral (discord_interact_render_press, filling out as
- * discord_interact_render does, true; an error, or a press with no channel
- * message, is answered as any press, false; a replay answered before is
- * not pressed again: its answer is the one kept, discord_answer_request).
+ * discord_interact_render does, true). Without update (the message shows
+ * that panel already: a change the panel does not show) it is answered
+ * with type 6 (DEFERRED_UPDATE_MESSAGE), which changes nothing there, and
+ * the messages of its own, unless it has none: then it updates all the
+ * same. Returns whether the answer updates the pressed message; an error,
+ * or a press with no channel message, is answered as any press, false; a
+ * replay answered before is not pressed again: its answer is the one
+ * kept, discord_answer_request.
  */
 #define PANEL_NOTE                                                                                 \
 	"Panel posted: it is the bot's message below, and it stays current as the game changes."
 char *discord_interact_render_panel(struct interact *it, const struct reply *r);
 bool discord_interact_render_press(struct interact *it, struct request *press,
-                                   const struct reply *panel, struct interact_out *out);
+                                   const struct reply *panel, bool update,
+                                   struct interact_out *out);
 
 /* A callback body (type 4) answering with text, to the invoker alone and
  * pinging nobody. */

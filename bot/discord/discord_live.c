@@ -466,26 +466,24 @@ discord_live_press(struct discord *dc, struct request *req)
 	return true;
 }
 
-/* A press's answer, interaction id, updates message msg of chan with
- * panel, rendered when the changes counted were seq: it is on its way
- * until discord_live_answered. */
+/* A press's answer, interaction id, updates message msg of chan with a
+ * panel rendered when the changes counted were seq, whose body as an edit
+ * sends it hashes to body (0: not known): it is on its way until
+ * discord_live_answered. */
 static void
-updating(struct discord_live *lv, uint64_t chan, const char *msg, uint64_t seq,
-         const struct reply *panel, const char *id)
+updating(struct discord_live *lv, uint64_t chan, const char *msg, uint64_t seq, uint64_t body,
+         const char *id)
 {
 	struct update *u;
-	char *body;
 
 	HASH_FIND_STR(lv->updates, id, u);
 	if (u != NULL)
 		return; /* one answer each */
 	u = xcalloc(1, sizeof(*u));
-	body = discord_interact_render_panel(lv->dc->it, panel);
 	snprintf(u->id, sizeof(u->id), "%s", id);
 	u->chan = chan;
 	u->seq = seq;
-	u->body = body != NULL ? discord_panel_hash(body, strlen(body)) : 0;
-	free(body);
+	u->body = body;
 	HASH_ADD_STR(lv->updates, id, u);
 	discord_panels_updating(lv->p, chan, msg);
 }
@@ -510,7 +508,9 @@ discord_live_answered(struct discord *dc, const char *id, bool landed)
 }
 
 /* The panel rendered after a press: the press is answered with it, when
- * the pressed message is the channel's panel. */
+ * the pressed message is the channel's panel; when that message shows
+ * this panel already (the press changed nothing it shows), without an
+ * update. */
 static void
 pressed(struct discord_live *lv, struct job *j, struct request *req)
 {
@@ -524,8 +524,13 @@ pressed(struct discord_live *lv, struct job *j, struct request *req)
 	if (dc->rest == NULL)
 		return;
 	if (!reply_is_error(panel) && msg != NULL && strcmp(msg, on) == 0) {
-		if (discord_interact_render_press(dc->it, j->press, panel, &out))
-			updating(lv, j->chan, msg, j->seq, panel, out.id);
+		char *body = discord_interact_render_panel(dc->it, panel);
+		uint64_t h = body != NULL ? discord_panel_hash(body, strlen(body)) : 0;
+		bool update = !discord_panels_shows(lv->p, j->chan, msg, h);
+
+		free(body);
+		if (discord_interact_render_press(dc->it, j->press, panel, update, &out))
+			updating(lv, j->chan, msg, j->seq, h, out.id);
 	} else {
 		/* Not (or no longer) the channel's panel: a press as any. */
 		known = discord_interact_render(dc->it, j->press, &out) == 0;

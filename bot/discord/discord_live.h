@@ -28,7 +28,12 @@
  * (discord_interact_render_press); the panel's own edit for that change is
  * then not needed, once Discord took the update (discord_panels_updating,
  * then discord_panels_updated when discord_live_answered says the answer
- * is over).
+ * is over). A press whose panel renders to what the message is known to
+ * show, with no write to it on its way (a change the panel does not show:
+ * hidden Tension raised, a wandering check that met nothing), is answered
+ * with type 6 instead, which leaves the message as it is (no "edited"
+ * mark, no edit spent), and what it did follows all the same
+ * (discord_panels_shows).
  *
  * The transport's own requests answer to this module alone; those that
  * record the panel's message change no game state and make no edit.

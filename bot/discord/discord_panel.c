@@ -342,6 +342,15 @@ discord_panels_seq(const struct discord_panels *p)
 }
 
 bool
+discord_panels_shows(const struct discord_panels *p, uint64_t chan, const char *msg, uint64_t body)
+{
+	const struct pchan *c = find(p, chan);
+
+	return c != NULL && !c->busy && c->updates == 0 && c->gone[0] == '\0' && body != 0 &&
+	       c->body == body && strcmp(c->msg, msg) == 0;
+}
+
+bool
 discord_panels_same(struct discord_panels *p, uint64_t chan, uint64_t body)
 {
 	struct pchan *c = find(p, chan);

@@ -23,7 +23,9 @@
  *    its buttons that showed the panel anew (an interaction's type 7, or
  *    the edit of its deferral: discord_panels_updating, then
  *    discord_panels_updated), and a new panel posted (discord_panels_shown)
- *    do the same with the panel they rendered, so no edit repeats it;
+ *    do the same with the panel they rendered, so no edit repeats it; a
+ *    press whose panel renders to what the message is known to show, with
+ *    no write on its way, updates nothing (discord_panels_shows);
  *  - writes to one message land in an order nobody knows (a press is
  *    answered while an edit is on its way; the answer to a press Discord
  *    replayed waits for Discord's word on it): a refresh does not start
@@ -153,6 +155,12 @@ void discord_panels_updating(struct discord_panels *p, uint64_t chan, const char
  * body (discord_panel_hash of the body an edit would send; 0 unknown). */
 void discord_panels_updated(struct discord_panels *p, uint64_t chan, uint64_t seq, uint64_t body,
                             bool landed, int64_t now);
+
+/* Whether chan's message msg shows a body of this hash (discord_panel_hash)
+ * with no write to it on its way (a refresh, a press's update): then a
+ * press whose panel renders to that body has nothing to update. */
+bool discord_panels_shows(const struct discord_panels *p, uint64_t chan, const char *msg,
+                          uint64_t body);
 
 /* For chan's refresh on its way: whether the message shows a body of
  * this hash already (then the refresh ends as PANEL_EDITED, unsent); else

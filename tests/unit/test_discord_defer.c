@@ -326,6 +326,30 @@ update_answer_edits_the_pressed_message(void **unused)
 	discord_defer_free(df);
 }
 
+/* A press whose answer leaves the pressed message as it is (type 6: the
+ * live panel shows what the press did already), deferred: nothing edits
+ * @original, the follow-ups are the whole answer, in order. */
+static void
+unchanged_answer_is_all_follow_ups(void **unused)
+{
+	struct defer *df = discord_defer_new();
+	struct defer_item *it = add(df, 1, DISCORD_INTERACTION_COMPONENT, false, RX0, 0);
+	struct interact_out o;
+	char *patch = (char *)"unset";
+
+	answer_of(&o, "{}", 2, false);
+	free(o.callback_body);
+	o.callback_body = xstrdup("{\"type\":6}");
+	assert_int_equal(discord_defer_edit(it, &o, &patch), 0);
+	assert_null(patch);
+	assert_int_equal(o.nfollowups, 2);
+	assert_string_equal(o.followups[0], "{\"content\":\"part 2\"}");
+	assert_string_equal(o.followups[1], "{\"content\":\"part 3\"}");
+	assert_string_equal(o.followup_path, WH);
+	discord_interact_out_clear(&o);
+	discord_defer_free(df);
+}
+
 /* Not a callback with a message: refused, the answer unchanged. */
 static void
 edit_refuses_a_bad_body(void **unused)
@@ -376,6 +400,7 @@ main(void)
 	    cmocka_unit_test(private_answer_to_public_deferral),
 	    cmocka_unit_test(button_answer_follows_up),
 	    cmocka_unit_test(update_answer_edits_the_pressed_message),
+	    cmocka_unit_test(unchanged_answer_is_all_follow_ups),
 	    cmocka_unit_test(edit_refuses_a_bad_body),
 	    cmocka_unit_test(kept_answer_freed),
 	};

@@ -420,6 +420,60 @@ test_the_same_body_is_not_sent_again(void **state)
 	discord_panels_free(p);
 }
 
+/* recheck5 F10: a press whose panel renders to what the message is known
+ * to show (hidden Tension raised) needs no update of it, and its change
+ * no edit; whenever a write to the message is on its way, or what it
+ * shows is not known (writes crossed, a check after a start, another
+ * message), the press updates it as before. */
+static void
+test_a_press_that_changes_nothing_shown_needs_no_update(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	uint64_t chan, seq, a = discord_panel_hash("panel A", 7),
+	                    b = discord_panel_hash("panel B", 7);
+
+	(void)state;
+	discord_panels_check(p, CH, MSG, 100); /* after a start: not known */
+	assert_false(discord_panels_shows(p, CH, MSG, a));
+	discord_panels_changed(p, CH, MSG, 0);
+	assert_int_equal(discord_panels_take_due(p, 300, &chan, 1), 1);
+	assert_false(discord_panels_same(p, CH, a));
+	assert_false(discord_panels_shows(p, CH, MSG, a)); /* the edit is on its way */
+	discord_panels_done(p, CH, PANEL_EDITED, 350);
+	assert_true(discord_panels_shows(p, CH, MSG, a));
+	assert_false(discord_panels_shows(p, CH, MSG, b));
+	assert_false(discord_panels_shows(p, CH, "1600000000000000002", a));
+	assert_false(discord_panels_shows(p, CH + 1, MSG, a));
+	assert_false(discord_panels_shows(p, CH, MSG, 0));
+	/* The press's hidden change, committed; its panel renders to a: no
+	 * update, and the refresh of the change sends nothing. */
+	discord_panels_changed(p, CH, MSG, 2000);
+	assert_true(discord_panels_shows(p, CH, MSG, a));
+	assert_int_equal(discord_panels_take_due(p, 2300, &chan, 1), 1);
+	assert_true(discord_panels_same(p, CH, a));
+	discord_panels_done(p, CH, PANEL_EDITED, 2300);
+	assert_true(discord_panels_shows(p, CH, MSG, a));
+	/* A press's update on its way: not known until it is over. */
+	discord_panels_changed(p, CH, MSG, 4000);
+	seq = discord_panels_seq(p);
+	discord_panels_updating(p, CH, MSG);
+	assert_false(discord_panels_shows(p, CH, MSG, a));
+	assert_false(discord_panels_shows(p, CH, MSG, b));
+	discord_panels_updated(p, CH, seq, b, true, 4100);
+	assert_true(discord_panels_shows(p, CH, MSG, b));
+	assert_false(discord_panels_shows(p, CH, MSG, a));
+	/* Two updates that crossed: which landed last is not known. */
+	discord_panels_changed(p, CH, MSG, 6000);
+	seq = discord_panels_seq(p);
+	discord_panels_updating(p, CH, MSG);
+	discord_panels_updating(p, CH, MSG);
+	discord_panels_updated(p, CH, seq, a, true, 6100);
+	discord_panels_updated(p, CH, seq, b, true, 6150);
+	assert_false(discord_panels_shows(p, CH, MSG, a));
+	assert_false(discord_panels_shows(p, CH, MSG, b));
+	discord_panels_free(p);
+}
+
 /* delver(8): a change the panel does not show (a roll) sends no edit,
  * also when it comes after the panel went quiet and its pacing is over:
  * an entry that knows what its message shows (an edit's body, a posted
@@ -594,6 +648,7 @@ main(void)
 	    cmocka_unit_test(test_the_render_names_the_message),
 	    cmocka_unit_test(test_the_same_body_is_not_sent_again),
 	    cmocka_unit_test(test_a_quiet_panel_remembers_what_it_shows),
+	    cmocka_unit_test(test_a_press_that_changes_nothing_shown_needs_no_update),
 	    cmocka_unit_test(test_channels_are_apart),
 	    cmocka_unit_test(test_a_check_reads_first),
 	    cmocka_unit_test(test_a_change_turns_a_check_into_a_refresh),
