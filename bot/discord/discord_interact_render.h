@@ -60,8 +60,12 @@ int discord_interact_render_kept(const char *bytes, size_t len, const char *webh
  * replay answered before is not pressed again: its answer is the one
  * kept, discord_answer_request.
  */
+/* Which message is the panel, in words true whichever came first: the
+ * answer goes after the post, unless the interaction was deferred before
+ * it (the deferral's message then comes first). */
 #define PANEL_NOTE                                                                                 \
-	"Panel posted: it is the bot's message below, and it stays current as the game changes."
+	"Panel posted: it is the bot's message that begins with the turn, and it stays current "   \
+	"as the game changes."
 char *discord_interact_render_panel(struct interact *it, const struct reply *r);
 bool discord_interact_render_press(struct interact *it, struct request *press,
                                    const struct reply *panel, bool update,

@@ -18,6 +18,10 @@
 #                     edit is due on an idle machine, so a panel already
 #                     past GLOB (a change applied twice) is what it reads
 #                     first, and never matches later.
+# note_points_right   the newest "Panel posted" answer says where the panel
+#                     is truly: "below" only when the panel came after it,
+#                     "above" only when before (a /panel's answer goes
+#                     after its post, unless it was deferred first)
 # burst WAIT TEMPLATES
 #                     50 interactions in CHAN, 10 a second (TEMPLATES in
 #                     turn), waited on until answered, then WAIT seconds
@@ -56,6 +60,20 @@ panel_wait() {
 		[ "$(date +%s)" -ge "$pw_end" ] && return 1
 		sleep 0.2
 	done
+}
+note_points_right() {
+	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+import json, re, sys
+ms = json.load(sys.stdin)
+panel = max((x for x in ms if "interaction" not in x and any(
+    c.get("label") == "Next turn" for r in x["components"] for c in r["components"])),
+    key=lambda x: int(x["id"]))
+note = max((x for x in ms if "Panel posted" in x["content"]), key=lambda x: int(x["id"]))
+after = int(panel["id"]) > int(note["id"])
+if re.search(r"\bbelow\b", note["content"]) and not after or \
+        re.search(r"\babove\b", note["content"]) and after:
+    sys.exit("the answer says %r, but the panel (%s) came %s it (%s)"
+             % (note["content"], panel["id"], "after" if after else "before", note["id"]))'
 }
 burst() {
 	edits0=$(stat rest.channel_edits)

@@ -37,6 +37,7 @@ for x in json.load(sys.stdin):
     ls = [c["label"] for r in x["components"] for c in r["components"]]
     if "Next turn" in ls: print(",".join(ls))')
 [ "$labels" = "Next turn,Rest,Tension +1,Wander,Undo" ] || fail "the panel's buttons: $labels"
+note_points_right || fail "the /panel's answer points the wrong way"
 first=$(field 1)
 
 # 50 changes in 5 s, ten kinds in turn: the panel's buttons pressed by

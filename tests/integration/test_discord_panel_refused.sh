@@ -86,6 +86,7 @@ answers "$from" > "$WORK/slow.txt"
 [ "$(head -n 1 "$WORK/slow.txt")" = "1 1 1" ] ||
 	fail "the slow /panel got (interactions, messages, private): $(cat "$WORK/slow.txt")"
 [ "$(count_panels)" = 1 ] || fail "$(count_panels) panels in the channel"
+note_points_right || fail "the slow /panel's answer points the wrong way"
 
 # In a thread, posting needs Send Messages in Threads: the refusal names
 # that one.
