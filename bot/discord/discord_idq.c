@@ -45,10 +45,12 @@ struct discord_idq {
 	struct want *wants;
 	int nwants, capwants;
 	/* per bucket: the shard holding a slot of ours (-1: none), when to
-	 * ask the ledger again (uv_now ms), and whether a TRY for it is out */
+	 * ask the ledger again (uv_now ms), whether a TRY for it is out, and
+	 * whether the wait for another process's slot there was logged */
 	int held[BUCKETS_Q];
 	uint64_t next_at[BUCKETS_Q];
 	bool asking[BUCKETS_Q];
+	bool held_said[BUCKETS_Q];
 
 	struct job *head, *tail; /* head runs when running */
 	int nops;
@@ -110,6 +112,30 @@ bucket_of(const struct discord_idq *q, int shard)
 static void free_job(struct job *j);
 static void run_next(struct discord_idq *q);
 
+/* Says at debug why shard waits for a slot in bucket b (answer i of res):
+ * the spacing since the bucket's last IDENTIFY, each time; another
+ * process's slot, once until the bucket is granted. (A spent budget is
+ * said at warn, by tried.) */
+static void
+waits(struct discord_idq *q, int shard, int b, const struct ledger_result *res, int i)
+{
+	if (res->spent)
+		return;
+	if (!res->held[i]) {
+		log_debug("discord: shard %d may identify in %.1f s (bucket %d: the spacing since "
+		          "its last IDENTIFY)",
+		          shard, (double)res->wait[i] / 1000.0, b);
+		return;
+	}
+	if (q->held_said[b])
+		return;
+	q->held_said[b] = true;
+	log_debug("discord: shard %d waits: another process of the bot holds the identify "
+	          "slot of bucket %d (%s); asked again every %.1f s until its IDENTIFY is "
+	          "written",
+	          shard, b, q->ledger->where, LEDGER_HELD_POLL_MS / 1000.0);
+}
+
 /* A TRY's answer: slots granted, buckets to ask again later, or the
  * budget spent. */
 static void
@@ -127,8 +153,10 @@ tried(struct discord_idq *q, struct job *j)
 		}
 		if (j->res.wait[i] > 0) {
 			q->next_at[b] = now + (uint64_t)j->res.wait[i];
+			waits(q, j->shards[i], b, &j->res, i);
 			continue;
 		}
+		q->held_said[b] = false;
 		/* Granted to the shard asked for, if it still wants it. */
 		for (int k = 0; k < q->nwants; k++) {
 			struct want w = q->wants[k];

@@ -14,8 +14,11 @@
  * spacing, which is what Discord says (session_start_limit's
  * identify_interval_ms when present, else 5000 ms) plus a tenth for the
  * trip, and no slot of another process's outstanding in it (a lease of
- * DISCORD_GW_SLOT_LEASE ms). Within a bucket the lowest shard id goes
- * first, so the buckets start in order, as Discord asks. A slot is used
+ * DISCORD_GW_SLOT_LEASE ms; the bucket is asked for again each
+ * LEDGER_HELD_POLL_MS meanwhile, so that the wait after that process's
+ * IDENTIFY is the spacing). Within a bucket the lowest of this process's
+ * shards goes first, so the buckets start in order, as Discord asks. Why
+ * a shard waits is logged at debug. A slot is used
  * (discord_idq_sent: the IDENTIFY was written) or given back
  * (discord_idq_unused).
  *

@@ -68,7 +68,10 @@ try_buckets(struct ledger_rec *r, const struct ledger_op *op, int64_t now,
 			continue;
 		}
 		if (bk->lease_until > now && strcmp(bk->owner, op->owner) != 0) {
-			res->wait[i] = bk->lease_until - now;
+			res->held[i] = true;
+			res->wait[i] = bk->lease_until - now < LEDGER_HELD_POLL_MS
+			                   ? bk->lease_until - now
+			                   : LEDGER_HELD_POLL_MS;
 		} else if (bk->last != 0 && bk->last + op->interval > now) {
 			res->wait[i] = bk->last + op->interval - now;
 		} else {

@@ -35,6 +35,12 @@
 #define LEDGER_WINDOW_MS   86400000LL /* Discord's budget resets this long after it started */
 #define LEDGER_FILE        "discord-identify.json"
 #define LEDGER_LOCK_FILE   "discord-identify.lock"
+/* A bucket another process holds a slot of (granted, its IDENTIFY not yet
+ * written: a connection's time, well under a second) is asked for again
+ * this often, not when the lease runs out: the IDENTIFY, once written,
+ * sets the spacing to wait, so a hand-over between processes waits that
+ * spacing and no more. */
+#define LEDGER_HELD_POLL_MS 500
 
 struct ledger_bucket {
 	int id;
@@ -81,9 +87,11 @@ struct ledger_op {
 struct ledger_result {
 	int status; /* 0, or -1 with err (the ledger could not be read or written) */
 	char err[256];
-	/* TRY, per bucket asked: 0 granted, else ms to wait (its spacing or
-	 * another's lease) */
+	/* TRY, per bucket asked: 0 granted, else ms to wait (its spacing, or
+	 * while another holds it, LEDGER_HELD_POLL_MS at most) and whether
+	 * another holds it */
 	int64_t wait[LEDGER_TRIES_MAX];
+	bool held[LEDGER_TRIES_MAX];
 	/* TRY: the budget is spent down to the reserve; ms until it resets */
 	bool spent;
 	int64_t reset_in;

@@ -65,7 +65,8 @@ one(enum ledger_kind kind, const char *owner, int bucket, int64_t now)
 }
 
 /* One IDENTIFY per bucket per interval, counted from when it was written;
- * other buckets go at once; a lease of another owner holds its bucket. */
+ * other buckets go at once; a lease of another owner holds its bucket,
+ * which is asked for again soon (LEDGER_HELD_POLL_MS). */
 static void
 spacing_per_bucket(void **unused)
 {
@@ -78,7 +79,8 @@ spacing_per_bucket(void **unused)
 	assert_int_equal(r.wait[1], 0);
 	/* b: bucket 0 is leased by a (not yet written) */
 	r = try_at("b:2", b01, 1, T0 + 100);
-	assert_int_equal(r.wait[0], LEASE - 100);
+	assert_int_equal(r.wait[0], LEDGER_HELD_POLL_MS);
+	assert_true(r.held[0]);
 	one(LEDGER_SENT, "a:1", 0, T0 + 300);
 	r = try_at("b:2", b01, 1, T0 + 400);
 	assert_int_equal(r.wait[0], EVERY - 100); /* from the write at T0 + 300 */
@@ -91,6 +93,44 @@ spacing_per_bucket(void **unused)
 	/* a lease past its time holds nothing */
 	r = try_at("c:3", b01 + 1, 1, T0 + 600 + LEASE);
 	assert_int_equal(r.wait[0], 0);
+}
+
+/* recheck4 F1: a bucket handed from one process to another waits the
+ * spacing after the first one's IDENTIFY, not the first one's lease
+ * (15 s): while the lease is out the bucket is asked for again each
+ * LEDGER_HELD_POLL_MS (or when the lease ends, if sooner), and once the
+ * IDENTIFY is written, the wait is what is left of the spacing. Never
+ * sooner than the spacing. */
+static void
+a_hand_over_waits_the_spacing(void **unused)
+{
+	const int b0[] = {0};
+	struct ledger_result r;
+	int64_t t = T0 + 100, granted = 0;
+
+	memset(&rec, 0, sizeof(rec));
+	assert_int_equal(try_at("a:1", b0, 1, T0).wait[0], 0);
+	/* b asks as its ledger answers tell it to; a writes its IDENTIFY
+	 * 700 ms after its grant. */
+	while (granted == 0) {
+		if (t >= T0 + 700 && rec.b[0].last == 0)
+			one(LEDGER_SENT, "a:1", 0, T0 + 700);
+		r = try_at("b:2", b0, 1, t);
+		assert_true(r.wait[0] <= EVERY);
+		if (r.wait[0] == 0)
+			granted = t;
+		else if (t < T0 + 700)
+			assert_true(r.held[0] && r.wait[0] <= LEDGER_HELD_POLL_MS);
+		t += r.wait[0];
+	}
+	assert_int_equal(granted, T0 + 700 + EVERY);
+	/* A lease about to end: asked again when it does. */
+	r = try_at("a:1", b0, 1, granted + 50);
+	assert_true(r.held[0]);
+	assert_int_equal(r.wait[0], LEDGER_HELD_POLL_MS);
+	r = try_at("a:1", b0, 1, granted + LEASE - 200);
+	assert_int_equal(r.wait[0], 200);
+	assert_int_equal(try_at("a:1", b0, 1, granted + LEASE).wait[0], 0);
 }
 
 /* The budget: each slot spends one; the last hundredth is kept back; a
@@ -233,7 +273,8 @@ file_shared(void **unused)
 	assert_int_equal(r.wait[0], 0);
 	snprintf(op.owner, sizeof(op.owner), "b:2");
 	assert_int_equal(b->exec(b, &op, &r), 0);
-	assert_true(r.wait[0] > LEASE - 1000 && r.wait[0] <= LEASE);
+	assert_true(r.held[0]);
+	assert_int_equal(r.wait[0], LEDGER_HELD_POLL_MS);
 	buf_init(&path, 4096);
 	buf_addf(&path, "%s/" LEDGER_FILE, dir);
 	assert_int_equal(stat(buf_str(&path), &st), 0);
@@ -364,6 +405,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(spacing_per_bucket),
+	    cmocka_unit_test(a_hand_over_waits_the_spacing),
 	    cmocka_unit_test(budget),
 	    cmocka_unit_test(limits_merge),
 	    cmocka_unit_test(refusal_kept),
