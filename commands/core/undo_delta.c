@@ -12,6 +12,7 @@
 
 #define BLOCK     8  /* bytes a copy found through the index must match, at least */
 #define HASH_BITS 12 /* the index of next's blocks: 4096 buckets */
+#define SEARCHES  4  /* blocks searched for before the index is built */
 
 uint32_t
 undo_delta_sum(const char *s, size_t len)
@@ -204,6 +205,47 @@ add_lit(struct ops *o, struct run *r, const char *lit, size_t n)
 	ops_add(o, lit, n);
 }
 
+/* The index of next's middle (pre to nend): for each of its 2^bits
+ * buckets, the first place a block of that bucket starts, or -1. Built on
+ * the first lookup that needs it (index_find()). */
+struct index {
+	int32_t *at;
+	unsigned bits;
+	unsigned searches; /* blocks searched for so far without it */
+};
+
+static void
+index_build(struct index *x, const char *next, size_t pre, size_t nend)
+{
+	x->at = xmalloc(sizeof(*x->at) << x->bits);
+	memset(x->at, 0xff, sizeof(*x->at) << x->bits);
+	for (size_t i = nend - BLOCK + 1; i-- > pre;)
+		x->at[block_hash(next + i, x->bits)] = (int32_t)i;
+}
+
+/*
+ * The index's entry for the block at s (the first place in next's middle
+ * of a block in its bucket, or -1). Only an entry where BLOCK bytes or
+ * more match changes what undo_delta_make() writes (a shorter match ends
+ * as literals either way), and none can when the block is nowhere in the
+ * middle: for such a block (one search, cheaper than the index) the answer
+ * is -1 without building it, so a change in place (a value, a word) builds
+ * none. After SEARCHES blocks the index is built (many literals would
+ * search the middle again and again).
+ */
+static int32_t
+index_find(struct index *x, const char *s, const char *next, size_t pre, size_t nend)
+{
+	if (x->at == NULL) {
+		if (x->searches < SEARCHES && memmem(next + pre, nend - pre, s, BLOCK) == NULL) {
+			x->searches++;
+			return -1;
+		}
+		index_build(x, next, pre, nend);
+	}
+	return x->at[block_hash(s, x->bits)];
+}
+
 /*
  * The bytes both encodings start with and end with are one copy each;
  * between them, prev's bytes are found in next through an index of the
@@ -215,30 +257,25 @@ void
 undo_delta_make(const char *prev, size_t plen, const char *next, size_t nlen, struct undo_delta *d)
 {
 	struct ops o = {0};
-	int32_t *index = NULL;
+	struct index x = {NULL, 6, 0};
 	size_t pre = match_len(prev, next, min_size(plen, nlen));
 	size_t suf = match_tail(prev, plen, next, nlen, min_size(plen, nlen) - pre);
 	size_t pend = plen - suf, nend = nlen - suf; /* the middles' ends */
 	size_t j = 0, lit = 0, expect = 0;
 	struct run copy = {0, 0};
-	unsigned bits = 6;
+	bool may_index = nend - pre >= BLOCK && pend - pre >= BLOCK;
 
-	if (nend - pre >= BLOCK && pend - pre >= BLOCK) { /* where each block starts (the first) */
-		while (bits < HASH_BITS && ((size_t)1 << bits) < nend - pre)
-			bits++;
-		index = xmalloc(sizeof(*index) << bits);
-		memset(index, 0xff, sizeof(*index) << bits);
-		for (size_t i = nend - BLOCK + 1; i-- > pre;)
-			index[block_hash(next + i, bits)] = (int32_t)i;
-	}
+	if (may_index) /* the index's size: about one bucket a byte */
+		while (x.bits < HASH_BITS && ((size_t)1 << x.bits) < nend - pre)
+			x.bits++;
 	while (j < pend) {
 		size_t off = 0, n = 0;
 
 		if (expect < nlen)
 			n = match_len(prev + j, next + expect, min_size(pend - j, nlen - expect)),
 			off = expect;
-		if (n < BLOCK && index != NULL && pend - j >= BLOCK) {
-			int32_t at = index[block_hash(prev + j, bits)];
+		if (n < BLOCK && may_index && pend - j >= BLOCK) {
+			int32_t at = index_find(&x, prev + j, next, pre, nend);
 
 			if (at >= 0) {
 				size_t m = match_len(prev + j, next + at,
@@ -267,7 +304,7 @@ undo_delta_make(const char *prev, size_t plen, const char *next, size_t nlen, st
 	if (suf > 0)
 		add_copy(&o, &copy, nend, suf);
 	add_lit(&o, &copy, "", 0);
-	free(index);
+	free(x.at);
 	finish(d, &o, next, nlen);
 }
 

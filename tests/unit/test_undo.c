@@ -609,6 +609,97 @@ delta_bytes_stay_the_same(void **unused)
 	assert_int_equal(digest, 0x6a6af10bu);
 }
 
+/* The same for edits that move text, where the delta finds prev's bytes in
+ * next through its index of next's blocks (pinned from the code that built
+ * that index before every delta): texts of entries drawn from a few (so
+ * blocks repeat and share buckets), of up to 4,000 bytes (every index
+ * size), and next made from prev by dropping its first entries and
+ * appending others (a full Tension history), swapping two entries, or
+ * changing bytes in place, alone or together. */
+static void
+delta_bytes_stay_the_same_when_text_moves(void **unused)
+{
+	static const char *const entry[] = {
+	    "{\"kind\":\"adjust\",\"from\":4,\"to\":5,\"amount\":1,\"reason\":\"door\"}",
+	    "{\"kind\":\"set\",\"from\":5,\"to\":9,\"amount\":4}",
+	    "{\"kind\":\"reset\",\"from\":9,\"to\":1}",
+	    "abcdefgh",
+	    "{\"kind\":\"adjust\",\"from\":1,\"to\":2,\"amount\":1,\"reason\":\"noise\"}",
+	    "0123",
+	};
+	static char prev[4400], next[4800];
+	size_t nentries = sizeof(entry) / sizeof(entry[0]);
+	unsigned seed = 7;
+	uint32_t digest = 2166136261u;
+
+	(void)unused;
+	for (int round = 0; round < 1500; round++) {
+		size_t plen = 0, nlen = 0, k, pick[80], len[80], how;
+		struct undo_delta dl;
+
+		seed = seed * 1103515245u + 12345u;
+		k = (seed >> 8) % 80 + 1;
+		for (size_t i = 0; i < k; i++) {
+			seed = seed * 1103515245u + 12345u;
+			pick[i] = (seed >> 16) % nentries;
+			len[i] = strlen(entry[pick[i]]);
+			memcpy(prev + plen, entry[pick[i]], len[i]);
+			plen += len[i];
+		}
+		seed = seed * 1103515245u + 12345u;
+		how = (seed >> 8) % 8;
+		if (how & 1) { /* the first entries dropped, others appended */
+			size_t drop = (seed >> 12) % 3 < k ? (seed >> 12) % 3 : 0, off = 0;
+
+			for (size_t i = 0; i < drop; i++)
+				off += len[i];
+			memcpy(next, prev + off, plen - off);
+			nlen = plen - off;
+			for (size_t i = 0; i <= (seed >> 16) % 3; i++) {
+				memcpy(next + nlen, entry[(i + (size_t)round) % nentries],
+				       strlen(entry[(i + (size_t)round) % nentries]));
+				nlen += strlen(entry[(i + (size_t)round) % nentries]);
+			}
+		} else {
+			memcpy(next, prev, plen);
+			nlen = plen;
+		}
+		if ((how & 2) && k >= 2) { /* two entries swapped, of prev's order */
+			size_t a = (seed >> 4) % k, b = (seed >> 20) % k, oa = 0, ob = 0;
+
+			if (a > b) {
+				size_t t = a;
+
+				a = b;
+				b = t;
+			}
+			for (size_t i = 0; i < a; i++)
+				oa += len[i];
+			for (size_t i = 0; i < b; i++)
+				ob += len[i];
+			if (a != b && ob + len[b] <= nlen) {
+				char tmp[4800];
+				size_t mid = ob - oa - len[a];
+
+				memcpy(tmp, next + oa, ob + len[b] - oa);
+				memcpy(next + oa, tmp + (ob - oa), len[b]);
+				memcpy(next + oa + len[b], tmp + len[a], mid);
+				memcpy(next + oa + len[b] + mid, tmp, len[a]);
+			}
+		}
+		if ((how & 4) && nlen > 0) /* bytes changed in place */
+			for (int i = 0; i < 3; i++) {
+				seed = seed * 1103515245u + 12345u;
+				next[(seed >> 8) % nlen] = (char)('A' + (seed >> 20) % 26);
+			}
+		undo_delta_make(prev, plen, next, nlen, &dl);
+		digest = fnv1a(dl.ops, dl.ops_len, digest);
+		digest = fnv1a(&(uint32_t){(uint32_t)dl.ops_len}, 4, digest);
+		undo_delta_free(&dl);
+	}
+	assert_int_equal(digest, 0xa3312238u);
+}
+
 /* The saved history, byte for byte, as the code wrote it before its
  * texts were walked once a step (pinned: length and FNV-1a sum): steps of
  * two makers, quotes and a backslash in what was typed, a step made behind
@@ -797,6 +888,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(delta_for_another_state_is_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(memory_follows_content, setup, teardown),
 	    cmocka_unit_test(delta_bytes_stay_the_same),
+	    cmocka_unit_test(delta_bytes_stay_the_same_when_text_moves),
 	    cmocka_unit_test_setup_teardown(history_bytes_stay_the_same, setup, teardown),
 	    cmocka_unit_test(delta_round_trips_on_random_edits),
 	};
