@@ -24,6 +24,7 @@
 #include "bot/store/persist_opts.h"
 #include "rules/base/json.h"
 #include "rules/base/mem.h"
+#include "rules/base/textsafe.h"
 
 static void
 usage(FILE *f)
@@ -73,13 +74,17 @@ usage(FILE *f)
 	        DELVER_CONFIG_PATH);
 }
 
+/* A word of the command line as a refusal quotes it, in got (200 bytes):
+ * an invisible or bidi character named, never written to the terminal. */
+#define QUOTED(word, got) textsafe_quoted((got), sizeof(got), (word), strlen(word), 80)
+
 /* An unknown option or one missing its value (getopt returned ch, '?' or
  * ':', for the word arg): one error line ending with the exit status, 2,
  * which it returns. */
 static int
 bad_option(int ch, const char *arg)
 {
-	char shortopt[3] = {'-', (char)optopt, '\0'};
+	char shortopt[3] = {'-', (char)optopt, '\0'}, got[200];
 
 	/* A short option (optopt, below 256: the long ones' values are
 	 * higher, or 0) may sit inside a cluster like -Vq. */
@@ -88,8 +93,8 @@ bad_option(int ch, const char *arg)
 	if (ch == ':')
 		return app_exit_error(APP_EXIT_USAGE,
 		                      "%s needs a value; delver --help lists the options", arg);
-	return app_exit_error(APP_EXIT_USAGE,
-	                      "unknown option '%s'; delver --help lists the options", arg);
+	return app_exit_error(APP_EXIT_USAGE, "unknown option %s; delver --help lists the options",
+	                      QUOTED(arg, got));
 }
 
 /* An option's value is wrong: one line ending with the exit status for a
@@ -197,7 +202,7 @@ main(int argc, char **argv)
 	struct app_opts o = {
 	    .color = "auto", .log_level = -1, .shard = -1, .fsync = -1, .evict_after = -1};
 	struct persist_opts po;
-	char perr[256], user[NAME_MAX_LEN], channel[NAME_MAX_LEN];
+	char perr[256], user[NAME_MAX_LEN], channel[NAME_MAX_LEN], got[200];
 	int idx;
 	bool check = false;
 	const char *restore = NULL;
@@ -241,8 +246,8 @@ main(int argc, char **argv)
 		case ARG_COLOR:
 			if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "always") != 0 &&
 			    strcmp(optarg, "never") != 0)
-				bad_value("--color must be auto, always or never (got '%s')",
-				          optarg);
+				bad_value("--color must be auto, always or never (got %s)",
+				          QUOTED(optarg, got));
 			o.color = optarg;
 			break;
 		case ARG_SEED:
@@ -250,23 +255,21 @@ main(int argc, char **argv)
 			if (*optarg < '0' || *optarg > '9' ||
 			    (o.seed = strtoull(optarg, &end, 10), *end != '\0') || errno == ERANGE)
 				bad_value("--seed must be a whole number from 0 to %" PRIu64
-				          " (got '%s')",
-				          UINT64_MAX, optarg);
+				          " (got %s)",
+				          UINT64_MAX, QUOTED(optarg, got));
 			o.seeded = true;
 			break;
 		case ARG_SHARD:
 			v = parse_count(optarg, 65534);
 			if (v < 0)
-				bad_value(
-				    "--shard must be a whole number from 0 to 65534 (got '%s')",
-				    optarg);
+				bad_value("--shard must be a whole number from 0 to 65534 (got %s)",
+				          QUOTED(optarg, got));
 			o.shard = (int)v;
 			break;
 		case ARG_LOG_LEVEL:
 			if (log_parse_level(optarg, &lvl) < 0)
-				bad_value(
-				    "--log-level must be error, warn, info or debug (got '%s')",
-				    optarg);
+				bad_value("--log-level must be error, warn, info or debug (got %s)",
+				          QUOTED(optarg, got));
 			o.log_level = (int)lvl;
 			log_set_level(lvl);
 			break;
@@ -283,7 +286,8 @@ main(int argc, char **argv)
 			/* Where credential:NAME secrets are read, as systemd says it
 			 * to a service (config_secret.h). */
 			if (*optarg == '\0' || setenv("CREDENTIALS_DIRECTORY", optarg, 1) != 0)
-				bad_value("--credentials-dir needs a directory (got '%s')", optarg);
+				bad_value("--credentials-dir needs a directory (got %s)",
+				          QUOTED(optarg, got));
 			break;
 		case 'V':
 		case 'h':
@@ -295,8 +299,8 @@ main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return app_exit_error(APP_EXIT_USAGE,
-		                      "unexpected argument '%s'; delver --help lists the options",
-		                      argv[optind]);
+		                      "unexpected argument %s; delver --help lists the options",
+		                      QUOTED(argv[optind], got));
 	if (print == 'h') {
 		usage(stdout);
 		return 0;

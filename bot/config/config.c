@@ -12,6 +12,8 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -27,7 +29,9 @@
 #include "bot/config/config_set.h"
 #include "bot/config/config_value.h"
 #include "commands/core/registry.h"
+#include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/base/textsafe.h"
 
 #define LINE_BYTES 1024 /* longer lines are refused before inih sees them */
 
@@ -47,6 +51,17 @@ config__fail(struct parser *p, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
+	/* A name quoted raw (the file's, a key's) may still hold a bidi
+	 * control or an invisible character: never written (values name
+	 * theirs, config__shown()) */
+	if (!textsafe_ok(p->err, strlen(p->err))) {
+		struct buf b;
+
+		buf_init(&b, p->errlen - 1);
+		textsafe_clean(&b, p->err, strlen(p->err));
+		snprintf(p->err, p->errlen, "%s", buf_str(&b));
+		buf_free(&b);
+	}
 }
 
 static int
@@ -54,7 +69,7 @@ on_value(void *user, const char *section, const char *name, const char *value)
 {
 	struct parser *p = user;
 	const struct key *k;
-	char keys[400];
+	char keys[400], shown[CONFIG_SHOWN_MAX];
 	size_t used = 0;
 	int i;
 
@@ -111,12 +126,13 @@ on_value(void *user, const char *section, const char *name, const char *value)
 			for (size_t j = 0; j < p->cur->kind->nkeys; j++)
 				names[j] = p->cur->kind->keys[j].name;
 			best = registry_suggest(name, names, p->cur->kind->nkeys);
+			config__shown(name, shown, sizeof(shown));
 			if (best != NULL)
-				config__fail(p, p->line, "[%s] has no key '%s'; did you mean %s?",
-				             p->cur->name, name, best);
+				config__fail(p, p->line, "[%s] has no key %s; did you mean %s?",
+				             p->cur->name, shown, best);
 			else
-				config__fail(p, p->line, "[%s] has no key '%s'; its keys are %s",
-				             p->cur->name, name, keys);
+				config__fail(p, p->line, "[%s] has no key %s; its keys are %s",
+				             p->cur->name, shown, keys);
 			free(names);
 		}
 		return 0;
@@ -174,11 +190,20 @@ open_section(struct parser *p, const char *name)
 			return;
 		}
 	} else {
-		config__fail(
-		    p, p->line,
-		    "unknown section [%s]; sections are [bot], [discord], [irc.<network>], "
-		    "[store] and [console]",
-		    name);
+		uint32_t cp;
+		char shown[CONFIG_SHOWN_MAX];
+
+		/* [bot<U+200B>] shown as [bot] would read as a right name */
+		if (textsafe_invisible_find(name, strlen(name), &cp) < strlen(name))
+			config__fail(p, p->line,
+			             "unknown section %s; sections are [bot], [discord], "
+			             "[irc.<network>], [store] and [console]",
+			             config__shown(name, shown, sizeof(shown)));
+		else
+			config__fail(p, p->line,
+			             "unknown section [%s]; sections are [bot], [discord], "
+			             "[irc.<network>], [store] and [console]",
+			             name);
 		return;
 	}
 	for (size_t i = 0; i < p->nsects; i++) {

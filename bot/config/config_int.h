@@ -40,6 +40,15 @@ struct parser {
 	int shard_id_line; /* [discord] shards was written shard_id, its older name, here */
 };
 
+/* A bad value (or a name) as a message quotes it, quotes included, in out
+ * (CONFIG_SHOWN_MAX bytes): cut at SHOW_BYTES bytes on a character, with
+ * an invisible or bidi character named, never written (a U+202E would turn
+ * the rest of the line around on a terminal), as textsafe_quote() quotes;
+ * "bytes that are not UTF-8" for such. Returns out or that text. */
+#define SHOW_BYTES       80
+#define CONFIG_SHOWN_MAX (SHOW_BYTES + 80)
+const char *config__shown(const char *v, char *out, size_t outlen);
+
 /* Records the first error, at line, with the file's name in front. */
 void config__fail(struct parser *p, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

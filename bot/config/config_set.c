@@ -10,24 +10,23 @@
 #include "bot/config/config_value.h"
 #include "commands/core/reply.h"
 #include "rules/base/mem.h"
+#include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
-#define SHOW_BYTES 80 /* of a bad value quoted in a message */
-
-/* A bad value as quoted in a message: cut at SHOW_BYTES, on a character. */
-static const char *
-shown(const char *v, char *out, size_t outlen)
+const char *
+config__shown(const char *v, char *out, size_t outlen)
 {
+	char cut[SHOW_BYTES + 4];
 	size_t n = strlen(v);
 
 	if (!utf8_valid(v, n))
 		return "bytes that are not UTF-8";
-	if (n <= SHOW_BYTES) {
-		snprintf(out, outlen, "%s", v);
-		return out;
+	if (n > SHOW_BYTES) {
+		snprintf(cut, sizeof(cut), "%.*s...", (int)utf8_cut(v, n, SHOW_BYTES), v);
+		v = cut;
+		n = strlen(cut);
 	}
-	snprintf(out, outlen, "%.*s...", (int)utf8_cut(v, n, SHOW_BYTES), v);
-	return out;
+	return textsafe_quoted(out, outlen, v, n, n);
 }
 
 /* "a, b or c" from a NULL-terminated list. */
@@ -69,13 +68,15 @@ set_list(struct parser *p, void *base, const struct key *k, const char *v)
 {
 	char **items = str_at(base, k);
 	size_t *count = (size_t *)((char *)base + k->count_off);
-	char *copy = xmalloc(strlen(v) + 1), *words[CONFIG_CHANNELS_MAX + 1], show[SHOW_BYTES + 8];
+	char *copy = xmalloc(strlen(v) + 1), *words[CONFIG_CHANNELS_MAX + 1],
+	     show[CONFIG_SHOWN_MAX];
 	int n = config_value_split(v, copy, words, (size_t)k->max + 1);
 
 	for (int i = 0; i < n; i++) {
 		if (!k->valid(words[i])) {
-			config__fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name,
-			             k->name, k->allowed, shown(words[i], show, sizeof(show)));
+			config__fail(p, p->line, "[%s] %s must be %s (got %s)", p->cur->name,
+			             k->name, k->allowed,
+			             config__shown(words[i], show, sizeof(show)));
 			free(copy);
 			return -1;
 		}
@@ -115,7 +116,7 @@ set_channels(struct parser *p, void *base, const struct key *k, const char *v)
 	size_t *count = (size_t *)((char *)base + k->count_off);
 	char *copy = xmalloc(strlen(v) + 1), *words[CONFIG_CHANNELS_MAX + 1],
 	     *key[CONFIG_CHANNELS_MAX + 1];
-	char show[SHOW_BYTES + 8];
+	char show[CONFIG_SHOWN_MAX];
 	int n = config_value_split(v, copy, words, (size_t)k->max + 1), r = -1;
 
 	for (int i = 0; i < n; i++) {
@@ -127,8 +128,9 @@ set_channels(struct parser *p, void *base, const struct key *k, const char *v)
 			key[i] = colon + 1;
 		}
 		if (!k->valid(words[i])) {
-			config__fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name,
-			             k->name, k->allowed, shown(words[i], show, sizeof(show)));
+			config__fail(p, p->line, "[%s] %s must be %s (got %s)", p->cur->name,
+			             k->name, k->allowed,
+			             config__shown(words[i], show, sizeof(show)));
 			goto out;
 		}
 		if (key[i] != NULL && !config_value_chankey(key[i])) {
@@ -167,7 +169,7 @@ int
 config_set_value(struct parser *p, const struct key *k, const char *v)
 {
 	void *base = p->cur->base;
-	char what[160], show[SHOW_BYTES + 8];
+	char what[160], show[CONFIG_SHOWN_MAX];
 	long long i;
 	bool b;
 	int c;
@@ -194,9 +196,9 @@ config_set_value(struct parser *p, const struct key *k, const char *v)
 			return 0;
 		}
 		if (config_value_int(v, k->min, k->max, &i) < 0) {
-			config__fail(p, p->line, "[%s] %s must be %s from %lld to %lld (got '%s')",
+			config__fail(p, p->line, "[%s] %s must be %s from %lld to %lld (got %s)",
 			             p->cur->name, k->name, k->allowed, k->min, k->max,
-			             shown(v, show, sizeof(show)));
+			             config__shown(v, show, sizeof(show)));
 			return -1;
 		}
 		*(int *)((char *)base + k->off) = (int)i;
@@ -207,8 +209,8 @@ config_set_value(struct parser *p, const struct key *k, const char *v)
 		return 0;
 	case KEY_BOOL:
 		if (config_value_bool(v, &b) < 0) {
-			config__fail(p, p->line, "[%s] %s must be yes or no (got '%s')",
-			             p->cur->name, k->name, shown(v, show, sizeof(show)));
+			config__fail(p, p->line, "[%s] %s must be yes or no (got %s)", p->cur->name,
+			             k->name, config__shown(v, show, sizeof(show)));
 			return -1;
 		}
 		*(bool *)((char *)base + k->off) = b;
@@ -217,8 +219,8 @@ config_set_value(struct parser *p, const struct key *k, const char *v)
 		c = config_value_choice(v, k->choices);
 		if (c < 0) {
 			join_choices(k->choices, what, sizeof(what));
-			config__fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name,
-			             k->name, what, shown(v, show, sizeof(show)));
+			config__fail(p, p->line, "[%s] %s must be %s (got %s)", p->cur->name,
+			             k->name, what, config__shown(v, show, sizeof(show)));
 			return -1;
 		}
 		*(int *)((char *)base + k->off) = c;
@@ -230,9 +232,9 @@ config_set_value(struct parser *p, const struct key *k, const char *v)
 	case KEY_RANGE:
 		if (config_value_range(v, k->min, k->max, (int *)((char *)base + k->off),
 		                       (int *)((char *)base + k->aux_off)) < 0) {
-			config__fail(p, p->line, "[%s] %s must be %s, from %lld to %lld (got '%s')",
+			config__fail(p, p->line, "[%s] %s must be %s, from %lld to %lld (got %s)",
 			             p->cur->name, k->name, k->allowed, k->min, k->max,
-			             shown(v, show, sizeof(show)));
+			             config__shown(v, show, sizeof(show)));
 			return -1;
 		}
 		return 0;
@@ -249,7 +251,7 @@ config_set_value(struct parser *p, const struct key *k, const char *v)
 		config__fail(p, p->line, "[%s] %s must be %s (the value is not shown)",
 		             p->cur->name, k->name, k->allowed);
 	else
-		config__fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name,
-		             k->allowed, shown(v, show, sizeof(show)));
+		config__fail(p, p->line, "[%s] %s must be %s (got %s)", p->cur->name, k->name,
+		             k->allowed, config__shown(v, show, sizeof(show)));
 	return -1;
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/base/textsafe.h"
+
 void
 persist_opts_default(struct persist_opts *o)
 {
@@ -37,6 +39,11 @@ int
 persist_opts_parse(struct persist_opts *o, const char *name, const char *value, char *err,
                    size_t errlen)
 {
+	/* the value as a refusal quotes it: an invisible or bidi character
+	 * named, never written */
+	char got[200];
+
+	textsafe_quoted(got, sizeof(got), value, strlen(value), 80);
 	if (strcmp(name, "state-dir") == 0) {
 		if (*value == '\0') {
 			snprintf(err, errlen, "--state-dir needs a directory name");
@@ -51,16 +58,16 @@ persist_opts_parse(struct persist_opts *o, const char *name, const char *value, 
 		else if (strcmp(value, "no") == 0)
 			o->fsync = FSYNC_NO;
 		else {
-			snprintf(err, errlen, "--fsync must be always, everysec or no (got '%s')",
-			         value);
+			snprintf(err, errlen, "--fsync must be always, everysec or no (got %s)",
+			         got);
 			return -1;
 		}
 	} else if (strcmp(name, "snapshot-interval") == 0) {
 		if (parse_seconds(value, 1, 86400, &o->snapshot_interval) < 0) {
 			snprintf(err, errlen,
 			         "--snapshot-interval must be a whole number of seconds from 1 to "
-			         "86400 (got '%s')",
-			         value);
+			         "86400 (got %s)",
+			         got);
 			return -1;
 		}
 	} else if (strcmp(name, "evict-after") == 0) {
@@ -68,8 +75,8 @@ persist_opts_parse(struct persist_opts *o, const char *name, const char *value, 
 			snprintf(
 			    err, errlen,
 			    "--evict-after must be a whole number of seconds from 0 (never) to "
-			    "31536000 (got '%s')",
-			    value);
+			    "31536000 (got %s)",
+			    got);
 			return -1;
 		}
 	} else {

@@ -176,3 +176,15 @@ textsafe_quote(struct buf *b, const char *s, size_t n, size_t max)
 	buf_addf(b, " with %s at column %zu", name, 1 + utf8_count(s, off));
 	return true;
 }
+
+const char *
+textsafe_quoted(char *out, size_t size, const char *s, size_t n, size_t max)
+{
+	struct buf b;
+
+	buf_init(&b, (max < n ? max : n) + 2 * TEXTSAFE_NAME_MAX);
+	textsafe_quote(&b, s, n, max);
+	utf8_copy(out, size, buf_str(&b));
+	buf_free(&b);
+	return out;
+}

@@ -70,4 +70,8 @@ void textsafe_invisible_name(char *dst, size_t size, uint32_t cp, bool article);
  */
 bool textsafe_quote(struct buf *b, const char *s, size_t n, size_t max);
 
+/* The same quote written into out (size bytes, cut short on a character
+ * when it does not fit); returns out. For a message made with printf. */
+const char *textsafe_quoted(char *out, size_t size, const char *s, size_t n, size_t max);
+
 #endif

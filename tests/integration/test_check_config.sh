@@ -160,6 +160,12 @@ check user-colon 2 "error: --user NAME: a name is 1 to 63 bytes of UTF-8 with no
 	--user a:b
 check seed-negative 2 "error: --seed must be a whole number from 0 to 18446744073709551615 (got '-1')$status2" \
 	--seed -1
+# recheck5 F12: an invisible or bidi character is named, never written raw
+# (a U+202E would turn the rest of the line around on the terminal).
+check seed-invisible 2 "error: --seed must be a whole number from 0 to 18446744073709551615 (got '12' with an invisible character U+200B at column 2)$status2" \
+	--seed "$(printf '1\342\200\2132')"
+check color-bidi 2 "error: --color must be auto, always or never (got 'always' with an invisible character U+202E at column 3)$status2" \
+	--color "$(printf 'al\342\200\256ways')"
 
 printf '[bot]\nfsync always\n' > t.conf
 check syntax 3 "error: t.conf:2: expected 'key = value', a [section] header or a comment"

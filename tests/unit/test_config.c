@@ -382,6 +382,33 @@ test_too_many_list_items(void **state)
 	        "t.conf:3: [irc.n] alt_nicks may list at most 4");
 }
 
+/* recheck5 F12: a value, key or section holding an invisible or bidi
+ * character was quoted raw: it read as a right value ("got 'no'") and a
+ * U+202E turned the rest of the line around on a terminal. It is named,
+ * never written. */
+static void
+test_invisible_characters_named(void **state)
+{
+	(void)state;
+	refused("[console]\nenabled = no\xe2\x80\x8b\n",
+	        "t.conf:2: [console] enabled must be yes or no (got 'no' with an invisible "
+	        "character U+200B at column 3)");
+	refused("[bot]\nsnapshot_interval = 6\xe2\x80\x8b"
+	        "0\n",
+	        "t.conf:2: [bot] snapshot_interval must be a whole number of seconds from 1 to "
+	        "86400 (got '60' with an invisible character U+200B at column 2)");
+	refused("[bot]\nfsync = al\xe2\x80\xaeways\n",
+	        "t.conf:2: [bot] fsync must be everysec, always or no (got 'always' with an "
+	        "invisible character U+202E at column 3)");
+	refused("[bot]\nfs\xe2\x80\xaeync = always\n",
+	        "t.conf:2: [bot] has no key 'fsync' with an invisible character U+202E at column "
+	        "3; its keys are state_dir, snapshot_interval, snapshot_keep, fsync, evict_after, "
+	        "log_level, gm_role");
+	refused("[b\xe2\x80\x8bot]\n",
+	        "t.conf:1: unknown section 'bot' with an invisible character U+200B at column 2; "
+	        "sections are [bot], [discord], [irc.<network>], [store] and [console]");
+}
+
 static void
 test_unknown_key(void **state)
 {
@@ -615,6 +642,7 @@ main(void)
 	    cmocka_unit_test(test_bad_source_is_not_echoed),
 	    cmocka_unit_test(test_missing_file),
 	    cmocka_unit_test(test_values),
+	    cmocka_unit_test(test_invisible_characters_named),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

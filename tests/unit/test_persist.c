@@ -3660,6 +3660,11 @@ test_options_from_the_command_line(void **state)
 	assert_int_equal(o.fsync, FSYNC_ALWAYS);
 	assert_int_equal(persist_opts_parse(&o, "fsync", "sometimes", err, sizeof(err)), -1);
 	assert_string_equal(err, "--fsync must be always, everysec or no (got 'sometimes')");
+	/* recheck5 F12: an invisible or bidi character is named, never written */
+	assert_int_equal(persist_opts_parse(&o, "fsync", "al\xe2\x80\xaeways", err, sizeof(err)),
+	                 -1);
+	assert_string_equal(err, "--fsync must be always, everysec or no (got 'always' with an "
+	                         "invisible character U+202E at column 3)");
 	assert_int_equal(persist_opts_parse(&o, "snapshot-interval", "0", err, sizeof(err)), -1);
 	assert_string_equal(err, "--snapshot-interval must be a whole number of seconds from 1 "
 	                         "to 86400 (got '0')");

@@ -76,9 +76,22 @@ refused_values_are_quoted(void **unused)
 	quote("no\xe2\x80\x8b", 40, "'no' with an invisible character U+200B at column 3", true);
 	quote("al\xe2\x80\xaeways", 40, "'always' with an invisible character U+202E at column 3",
 	      true);
-	quote("\xc3\xa9t\xc3\xa9\xe2\x80\x8b", 2, "'\xc3\xa9' with an invisible character U+200B at column 4",
-	      true);
+	quote("\xc3\xa9t\xc3\xa9\xe2\x80\x8b", 2,
+	      "'\xc3\xa9' with an invisible character U+200B at column 4", true);
 	quote("a\tb", 40, "'a b'", false);
+}
+
+/* The same quote for printf, cut on a character when out is short. */
+static void
+quoted_for_printf(void **unused)
+{
+	char out[64], small[8];
+	const char *v = "no\xe2\x80\x8b";
+
+	assert_ptr_equal(textsafe_quoted(out, sizeof(out), v, strlen(v), 80), out);
+	assert_string_equal(out, "'no' with an invisible character U+200B at column 3");
+	textsafe_quoted(small, sizeof(small), "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 8, 80);
+	assert_string_equal(small, "'\xc3\xa9\xc3\xa9\xc3\xa9");
 }
 
 int
@@ -88,6 +101,7 @@ main(void)
 	    cmocka_unit_test(invisible_characters_are_found),
 	    cmocka_unit_test(invisible_characters_are_named),
 	    cmocka_unit_test(refused_values_are_quoted),
+	    cmocka_unit_test(quoted_for_printf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
