@@ -92,6 +92,15 @@ got_value(struct buf *b, const char *v)
 	textsafe_quote(b, v, strlen(v), 40);
 }
 
+/* The name v (a command's, a subcommand's) as a refusal quotes it, in q
+ * (size bytes): cut at 40 bytes, with an invisible character named, so
+ * "r<U+200B>oll" is not refused as 'roll'. */
+static const char *
+quoted(const char *v, char *q, size_t size)
+{
+	return textsafe_quoted(q, size, v, strlen(v), 40);
+}
+
 /* Whether s holds a numeral that is not one of the digits 0 to 9: another
  * script's digit (fullwidth "３", Arabic-Indic "٣"), a Roman numeral "Ⅲ",
  * a superscript "³". */
@@ -391,11 +400,11 @@ select_subs(struct invocation *inv, struct token *tok, size_t ntok, size_t *used
 
 			inv->cmd = c;
 			if (*used < ntok) {
-				char dym[200];
+				char dym[200], q[120];
 
 				suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
-				snprintf(what, sizeof(what), "unknown subcommand '%.40s'%s",
-				         tok[*used].unq, dym);
+				snprintf(what, sizeof(what), "unknown subcommand %s%s",
+				         quoted(tok[*used].unq, q, sizeof(q)), dym);
 			} else
 				snprintf(what, sizeof(what), "a subcommand is needed");
 			usage_error(inv, out, what);
@@ -418,11 +427,12 @@ registry_parse_select(struct invocation *inv, const char *const *names, struct r
 		const struct command *s = find_sub(c, names[k]);
 
 		if (s == NULL) {
-			char what[300], dym[200];
+			char what[300], dym[200], q[120];
 
 			inv->cmd = c;
 			suggest_sub(c, names[k], dym, sizeof(dym));
-			snprintf(what, sizeof(what), "unknown subcommand '%.40s'%s", names[k], dym);
+			snprintf(what, sizeof(what), "unknown subcommand %s%s",
+			         quoted(names[k], q, sizeof(q)), dym);
 			usage_error(inv, out, what);
 			return -1;
 		}
@@ -845,7 +855,7 @@ registry_parse_in(const struct command *const *table, const char *line, size_t l
                   struct invocation *inv, struct reply *out)
 {
 	struct token tok[MAX_TOKENS];
-	char store[CMD_LINE_MAX + MAX_TOKENS];
+	char store[CMD_LINE_MAX + MAX_TOKENS], q[120];
 	size_t ntok = 0, used = 1;
 	const char *hash;
 	int r = -1;
@@ -870,7 +880,7 @@ registry_parse_in(const struct command *const *table, const char *line, size_t l
 	}
 	inv->path[0] = registry_find_in(table, tok[0].unq, strlen(tok[0].unq));
 	if (inv->path[0] == NULL) {
-		reply_error(out, "Unknown command '%.40s'", tok[0].unq);
+		reply_error(out, "Unknown command %s", quoted(tok[0].unq, q, sizeof(q)));
 		if (!registry_unknown_add(table, tok[0].unq, strlen(tok[0].unq),
 		                          inv->from != NULL && inv->from->platform != NULL &&
 		                              strcmp(inv->from->platform, "console") == 0,

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "commands/core/registry.h"
+#include "rules/base/textsafe.h"
 
 /* Appends s to dst (size bytes) from at, cut as snprintf cuts, and returns
  * the new length: the command list is written without printf, which was
@@ -200,12 +201,14 @@ no_such(const struct command *const *path, size_t d, const char *topic, size_t l
 {
 	const struct command *c = d > 0 ? path[d - 1] : NULL;
 	const char *cands[32];
-	char word[41], name[80];
+	char word[41], name[80], quoted[120];
 	size_t n = 0;
 
 	snprintf(word, sizeof(word), "%.*s", (int)(len < 40 ? len : 40), topic);
+	/* "<U+200B>roll" quoted as 'roll' would deny the command it lists */
+	textsafe_quoted(quoted, sizeof(quoted), topic, len, 40);
 	if (c == NULL) {
-		reply_error(out, "There is no command '%s'", word);
+		reply_error(out, "There is no command %s", quoted);
 		if (!registry_unknown_add(command_table, word, strlen(word), console, out))
 			reply_add(out, RS_BAD, ".");
 		return;
@@ -214,12 +217,12 @@ no_such(const struct command *const *path, size_t d, const char *topic, size_t l
 	if (c->subs == NULL && c->topics != NULL && c->topics[0].name != NULL) {
 		for (const struct help_topic *t = c->topics; t->name != NULL && n < 32; t++)
 			cands[n++] = t->name;
-		reply_error(out, "There is no topic '%s' in the help on ", word);
+		reply_error(out, "There is no topic %s in the help on ", quoted);
 		reply_cmd(out, RS_BAD, name, NULL);
 		closest_of(word, name, cands, n, true, out);
 		return;
 	}
-	reply_error(out, "There is no subcommand '%s' of ", word);
+	reply_error(out, "There is no subcommand %s of ", quoted);
 	reply_cmd(out, RS_BAD, name, NULL);
 	if (c->subs == NULL) {
 		reply_add(out, RS_BAD, ", which has none; ");

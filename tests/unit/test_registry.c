@@ -604,6 +604,50 @@ roll_label_cannot_reorder_the_total(void **state)
 	tfree(d);
 }
 
+/* recheck4 F3: "/help <U+200B>roll" said there is no command 'roll', then
+ * listed roll; a command, subcommand or help topic name holding an
+ * invisible character is refused naming it. */
+static void
+invisible_character_in_a_name(void **state)
+{
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)}, false);
+	struct reply *out = reply_new();
+	static const char *const commands =
+	    "; the commands are roll, gmroll, gm, tension, table, fungeon, thwacko, xp, hazard, "
+	    "turn, light, rest, wander, surprise, procedure, safe, panel, vendor, bargain, "
+	    "encumbrance, save, saved, log, settings, undo, help";
+	char want[600];
+
+	(void)state;
+	run(d, "alice", false, "/help \xe2\x80\x8broll", out);
+	snprintf(want, sizeof(want),
+	         "There is no command 'roll' with an invisible character U+200B at column 1%s.",
+	         commands);
+	assert_string_equal(reply_error_text(out), want);
+	run(d, "alice", false, "/r\xe2\x80\xaeoll 1d6", out);
+	snprintf(want, sizeof(want),
+	         "Unknown command 'roll' with an invisible character U+202E at column 2%s (try "
+	         "/help).",
+	         commands);
+	assert_string_equal(reply_error_text(out), want);
+	run(d, "alice", false, "/help roll ma\xe2\x80\x8brks", out);
+	assert_string_equal(
+	    reply_error_text(out),
+	    "There is no topic 'marks' with an invisible character U+200B at "
+	    "column 3 in the help on /roll; its topics are notation, marks, rulings "
+	    "and limits.");
+	run(d, "alice", false,
+	    "/light a\xe2\x80\x8b"
+	    "dd torch",
+	    out);
+	assert_string_equal(reply_error_text(out),
+	                    "Unknown subcommand 'add' with an invisible character U+200B at column "
+	                    "2; usage: /light <list|add|out|flicker|low|refill>");
+	reply_free(out);
+	tfree(d);
+}
+
 /* On the console an unknown name may be a slip for one of the console's
  * own lines (as, channel, quit), and the list of commands names them;
  * elsewhere they are neither guessed nor listed. */
@@ -1290,6 +1334,7 @@ main(void)
 	    cmocka_unit_test(f9_the_start_of_a_word_is_suggested),
 	    cmocka_unit_test(quoted_rest_is_its_text),
 	    cmocka_unit_test(console_lines_in_unknown),
+	    cmocka_unit_test(invisible_character_in_a_name),
 	    cmocka_unit_test(advantage_and_naturals),
 	    cmocka_unit_test(roll_log_and_settings),
 	    cmocka_unit_test(saved_rolls),
