@@ -84,12 +84,13 @@ text_column(const char *s, const char *p)
 
 /* Appends " (got 'V'" to b, as textsafe_quote() quotes V (cut at 40
  * bytes, naming an invisible character in it), so the quote never reads
- * as a right value. The caller closes the bracket. */
-static void
+ * as a right value; returns whether it named one. The caller closes the
+ * bracket. */
+static bool
 got_value(struct buf *b, const char *v)
 {
 	buf_adds(b, " (got ");
-	textsafe_quote(b, v, strlen(v), 40);
+	return textsafe_quote(b, v, strlen(v), 40);
 }
 
 /* The name v (a command's, a subcommand's) as a refusal quotes it, in q
@@ -241,8 +242,11 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 				buf_addf(&b, "%s must be one of ", o->name);
 				for (i = 0; o->choices[i] != NULL; i++)
 					buf_addf(&b, "%s%s", i ? ", " : "", o->choices[i]);
-				got_value(&b, v);
-				registry_did_you_mean(&b, "; ", v, o->choices, i, "");
+				/* a named character is the slip: "did you mean
+				 * classic?" for "cla<U+00AD>ssic" would offer the
+				 * word the reply shows (recheck5 F4) */
+				if (!got_value(&b, v))
+					registry_did_you_mean(&b, "; ", v, o->choices, i, "");
 				buf_addc(&b, ')');
 				snprintf(what, sizeof(what), "%s", buf_str(&b));
 				buf_free(&b);

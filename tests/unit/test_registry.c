@@ -230,6 +230,13 @@ invisible_characters_are_named(void **state)
 	             "Colour must be one of red, green (got 'red' with an invisible "
 	             "character U+202E at column 3); usage: /room set paint <red|green> [coats] "
 	             "[note]");
+	/* recheck5 F4: no "did you mean red?" for the word the reply shows */
+	expect_error(f,
+	             "room set paint gre\xc2\xad"
+	             "en",
+	             "Colour must be one of red, green (got 'green' with an invisible "
+	             "character U+00AD at column 4); usage: /room set paint <red|green> [coats] "
+	             "[note]");
 	expect_error(f, "say loud:\xe2\x80\x8byes hi",
 	             "Loud must be true or false, yes or no, on or off, 1 or 0 (got "
 	             "'yes' with an invisible character U+200B at column 1); usage: "
