@@ -7,6 +7,7 @@
 
 #include "commands/core/channel.h"
 #include "commands/core/registry.h"
+#include "rules/procedure/odds.h"
 
 void
 invocation_clear(struct invocation *inv)
@@ -39,6 +40,15 @@ invocation_str(const struct invocation *inv, const char *name)
 	const struct cmd_arg *a = arg(inv, name);
 
 	return a != NULL && a->set ? a->s : NULL;
+}
+
+bool
+invocation_odds(const struct invocation *inv, const char *name, struct odds *out)
+{
+	const struct cmd_arg *a = arg(inv, name);
+	char err[200];
+
+	return a != NULL && a->set && odds_parse(a->s, out, err, sizeof(err)) == 0;
 }
 
 int64_t

@@ -20,6 +20,7 @@
 #define CMD_MAX_OPTS 16 /* options of one command */
 
 struct command;
+struct odds;
 struct reply;
 struct rng;
 
@@ -121,6 +122,9 @@ void invocation_clear(struct invocation *inv);
 bool invocation_has(const struct invocation *inv, const char *name);
 const char *invocation_str(const struct invocation *inv, const char *name);
 int64_t invocation_int(const struct invocation *inv, const char *name, int64_t dflt);
+/* The odds of an OPT_ODDS option (registry.h) into *out, as the registry
+ * checked them; false, *out untouched, when it was not given. */
+bool invocation_odds(const struct invocation *inv, const char *name, struct odds *out);
 bool invocation_bool(const struct invocation *inv, const char *name, bool dflt);
 /* Whether option name was typed by position in the place of an earlier
  * option that could not take it (struct cmd_arg's routed). */

@@ -41,6 +41,11 @@ enum opt_type {
 /* A rest-of-line option that a "# text" label alone binds as its text,
  * without the '#' (a reason, a note): its length is the text's. */
 #define OPT_LABEL 0x10u
+/* A string holding odds (rules/procedure/odds.h: 2-in-6, 2in6, 2/6,
+ * 2 in 6, 2 6, or 2 for 2-in-6), checked as odds_parse() reads them and
+ * refused with its sentence: typed by position it is one value of one or
+ * several words (registry_parse.h). Read it with invocation_odds(). */
+#define OPT_ODDS 0x20u
 
 struct cmd_opt {
 	const char *name; /* lowercase, 1-32 chars, unique within the command */
@@ -65,6 +70,16 @@ struct cmd_opt {
 	 * values without control characters. NULL: no such check.
 	 */
 	int (*check)(struct invocation *inv, const char *value, struct reply *out);
+	/*
+	 * The values of the command's first option (one with choices) under
+	 * which this option is filled by position, NULL-terminated, or NULL:
+	 * under any. When the first option was given another value, a word
+	 * typed by position passes this option by for the next one that
+	 * applies ("/wander rest 3" gives exits, "/wander classic 2 6" the
+	 * odds); a number no option that applies is left for still goes to
+	 * this one, for the command to say where it belongs.
+	 */
+	const char *const *when;
 };
 
 enum cmd_role {

@@ -13,6 +13,7 @@
 #include "rules/base/mem.h"
 #include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
+#include "rules/procedure/odds.h"
 
 #include <utf8proc.h>
 
@@ -157,7 +158,24 @@ registry_parse_bool_words(struct buf *b)
 		buf_addf(b, "%s%s or %s", i ? ", " : "", bool_words[i][0], bool_words[i][1]);
 }
 
-/* Converts and checks one value for option o, storing it in a. */
+/* Whether option i of c applies to the value given to its first option
+ * (struct cmd_opt's when); every option applies while none is given. */
+static bool
+applies(const struct command *c, const struct invocation *inv, int i)
+{
+	const char *const *w = c->opts[i].when;
+
+	if (w == NULL || i == 0 || !inv->args[0].set || inv->args[0].s == NULL)
+		return true;
+	for (; *w != NULL; w++)
+		if (strcasecmp(*w, inv->args[0].s) == 0)
+			return true;
+	return false;
+}
+
+/* Converts and checks one value for option o, storing it in a. Odds an
+ * option that does not apply are kept as typed, for the command to say
+ * where they belong. */
 static int
 set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, const char *v,
           struct reply *out)
@@ -206,6 +224,16 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 		if (o->check != NULL && control_char(v, (o->flags & OPT_LINES) != 0) == NULL &&
 		    o->check(inv, v, out) < 0)
 			return -1;
+		if ((o->flags & OPT_ODDS) && applies(inv->cmd, inv, (int)(o - inv->cmd->opts)) &&
+		    control_char(v, false) == NULL) {
+			struct odds odds;
+			char err[200];
+
+			if (odds_parse(v, &odds, err, sizeof(err)) < 0) {
+				reply_error(out, "%s", err);
+				return -1;
+			}
+		}
 		if (strlen(v) > max) {
 			snprintf(what, sizeof(what), "%s is too long: at most %zu bytes (got %zu)",
 			         o->name, max, strlen(v));
@@ -460,6 +488,42 @@ is_number(const char *v)
 	return *p != '\0' && strspn(p, "0123456789") == strlen(p);
 }
 
+/* Whether the word w is odds written as one word, and so nothing else:
+ * digits, then "/", "-in-" or "in", then digits ("2/6", "2-in-6", "2in6"). */
+static bool
+odds_word(const char *w)
+{
+	size_t d = strspn(w, "0123456789");
+
+	if (d == 0)
+		return false;
+	w += d;
+	if (*w == '/')
+		w++;
+	else if (strncasecmp(w, "-in-", 4) == 0)
+		w += 4;
+	else if (strncasecmp(w, "in", 2) == 0)
+		w += 2;
+	else
+		return false;
+	d = strspn(w, "0123456789");
+	return d > 0 && w[d] == '\0';
+}
+
+/* The first option from i on that is unset, filled by position and
+ * applies, or -1. */
+static int
+next_applying(const struct command *c, const struct invocation *inv, int i)
+{
+	for (; c->opts[i].name != NULL; i++) {
+		if (c->opts[i].flags & OPT_REST)
+			return applies(c, inv, i) ? i : -1;
+		if (!inv->args[i].set && applies(c, inv, i))
+			return i;
+	}
+	return -1;
+}
+
 /* Whether option o can take the positional value v at all. */
 static bool
 takes(const struct cmd_opt *o, const char *v)
@@ -473,6 +537,8 @@ takes(const struct cmd_opt *o, const char *v)
 		return registry_parse_bool(v, strlen(v), &b);
 	}
 	case OPT_STRING:
+		if (o->flags & OPT_ODDS)
+			return is_number(v) || odds_word(v);
 		return o->choices == NULL || registry_parse_choice(o, v);
 	case OPT_USER:
 		return true;
@@ -503,8 +569,12 @@ route(const struct command *c, const struct invocation *inv, int next, const cha
 
 		if (inv->args[i].set || (t->flags & OPT_REST))
 			continue;
-		if (number ? t->type == OPT_INT
-		           : (t->type == OPT_STRING && t->choices == NULL) || t->type == OPT_USER)
+		if (!applies(c, inv, i))
+			continue;
+		if (number
+		        ? t->type == OPT_INT
+		        : (t->type == OPT_STRING && t->choices == NULL && !(t->flags & OPT_ODDS)) ||
+		              t->type == OPT_USER)
 			return i;
 	}
 	return -1;
@@ -560,6 +630,73 @@ looks_named(const char *t, size_t len)
 		if (!isalnum((unsigned char)t[i]) && t[i] != '-' && t[i] != '_')
 			return false;
 	return true;
+}
+
+/* How many words from tok[k] on are typed by position: up to the first
+ * name:value word (of an option c has, or looking like one) or the end. */
+static size_t
+positional_words(const struct command *c, const struct token *tok, size_t k, size_t ntok)
+{
+	size_t n = 0;
+
+	for (; k + n < ntok; n++) {
+		const char *colon = memchr(tok[k + n].p, ':', tok[k + n].len);
+
+		if (colon != NULL &&
+		    (registry_opt_index(c, tok[k + n].p, (size_t)(colon - tok[k + n].p)) >= 0 ||
+		     looks_named(tok[k + n].p, (size_t)(colon - tok[k + n].p))))
+			break;
+	}
+	return n;
+}
+
+/*
+ * Odds typed by position are one value of one or several words: how many
+ * words from tok[k] on an odds option takes, and which one (*to), where
+ * option p is next in line; 0 when the word goes another way. Words that
+ * are odds and nothing else ("2 in 6", "2-in-6") go to the first odds
+ * option left from p on, past a number one; the odds option next in line
+ * with no option after it that applies takes every word typed by
+ * position (so that "2 of 6" is refused as a whole); with one, a number
+ * goes first to a number option after it, as route() sends numbers, and
+ * two numbers ("2 6") are odds.
+ */
+static size_t
+odds_span(const struct command *c, const struct invocation *inv, int p, const struct token *tok,
+          size_t k, size_t ntok, int *to)
+{
+	const char *w = tok[k].unq;
+	size_t left = positional_words(c, tok, k, ntok);
+	bool in = left >= 2 && is_number(w) && strcasecmp(tok[k + 1].unq, "in") == 0;
+	int o = -1;
+
+	if (left == 0)
+		return 0;
+	if (c->opts[p].flags & OPT_ODDS)
+		o = p;
+	else if (in || odds_word(w))
+		for (int i = p + 1; o < 0 && c->opts[i].name != NULL; i++)
+			if ((c->opts[i].flags & OPT_ODDS) && !inv->args[i].set &&
+			    registry_opt_positional(c, i) && applies(c, inv, i))
+				o = i;
+	if (o < 0)
+		return 0;
+	*to = o;
+	if (o == p && next_applying(c, inv, p + 1) < 0)
+		return left;
+	if (in)
+		return left < 3 ? left : 3;
+	if (odds_word(w))
+		return 1;
+	if (o != p || !is_number(w))
+		return 0;
+	for (int i = p + 1; c->opts[i].name != NULL; i++)
+		if (c->opts[i].type == OPT_INT && !inv->args[i].set && applies(c, inv, i) &&
+		    registry_opt_positional(c, i)) {
+			*to = i;
+			return 1;
+		}
+	return left >= 2 && is_number(tok[k + 1].unq) ? 2 : 1;
 }
 
 /* The error for name (of len bytes) typed as an option c has not: its
@@ -685,7 +822,9 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 {
 	const struct command *c = inv->cmd;
 	struct buf rest;
-	int rest_i = -1, next = 0, r = -1;
+	int rest_i = -1, next = 0, p, r = -1;
+	size_t span;
+	struct buf words;
 	bool rest_named = false;
 	/* the first word of the text of a rest option given by position, and
 	 * how many words it has */
@@ -709,6 +848,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 	}
 
 	buf_init(&rest, CMD_LINE_MAX);
+	buf_init(&words, CMD_LINE_MAX);
 	for (size_t k = used; k < ntok; k++) {
 		const char *colon = memchr(tok[k].p, ':', tok[k].len);
 		int i = -1;
@@ -737,10 +877,11 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			/* A value given twice (type:fire type:ice, or by position
 			 * and by name) is refused rather than one silently kept. */
 			if (inv->args[i].set && inv->args[i].routed && routed_at[i] < ntok) {
-				int p = routed_past[i];
+				int past = routed_past[i];
 
-				routed_twice(inv, i, p, tok, used, ntok, p > 0 ? at[p - 1] : ntok,
-				             routed_at[i], k, hash, end, out);
+				routed_twice(inv, i, past, tok, used, ntok,
+				             past > 0 ? at[past - 1] : ntok, routed_at[i], k, hash,
+				             end, out);
 				goto done;
 			}
 			if (inv->args[i].set) {
@@ -781,36 +922,61 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			buf_add(&rest, tok[k].p, tok[k].len);
 			continue;
 		}
-		if (invisible_slip(inv, next, tok[k].unq, out))
+		/* the option next in line that applies; a number none is left
+		 * for goes to the next one all the same, for the command to
+		 * say where it belongs (struct cmd_opt's when) */
+		if ((p = next_applying(c, inv, next)) < 0) {
+			if (!is_number(tok[k].unq)) {
+				if (colon != NULL &&
+				    looks_named(tok[k].p, (size_t)(colon - tok[k].p))) {
+					no_option(inv, tok[k].p, (size_t)(colon - tok[k].p), out);
+					goto done;
+				}
+				snprintf(what, sizeof(what), "unexpected '%.40s'", tok[k].unq);
+				usage_error(inv, out, what);
+				goto done;
+			}
+			p = next;
+		}
+		if (invisible_slip(inv, p, tok[k].unq, out))
 			goto done;
-		if ((i = route(c, inv, next, tok[k].unq)) >= 0) {
-			if (next < CMD_MAX_OPTS && passed[next] == NULL)
-				passed[next] = tok[k].unq;
+		if ((span = odds_span(c, inv, p, tok, k, ntok, &i)) > 0) {
+			buf_reset(&words);
+			for (size_t j = k; j < k + span; j++)
+				buf_addf(&words, "%s%s", j > k ? " " : "", tok[j].unq);
+			if (set_value(inv, &c->opts[i], &inv->args[i], buf_str(&words), out) < 0)
+				goto done;
+			if (i < CMD_MAX_OPTS)
+				at[i] = k;
+			k += span - 1;
+			continue;
+		}
+		if ((i = route(c, inv, p, tok[k].unq)) >= 0) {
+			if (p < CMD_MAX_OPTS && passed[p] == NULL)
+				passed[p] = tok[k].unq;
 			if (set_value(inv, &c->opts[i], &inv->args[i], tok[k].unq, out) < 0)
 				goto done;
 			inv->args[i].routed = true;
 			if (i < CMD_MAX_OPTS) {
 				routed_at[i] = k;
-				routed_past[i] = next;
+				routed_past[i] = p;
 			}
 			continue;
 		}
-		if (colon != NULL && !takes(&c->opts[next], tok[k].unq) &&
+		if (colon != NULL && !takes(&c->opts[p], tok[k].unq) &&
 		    looks_named(tok[k].p, (size_t)(colon - tok[k].p))) {
 			no_option(inv, tok[k].p, (size_t)(colon - tok[k].p), out);
 			goto done;
 		}
-		if (next < CMD_MAX_OPTS && passed[next] != NULL && c->opts[next].type == OPT_INT &&
-		    !takes(&c->opts[next], tok[k].unq) &&
-		    (several_words(inv, next, passed[next], tok, next > 0 ? at[next - 1] : ntok, k,
-		                   out) ||
-		     set_value(inv, &c->opts[next], &inv->args[next], passed[next], out) < 0))
+		if (p < CMD_MAX_OPTS && passed[p] != NULL && c->opts[p].type == OPT_INT &&
+		    !takes(&c->opts[p], tok[k].unq) &&
+		    (several_words(inv, p, passed[p], tok, p > 0 ? at[p - 1] : ntok, k, out) ||
+		     set_value(inv, &c->opts[p], &inv->args[p], passed[p], out) < 0))
 			goto done;
-		if (set_value(inv, &c->opts[next], &inv->args[next], tok[k].unq, out) < 0)
+		if (set_value(inv, &c->opts[p], &inv->args[p], tok[k].unq, out) < 0)
 			goto done;
-		if (next < CMD_MAX_OPTS)
-			at[next] = k;
-		next++;
+		if (p < CMD_MAX_OPTS)
+			at[p] = k;
 	}
 	/* The text typed as one quoted word is that text, quotes removed, as
 	 * when it is given by name (recheck3 F4: /vendor meet "Old Greta"
@@ -850,6 +1016,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 	}
 	r = registry_parse_check_required(inv, out);
 done:
+	buf_free(&words);
 	buf_free(&rest);
 	return r;
 }

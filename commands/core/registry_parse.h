@@ -6,8 +6,10 @@
  * name:"two words"), and a lone # starts label text that is never parsed.
  * The first words name the command and its subcommands; the rest are
  * name:value words, bound by name, or values bound by position, a value the
- * option next in line cannot take going on to the next option that can.
- * Discord's options arrive named and are bound one by one. Whatever does not
+ * option next in line cannot take going on to the next option that can,
+ * and passing options the command's first value does not take (struct
+ * cmd_opt's when); odds (OPT_ODDS) are one value of one or several words
+ * ("2 in 6"). Discord's options arrive named and are bound one by one. Whatever does not
  * bind (an unknown command, subcommand or option, a word no option takes, a
  * value out of range or among no choices, given twice, too long or holding
  * control characters, a required option missing) is refused with one

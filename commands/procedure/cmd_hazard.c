@@ -229,13 +229,7 @@ static const struct cmd_opt chance_opts[] = {
      .desc = "Encounter on X or less on a dN: X-in-N (2-in-6, 2 in 6 or 2 6), or X alone for "
              "X-in-6",
      .type = OPT_STRING,
-     .flags = OPT_REQUIRED,
-     .max = 16},
-    /* The rest of "2 in 6" or "2 6": the two read as one text (odds.h). */
-    {.name = "n",
-     .desc = "The die's sides (2-100), when odds is X alone",
-     .type = OPT_STRING,
-     .flags = OPT_REST,
+     .flags = OPT_REQUIRED | OPT_ODDS,
      .max = 16},
     {0},
 };

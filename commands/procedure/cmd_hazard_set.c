@@ -112,20 +112,10 @@ void
 cmd_hazard_set_chance(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	const char *odds = invocation_str(inv, "odds");
-	char text[64], err[200];
 	struct odds c;
 
-	/* "2 in 6" and "2 6" come as odds 2 and n "in 6" or "6" (and so does
-	 * Discord's second field): read as the one text they were typed as. */
-	if (invocation_has(inv, "n"))
-		snprintf(text, sizeof(text), "%s %s", odds, invocation_str(inv, "n"));
-	else
-		snprintf(text, sizeof(text), "%s", odds);
-	if (odds_parse(text, &c, err, sizeof(err)) < 0) {
-		reply_error(out, "%s", err);
-		return;
-	}
+	if (!invocation_odds(inv, "odds", &c))
+		return; /* the option is required: the registry refused */
 	s->chance = c;
 	s->table = HAZARD_CLASSIC;
 	channel_touch(inv->chan);

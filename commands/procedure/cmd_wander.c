@@ -171,46 +171,38 @@ show_check(struct invocation *inv, struct reply *out, const struct wander_check 
 		reply_button(out, "Surprise check", "surprise");
 }
 
-/* Reads the chance option's text v (NULL: none), which only the classic
- * check takes, into *chance. Returns 0, or -1 with an error reply. */
+/* Refuses the chance option (its text v, NULL: not given) for a check
+ * other than classic, which alone takes odds. Returns 0, or -1 with an
+ * error reply. */
 static int
-chance_arg(struct invocation *inv, int proc, const char *v, struct odds *chance, struct reply *out)
+chance_refused(struct invocation *inv, int proc, const char *v, struct reply *out)
 {
-	char err[200];
+	bool number;
 
-	if (v == NULL)
+	if (v == NULL || proc == WANDER_CLASSIC)
 		return 0;
-	if (proc != WANDER_CLASSIC) {
-		bool number = *v != '\0' && strspn(v, "0123456789") == strlen(v) && strlen(v) <= 3;
-
-		/* A bare number here was meant for the option after it, which the
-		 * registry cannot know: it fills options by their type alone. */
-		if (proc == WANDER_TENSION && number && !invocation_has(inv, "tension"))
-			reply_error(
-			    out,
-			    "Chance is for the classic check only; the tension check has fixed "
-			    "odds (for a Tension of %s, write tension:%s).",
-			    v, v);
-		else
-			reply_error(
-			    out,
-			    "Chance is for the classic check only; the %s check has fixed odds.",
-			    wander_name(proc));
-		return -1;
-	}
-	if (odds_parse(v, chance, err, sizeof(err)) < 0) {
-		reply_error(out, "%s", err);
-		return -1;
-	}
-	return 0;
+	number = *v != '\0' && strspn(v, "0123456789") == strlen(v) && strlen(v) <= 3;
+	/* A bare number here was meant for the option after it, which the
+	 * registry cannot know: it fills options by their type alone. */
+	if (proc == WANDER_TENSION && number && !invocation_has(inv, "tension"))
+		reply_error(out,
+		            "Chance is for the classic check only; the tension check has fixed "
+		            "odds (for a Tension of %s, write tension:%s).",
+		            v, v);
+	else
+		reply_error(out,
+		            "Chance is for the classic check only; the %s check has fixed odds.",
+		            wander_name(proc));
+	return -1;
 }
 
 /* A check's numbers as it reads them (check_numbers). */
 struct check_numbers {
-	bool has_exits, has_tension;
+	bool has_exits, has_tension, has_chance;
 	int exits, tension;
-	const char *chance; /* the classic odds as text, or NULL */
-	char odds[32];
+	struct odds chance;
+	/* chance as given, unless a number counted as typed; NULL: none */
+	const char *chance_text;
 };
 
 /* The refusal of the numbers typed by position (n of typed) that check
@@ -264,15 +256,17 @@ numbers_refused(struct invocation *inv, int proc, const int *typed, size_t n, st
 }
 
 /*
- * Reads exits, chance and tension for check proc into *c. The registry
- * fills those options by their types alone, not knowing which check runs
- * (it may be the channel's default), so "classic 2" put 2 in exits and
- * "tension 3 5" put 5 in chance. Numbers typed by position go, in the
+ * Reads exits, chance and tension for check proc into *c. Typed after the
+ * check's name, the registry gives each number to what that check takes
+ * (struct cmd_opt's when); typed without it, the check is the channel's
+ * default, which the registry does not know, so it gave numbers to exits,
+ * then tension, and odds to chance. Numbers typed by position go, in the
  * order typed, to what this check takes that was not given by name, as
  * README's rule has it (a value goes on to the next option that can take
- * it): rest its exits; classic its odds X, then N ("classic 2" and
- * "classic 2 6" are 2 in 6: the texts write "1 in 6"); tension its exits,
- * then the Tension. A value given by name stays where it was put, for the
+ * it): rest its exits; classic its odds X, then N ("2" and "2 6" are 2 in
+ * 6: the texts write "1 in 6"); tension its exits, then the Tension. A
+ * bare number in chance is one the registry found no place for: it counts
+ * as typed last. A value given by name stays where it was put, for the
  * checks below to refuse where it does not belong. Returns 0, or -1 with
  * an error reply.
  */
@@ -282,38 +276,26 @@ check_numbers(struct invocation *inv, int proc, struct check_numbers *c, struct 
 	const char *ch = invocation_str(inv, "chance");
 	bool ch_typed = ch != NULL && !invocation_named(inv, "chance") && ch[0] != '\0' &&
 	                strlen(ch) <= 3 && strspn(ch, "0123456789") == strlen(ch);
-	/* "classic 1 in 8": the word between the numbers, which the registry
-	 * put in chance, the numbers around it in exits and tension. */
-	bool ch_in = proc == WANDER_CLASSIC && ch != NULL && !invocation_named(inv, "chance") &&
-	             strcasecmp(ch, "in") == 0;
 	int typed[3];
 	size_t n = 0, used = 0;
+	char err[200];
 
 	c->has_exits = invocation_named(inv, "exits");
 	c->exits = (int)invocation_int(inv, "exits", 1);
 	c->has_tension = invocation_named(inv, "tension");
 	c->tension = (int)invocation_int(inv, "tension", tension_state_value(inv->chan));
-	c->chance = ch_typed ? NULL : ch;
+	c->chance_text = ch_typed ? NULL : ch;
+	c->has_chance = !ch_typed && invocation_odds(inv, "chance", &c->chance);
 	if (invocation_has(inv, "exits") && !c->has_exits)
 		typed[n++] = c->exits;
-	if (ch_typed)
-		typed[n++] = atoi(ch);
 	if (invocation_has(inv, "tension") && !c->has_tension)
 		typed[n++] = c->tension;
+	if (ch_typed)
+		typed[n++] = atoi(ch);
 	if (!c->has_exits)
 		c->exits = 1;
 	if (!c->has_tension)
 		c->tension = tension_state_value(inv->chan);
-	if (ch_in) {
-		/* X in N, for the one reader of odds to take; "in" without a number
-		 * on each side for it to refuse, as it is no odds. */
-		if (n == 2 && invocation_has(inv, "exits") && invocation_has(inv, "tension"))
-			snprintf(c->odds, sizeof(c->odds), "%d in %d", typed[0], typed[1]);
-		else
-			snprintf(c->odds, sizeof(c->odds), "%s", ch);
-		c->chance = c->odds;
-		return 0;
-	}
 	if (n == 0)
 		return 0;
 	if ((proc == WANDER_REST || proc == WANDER_TENSION) && !c->has_exits) {
@@ -321,23 +303,19 @@ check_numbers(struct invocation *inv, int proc, struct check_numbers *c, struct 
 		c->has_exits = true;
 	}
 	if (proc == WANDER_TENSION && used < n && !c->has_tension) {
-		if (typed[used] < 1 || typed[used] > 10) {
-			reply_error(out,
-			            "A Tension is from 1 to 10 (got %d, the number after the "
-			            "exits).",
-			            typed[used]);
-			return -1;
-		}
+		/* the registry gave it to tension, which holds it to 1-10 */
 		c->tension = typed[used++];
 		c->has_tension = true;
 	}
-	if (proc == WANDER_CLASSIC && c->chance == NULL) {
-		if (n >= 2)
-			snprintf(c->odds, sizeof(c->odds), "%d-in-%d", typed[0], typed[1]);
-		else
-			snprintf(c->odds, sizeof(c->odds), "%d", typed[0]);
+	if (proc == WANDER_CLASSIC && !c->has_chance) {
+		c->chance.x = typed[0];
+		c->chance.n = n >= 2 ? typed[1] : 6;
+		if (odds_check(c->chance.x, c->chance.n, err, sizeof(err)) < 0) {
+			reply_error(out, "%s", err);
+			return -1;
+		}
 		used = n >= 2 ? 2 : 1;
-		c->chance = c->odds;
+		c->has_chance = true;
 	}
 	if (used < n) {
 		numbers_refused(inv, proc, typed, n, out);
@@ -364,12 +342,14 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 	bool has_own, sign;
 
 	if (check_numbers(inv, proc, &c, out) < 0 ||
-	    chance_arg(inv, proc, c.chance, &chance, out) < 0)
+	    chance_refused(inv, proc, c.chance_text, out) < 0)
 		return;
+	if (c.has_chance)
+		chance = c.chance;
 	exits = c.exits;
 	tension = c.tension;
 	if (c.has_exits && proc != WANDER_REST && proc != WANDER_TENSION) {
-		if (proc == WANDER_CLASSIC && c.chance == NULL)
+		if (proc == WANDER_CLASSIC && !c.has_chance)
 			reply_error(
 			    out,
 			    "Exits count for the rest and tension checks only, not classic (for "
@@ -523,8 +503,9 @@ wander_default_fn(struct invocation *inv, struct reply *out)
 	int proc = wander_parse(invocation_str(inv, "procedure"));
 	struct odds chance = s->wander_chance;
 
-	if (chance_arg(inv, proc, invocation_str(inv, "chance"), &chance, out) < 0)
+	if (chance_refused(inv, proc, invocation_str(inv, "chance"), out) < 0)
 		return;
+	(void)invocation_odds(inv, "chance", &chance);
 	s->wander = proc;
 	s->wander_chance = chance;
 	channel_touch(inv->chan);
@@ -540,6 +521,10 @@ wander_default_fn(struct invocation *inv, struct reply *out)
 }
 
 static const char *const check_choices[] = {"corridor", "rest", "classic", "tension", NULL};
+/* The checks that take each option typed by position. */
+static const char *const exits_when[] = {"rest", "tension", NULL};
+static const char *const chance_when[] = {"classic", NULL};
+static const char *const tension_when[] = {"tension", NULL};
 
 static const struct cmd_opt check_opts[] = {
     {.name = "procedure",
@@ -550,13 +535,20 @@ static const struct cmd_opt check_opts[] = {
      .desc = "The room's exits (rest 1-20, tension 0-20; default 1)",
      .type = OPT_INT,
      .min = 0,
-     .max = EXITS_ASKED_MAX},
-    {.name = "chance", .desc = "Classic odds X-in-N, e.g. 2-in-6", .type = OPT_STRING, .max = 16},
+     .max = EXITS_ASKED_MAX,
+     .when = exits_when},
+    {.name = "chance",
+     .desc = "Classic odds X-in-N, e.g. 2-in-6",
+     .type = OPT_STRING,
+     .flags = OPT_ODDS,
+     .max = 16,
+     .when = chance_when},
     {.name = "tension",
      .desc = "Use this Tension (1-10) instead of the channel's",
      .type = OPT_INT,
      .min = 1,
-     .max = 10},
+     .max = 10,
+     .when = tension_when},
     {0},
 };
 
@@ -581,7 +573,11 @@ static const struct cmd_opt default_opts[] = {
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
      .choices = check_choices},
-    {.name = "chance", .desc = "Classic odds X-in-N, e.g. 2-in-6", .type = OPT_STRING, .max = 16},
+    {.name = "chance",
+     .desc = "Classic odds X-in-N, e.g. 2-in-6",
+     .type = OPT_STRING,
+     .flags = OPT_ODDS,
+     .max = 16},
     {0},
 };
 

@@ -108,7 +108,10 @@ bad_input_leaves_state(void **unused)
 	    {"hazard chance 2 of 6",
 	     "'2 of 6' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone "
 	     "for X-in-6 (2 is 2-in-6)."},
-	    {"hazard chance 2-in-6 n:8", "'2-in-6 8' is not a chance"},
+	    /* recheck5 F1: the odds are one option, with no n: of their own */
+	    {"hazard chance 2-in-6 n:8",
+	     "'n:' is no option of this command (its options are odds:); usage: /hazard chance "
+	     "<odds>"},
 	    {"hazard custom d8 \"\"", "the table is empty"},
 	    {"hazard custom d8 \"1 a; 3-8 b\"",
 	     "The d8 table was not saved: entry 2: result 2 is not covered by any entry."},
@@ -160,14 +163,30 @@ bad_input_leaves_state(void **unused)
 	     "The corridor check takes no number: its odds are 1 in 6 (got 2 and 6); a room's "
 	     "exits are for /wander check rest 2, odds of 2 in 6 for /wander check classic 2."},
 	    {"wander rest 3 5", "The rest check takes one number, the room's exits (got 3 and 5)."},
+	    /* the classic check's words by position are its odds, one value:
+	     * refused whole by the one reader of odds */
 	    {"wander classic 2 6 3",
-	     "The classic check takes its odds as X-in-N (2-in-6, 2 in 6 or 2 6) or X alone for "
-	     "X-in-6 (got 2, 6 and 3)."},
+	     "'2 6 3' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone "
+	     "for X-in-6 (2 is 2-in-6)."},
+	    /* recheck5 F14: "(got 2 and 6)" dropped the word; a Tension
+	     * error for a check that takes none */
+	    {"wander classic 2 of 6",
+	     "'2 of 6' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone "
+	     "for X-in-6 (2 is 2-in-6)."},
+	    {"wander classic 3 2 in 6", "'3 2 in 6' is not a chance; write X-in-N like 2-in-6"},
+	    /* recheck5 F5: a word where a check's number goes was called a
+	     * chance */
+	    {"wander rest x", "Exits must be a whole number from 0 to 999 (got 'x'); usage: "},
+	    {"wander tension 3 x",
+	     "Tension must be a whole number from 1 to 10 (got 'x'); usage: "},
+	    {"wander rest 3 x", "Unexpected 'x'; usage: /wander check"},
+	    {"wander tension chance:lots",
+	     "Chance is for the classic check only; the tension check has fixed odds."},
 	    {"wander classic chance:2 3",
 	     "The classic check takes its odds as X-in-N (2-in-6, 2 in 6 or 2 6) or X alone for "
 	     "X-in-6 (got chance:2 and 3)."},
 	    /* recheck3 F11: "in" alone is no odds: the message shows the forms */
-	    {"wander classic 1 in", "'in' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, "
+	    {"wander classic 1 in", "'1 in' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, "
 	                            "or 2 6), or X alone for X-in-6 (2 is 2-in-6)."},
 	    {"hazard chance 1 in", "'1 in' is not a chance; write X-in-N like 2-in-6"},
 	    {"wander classic 7 6", "7-in-6 is not a chance; X must be from 1 to 6 on a d6."},
@@ -177,8 +196,7 @@ bad_input_leaves_state(void **unused)
 	    {"wander tension exits:3 tension:4 5",
 	     "The tension check takes two numbers, the room's exits and then a Tension (got "
 	     "exits:3, tension:4 and 5)."},
-	    {"wander tension 3 12",
-	     "A Tension is from 1 to 10 (got 12, the number after the exits)."},
+	    {"wander tension 3 12", "Tension must be a whole number from 1 to 10 (got '12')"},
 	    {"wander corridor exits:2", "Exits count for the rest and tension checks only"},
 	    {"wander rest tension:3", "The tension option is for the tension check only"},
 	    {"wander default retreat", "procedure must be one of corridor, rest"},
@@ -395,6 +413,10 @@ wander_numbers_go_where_the_check_takes_them(void **unused)
 	                       "Wandering check: classic (1-in-8)"));
 	assert_non_null(strstr(public_text("alice", "wander classic 3 IN 8", pub, sizeof(pub)),
 	                       "Wandering check: classic (3-in-8)"));
+	assert_non_null(strstr(public_text("alice", "wander classic 2in6", pub, sizeof(pub)),
+	                       "Wandering check: classic (2-in-6)"));
+	assert_non_null(strstr(public_text("alice", "wander classic 2/6", pub, sizeof(pub)),
+	                       "Wandering check: classic (2-in-6)"));
 	assert_non_null(strstr(public_text("alice", "wander tension 3 5", pub, sizeof(pub)),
 	                       "D12 encounter check (exits 3, Tension 5)"));
 	assert_non_null(strstr(public_text("alice", "wander tension 5", pub, sizeof(pub)),
@@ -412,6 +434,14 @@ wander_numbers_go_where_the_check_takes_them(void **unused)
 	                       "Wandering check: classic (2-in-6)"));
 	assert_non_null(strstr(public_text("alice", "wander 3 8", pub, sizeof(pub)),
 	                       "Wandering check: classic (3-in-8)"));
+	/* odds of several words are one value, also past the exits */
+	assert_non_null(strstr(public_text("alice", "wander 1 in 8", pub, sizeof(pub)),
+	                       "Wandering check: classic (1-in-8)"));
+	assert_non_null(strstr(public_text("alice", "wander 2/8", pub, sizeof(pub)),
+	                       "Wandering check: classic (2-in-8)"));
+	ok("gm", "wander default classic 3 in 10");
+	assert_non_null(strstr(public_text("alice", "wander", pub, sizeof(pub)),
+	                       "Wandering check: classic (3-in-10)"));
 	ok("gm", "wander default tension");
 	assert_non_null(strstr(public_text("alice", "wander 2 6", pub, sizeof(pub)),
 	                       "D12 encounter check (exits 2, Tension 6)"));

@@ -20,6 +20,7 @@
 #include "commands/core/registry_parse.h"
 #include "commands/dice/rollchan.h"
 #include "rules/base/rng.h"
+#include "rules/procedure/odds.h"
 
 static const char *const colours[] = {"red", "green", NULL};
 static int ran;
@@ -200,6 +201,103 @@ values_go_where_they_fit(void **state)
 	assert_string_equal(
 	    reply_error_text(f->out),
 	    "No colour given (a colour); usage: /room set paint <red|green> [coats] [note]");
+}
+
+/* A command whose options apply by its first one (struct cmd_opt's when),
+ * one of them odds. */
+static const char *const draw_kinds[] = {"count", "odds", "both", NULL};
+static const char *const count_when[] = {"count", "both", NULL};
+static const char *const odds_when[] = {"odds", "both", NULL};
+static const struct cmd_opt draw_opts[] = {
+    {.name = "kind", .desc = "what to draw", .type = OPT_STRING, .choices = draw_kinds},
+    {.name = "n", .desc = "how many", .type = OPT_INT, .min = 1, .max = 9, .when = count_when},
+    {.name = "odds",
+     .desc = "the odds",
+     .type = OPT_STRING,
+     .flags = OPT_ODDS,
+     .max = 16,
+     .when = odds_when},
+    {0},
+};
+static const struct command draw = {.name = "draw", .desc = "draw", .opts = draw_opts, .fn = noop};
+static const struct command *const draw_table[] = {&draw, NULL};
+
+static int
+parse_draw(struct fixture *f, const char *line)
+{
+	invocation_clear(&f->inv);
+	reply_clear(f->out);
+	return registry_parse_in(draw_table, line, strlen(line), &f->inv, f->out);
+}
+
+/* Odds typed by position are one value of one or several words, checked
+ * by the one reader of odds; an option the first one's value does not
+ * take is passed by (recheck5 F14, F5: /wander put the words of "2 in 6"
+ * in three options and put them back together itself). */
+static void
+odds_are_one_value(void **state)
+{
+	struct fixture *f = *state;
+	struct odds o = {0, 0};
+
+	assert_int_equal(parse_draw(f, "draw odds 2 in 6"), 0);
+	assert_true(invocation_odds(&f->inv, "odds", &o));
+	assert_int_equal(o.x, 2);
+	assert_int_equal(o.n, 6);
+	assert_int_equal(parse_draw(f, "draw odds 3 8"), 0);
+	assert_true(invocation_odds(&f->inv, "odds", &o));
+	assert_int_equal(o.x * 100 + o.n, 308);
+	assert_false(invocation_has(&f->inv, "n"));
+	assert_int_equal(parse_draw(f, "draw odds 4"), 0);
+	assert_true(invocation_odds(&f->inv, "odds", &o));
+	assert_int_equal(o.x * 100 + o.n, 406);
+	/* with no kind given, odds that are only odds pass the number option */
+	assert_int_equal(parse_draw(f, "draw 1 IN 20"), 0);
+	assert_true(invocation_odds(&f->inv, "odds", &o));
+	assert_int_equal(o.x * 100 + o.n, 120);
+	assert_int_equal(parse_draw(f, "draw 2/6"), 0);
+	assert_false(invocation_has(&f->inv, "n"));
+	assert_int_equal(parse_draw(f, "draw 5"), 0);
+	assert_int_equal(invocation_int(&f->inv, "n", 0), 5);
+	assert_false(invocation_has(&f->inv, "odds"));
+	assert_int_equal(parse_draw(f, "draw both 3 1in6"), 0);
+	assert_int_equal(invocation_int(&f->inv, "n", 0), 3);
+	assert_true(invocation_odds(&f->inv, "odds", &o));
+	assert_int_equal(o.x * 100 + o.n, 106);
+	assert_int_equal(parse_draw(f, "draw count 3"), 0);
+	assert_int_equal(invocation_int(&f->inv, "n", 0), 3);
+	/* refused whole, in the reader's one sentence */
+	assert_int_equal(parse_draw(f, "draw odds 2 of 6"), -1);
+	assert_string_equal(reply_error_text(f->out),
+	                    "'2 of 6' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 "
+	                    "6), or X alone for X-in-6 (2 is 2-in-6).");
+	assert_int_equal(parse_draw(f, "draw odds 3 2 in 6"), -1);
+	assert_string_equal(reply_error_text(f->out),
+	                    "'3 2 in 6' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 "
+	                    "6), or X alone for X-in-6 (2 is 2-in-6).");
+	assert_int_equal(parse_draw(f, "draw odds 7 6"), -1);
+	assert_string_equal(reply_error_text(f->out),
+	                    "7-in-6 is not a chance; X must be from 1 to 6 on a d6.");
+	/* a word where the count goes is no odds */
+	assert_int_equal(parse_draw(f, "draw count x"), -1);
+	assert_string_equal(reply_error_text(f->out),
+	                    "N must be a whole number from 1 to 9 (got 'x'); usage: /draw "
+	                    "[count|odds|both] [n] [odds]");
+	assert_int_equal(parse_draw(f, "draw count 3 x"), -1);
+	assert_string_equal(reply_error_text(f->out),
+	                    "Unexpected 'x'; usage: /draw [count|odds|both] [n] [odds]");
+	/* named, as Discord gives it: one text */
+	invocation_clear(&f->inv);
+	reply_clear(f->out);
+	f->inv.cmd = &draw;
+	f->inv.path[0] = &draw;
+	assert_int_equal(registry_parse_bind(&f->inv, "odds", "2 in 6", f->out), 0);
+	assert_true(invocation_odds(&f->inv, "odds", &o));
+	assert_int_equal(o.x * 100 + o.n, 206);
+	assert_int_equal(registry_parse_bind(&f->inv, "odds", "two", f->out), -1);
+	assert_string_equal(reply_error_text(f->out),
+	                    "'two' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 "
+	                    "6), or X alone for X-in-6 (2 is 2-in-6).");
 }
 
 static void
@@ -1328,6 +1426,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(invisible_character_keeps_a_number_a_number, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(invisible_characters_are_named, setup, teardown),
+	    cmocka_unit_test_setup_teardown(odds_are_one_value, setup, teardown),
 	    cmocka_unit_test_setup_teardown(yes_no_refusal_names_what_is_taken, setup, teardown),
 	    cmocka_unit_test_setup_teardown(default_subcommand, setup, teardown),
 	    cmocka_unit_test_setup_teardown(too_many_words, setup, teardown),
