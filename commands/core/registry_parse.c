@@ -553,7 +553,9 @@ takes(const struct cmd_opt *o, const char *v)
  * user option still unset after it. "/tension raise 2" is "raise
  * amount:2", "/rest 3" is "rest exits:3", "/light add lantern bob" is
  * "light add lantern who:bob". A word that is no choice of a choice option
- * is left there: it is a slip, and gets its "did you mean". Returns the
+ * is left there: it is a slip, and gets its "did you mean"; but one that
+ * starts with a digit, where no choice does, is a number mistyped ("/log
+ * 5x"), and goes where a number would, to be refused as one. Returns the
  * option's index, or -1.
  */
 static int
@@ -562,6 +564,12 @@ route(const struct command *c, const struct invocation *inv, int next, const cha
 	const struct cmd_opt *o = &c->opts[next];
 	bool number = is_number(v);
 
+	if (!number && o->choices != NULL && isdigit((unsigned char)v[0])) {
+		number = true;
+		for (size_t i = 0; o->choices[i] != NULL; i++)
+			if (isdigit((unsigned char)o->choices[i][0]))
+				number = false;
+	}
 	if (takes(o, v) || (o->choices != NULL && !number))
 		return -1;
 	for (int i = next + 1; c->opts[i].name != NULL; i++) {

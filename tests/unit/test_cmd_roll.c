@@ -587,6 +587,15 @@ log_counts_in_words(void **unused)
 	assert_plain(run_as("al", "/log"), "The last 2 rolls here, newest first\n"
 	                                   "  just now | al | 1d1 | 1\n"
 	                                   "  just now | al | 1d1 | 1\n");
+	/* recheck5 F9: a count mistyped is a bad count, not a bad kind */
+	r = run_as("al", "/log 5x");
+	assert_string_equal(reply_error_text(r),
+	                    "Count must be a whole number from 1 to 20 (got '5x'); usage: /log "
+	                    "[rolls|secret] [count]");
+	r = run_as("al", "/log rols");
+	assert_string_equal(reply_error_text(r),
+	                    "Kind must be one of rolls, secret (got 'rols'; did you mean rolls?); "
+	                    "usage: /log [rolls|secret] [count]");
 }
 
 /* An open roll's label option is in /log after its dice, as a label typed
