@@ -46,6 +46,10 @@ enum opt_type {
  * refused with its sentence: typed by position it is one value of one or
  * several words (registry_parse.h). Read it with invocation_odds(). */
 #define OPT_ODDS 0x20u
+/* A text of only blanks and characters a reply shows as nothing (a
+ * zero-width space, a bidi control: registry_parse_blank()) is no value:
+ * the option counts as not given ("reason: " is no reason). */
+#define OPT_BLANK_NONE 0x40u
 
 struct cmd_opt {
 	const char *name; /* lowercase, 1-32 chars, unique within the command */

@@ -158,6 +158,19 @@ registry_parse_bool_words(struct buf *b)
 		buf_addf(b, "%s%s or %s", i ? ", " : "", bool_words[i][0], bool_words[i][1]);
 }
 
+bool
+registry_parse_blank(const char *v)
+{
+	struct buf b;
+	bool blank;
+
+	buf_init(&b, strlen(v));
+	textsafe_clean(&b, v, strlen(v));
+	blank = strspn(buf_str(&b), " \t") == b.len;
+	buf_free(&b);
+	return blank;
+}
+
 /* Whether option i of c applies to the value given to its first option
  * (struct cmd_opt's when); every option applies while none is given. */
 static bool
@@ -247,6 +260,13 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 			         o->name, (unsigned)(unsigned char)*cc, text_column(v, cc));
 			usage_error(inv, out, what);
 			return -1;
+		}
+		/* a lone '#' is the label's mark with no text after it */
+		if ((o->flags & OPT_BLANK_NONE) &&
+		    registry_parse_blank((o->flags & OPT_LABEL) && v[0] == '#' ? v + 1 : v)) {
+			free(a->s);
+			memset(a, 0, sizeof(*a));
+			return 0;
 		}
 		if (o->choices != NULL) {
 			size_t i;

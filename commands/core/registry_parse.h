@@ -58,6 +58,10 @@ int registry_parse_select(struct invocation *inv, const char *const *names, stru
  */
 int registry_parse_words(const char *line, size_t len, char *store, const char **words);
 
+/* Whether the text v (well-formed UTF-8) is blank: only spaces, tabs and
+ * characters a reply shows as nothing (rules/base/textsafe.h), or empty. */
+bool registry_parse_blank(const char *v);
+
 /* Whether v is one of the choices of option o (which has choices), whatever
  * its case. */
 bool registry_parse_choice(const struct cmd_opt *o, const char *v);

@@ -211,7 +211,7 @@ static const struct cmd_opt roll_opts[] = {
     {.name = "note",
      .desc = "What the party is doing this turn",
      .type = OPT_STRING,
-     .flags = OPT_REST | OPT_LABEL},
+     .flags = OPT_REST | OPT_LABEL | OPT_BLANK_NONE},
     {0},
 };
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/core/registry_parse.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
@@ -213,6 +214,14 @@ cmd_hazard_set_sign(struct invocation *inv, struct reply *out)
 	              strcasecmp(creature, "forget") == 0;
 	bool hidden = tension_state_hidden(inv->chan), met = s->clock.sign_set;
 
+	if (creature != NULL && registry_parse_blank(creature)) {
+		reply_error(out,
+		            "A blank creature names none; name the creature whose sign was met, "
+		            "or forget the one remembered with ");
+		reply_cmd(out, RS_BAD, "hazard sign", "creature", "none", NULL);
+		reply_add(out, RS_BAD, ".");
+		return;
+	}
 	if (hidden)
 		invocation_screen(inv, out, 0,
 		                  "The GM changed the sign's creature behind the screen.");

@@ -182,7 +182,7 @@ static const struct cmd_opt add_opts[] = {
      .flags = OPT_REQUIRED,
      .choices = kind_choices},
     {.name = "count", .desc = "How many (1-20)", .type = OPT_INT, .min = 1, .max = LIGHT_MAX},
-    {.name = "who", .desc = "Who carries it", .type = OPT_USER},
+    {.name = "who", .desc = "Who carries it", .type = OPT_USER, .flags = OPT_BLANK_NONE},
     {0},
 };
 

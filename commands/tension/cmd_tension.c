@@ -305,8 +305,8 @@ static const char *const kinds[] = {"encounter", "effects", NULL};
 
 #define REASON_OPT(what)                                                                           \
 	{                                                                                          \
-		.name = "reason", .desc = what, .type = OPT_STRING, .flags = OPT_REST | OPT_LABEL, \
-		.max = REASON_MAX                                                                  \
+		.name = "reason", .desc = what, .type = OPT_STRING,                                \
+		.flags = OPT_REST | OPT_LABEL | OPT_BLANK_NONE, .max = REASON_MAX                  \
 	}
 
 static const struct cmd_opt raise_opts[] = {

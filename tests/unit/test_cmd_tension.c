@@ -215,6 +215,15 @@ refused_changes_change_nothing(void **state)
 	assert_string_equal(run(f, "gm", "/tension raise amount:3 #"),
 	                    "A change by an amount needs a reason: /tension raise amount:3 "
 	                    "reason:why.\n");
+	/* recheck4 F5: a reason of blanks and characters a reply shows as
+	 * nothing is no reason ("Tension stays at 1:   .") */
+	assert_string_equal(
+	    run(f, "gm", "/tension raise amount:3 reason:\" \xe2\x80\xae\xe2\x80\x8b \""),
+	    "A change by an amount needs a reason: /tension raise amount:3 "
+	    "reason:why.\n");
+	assert_string_equal(run(f, "gm", "/tension raise amount:3 # \xe2\x80\x8b"),
+	                    "A change by an amount needs a reason: /tension raise amount:3 "
+	                    "reason:why.\n");
 	assert_non_null(strstr(run(f, "gm", "/tension raise trap"), "Event must be one of door, "
 	                                                            "quiet-combat, combat, "
 	                                                            "enemy-escaped (got 'trap')"));

@@ -131,6 +131,13 @@ bad_input_leaves_state(void **unused)
 	    {"hazard procedure dungeon", "procedure must be one of exploration, delving"},
 	    {"hazard who everyone", "who must be one of anyone, gm"},
 	    {"hazard sign", "No sign's creature is remembered"},
+	    /* recheck4 F5: an empty or blank creature named nothing, and a
+	     * blank one was kept and shown */
+	    {"hazard sign \"\"",
+	     "A blank creature names none; name the creature whose sign was met, or forget the "
+	     "one remembered with /hazard sign none."},
+	    {"hazard sign \"  \"", "A blank creature names none"},
+	    {"hazard sign creature:\"\xe2\x80\x8b \"", "A blank creature names none"},
 	    {"hazard frob", "(got 'frob'); usage: /hazard roll"},
 	    {"turn advance 100000", "Turns must be a whole number from 1 to 144"},
 	    {"turn advance 0", "Turns must be a whole number from 1 to 144"},

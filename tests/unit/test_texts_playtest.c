@@ -87,6 +87,9 @@ u2_bare_values_find_their_option(void **unused)
 	        "are for /wander check rest 3, odds of 3 in 6 for /wander check classic 3.");
 	holds(t, "alice", "/light add lantern bob", "Lit 1 lantern carried by bob;");
 	holds(t, "alice", "/light add torch 2 carol", "Lit 2 torches carried by carol;");
+	/* recheck4 F5: a blank carrier is none, not one shown as blanks */
+	holds(t, "alice", "/light add torch who:\"  \"", "Lit 1 torch; it lasts");
+	holds(t, "alice", "/light add torch 1 \"\xe2\x80\x8b\"", "Lit 1 torch; it lasts");
 	/* a slip in a choice is still one */
 	refused(t, "alice", "/light add torches",
 	        "Kind must be one of torch, lantern, candle (got 'torches'; did you mean "
