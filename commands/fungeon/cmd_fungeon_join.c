@@ -23,17 +23,6 @@ has_text(const char *s)
 	return false;
 }
 
-/* Whether s, read as a labelled level (FUNGEON_LEVEL_LABELLED), is the
- * label alone ("level", "lvl."): no number follows it. */
-static bool
-label_alone(const char *s)
-{
-	for (; *s; s++)
-		if (isdigit((unsigned char)*s) || (unsigned char)*s >= 0x80)
-			return false;
-	return true;
-}
-
 /* Refuses a class that reads as a number: the level typed where the class
  * goes (line 16: a class is a career). Returns 0, or -1 with an error. */
 static int
@@ -44,9 +33,10 @@ class_no_level(struct invocation *inv, const char *name, const char *cls, struct
 	/* a Roman numeral or a labelled level ("Ⅲ", "L3", "level") names a
 	 * level as no other number does */
 	bool level_like = form == FUNGEON_LEVEL_ROMAN || form == FUNGEON_LEVEL_LABELLED;
-	const char *reads = form == FUNGEON_LEVEL_LABELLED && label_alone(cls) ? "a level's label"
-	                    : level_like                                       ? "a level"
-	                                                                       : "a number";
+	const char *reads = form == FUNGEON_LEVEL_LABELLED && fungeon_level_label(cls)
+	                        ? "a level's label"
+	                    : level_like ? "a level"
+	                                 : "a number";
 
 	if (form == FUNGEON_LEVEL_NONE)
 		return 0;
@@ -107,7 +97,7 @@ class_words(const char *cls, struct class_word *w, size_t max)
 		f = fungeon_level_typed(word, &n);
 		w[nw].at = i;
 		w[nw].n = n;
-		w[nw].label = f == FUNGEON_LEVEL_LABELLED && label_alone(word);
+		w[nw].label = f == FUNGEON_LEVEL_LABELLED && fungeon_level_label(word);
 		/* a number, or a label, names a level anywhere; a number word or
 		 * "III" only where a level goes ("Third Eye Monk" is a class) */
 		w[nw].level = f == FUNGEON_LEVEL_DIGITS || f == FUNGEON_LEVEL_OTHER_DIGITS ||
@@ -133,6 +123,10 @@ words_level(const char *cls, int *n)
 
 	for (size_t i = 0; nw > 1 && i < nw; i++) {
 		if (!w[i].level && !(w[i].ends && (i + 1 == nw || w[i + 1].label)))
+			continue;
+		/* a label before a word that names no number is a word of the
+		 * class ("Level Drainer") */
+		if (w[i].label && i + 1 < nw && w[i + 1].n < 0 && !w[i + 1].level && !w[i + 1].ends)
 			continue;
 		*n = -1;
 		for (size_t k = i; k < nw && *n < 0; k++)
@@ -201,7 +195,7 @@ type_level_like(struct invocation *inv, const char *name, const char *cls, const
 	bool has = invocation_has(inv, "level");
 	long long level = (long long)invocation_int(inv, "level", 0);
 
-	bool alone = form == FUNGEON_LEVEL_LABELLED && label_alone(type);
+	bool alone = form == FUNGEON_LEVEL_LABELLED && fungeon_level_label(type);
 
 	if (alone && !has)
 		reply_error(out,

@@ -319,6 +319,25 @@ cjk_labelled(const char *s, int *n)
 	return true;
 }
 
+bool
+fungeon_level_label(const char *s)
+{
+	static const char *const labels[] = {"level", "lvl", "lv"};
+	static const char *const cjk[] = {"レベル", "等級", "等级"};
+
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+		size_t k = strlen(labels[i]);
+
+		if (strncasecmp(s, labels[i], k) == 0 &&
+		    (s[k] == '\0' || (strchr(".-_", s[k]) != NULL && s[k + 1] == '\0')))
+			return true;
+	}
+	for (size_t i = 0; i < sizeof(cjk) / sizeof(cjk[0]); i++)
+		if (strcmp(s, cjk[i]) == 0)
+			return true;
+	return false;
+}
+
 enum fungeon_level_form
 fungeon_level_typed(const char *s, int *level)
 {
@@ -341,6 +360,9 @@ fungeon_level_typed(const char *s, int *level)
 		form = FUNGEON_LEVEL_ROMAN;
 	} else if (labelled(s, &n) || cjk_labelled(s, &n)) {
 		form = FUNGEON_LEVEL_LABELLED;
+	} else if (fungeon_level_label(s)) {
+		form = FUNGEON_LEVEL_LABELLED;
+		n = -1;
 	} else if (other_digits(s)) {
 		form = FUNGEON_LEVEL_OTHER_DIGITS;
 		n = -1;

@@ -171,10 +171,16 @@ enum fungeon_level_form {
 	FUNGEON_LEVEL_ROMAN,
 	/* a level's label, "L", "Lv", "Lvl" or "Level" (case folded), with a
 	 * number after it ("L3", "lvl.3", "Level-3", "L３") or alone
-	 * ("level", "lvl": the label of a level typed apart); or numerals
+	 * ("level", "lvl", "レベル": the label of a level typed apart,
+	 * fungeon_level_label()); or numerals
 	 * with a CJK label ("三級", "3级", "第三", "レベル3") */
 	FUNGEON_LEVEL_LABELLED,
 };
+
+/* Whether s is a level's label with no number: "level", "lvl" or "lv"
+ * (any case, a '.', '-' or '_' after it allowed), or "レベル", "等級" or
+ * "等级", the CJK labels FUNGEON_LEVEL_LABELLED knows. */
+bool fungeon_level_label(const char *s);
 
 /* How s, typed as a class or class type, reads as a level: the form, and
  * in *level the level (FUNGEON_LEVEL_MIN..FUNGEON_LEVEL_MAX) it names, or
