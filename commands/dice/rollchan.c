@@ -284,14 +284,15 @@ name_refusal(const char *name, char *err, size_t errlen)
 	static const char rule[] = "a saved roll's name is 1 to %d letters (of any alphabet), "
 	                           "digits, '-' or '_', starting with a letter other than d";
 	char plain[ROLLCHAN_NAME_MAX], quoted[4 * ROLLCHAN_NAME_CHARS + 4], whole[200];
-	size_t k = utf8_cut(name, strlen(name), sizeof(plain) - 1);
+	size_t k = utf8_cut(name, strlen(name), sizeof(plain) - 1), n;
 	int c0 = (unsigned char)name[0];
 
 	snprintf(whole, sizeof(whole), rule, ROLLCHAN_NAME_CHARS);
 	for (size_t i = 0; i < k; i++)
 		plain[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
 	plain[k] = '\0';
-	utf8_excerpt(quoted, sizeof(quoted), plain, ROLLCHAN_NAME_CHARS);
+	n = utf8_cut_text(plain, k, utf8_prefix(plain, k, ROLLCHAN_NAME_CHARS));
+	snprintf(quoted, sizeof(quoted), "%.*s%s", (int)n, plain, n < k ? "…" : "");
 	switch (name_fault(name)) {
 	case NAME_EMPTY:
 		snprintf(err, errlen, "A saved roll needs a name: %s.", whole);

@@ -28,7 +28,9 @@ cmd_fungeon_design_word(const char *word, size_t chars, const char *rule, struct
 	if (fungeon_name_word_valid(word, chars))
 		return true;
 	if (n > 4 * chars || (utf8_valid(word, n) && utf8_len(word) > chars)) {
-		utf8_excerpt(quoted, sizeof(quoted), word, chars);
+		size_t cut = utf8_cut_text(word, n, utf8_prefix(word, n, chars));
+
+		snprintf(quoted, sizeof(quoted), "%.*s%s", (int)cut, word, cut < n ? "…" : "");
 		reply_error(out, "'%s' is too long: %s.", quoted, rule);
 	} else {
 		reply_error_sentence(out, rule);

@@ -309,7 +309,10 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 	if (utf8_len(cls) > FUNGEON_CLASS_CHARS) {
 		char quoted[4 * FUNGEON_CLASS_CHARS + 4];
 
-		utf8_excerpt(quoted, sizeof(quoted), cls, FUNGEON_CLASS_CHARS);
+		snprintf(quoted, sizeof(quoted), "%.*s…",
+		         (int)utf8_cut_text(cls, strlen(cls),
+		                            utf8_prefix(cls, strlen(cls), FUNGEON_CLASS_CHARS)),
+		         cls);
 		reply_error(out,
 		            "'%s' is too long: a class is at most %d characters (Drazzorian "
 		            "Puddle Thumper fits).",

@@ -498,7 +498,8 @@ too_long_name(const char *s, size_t len, struct reply *out)
 
 	memcpy(word, s, n);
 	word[n] = '\0';
-	utf8_excerpt(quoted, sizeof(quoted), word, FUNGEON_NAME_CHARS);
+	n = utf8_cut_text(word, n, utf8_prefix(word, n, FUNGEON_NAME_CHARS));
+	snprintf(quoted, sizeof(quoted), "%.*s%s", (int)n, word, word[n] != '\0' ? "…" : "");
 	reply_error(out, "'%s' is too long: a name is at most %d characters.", quoted,
 	            FUNGEON_NAME_CHARS);
 }

@@ -25,6 +25,7 @@ cmd_table_name(struct invocation *inv, char *canon, struct reply *out)
 {
 	const char *name = invocation_str(inv, "name");
 	char quoted[4 * 40 + 4];
+	size_t cut;
 	int rc = roll_table_name(name, strlen(name), canon);
 
 	if (rc == 0)
@@ -35,7 +36,8 @@ cmd_table_name(struct invocation *inv, char *canon, struct reply *out)
 		snprintf(canon, ROLL_TABLE_NAME_MAX, "%s", name);
 		return true;
 	}
-	utf8_excerpt(quoted, sizeof(quoted), name, 40);
+	cut = utf8_cut_text(name, strlen(name), utf8_prefix(name, strlen(name), 40));
+	snprintf(quoted, sizeof(quoted), "%.*s%s", (int)cut, name, name[cut] != '\0' ? "…" : "");
 	if (rc == -2)
 		reply_error(out,
 		            "'%s' is too long: a table's name is 1 to %d letters (of any "

@@ -295,20 +295,17 @@ utf8_is_accent(uint32_t cp)
 	       cat == UTF8PROC_CATEGORY_ME;
 }
 
-void
-utf8_excerpt(char *dst, size_t size, const char *src, size_t chars)
+size_t
+utf8_prefix(const char *s, size_t len, size_t chars)
 {
-	size_t n = 0, len = strlen(src);
+	size_t n = 0;
 
 	for (size_t k = 0; n < len && k < chars; k++) {
-		size_t step = utf8_seq_len(src + n, len - n);
+		size_t step = utf8_seq_len(s + n, len - n);
 
 		n += step > 0 ? step : 1;
 	}
-	if (n < len)
-		snprintf(dst, size, "%.*s…", (int)n, src);
-	else
-		snprintf(dst, size, "%s", src);
+	return n;
 }
 
 size_t

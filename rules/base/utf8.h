@@ -78,10 +78,10 @@ bool utf8_is_letter(uint32_t cp);
  * (Unicode's categories Mn, Mc and Me). */
 bool utf8_is_accent(uint32_t cp);
 
-/* Copies the well-formed string src into dst (size >= 4 * chars + 4
- * bytes), cut after at most chars code points with "…" after the cut,
- * and NUL-terminates it: how a reply quotes what a user typed. */
-void utf8_excerpt(char *dst, size_t size, const char *src, size_t chars);
+/* The length of the longest prefix of s[0..len) of at most chars code
+ * points (a byte that starts no character counts as one): the most
+ * utf8_cut_text() may keep of a text limited in characters. */
+size_t utf8_prefix(const char *s, size_t len, size_t chars);
 
 /* Appends s[0..len) to out with each byte that does not start a
  * well-formed sequence replaced by U+FFFD; returns how many were. */

@@ -123,7 +123,9 @@ read_name(struct parser *ps, const char *what, size_t max, char *out)
 		if (n < 0) /* w holds its start */
 			snprintf(quoted, sizeof(quoted), "%s…", w);
 		else
-			utf8_excerpt(quoted, sizeof(quoted), w, max);
+			snprintf(quoted, sizeof(quoted), "%.*s…",
+			         (int)utf8_cut_text(w, (size_t)n, utf8_prefix(w, (size_t)n, max)),
+			         w);
 		seterr(ps->err, ps->errlen,
 		       "'%s' is too long: the word after '%s' is 1 to %zu characters with no "
 		       "spaces or : , > / \" #.",

@@ -1629,6 +1629,11 @@ names_count_letters_not_bytes(void **unused)
 	refused("gm", "table set abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz 1-6: y",
 	        "'abcdefghijklmnopqrstuvwxyzabcdefghijklmn…' is too long: a table's name is 1 "
 	        "to 32 letters (of any alphabet), digits, - and _ (loot, encounter-2).");
+	/* the quote is cut between characters as a reader sees them: not
+	 * between an e and its accent (U+0301), which would show a plain e */
+	refused("gm", "table set abcdefghijklmnopqrstuvwxyzabcdefghijklme\xcc\x81xyz 1-6: y",
+	        "'abcdefghijklmnopqrstuvwxyzabcdefghijklm…' is too long: a table's name is 1 "
+	        "to 32 letters (of any alphabet), digits, - and _ (loot, encounter-2).");
 }
 
 int

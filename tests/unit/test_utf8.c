@@ -311,6 +311,16 @@ cut_between_characters(void **unused)
 	assert_int_equal(utf8_cut_text(acc, strlen(acc), 4), 4);
 	assert_int_equal(utf8_cut_text(acc, strlen(acc), 5), 5);
 	assert_int_equal(utf8_cut_text(acc, strlen(acc), 99), 5);
+	/* at most N code points, where utf8_cut_text() may cut a text
+	 * limited in characters (a lone byte of no character counts one) */
+	assert_int_equal(utf8_prefix(acc, strlen(acc), 2), 2);
+	assert_int_equal(utf8_prefix(acc, strlen(acc), 3), 4);
+	assert_int_equal(utf8_cut_text(acc, strlen(acc), utf8_prefix(acc, strlen(acc), 2)), 1);
+	assert_int_equal(utf8_prefix("a\xff"
+	                             "b",
+	                             3, 2),
+	                 2);
+	assert_int_equal(utf8_prefix("ab", 2, 9), 2);
 	assert_int_equal(utf8_cut(flags, 16, 12), 12); /* half a flag */
 	assert_int_equal(utf8_cut_text(flags, 16, 12), 8);
 	assert_int_equal(utf8_cut_text(tone, strlen(tone), 7), 1);
