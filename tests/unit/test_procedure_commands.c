@@ -192,6 +192,18 @@ bad_input_leaves_state(void **unused)
 	    {"wander classic chance:2 3",
 	     "The classic check takes its odds as X-in-N (2-in-6, 2 in 6 or 2 6) or X alone for "
 	     "X-in-6 (got chance:2 and 3)."},
+	    /* recheck5 F2/F3b: a number or odds that are one but for an
+	     * invisible character name it, whichever check reads them */
+	    {"wander classic 2\xe2\x80\x8b",
+	     "'2' with an invisible character U+200B at column 2 is not a chance"},
+	    {"wander classic 2 i\xe2\x80\x8bn 6",
+	     "'2 in 6' with an invisible character U+200B at column 4 is not a chance"},
+	    {"wander rest 3\xe2\x80\x8b",
+	     "Exits must be a whole number from 0 to 999 (got '3' with an invisible character "
+	     "U+200B at column 2)"},
+	    {"wander tension 3 5\xe2\x80\x8b",
+	     "Tension must be a whole number from 1 to 10 (got '5' with an invisible character "
+	     "U+200B at column 2)"},
 	    /* recheck3 F11: "in" alone is no odds: the message shows the forms */
 	    {"wander classic 1 in", "'1 in' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, "
 	                            "or 2 6), or X alone for X-in-6 (2 is 2-in-6)."},
