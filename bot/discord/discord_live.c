@@ -175,11 +175,13 @@ on_edited(void *ctx, const struct rest_result *res)
 	if (oc == PANEL_GONE) {
 		forget(lv, c, res);
 	}
+	if (oc == PANEL_UNSURE && res->shed)
+		oc = PANEL_FAILED; /* never sent */
 	if (discord_panels_done(lv->p, c->chan, oc, now_ms(lv)))
 		log_warnx("discord: the edit of the panel of channel %" PRIu64
 		          " failed %d times in a row (the last: %ld); it waits for the next change",
 		          c->chan, PANEL_RETRIES, res->status);
-	else if (oc == PANEL_FAILED && !res->shed)
+	else if (oc != PANEL_EDITED && oc != PANEL_GONE && !res->shed)
 		log_warnx("discord: the edit of the panel of channel %" PRIu64
 		          " failed (%ld); it is tried again",
 		          c->chan, res->status);

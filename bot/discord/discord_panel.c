@@ -314,11 +314,14 @@ discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_
 		settle(c, now);
 		break;
 	case PANEL_FAILED:
+	case PANEL_UNSURE:
 		if (++c->fails >= PANEL_RETRIES) {
 			release(p, c); /* the next change makes it anew */
 			return true;
 		}
 		c->pending = 0;
+		if (oc == PANEL_UNSURE) /* as if landed: no newer change, a body not known */
+			wrote(c, true, c->shown, 0);
 		c->paced = later(c->paced, now + ((int64_t)PANEL_RETRY_MS << (c->fails - 1)));
 		settle(c, now);
 		break;
@@ -435,6 +438,10 @@ discord_panel_outcome(long status, int code)
 	    (status == 403 &&
 	     (code == DISCORD_ERROR_MISSING_ACCESS || code == DISCORD_ERROR_MISSING_PERMISSIONS)))
 		return PANEL_GONE;
+	/* Without an answer, or with a server's error, Discord may have made
+	 * the edit all the same. */
+	if (status == 0 || status >= 500)
+		return PANEL_UNSURE;
 	return PANEL_FAILED;
 }
 

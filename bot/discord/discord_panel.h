@@ -88,7 +88,10 @@
 enum discord_panel_outcome {
 	PANEL_EDITED, /* the message shows the panel rendered */
 	PANEL_GONE,   /* the message is gone or out of reach: forget the panel */
-	PANEL_FAILED, /* try again later */
+	PANEL_FAILED, /* refused, so not applied: try again later */
+	PANEL_UNSURE, /* no answer or a server error: it may have been applied
+	               * all the same, so what the message shows is not known;
+	               * try again later */
 	PANEL_NONE,   /* the channel has no panel (its record names none) */
 };
 

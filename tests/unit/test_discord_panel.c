@@ -172,9 +172,11 @@ test_a_deleted_panel_is_forgotten(void **state)
 	assert_int_equal(discord_panel_outcome(403, 50013), PANEL_GONE);
 	assert_int_equal(discord_panel_outcome(200, 0), PANEL_EDITED);
 	assert_int_equal(discord_panel_outcome(429, 0), PANEL_FAILED);
-	assert_int_equal(discord_panel_outcome(0, 0), PANEL_FAILED);
+	assert_int_equal(discord_panel_outcome(400, 50035), PANEL_FAILED);
+	assert_int_equal(discord_panel_outcome(0, 0), PANEL_UNSURE);
 	assert_int_equal(discord_panel_outcome(404, 0), PANEL_FAILED);
-	assert_int_equal(discord_panel_outcome(500, 0), PANEL_FAILED);
+	assert_int_equal(discord_panel_outcome(500, 0), PANEL_UNSURE);
+	assert_int_equal(discord_panel_outcome(503, 0), PANEL_UNSURE);
 	discord_panels_changed(p, CH, MSG, 0);
 	assert_int_equal(run(p, 0, 1000, 20, PANEL_GONE, at, 8), 1);
 	for (int64_t t = 1000; t < 5000; t += 100)
@@ -413,10 +415,22 @@ test_the_same_body_is_not_sent_again(void **state)
 	discord_panels_changed(p, CH, MSG, 4000);
 	assert_int_equal(discord_panels_take_due(p, 4300, &chan, 1), 1);
 	assert_false(discord_panels_same(p, CH, b));
-	/* The edit failed: the message still shows a. */
+	/* The edit was refused: the message still shows a. */
 	discord_panels_done(p, CH, PANEL_FAILED, 4350);
 	assert_int_equal(discord_panels_take_due(p, 4350 + PANEL_RETRY_MS, &chan, 1), 1);
 	assert_true(discord_panels_same(p, CH, a));
+	discord_panels_done(p, CH, PANEL_EDITED, 9400);
+	/* An edit of b with no answer (or a 5xx) may have landed: a later
+	 * render of a is sent, not taken as what the message shows. */
+	discord_panels_changed(p, CH, MSG, 20000);
+	assert_int_equal(discord_panels_take_due(p, 20300, &chan, 1), 1);
+	assert_false(discord_panels_same(p, CH, b));
+	discord_panels_done(p, CH, discord_panel_outcome(0, 0), 20350);
+	assert_false(discord_panels_shows(p, CH, MSG, a));
+	assert_int_equal(discord_panels_take_due(p, 20350 + PANEL_RETRY_MS, &chan, 1), 1);
+	assert_false(discord_panels_same(p, CH, a));
+	discord_panels_done(p, CH, PANEL_EDITED, 25400);
+	assert_true(discord_panels_shows(p, CH, MSG, a));
 	discord_panels_free(p);
 }
 
