@@ -20,12 +20,16 @@ undo_delta_sum(const char *s, size_t len)
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 	uint32_t h = 2166136261u;
 
-	/* Four bytes a turn of the loop: the same sum, a byte at a time. */
-	for (; end - p >= 4; p += 4) {
+	/* Eight bytes a turn of the loop: the same sum, a byte at a time. */
+	for (; end - p >= 8; p += 8) {
 		h = (h ^ p[0]) * 16777619u;
 		h = (h ^ p[1]) * 16777619u;
 		h = (h ^ p[2]) * 16777619u;
 		h = (h ^ p[3]) * 16777619u;
+		h = (h ^ p[4]) * 16777619u;
+		h = (h ^ p[5]) * 16777619u;
+		h = (h ^ p[6]) * 16777619u;
+		h = (h ^ p[7]) * 16777619u;
 	}
 	for (; p < end; p++)
 		h = (h ^ *p) * 16777619u;
