@@ -15,6 +15,7 @@
 #include "commands/core/undo_screen.h"
 #include "rules/base/buf.h"
 #include "rules/base/json.h"
+#include "rules/base/num.h"
 #include "rules/base/rng.h"
 #include "rules/base/utf8.h"
 
@@ -80,6 +81,29 @@ undo_before(struct invocation *inv, struct undo_snap *snap)
 		snap->before[m] = take_mod(inv->chan, m, 0, &snap->before_len[m]);
 }
 
+/* Writes the k bytes at s (no NUL among them) at buf + n, cut to the room
+ * left in buf (len bytes, the NUL included), as snprintf(buf + n, len - n,
+ * ...) would; nothing when n >= len. Returns n + k: the length of the
+ * whole text, cut or not, as snprintf's counts add up. */
+static size_t
+put(char *buf, size_t len, size_t n, const char *s, size_t k)
+{
+	if (n < len) {
+		size_t fit = k < len - n - 1 ? k : len - n - 1;
+
+		memcpy(buf + n, s, fit);
+		buf[n + fit] = '\0';
+	}
+	return n + k;
+}
+
+/* put() of the string s. */
+static size_t
+put_str(char *buf, size_t len, size_t n, const char *s)
+{
+	return put(buf, len, n, s, strlen(s));
+}
+
 /* Appends the command path's names to buf ("fungeon damage"). */
 static void
 describe_path(const struct invocation *inv, char *buf, size_t len)
@@ -87,8 +111,10 @@ describe_path(const struct invocation *inv, char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < 3 && inv->path[i] != NULL && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", inv->path[i]->name);
+	for (int i = 0; i < 3 && inv->path[i] != NULL && n < len; i++) {
+		n = put_str(buf, len, n, i ? " " : "");
+		n = put_str(buf, len, n, inv->path[i]->name);
+	}
 }
 
 /* Whether word (len bytes) names the command c (or its alias). */
@@ -129,22 +155,27 @@ describe_args(const struct invocation *inv, char *buf, size_t len)
 			p++;
 		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
 			end--;
-		n = (size_t)snprintf(buf, len, "%.*s", (int)(end - p), p);
+		n = put(buf, len, 0, p, strnlen(p, (size_t)(end - p)));
 	} else {
 		for (size_t i = 0; c->opts != NULL && c->opts[i].name != NULL && n < len; i++) {
 			const struct cmd_arg *a = &inv->args[i];
-			const char *name = c->opts[i].name, *sep = n > 0 ? " " : "";
+			char num[NUM_TEXT_MAX];
+			const char *value;
 
 			if (!a->set)
 				continue;
-			if (c->opts[i].type == OPT_INT)
-				n += (size_t)snprintf(buf + n, len - n, "%s%s:%lld", sep, name,
-				                      (long long)a->i);
-			else if (c->opts[i].type == OPT_BOOL)
-				n += (size_t)snprintf(buf + n, len - n, "%s%s:%s", sep, name,
-				                      a->b ? "true" : "false");
-			else if (a->s != NULL)
-				n += (size_t)snprintf(buf + n, len - n, "%s%s:%s", sep, name, a->s);
+			if (c->opts[i].type == OPT_INT) {
+				num_text((long long)a->i, num);
+				value = num;
+			} else if (c->opts[i].type == OPT_BOOL) {
+				value = a->b ? "true" : "false";
+			} else if ((value = a->s) == NULL) {
+				continue;
+			}
+			n = put_str(buf, len, n, n > 0 ? " " : "");
+			n = put_str(buf, len, n, c->opts[i].name);
+			n = put_str(buf, len, n, ":");
+			n = put_str(buf, len, n, value);
 		}
 	}
 	if (n >= len) /* cut: keep whole UTF-8 characters and mark it */

@@ -33,6 +33,7 @@
 #include "commands/core/undo.h"
 #include "commands/panel/panel_state.h"
 #include "commands/core/undo_delta.h"
+#include "commands/core/undo_hist.h"
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/cmdrun.h"
@@ -437,32 +438,42 @@ unreadable_step_is_refused(void **unused)
 	cJSON_Delete(o);
 }
 
+/* Runs the bound invocation of cmd, its subcommands names (NULL-ended) and
+ * the options binds names and values, as user on Discord in the test
+ * channel. */
+static void
+run_bound(const char *user, const char *cmd, const char *const *names, const char *const binds[][2],
+          size_t nbinds)
+{
+	struct invocation inv;
+	struct origin o;
+	struct reply *r = reply_new();
+
+	memset(&inv, 0, sizeof(inv));
+	memset(&o, 0, sizeof(o));
+	o.platform = "discord";
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:table");
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	inv.path[0] = registry_find(cmd, strlen(cmd));
+	assert_int_equal(registry_parse_select(&inv, names, r), 0);
+	for (size_t i = 0; i < nbinds; i++)
+		assert_int_equal(registry_parse_bind(&inv, binds[i][0], binds[i][1], r), 0);
+	assert_int_equal(registry_parse_check_required(&inv, r), 0);
+	dispatch_invocation(cr.d, &o, &inv, 0, r);
+	assert_false(reply_is_error(r));
+	reply_free(r);
+}
+
 /* A Discord invocation (bound options, no typed line) is named by its
  * options as name:value. */
 static void
 bound_invocation_named_by_options(void **unused)
 {
-	static const char *const names[] = {"adjust", NULL};
-	struct invocation inv;
-	struct origin o;
-	struct reply *r = reply_new();
-
 	(void)unused;
 	run("alice", "/fungeon join Alba wizard 2");
-	memset(&inv, 0, sizeof(inv));
-	memset(&o, 0, sizeof(o));
-	o.platform = "discord";
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:table");
-	snprintf(o.user_key, sizeof(o.user_key), "console:alice");
-	snprintf(o.user_name, sizeof(o.user_name), "alice");
-	inv.path[0] = registry_find("fungeon", 7);
-	assert_int_equal(registry_parse_select(&inv, names, r), 0);
-	assert_int_equal(registry_parse_bind(&inv, "who", "Alba", r), 0);
-	assert_int_equal(registry_parse_bind(&inv, "hits", "-3", r), 0);
-	assert_int_equal(registry_parse_check_required(&inv, r), 0);
-	dispatch_invocation(cr.d, &o, &inv, 0, r);
-	assert_false(reply_is_error(r));
-	reply_free(r);
+	run_bound("alice", "fungeon", (const char *const[]){"adjust", NULL},
+	          (const char *const[][2]){{"who", "Alba"}, {"hits", "-3"}}, 2);
 	assert_string_equal(run("alice", "/undo"),
 	                    "Undid alice's /fungeon adjust who:Alba hits:-3: Fungeon state is as "
 	                    "it was before.\n1 more change can be undone; the next is alice's "
@@ -732,6 +743,74 @@ history_bytes_stay_the_same(void **unused)
 	buf_free(&b);
 }
 
+/* Writes head, then unit times times, then tail into out (size bytes). */
+static void
+repeat(char *out, size_t size, const char *head, const char *unit, int times, const char *tail)
+{
+	size_t n = (size_t)snprintf(out, size, "%s", head);
+
+	for (int i = 0; i < times; i++)
+		n += (size_t)snprintf(out + n, size - n, "%s", unit);
+	snprintf(out + n, size - n, "%s", tail);
+}
+
+/* What a step says was run (its command path and values), as the code
+ * wrote it with snprintf (pinned: printed by that code): a typed line's
+ * values with the blanks around them dropped, one cut at 160 bytes between
+ * characters with "...", and bound invocations' name:value pairs with a
+ * whole number, a flag and text, one cut the same way. */
+static void
+step_texts_stay_the_same(void **unused)
+{
+	char line[400], table_text[400], typed_cut[200], bound_cut[200];
+	const char *const want[][2] = {
+	    {"tension set", "8   # the bell tolls"},
+	    {"tension table set", typed_cut},
+	    {"tension raise", "event:door"},
+	    {"tension raise", "reason:a draft amount:3"},
+	    {"tension table set", bound_cut},
+	    {"fungeon join", "Alba wizard 2"},
+	    {"fungeon hallway", ""},
+	    {"fungeon enter", "waive:true"},
+	};
+	const struct undo_hist *h;
+
+	(void)unused;
+	run("gm", "/gm claim");
+	run("gm", "/tension set 8   # the bell tolls  ");
+	repeat(line, sizeof(line), "/tension table set effects 1-20 ",
+	       "\xc3\xa9"
+	       "a",
+	       50, " ");
+	run("gm", line);
+	run_bound("gm", "tension", (const char *const[]){"raise", NULL},
+	          (const char *const[][2]){{"event", "door"}}, 1);
+	run_bound("gm", "tension", (const char *const[]){"raise", NULL},
+	          (const char *const[][2]){{"amount", "3"}, {"reason", "a draft"}}, 2);
+	repeat(table_text, sizeof(table_text), "1-10 ", "ab\xe2\x82\xac", 30, "; 11-20 orcs");
+	run_bound("gm", "tension", (const char *const[]){"table", "set", NULL},
+	          (const char *const[][2]){{"kind", "encounter"}, {"text", table_text}}, 2);
+	run("gm", "/fungeon join Alba wizard 2");
+	run("gm", "/fungeon hallway");
+	run_bound("gm", "fungeon", (const char *const[]){"enter", NULL},
+	          (const char *const[][2]){{"waive", "true"}}, 1);
+	/* 13 + 47 * 3 + 2 + 3 = 159 bytes; 25 + 26 * 5 + 1 + 3 = 159 bytes */
+	repeat(typed_cut, sizeof(typed_cut), "effects 1-20 ",
+	       "\xc3\xa9"
+	       "a",
+	       47, "\xc3\xa9...");
+	repeat(bound_cut, sizeof(bound_cut), "kind:encounter text:1-10 ", "ab\xe2\x82\xac", 26,
+	       "a...");
+	h = channel_mod_peek(table(), CHANMOD_UNDO);
+	assert_int_equal(undo_hist_count(h), sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < undo_hist_count(h); i++) {
+		const struct undo_step *st = undo_hist_step(h, i);
+
+		assert_string_equal(undo_step_text(st, UNDO_PATH), want[i][0]);
+		assert_string_equal(undo_step_text(st, UNDO_ARGS), want[i][1]);
+	}
+}
+
 static void
 delta_round_trips_on_edge_cases(void **unused)
 {
@@ -890,6 +969,7 @@ main(void)
 	    cmocka_unit_test(delta_bytes_stay_the_same),
 	    cmocka_unit_test(delta_bytes_stay_the_same_when_text_moves),
 	    cmocka_unit_test_setup_teardown(history_bytes_stay_the_same, setup, teardown),
+	    cmocka_unit_test_setup_teardown(step_texts_stay_the_same, setup, teardown),
 	    cmocka_unit_test(delta_round_trips_on_random_edits),
 	};
 
