@@ -24,6 +24,7 @@
 #include "rules/base/buf.h"
 #include "rules/base/json.h"
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 #define LATENCY_MAX  (4u << 20)
 #define SUMMARY_MS   10000 /* shed and failed answers are summed up this often */
@@ -301,7 +302,7 @@ answer_new(struct discord *dc, struct interact_out *out, uint64_t rx_ns)
 
 	a->dc = dc;
 	a->rx_ns = rx_ns;
-	snprintf(a->id, sizeof(a->id), "%s", out->id);
+	utf8_copy_bytes(a->id, sizeof(a->id), out->id);
 	a->followup_path = out->followup_path;
 	memcpy(a->followups, out->followups, out->nfollowups * sizeof(*a->followups));
 	a->nfollowups = out->nfollowups;

@@ -367,9 +367,9 @@ value_text(const cJSON *opt, const cJSON *resolved, char *out, size_t len)
 		return true;
 	}
 	if (cJSON_IsString(v))
-		r = snprintf(out, len, "%s", v->valuestring);
+		r = (int)utf8_copy_bytes(out, len, v->valuestring);
 	else if (cJSON_IsBool(v))
-		r = snprintf(out, len, "%s", cJSON_IsTrue(v) ? "true" : "false");
+		r = (int)utf8_copy_bytes(out, len, cJSON_IsTrue(v) ? "true" : "false");
 	else if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble &&
 	         v->valuedouble < 9007199254740992.0 && v->valuedouble > -9007199254740992.0)
 		r = snprintf(out, len, "%lld", (long long)v->valuedouble);

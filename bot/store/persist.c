@@ -27,6 +27,7 @@
 #include "bot/store/store_merge.h"
 #include "bot/store/store_sqlite.h"
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 #undef uthash_fatal
 #define uthash_fatal(msg) abort()
@@ -65,7 +66,7 @@ persist__id_add(struct id **set, const char *id)
 	if (e != NULL)
 		return false;
 	e = xcalloc(1, sizeof(*e));
-	snprintf(e->id, sizeof(e->id), "%s", id);
+	utf8_copy_bytes(e->id, sizeof(e->id), id);
 	HASH_ADD_STR(*set, id, e);
 	return true;
 }
@@ -96,7 +97,9 @@ persist__id_clear(struct id **set)
 void
 persist__make_id(char out[KEY_MAX + 2], char kind, const char *key)
 {
-	snprintf(out, KEY_MAX + 2, "%c:%s", kind, key);
+	out[0] = kind;
+	out[1] = ':';
+	utf8_copy_bytes(out + 2, KEY_MAX, key);
 }
 
 void

@@ -41,7 +41,7 @@ store_record_colour_parse(const char *name)
 static void
 copy_str(char *dst, size_t size, const char *src)
 {
-	snprintf(dst, size, "%s", src != NULL ? src : "");
+	utf8_copy_bytes(dst, size, src != NULL ? src : "");
 }
 
 void

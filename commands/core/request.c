@@ -1,12 +1,12 @@
 /* request: one command on its way; see request.h. */
 #include "commands/core/request.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/core/registry.h"
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 #define MAY_BE_LOST                                                                                \
 	"Warning: this change could not be saved yet and may be lost if the bot restarts."
@@ -153,7 +153,7 @@ void
 request_set_key(struct request *req, const char *key,
                 int (*keep)(struct request *req, struct buf *out))
 {
-	snprintf(req->key, sizeof(req->key), "%s", key);
+	utf8_copy_bytes(req->key, sizeof(req->key), key);
 	req->keep = keep;
 }
 
@@ -254,7 +254,7 @@ request_add_change(struct request *req, const char *id)
 		req->cap = req->cap != 0 ? 2 * req->cap : 4;
 		req->changes = xrealloc(req->changes, req->cap * sizeof(*req->changes));
 	}
-	snprintf(req->changes[req->nchanges++], REQUEST_ID_MAX, "%s", id);
+	utf8_copy_bytes(req->changes[req->nchanges++], REQUEST_ID_MAX, id);
 }
 
 size_t

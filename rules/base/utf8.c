@@ -271,6 +271,16 @@ utf8_copy(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+size_t
+utf8_copy_bytes(char *dst, size_t size, const char *src)
+{
+	size_t len = strlen(src), n = len < size - 1 ? len : size - 1;
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return len;
+}
+
 bool
 utf8_is_letter(uint32_t cp)
 {

@@ -69,6 +69,12 @@ int utf8_casecmp(const char *a, const char *b);
 /* Copies the string src into dst (size >= 1 bytes), cut on a code point
  * boundary to at most size - 1 bytes, and NUL-terminates it. */
 void utf8_copy(char *dst, size_t size, const char *src);
+/* Copies the string src into dst (size >= 1 bytes) as snprintf(dst, size,
+ * "%s", src) does, without printf's cost: cut to at most size - 1 bytes
+ * wherever that falls, and NUL-terminated. Returns src's length (the copy
+ * was cut when it is size or more). For ids and keys, which are ASCII;
+ * text a user wrote is cut with utf8_copy(). */
+size_t utf8_copy_bytes(char *dst, size_t size, const char *src);
 
 /* Whether cp is a letter of any script (Unicode's categories Lu, Ll, Lt,
  * Lm and Lo). */

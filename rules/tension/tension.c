@@ -170,7 +170,7 @@ tension_event(struct tension *t, enum tension_event e, const char *extra)
 
 		snprintf(reason, sizeof(reason), "%s (%.*s)", events[e].reason, (int)n, extra);
 	} else
-		snprintf(reason, sizeof(reason), "%s", events[e].reason);
+		utf8_copy_bytes(reason, sizeof(reason), events[e].reason);
 	return tension_adjust(t, events[e].amount, reason);
 }
 

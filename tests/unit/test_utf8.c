@@ -334,6 +334,28 @@ cut_between_characters(void **unused)
 	assert_int_equal(utf8_cut_text("", 0, 0), 0);
 }
 
+/* utf8_copy_bytes() writes what snprintf(dst, size, "%s", src) writes,
+ * byte for byte, and returns its count: every size from 1 to past the
+ * text's length, a cut inside a character included. */
+static void
+copy_bytes_as_snprintf(void **unused)
+{
+	static const char *const texts[] = {"", "a", "discord:1300000000000000000",
+	                                    "caf\xc3\xa9 \xe2\x82\xac!"};
+
+	(void)unused;
+	for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++)
+		for (size_t size = 1; size <= strlen(texts[t]) + 2; size++) {
+			char got[40], want[40];
+
+			memset(got, 'x', sizeof(got));
+			memset(want, 'x', sizeof(want));
+			assert_int_equal(utf8_copy_bytes(got, size, texts[t]),
+			                 snprintf(want, size, "%s", texts[t]));
+			assert_memory_equal(got, want, sizeof(got));
+		}
+}
+
 int
 main(void)
 {
@@ -347,6 +369,7 @@ main(void)
 	    cmocka_unit_test(emoji_joiners),
 	    cmocka_unit_test(valid_prefix),
 	    cmocka_unit_test(cut_between_characters),
+	    cmocka_unit_test(copy_bytes_as_snprintf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
