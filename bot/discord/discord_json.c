@@ -28,9 +28,11 @@ struct discord_json {
 	struct block *head; /* the block allocations come from; the first one last */
 };
 
+/* p and end are in the arena's copy of the text: strings are cut out of
+ * it in place (parse_string). */
 struct parser {
 	struct discord_json *a;
-	const unsigned char *p, *end;
+	unsigned char *p, *end;
 	int depth;
 };
 
@@ -176,12 +178,15 @@ utf16_escape(const unsigned char *s, const unsigned char *end, unsigned char **o
 	return len;
 }
 
-/* The string at ps->p (its opening quote), NUL-terminated in the arena. */
+/* The string at ps->p (its opening quote), NUL-terminated where it stands
+ * in the arena's copy of the text: its closing quote (or, after escapes
+ * decoded in place, a byte before it) becomes the NUL. An escape never
+ * decodes longer than it is written, and each is read whole before its
+ * bytes are written, so the output never overtakes the input. */
 static char *
 parse_string(struct parser *ps)
 {
-	const unsigned char *s = ps->p + 1, *e = s, *in;
-	unsigned char *out, *o;
+	unsigned char *s = ps->p + 1, *e = s, *in, *o;
 	bool plain = true;
 
 	if (ps->p >= ps->end || *ps->p != '"')
@@ -190,7 +195,7 @@ parse_string(struct parser *ps)
 	 * candidate and whether a backslash comes before it (frames are mostly
 	 * long plain strings: tokens, names, ids). */
 	for (;;) {
-		const unsigned char *q = memchr(e, '"', (size_t)(ps->end - e)), *bs;
+		unsigned char *q = memchr(e, '"', (size_t)(ps->end - e)), *bs;
 
 		if (q == NULL)
 			return NULL;
@@ -202,15 +207,12 @@ parse_string(struct parser *ps)
 		plain = false;
 		e = bs + 2; /* past the escaped character, which may be a quote */
 	}
-	/* An escape never decodes longer than it is written. */
-	out = arena_alloc(ps->a, (size_t)(e - s) + 1);
+	ps->p = e + 1;
 	if (plain) {
-		memcpy(out, s, (size_t)(e - s));
-		out[e - s] = '\0';
-		ps->p = e + 1;
-		return (char *)out;
+		*e = '\0';
+		return (char *)s;
 	}
-	for (in = s, o = out; in < e;) {
+	for (in = s, o = s; in < e;) {
 		size_t n = 2;
 
 		if (*in != '\\') {
@@ -249,8 +251,7 @@ parse_string(struct parser *ps)
 		in += n;
 	}
 	*o = '\0';
-	ps->p = e + 1;
-	return (char *)out;
+	return (char *)s;
 }
 
 static bool
@@ -416,12 +417,15 @@ parse_value(struct parser *ps, cJSON *n)
 const cJSON *
 discord_json_parse(struct discord_json *a, const char *text, size_t len)
 {
-	struct parser ps = {.a = a, .p = (const unsigned char *)text};
+	struct parser ps = {.a = a};
 	cJSON *root;
 
 	arena_reset(a);
 	if (text == NULL || len == 0)
 		return NULL;
+	/* The tree's strings are cut out of this copy (parse_string). */
+	ps.p = arena_alloc(a, len);
+	memcpy(ps.p, text, len);
 	ps.end = ps.p + len;
 	if (len > 4 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
 		ps.p += 3;
