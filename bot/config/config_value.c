@@ -9,6 +9,7 @@
 
 #include <libpq-fe.h>
 
+#include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
 int
@@ -201,11 +202,23 @@ config_value_nick(const char *s)
 	return true;
 }
 
+/* Whether well-formed s holds no invisible or bidi character: in what
+ * users must type or see (a command prefix, a channel), one would make a
+ * look-alike that works nowhere or somewhere else. */
+static bool
+visible(const char *s)
+{
+	uint32_t cp;
+	size_t n = strlen(s);
+
+	return textsafe_invisible_find(s, n, &cp) == n;
+}
+
 bool
 config_value_channel(const char *s)
 {
 	return len_in(s, 2, 50) && strchr("#&+!", s[0]) != NULL && utf8_valid(s, strlen(s)) &&
-	       bytes_in(s, 0x21, 0xff, ",\x7f");
+	       bytes_in(s, 0x21, 0xff, ",\x7f") && visible(s);
 }
 
 bool
@@ -257,7 +270,8 @@ config_value_http_url(const char *s)
 bool
 config_value_prefix(const char *s)
 {
-	return len_in(s, 1, 4) && utf8_valid(s, strlen(s)) && bytes_in(s, 0x21, 0xff, "\x7f");
+	return len_in(s, 1, 4) && utf8_valid(s, strlen(s)) && bytes_in(s, 0x21, 0xff, "\x7f") &&
+	       visible(s);
 }
 
 bool

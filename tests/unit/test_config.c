@@ -407,6 +407,15 @@ test_invisible_characters_named(void **state)
 	refused("[b\xe2\x80\x8bot]\n",
 	        "t.conf:1: unknown section 'bot' with an invisible character U+200B at column 2; "
 	        "sections are [bot], [discord], [irc.<network>], [store] and [console]");
+	/* recheck6 F12: an IRC prefix or channel holding one passed, then every
+	 * !roll went unseen or the bot joined a look-alike channel. */
+	refused("[irc.n]\nprefix = !\xe2\x80\x8b\n",
+	        "t.conf:2: [irc.n] prefix must be 1 to 4 characters without spaces (got '!' with "
+	        "an invisible character U+200B at column 2)");
+	assert_false(config_value_channel("#d\xe2\x80\x8bun"));
+	assert_false(config_value_prefix("\xef\xbb\xbf!"));
+	assert_true(config_value_prefix("\xc2\xa7"));
+	assert_true(config_value_channel("#d\xc3\xa9s"));
 }
 
 static void
