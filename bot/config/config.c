@@ -32,6 +32,8 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/textsafe.h"
+#include "rules/base/utf8.h"
+#include "rules/base/textsafe.h"
 
 #define LINE_BYTES 1024 /* longer lines are refused before inih sees them */
 
@@ -236,13 +238,16 @@ open_section(struct parser *p, const char *name)
 /*
  * Looks at a line before inih does: a header starts a section here (so an
  * empty one is seen too); an indented header, a header with text after it
- * and a line too long for inih are refused. Returns -1 after config__fail().
+ * a line too long for inih and one starting with an invisible character
+ * (which would hide a header or a key) are refused. Returns -1 after
+ * config__fail().
  */
 static int
 look_at_line(struct parser *p, const char *line, int max)
 {
 	const char *s = line, *end;
-	char name[64];
+	char name[64], what[TEXTSAFE_NAME_MAX];
+	uint32_t cp;
 
 	if (strlen(line) > (size_t)max - 1 || (strchr(line, '\n') == NULL && !feof(p->f))) {
 		config__fail(
@@ -254,6 +259,14 @@ look_at_line(struct parser *p, const char *line, int max)
 	}
 	while (*s == ' ' || *s == '\t')
 		s++;
+	if (*s != '\0' && utf8_valid(s, strlen(s)) && textsafe_invisible_at(s, strlen(s), &cp)) {
+		textsafe_invisible_name(what, sizeof(what), cp, true);
+		config__fail(p, p->line,
+		             "the line starts with %s at column %d; remove it (a line holds 'key = "
+		             "value', a [section] header or a comment)",
+		             what, (int)(s - line) + 1);
+		return -1;
+	}
 	/* inih's rule for a continuation line, so messages can tell. */
 	p->continued = p->have_key && s > line && *s != '\0' && *s != '\n' && *s != '\r' &&
 	               *s != ';' && *s != '#';
@@ -290,6 +303,9 @@ read_line(char *str, int num, void *stream)
 	if (p->err_line != 0 || fgets(line, sizeof(line), p->f) == NULL)
 		return NULL;
 	p->line++;
+	/* A byte-order mark some editors write first is no part of the text. */
+	if (p->line == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0)
+		memmove(line, line + 3, strlen(line + 3) + 1);
 	if (look_at_line(p, line, num) < 0)
 		return NULL;
 	memcpy(str, line, strlen(line) + 1);

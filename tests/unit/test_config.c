@@ -413,6 +413,16 @@ test_invisible_characters_named(void **state)
 	        "t.conf:2: [irc.n] prefix must be 1 to 4 characters without spaces (got '!' with "
 	        "an invisible character U+200B at column 2)");
 	assert_false(config_value_channel("#d\xe2\x80\x8bun"));
+	/* recheck6 F1: a byte-order mark first in the file is skipped; an
+	 * invisible character starting a line is named on its line. */
+	refused("\xef\xbb\xbf[bot]\nlog_level = loud\n",
+	        "t.conf:2: [bot] log_level must be error, warn, info or debug (got 'loud')");
+	refused("\xe2\x80\x8b[bot]\nlog_level = info\n",
+	        "t.conf:1: the line starts with an invisible character U+200B at column 1; remove "
+	        "it (a line holds 'key = value', a [section] header or a comment)");
+	refused("[bot]\n  \xef\xbb\xbflog_level = info\n",
+	        "t.conf:2: the line starts with an invisible character U+FEFF at column 3; remove "
+	        "it (a line holds 'key = value', a [section] header or a comment)");
 	assert_false(config_value_prefix("\xef\xbb\xbf!"));
 	assert_true(config_value_prefix("\xc2\xa7"));
 	assert_true(config_value_channel("#d\xc3\xa9s"));
