@@ -13,6 +13,7 @@
 #include "rules/dice/dice.h"
 #include "rules/procedure/carry.h"
 #include "rules/procedure/vendor.h"
+#include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
 static void
@@ -36,13 +37,17 @@ stock_lines(struct reply *out, const struct vendor_stock *v)
 	reply_nl(out);
 }
 
-/* A name of 1 to VENDOR_NAME_MAX bytes, words parted by single spaces. */
+/* A name of 1 to VENDOR_NAME_MAX bytes, words parted by single spaces,
+ * with no invisible character (which would show as nothing, or as another
+ * vendor's name). */
 static bool
 vendor_name_ok(const char *s)
 {
 	size_t n = strlen(s);
+	uint32_t cp;
 
-	if (n == 0 || n > VENDOR_NAME_MAX || s[0] == ' ' || s[n - 1] == ' ')
+	if (n == 0 || n > VENDOR_NAME_MAX || s[0] == ' ' || s[n - 1] == ' ' ||
+	    textsafe_invisible_find(s, n, &cp) != n)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f ||
@@ -91,13 +96,16 @@ vendor_fn(struct invocation *inv, struct reply *out)
 		return;
 	}
 	if (!vendor_name_ok(name)) {
+		char got[TEXTSAFE_NAME_MAX + 80];
+
 		reply_error(out,
 		            "A vendor's name is 1 to %d bytes, words parted by single spaces, with "
 		            "no \" in it (quotes group its words, as in ",
 		            VENDOR_NAME_MAX);
 		reply_cmd(out, RS_BAD, "bargain", "vendor", "Old Greta", "item", "rope", "deal",
 		          "buy", NULL);
-		reply_add(out, RS_BAD, "; got '%.40s').", name);
+		reply_add(out, RS_BAD, "; got %s).",
+		          textsafe_quoted(got, sizeof(got), name, strlen(name), 40));
 		return;
 	}
 	if (s->nvendors == VENDORS_MAX) {
@@ -228,6 +236,13 @@ bargain_fn(struct invocation *inv, struct reply *out)
 		reply_error(out, "There is no vendor '%.24s' here; ", vname);
 		reply_cmd(out, RS_BAD, "vendor meet", "name", vname, NULL);
 		reply_add(out, RS_BAD, " meets one.");
+		return;
+	}
+	if (registry_parse_blank(item)) {
+		reply_error(out, "The item is blank; name the item or lot dealt on, as in ");
+		reply_cmd(out, RS_BAD, "bargain", "vendor", v->name, "item", "rope", "deal", deal,
+		          NULL);
+		reply_add(out, RS_BAD, ".");
 		return;
 	}
 	if (vendor_tried(v, item)) {

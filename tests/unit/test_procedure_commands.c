@@ -877,6 +877,21 @@ vendor_names_are_quoted_alike(void **unused)
 	ok("gm", "vendor meet Old Greta the Younger");
 	refused("alice", "bargain Old Greta lamp buy",
 	        "Deal must be one of sell, buy (got 'lamp')");
+	/* recheck6 F13: a name that shows as nothing, or as another's, is
+	 * refused naming its invisible character; a blank item is none. */
+	refused("gm", "vendor meet \xe2\x80\x8b",
+	        "A vendor's name is 1 to 24 bytes, words parted by single spaces, with no \" in "
+	        "it (quotes group its words, as in /bargain \"Old Greta\" rope buy; got '' with "
+	        "an invisible character U+200B at column 1).");
+	refused("gm",
+	        "vendor Gr\xe2\x80\x8b"
+	        "eta",
+	        "A vendor's name is 1 to 24 bytes, words parted by single spaces, with no \" in "
+	        "it (quotes group its words, as in /bargain \"Old Greta\" rope buy; got 'Greta' "
+	        "with an invisible character U+200B at column 3).");
+	refused("alice", "bargain \"Old Greta the Fence\" \"  \" buy",
+	        "The item is blank; name the item or lot dealt on, as in /bargain \"Old Greta the "
+	        "Fence\" rope buy.");
 }
 
 /* recheck3 F5: /bargain's refused roll is a sentence, as /roll's is:
