@@ -15,6 +15,7 @@
 #include "commands/dice/rollchan.h"
 #include "commands/gm/gm_screen.h"
 #include "rules/base/buf.h"
+#include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 #include "rules/dice/dice.h"
 
@@ -67,6 +68,25 @@ name_byte(char c)
 	return isalnum((unsigned char)c) || c == '-' || c == '_' || (unsigned char)c >= 0x80;
 }
 
+/* Whether name[0..n) holds an invisible character without which it would
+ * be a saved roll's name: "bo<U+200B>om" is said to be one with that
+ * character, not read as dice ("'bo' is no dice function"); "1d<U+200B>6"
+ * stays the dice parser's to refuse. */
+static bool
+name_but_invisible(const char *name, size_t n)
+{
+	struct buf b;
+	bool yes;
+
+	if (!utf8_valid(name, n) || textsafe_invisible_find(name, n, &(uint32_t){0}) == n)
+		return false;
+	buf_init(&b, ROLLCHAN_NAME_MAX);
+	textsafe_clean(&b, name, n);
+	yes = rollchan_name_ok(buf_str(&b));
+	buf_free(&b);
+	return yes;
+}
+
 /*
  * "/roll fireball +2 # big" with fireball saved as "8d6 # fire" rolls
  * "8d6 +2 # big": the saved roll, what follows its name, and the label
@@ -93,6 +113,13 @@ expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf,
 		n++;
 	}
 	name[n] = '\0';
+	if (n > 0 && !name_byte(p[n]) && name_but_invisible(name, n)) {
+		char err[400];
+
+		rollchan_name_refusal(name, err, sizeof(err));
+		reply_error(out, "%s", err);
+		return NULL;
+	}
 	if (n == 0 || name_byte(p[n]) || !rollchan_name_ok(name))
 		return expr;
 	/* A word before '(' is a function of the notation ("floor(8d6/2)"),

@@ -11,6 +11,7 @@
 #include "rules/base/buf.h"
 #include "rules/base/json.h"
 #include "rules/base/mem.h"
+#include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
 #include <utf8proc.h>
@@ -275,17 +276,16 @@ rollchan_name_ok(const char *name)
 	return name_fault(name) == NAME_OK;
 }
 
-/* Into err, why name (refused by rollchan_name_ok) is no saved roll's
- * name: the rule it breaks, the name quoted (cut, with no control
- * character), the whole rule after. */
-static void
-name_refusal(const char *name, char *err, size_t errlen)
+void
+rollchan_name_refusal(const char *name, char *err, size_t errlen)
 {
 	static const char rule[] = "a saved roll's name is 1 to %d letters (of any alphabet), "
 	                           "digits, '-' or '_', starting with a letter other than d";
 	char plain[ROLLCHAN_NAME_MAX], quoted[4 * ROLLCHAN_NAME_CHARS + 4], whole[200];
-	size_t k = utf8_cut(name, strlen(name), sizeof(plain) - 1), n;
+	char what[TEXTSAFE_NAME_MAX];
+	size_t k = utf8_cut(name, strlen(name), sizeof(plain) - 1), n, at;
 	int c0 = (unsigned char)name[0];
+	uint32_t cp;
 
 	snprintf(whole, sizeof(whole), rule, ROLLCHAN_NAME_CHARS);
 	for (size_t i = 0; i < k; i++)
@@ -317,6 +317,15 @@ name_refusal(const char *name, char *err, size_t errlen)
 		snprintf(err, errlen, "'%s' does not start with a letter: %s.", quoted, whole);
 		break;
 	default:
+		at = utf8_valid(name, strlen(name))
+		         ? textsafe_invisible_find(name, strlen(name), &cp)
+		         : strlen(name);
+		if (at < strlen(name)) {
+			textsafe_invisible_name(what, sizeof(what), cp, true);
+			snprintf(err, errlen, "'%s' holds %s at column %zu: %s.", quoted, what,
+			         1 + utf8_count(name, at), whole);
+			break;
+		}
 		snprintf(err, errlen, "'%s' holds a character other than those allowed: %s.",
 		         quoted, whole);
 		break;
@@ -350,7 +359,7 @@ rollchan_save(struct rollchan *rc, const char *owner, const char *name, const ch
 	size_t mine = 0, max = owner[0] != '\0' ? ROLLCHAN_SAVED_USER : ROLLCHAN_SAVED_CHAN;
 
 	if (!rollchan_name_ok(name)) {
-		name_refusal(name, err, errlen);
+		rollchan_name_refusal(name, err, errlen);
 		return -1;
 	}
 	if (strlen(owner) >= KEY_MAX || strlen(roll) >= ROLLCHAN_ROLL_MAX) {

@@ -154,6 +154,12 @@ void rollchan_heading(const struct channel *ch, struct reply *out, const char *f
 /* Whether name is allowed for a saved roll (see above). */
 bool rollchan_name_ok(const char *name);
 
+/* Into err (errlen bytes), why name, refused by rollchan_name_ok(), is no
+ * saved roll's name: the rule it breaks (an invisible character named, with
+ * its column), the name quoted (cut, with no control character), the whole
+ * rule after. */
+void rollchan_name_refusal(const char *name, char *err, size_t errlen);
+
 /* The saved roll of that name (case-insensitive) owned by owner ("" for
  * the channel's), or NULL. */
 const struct rollchan_saved *rollchan_find(const struct rollchan *rc, const char *owner,

@@ -496,6 +496,32 @@ hash_in_term_label(void **unused)
 	    "(/roll 1d20 private:true is a roll only you see).");
 }
 
+/* recheck6 F8: a saved roll's name but for an invisible character is
+ * refused naming it, on /save, /roll and /gmroll, not read as dice; a
+ * dice expression holding one stays the dice parser's to name. */
+static void
+saved_name_with_an_invisible_character(void **unused)
+{
+	static const char rule[] = "a saved roll's name is 1 to 24 letters (of any alphabet), "
+	                           "digits, '-' or '_', starting with a letter other than d.";
+	char want[300];
+
+	run_as("al", "/save boom 2d1 # fire");
+	snprintf(want, sizeof(want), "'b' holds an invisible character U+200B at column 2: %s",
+	         rule);
+	assert_string_equal(reply_error_text(run_as("al", "/save b\xe2\x80\x8b 1d6")), want);
+	snprintf(want, sizeof(want), "'boom' holds an invisible character U+200B at column 3: %s",
+	         rule);
+	assert_string_equal(reply_error_text(run_as("al", "/roll bo\xe2\x80\x8bom +1")), want);
+	run_as("bo", "/gm claim");
+	assert_string_equal(reply_error_text(run_as("al", "/gmroll bo\xe2\x80\x8bom")), want);
+	assert_string_equal(
+	    reply_error_text(run_as("al", "/roll 1d\xe2\x80\x8b"
+	                                  "6")),
+	    "Expected the number of sides, '%' or 'F' after 'd' at column 3, not an "
+	    "invisible character U+200B.");
+}
+
 /* newcomer F17: an empty or blank label option is no label, as an empty
  * "# " is: no trailing blank after who rolls, and no "# " in the button's
  * command; blanks around a label are not part of it. */
@@ -760,6 +786,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(saved_rolls_follow_the_player, setup, teardown),
 	    cmocka_unit_test_setup_teardown(one_label_a_roll, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hash_in_term_label, setup, teardown),
+	    cmocka_unit_test_setup_teardown(saved_name_with_an_invisible_character, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(empty_label_is_none, setup, teardown),
 	    cmocka_unit_test_setup_teardown(label_word_after_the_hash, setup, teardown),
 	    cmocka_unit_test_setup_teardown(long_roll_keeps_its_button, setup, teardown),
