@@ -508,28 +508,6 @@ is_number(const char *v)
 	return *p != '\0' && strspn(p, "0123456789") == strlen(p);
 }
 
-/* Whether the word w is odds written as one word, and so nothing else:
- * digits, then "/", "-in-" or "in", then digits ("2/6", "2-in-6", "2in6"). */
-static bool
-odds_word(const char *w)
-{
-	size_t d = strspn(w, "0123456789");
-
-	if (d == 0)
-		return false;
-	w += d;
-	if (*w == '/')
-		w++;
-	else if (strncasecmp(w, "-in-", 4) == 0)
-		w += 4;
-	else if (strncasecmp(w, "in", 2) == 0)
-		w += 2;
-	else
-		return false;
-	d = strspn(w, "0123456789");
-	return d > 0 && w[d] == '\0';
-}
-
 /* The first option from i on that is unset, filled by position and
  * applies, or -1. */
 static int
@@ -558,7 +536,7 @@ takes(const struct cmd_opt *o, const char *v)
 	}
 	case OPT_STRING:
 		if (o->flags & OPT_ODDS)
-			return is_number(v) || odds_word(v);
+			return is_number(v) || odds_one_word(v);
 		return o->choices == NULL || registry_parse_choice(o, v);
 	case OPT_USER:
 		return true;
@@ -702,7 +680,7 @@ odds_span(const struct command *c, const struct invocation *inv, int p, const st
 		return 0;
 	if (c->opts[p].flags & OPT_ODDS)
 		o = p;
-	else if (in || odds_word(w))
+	else if (in || odds_one_word(w))
 		for (int i = p + 1; o < 0 && c->opts[i].name != NULL; i++)
 			if ((c->opts[i].flags & OPT_ODDS) && !inv->args[i].set &&
 			    registry_opt_positional(c, i) && applies(c, inv, i))
@@ -714,7 +692,7 @@ odds_span(const struct command *c, const struct invocation *inv, int p, const st
 		return left;
 	if (in)
 		return left < 3 ? left : 3;
-	if (odds_word(w))
+	if (odds_one_word(w))
 		return 1;
 	if (o != p || !is_number(w))
 		return 0;

@@ -38,6 +38,26 @@ skip_blanks(const char **p)
 	return (size_t)(*p - from);
 }
 
+bool
+odds_one_word(const char *w)
+{
+	size_t d = strspn(w, "0123456789");
+
+	if (d == 0)
+		return false;
+	w += d;
+	if (*w == '/')
+		w++;
+	else if (strncasecmp(w, "-in-", 4) == 0)
+		w += 4;
+	else if (strncasecmp(w, "in", 2) == 0)
+		w += 2;
+	else
+		return false;
+	d = strspn(w, "0123456789");
+	return d > 0 && w[d] == '\0';
+}
+
 int
 odds_parse(const char *s, struct odds *out, char *err, size_t errlen)
 {

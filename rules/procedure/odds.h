@@ -32,6 +32,12 @@ int odds_check(int x, int n, char *err, size_t errlen);
  */
 int odds_parse(const char *s, struct odds *out, char *err, size_t errlen);
 
+/* Whether the word w has the shape of odds written as one word, and so
+ * nothing else: digits, then "/", "-in-" or "in", then digits ("2/6",
+ * "2-in-6", "2in6"). A shape only: whether its numbers make a chance is
+ * odds_parse's to say. For a parser telling odds from other words. */
+bool odds_one_word(const char *w);
+
 /* Rolls the dN; *hit tells whether it came up X or less. Returns the roll. */
 int odds_roll(struct rng *r, struct odds c, bool *hit);
 

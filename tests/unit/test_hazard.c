@@ -275,6 +275,24 @@ x_in_n(void **unused)
 	rng_free(b);
 }
 
+/* The shape of odds as one word, which the option parser tells from other
+ * words by: whether its numbers make a chance is odds_parse's to say. */
+static void
+odds_written_as_one_word(void **unused)
+{
+	(void)unused;
+	assert_true(odds_one_word("2/6"));
+	assert_true(odds_one_word("2-in-6"));
+	assert_true(odds_one_word("2IN6"));
+	assert_true(odds_one_word("1000/6"));
+	assert_false(odds_one_word("2"));
+	assert_false(odds_one_word("2 in 6"));
+	assert_false(odds_one_word("2in"));
+	assert_false(odds_one_word("in6"));
+	assert_false(odds_one_word("2/6x"));
+	assert_false(odds_one_word("2-in6"));
+}
+
 int
 main(void)
 {
@@ -282,6 +300,7 @@ main(void)
 	    cmocka_unit_test(exploration_every_row),
 	    cmocka_unit_test(delving_every_row),
 	    cmocka_unit_test(classic_x_in_n),
+	    cmocka_unit_test(odds_written_as_one_word),
 	    cmocka_unit_test(custom_tables_and_keywords),
 	    cmocka_unit_test(keywords),
 	    cmocka_unit_test(rolls_the_views_die),
