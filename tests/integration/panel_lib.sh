@@ -62,18 +62,32 @@ panel_wait() {
 	done
 }
 note_points_right() {
-	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+	# A deferred /panel's note is written by its later edit of the
+	# answer: it is waited for (10 s), not taken as missing.
+	_np=0
+	while :; do
+		curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
 import json, re, sys
 ms = json.load(sys.stdin)
-panel = max((x for x in ms if "interaction" not in x and any(
-    c.get("label") == "Next turn" for r in x["components"] for c in r["components"])),
-    key=lambda x: int(x["id"]))
-note = max((x for x in ms if "Panel posted" in x["content"]), key=lambda x: int(x["id"]))
+panels = [x for x in ms if "interaction" not in x and any(
+    c.get("label") == "Next turn" for r in x["components"] for c in r["components"])]
+notes = [x for x in ms if "Panel posted" in x["content"]]
+if not panels or not notes:
+    sys.exit(3)
+panel = max(panels, key=lambda x: int(x["id"]))
+note = max(notes, key=lambda x: int(x["id"]))
 after = int(panel["id"]) > int(note["id"])
 if re.search(r"\bbelow\b", note["content"]) and not after or \
         re.search(r"\babove\b", note["content"]) and after:
     sys.exit("the answer says %r, but the panel (%s) came %s it (%s)"
              % (note["content"], panel["id"], "after" if after else "before", note["id"]))'
+		_rc=$?
+		[ "$_rc" = 3 ] && [ "$_np" -lt 50 ] || break
+		_np=$((_np + 1))
+		sleep 0.2
+	done
+	[ "$_rc" = 3 ] && echo "no panel and 'Panel posted' answer in the channel after 10 s" >&2
+	return "$_rc"
 }
 burst() {
 	edits0=$(stat rest.channel_edits)
