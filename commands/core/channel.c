@@ -68,7 +68,7 @@ channel_mod(struct channel *ch, enum chanmod_id id)
 void *
 channel_mod_peek(const struct channel *ch, enum chanmod_id id)
 {
-	return ch->mods[id];
+	return ch != NULL ? ch->mods[id] : NULL;
 }
 
 bool

@@ -140,7 +140,8 @@ void channel_set_gm(struct channel *ch, const char *user_key, const char *name);
 void channel_clear_gm(struct channel *ch);
 /* The module's state, created on first use. */
 void *channel_mod(struct channel *ch, enum chanmod_id id);
-/* The module's state, or NULL when it was never created. */
+/* The module's state, or NULL when it was never created or ch is NULL (a
+ * channel with no record yet, as autocomplete sees one). */
 void *channel_mod_peek(const struct channel *ch, enum chanmod_id id);
 /* Replaces the module's state (for loading); frees the old one. */
 void channel_mod_set(struct channel *ch, enum chanmod_id id, void *mod);
