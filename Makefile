@@ -24,8 +24,8 @@ DOCDIR    ?= $(PREFIX)/share/doc/delver
 VERSION   := 0.1.0
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS      := libwebsockets libcurl libcjson libuv inih openssl zlib libutf8proc \
-             libedit sqlite3 libpq
+PKGS      := libwebsockets libcurl libcjson libuv inih openssl zlib libdeflate \
+             libutf8proc libedit sqlite3 libpq
 
 CFLAGS    ?= -O2 -g
 WERROR    ?= -Werror

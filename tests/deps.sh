@@ -10,7 +10,7 @@ set -eu
 
 # Building and running: the compiler and the libraries' headers.
 RUN_PKGS="make gcc pkg-config libwebsockets-dev libwebsockets-evlib-uv
-libcurl4-openssl-dev libssl-dev zlib1g-dev libcjson-dev libinih-dev
+libcurl4-openssl-dev libssl-dev zlib1g-dev libdeflate-dev libcjson-dev libinih-dev
 libuv1-dev uthash-dev libutf8proc-dev libedit-dev libsqlite3-dev libpq-dev"
 
 # Testing: clang and its sanitizer runtime (fuzzing), clang-format (lint),

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <cJSON.h>
+#include <zlib.h>
 
 #include "bot/store/crc32.h"
 #include "bot/store/store_record.h"
@@ -108,6 +109,59 @@ test_crc32_known_value(void **state)
 {
 	assert_int_equal(crc32_of("123456789", 9), 0xcbf43926u);
 	assert_int_equal(crc32_of("", 0), 0);
+}
+
+/* The checksum is zlib's crc32 for every length up to 4 KB (a channel
+ * record's usual size) at every alignment of the first byte within 8. */
+static void
+test_crc32_is_zlibs(void **state)
+{
+	static unsigned char bytes[4096 + 8];
+	uint32_t x = 12345;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bytes); i++) {
+		x = x * 1103515245u + 12345u;
+		bytes[i] = (unsigned char)(x >> 16);
+	}
+	for (size_t off = 0; off < 8; off++)
+		for (size_t n = 0; n <= 4096; n++)
+			if (crc32_of(bytes + off, n) !=
+			    (uint32_t)crc32_z(crc32_z(0L, Z_NULL, 0), bytes + off, n))
+				fail_msg("crc32_of differs from zlib's at offset %zu, length %zu",
+				         off, n);
+}
+
+/* Lines copied from a state database written while the checksum came from
+ * zlib (a channel record and a roll-log entry) still read, and are written
+ * back the same, their checksums included. */
+static void
+test_lines_written_before_read(void **state)
+{
+	static const char rec[] =
+	    "9d45347d {\"t\":\"c\",\"key\":\"discord:1300000000000000000\",\"last_used\":"
+	    "1796087964,\"mods\":{\"roll\":{\"natural\":true}}}";
+	static const char entry[] = "d6cb7803 [1796087966,\"Player 50\",\"4d6kh3\",\"9\"]";
+	const struct store_record_mods *m = store_record_builtin_mods();
+	struct store_record back;
+	struct buf out;
+	char err[256];
+
+	(void)state;
+	if (store_record_decode(rec, strlen(rec), STORE_RECORD_VERSION, m, &back, err,
+	                        sizeof(err)) != 0)
+		fail_msg("the record did not read: %s", err);
+	buf_init(&out, 1 << 16);
+	assert_int_equal(store_record_encode(&back, m, &out), 0);
+	assert_memory_equal(buf_str(&out), rec, sizeof(rec) - 1);
+	assert_string_equal(buf_str(&out) + sizeof(rec) - 1, "\n");
+	buf_reset(&out);
+	if (store_record_decode_log(&back, m, 2, entry, strlen(entry), err, sizeof(err)) != 0)
+		fail_msg("the log entry did not read: %s", err);
+	assert_int_equal(store_record_encode_log(m, back.mods[CHANMOD_ROLL], 2, &out), 0);
+	assert_string_equal(buf_str(&out), entry);
+	store_record_clear(&back, m);
+	buf_free(&out);
 }
 
 static void
@@ -628,6 +682,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_crc32_known_value),
+	    cmocka_unit_test(test_crc32_is_zlibs),
+	    cmocka_unit_test(test_lines_written_before_read),
 	    cmocka_unit_test(test_channel_round_trip_with_modules),
 	    cmocka_unit_test(test_channel_without_gm_or_modules),
 	    cmocka_unit_test(test_user_round_trip_styles),
