@@ -909,6 +909,346 @@ bargain_roll_refusal_is_a_sentence(void **unused)
 	    "The dice of the term at column 1 must have between 1 and 1000000 sides (got 0).");
 }
 
+/* The replies of every /wander form delver(7) lists, the check named or
+ * the channel's default (corridor when unset, rest, classic, classic 2 in
+ * 8, tension), pinned whole: the seed is set again before each line. */
+static const struct {
+	const char *dflt, *line, *want;
+} wander_forms[] = {
+    {NULL, "wander corridor",
+     "Wandering check: corridor leg (1-in-6)\nd6: 2 \xe2\x86\x92 no wandering monsters.\n"},
+    {NULL, "wander rest",
+     "Wandering check: resting (1-in-6)\nd6: 2 \xe2\x86\x92 no wandering monsters.\n"},
+    {NULL, "wander rest 3",
+     "Wandering check: resting (1-in-6)\nd6: 2 \xe2\x86\x92 no wandering monsters.\n"},
+    {NULL, "wander rest exits:3",
+     "Wandering check: resting (1-in-6)\nd6: 2 \xe2\x86\x92 no wandering monsters.\n"},
+    {NULL, "wander rest 0",
+     "A resting check needs a way in for the monsters: exits must be from 1 to 20 (got 0).\n"},
+    {NULL, "wander rest 25",
+     "A resting check needs a way in for the monsters: exits must be from 1 to 20 (got 25).\n"},
+    {NULL, "wander rest x",
+     "Exits must be a whole number from 0 to 999 (got 'x'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {NULL, "wander rest 3 5", "The rest check takes one number, the room's exits (got 3 and 5).\n"},
+    {NULL, "wander classic",
+     "Wandering check: classic (1-in-6)\nd6: 2 \xe2\x86\x92 no wandering monsters.\n"},
+    {NULL, "wander classic 2",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {NULL, "wander classic 2 6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {NULL, "wander classic 2 in 6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {NULL, "wander classic 2-in-6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {NULL, "wander classic 2in6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {NULL, "wander classic 2/6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {NULL, "wander classic 2 IN 6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {NULL, "wander classic 1-in-100",
+     "Wandering check: classic (1-in-100)\nd100: 29 \xe2\x86\x92 no wandering monsters.\n"},
+    {NULL, "wander classic chance:3/8",
+     "Wandering check: classic (3-in-8)\nd8: 3 \xe2\x86\x92 wandering monsters!\n"},
+    {NULL, "wander classic 2 of 6",
+     "'2 of 6' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone for "
+     "X-in-6 (2 is 2-in-6).\n"},
+    {NULL, "wander tension",
+     "Wandering check: D12 encounter check (exits 1, Tension 1)\nd12: 4 \xe2\x86\x92 no wandering "
+     "monsters.\n4 > 1 exits; 4 > Tension 1.\n"},
+    {NULL, "wander tension 3",
+     "Wandering check: D12 encounter check (exits 3, Tension 1)\nd12: 4 \xe2\x86\x92 no wandering "
+     "monsters.\n4 > 3 exits; 4 > Tension 1.\n"},
+    {NULL, "wander tension 3 5",
+     "Wandering check: D12 encounter check (exits 3, Tension 5)\nd12: 4 \xe2\x86\x92 wandering "
+     "monsters!\n4 > 3 exits; 4 <= Tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
+     "goblins (2d4: 3+4).\n"},
+    {NULL, "wander tension exits:3 tension:5",
+     "Wandering check: D12 encounter check (exits 3, Tension 5)\nd12: 4 \xe2\x86\x92 wandering "
+     "monsters!\n4 > 3 exits; 4 <= Tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
+     "goblins (2d4: 3+4).\n"},
+    {NULL, "wander tension 21",
+     "A tension check takes exits from 0 (a sealed room) to 20 (got 21).\n"},
+    {NULL, "wander tension 3 x",
+     "Tension must be a whole number from 1 to 10 (got 'x'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {NULL, "wander check classic 2 in 6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {NULL, "wander",
+     "Wandering check: corridor leg (1-in-6)\nd6: 2 \xe2\x86\x92 no wandering monsters.\n"},
+    {NULL, "wander 2",
+     "The corridor check takes no number: its odds are 1 in 6 (got 2); a room's exits are for "
+     "/wander check rest 2, odds of 2 in 6 for /wander check classic 2.\n"},
+    {NULL, "wander 3 5",
+     "The corridor check takes no number: its odds are 1 in 6 (got 3 and 5); a room's exits are "
+     "for /wander check rest 3, odds of 3 in 6 for /wander check classic 3.\n"},
+    {NULL, "wander 2 6",
+     "The corridor check takes no number: its odds are 1 in 6 (got 2 and 6); a room's exits are "
+     "for /wander check rest 2, odds of 2 in 6 for /wander check classic 2.\n"},
+    {NULL, "wander 2 in 6",
+     "Chance is for the classic check only; the corridor check has fixed odds.\n"},
+    {NULL, "wander 2-in-6",
+     "Chance is for the classic check only; the corridor check has fixed odds.\n"},
+    {NULL, "wander 2in6",
+     "Chance is for the classic check only; the corridor check has fixed odds.\n"},
+    {NULL, "wander 2/6",
+     "Chance is for the classic check only; the corridor check has fixed odds.\n"},
+    {NULL, "wander 2 IN 6",
+     "Chance is for the classic check only; the corridor check has fixed odds.\n"},
+    {NULL, "wander 1-in-100",
+     "Chance is for the classic check only; the corridor check has fixed odds.\n"},
+    {NULL, "wander 2 of 6",
+     "Procedure must be one of corridor, rest, classic, tension (got 'of'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {NULL, "wander x",
+     "Procedure must be one of corridor, rest, classic, tension (got 'x'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {NULL, "wander chance:2-in-6",
+     "Chance is for the classic check only; the corridor check has fixed odds.\n"},
+    {NULL, "wander exits:3", "Exits count for the rest and tension checks only, not corridor.\n"},
+    {NULL, "wander tension:5", "The tension option is for the tension check only, not corridor.\n"},
+    {NULL, "wander 3 5 7",
+     "Procedure must be one of corridor, rest, classic, tension (got '7'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {NULL, "wander 2 in 6 3",
+     "The corridor check takes no number: its odds are 1 in 6 (got 3); a room's exits are for "
+     "/wander check rest 3, odds of 3 in 6 for /wander check classic 3.\n"},
+    {NULL, "wander check 2",
+     "The corridor check takes no number: its odds are 1 in 6 (got 2); a room's exits are for "
+     "/wander check rest 2, odds of 2 in 6 for /wander check classic 2.\n"},
+    {NULL, "wander check 2 in 6",
+     "Chance is for the classic check only; the corridor check has fixed odds.\n"},
+    {"wander default rest", "wander",
+     "Wandering check: resting (1-in-6)\nd6: 2 \xe2\x86\x92 no wandering monsters.\n"},
+    {"wander default rest", "wander 2",
+     "Wandering check: resting (1-in-6)\nd6: 2 \xe2\x86\x92 no wandering monsters.\n"},
+    {"wander default rest", "wander 3 5",
+     "The rest check takes one number, the room's exits (got 3 and 5).\n"},
+    {"wander default rest", "wander 2 6",
+     "The rest check takes one number, the room's exits (got 2 and 6).\n"},
+    {"wander default rest", "wander 2 in 6",
+     "Chance is for the classic check only; the rest check has fixed odds.\n"},
+    {"wander default rest", "wander 2-in-6",
+     "Chance is for the classic check only; the rest check has fixed odds.\n"},
+    {"wander default rest", "wander 2in6",
+     "Chance is for the classic check only; the rest check has fixed odds.\n"},
+    {"wander default rest", "wander 2/6",
+     "Chance is for the classic check only; the rest check has fixed odds.\n"},
+    {"wander default rest", "wander 2 IN 6",
+     "Chance is for the classic check only; the rest check has fixed odds.\n"},
+    {"wander default rest", "wander 1-in-100",
+     "Chance is for the classic check only; the rest check has fixed odds.\n"},
+    {"wander default rest", "wander 2 of 6",
+     "Procedure must be one of corridor, rest, classic, tension (got 'of'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander default rest", "wander x",
+     "Procedure must be one of corridor, rest, classic, tension (got 'x'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander default rest", "wander chance:2-in-6",
+     "Chance is for the classic check only; the rest check has fixed odds.\n"},
+    {"wander default rest", "wander exits:3",
+     "Wandering check: resting (1-in-6)\nd6: 2 \xe2\x86\x92 no wandering monsters.\n"},
+    {"wander default rest", "wander tension:5",
+     "The tension option is for the tension check only, not rest.\n"},
+    {"wander default rest", "wander 3 5 7",
+     "Procedure must be one of corridor, rest, classic, tension (got '7'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander default rest", "wander 2 in 6 3",
+     "Chance is for the classic check only; the rest check has fixed odds.\n"},
+    {"wander default rest", "wander check 2",
+     "Wandering check: resting (1-in-6)\nd6: 2 \xe2\x86\x92 no wandering monsters.\n"},
+    {"wander default rest", "wander check 2 in 6",
+     "Chance is for the classic check only; the rest check has fixed odds.\n"},
+    {"wander default classic", "wander",
+     "Wandering check: classic (1-in-6)\nd6: 2 \xe2\x86\x92 no wandering monsters.\n"},
+    {"wander default classic", "wander 2",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic", "wander 3 5",
+     "Wandering check: classic (3-in-5)\nd5: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic", "wander 2 6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic", "wander 2 in 6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic", "wander 2-in-6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic", "wander 2in6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic", "wander 2/6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic", "wander 2 IN 6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic", "wander 1-in-100",
+     "Wandering check: classic (1-in-100)\nd100: 29 \xe2\x86\x92 no wandering monsters.\n"},
+    {"wander default classic", "wander 2 of 6",
+     "Procedure must be one of corridor, rest, classic, tension (got 'of'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander default classic", "wander x",
+     "Procedure must be one of corridor, rest, classic, tension (got 'x'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander default classic", "wander chance:2-in-6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic", "wander exits:3",
+     "Exits count for the rest and tension checks only, not classic (for classic odds of 3 in 6, "
+     "write chance:3).\n"},
+    {"wander default classic", "wander tension:5",
+     "The tension option is for the tension check only, not classic.\n"},
+    {"wander default classic", "wander 3 5 7",
+     "Procedure must be one of corridor, rest, classic, tension (got '7'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander default classic", "wander 2 in 6 3",
+     "The classic check takes its odds as X-in-N (2-in-6, 2 in 6 or 2 6) or X alone for X-in-6 "
+     "(got 3).\n"},
+    {"wander default classic", "wander check 2",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic", "wander check 2 in 6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic 2 in 8", "wander",
+     "Wandering check: classic (2-in-8)\nd8: 3 \xe2\x86\x92 no wandering monsters.\n"},
+    {"wander default classic 2 in 8", "wander 2",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic 2 in 8", "wander 3 5",
+     "Wandering check: classic (3-in-5)\nd5: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic 2 in 8", "wander 2 6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic 2 in 8", "wander 2 in 6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic 2 in 8", "wander 2-in-6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic 2 in 8", "wander 2in6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic 2 in 8", "wander 2/6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic 2 in 8", "wander 2 IN 6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic 2 in 8", "wander 1-in-100",
+     "Wandering check: classic (1-in-100)\nd100: 29 \xe2\x86\x92 no wandering monsters.\n"},
+    {"wander default classic 2 in 8", "wander 2 of 6",
+     "Procedure must be one of corridor, rest, classic, tension (got 'of'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander default classic 2 in 8", "wander x",
+     "Procedure must be one of corridor, rest, classic, tension (got 'x'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander default classic 2 in 8", "wander chance:2-in-6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic 2 in 8", "wander exits:3",
+     "Exits count for the rest and tension checks only, not classic (for classic odds of 3 in 6, "
+     "write chance:3).\n"},
+    {"wander default classic 2 in 8", "wander tension:5",
+     "The tension option is for the tension check only, not classic.\n"},
+    {"wander default classic 2 in 8", "wander 3 5 7",
+     "Procedure must be one of corridor, rest, classic, tension (got '7'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander default classic 2 in 8", "wander 2 in 6 3",
+     "The classic check takes its odds as X-in-N (2-in-6, 2 in 6 or 2 6) or X alone for X-in-6 "
+     "(got 3).\n"},
+    {"wander default classic 2 in 8", "wander check 2",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default classic 2 in 8", "wander check 2 in 6",
+     "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
+    {"wander default tension", "wander",
+     "Wandering check: D12 encounter check (exits 1, Tension 1)\nd12: 4 \xe2\x86\x92 no wandering "
+     "monsters.\n4 > 1 exits; 4 > Tension 1.\n"},
+    {"wander default tension", "wander 2",
+     "Wandering check: D12 encounter check (exits 2, Tension 1)\nd12: 4 \xe2\x86\x92 no wandering "
+     "monsters.\n4 > 2 exits; 4 > Tension 1.\n"},
+    {"wander default tension", "wander 3 5",
+     "Wandering check: D12 encounter check (exits 3, Tension 5)\nd12: 4 \xe2\x86\x92 wandering "
+     "monsters!\n4 > 3 exits; 4 <= Tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
+     "goblins (2d4: 3+4).\n"},
+    {"wander default tension", "wander 2 6",
+     "Wandering check: D12 encounter check (exits 2, Tension 6)\nd12: 4 \xe2\x86\x92 wandering "
+     "monsters!\n4 > 2 exits; 4 <= Tension 6.\nEncounter table: d10 + Tension = 7 + 6 = 13: 9 orcs "
+     "(2d6: 4+5).\n"},
+    {"wander default tension", "wander 2 in 6",
+     "Chance is for the classic check only; the tension check has fixed odds.\n"},
+    {"wander default tension", "wander 2-in-6",
+     "Chance is for the classic check only; the tension check has fixed odds.\n"},
+    {"wander default tension", "wander 2in6",
+     "Chance is for the classic check only; the tension check has fixed odds.\n"},
+    {"wander default tension", "wander 2/6",
+     "Chance is for the classic check only; the tension check has fixed odds.\n"},
+    {"wander default tension", "wander 2 IN 6",
+     "Chance is for the classic check only; the tension check has fixed odds.\n"},
+    {"wander default tension", "wander 1-in-100",
+     "Chance is for the classic check only; the tension check has fixed odds.\n"},
+    {"wander default tension", "wander 2 of 6",
+     "Procedure must be one of corridor, rest, classic, tension (got 'of'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander default tension", "wander x",
+     "Procedure must be one of corridor, rest, classic, tension (got 'x'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander default tension", "wander chance:2-in-6",
+     "Chance is for the classic check only; the tension check has fixed odds.\n"},
+    {"wander default tension", "wander exits:3",
+     "Wandering check: D12 encounter check (exits 3, Tension 1)\nd12: 4 \xe2\x86\x92 no wandering "
+     "monsters.\n4 > 3 exits; 4 > Tension 1.\n"},
+    {"wander default tension", "wander tension:5",
+     "Wandering check: D12 encounter check (exits 1, Tension 5)\nd12: 4 \xe2\x86\x92 wandering "
+     "monsters!\n4 > 1 exits; 4 <= Tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
+     "goblins (2d4: 3+4).\n"},
+    {"wander default tension", "wander 3 5 7",
+     "Procedure must be one of corridor, rest, classic, tension (got '7'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander default tension", "wander 2 in 6 3",
+     "Chance is for the classic check only; the tension check has fixed odds.\n"},
+    {"wander default tension", "wander check 2",
+     "Wandering check: D12 encounter check (exits 2, Tension 1)\nd12: 4 \xe2\x86\x92 no wandering "
+     "monsters.\n4 > 2 exits; 4 > Tension 1.\n"},
+    {"wander default tension", "wander check 2 in 6",
+     "Chance is for the classic check only; the tension check has fixed odds.\n"},
+};
+
+/* A C string literal of s, for the table above. */
+static void
+print_literal(const char *s)
+{
+	fputc('"', stderr);
+	for (; *s; s++) {
+		if (*s == '\n')
+			fputs("\\n", stderr);
+		else if (*s == '"' || *s == '\\')
+			fprintf(stderr, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			fprintf(stderr, "\\x%02x\"\"", (unsigned char)*s);
+		else
+			fputc(*s, stderr);
+	}
+	fputc('"', stderr);
+}
+
+static void
+wander_forms_replies_pinned(void **unused)
+{
+	bool same = true;
+
+	(void)unused;
+	ok("gm", "gm claim");
+	for (size_t i = 0; i < sizeof(wander_forms) / sizeof(wander_forms[0]); i++) {
+		const char *got;
+
+		ok("gm",
+		   wander_forms[i].dflt != NULL ? wander_forms[i].dflt : "wander default corridor");
+		rng_seed(cr.rng, 5);
+		run("gm", wander_forms[i].line);
+		got = cmdrun_plain(&cr);
+		if (strcmp(got, wander_forms[i].want) != 0) {
+			same = false;
+			fputs("    {", stderr);
+			if (wander_forms[i].dflt != NULL)
+				print_literal(wander_forms[i].dflt);
+			else
+				fputs("NULL", stderr);
+			fputs(", ", stderr);
+			print_literal(wander_forms[i].line);
+			fputs(",\n     ", stderr);
+			print_literal(got);
+			fputs("},\n", stderr);
+		}
+	}
+	assert_true(same);
+}
+
 int
 main(void)
 {
@@ -932,6 +1272,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
 	    cmocka_unit_test_setup_teardown(wander_numbers_go_where_the_check_takes_them, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(wander_forms_replies_pinned, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_check_uses_the_channels_tension, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(sign_rolls_the_encounter_table, setup, teardown),
