@@ -115,6 +115,15 @@ run(void *ctx, struct request *req)
 	channel_set_last_used(inv->chan, inv->now);
 	invocation_seat(inv);
 	names_now(inv);
+	if (inv->reread) {
+		/* the channel's default is known now (registry.h,
+		 * channel_default): the line is read with it */
+		if (reply_is_error(out))
+			reply_clear(out);
+		invocation_clear(inv);
+		if (registry_parse_in(dispatch_commands(d), inv->line, inv->line_len, inv, out) < 0)
+			return;
+	}
 	if (inv->misread) {
 		/* the registry's refusal stands, unless the command reads the
 		 * line better with the channel's records (registry.h, misread) */
@@ -166,6 +175,9 @@ parse(struct dispatch *d, struct request *req)
 	if (registry_parse_in(dispatch_commands(d), line, len, inv, out) < 0 && inv->cmd != NULL &&
 	    inv->cmd->misread != NULL)
 		inv->misread = true; /* read again once the channel's records are here (run) */
+	if (inv->cmd != NULL && inv->cmd->opts != NULL && inv->cmd->opts[0].name != NULL &&
+	    inv->cmd->opts[0].channel_default != NULL)
+		inv->reread = true; /* the same, with the channel's default (run) */
 }
 
 /* req's changes were kept: the panels of the channels it changed are

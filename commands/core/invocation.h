@@ -92,6 +92,11 @@ struct invocation {
 	 * registry's refusal stands unless it gives a better one; the handler
 	 * never runs. */
 	bool misread;
+	/* The command's first option takes the channel's default when not
+	 * given (struct cmd_opt's channel_default): the typed line is read
+	 * again once the channel's records are loaded, and the first
+	 * reading's refusal, if any, stands only if the second refuses too. */
+	bool reread;
 	/* Made behind the GM's screen: the undo history keeps a step for it
 	 * whatever it changed and names it to players as made behind the
 	 * screen (commands/core/undo.h), so that neither the step's words nor

@@ -77,13 +77,25 @@ struct cmd_opt {
 	/*
 	 * The values of the command's first option (one with choices) under
 	 * which this option is filled by position, NULL-terminated, or NULL:
-	 * under any. When the first option was given another value, a word
+	 * under any. When the first option was given another value (or holds
+	 * the channel's default another one: channel_default), a word
 	 * typed by position passes this option by for the next one that
 	 * applies ("/wander rest 3" gives exits, "/wander classic 2 6" the
 	 * odds); a number no option that applies is left for still goes to
 	 * this one, for the command to say where it belongs.
 	 */
 	const char *const *when;
+	/*
+	 * The value the command's first option (one with choices) takes in
+	 * channel ch when it is not given (the channel's default check), or
+	 * NULL: none; set on that option alone. A typed line of such a
+	 * command is read again once the channel's records are loaded
+	 * (commands/core/dispatch.h), so that the other options' when apply
+	 * to that value, and a number or odds typed where that option goes
+	 * pass it by for the next option that applies. Without the channel
+	 * (a line read before, Discord's named options) every option applies.
+	 */
+	const char *(*channel_default)(const struct channel *ch);
 };
 
 enum cmd_role {

@@ -171,17 +171,30 @@ registry_parse_blank(const char *v)
 	return blank;
 }
 
-/* Whether option i of c applies to the value given to its first option
- * (struct cmd_opt's when); every option applies while none is given. */
+/* The channel's default for c's first option (struct cmd_opt's
+ * channel_default), or NULL when it has none or the channel is not known. */
+static const char *
+channel_default(const struct command *c, const struct invocation *inv)
+{
+	if (c->opts == NULL || c->opts[0].name == NULL || c->opts[0].channel_default == NULL ||
+	    inv->chan == NULL)
+		return NULL;
+	return c->opts[0].channel_default(inv->chan);
+}
+
+/* Whether option i of c applies to the value of its first option, given
+ * or the channel's default (struct cmd_opt's when); every option applies
+ * while it has none. */
 static bool
 applies(const struct command *c, const struct invocation *inv, int i)
 {
 	const char *const *w = c->opts[i].when;
+	const char *first = inv->args[0].set ? inv->args[0].s : channel_default(c, inv);
 
-	if (w == NULL || i == 0 || !inv->args[0].set || inv->args[0].s == NULL)
+	if (w == NULL || i == 0 || first == NULL)
 		return true;
 	for (; *w != NULL; w++)
-		if (strcasecmp(*w, inv->args[0].s) == 0)
+		if (strcasecmp(*w, first) == 0)
 			return true;
 	return false;
 }
@@ -508,6 +521,12 @@ is_number(const char *v)
 	return *p != '\0' && strspn(p, "0123456789") == strlen(p);
 }
 
+bool
+registry_parse_number(const char *v)
+{
+	return is_number(v);
+}
+
 /* The first option from i on that is unset, filled by position and
  * applies, or -1. */
 static int
@@ -661,7 +680,9 @@ positional_words(const struct command *c, const struct token *tok, size_t k, siz
  * words from tok[k] on an odds option takes, and which one (*to), where
  * option p is next in line; 0 when the word goes another way. Words that
  * are odds and nothing else ("2 in 6", "2-in-6") go to the first odds
- * option left from p on, past a number one; the odds option next in line
+ * option left from p on, past a number one, one that applies first (else
+ * one that does not, for the command to say where odds belong: "/wander
+ * rest 2 in 6" is odds the rest check has not); the odds option next in line
  * with no option after it that applies takes every word typed by
  * position (so that "2 of 6" is refused as a whole); with one, a number
  * goes first to a number option after it, as route() sends numbers, and
@@ -681,13 +702,19 @@ odds_span(const struct command *c, const struct invocation *inv, int p, const st
 	if (c->opts[p].flags & OPT_ODDS)
 		o = p;
 	else if (in || odds_one_word(w))
-		for (int i = p + 1; o < 0 && c->opts[i].name != NULL; i++)
-			if ((c->opts[i].flags & OPT_ODDS) && !inv->args[i].set &&
-			    registry_opt_positional(c, i) && applies(c, inv, i))
-				o = i;
+		for (int pass = 0; pass < 2 && o < 0; pass++)
+			for (int i = p + 1; o < 0 && c->opts[i].name != NULL; i++)
+				if ((c->opts[i].flags & OPT_ODDS) && !inv->args[i].set &&
+				    registry_opt_positional(c, i) &&
+				    (pass == 1 || applies(c, inv, i)))
+					o = i;
 	if (o < 0)
 		return 0;
 	*to = o;
+	/* where odds do not belong, a number is one word, for the command to
+	 * count with the others ("/wander rest 3 5 7") */
+	if (o == p && !applies(c, inv, p))
+		return in ? (left < 3 ? left : 3) : 1;
 	if (o == p && next_applying(c, inv, p + 1) < 0)
 		return left;
 	if (in)
@@ -703,6 +730,32 @@ odds_span(const struct command *c, const struct invocation *inv, int p, const st
 			return 1;
 		}
 	return left >= 2 && is_number(tok[k + 1].unq) ? 2 : 1;
+}
+
+/*
+ * The option a positional value v goes to when option p, next in line, is
+ * the first one and holds the channel's default (struct cmd_opt's
+ * channel_default): a number or odds, which no check's name is, pass it by
+ * for the next option that applies, else the next one left, for the
+ * command to say where it belongs ("/wander 2 6" with classic the default
+ * is "/wander classic 2 6"). p itself otherwise.
+ */
+static int
+past_default(const struct command *c, const struct invocation *inv, int p, const char *v)
+{
+	int q;
+
+	if (p != 0 || channel_default(c, inv) == NULL || registry_parse_choice(&c->opts[0], v) ||
+	    !(is_number(v) || isdigit((unsigned char)v[0]) || odds_one_word(v)))
+		return p;
+	if ((q = next_applying(c, inv, p + 1)) >= 0)
+		return q;
+	for (q = p + 1; c->opts[q].name != NULL && inv->args[q].set; q++)
+		;
+	return c->opts[q].name != NULL && registry_opt_positional(c, q) &&
+	               !(c->opts[q].flags & OPT_REST)
+	           ? q
+	           : p;
 }
 
 /* The error for name (of len bytes) typed as an option c has not: its
@@ -944,6 +997,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			}
 			p = next;
 		}
+		p = past_default(c, inv, p, tok[k].unq);
 		if (invisible_slip(inv, p, tok[k].unq, out))
 			goto done;
 		if ((span = odds_span(c, inv, p, tok, k, ntok, &i)) > 0) {

@@ -62,6 +62,10 @@ int registry_parse_words(const char *line, size_t len, char *store, const char *
  * characters a reply shows as nothing (rules/base/textsafe.h), or empty. */
 bool registry_parse_blank(const char *v);
 
+/* Whether v reads as a whole number, as a number option typed by
+ * position takes it ("3", "-1", "+2"). */
+bool registry_parse_number(const char *v);
+
 /* Whether v is one of the choices of option o (which has choices), whatever
  * its case. */
 bool registry_parse_choice(const struct cmd_opt *o, const char *v);

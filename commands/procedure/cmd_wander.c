@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/core/registry_parse.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
 #include "commands/gm/gm_screen.h"
@@ -177,14 +178,10 @@ show_check(struct invocation *inv, struct reply *out, const struct wander_check 
 static int
 chance_refused(struct invocation *inv, int proc, const char *v, struct reply *out)
 {
-	bool number;
-
 	if (v == NULL || proc == WANDER_CLASSIC)
 		return 0;
-	number = *v != '\0' && strspn(v, "0123456789") == strlen(v) && strlen(v) <= 3;
-	/* A bare number here was meant for the option after it, which the
-	 * registry cannot know: it fills options by their type alone. */
-	if (proc == WANDER_TENSION && number && !invocation_has(inv, "tension"))
+	/* A number given as chance: for the tension check, a Tension. */
+	if (proc == WANDER_TENSION && registry_parse_number(v) && !invocation_has(inv, "tension"))
 		reply_error(out,
 		            "Chance is for the classic check only; the tension check has fixed "
 		            "odds (for a Tension of %s, write tension:%s).",
@@ -256,71 +253,50 @@ numbers_refused(struct invocation *inv, int proc, const int *typed, size_t n, st
 }
 
 /*
- * Reads exits, chance and tension for check proc into *c. Typed after the
- * check's name, the registry gives each number to what that check takes
- * (struct cmd_opt's when); typed without it, the check is the channel's
- * default, which the registry does not know, so it gave numbers to exits,
- * then tension, and odds to chance. Numbers typed by position go, in the
- * order typed, to what this check takes that was not given by name, as
- * README's rule has it (a value goes on to the next option that can take
- * it): rest its exits; classic its odds X, then N ("2" and "2 6" are 2 in
- * 6: the texts write "1 in 6"); tension its exits, then the Tension. A
- * bare number in chance is one the registry found no place for: it counts
- * as typed last. A value given by name stays where it was put, for the
- * checks below to refuse where it does not belong. Returns 0, or -1 with
- * an error reply.
+ * Reads exits, chance and tension for check proc into *c. The registry
+ * gave each value typed by position to what the check takes (struct
+ * cmd_opt's when, under the check named or the channel's default), and a
+ * number it had no place for to the next option left: such a number is
+ * refused with every number typed, those the check took first (they came
+ * first). A value given by name stays where it was put, for the checks
+ * below to refuse where it does not belong. Returns 0, or -1 with an error
+ * reply.
  */
 static int
 check_numbers(struct invocation *inv, int proc, struct check_numbers *c, struct reply *out)
 {
+	static const char *const names[] = {"exits", "chance", "tension"};
+	const bool takes[] = {proc == WANDER_REST || proc == WANDER_TENSION, proc == WANDER_CLASSIC,
+	                      proc == WANDER_TENSION};
 	const char *ch = invocation_str(inv, "chance");
-	bool ch_typed = ch != NULL && !invocation_named(inv, "chance") && ch[0] != '\0' &&
-	                strlen(ch) <= 3 && strspn(ch, "0123456789") == strlen(ch);
 	int typed[3];
-	size_t n = 0, used = 0;
-	char err[200];
+	size_t n = 0;
+	bool left = false;
 
-	c->has_exits = invocation_named(inv, "exits");
-	c->exits = (int)invocation_int(inv, "exits", 1);
-	c->has_tension = invocation_named(inv, "tension");
-	c->tension = (int)invocation_int(inv, "tension", tension_state_value(inv->chan));
-	c->chance_text = ch_typed ? NULL : ch;
-	c->has_chance = !ch_typed && invocation_odds(inv, "chance", &c->chance);
-	if (invocation_has(inv, "exits") && !c->has_exits)
-		typed[n++] = c->exits;
-	if (invocation_has(inv, "tension") && !c->has_tension)
-		typed[n++] = c->tension;
-	if (ch_typed)
-		typed[n++] = atoi(ch);
-	if (!c->has_exits)
-		c->exits = 1;
-	if (!c->has_tension)
-		c->tension = tension_state_value(inv->chan);
-	if (n == 0)
-		return 0;
-	if ((proc == WANDER_REST || proc == WANDER_TENSION) && !c->has_exits) {
-		c->exits = typed[used++];
-		c->has_exits = true;
-	}
-	if (proc == WANDER_TENSION && used < n && !c->has_tension) {
-		/* the registry gave it to tension, which holds it to 1-10 */
-		c->tension = typed[used++];
-		c->has_tension = true;
-	}
-	if (proc == WANDER_CLASSIC && !c->has_chance) {
-		c->chance.x = typed[0];
-		c->chance.n = n >= 2 ? typed[1] : 6;
-		if (odds_check(c->chance.x, c->chance.n, err, sizeof(err)) < 0) {
-			reply_error(out, "%s", err);
-			return -1;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < 3; i++) {
+			const char *v = invocation_str(inv, names[i]);
+
+			/* a number typed as chance counts where odds do not */
+			if (takes[i] != (pass == 0) || v == NULL ||
+			    invocation_named(inv, names[i]) ||
+			    (i == 1 && (takes[i] || !registry_parse_number(v))))
+				continue;
+			typed[n++] = atoi(v);
+			left = left || !takes[i];
+			if (i == 1)
+				ch = NULL;
 		}
-		used = n >= 2 ? 2 : 1;
-		c->has_chance = true;
-	}
-	if (used < n) {
+	if (left) {
 		numbers_refused(inv, proc, typed, n, out);
 		return -1;
 	}
+	c->has_exits = invocation_has(inv, "exits");
+	c->exits = (int)invocation_int(inv, "exits", 1);
+	c->has_tension = invocation_has(inv, "tension");
+	c->tension = (int)invocation_int(inv, "tension", tension_state_value(inv->chan));
+	c->chance_text = ch;
+	c->has_chance = proc == WANDER_CLASSIC && invocation_odds(inv, "chance", &c->chance);
 	return 0;
 }
 
@@ -521,6 +497,14 @@ wander_default_fn(struct invocation *inv, struct reply *out)
 }
 
 static const char *const check_choices[] = {"corridor", "rest", "classic", "tension", NULL};
+
+/* The check /wander runs in ch when none is named. */
+static const char *
+check_default(const struct channel *ch)
+{
+	return wander_name(procedure_state_wander(ch));
+}
+
 /* The checks that take each option typed by position. */
 static const char *const exits_when[] = {"rest", "tension", NULL};
 static const char *const chance_when[] = {"classic", NULL};
@@ -530,7 +514,8 @@ static const struct cmd_opt check_opts[] = {
     {.name = "procedure",
      .desc = "corridor, rest, classic or tension (default: the channel's)",
      .type = OPT_STRING,
-     .choices = check_choices},
+     .choices = check_choices,
+     .channel_default = check_default},
     {.name = "exits",
      .desc = "The room's exits (rest 1-20, tension 0-20; default 1)",
      .type = OPT_INT,

@@ -37,7 +37,7 @@ proc_create(void)
 	s->table = HAZARD_EXPLORATION;
 	s->proc = PROC_EXPLORATION;
 	s->chance = (struct odds){1, 6};
-	s->wander = WANDER_CORRIDOR;
+	s->wander = WANDER_CORRIDOR; /* as procedure_state_wander() reads an unplayed channel */
 	s->wander_chance = (struct odds){1, 6};
 	s->lantern_low = LIGHT_LOW_DEFAULT;
 	s->fatigue_damage = 1;
@@ -484,6 +484,14 @@ procedure_state_level(const struct channel *ch)
 	const struct procedure_state *s = channel_mod_peek(ch, CHANMOD_PROC);
 
 	return s != NULL ? s->level : -1;
+}
+
+enum wander_proc
+procedure_state_wander(const struct channel *ch)
+{
+	const struct procedure_state *s = channel_mod_peek(ch, CHANMOD_PROC);
+
+	return s != NULL ? s->wander : WANDER_CORRIDOR;
 }
 
 const struct chanmod procedure_state_mod = {

@@ -50,6 +50,10 @@ struct procedure_state *procedure_state_of(struct channel *ch);
  * nothing. */
 bool procedure_state_safe(const struct channel *ch);
 
+/* The channel's default wandering check (/wander default; corridor until
+ * set). Reads only. */
+enum wander_proc procedure_state_wander(const struct channel *ch);
+
 /* The dungeon level the channel tracks (/turn level), or -1. Reads only. */
 int procedure_state_level(const struct channel *ch);
 

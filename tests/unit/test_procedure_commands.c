@@ -1009,8 +1009,8 @@ static const struct {
     {NULL, "wander exits:3", "Exits count for the rest and tension checks only, not corridor.\n"},
     {NULL, "wander tension:5", "The tension option is for the tension check only, not corridor.\n"},
     {NULL, "wander 3 5 7",
-     "Procedure must be one of corridor, rest, classic, tension (got '7'); usage: /wander check "
-     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+     "The corridor check takes no number: its odds are 1 in 6 (got 3, 5 and 7); a room's exits are "
+     "for /wander check rest 3, odds of 3 in 6 for /wander check classic 3.\n"},
     {NULL, "wander 2 in 6 3",
      "The corridor check takes no number: its odds are 1 in 6 (got 3); a room's exits are for "
      "/wander check rest 3, odds of 3 in 6 for /wander check classic 3.\n"},
@@ -1052,8 +1052,7 @@ static const struct {
     {"wander default rest", "wander tension:5",
      "The tension option is for the tension check only, not rest.\n"},
     {"wander default rest", "wander 3 5 7",
-     "Procedure must be one of corridor, rest, classic, tension (got '7'); usage: /wander check "
-     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+     "The rest check takes one number, the room's exits (got 3, 5 and 7).\n"},
     {"wander default rest", "wander 2 in 6 3",
      "Chance is for the classic check only; the rest check has fixed odds.\n"},
     {"wander default rest", "wander check 2",
@@ -1081,8 +1080,8 @@ static const struct {
     {"wander default classic", "wander 1-in-100",
      "Wandering check: classic (1-in-100)\nd100: 29 \xe2\x86\x92 no wandering monsters.\n"},
     {"wander default classic", "wander 2 of 6",
-     "Procedure must be one of corridor, rest, classic, tension (got 'of'); usage: /wander check "
-     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+     "'2 of 6' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone for "
+     "X-in-6 (2 is 2-in-6).\n"},
     {"wander default classic", "wander x",
      "Procedure must be one of corridor, rest, classic, tension (got 'x'); usage: /wander check "
      "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
@@ -1094,11 +1093,11 @@ static const struct {
     {"wander default classic", "wander tension:5",
      "The tension option is for the tension check only, not classic.\n"},
     {"wander default classic", "wander 3 5 7",
-     "Procedure must be one of corridor, rest, classic, tension (got '7'); usage: /wander check "
-     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+     "'3 5 7' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone for X-in-6 "
+     "(2 is 2-in-6).\n"},
     {"wander default classic", "wander 2 in 6 3",
-     "The classic check takes its odds as X-in-N (2-in-6, 2 in 6 or 2 6) or X alone for X-in-6 "
-     "(got 3).\n"},
+     "'2 in 6 3' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone for "
+     "X-in-6 (2 is 2-in-6).\n"},
     {"wander default classic", "wander check 2",
      "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
     {"wander default classic", "wander check 2 in 6",
@@ -1124,8 +1123,8 @@ static const struct {
     {"wander default classic 2 in 8", "wander 1-in-100",
      "Wandering check: classic (1-in-100)\nd100: 29 \xe2\x86\x92 no wandering monsters.\n"},
     {"wander default classic 2 in 8", "wander 2 of 6",
-     "Procedure must be one of corridor, rest, classic, tension (got 'of'); usage: /wander check "
-     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+     "'2 of 6' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone for "
+     "X-in-6 (2 is 2-in-6).\n"},
     {"wander default classic 2 in 8", "wander x",
      "Procedure must be one of corridor, rest, classic, tension (got 'x'); usage: /wander check "
      "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
@@ -1137,11 +1136,11 @@ static const struct {
     {"wander default classic 2 in 8", "wander tension:5",
      "The tension option is for the tension check only, not classic.\n"},
     {"wander default classic 2 in 8", "wander 3 5 7",
-     "Procedure must be one of corridor, rest, classic, tension (got '7'); usage: /wander check "
-     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+     "'3 5 7' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone for X-in-6 "
+     "(2 is 2-in-6).\n"},
     {"wander default classic 2 in 8", "wander 2 in 6 3",
-     "The classic check takes its odds as X-in-N (2-in-6, 2 in 6 or 2 6) or X alone for X-in-6 "
-     "(got 3).\n"},
+     "'2 in 6 3' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone for "
+     "X-in-6 (2 is 2-in-6).\n"},
     {"wander default classic 2 in 8", "wander check 2",
      "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
     {"wander default classic 2 in 8", "wander check 2 in 6",
@@ -1188,8 +1187,8 @@ static const struct {
      "monsters!\n4 > 1 exits; 4 <= Tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
      "goblins (2d4: 3+4).\n"},
     {"wander default tension", "wander 3 5 7",
-     "Procedure must be one of corridor, rest, classic, tension (got '7'); usage: /wander check "
-     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+     "The tension check takes two numbers, the room's exits and then a Tension (got 3, 5 and "
+     "7).\n"},
     {"wander default tension", "wander 2 in 6 3",
      "Chance is for the classic check only; the tension check has fixed odds.\n"},
     {"wander default tension", "wander check 2",
