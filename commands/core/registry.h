@@ -44,7 +44,8 @@ enum opt_type {
 /* A string holding odds (rules/procedure/odds.h: 2-in-6, 2in6, 2/6,
  * 2 in 6, 2 6, or 2 for 2-in-6), checked as odds_parse() reads them and
  * refused with its sentence: typed by position it is one value of one or
- * several words (registry_parse.h). Read it with invocation_odds(). */
+ * several words, and given by name as a number it reads on over "in N"
+ * (registry_parse.h). Read it with invocation_odds(). */
 #define OPT_ODDS 0x20u
 /* A text of only blanks and characters a reply shows as nothing (a
  * zero-width space, a bidi control: registry_parse_blank()) is no value:

@@ -732,6 +732,19 @@ odds_span(const struct command *c, const struct invocation *inv, int p, const st
 	return left >= 2 && is_number(tok[k + 1].unq) ? 2 : 1;
 }
 
+/* How many words after odds given by name as a number (tok[k],
+ * "odds:2") go on with them, as one value: "in" and the word after it
+ * ("odds:2 in 6", typed without quotes), else none. */
+static size_t
+named_odds_words(const struct command *c, const struct token *tok, size_t k, size_t ntok)
+{
+	size_t left = positional_words(c, tok, k + 1, ntok);
+
+	if (left == 0 || strcasecmp(tok[k + 1].unq, "in") != 0)
+		return 0;
+	return left < 2 ? 1 : 2;
+}
+
 /*
  * The option a positional value v goes to when option p, next in line, is
  * the first one and holds the channel's default (struct cmd_opt's
@@ -952,9 +965,20 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 				usage_error(inv, out, what);
 				goto done;
 			}
+			span = (c->opts[i].flags & OPT_ODDS) && is_number(v)
+			           ? named_odds_words(c, tok, k, ntok)
+			           : 0;
+			if (span > 0) {
+				buf_reset(&words);
+				buf_adds(&words, v);
+				for (size_t j = k + 1; j <= k + span; j++)
+					buf_addf(&words, " %s", tok[j].unq);
+				v = buf_str(&words);
+			}
 			if (set_value(inv, &c->opts[i], &inv->args[i], v, out) < 0)
 				goto done;
 			inv->args[i].named = true;
+			k += span;
 			continue;
 		}
 		if (rest_i >= 0) {

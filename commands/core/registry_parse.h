@@ -9,11 +9,10 @@
  * option next in line cannot take going on to the next option that can,
  * and passing options the command's first value does not take (struct
  * cmd_opt's when); odds (OPT_ODDS) are one value of one or several words
- * ("2 in 6"). Discord's options arrive named and are bound one by one. Whatever does not
- * bind (an unknown command, subcommand or option, a word no option takes, a
- * value out of range or among no choices, given twice, too long or holding
- * control characters, a required option missing) is refused with one
- * sentence naming it, and the usage.
+ * ("2 in 6"; by name too: "odds:2 in 6"). Discord's options arrive named and are bound one by one.
+ * Whatever does not bind (an unknown command, subcommand or option, a word no option takes, a value
+ * out of range or among no choices, given twice, too long or holding control characters, a required
+ * option missing) is refused with one sentence naming it, and the usage.
  */
 #ifndef DELVER_REGISTRY_PARSE_H
 #define DELVER_REGISTRY_PARSE_H

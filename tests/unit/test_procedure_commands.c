@@ -112,6 +112,12 @@ bad_input_leaves_state(void **unused)
 	    {"hazard chance 2-in-6 n:8",
 	     "'n:' is no option of this command (its options are odds:); usage: /hazard chance "
 	     "<odds>"},
+	    /* recheck6 F7: a named odds value of several words, unquoted, is
+	     * read whole */
+	    {"hazard chance odds:2 in",
+	     "'2 in' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone "
+	     "for X-in-6 (2 is 2-in-6)."},
+	    {"hazard chance odds:7 in 6", "7-in-6 is not a chance; X must be from 1 to 6 on a d6."},
 	    {"hazard custom d8 \"\"", "the table is empty"},
 	    {"hazard custom d8 \"1 a; 3-8 b\"",
 	     "The d8 table was not saved: entry 2: result 2 is not covered by any entry."},
@@ -436,6 +442,13 @@ wander_numbers_go_where_the_check_takes_them(void **unused)
 	                       "Wandering check: classic (2-in-6)"));
 	assert_non_null(strstr(public_text("alice", "wander classic 2/6", pub, sizeof(pub)),
 	                       "Wandering check: classic (2-in-6)"));
+	/* recheck6 F7: by name too, unquoted */
+	assert_non_null(
+	    strstr(public_text("alice", "wander classic chance:2 in 8", pub, sizeof(pub)),
+	           "Wandering check: classic (2-in-8)"));
+	assert_non_null(
+	    strstr(public_text("alice", "wander chance:3 IN 8 classic", pub, sizeof(pub)),
+	           "Wandering check: classic (3-in-8)"));
 	assert_non_null(strstr(public_text("alice", "wander tension 3 5", pub, sizeof(pub)),
 	                       "D12 encounter check (exits 3, Tension 5)"));
 	assert_non_null(strstr(public_text("alice", "wander tension 5", pub, sizeof(pub)),
@@ -448,6 +461,8 @@ wander_numbers_go_where_the_check_takes_them(void **unused)
 	                       "Wandering check: resting (1-in-6)"));
 	/* the channel's default check takes them as it would by name */
 	ok("gm", "gm claim");
+	assert_non_null(
+	    strstr(public_text("gm", "hazard chance odds:2 in 8", pub, sizeof(pub)), "2-in-8"));
 	ok("gm", "wander default classic");
 	assert_non_null(strstr(public_text("alice", "wander 2", pub, sizeof(pub)),
 	                       "Wandering check: classic (2-in-6)"));
