@@ -250,8 +250,10 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 		if (o->check != NULL && control_char(v, (o->flags & OPT_LINES) != 0) == NULL &&
 		    o->check(inv, v, out) < 0)
 			return -1;
+		/* blank odds are none given where the option says so */
 		if ((o->flags & OPT_ODDS) && applies(inv->cmd, inv, (int)(o - inv->cmd->opts)) &&
-		    control_char(v, false) == NULL) {
+		    control_char(v, false) == NULL &&
+		    !((o->flags & OPT_BLANK_NONE) && registry_parse_blank(v))) {
 			struct odds odds;
 			char err[200];
 

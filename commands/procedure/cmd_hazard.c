@@ -229,7 +229,7 @@ static const struct cmd_opt chance_opts[] = {
      .desc = "Encounter on X or less on a dN: X-in-N (2-in-6, 2 in 6 or 2 6), or X alone for "
              "X-in-6",
      .type = OPT_STRING,
-     .flags = OPT_REQUIRED | OPT_ODDS,
+     .flags = OPT_REQUIRED | OPT_ODDS | OPT_BLANK_NONE,
      .max = 16},
     {0},
 };

@@ -525,7 +525,7 @@ static const struct cmd_opt check_opts[] = {
     {.name = "chance",
      .desc = "Classic odds X-in-N, e.g. 2-in-6",
      .type = OPT_STRING,
-     .flags = OPT_ODDS,
+     .flags = OPT_ODDS | OPT_BLANK_NONE,
      .max = 16,
      .when = chance_when},
     {.name = "tension",
@@ -561,7 +561,7 @@ static const struct cmd_opt default_opts[] = {
     {.name = "chance",
      .desc = "Classic odds X-in-N, e.g. 2-in-6",
      .type = OPT_STRING,
-     .flags = OPT_ODDS,
+     .flags = OPT_ODDS | OPT_BLANK_NONE,
      .max = 16},
     {0},
 };

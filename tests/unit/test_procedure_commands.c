@@ -118,6 +118,11 @@ bad_input_leaves_state(void **unused)
 	     "'2 in' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone "
 	     "for X-in-6 (2 is 2-in-6)."},
 	    {"hazard chance odds:7 in 6", "7-in-6 is not a chance; X must be from 1 to 6 on a d6."},
+	    /* recheck6 F6: blank odds are none given, not quoted blanks */
+	    {"hazard chance odds:\"  \"",
+	     "No odds given (encounter on X or less on a dN: X-in-N (2-in-6, 2 in 6 or 2 6), or X "
+	     "alone for X-in-6); usage: /hazard chance <odds>"},
+	    {"hazard chance odds:\"\xe2\x80\x8b\"", "No odds given"},
 	    {"hazard custom d8 \"\"", "the table is empty"},
 	    {"hazard custom d8 \"1 a; 3-8 b\"",
 	     "The d8 table was not saved: entry 2: result 2 is not covered by any entry."},
@@ -449,6 +454,10 @@ wander_numbers_go_where_the_check_takes_them(void **unused)
 	assert_non_null(
 	    strstr(public_text("alice", "wander chance:3 IN 8 classic", pub, sizeof(pub)),
 	           "Wandering check: classic (3-in-8)"));
+	/* recheck6 F6: blank odds are none given */
+	assert_non_null(
+	    strstr(public_text("alice", "wander classic chance:\"  \"", pub, sizeof(pub)),
+	           "Wandering check: classic (1-in-6)"));
 	assert_non_null(strstr(public_text("alice", "wander tension 3 5", pub, sizeof(pub)),
 	                       "D12 encounter check (exits 3, Tension 5)"));
 	assert_non_null(strstr(public_text("alice", "wander tension 5", pub, sizeof(pub)),
