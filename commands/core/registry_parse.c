@@ -58,6 +58,23 @@ find_sub(const struct command *c, const char *name)
 	return registry_find_sub(c, name, strlen(name));
 }
 
+/* Whether the word w holds an invisible character (textsafe.h) and names
+ * a subcommand of c without it. */
+static bool
+invisible_sub(const struct command *c, const char *w)
+{
+	struct buf plain;
+	bool sub;
+
+	if (textsafe_ok(w, strlen(w)))
+		return false;
+	buf_init(&plain, strlen(w));
+	textsafe_clean(&plain, w, strlen(w));
+	sub = find_sub(c, buf_str(&plain)) != NULL;
+	buf_free(&plain);
+	return sub;
+}
+
 static void
 usage_error(struct invocation *inv, struct reply *out, const char *what)
 {
@@ -451,14 +468,15 @@ select_subs(struct invocation *inv, struct token *tok, size_t ntok, size_t *used
 			    (s->opts == NULL || s->opts[0].name == NULL))
 				s = NULL;
 			/* Nor when it is a slip for a subcommand and no value
-			 * the default one's first option allows ("tabel"). */
+			 * the default one's first option allows ("tabel"), or a
+			 * subcommand's name but for an invisible character. */
 			if (s != NULL && *used < ntok && s->opts != NULL &&
 			    s->opts[0].choices != NULL &&
 			    !registry_parse_choice(&s->opts[0], tok[*used].unq)) {
 				char dym[200];
 
 				suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
-				if (dym[0] != '\0')
+				if (dym[0] != '\0' || invisible_sub(c, tok[*used].unq))
 					s = NULL;
 			}
 		}
@@ -467,9 +485,12 @@ select_subs(struct invocation *inv, struct token *tok, size_t ntok, size_t *used
 
 			inv->cmd = c;
 			if (*used < ntok) {
-				char dym[200], q[120];
+				char dym[200] = "", q[120];
 
-				suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
+				/* a named character is the slip: "did you mean chance?"
+				 * would offer the word the reply shows */
+				if (textsafe_ok(tok[*used].unq, strlen(tok[*used].unq)))
+					suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
 				snprintf(what, sizeof(what), "unknown subcommand %s%s",
 				         quoted(tok[*used].unq, q, sizeof(q)), dym);
 			} else

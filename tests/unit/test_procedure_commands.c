@@ -123,6 +123,15 @@ bad_input_leaves_state(void **unused)
 	     "No odds given (encounter on X or less on a dN: X-in-N (2-in-6, 2 in 6 or 2 6), or X "
 	     "alone for X-in-6); usage: /hazard chance <odds>"},
 	    {"hazard chance odds:\"\xe2\x80\x8b\"", "No odds given"},
+	    /* recheck6 F10: a subcommand's name but for an invisible
+	     * character is no table of /hazard roll, and no "did you mean"
+	     * offers the word shown */
+	    {"hazard cha\xe2\x80\x8bnce 2",
+	     "Unknown subcommand 'chance' with an invisible character U+200B at column 4; usage: "
+	     "/hazard <roll|show|table|chance|custom|procedure|who|sign|fatigue>"},
+	    {"hazard cha\xc2\xadnce 2",
+	     "Unknown subcommand 'chance' with an invisible character U+00AD at column 4; usage: "
+	     "/hazard <roll|show|table|chance|custom|procedure|who|sign|fatigue>"},
 	    {"hazard custom d8 \"\"", "the table is empty"},
 	    {"hazard custom d8 \"1 a; 3-8 b\"",
 	     "The d8 table was not saved: entry 2: result 2 is not covered by any entry."},
