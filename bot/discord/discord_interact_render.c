@@ -350,22 +350,22 @@ discord_interact_render_panel(struct interact *it, const struct reply *r)
 }
 
 bool
-discord_interact_render_press(struct interact *it, struct request *press, const struct reply *panel,
-                              bool update, struct interact_out *out)
+discord_interact_render_press(struct interact *it, struct request *press, char *panel, bool update,
+                              struct interact_out *out)
 {
 	const struct tag *t = request_tag(press);
 	const struct reply *r = request_reply(press);
 	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
 	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
-	const struct reply_msg *pm = reply_msg(panel, REPLY_CHANNEL);
 	char *parts[2 * DISCORD_PARTS_MAX];
 	size_t n, max = DISCORD_PARTS_MAX, total = 2 * DISCORD_PARTS_MAX;
 	const char *webhook = t->ev.followup_path;
 
 	memset(out, 0, sizeof(*out));
 	out_of(t, out);
-	if (webhook == NULL || pm == NULL || pub == NULL || reply_is_error(r)) {
+	if (webhook == NULL || panel == NULL || pub == NULL || reply_is_error(r)) {
 		/* Nothing to follow with, or no panel: an answer as any press. */
+		free(panel);
 		render_reply(it, r, webhook, request_origin(press)->chan_key, t->followups_max,
 		             false, out);
 		return false;
@@ -377,7 +377,8 @@ discord_interact_render_press(struct interact *it, struct request *press, const 
 	}
 	/* The panel updates the pressed message; what the press did follows
 	 * as messages of its own (then its private part, ephemeral). */
-	n = render_discord_parts(pm, false, it->buttons, NULL, parts, 1);
+	parts[0] = panel;
+	n = 1;
 	if (total > n)
 		n += render_discord_parts(pub, false, it->buttons, NULL, parts + n,
 		                          max < total - n ? max : total - n);

@@ -46,9 +46,14 @@ int discord_interact_render_kept(const char *bytes, size_t len, const char *webh
  * as the invoker's alone: the GM's copy behind the screen, or PANEL_NOTE;
  * its channel message is the panel, posted by the transport:
  * discord_interact_render_panel writes it as a message's body (NULL when
- * the reply has no channel message). A press of a panel's button
- * (discord_interact_pressed), once the panel is rendered anew after it
- * (panel, answered), updates the pressed message with the panel (type 7)
+ * the reply has no channel message). Its buttons are those whose line
+ * the custom_id carries (a line long enough to be stored would expire at a
+ * restart, which the panel outlives): every message of the panel, posted,
+ * edited or updated by a press, is these bytes, so that a hash of them
+ * (discord_panel_hash) says what the message shows. A press of a panel's
+ * button (discord_interact_pressed), once the panel is rendered anew after
+ * it (panel: the body discord_interact_render_panel wrote, taken and freed
+ * here; NULL none), updates the pressed message with the panel (type 7)
  * and posts what the press did as messages of its own, its private part
  * ephemeral (discord_interact_render_press, filling out as
  * discord_interact_render does, true). Without update (the message shows
@@ -67,9 +72,8 @@ int discord_interact_render_kept(const char *bytes, size_t len, const char *webh
 	"Panel posted: it is the bot's message that begins with the turn, and it stays current "   \
 	"as the game changes."
 char *discord_interact_render_panel(struct interact *it, const struct reply *r);
-bool discord_interact_render_press(struct interact *it, struct request *press,
-                                   const struct reply *panel, bool update,
-                                   struct interact_out *out);
+bool discord_interact_render_press(struct interact *it, struct request *press, char *panel,
+                                   bool update, struct interact_out *out);
 
 /* A callback body (type 4) answering with text, to the invoker alone and
  * pinging nobody. */

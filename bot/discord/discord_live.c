@@ -526,12 +526,12 @@ pressed(struct discord_live *lv, struct job *j, struct request *req)
 	if (dc->rest == NULL)
 		return;
 	if (!reply_is_error(panel) && msg != NULL && strcmp(msg, on) == 0) {
+		/* Rendered once: the body hashed is the body the answer carries. */
 		char *body = discord_interact_render_panel(dc->it, panel);
 		uint64_t h = body != NULL ? discord_panel_hash(body, strlen(body)) : 0;
 		bool update = !discord_panels_shows(lv->p, j->chan, msg, h);
 
-		free(body);
-		if (discord_interact_render_press(dc->it, j->press, panel, update, &out))
+		if (discord_interact_render_press(dc->it, j->press, body, update, &out))
 			updating(lv, j->chan, msg, j->seq, h, out.id);
 	} else {
 		/* Not (or no longer) the channel's panel: a press as any. */

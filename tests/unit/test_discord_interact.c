@@ -19,6 +19,7 @@
 #include "commands/dice/cmd_roll.h"
 #include "commands/tables/cmd_table.h"
 #include "commands/procedure/cmd_wander.h"
+#include "rules/base/mem.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/holdstore.h"
 
@@ -938,6 +939,69 @@ test_update_button(void **state)
 	                true);
 }
 
+/* The answer function of test_press_carries_the_panel_hashed's own
+ * interaction layer: the press is kept, unrendered (ctx: where). */
+static void
+keep_press(struct request *req, void *ctx)
+{
+	*(struct request **)ctx = req;
+}
+
+/* A press of a panel's button updates the pressed message (type 7) with
+ * the very bytes discord_interact_render_panel writes, which discord_live
+ * hashes and a refresh edits in: a button whose line is too long for a
+ * custom_id is left out there as it is from the panel posted, not stored
+ * (a stored line would expire at a restart; the panel does not). */
+static void
+test_press_carries_the_panel_hashed(void **state)
+{
+	struct fixture *f = *state;
+	struct request *press = NULL, *req = NULL;
+	struct interact_opts o = {.d = f->d, .answer = keep_press, .answer_ctx = &press};
+	struct interact *it = discord_interact_new(&o);
+	struct reply *panel = reply_new();
+	struct interact_out out;
+	char long_line[160], *body, *want;
+	cJSON *d;
+
+	memset(long_line, 'x', sizeof(long_line) - 1);
+	long_line[sizeof(long_line) - 1] = '\0';
+	d = cJSON_Parse("{\"id\":\"1200\",\"application_id\":\"42\",\"type\":3,"
+	                "\"token\":\"tok-1200\",\"guild_id\":\"99\","
+	                "\"channel_id\":\"1234567890123456789\",\"member\":" ALICE ","
+	                "\"message\":{\"id\":\"777\"},"
+	                "\"data\":{\"custom_id\":\"p:secret\",\"component_type\":2}}");
+	assert_non_null(d);
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(
+	    discord_interact_event(it, "INTERACTION_CREATE", d, 1000, &out, &req, 0, 0, 0),
+	    INTERACT_REQUEST);
+	cJSON_Delete(d);
+	dispatch_submit(f->d, req);
+	dispatch_poll(f->d);
+	assert_ptr_equal(press, req);
+	assert_string_equal(discord_interact_pressed(press), "777");
+	reply_panel(panel, "777");
+	reply_line(panel, 0, "Turn 1");
+	reply_button_panel(panel, "Next turn", "hazard roll");
+	reply_button_panel(panel, "Far", long_line);
+	body = discord_interact_render_panel(it, panel);
+	assert_non_null(body);
+	assert_null(strstr(body, "Far"));
+	discord_interact_out_clear(&out);
+	assert_true(discord_interact_render_press(it, press, xstrdup(body), true, &out));
+	want = malloc(strlen(body) + 32);
+	snprintf(want, strlen(body) + 32, "{\"type\":7,\"data\":%s}", body);
+	assert_string_equal(out.callback_body, want);
+	assert_int_equal(out.nfollowups, 2); /* what the press did, its private part */
+	free(want);
+	free(body);
+	discord_interact_out_clear(&out);
+	reply_free(panel);
+	request_free(press);
+	discord_interact_free(it);
+}
+
 /* The follow-ups one answer takes: unbounded (up to what its parts make)
  * when a server install authorised it, at most 5 when a user install
  * alone did (Discord refuses a sixth), one of them kept for the note a
@@ -1347,6 +1411,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(table_form_and_submit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_reply, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_update_button, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_press_carries_the_panel_hashed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_user_install_followups, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_thread_takes_the_parents_seat, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_shed_touches_no_state, setup, teardown),
