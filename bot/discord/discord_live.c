@@ -397,6 +397,27 @@ on_stale(void *ctx, const struct request *req, const char *chan_key, const char 
 
 /* --- a new panel --- */
 
+/* The answer to the DELETE of the panel a new one replaced (c: its channel
+ * and message). A message someone deleted already answers 404 Unknown
+ * Message, which is no fault: said at info. The REST layer warns of any
+ * other failure but another 404, which is warned of here. */
+static void
+on_deleted(void *ctx, const struct rest_result *res)
+{
+	struct call *c = ctx;
+	int code = res->status == 404 ? discord_rest_error_code(res) : 0;
+
+	if (code == DISCORD_ERROR_UNKNOWN_MESSAGE || code == DISCORD_ERROR_UNKNOWN_CHANNEL)
+		log_info("discord: the panel a new one replaced in channel %" PRIu64
+		         " (message %s) was gone already (Discord answered 404)",
+		         c->chan, c->msg);
+	else if (res->status == 404)
+		log_warnx("discord: the panel a new one replaced in channel %" PRIu64
+		          " (message %s) could not be deleted (404, code %d)",
+		          c->chan, c->msg, code);
+	call_free(c);
+}
+
 /* The new panel is recorded: the one it replaces goes, and the new one
  * shows the changes counted when it was rendered. */
 static void
@@ -405,6 +426,7 @@ placed(struct discord_live *lv, struct job *j, struct request *req)
 	struct discord *dc = lv->dc;
 	const char *old = reply_panel_message(request_reply(req));
 	char path[96];
+	struct call *c;
 
 	if (reply_is_error(request_reply(req)))
 		return;
@@ -412,8 +434,13 @@ placed(struct discord_live *lv, struct job *j, struct request *req)
 	arm(lv);
 	if (old == NULL || old[0] == '\0' || strcmp(old, j->msg) == 0 || dc->rest == NULL)
 		return;
+	c = xcalloc(1, sizeof(*c));
+	c->lv = lv;
+	c->chan = j->chan;
+	snprintf(c->msg, sizeof(c->msg), "%s", old);
 	snprintf(path, sizeof(path), "/channels/%" PRIu64 "/messages/%s", j->chan, old);
-	discord_rest_call(dc->rest, "DELETE", path, NULL, REST_OPTIONAL, NULL, NULL);
+	discord_rest_call(dc->rest, "DELETE", path, NULL, REST_OPTIONAL | REST_GONE_OK, on_deleted,
+	                  c);
 }
 
 bool

@@ -10,7 +10,8 @@
 # GM's button is refused to that player alone. A panel someone deleted is
 # forgotten after one 404 (10008; logged at info, not warned of), never
 # tried again. A new /panel moves
-# the panel (the old message is deleted). The panel survives a restart,
+# the panel (the old message is deleted; one someone deleted already
+# answers 404, said at info). The panel survives a restart,
 # kill -9 included: the next change edits it and its buttons still work;
 # a press Discord replays after a kill -9 is never pressed twice.
 # Prints the edits per second the busy channel made.
@@ -227,4 +228,15 @@ panel_wait '*Turn 131 *' 20 || fail "after the commands the hour-old panel shows
 	fail "$(stat rest.old_edits_refused) edits of the hour-old panel refused (30046)"
 [ "$(stat rest.r429)" = 0 ] || fail "the hour-old panel met $(stat rest.r429) 429s"
 echo "edits, hour-old panel: $rate for 50 changes"
+
+# Someone deletes the panel, and before any change finds it gone a new
+# /panel replaces it: the DELETE of the old one meets 404 (10008), which
+# is said at info, never warned of.
+ctl msgdelete "$(field 1)"
+unknown=$(stat rest.unknown_messages)
+one "$(tmpl panel '[]' 'Panel posted' true ',"user":2')"
+wait_until "r['channel_posts'] == 5 and r['unknown_messages'] == $((unknown + 1))" 10
+log_wait "was gone already|warn:.*404" 5
+grep -q "warn:.*404" "$BOT_LOG" && fail "the 404 of a panel already gone was warned of: $(grep 'warn:.*404' "$BOT_LOG")"
+[ "$(count_panels)" = 1 ] || fail "$(count_panels) panels in the channel"
 finish
