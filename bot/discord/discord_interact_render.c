@@ -165,7 +165,8 @@ render_reply(struct interact *it, const struct reply *r, const char *webhook, co
 	    out->type == DISCORD_INTERACTION_COMMAND) {
 		/* /panel: the panel goes to the channel as a message of the bot's
 		 * (discord_live.h); the command's answer is the invoker's alone:
-		 * the GM's copy behind the screen, or where the panel is. */
+		 * where the panel is, then the GM's copy behind the screen if
+		 * any (at most four lines: the note always fits before it). */
 		struct reply *note = reply_new();
 		const struct reply_msg *m = priv;
 
@@ -174,7 +175,9 @@ render_reply(struct interact *it, const struct reply *r, const char *webhook, co
 			m = reply_msg(note, REPLY_CHANNEL);
 		}
 		update = false;
-		n = render_discord_parts(m, true, it->buttons, NULL, parts, 1);
+		n = render_discord_parts(m, true, it->buttons,
+		                         priv != NULL ? PANEL_NOTE " " PANEL_COPY_NOTE "\n" : NULL,
+		                         parts, 1);
 		reply_free(note);
 	} else if (reply_is_error(r) || pub == NULL) {
 		const struct reply_msg *m = reply_is_error(r) ? pub : priv;

@@ -43,13 +43,12 @@ int discord_interact_render_kept(const char *bytes, size_t len, const char *webh
 
 /*
  * The live panel (discord_live.h). A /panel's reply (reply_panel) renders
- * as the invoker's alone: the GM's copy behind the screen, or PANEL_NOTE;
- * its channel message is the panel, posted by the transport:
- * discord_interact_render_panel writes it as a message's body (NULL when
- * the reply has no channel message). Its buttons are those whose line
- * the custom_id carries (a line long enough to be stored would expire at a
- * restart, which the panel outlives): every message of the panel, posted,
- * edited or updated by a press, is these bytes, so that a hash of them
+ * as the invoker's alone: PANEL_NOTE, then for the GM behind the screen
+ * PANEL_COPY_NOTE and their copy (its private part); its channel message is the panel, posted by
+ * the transport: discord_interact_render_panel writes it as a message's body (NULL when the reply
+ * has no channel message). Its buttons are those whose line the custom_id carries (a line long
+ * enough to be stored would expire at a restart, which the panel outlives): every message of the
+ * panel, posted, edited or updated by a press, is these bytes, so that a hash of them
  * (discord_panel_hash) says what the message shows. A press of a panel's
  * button (discord_interact_pressed), once the panel is rendered anew after
  * it (panel: the body discord_interact_render_panel wrote, taken and freed
@@ -71,6 +70,11 @@ int discord_interact_render_kept(const char *bytes, size_t len, const char *webh
 #define PANEL_NOTE                                                                                 \
 	"Panel posted: it is the bot's message that begins with the turn, and it stays current "   \
 	"as the game changes."
+/* With Tension hidden, what heads the GM's copy of the panel, after
+ * PANEL_NOTE. */
+#define PANEL_COPY_NOTE                                                                            \
+	"Your copy, with the Tension the screen hides, is for your eyes alone and is not kept "    \
+	"current:"
 char *discord_interact_render_panel(struct interact *it, const struct reply *r);
 bool discord_interact_render_press(struct interact *it, struct request *press, char *panel,
                                    bool update, struct interact_out *out);

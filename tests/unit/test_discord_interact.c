@@ -15,10 +15,12 @@
 #include "bot/discord/discord_roles.h"
 #include "commands/gm/cmd_gm.h"
 #include "commands/help/cmd_help.h"
+#include "commands/panel/cmd_panel.h"
 #include "commands/dice/cmd_log.h"
 #include "commands/dice/cmd_roll.h"
 #include "commands/tables/cmd_table.h"
 #include "commands/procedure/cmd_wander.h"
+#include "commands/tension/cmd_tension.h"
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/holdstore.h"
@@ -114,9 +116,9 @@ static const struct command gmcmd_cmd = {
     .name = "gmcmd", .desc = "g", .role = ROLE_GM, .fn = gmcmd_fn};
 
 static const struct command *const test_table[] = {
-    &cmd_gm,    &cmd_help, &secret_cmd, &whisper_cmd,  &pick_cmd,
-    &gmcmd_cmd, &long_cmd, &cmd_gmroll, &cmd_settings, &cmd_wander,
-    &cmd_roll,  &cmd_log,  &huge_cmd,   &cmd_table,    NULL};
+    &cmd_gm,   &cmd_help,   &secret_cmd,   &whisper_cmd, &pick_cmd, &gmcmd_cmd,
+    &long_cmd, &cmd_gmroll, &cmd_settings, &cmd_wander,  &cmd_roll, &cmd_log,
+    &huge_cmd, &cmd_table,  &cmd_panel,    &cmd_tension, NULL};
 
 struct fixture {
 	struct state *st;
@@ -1002,6 +1004,40 @@ test_press_carries_the_panel_hashed(void **state)
 	discord_interact_free(it);
 }
 
+/* /panel answers its invoker alone (ephemeral), saying which message is
+ * the panel; with Tension hidden, the GM's answer says so too, then gives
+ * the GM's copy with the bar, and says it is theirs alone (the panel, the
+ * channel's, says only that Tension is hidden). */
+static void
+test_panel_answer_says_where_the_panel_is(void **state)
+{
+	struct fixture *f = *state;
+	cJSON *j;
+	const char *content;
+
+	interaction(f, "1210", 2, ALICE,
+	            "{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}");
+	interaction(f, "1211", 2, ALICE, "{\"name\":\"panel\"}");
+	assert_message(f->out.callback_body, PANEL_NOTE, true);
+	interaction(f, "1212", 2, ALICE,
+	            "{\"name\":\"tension\",\"options\":[{\"name\":\"mode\",\"type\":1,"
+	            "\"options\":[{\"name\":\"mode\",\"type\":3,\"value\":\"hidden\"}]}]}");
+	interaction(f, "1213", 2, BOB, "{\"name\":\"panel\"}");
+	assert_message(f->out.callback_body, PANEL_NOTE, true);
+	interaction(f, "1214", 2, ALICE, "{\"name\":\"panel\"}");
+	j = body(f->out.callback_body);
+	content =
+	    cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "data"), "content"));
+	assert_string_equal(content, PANEL_NOTE
+	                    " " PANEL_COPY_NOTE "\n"
+	                    "**Turn 0** (0 min in the dungeon) · **0** turns since the last "
+	                    "rest · Darkness: nothing is lit\n"
+	                    "Tension █░░░░░░░░░ **1**/10 · Hazard die: **exploration**");
+	assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "data"), "flags")->valueint,
+	                 64);
+	cJSON_Delete(j);
+}
+
 /* The follow-ups one answer takes: unbounded (up to what its parts make)
  * when a server install authorised it, at most 5 when a user install
  * alone did (Discord refuses a sixth), one of them kept for the note a
@@ -1412,6 +1448,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_command_reply, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_update_button, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_press_carries_the_panel_hashed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_panel_answer_says_where_the_panel_is, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_user_install_followups, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_thread_takes_the_parents_seat, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_shed_touches_no_state, setup, teardown),
