@@ -50,6 +50,7 @@ struct tag {
 	bool bot_absent;    /* the bot user is not in the conversation (bot_absent()) */
 	struct interact *it;
 	struct interact_out kept;
+	size_t kept_channel; /* render_reply's count for kept */
 	bool have_kept;
 };
 

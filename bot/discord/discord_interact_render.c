@@ -137,8 +137,12 @@ ask_form(struct interact *it, const struct reply *r, struct interact_out *out)
  * the note a refused GM message may need; each part then holds what its
  * share of messages can (render_discord_parts summarises the rest). With
  * no webhook (no application id) to address follow-ups, one message is all
- * there is. With update, the callback replaces the pressed message (type 7). */
-static void
+ * there is. With update, the callback replaces the pressed message (type 7).
+ * Returns how many of the messages (the callback's first) hold the channel
+ * part, when it had more than that many to itself (nothing of it was cut
+ * to its share); 0 else, and when it is not laid out as channel part then
+ * private part. */
+static size_t
 render_reply(struct interact *it, const struct reply *r, const char *webhook, const char *chan_key,
              int followups_max, bool update, struct interact_out *out)
 {
@@ -146,7 +150,7 @@ render_reply(struct interact *it, const struct reply *r, const char *webhook, co
 	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
 	static const struct reply_msg empty = {0};
 	char *parts[2 * DISCORD_PARTS_MAX];
-	size_t n, max = webhook != NULL ? DISCORD_PARTS_MAX : 1;
+	size_t n, max = webhook != NULL ? DISCORD_PARTS_MAX : 1, whole = 0;
 	/* Messages in all: the callback and the follow-ups allowed. */
 	size_t total = 2 * DISCORD_PARTS_MAX;
 
@@ -160,7 +164,7 @@ render_reply(struct interact *it, const struct reply *r, const char *webhook, co
 			total--;
 	}
 	if (ask_form(it, r, out))
-		return;
+		return 0;
 	if (reply_panel_message(r) != NULL && !reply_is_error(r) && pub != NULL &&
 	    out->type == DISCORD_INTERACTION_COMMAND) {
 		/* /panel: the panel goes to the channel as a message of the bot's
@@ -197,6 +201,8 @@ render_reply(struct interact *it, const struct reply *r, const char *webhook, co
 
 		n = render_discord_parts(pub, false, it->buttons, NULL, parts,
 		                         max < room ? max : room);
+		/* Fewer than its share: every part ended where the text let it. */
+		whole = n < (max < room ? max : room) ? n : 0;
 		if (priv != NULL && webhook != NULL && total > n)
 			n += render_discord_parts(priv, true, it->buttons, NULL, parts + n,
 			                          max < total - n ? max : total - n);
@@ -210,6 +216,7 @@ render_reply(struct interact *it, const struct reply *r, const char *webhook, co
 		gm_message(it, r, chan_key, out);
 	if (n > 1 || (out->gm_user[0] != '\0' && webhook != NULL))
 		out->followup_path = xstrdup(webhook);
+	return whole;
 }
 
 int
@@ -220,8 +227,9 @@ discord_interact__keep(struct request *req, struct buf *out)
 
 	discord_interact_out_clear(k);
 	k->type = t->ev.type; /* render_reply counts a button's messages apart */
-	render_reply(t->it, request_reply(req), t->ev.followup_path, request_origin(req)->chan_key,
-	             t->followups_max, t->update, k);
+	t->kept_channel =
+	    render_reply(t->it, request_reply(req), t->ev.followup_path,
+	                 request_origin(req)->chan_key, t->followups_max, t->update, k);
 	t->have_kept = true;
 	/* Written as json_print() writes the object {c, f, [d, g, n,] e, w}
 	 * (restore_kept reads it), without building it first. */
@@ -352,11 +360,49 @@ discord_interact_render_panel(struct interact *it, const struct reply *r)
 	return part;
 }
 
+/* The messages of a press's reply rendered when its mark was kept, moved
+ * into parts from *n on, and its GM message into out: the press's answer
+ * holds them as they are, since render_reply gave its channel part fewer
+ * messages than its share there (t->kept_channel), which the answer's
+ * share is not below, and its private part the same share. Returns false,
+ * moving nothing, when there is no such rendering. */
+static bool
+take_kept(struct tag *t, const struct request *press, char **parts, size_t *n,
+          struct interact_out *out)
+{
+	static const char head[] = "{\"type\":4,\"data\":"; /* DISCORD_CALLBACK_MESSAGE's */
+	struct interact_out *k = &t->kept;
+	size_t len;
+
+	if (!t->have_kept || request_outcome(press) != REQUEST_DONE || t->kept_channel == 0 ||
+	    k->callback_body == NULL || strncmp(k->callback_body, head, sizeof(head) - 1) != 0)
+		return false;
+	/* The callback's message, out of its callback: {"type":4,"data":M} */
+	len = strlen(k->callback_body) - (sizeof(head) - 1) - 1;
+	memmove(k->callback_body, k->callback_body + sizeof(head) - 1, len);
+	k->callback_body[len] = '\0';
+	parts[(*n)++] = k->callback_body;
+	k->callback_body = NULL;
+	for (size_t i = 0; i < k->nfollowups; i++)
+		parts[(*n)++] = k->followups[i];
+	k->nfollowups = 0;
+	out->dm_body = k->dm_body;
+	k->dm_body = NULL;
+	memcpy(out->gm_user, k->gm_user, sizeof(out->gm_user));
+	memcpy(out->gm_chan, k->gm_chan, sizeof(out->gm_chan));
+	memcpy(out->gm_name, k->gm_name, sizeof(out->gm_name));
+	memcpy(out->gm_what, k->gm_what, sizeof(out->gm_what));
+	out->gm_aside = k->gm_aside;
+	discord_interact_out_clear(k);
+	t->have_kept = false;
+	return true;
+}
+
 bool
 discord_interact_render_press(struct interact *it, struct request *press, char *panel, bool update,
                               struct interact_out *out)
 {
-	const struct tag *t = request_tag(press);
+	struct tag *t = request_tag(press);
 	const struct reply *r = request_reply(press);
 	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
 	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
@@ -382,12 +428,15 @@ discord_interact_render_press(struct interact *it, struct request *press, char *
 	 * as messages of its own (then its private part, ephemeral). */
 	parts[0] = panel;
 	n = 1;
-	if (total > n)
-		n += render_discord_parts(pub, false, it->buttons, NULL, parts + n,
-		                          max < total - n ? max : total - n);
-	if (priv != NULL && total > n)
-		n += render_discord_parts(priv, true, it->buttons, NULL, parts + n,
-		                          max < total - n ? max : total - n);
+	if (!take_kept(t, press, parts, &n, out)) {
+		if (total > n)
+			n += render_discord_parts(pub, false, it->buttons, NULL, parts + n,
+			                          max < total - n ? max : total - n);
+		if (priv != NULL && total > n)
+			n += render_discord_parts(priv, true, it->buttons, NULL, parts + n,
+			                          max < total - n ? max : total - n);
+		gm_message(it, r, request_origin(press)->chan_key, out);
+	}
 	/* Type 6 acknowledges and leaves the message as it is; it needs a
 	 * follow-up to tell what the press did. */
 	update = update || n == 1;
@@ -403,7 +452,6 @@ discord_interact_render_press(struct interact *it, struct request *press, char *
 	}
 	for (size_t i = 1; i < n; i++)
 		out->followups[out->nfollowups++] = parts[i];
-	gm_message(it, r, request_origin(press)->chan_key, out);
 	if (n > 1 || out->gm_user[0] != '\0')
 		out->followup_path = xstrdup(webhook);
 	return update;

@@ -105,6 +105,22 @@ huge_fn(struct invocation *inv, struct reply *out)
 		reply_line(out, 0, "private line %d with some words", i);
 }
 
+/* A reply for the channel whose button's line is too long for a
+ * custom_id (it is stored), and one for the invoker. */
+static void
+again_fn(struct invocation *inv, struct reply *out)
+{
+	char line[160];
+
+	memset(line, 'x', sizeof(line) - 1);
+	line[sizeof(line) - 1] = '\0';
+	reply_line(out, 0, "Rolled again.");
+	reply_button(out, "Again", line);
+	reply_to(out, REPLY_INVOKER);
+	reply_line(out, 0, "psst");
+}
+
+static const struct command again_cmd = {.name = "again", .desc = "a", .fn = again_fn};
 static const struct command huge_cmd = {.name = "huge", .desc = "h", .fn = huge_fn};
 static const struct command secret_cmd = {.name = "secret", .desc = "s", .fn = secret_fn};
 static const struct command whisper_cmd = {
@@ -116,9 +132,9 @@ static const struct command gmcmd_cmd = {
     .name = "gmcmd", .desc = "g", .role = ROLE_GM, .fn = gmcmd_fn};
 
 static const struct command *const test_table[] = {
-    &cmd_gm,   &cmd_help,   &secret_cmd,   &whisper_cmd, &pick_cmd, &gmcmd_cmd,
-    &long_cmd, &cmd_gmroll, &cmd_settings, &cmd_wander,  &cmd_roll, &cmd_log,
-    &huge_cmd, &cmd_table,  &cmd_panel,    &cmd_tension, NULL};
+    &cmd_gm,   &cmd_help,   &secret_cmd,   &whisper_cmd, &pick_cmd,  &gmcmd_cmd,
+    &long_cmd, &cmd_gmroll, &cmd_settings, &cmd_wander,  &cmd_roll,  &cmd_log,
+    &huge_cmd, &cmd_table,  &cmd_panel,    &cmd_tension, &again_cmd, NULL};
 
 struct fixture {
 	struct state *st;
@@ -941,12 +957,39 @@ test_update_button(void **state)
 	                true);
 }
 
-/* The answer function of test_press_carries_the_panel_hashed's own
- * interaction layer: the press is kept, unrendered (ctx: where). */
+/* The answer function of a test's own interaction layer: the press is
+ * kept, unrendered (ctx: where). */
 static void
 keep_press(struct request *req, void *ctx)
 {
 	*(struct request **)ctx = req;
+}
+
+/* Alice's press of the panel button running line, on message 777, fed to
+ * it: its request, to submit. */
+static struct request *
+panel_press(struct interact *it, const char *id, const char *line)
+{
+	struct interact_out out;
+	struct request *req = NULL;
+	char json[1024];
+	cJSON *d;
+
+	snprintf(json, sizeof(json),
+	         "{\"id\":\"%s\",\"application_id\":\"42\",\"type\":3,\"token\":\"tok-%s\","
+	         "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":" ALICE
+	         ",\"message\":{\"id\":\"777\"},"
+	         "\"data\":{\"custom_id\":\"p:%s\",\"component_type\":2}}",
+	         id, id, line);
+	d = cJSON_Parse(json);
+	assert_non_null(d);
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(
+	    discord_interact_event(it, "INTERACTION_CREATE", d, 1000, &out, &req, 0, 0, 0),
+	    INTERACT_REQUEST);
+	cJSON_Delete(d);
+	discord_interact_out_clear(&out);
+	return req;
 }
 
 /* A press of a panel's button updates the pressed message (type 7) with
@@ -964,21 +1007,10 @@ test_press_carries_the_panel_hashed(void **state)
 	struct reply *panel = reply_new();
 	struct interact_out out;
 	char long_line[160], *body, *want;
-	cJSON *d;
 
 	memset(long_line, 'x', sizeof(long_line) - 1);
 	long_line[sizeof(long_line) - 1] = '\0';
-	d = cJSON_Parse("{\"id\":\"1200\",\"application_id\":\"42\",\"type\":3,"
-	                "\"token\":\"tok-1200\",\"guild_id\":\"99\","
-	                "\"channel_id\":\"1234567890123456789\",\"member\":" ALICE ","
-	                "\"message\":{\"id\":\"777\"},"
-	                "\"data\":{\"custom_id\":\"p:secret\",\"component_type\":2}}");
-	assert_non_null(d);
-	memset(&out, 0, sizeof(out));
-	assert_int_equal(
-	    discord_interact_event(it, "INTERACTION_CREATE", d, 1000, &out, &req, 0, 0, 0),
-	    INTERACT_REQUEST);
-	cJSON_Delete(d);
+	req = panel_press(it, "1200", "secret");
 	dispatch_submit(f->d, req);
 	dispatch_poll(f->d);
 	assert_ptr_equal(press, req);
@@ -990,7 +1022,7 @@ test_press_carries_the_panel_hashed(void **state)
 	body = discord_interact_render_panel(it, panel);
 	assert_non_null(body);
 	assert_null(strstr(body, "Far"));
-	discord_interact_out_clear(&out);
+	memset(&out, 0, sizeof(out));
 	assert_true(discord_interact_render_press(it, press, xstrdup(body), true, &out));
 	want = malloc(strlen(body) + 32);
 	snprintf(want, strlen(body) + 32, "{\"type\":7,\"data\":%s}", body);
@@ -1001,6 +1033,61 @@ test_press_carries_the_panel_hashed(void **state)
 	discord_interact_out_clear(&out);
 	reply_free(panel);
 	request_free(press);
+	discord_interact_free(it);
+}
+
+/* A press of a panel's button whose change kept its answer with its mark
+ * (what a replay of it gets) is answered with those very messages after
+ * the panel: not rendered again, so a button line stored for the kept
+ * answer is not stored a second time under another number. */
+static void
+test_press_answers_with_its_kept_messages(void **state)
+{
+	struct fixture *f = *state;
+	struct request *press = NULL, *req = NULL;
+	struct interact_opts o = {.d = f->d, .answer = keep_press, .answer_ctx = &press};
+	struct interact *it = discord_interact_new(&o);
+	struct holdstore h = {.st = f->st};
+	struct reply *panel = reply_new();
+	struct interact_out out;
+	struct buf kept;
+	cJSON *k;
+	const char *c;
+	char *body;
+
+	buf_init(&kept, 1 << 20);
+	dispatch_set_store(f->d, &holdstore_ops, &h);
+	req = panel_press(it, "1201", "again");
+	dispatch_submit(f->d, req);
+	assert_int_equal(request_keep(h.req[0], &kept), 0);
+	holdstore_commit(&h, 0, REQUEST_DONE);
+	assert_ptr_equal(press, req);
+	reply_panel(panel, "777");
+	reply_line(panel, 0, "Turn 1");
+	reply_button_panel(panel, "Next turn", "hazard roll");
+	body = discord_interact_render_panel(it, panel);
+	memset(&out, 0, sizeof(out));
+	assert_true(discord_interact_render_press(it, press, body, true, &out));
+	/* The kept answer: its callback's message, then its private part. */
+	k = cJSON_ParseWithLength(kept.p, kept.len);
+	assert_non_null(k);
+	c = cJSON_GetStringValue(cJSON_GetObjectItem(k, "c"));
+	assert_non_null(c);
+	assert_int_equal(strncmp(c, "{\"type\":4,\"data\":", 17), 0);
+	assert_int_equal(out.nfollowups, 2);
+	assert_int_equal(strlen(out.followups[0]), strlen(c) - 18);
+	assert_memory_equal(out.followups[0], c + 17, strlen(c) - 18);
+	assert_non_null(strstr(out.followups[0], "\"custom_id\":\"b:"));
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(k, "f")), 1);
+	assert_string_equal(out.followups[1], cJSON_GetStringValue(cJSON_GetArrayItem(
+	                                          cJSON_GetObjectItem(k, "f"), 0)));
+	assert_string_equal(out.followup_path, "/webhooks/42/tok-1201");
+	cJSON_Delete(k);
+	buf_free(&kept);
+	discord_interact_out_clear(&out);
+	reply_free(panel);
+	request_free(press);
+	dispatch_set_store(f->d, NULL, NULL);
 	discord_interact_free(it);
 }
 
@@ -1448,6 +1535,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_command_reply, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_update_button, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_press_carries_the_panel_hashed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_press_answers_with_its_kept_messages, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_panel_answer_says_where_the_panel_is, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_user_install_followups, setup, teardown),
