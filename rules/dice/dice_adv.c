@@ -88,14 +88,7 @@ next_roll(const char **p, struct adv_roll *r)
 	if (*s == '\0' || *s == '#')
 		return false;
 	r->start = s;
-	while (*s != '\0' && *s != '#' && *s != ';') {
-		if (*s == '[') {
-			const char *rb = strchr(s, ']');
-
-			s = rb != NULL ? rb : s + strlen(s) - 1;
-		}
-		s++;
-	}
+	s = dice__stop_find(s, true);
 	*p = *s == ';' ? s + 1 : s;
 	while (s > r->start && is_ws(s[-1]))
 		s--;

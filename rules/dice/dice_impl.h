@@ -257,6 +257,13 @@ dice__isws(int c)
  * out (dice_label.c). */
 void dice__label_trim(const char *s, size_t *start, size_t *end);
 
+/* The first '#' of text (NUL-terminated), or its first ';' too when
+ * at_semicolon, that stands outside a term's "[label]" (an unclosed '['
+ * holds the rest of the text); its terminating NUL when there is none.
+ * dice_label_find() and the advantage shorthand's split into rolls read
+ * text alike through it (dice_label.c). */
+const char *dice__stop_find(const char *text, bool at_semicolon);
+
 /* The 1-based column of byte offset off, for messages. */
 static inline int
 dice__col(const struct dice_parser *p, size_t off)

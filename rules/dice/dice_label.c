@@ -17,17 +17,24 @@ dice__label_trim(const char *s, size_t *start, size_t *end)
 }
 
 const char *
-dice_label_find(const char *text, const char **label, size_t *len)
+dice__stop_find(const char *text, bool at_semicolon)
 {
 	const char *p = text;
+
+	for (; *p != '\0' && *p != '#' && !(at_semicolon && *p == ';'); p++)
+		if (*p == '[' && (p = strchr(p, ']')) == NULL)
+			return text + strlen(text);
+	return p;
+}
+
+const char *
+dice_label_find(const char *text, const char **label, size_t *len)
+{
+	const char *p = dice__stop_find(text, false);
 	size_t start = 1, end;
 
-	for (; *p != '#'; p++) {
-		if (*p == '\0')
-			return NULL;
-		if (*p == '[' && (p = strchr(p, ']')) == NULL)
-			return NULL;
-	}
+	if (*p != '#')
+		return NULL;
 	if (label != NULL) {
 		end = strlen(p);
 		dice__label_trim(p, &start, &end);

@@ -1727,6 +1727,12 @@ test_advantage(void **state)
 	    {"2d6+3; 1d20+5 adv", "2d6+3; 2d20kh1+5"},
 	    {"d20[a;b] adv ;d20 dis", "2d20kh1[a;b] ;2d20kl1"},
 	    {"3x 1d20+2 adv; 1d20", "3x 2d20kh1+2; 1d20"},
+	    /* a term's [label] holds '#' and ';' as text */
+	    {"d20[a#b;c] adv; d20[;] dis # e;f", "2d20kh1[a#b;c]; 2d20kl1[;] # e;f"},
+	    /* an unclosed '[' holds the rest of the text, ';' and '#' too (the
+	     * dice parser then refuses it) */
+	    {"d20[x; d20 adv", "2d20kh1[x; d20"},
+	    {"d20[x# d20 adv", "2d20kh1[x# d20"},
 	};
 
 	(void)state;
