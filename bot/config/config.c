@@ -192,11 +192,10 @@ open_section(struct parser *p, const char *name)
 			return;
 		}
 	} else {
-		uint32_t cp;
 		char shown[CONFIG_SHOWN_MAX];
 
 		/* [bot<U+200B>] shown as [bot] would read as a right name */
-		if (textsafe_invisible_find(name, strlen(name), &cp) < strlen(name))
+		if (textsafe_invisible_in(name, strlen(name), NULL, NULL))
 			config__fail(p, p->line,
 			             "unknown section %s; sections are [bot], [discord], "
 			             "[irc.<network>], [store] and [console]",

@@ -208,10 +208,7 @@ config_value_nick(const char *s)
 static bool
 visible(const char *s)
 {
-	uint32_t cp;
-	size_t n = strlen(s);
-
-	return textsafe_invisible_find(s, n, &cp) == n;
+	return !textsafe_invisible_in(s, strlen(s), NULL, NULL);
 }
 
 bool

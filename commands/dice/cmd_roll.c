@@ -78,7 +78,7 @@ name_but_invisible(const char *name, size_t n)
 	struct buf b;
 	bool yes;
 
-	if (!utf8_valid(name, n) || textsafe_invisible_find(name, n, &(uint32_t){0}) == n)
+	if (!utf8_valid(name, n) || !textsafe_invisible_in(name, n, NULL, NULL))
 		return false;
 	buf_init(&b, ROLLCHAN_NAME_MAX);
 	textsafe_clean(&b, name, n);

@@ -317,10 +317,8 @@ rollchan_name_refusal(const char *name, char *err, size_t errlen)
 		snprintf(err, errlen, "'%s' does not start with a letter: %s.", quoted, whole);
 		break;
 	default:
-		at = utf8_valid(name, strlen(name))
-		         ? textsafe_invisible_find(name, strlen(name), &cp)
-		         : strlen(name);
-		if (at < strlen(name)) {
+		if (utf8_valid(name, strlen(name)) &&
+		    textsafe_invisible_in(name, strlen(name), &cp, &at)) {
 			textsafe_invisible_name(what, sizeof(what), cp, true);
 			snprintf(err, errlen, "'%s' holds %s at column %zu: %s.", quoted, what,
 			         1 + utf8_count(name, at), whole);

@@ -44,10 +44,9 @@ static bool
 vendor_name_ok(const char *s)
 {
 	size_t n = strlen(s);
-	uint32_t cp;
 
 	if (n == 0 || n > VENDOR_NAME_MAX || s[0] == ' ' || s[n - 1] == ' ' ||
-	    textsafe_invisible_find(s, n, &cp) != n)
+	    textsafe_invisible_in(s, n, NULL, NULL))
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f ||

@@ -154,6 +154,21 @@ textsafe_invisible_find(const char *str, size_t n, uint32_t *cp)
 	return n;
 }
 
+bool
+textsafe_invisible_in(const char *s, size_t n, uint32_t *cp, size_t *at)
+{
+	uint32_t c;
+	size_t off = textsafe_invisible_find(s, n, &c);
+
+	if (off == n)
+		return false;
+	if (cp != NULL)
+		*cp = c;
+	if (at != NULL)
+		*at = off;
+	return true;
+}
+
 void
 textsafe_invisible_name(char *dst, size_t size, uint32_t cp, bool article)
 {
@@ -170,7 +185,7 @@ textsafe_quote(struct buf *b, const char *s, size_t n, size_t max)
 	buf_addc(b, '\'');
 	textsafe_clean(b, s, utf8_cut(s, n, max));
 	buf_addc(b, '\'');
-	if ((off = textsafe_invisible_find(s, n, &cp)) == n)
+	if (!textsafe_invisible_in(s, n, &cp, &off))
 		return false;
 	textsafe_invisible_name(name, sizeof(name), cp, true);
 	buf_addf(b, " with %s at column %zu", name, 1 + utf8_count(s, off));

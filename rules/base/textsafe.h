@@ -52,6 +52,13 @@ bool textsafe_invisible_at(const char *s, size_t n, uint32_t *cp);
  * none. */
 size_t textsafe_invisible_find(const char *s, size_t n, uint32_t *cp);
 
+/* Whether well-formed s[0..n) holds such a character: the test a word the
+ * bot reads (a name, a prefix, a channel) must pass, where one would make a
+ * look-alike of another word. When it does, *cp and *at (either may be
+ * NULL) get the first one and its byte offset, as textsafe_invisible_find()
+ * gives them. */
+bool textsafe_invisible_in(const char *s, size_t n, uint32_t *cp, size_t *at);
+
 /* Writes into dst (size bytes, TEXTSAFE_NAME_MAX always enough) how an
  * error names such a character cp: "an invisible character U+200B", or
  * "invisible character U+200B" when article is false. Every refusal that

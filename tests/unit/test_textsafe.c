@@ -44,6 +44,27 @@ invisible_characters_are_found(void **unused)
 	assert_int_equal(find("", &cp), 0);
 }
 
+/* textsafe_invisible_in() says whether there is one, and where, as find
+ * does; its outputs are optional. */
+static void
+invisible_characters_are_held(void **unused)
+{
+	uint32_t cp = 0;
+	size_t at = 0;
+
+	assert_true(textsafe_invisible_in("cla\xc2\xadssic", 9, &cp, &at));
+	assert_int_equal(cp, 0xAD);
+	assert_int_equal(at, 3);
+	assert_true(textsafe_invisible_in("\xe2\x80\xae", 3, NULL, NULL));
+	cp = 1;
+	at = 7;
+	assert_false(
+	    textsafe_invisible_in("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9", 11, &cp, &at));
+	assert_int_equal(cp, 1);
+	assert_int_equal(at, 7);
+	assert_false(textsafe_invisible_in("", 0, NULL, NULL));
+}
+
 static void
 invisible_characters_are_named(void **unused)
 {
@@ -99,6 +120,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(invisible_characters_are_found),
+	    cmocka_unit_test(invisible_characters_are_held),
 	    cmocka_unit_test(invisible_characters_are_named),
 	    cmocka_unit_test(refused_values_are_quoted),
 	    cmocka_unit_test(quoted_for_printf),
