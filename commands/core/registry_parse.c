@@ -178,14 +178,7 @@ registry_parse_bool_words(struct buf *b)
 bool
 registry_parse_blank(const char *v)
 {
-	struct buf b;
-	bool blank;
-
-	buf_init(&b, strlen(v));
-	textsafe_clean(&b, v, strlen(v));
-	blank = strspn(buf_str(&b), " \t") == b.len;
-	buf_free(&b);
-	return blank;
+	return textsafe_blank(v, strlen(v));
 }
 
 /* The channel's default for c's first option (struct cmd_opt's

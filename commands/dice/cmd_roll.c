@@ -301,23 +301,38 @@ option_typo(const struct invocation *inv, const char *typed, struct reply *out)
 	return false;
 }
 
-/* The label option as shown: blanks around it trimmed (into buf, len
- * bytes); one of blanks alone, or none given, is no label (NULL), as an
- * empty "# " is. */
-static const char *
-label_option(const char *label, char *buf, size_t len)
+/* The label option *label as shown: blanks around it trimmed (into buf,
+ * len bytes); one of blanks alone, or none given, is no label (NULL), as
+ * an empty "# " is. One that would show as nothing for its invisible
+ * characters is refused naming the first, as the dice refuse such a label
+ * after '#': returns false with an error reply. */
+static bool
+label_option(const char **label, char *buf, size_t len, struct reply *out)
 {
-	size_t n;
+	const char *l = *label;
+	char name[TEXTSAFE_NAME_MAX];
+	size_t n, at;
+	uint32_t cp;
 
-	if (label == NULL)
-		return NULL;
-	label += strspn(label, " \t");
-	for (n = strlen(label); n > 0 && (label[n - 1] == ' ' || label[n - 1] == '\t'); n--)
+	if (l == NULL)
+		return true;
+	if (utf8_valid(l, strlen(l)) && textsafe_invisible_in(l, strlen(l), &cp, &at) &&
+	    textsafe_blank(l, strlen(l))) {
+		textsafe_invisible_name(name, sizeof(name), cp, true);
+		reply_error(out,
+		            "The label option holds nothing but %s at column %zu of it; write a "
+		            "label that shows, or none.",
+		            name, 1 + utf8_count(l, at));
+		return false;
+	}
+	l += strspn(l, " \t");
+	for (n = strlen(l); n > 0 && (l[n - 1] == ' ' || l[n - 1] == '\t'); n--)
 		;
-	if (n == 0)
-		return NULL;
-	snprintf(buf, len, "%.*s", (int)n, label);
-	return buf;
+	*label = NULL;
+	if (n > 0)
+		*label = buf;
+	snprintf(buf, len, "%.*s", (int)n, l);
+	return true;
 }
 
 /* Refuses a roll labelled twice, by the label option and after '#' in its
@@ -424,7 +439,8 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 	const char *shown_label;
 	int r;
 
-	label = label_option(label, labelbuf, sizeof(labelbuf));
+	if (!label_option(&label, labelbuf, sizeof(labelbuf), out))
+		return;
 	if ((typed = hash_label(inv, typed, label != NULL, hashbuf, sizeof(hashbuf), out)) == NULL)
 		return;
 	if ((expr = expand_saved(inv, typed, label != NULL, savbuf, sizeof(savbuf), out)) == NULL)

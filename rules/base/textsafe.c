@@ -100,6 +100,24 @@ textsafe_ok(const char *str, size_t n)
 	return true;
 }
 
+bool
+textsafe_blank(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	uint32_t cp, prev = 0;
+	size_t len;
+
+	for (size_t i = 0; i < n; i += len) {
+		len = decode(s + i, n - i, &cp);
+		if (!kept(s, n, i, len, cp, prev))
+			continue;
+		if (cp != ' ')
+			return false;
+		prev = cp;
+	}
+	return true;
+}
+
 size_t
 textsafe_clean(struct buf *out, const char *str, size_t n)
 {

@@ -34,6 +34,11 @@
  * on ASCII text without controls. */
 bool textsafe_ok(const char *s, size_t n);
 
+/* Whether well-formed UTF-8 s[0..n) shows as nothing once textsafe has
+ * made it safe: it holds only spaces and what textsafe removes or turns
+ * into a space. */
+bool textsafe_blank(const char *s, size_t n);
+
 /* Appends well-formed UTF-8 s[0..n) to out without what textsafe removes;
  * returns how many characters were removed or replaced. */
 size_t textsafe_clean(struct buf *out, const char *s, size_t n);

@@ -4,6 +4,7 @@
  * modifiers after a dice term's sides. See dice_impl.h.
  */
 #include "rules/dice/dice_impl.h"
+#include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
 #include <stdio.h>
@@ -130,11 +131,15 @@ parse_cp(struct dice_parser *p, struct dice_cmp *c, bool bare, bool required, co
 	return 0;
 }
 
-/* Checks a label's bytes; start is the offset of its first byte. */
+/* Checks a label's bytes; start is the offset of its first byte, where
+ * that of its '#' or '['. One that would show as nothing for its invisible
+ * characters is refused naming the first. */
 int
 dice__check_label(struct dice_parser *p, size_t start, size_t n, size_t where)
 {
+	char name[TEXTSAFE_NAME_MAX];
 	size_t k, u;
+	uint32_t cp;
 
 	if (n > DICE_LABEL_MAX)
 		return dice__fail(p->e, DICE_ELIMIT,
@@ -153,6 +158,14 @@ dice__check_label(struct dice_parser *p, size_t start, size_t n, size_t where)
 			return dice__fail(p->e, DICE_ESYNTAX,
 			                  "the label at column %d is not valid UTF-8 text",
 			                  dice__col(p, where));
+	}
+	/* shown, it would be a blank label: "rolls  in secret", "1d20[]" */
+	if (textsafe_invisible_in(p->s + start, n, &cp, &k) && textsafe_blank(p->s + start, n)) {
+		textsafe_invisible_name(name, sizeof(name), cp, true);
+		return dice__fail(p->e, DICE_ESYNTAX,
+		                  "the label at column %d holds nothing but %s at column %d; "
+		                  "write a label that shows, or none",
+		                  dice__col(p, where), name, dice__col(p, start + k));
 	}
 	return 0;
 }

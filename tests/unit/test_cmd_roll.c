@@ -541,6 +541,58 @@ empty_label_is_none(void **unused)
 	assert_string_equal(reply_msg(r, REPLY_CHANNEL)->buttons[0].action, "roll 1d1 # x");
 }
 
+/* recheck6 F2: a label that would show as nothing for its invisible
+ * characters is refused naming the first and where, after '#', in a
+ * term's [label], in the label option, on /roll, /gmroll and /save; none
+ * is rolled, logged, given a button or saved. A label with a word that
+ * shows keeps the word. */
+static void
+invisible_label_is_refused(void **unused)
+{
+	static const struct {
+		const char *line, *err;
+	} refused[] = {
+	    {"/roll 1d1 # \xe2\x80\x8b",
+	     "The label at column 5 holds nothing but an invisible character U+200B at column 7; "
+	     "write a label that shows, or none."},
+	    {"/roll 1d1 #\xe2\x80\xae",
+	     "The label at column 5 holds nothing but an invisible character U+202E at column 6; "
+	     "write a label that shows, or none."},
+	    {"/roll 1d1[ \xef\xbb\xbf ]",
+	     "The label at column 4 holds nothing but an invisible character U+FEFF at column 6; "
+	     "write a label that shows, or none."},
+	    {"/roll 1d1 label:\xe2\x80\x8b",
+	     "The label option holds nothing but an invisible character U+200B at column 1 of it; "
+	     "write a label that shows, or none."},
+	    {"/roll 1d1 label:\" \xe2\x81\xa0\"",
+	     "The label option holds nothing but an invisible character U+2060 at column 2 of it; "
+	     "write a label that shows, or none."},
+	    {"/gmroll 1d1 # \xe2\x80\x8b",
+	     "The label at column 5 holds nothing but an invisible character U+200B at column 7; "
+	     "write a label that shows, or none."},
+	    {"/gmroll 1d1 label:\xe2\x80\x8b",
+	     "The label option holds nothing but an invisible character U+200B at column 1 of it; "
+	     "write a label that shows, or none."},
+	    {"/save bl 1d6 # \xe2\x80\x8b",
+	     "That roll does not parse: the label at column 5 holds nothing but an invisible "
+	     "character U+200B at column 7; write a label that shows, or none."},
+	};
+	const struct reply *r;
+
+	run_as("bo", "/gm claim");
+	r = run_as("al", "/roll 1d1 # fi\xe2\x80\x8bre");
+	assert_plain(r, "al rolls fire\n1d1: [1] = 1\n");
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		r = run_as("al", refused[i].line);
+		assert_true(reply_is_error(r));
+		assert_null(reply_msg(r, REPLY_GM));
+		assert_string_equal(reply_error_text(r), refused[i].err);
+	}
+	assert_plain(run_as("al", "/log"), "The last roll here\n"
+	                                   "  just now | al | 1d1 # fire | 1\n");
+	assert_true(reply_is_error(run_as("al", "/saved show bl")));
+}
+
 /* recheck2 F5: a label: word among the words after '#' is the label
  * option typed there (as a private: word is), so a label given both ways
  * is refused in either order, and alone it is the label; an empty label
@@ -789,6 +841,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(saved_name_with_an_invisible_character, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(empty_label_is_none, setup, teardown),
+	    cmocka_unit_test_setup_teardown(invisible_label_is_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(label_word_after_the_hash, setup, teardown),
 	    cmocka_unit_test_setup_teardown(long_roll_keeps_its_button, setup, teardown),
 	    cmocka_unit_test_setup_teardown(log_counts_in_words, setup, teardown),

@@ -699,11 +699,13 @@ roll_label_cannot_reorder_the_total(void **state)
 	struct reply *out = reply_new();
 	char *plain;
 
-	run(d, "alice", false, "/roll 1d20[\xE2\x80\xAE] + 0 # \xE2\x81\xA7x\xE2\x80\x8B\xC2\x85y",
+	run(d, "alice", false,
+	    "/roll 1d20[\xE2\x80\xAE"
+	    "fire] + 0 # \xE2\x81\xA7x\xE2\x80\x8B\xC2\x85y",
 	    out);
 	assert_false(reply_is_error(out));
 	plain = reply_plain(out);
-	assert_string_equal(plain, "alice rolls x y\n1d20[] + 0: [15]  + 0 = 15\n");
+	assert_string_equal(plain, "alice rolls x y\n1d20[fire] + 0: [15] fire + 0 = 15\n");
 	free(plain);
 	reply_free(out);
 	tfree(d);

@@ -65,6 +65,17 @@ invisible_characters_are_held(void **unused)
 	assert_false(textsafe_invisible_in("", 0, NULL, NULL));
 }
 
+/* Blank: only spaces and what textsafe removes, or turns into a space. */
+static void
+blank_texts_are_seen(void **unused)
+{
+	assert_true(textsafe_blank("", 0));
+	assert_true(textsafe_blank(" \xe2\x80\x8b\t\xe2\x80\xae ", 10));
+	assert_true(textsafe_blank("\xe2\x80\x8d", 3));
+	assert_false(textsafe_blank(" \xe2\x80\x8bx", 5));
+	assert_false(textsafe_blank("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9", 11));
+}
+
 static void
 invisible_characters_are_named(void **unused)
 {
@@ -121,6 +132,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(invisible_characters_are_found),
 	    cmocka_unit_test(invisible_characters_are_held),
+	    cmocka_unit_test(blank_texts_are_seen),
 	    cmocka_unit_test(invisible_characters_are_named),
 	    cmocka_unit_test(refused_values_are_quoted),
 	    cmocka_unit_test(quoted_for_printf),
