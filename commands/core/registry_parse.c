@@ -120,6 +120,25 @@ quoted(const char *v, char *q, size_t size)
 	return textsafe_quoted(q, size, v, strlen(v), 40);
 }
 
+/* Writes into what (size bytes) "unexpected 'W'" for a word w that has no
+ * place, quoted as quoted() does; a word that shows as nothing is the
+ * character it holds, named ("unexpected invisible character U+200B"),
+ * not an empty quote. */
+static void
+unexpected(char *what, size_t size, const char *w)
+{
+	char q[120];
+	uint32_t cp;
+
+	if (utf8_valid(w, strlen(w)) && textsafe_invisible_in(w, strlen(w), &cp, NULL) &&
+	    textsafe_blank(w, strlen(w))) {
+		textsafe_invisible_name(q, sizeof(q), cp, false);
+		snprintf(what, size, "unexpected %s", q);
+		return;
+	}
+	snprintf(what, size, "unexpected %s", quoted(w, q, sizeof(q)));
+}
+
 /* Whether s holds a numeral that is not one of the digits 0 to 9: another
  * script's digit (fullwidth "３", Arabic-Indic "٣"), a Roman numeral "Ⅲ",
  * a superscript "³". */
@@ -1010,7 +1029,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 				no_option(inv, tok[k].p, (size_t)(colon - tok[k].p), out);
 				goto done;
 			}
-			snprintf(what, sizeof(what), "unexpected '%.40s'", tok[k].unq);
+			unexpected(what, sizeof(what), tok[k].unq);
 			usage_error(inv, out, what);
 			goto done;
 		}
@@ -1031,7 +1050,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 					no_option(inv, tok[k].p, (size_t)(colon - tok[k].p), out);
 					goto done;
 				}
-				snprintf(what, sizeof(what), "unexpected '%.40s'", tok[k].unq);
+				unexpected(what, sizeof(what), tok[k].unq);
 				usage_error(inv, out, what);
 				goto done;
 			}

@@ -339,6 +339,15 @@ invisible_characters_are_named(void **state)
 	             "Loud must be true or false, yes or no, on or off, 1 or 0 (got "
 	             "'yes' with an invisible character U+200B at column 1); usage: "
 	             "/say <text> [loud:true|false] [times:N]");
+	/* recheck6 F9: a word with no place that shows as nothing is the
+	 * character it holds, not "Unexpected ''" */
+	expect_error(f, "room look \xe2\x80\x8b",
+	             "Unexpected invisible character U+200B; usage: /room look");
+	expect_error(f, "room look \xef\xbb\xbf\xe2\x80\xae",
+	             "Unexpected invisible character U+FEFF; usage: /room look");
+	expect_error(f, "room look x\xe2\x80\x8b",
+	             "Unexpected 'x' with an invisible character U+200B at column 2; usage: "
+	             "/room look");
 }
 
 /* recheck5 F8: a word typed where a number goes that is a number but for
