@@ -9,9 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commands/core/registry_parse.h"
 #include "commands/dice/roll_line.h"
 #include "commands/dice/roll_log.h"
+#include "commands/dice/roll_words.h"
 #include "commands/dice/rollchan.h"
 #include "commands/gm/gm_screen.h"
 #include "rules/base/buf.h"
@@ -253,54 +253,6 @@ cmd_roll_secret_to(struct invocation *inv, struct reply *out)
 	return gm_screen_to(inv, out);
 }
 
-/*
- * When the expression that failed holds a word written as an option
- * ("lable:fire") that the command has not, says so: the user meant an
- * option, not dice. Returns whether it replied.
- */
-static bool
-option_typo(const struct invocation *inv, const char *typed, struct reply *out)
-{
-	const char *names[CMD_MAX_OPTS], *best;
-	const char *hash = dice_label_find(typed, NULL, NULL);
-	size_t n = 0, end = hash != NULL ? (size_t)(hash - typed) : strlen(typed);
-	struct buf list;
-
-	for (const struct cmd_opt *o = inv->cmd->opts; o != NULL && o->name != NULL; o++)
-		if ((o->flags & OPT_REST) == 0 && n < CMD_MAX_OPTS)
-			names[n++] = o->name;
-	for (size_t i = 0; i < end; i++) {
-		size_t w = 0, col;
-		char word[33];
-
-		if (i > 0 && typed[i - 1] != ' ')
-			continue;
-		while (i + w < end && w < sizeof(word) - 1 && islower((unsigned char)typed[i + w]))
-			w++;
-		if (w == 0 || typed[i + w] != ':')
-			continue;
-		memcpy(word, typed + i, w);
-		word[w] = '\0';
-		col = 1 + utf8_count(typed, i);
-		buf_init(&list, 256);
-		registry_opt_list(&list, names, n);
-		best = registry_suggest(word, names, n);
-		if (best != NULL)
-			reply_error(out,
-			            "'%s:' at column %zu of the expression is no option of /%s "
-			            "(its options are %s); did you mean %s:?",
-			            word, col, inv->cmd->name, buf_str(&list), best);
-		else
-			reply_error(out,
-			            "'%s:' at column %zu of the expression is no option of /%s "
-			            "(its options are %s).",
-			            word, col, inv->cmd->name, buf_str(&list));
-		buf_free(&list);
-		return true;
-	}
-	return false;
-}
-
 /* The label option *label as shown: blanks around it trimmed (into buf,
  * len bytes); one of blanks alone, or none given, is no label (NULL), as
  * an empty "# " is. One that would show as nothing for its invisible
@@ -454,7 +406,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 	if (r != DICE_OK) {
 		if (expr != written)
 			dice_advantage_error(written, err, sizeof(err));
-		if (option_typo(inv, typed, out))
+		if (roll_words_typo(inv, typed, out))
 			return;
 		reply_error_sentence(out, err);
 		return;
@@ -530,42 +482,6 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 }
 
 /*
- * Finds a word "private:VALUE" in text at or after from (a word starts
- * there or after a space). Returns 0 when there is none; 1 when VALUE is
- * a yes/no option's value (registry_parse_bool: *value) and out holds text
- * without that word; -1 when VALUE is none (bad then holds the word, for
- * the error).
- */
-static int
-private_word(const char *text, size_t from, bool *value, char *out, size_t outlen, char *bad,
-             size_t badlen)
-{
-	size_t n = strlen(text);
-
-	for (size_t i = from; i + 8 <= n; i++) {
-		size_t v = i + 8, e = v, cut = i;
-
-		if ((i > from && text[i - 1] != ' ') || strncasecmp(text + i, "private:", 8) != 0)
-			continue;
-		while (e < n && text[e] != ' ' && text[e] != ';')
-			e++;
-		if (!registry_parse_bool(text + v, e - v, value)) {
-			snprintf(bad, badlen, "%.*s", (int)(e - i < 40 ? e - i : 40), text + i);
-			return -1;
-		}
-		/* The word goes with the space before it (or, first in the
-		 * text, the one after it). */
-		if (cut > from && text[cut - 1] == ' ')
-			cut--;
-		else if (e < n && text[e] == ' ')
-			e++;
-		snprintf(out, outlen, "%.*s%s", (int)cut, text, text + e);
-		return 1;
-	}
-	return 0;
-}
-
-/*
  * /roll. A private:VALUE word in the label (after " # " in the expression,
  * or in the label option) is the option the user meant, not label text:
  * a roll meant to be private must never go to the channel because its
@@ -576,48 +492,30 @@ roll_fn(struct invocation *inv, struct reply *out)
 {
 	const char *expr = invocation_str(inv, "expression");
 	const char *label = invocation_str(inv, "label");
-	const char *hash = dice_label_find(expr, NULL, NULL);
 	bool private = invocation_bool(inv, "private", false), asked;
 	char exprbuf[DICE_TEXT_MAX + 1], labelbuf[DICE_LABEL_MAX + 1], bad[48];
-	int r = 0, q;
+	int r, q;
 
-	if (hash != NULL && (r = private_word(expr, (size_t)(hash - expr) + 1, &asked, exprbuf,
-	                                      sizeof(exprbuf), bad, sizeof(bad))) == 1) {
-		/* A label that was only the option goes, with its '#'. */
-		size_t h = (size_t)(hash - expr), n = strlen(exprbuf);
-
-		if (strspn(exprbuf + h + 1, " ") == n - h - 1) {
-			while (h > 0 && exprbuf[h - 1] == ' ')
-				h--;
-			exprbuf[h] = '\0';
-		}
+	r = roll_words_in_label(expr, "private", &asked, exprbuf, sizeof(exprbuf), bad,
+	                        sizeof(bad));
+	if (r == 1)
 		expr = exprbuf;
-	}
 	if (r >= 0 && label != NULL &&
-	    (q = private_word(label, 0, &asked, labelbuf, sizeof(labelbuf), bad, sizeof(bad))) !=
-	        0) {
+	    (q = roll_words_find(label, 0, "private", &asked, labelbuf, sizeof(labelbuf), bad,
+	                         sizeof(bad))) != 0) {
 		r = q;
 		label = labelbuf[strspn(labelbuf, " ")] != '\0' ? labelbuf : NULL;
 	}
 	if (r < 0) {
-		struct buf words;
-
-		buf_init(&words, 100);
-		registry_parse_bool_words(&words);
-		reply_error(
-		    out, "'%s' in the label of /roll asks for the private option, which takes %s (",
-		    bad, buf_str(&words));
-		buf_free(&words);
+		roll_words_bad(out, "roll", "private", bad);
+		reply_add(out, RS_BAD, " (");
 		reply_cmd(out, RS_BAD, "roll", "expression", "1d20 # insight", "private:", "true",
 		          NULL);
 		reply_add(out, RS_BAD, " is a roll only you see).");
 		return;
 	}
 	if (r == 1 && invocation_has(inv, "private") && asked != private) {
-		reply_error(out,
-		            "The private option of /roll is given twice, as private:%s and in "
-		            "the label as private:%s; give it once.",
-		            private ? "true" : "false", asked ? "true" : "false");
+		roll_words_twice(out, "roll", "private", private);
 		return;
 	}
 	if (r == 1)

@@ -15,20 +15,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "commands/dice/roll_words.h"
 #include "commands/dice/rollchan.h"
 #include "rules/dice/dice.h"
 
 /* The owner a command acts for: the invoker, or "" for the channel. */
 static const char *
-owner(const struct invocation *inv)
+owner(const struct invocation *inv, bool channel)
 {
-	return invocation_bool(inv, "channel", false) ? "" : inv->from->user_key;
+	return channel ? "" : inv->from->user_key;
 }
 
 static bool
-gm_check(struct invocation *inv, struct reply *out)
+gm_check(struct invocation *inv, bool channel, struct reply *out)
 {
-	if (invocation_bool(inv, "channel", false) && !inv->is_gm) {
+	if (channel && !inv->is_gm) {
 		reply_error(out, "Only the GM saves or deletes the channel's rolls; save your own "
 		                 "without channel:true.");
 		return false;
@@ -36,13 +37,37 @@ gm_check(struct invocation *inv, struct reply *out)
 	return true;
 }
 
+/*
+ * /save. A channel:VALUE word in the roll's label is the option the user
+ * meant, not label text, as /roll reads a private: word there (roll_fn):
+ * the GM's roll saved for the channel must not become the GM's own because
+ * the option was typed after the label.
+ */
 static void
 save_fn(struct invocation *inv, struct reply *out)
 {
 	const char *name = invocation_str(inv, "name"), *roll = invocation_str(inv, "roll"), *chk;
-	char err[DICE_ERR_MAX], why[300], adv[DICE_TEXT_MAX + 8];
+	char err[DICE_ERR_MAX], why[300], adv[DICE_TEXT_MAX + 8], rollbuf[ROLLCHAN_ROLL_MAX];
+	char bad[48];
+	bool channel = invocation_bool(inv, "channel", false), asked;
+	int r;
 
-	if (!gm_check(inv, out))
+	r = roll_words_in_label(roll, "channel", &asked, rollbuf, sizeof(rollbuf), bad,
+	                        sizeof(bad));
+	if (r < 0) {
+		roll_words_bad(out, "save", "channel", bad);
+		reply_add(out, RS_BAD, ".");
+		return;
+	}
+	if (r == 1 && invocation_has(inv, "channel") && asked != channel) {
+		roll_words_twice(out, "save", "channel", channel);
+		return;
+	}
+	if (r == 1) {
+		channel = asked;
+		roll = rollbuf;
+	}
+	if (!gm_check(inv, channel, out))
 		return;
 	if (!rollchan_name_ok(name)) {
 		rollchan_save(rollchan_of(inv->chan), "", name, "", why, sizeof(why));
@@ -60,7 +85,7 @@ save_fn(struct invocation *inv, struct reply *out)
 		reply_error(out, "That roll does not parse: %s.", err);
 		return;
 	}
-	if (owner(inv)[0] == '\0') {
+	if (channel) {
 		if (rollchan_save(rollchan_of(inv->chan), "", name, roll, why, sizeof(why)) < 0) {
 			reply_error_refs(out, why);
 			return;
@@ -82,9 +107,9 @@ save_fn(struct invocation *inv, struct reply *out)
 		if (rc != NULL && rollchan_delete(rc, inv->from->user_key, name))
 			channel_touch(inv->chan);
 	}
-	if (owner(inv)[0] != '\0')
+	if (!channel)
 		reply_to(out, REPLY_INVOKER);
-	reply_add(out, 0, "Saved %s", owner(inv)[0] ? "your roll " : "the channel's roll ");
+	reply_add(out, 0, "Saved %s", channel ? "the channel's roll " : "your roll ");
 	reply_add(out, RS_CODE, "%s", name);
 	reply_add(out, 0, " = ");
 	reply_add(out, RS_CODE, "%s", roll);
@@ -201,22 +226,23 @@ saved_delete(struct invocation *inv, struct reply *out)
 {
 	struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
 	const char *name = invocation_str(inv, "name");
+	bool channel = invocation_bool(inv, "channel", false);
 
-	if (!gm_check(inv, out))
+	if (!gm_check(inv, channel, out))
 		return;
-	if (owner(inv)[0] != '\0' && user_saved_delete(inv->user, name)) {
+	if (owner(inv, channel)[0] != '\0' && user_saved_delete(inv->user, name)) {
 		user_touch(inv->user);
-	} else if (rc == NULL || !rollchan_delete(rc, owner(inv), name)) {
+	} else if (rc == NULL || !rollchan_delete(rc, owner(inv, channel), name)) {
 		reply_error(out, "%s no saved roll named '%.24s'%s; ",
-		            owner(inv)[0] ? "You have" : "The channel has", name,
-		            owner(inv)[0] ? "" : " here");
+		            owner(inv, channel)[0] ? "You have" : "The channel has", name,
+		            owner(inv, channel)[0] ? "" : " here");
 		reply_cmd(out, RS_BAD, "saved list", NULL);
 		reply_add(out, RS_BAD, " lists them.");
 		return;
 	} else {
 		channel_touch(inv->chan);
 	}
-	if (owner(inv)[0] != '\0')
+	if (owner(inv, channel)[0] != '\0')
 		reply_to(out, REPLY_INVOKER);
 	reply_line(out, 0, "Deleted the saved roll %.24s.", name);
 }

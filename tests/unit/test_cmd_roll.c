@@ -593,6 +593,45 @@ invisible_label_is_refused(void **unused)
 	assert_true(reply_is_error(run_as("al", "/saved show bl")));
 }
 
+/* recheck6 F14: a channel: word among the words of /save's label is the
+ * option, as a private: word is /roll's: the GM's roll is saved for the
+ * channel, with the word out of its label (and the '#' when it was all of
+ * it); a value that is no yes/no, and a contradiction with the option
+ * given before, are refused; a player still may not save the channel's. */
+static void
+channel_after_the_label(void **unused)
+{
+	const struct reply *r;
+
+	run_as("bo", "/gm claim");
+	r = run_as("bo", "/save cboom 2d1[x#y] # fire channel:true");
+	assert_null(reply_msg(r, REPLY_INVOKER));
+	assert_plain(r, "Saved the channel's roll cboom = 2d1[x#y] # fire; roll it with /roll "
+	                "cboom (more may follow: /roll cboom +2).\n");
+	assert_plain(run_as("al", "/roll cboom +1"),
+	             "al rolls fire\n2d1[x#y] + 1: [1, 1] x#y + 1 = 3\n");
+	r = run_as("bo", "/save plain 1d1 # CHANNEL:yes");
+	assert_plain(r, "Saved the channel's roll plain = 1d1; roll it with /roll plain (more may "
+	                "follow: /roll plain +2).\n");
+	r = run_as("bo", "/save mine 1d1 # x channel:off");
+	assert_plain(r, "[private]\nSaved your roll mine = 1d1 # x; roll it with /roll mine (more "
+	                "may follow: /roll mine +2).\n");
+	assert_string_equal(reply_error_text(run_as("bo", "/save c2 1d1 # x channel:maybe")),
+	                    "'channel:maybe' in the label of /save asks for the channel option, "
+	                    "which takes true or false, yes or no, on or off, 1 or 0.");
+	assert_string_equal(reply_error_text(run_as("bo", "/save c3 1d1 channel:false # x "
+	                                                  "channel:true")),
+	                    "The channel option of /save is given twice, as channel:false and in "
+	                    "the label as channel:true; give it once.");
+	assert_string_equal(reply_error_text(run_as("al", "/save c4 1d1 # x channel:true")),
+	                    "Only the GM saves or deletes the channel's rolls; save your own "
+	                    "without channel:true.");
+	/* a word only ending so stays label text */
+	r = run_as("bo", "/save c5 1d1 # nochannel:true");
+	assert_plain(r, "[private]\nSaved your roll c5 = 1d1 # nochannel:true; roll it with /roll "
+	                "c5 (more may follow: /roll c5 +2).\n");
+}
+
 /* recheck2 F5: a label: word among the words after '#' is the label
  * option typed there (as a private: word is), so a label given both ways
  * is refused in either order, and alone it is the label; an empty label
@@ -842,6 +881,7 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(empty_label_is_none, setup, teardown),
 	    cmocka_unit_test_setup_teardown(invisible_label_is_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(channel_after_the_label, setup, teardown),
 	    cmocka_unit_test_setup_teardown(label_word_after_the_hash, setup, teardown),
 	    cmocka_unit_test_setup_teardown(long_roll_keeps_its_button, setup, teardown),
 	    cmocka_unit_test_setup_teardown(log_counts_in_words, setup, teardown),
