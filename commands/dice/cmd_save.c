@@ -82,6 +82,8 @@ save_fn(struct invocation *inv, struct reply *out)
 	if (dice_check(chk, strlen(chk), err, sizeof(err)) != DICE_OK) {
 		if (chk != roll)
 			dice_advantage_error(roll, err, sizeof(err));
+		if (roll_words_typo(inv, roll, out))
+			return;
 		reply_error(out, "That roll does not parse: %s.", err);
 		return;
 	}

@@ -92,6 +92,7 @@ roll_words_typo(const struct invocation *inv, const char *typed, struct reply *o
 	const char *names[CMD_MAX_OPTS], *best, *rest = "expression";
 	const char *hash = dice_label_find(typed, NULL, NULL);
 	size_t n = 0, end = hash != NULL ? (size_t)(hash - typed) : strlen(typed);
+	bool labelled = false;
 	struct buf list;
 
 	for (const struct cmd_opt *o = inv->cmd->opts; o != NULL && o->name != NULL; o++) {
@@ -99,6 +100,8 @@ roll_words_typo(const struct invocation *inv, const char *typed, struct reply *o
 			rest = o->name;
 		else if (n < CMD_MAX_OPTS)
 			names[n++] = o->name;
+		if (strcmp(o->name, "label") == 0)
+			labelled = true;
 	}
 	for (size_t i = 0; i < end; i++) {
 		size_t w = 0, col;
@@ -121,6 +124,9 @@ roll_words_typo(const struct invocation *inv, const char *typed, struct reply *o
 		    word, col, rest, inv->cmd->name, buf_str(&list));
 		if (best != NULL)
 			reply_add(out, RS_BAD, "; did you mean %s:?", best);
+		else if (!labelled && strcmp(word, "label") == 0)
+			reply_add(out, RS_BAD,
+			          "; a label goes after ' # ' in the %s, as in 8d6 # fire.", rest);
 		else
 			reply_add(out, RS_BAD, ".");
 		buf_free(&list);

@@ -47,8 +47,9 @@ void roll_words_twice(struct reply *out, const char *cmd, const char *name, bool
  * When the roll's text typed (the command's rest-of-line option, which
  * failed to parse as dice) holds a word written as an option
  * ("lable:fire") that the command has not, before its label: replies so,
- * naming the command's options and the likeliest one. Returns whether it
- * replied.
+ * naming the command's options and the likeliest one, and, for label:,
+ * where a label goes when the command has no such option. Returns
+ * whether it replied.
  */
 bool roll_words_typo(const struct invocation *inv, const char *typed, struct reply *out);
 

@@ -632,6 +632,25 @@ channel_after_the_label(void **unused)
 	                "c5 (more may follow: /roll c5 +2).\n");
 }
 
+/* recheck6 F3: a word written as an option /save has not, in its roll,
+ * is said to be one, as /roll and /gmroll say it, after a [label] holding
+ * '#' too; label: is told where a saved roll's label goes. */
+static void
+save_option_typo(void **unused)
+{
+	assert_string_equal(reply_error_text(run_as("al", "/save boom 2d1[x#y] chanel:true")),
+	                    "'chanel:' at column 10 of the roll is no option of /save (its options "
+	                    "are name: and channel:); did you mean channel:?");
+	assert_string_equal(reply_error_text(run_as("al", "/save boom 2d1 chanel:true # fire")),
+	                    "'chanel:' at column 5 of the roll is no option of /save (its options "
+	                    "are name: and channel:); did you mean channel:?");
+	assert_string_equal(reply_error_text(run_as("al", "/save z2 1d6 label:fire")),
+	                    "'label:' at column 5 of the roll is no option of /save (its options "
+	                    "are name: and channel:); a label goes after ' # ' in the roll, as in "
+	                    "8d6 # fire.");
+	assert_true(reply_is_error(run_as("al", "/saved show boom")));
+}
+
 /* recheck2 F5: a label: word among the words after '#' is the label
  * option typed there (as a private: word is), so a label given both ways
  * is refused in either order, and alone it is the label; an empty label
@@ -882,6 +901,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(empty_label_is_none, setup, teardown),
 	    cmocka_unit_test_setup_teardown(invisible_label_is_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(channel_after_the_label, setup, teardown),
+	    cmocka_unit_test_setup_teardown(save_option_typo, setup, teardown),
 	    cmocka_unit_test_setup_teardown(label_word_after_the_hash, setup, teardown),
 	    cmocka_unit_test_setup_teardown(long_roll_keeps_its_button, setup, teardown),
 	    cmocka_unit_test_setup_teardown(log_counts_in_words, setup, teardown),
