@@ -93,11 +93,12 @@ name_but_invisible(const char *name, size_t n)
  * given (after '#', or as the label option when labelled) or else the
  * saved one. The invoker's saved roll (in every channel) wins over the
  * channel's. Returns expr itself when it does not start with a name, the
- * expansion (in buf, len bytes), or NULL with an error reply.
+ * expansion (in buf, len bytes; *at and *n then get the offset and length
+ * of the name in expr), or NULL with an error reply.
  */
 static const char *
 expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf, size_t len,
-             struct reply *out)
+             size_t *at, size_t *named, struct reply *out)
 {
 	const char *sroll, *sname = NULL;
 	bool mine;
@@ -174,7 +175,44 @@ expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf,
 	}
 	memcpy(buf, buf_str(&b), b.len + 1);
 	buf_free(&b);
+	*at = (size_t)(p - expr);
+	*named = n;
 	return buf;
+}
+
+/*
+ * err (errlen bytes), the error of a roll that starts with a saved roll's
+ * name (typed[at, at + n)), expanded to expanded, said in the columns
+ * typed: typed again with the name made a number of as many characters,
+ * what follows the name fails where it was typed. When it does not, the
+ * fault is in the saved roll with what follows it, and err says so,
+ * quoting the expansion its columns count in.
+ */
+static void
+saved_error(const char *typed, size_t at, size_t n, const char *expanded, char *err, size_t errlen)
+{
+	char t[DICE_TEXT_MAX + 1], adv[DICE_TEXT_MAX + 1], e[DICE_ERR_MAX];
+	const char *chk;
+	struct buf b;
+	size_t chars = utf8_count(typed + at, n), len = strlen(typed);
+
+	if (len - n + chars <= DICE_TEXT_MAX) {
+		snprintf(t, sizeof(t), "%.*s1%*s%s", (int)at, typed, (int)(chars - 1), "",
+		         typed + at + n);
+		chk = dice_advantage(t, adv, sizeof(adv), e, sizeof(e));
+		if (chk != NULL && dice_check(chk, strlen(chk), e, sizeof(e)) != DICE_OK) {
+			if (chk != t)
+				dice_advantage_error(t, e, sizeof(e));
+			snprintf(err, errlen, "%s", e);
+			return;
+		}
+	}
+	buf_init(&b, errlen - 1);
+	buf_addf(&b, "with what follows it, the saved roll %.*s reads ", (int)n, typed + at);
+	textsafe_quote(&b, expanded, strlen(expanded), 80);
+	buf_addf(&b, ", where %s", err);
+	memcpy(err, buf_str(&b), b.len + 1);
+	buf_free(&b);
 }
 
 /* Logs a roll (roll_log_keep): its canonical text (with label, the
@@ -384,9 +422,10 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 	bool private = who == ROLL_PRIVATE;
 	bool compact = rollchan_compact(inv->chan);
 	struct dice_result *res = NULL;
-	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 1], savbuf[DICE_TEXT_MAX + 1];
+	char err[2 * DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 1], savbuf[DICE_TEXT_MAX + 1];
 	char labelbuf[DICE_LABEL_MAX + 1], hashbuf[DICE_TEXT_MAX + 1];
 	const char *typed = expr, *nat, *to = NULL, *written;
+	size_t name_at = 0, name_len = 0;
 	struct buf action;
 	const char *shown_label;
 	int r;
@@ -395,7 +434,8 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 		return;
 	if ((typed = hash_label(inv, typed, label != NULL, hashbuf, sizeof(hashbuf), out)) == NULL)
 		return;
-	if ((expr = expand_saved(inv, typed, label != NULL, savbuf, sizeof(savbuf), out)) == NULL)
+	if ((expr = expand_saved(inv, typed, label != NULL, savbuf, sizeof(savbuf), &name_at,
+	                         &name_len, out)) == NULL)
 		return;
 	written = expr;
 	if ((expr = dice_advantage(written, advbuf, sizeof(advbuf), err, sizeof(err))) == NULL) {
@@ -406,6 +446,8 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 	if (r != DICE_OK) {
 		if (expr != written)
 			dice_advantage_error(written, err, sizeof(err));
+		if (written != typed)
+			saved_error(typed, name_at, name_len, written, err, sizeof(err));
 		if (roll_words_typo(inv, typed, out))
 			return;
 		reply_error_sentence(out, err);

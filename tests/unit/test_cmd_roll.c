@@ -651,6 +651,38 @@ save_option_typo(void **unused)
 	assert_true(reply_is_error(run_as("al", "/saved show boom")));
 }
 
+/* recheck6 F4: after a saved roll's name, an error's columns count in
+ * what was typed, not in the saved roll's text put in its place; a fault
+ * that lies in the saved roll with what follows it is said so, quoting
+ * the text its columns count in. */
+static void
+saved_roll_errors_in_typed_columns(void **unused)
+{
+	static const char nofn[] = " is no dice function; floor(), ceil(), round() and abs() are.";
+	char want[200];
+
+	run_as("al", "/save boom 2d1[x#y] # fire");
+	run_as("al", "/save \xc3\xa9"
+	             "clair 1d1");
+	run_as("al", "/save five d6;d6;d6;d6;d6");
+	snprintf(want, sizeof(want), "'zzz' at column 9%s", nofn);
+	assert_string_equal(reply_error_text(run_as("al", "/roll boom +1;zzz")), want);
+	snprintf(want, sizeof(want), "'boom' at column 10%s", nofn);
+	assert_string_equal(reply_error_text(run_as("al", "/roll boom;1d6;boom")), want);
+	snprintf(want, sizeof(want), "'zz' at column 9%s", nofn);
+	assert_string_equal(reply_error_text(run_as("al", "/roll \xc3\xa9"
+	                                                  "clair +zz")),
+	                    want);
+	run_as("bo", "/gm claim");
+	snprintf(want, sizeof(want), "'boom' at column 6%s", nofn);
+	assert_string_equal(reply_error_text(run_as("al", "/gmroll boom;boom")), want);
+	/* ten rolls are allowed; six typed after five saved make eleven */
+	assert_string_equal(reply_error_text(run_as("al", "/roll five;d6;d6;d6;d6;d6;d6")),
+	                    "With what follows it, the saved roll five reads "
+	                    "'d6;d6;d6;d6;d6;d6;d6;d6;d6;d6;d6', where a roll may have at most 10 "
+	                    "expressions separated by ';' (the ';' at column 30 starts one more).");
+}
+
 /* recheck2 F5: a label: word among the words after '#' is the label
  * option typed there (as a private: word is), so a label given both ways
  * is refused in either order, and alone it is the label; an empty label
@@ -902,6 +934,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(invisible_label_is_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(channel_after_the_label, setup, teardown),
 	    cmocka_unit_test_setup_teardown(save_option_typo, setup, teardown),
+	    cmocka_unit_test_setup_teardown(saved_roll_errors_in_typed_columns, setup, teardown),
 	    cmocka_unit_test_setup_teardown(label_word_after_the_hash, setup, teardown),
 	    cmocka_unit_test_setup_teardown(long_roll_keeps_its_button, setup, teardown),
 	    cmocka_unit_test_setup_teardown(log_counts_in_words, setup, teardown),
