@@ -22,7 +22,8 @@
 struct token {
 	const char *p; /* raw text (quotes removed for the value, see unq) */
 	size_t len;
-	char *unq; /* the token with quotes removed, in the caller's store */
+	char *unq;       /* the token with quotes removed, in the caller's store */
+	bool in_bracket; /* it starts inside a "[label]" a token before opened */
 };
 
 bool
@@ -402,13 +403,18 @@ registry_parse_check_required(struct invocation *inv, struct reply *out)
 
 /* Splits line into whitespace-separated tokens; "double quotes" group
  * words (also in name:"two words"). A lone # ends the tokens: *hash points
- * at it (the rest of the line is label text, never parsed). The unquoted
- * copies go to store, which holds len + MAX_TOKENS bytes. */
+ * at it (the rest of the line is label text, never parsed). A "[label]"
+ * (a dice term's, unquoted) is text whatever it holds: a # in it ends
+ * nothing, and the tokens that start in it are marked in_bracket, for
+ * bind_tokens to keep in the text they belong to ("1d1[a# private:maybe]"
+ * gives no option). The unquoted copies go to store, which holds len +
+ * MAX_TOKENS bytes. */
 static int
 tokenize(const char *line, size_t len, struct token *tok, size_t *ntok, const char **hash,
          char *store)
 {
 	size_t i = 0, n = 0;
+	bool bracket = false;
 
 	*hash = NULL;
 	while (i < len) {
@@ -419,7 +425,8 @@ tokenize(const char *line, size_t len, struct token *tok, size_t *ntok, const ch
 			i++;
 		if (i >= len)
 			break;
-		if (line[i] == '#' && (i + 1 == len || isspace((unsigned char)line[i + 1]))) {
+		if (!bracket && line[i] == '#' &&
+		    (i + 1 == len || isspace((unsigned char)line[i + 1]))) {
 			*hash = line + i;
 			break;
 		}
@@ -429,11 +436,14 @@ tokenize(const char *line, size_t len, struct token *tok, size_t *ntok, const ch
 		}
 		start = i;
 		tok[n].unq = store;
+		tok[n].in_bracket = bracket;
 		while (i < len && (quoted || !isspace((unsigned char)line[i]))) {
 			if (line[i] == '"')
 				quoted = !quoted;
 			else
 				*store++ = line[i];
+			if (!quoted && (line[i] == '[' || line[i] == ']'))
+				bracket = line[i] == '[';
 			i++;
 		}
 		*store++ = '\0';
@@ -959,6 +969,13 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 	for (size_t k = used; k < ntok; k++) {
 		const char *colon = memchr(tok[k].p, ':', tok[k].len);
 		int i = -1;
+
+		/* a word inside a [label] of the text is that text's */
+		if (tok[k].in_bracket && rest_i >= 0) {
+			buf_addf(&rest, " %.*s", (int)tok[k].len, tok[k].p);
+			rest_words++;
+			continue;
+		}
 
 		if (colon != NULL)
 			i = registry_opt_index(c, tok[k].p, (size_t)(colon - tok[k].p));

@@ -569,14 +569,10 @@ static void
 gmroll_fn(struct invocation *inv, struct reply *out)
 {
 	const char *expr = invocation_str(inv, "expression");
-	const char *hash = dice_label_find(expr, NULL, NULL);
-	size_t dice = hash != NULL ? (size_t)(hash - expr) : strlen(expr);
 
 	/* /roll's option, typed here (before any label): said as such, not
 	 * as bad dice. */
-	for (const char *p = expr; (p = strstr(p, "private:")) != NULL && p < expr + dice; p++) {
-		if (p > expr && p[-1] != ' ')
-			continue;
+	if (roll_words_option(expr, "private") != NULL) {
 		reply_error(out, "A secret roll takes no private option: it already goes to the GM "
 		                 "alone (");
 		reply_cmd(out, RS_BAD, "roll", "expression", "1d20", "private:", "true", NULL);

@@ -11,6 +11,38 @@
 #include "rules/base/utf8.h"
 #include "rules/dice/dice.h"
 
+/* The offset of the first word of text[i, end) that starts outside any
+ * "[label]" (at 0 or after a space); end when there is none. */
+static size_t
+next_word(const char *text, size_t i, size_t end)
+{
+	for (; i < end; i++) {
+		if (text[i] == '[') {
+			const char *rb = memchr(text + i, ']', end - i);
+
+			if (rb == NULL)
+				return end;
+			i = (size_t)(rb - text);
+			continue;
+		}
+		if (i == 0 || text[i - 1] == ' ')
+			return i;
+	}
+	return end;
+}
+
+const char *
+roll_words_option(const char *text, const char *name)
+{
+	const char *hash = dice_label_find(text, NULL, NULL);
+	size_t end = hash != NULL ? (size_t)(hash - text) : strlen(text), k = strlen(name);
+
+	for (size_t i = 0; (i = next_word(text, i, end)) < end; i++)
+		if (end - i > k && strncmp(text + i, name, k) == 0 && text[i + k] == ':')
+			return text + i;
+	return NULL;
+}
+
 int
 roll_words_find(const char *text, size_t from, const char *name, bool *value, char *out,
                 size_t outlen, char *bad, size_t badlen)
@@ -103,12 +135,10 @@ roll_words_typo(const struct invocation *inv, const char *typed, struct reply *o
 		if (strcmp(o->name, "label") == 0)
 			labelled = true;
 	}
-	for (size_t i = 0; i < end; i++) {
+	for (size_t i = 0; (i = next_word(typed, i, end)) < end; i++) {
 		size_t w = 0, col;
 		char word[33];
 
-		if (i > 0 && typed[i - 1] != ' ')
-			continue;
 		while (i + w < end && w < sizeof(word) - 1 && islower((unsigned char)typed[i + w]))
 			w++;
 		if (w == 0 || typed[i + w] != ':')

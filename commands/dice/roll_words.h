@@ -14,6 +14,11 @@
 
 #include "commands/core/registry.h"
 
+/* The first word "NAME:" (name is NAME without its ':') of text before its
+ * label and outside any term's "[label]", or NULL: an option typed among
+ * the dice. */
+const char *roll_words_option(const char *text, const char *name);
+
 /*
  * Finds a word "NAME:VALUE" (name is NAME without its ':') in text at or
  * after from (a word starts there or after a space, and ends at a space or

@@ -487,6 +487,15 @@ hash_in_term_label(void **unused)
 	                    "options are label: and private:); did you mean label:?");
 	r = run_as("al", "/roll expression:\"1d1[a# private:maybe] # hi\"");
 	assert_plain(r, "al rolls hi\n1d1[a# private:maybe]: [1] a# private:maybe = 1\n");
+	/* unquoted the same: the option parser keeps the [label] whole */
+	r = run_as("al", "/roll 1d1[a# private:maybe] # hi");
+	assert_plain(r, "al rolls hi\n1d1[a# private:maybe]: [1] a# private:maybe = 1\n");
+	r = run_as("al", "/roll 1d1 [a # label:x private:true]");
+	assert_plain(r, "al rolls\n1d1[a # label:x private:true]: [1] a # label:x private:true = "
+	                "1\n");
+	r = run_as("al", "/save br 1d1[x channel:true]");
+	assert_plain(r, "[private]\nSaved your roll br = 1d1[x channel:true]; roll it with /roll "
+	                "br (more may follow: /roll br +2).\n");
 	run_as("bo", "/gm claim");
 	r = run_as("al", "/gmroll 1d1[a#b] private:true");
 	assert_true(reply_is_error(r));
@@ -494,6 +503,10 @@ hash_in_term_label(void **unused)
 	    reply_error_text(r),
 	    "A secret roll takes no private option: it already goes to the GM alone "
 	    "(/roll 1d20 private:true is a roll only you see).");
+	/* in a term's [label] it is label text */
+	r = run_as("bo", "/gmroll 1d1[a private:true]");
+	assert_plain(r, "bo (GM) rolls behind the screen.\n[private]\nbo rolls in secret\n"
+	                "1d1[a private:true]: [1] a private:true = 1\n");
 }
 
 /* recheck6 F8: a saved roll's name but for an invisible character is

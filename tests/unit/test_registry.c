@@ -156,6 +156,29 @@ hash_label_is_never_parsed(void **state)
 	assert_string_equal(invocation_str(&f->inv, "text"), "a#b");
 }
 
+/* A "[label]" is one piece of the text wherever it stands: neither a lone
+ * # in it nor a word in it written as an option is taken as one, typed
+ * unquoted as quoted; after its ']' options are read again. */
+static void
+bracket_label_is_text(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(parse(f, "say 1d1[a# loud:maybe] times:2"), 0);
+	assert_string_equal(invocation_str(&f->inv, "text"), "1d1[a# loud:maybe]");
+	assert_false(invocation_has(&f->inv, "loud"));
+	assert_int_equal(invocation_int(&f->inv, "times", 0), 2);
+	assert_int_equal(parse(f, "say 2d6 [a # times:3 b] # c times:4"), 0);
+	assert_string_equal(invocation_str(&f->inv, "text"), "2d6 [a # times:3 b] # c times:4");
+	assert_false(invocation_has(&f->inv, "times"));
+	assert_int_equal(parse(f, "say 1d1[a b] loud:yes"), 0);
+	assert_string_equal(invocation_str(&f->inv, "text"), "1d1[a b]");
+	assert_true(invocation_bool(&f->inv, "loud", false));
+	/* in quotes a bracket is a quoted word's */
+	assert_int_equal(parse(f, "say x \"[\" loud:yes"), 0);
+	assert_true(invocation_bool(&f->inv, "loud", false));
+}
+
 static void
 quotes_group_words(void **state)
 {
@@ -1429,6 +1452,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(positional_named_and_rest, setup, teardown),
 	    cmocka_unit_test_setup_teardown(named_rest_takes_the_line, setup, teardown),
+	    cmocka_unit_test_setup_teardown(bracket_label_is_text, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hash_label_is_never_parsed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(quotes_group_words, setup, teardown),
 	    cmocka_unit_test_setup_teardown(choices_are_canonical, setup, teardown),
