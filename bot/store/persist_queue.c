@@ -205,7 +205,11 @@ run_one(struct persist *p, struct request *req)
 	p->collecting = req;
 	persist__collect(p);
 	p->collecting = NULL;
-	if (request_nchanges(req) > 0 && request_key(req)[0] != '\0')
+	/* An event's mark goes with its changes, and with a run of a command
+	 * that may change records but changed none (a refusal, "nothing to
+	 * undo"): its answer said so, and a replay run again on newer records
+	 * could change what it said it did not. */
+	if (request_key(req)[0] != '\0' && (request_nchanges(req) > 0 || request_may_change(req)))
 		persist__mark(p, req);
 	if (request_nchanges(req) > 0) {
 		request_hold(req)->seq = p->collect_seq;

@@ -257,6 +257,13 @@ request_add_change(struct request *req, const char *id)
 	utf8_copy_bytes(req->changes[req->nchanges++], REQUEST_ID_MAX, id);
 }
 
+bool
+request_may_change(const struct request *req)
+{
+	return req->ran && req->outcome == REQUEST_DONE && req->inv.cmd != NULL &&
+	       !req->inv.cmd->read_only;
+}
+
 size_t
 request_nchanges(const struct request *req)
 {

@@ -146,6 +146,10 @@ bool request_runnable(const struct request *req);
 void request_run(struct request *req);
 /* Notes that the command changed the record id ("c:KEY" or "u:KEY"). */
 void request_add_change(struct request *req, const char *id);
+/* Whether the request ran a command that may change records (one not
+ * marked read_only, registry.h) and was not refused by the store, whether
+ * or not this run changed any. */
+bool request_may_change(const struct request *req);
 size_t request_nchanges(const struct request *req);
 const char *request_change(const struct request *req, size_t i);
 void request_set_outcome(struct request *req, enum request_outcome outcome);

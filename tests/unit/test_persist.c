@@ -2091,6 +2091,42 @@ test_handled_events_are_marked_with_their_changes(void **state)
 	bot_free(b);
 }
 
+/*
+ * A command that may change records is marked even when its run changed
+ * nothing (a refusal, "nothing to undo"): its answer went out saying so,
+ * and a replay after a restart must not run it again against newer
+ * records, where it could change what it answered it did not (recheck7:
+ * an /undo answered "nothing to undo" took back a torch lit after it).
+ * A command that only reads leaves no mark.
+ */
+static void
+test_a_command_that_changed_nothing_is_marked_too(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply pr;
+
+	keyed(b, &pr, "cave", "/undo", "ev-1", false);
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	assert_non_null(strstr(text_of(pr.r), "nothing to undo"));
+	reply_free(pr.r);
+	keyed(b, &pr, "cave", "/light add torch", "ev-2", false);
+	assert_non_null(strstr(text_of(pr.r), "Lit 1 torch"));
+	reply_free(pr.r);
+	keyed(b, &pr, "cave", "/light", "ev-3", false);
+	reply_free(pr.r);
+	assert_string_equal(marks_on_disk(b), "ev-1=kept ev-1;ev-2=kept ev-2;");
+	bot_close(b);
+	bot_open(b);
+	keyed(b, &pr, "cave", "/undo", "ev-1", true);
+	assert_int_equal(pr.outcome, REQUEST_REPLAYED);
+	assert_string_equal(pr.kept, "kept ev-1");
+	reply_free(pr.r);
+	keyed(b, &pr, "cave", "/light", "ev-4", false);
+	assert_non_null(strstr(text_of(pr.r), "#1 torch"));
+	reply_free(pr.r);
+	bot_free(b);
+}
+
 /* A replay with no command (a transport asking whether its event was
  * handled: bot/discord/discord_pending.h) runs nothing, and still gets
  * the mark's kept answer when the event is marked; REQUEST_DONE when not. */
@@ -3704,6 +3740,7 @@ main(void)
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
 	    cmocka_unit_test(test_handled_events_are_marked_with_their_changes),
 	    cmocka_unit_test(test_a_replay_without_command_asks_for_its_mark),
+	    cmocka_unit_test(test_a_command_that_changed_nothing_is_marked_too),
 	    cmocka_unit_test(test_replays_are_told_from_memory),
 	    cmocka_unit_test(test_expired_marks_leave_memory_with_their_rows),
 	    cmocka_unit_test(test_past_the_bound_a_replay_reads_its_mark),
