@@ -2,10 +2,12 @@
 #include "bot/store/store_sqlite_schema.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -102,6 +104,43 @@ damaged(struct sqlite_backend *b, const char *why, char *err, size_t errlen)
 	         "start with no saved state",
 	         b->path, why);
 	b->fail = PERSIST_DAMAGED;
+}
+
+/*
+ * Refuses a database SQLite opened but will not write, which would fail
+ * every change until the stop: a header whose write version (byte 18) is
+ * past 2 (a newer SQLite's format, or damage), or a file system mounted
+ * read-only. Call it once a read has loaded the header (check_db).
+ */
+static int
+check_written(struct sqlite_backend *b, char *err, size_t errlen)
+{
+	unsigned char head[20];
+	char why[200];
+	int fd;
+	bool newer;
+
+	if (sqlite3_db_readonly(b->db, "main") != 1)
+		return 0;
+	fd = open(b->path, O_RDONLY | O_CLOEXEC);
+	newer =
+	    fd >= 0 && pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head) && head[18] > 2;
+	if (fd >= 0)
+		close(fd);
+	if (newer) {
+		snprintf(why, sizeof(why),
+		         "its header says only a newer SQLite may write it (file format write "
+		         "version %u; this SQLite writes versions 1 and 2)",
+		         head[18]);
+		damaged(b, why, err, errlen);
+		return -1;
+	}
+	snprintf(err, errlen,
+	         "cannot write the database %s: SQLite opened it read-only (is its file system "
+	         "mounted read-only?)",
+	         b->path);
+	b->fail = STATEDIR_UNSAFE;
+	return -1;
 }
 
 /* Checks the whole database file before anything may write to it. */
@@ -332,7 +371,7 @@ store_sqlite_schema_open(struct sqlite_backend *b, char *err, size_t errlen)
 	store_sqlite__set_cache(b->db, CACHE_WRITER_KIB);
 	/* Closing must not checkpoint a WAL into a file that fails the check. */
 	sqlite3_db_config(b->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
-	if (check_db(b, err, errlen) < 0)
+	if (check_db(b, err, errlen) < 0 || check_written(b, err, errlen) < 0)
 		return -1;
 	sqlite3_db_config(b->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
 	if (store_sqlite__exec_sql(b, "PRAGMA journal_mode = WAL", err, errlen) < 0 ||

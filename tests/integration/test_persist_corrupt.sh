@@ -62,6 +62,12 @@ b[0:16] = b"not a database!!"
 open(p, "wb").write(b)' "$d/delver.db"
 db_refused "not a database" "$d" "file is not a database"
 
+# The header's write version past 2: SQLite opens it but will not write
+# it, so every change would fail and be lost at the stop.
+d=$top/dbwrite; cp -r "$db" "$d"
+printf '\377' | dd of="$d/delver.db" bs=1 seek=18 conv=notrunc 2> /dev/null
+db_refused "header's write version 255" "$d" "its header says only a newer SQLite may write it (file format write version 255; this SQLite writes versions 1 and 2)"
+
 printf '/gm\n' | console_on "$db"
 grep -qF "The GM here is gm." "$top/out"
 step_check "the intact database still starts" $? "it did not"
