@@ -1960,17 +1960,24 @@ start(struct bot *b, struct pending_reply *pr, const char *chan, const char *lin
 	return start_as(b, pr, "ann", "ann", chan, line);
 }
 
+/* The plain text r sends to who. */
 static const char *
-text_of(const struct reply *r)
+text_to(const struct reply *r, enum reply_audience who)
 {
 	static char text[4096];
 	struct buf out;
 
 	buf_init(&out, 1 << 16);
-	render_text(reply_msg(r, REPLY_CHANNEL), false, &out);
+	render_text(reply_msg(r, who), false, &out);
 	snprintf(text, sizeof(text), "%s", buf_str(&out));
 	buf_free(&out);
 	return text;
+}
+
+static const char *
+text_of(const struct reply *r)
+{
+	return text_to(r, REPLY_CHANNEL);
 }
 
 /* What a transport keeps with a mark: its answer as it would render it. */
@@ -2123,6 +2130,27 @@ test_a_command_that_changed_nothing_is_marked_too(void **state)
 	reply_free(pr.r);
 	keyed(b, &pr, "cave", "/light", "ev-4", false);
 	assert_non_null(strstr(text_of(pr.r), "#1 torch"));
+	reply_free(pr.r);
+	/* "Tension is already open", then hidden: the first replayed must not
+	 * open what the GM hid since (its value and reasons to every player). */
+	keyed(b, &pr, "hall", "/gm claim", "ev-5", false);
+	reply_free(pr.r);
+	keyed(b, &pr, "hall", "/tension mode open", "ev-6", false);
+	assert_string_equal(text_of(pr.r), "Tension is already open.\n");
+	reply_free(pr.r);
+	keyed(b, &pr, "hall", "/tension mode hidden", "ev-7", false);
+	reply_free(pr.r);
+	bot_close(b);
+	bot_open(b);
+	keyed(b, &pr, "hall", "/tension mode open", "ev-6", true);
+	assert_int_equal(pr.outcome, REQUEST_REPLAYED);
+	reply_free(pr.r);
+	keyed(b, &pr, "hall", "/tension mode hidden", "ev-8", false);
+	assert_string_equal(text_of(pr.r), "");
+	assert_string_equal(
+	    text_to(pr.r, REPLY_INVOKER),
+	    "Tension is already hidden behind the GM's screen.\n"
+	    "Tension \u2588\u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591 1/10\n");
 	reply_free(pr.r);
 	bot_free(b);
 }
