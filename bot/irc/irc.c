@@ -16,6 +16,8 @@
 #include "bot/log.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/base/textsafe.h"
+#include "rules/base/utf8.h"
 
 #define CTCP_ARG_MAX 64 /* bytes of a CTCP PING token echoed back */
 
@@ -323,18 +325,32 @@ addressed(struct irc_bot *b, const char *text, const char **rest)
 	return true;
 }
 
-/* Whether the first word of line names a command. */
+/* Whether the first word of line names a command, also once its invisible
+ * characters are left out: such a word is no other bot's (the joiner the
+ * nick guard puts into the bot's own hints, copied back), and dispatch
+ * refuses it naming the character. */
 static bool
 names_command(const char *line)
 {
+	struct buf clean;
 	size_t n;
+	uint32_t cp;
+	bool named;
 
 	while (*line == ' ')
 		line++;
 	if (*line == '/')
 		line++;
 	n = strcspn(line, " ");
-	return n > 0 && registry_find(line, n) != NULL;
+	if (n == 0 || registry_find(line, n) != NULL)
+		return n > 0;
+	if (!utf8_valid(line, n) || textsafe_invisible_find(line, n, &cp) == n)
+		return false;
+	buf_init(&clean, n + 1);
+	textsafe_clean(&clean, line, n);
+	named = clean.len > 0 && registry_find(buf_str(&clean), clean.len) != NULL;
+	buf_free(&clean);
+	return named;
 }
 
 /*

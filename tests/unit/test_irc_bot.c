@@ -1334,6 +1334,18 @@ test_roll_shortcuts(void **state)
 	feed(f, ":alice!a@h PRIVMSG delver :rol 1d6");
 	assert_string_equal(out(f), "NOTICE alice :Unknown command 'rol'; did you mean !roll?\r\n");
 	/* !help asked in a channel answers, the closest command named. */
+	/* A command's name holding an invisible character (the joiner the
+	 * bot puts into a nick-like word of its own hints, copied back) is
+	 * no other bot's word: it is refused naming the character. */
+	feed(f, ":alice!a@h PRIVMSG #a :!g\xe2\x80\x8dm claim");
+	assert_string_equal(out(f),
+	                    "NOTICE alice :Unknown command 'gm' with an invisible character "
+	                    "U+200D at column 2; the commands are roll, gmroll, gm, tension, "
+	                    "table, fungeon, thwacko, xp, hazard, turn, light, rest, wander, "
+	                    "surprise, procedure, safe, panel, vendor, bargain, encumbrance, "
+	                    "save, saved, log, settings, undo, help (try !help).\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!r\xe2\x80\x8bol 1d6");
+	assert_string_equal(out(f), "");
 	feed(f, ":alice!a@h PRIVMSG #a :!help rol");
 	assert_string_equal(out(f),
 	                    "NOTICE alice :There is no command 'rol'; did you mean !roll?\r\n");
