@@ -52,6 +52,13 @@ enum opt_type {
  * the option counts as not given ("reason: " is no reason). */
 #define OPT_BLANK_NONE 0x40u
 
+/* The range a command holds an OPT_INT option to under one value of its
+ * first option (struct cmd_opt's ranges). */
+struct opt_range {
+	const char *when; /* a value of the command's first option */
+	int64_t min, max;
+};
+
 struct cmd_opt {
 	const char *name; /* lowercase, 1-32 chars, unique within the command */
 	const char *desc; /* one line, at most 100 chars */
@@ -97,6 +104,15 @@ struct cmd_opt {
 	 * (a line read before, Discord's named options) every option applies.
 	 */
 	const char *(*channel_default)(const struct channel *ch);
+	/*
+	 * For an OPT_INT option that the command holds to a narrower range
+	 * under some values of its first option (given, or the channel's
+	 * default), those ranges, ended by a zeroed entry, or NULL. A value
+	 * min and max refuse is refused naming the range under the first
+	 * option's value, the one the command takes ("/wander rest x": exits
+	 * from 1 to 20); within min and max the command checks it.
+	 */
+	const struct opt_range *ranges;
 };
 
 enum cmd_role {

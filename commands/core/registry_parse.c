@@ -229,6 +229,23 @@ applies(const struct command *c, const struct invocation *inv, int i)
 	return false;
 }
 
+/* The range a refusal of OPT_INT option o names into *lo and *hi: the
+ * one under the first option's value (struct cmd_opt's ranges), else its
+ * min and max. */
+static void
+int_range(const struct invocation *inv, const struct cmd_opt *o, int64_t *lo, int64_t *hi)
+{
+	const char *first = inv->args[0].set ? inv->args[0].s : channel_default(inv->cmd, inv);
+
+	*lo = o->min;
+	*hi = o->max;
+	for (const struct opt_range *r = o->ranges; r != NULL && r->when != NULL; r++)
+		if (first != NULL && strcasecmp(r->when, first) == 0) {
+			*lo = r->min;
+			*hi = r->max;
+		}
+}
+
 /* Converts and checks one value for option o, storing it in a. Odds an
  * option that does not apply are kept as typed, for the command to say
  * where they belong. */
@@ -246,10 +263,12 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 		x = strtoll(v, &end, 10);
 		if (errno != 0 || end == v || *end != '\0' || x < o->min || x > o->max) {
 			struct buf b;
+			int64_t lo, hi;
 
+			int_range(inv, o, &lo, &hi);
 			buf_init(&b, sizeof(what) - 1);
 			buf_addf(&b, "%s must be a whole number from %lld to %lld%s", o->name,
-			         (long long)o->min, (long long)o->max,
+			         (long long)lo, (long long)hi,
 			         other_numeral(v) ? " typed in the digits 0 to 9" : "");
 			got_value(&b, v);
 			buf_addc(&b, ')');

@@ -509,6 +509,12 @@ check_default(const struct channel *ch)
 static const char *const exits_when[] = {"rest", "tension", NULL};
 static const char *const chance_when[] = {"classic", NULL};
 static const char *const tension_when[] = {"tension", NULL};
+/* The exits each check holds exits:N to (wander_check_fn). */
+static const struct opt_range exits_ranges[] = {
+    {"rest", 1, WANDER_EXITS_MAX},
+    {"tension", 0, WANDER_EXITS_MAX},
+    {0},
+};
 
 static const struct cmd_opt check_opts[] = {
     {.name = "procedure",
@@ -521,7 +527,8 @@ static const struct cmd_opt check_opts[] = {
      .type = OPT_INT,
      .min = 0,
      .max = EXITS_ASKED_MAX,
-     .when = exits_when},
+     .when = exits_when,
+     .ranges = exits_ranges},
     {.name = "chance",
      .desc = "Classic odds X-in-N, e.g. 2-in-6",
      .type = OPT_STRING,

@@ -167,7 +167,10 @@ bad_input_leaves_state(void **unused)
 	     "(got 0)."},
 	    {"wander tension exits:21",
 	     "A tension check takes exits from 0 (a sealed room) to 20 (got 21)."},
-	    {"wander tension exits:1000", "Exits must be a whole number from 0 to 999"},
+	    /* recheck6 F11: the range named is the check's */
+	    {"wander tension exits:1000", "Exits must be a whole number from 0 to 20 (got '1000')"},
+	    {"wander tension x", "Exits must be a whole number from 0 to 20 (got 'x')"},
+	    {"wander rest 1000", "Exits must be a whole number from 1 to 20 (got '1000')"},
 	    {"wander tension tension:11", "Tension must be a whole number from 1 to 10"},
 	    {"wander classic chance:7-in-6", "7-in-6 is not a chance"},
 	    {"wander classic chance:lots", "'lots' is not a chance"},
@@ -203,7 +206,7 @@ bad_input_leaves_state(void **unused)
 	    {"wander classic 3 2 in 6", "'3 2 in 6' is not a chance; write X-in-N like 2-in-6"},
 	    /* recheck5 F5: a word where a check's number goes was called a
 	     * chance */
-	    {"wander rest x", "Exits must be a whole number from 0 to 999 (got 'x'); usage: "},
+	    {"wander rest x", "Exits must be a whole number from 1 to 20 (got 'x'); usage: "},
 	    {"wander tension 3 x",
 	     "Tension must be a whole number from 1 to 10 (got 'x'); usage: "},
 	    {"wander rest 3 x", "Unexpected 'x'; usage: /wander check"},
@@ -219,7 +222,7 @@ bad_input_leaves_state(void **unused)
 	    {"wander classic 2 i\xe2\x80\x8bn 6",
 	     "'2 in 6' with an invisible character U+200B at column 4 is not a chance"},
 	    {"wander rest 3\xe2\x80\x8b",
-	     "Exits must be a whole number from 0 to 999 (got '3' with an invisible character "
+	     "Exits must be a whole number from 1 to 20 (got '3' with an invisible character "
 	     "U+200B at column 2)"},
 	    {"wander tension 3 5\xe2\x80\x8b",
 	     "Tension must be a whole number from 1 to 10 (got '5' with an invisible character "
@@ -495,6 +498,8 @@ wander_numbers_go_where_the_check_takes_them(void **unused)
 	assert_non_null(strstr(public_text("alice", "wander", pub, sizeof(pub)),
 	                       "Wandering check: classic (3-in-10)"));
 	ok("gm", "wander default tension");
+	/* recheck6 F11: the default check's range */
+	refused("alice", "wander 1000", "Exits must be a whole number from 0 to 20 (got '1000')");
 	assert_non_null(strstr(public_text("alice", "wander 2 6", pub, sizeof(pub)),
 	                       "D12 encounter check (exits 2, Tension 6)"));
 }
@@ -961,7 +966,7 @@ static const struct {
     {NULL, "wander rest 25",
      "A resting check needs a way in for the monsters: exits must be from 1 to 20 (got 25).\n"},
     {NULL, "wander rest x",
-     "Exits must be a whole number from 0 to 999 (got 'x'); usage: /wander check "
+     "Exits must be a whole number from 1 to 20 (got 'x'); usage: /wander check "
      "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
     {NULL, "wander rest 3 5", "The rest check takes one number, the room's exits (got 3 and 5).\n"},
     {NULL, "wander classic",
