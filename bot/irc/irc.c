@@ -332,10 +332,7 @@ addressed(struct irc_bot *b, const char *text, const char **rest)
 static bool
 names_command(const char *line)
 {
-	struct buf clean;
 	size_t n;
-	uint32_t cp;
-	bool named;
 
 	while (*line == ' ')
 		line++;
@@ -344,13 +341,8 @@ names_command(const char *line)
 	n = strcspn(line, " ");
 	if (n == 0 || registry_find(line, n) != NULL)
 		return n > 0;
-	if (!utf8_valid(line, n) || textsafe_invisible_find(line, n, &cp) == n)
-		return false;
-	buf_init(&clean, n + 1);
-	textsafe_clean(&clean, line, n);
-	named = clean.len > 0 && registry_find(buf_str(&clean), clean.len) != NULL;
-	buf_free(&clean);
-	return named;
+	return utf8_valid(line, n) && textsafe_invisible_in(line, n, NULL, NULL) &&
+	       registry_find_cleaned(NULL, line, n) != NULL;
 }
 
 /*

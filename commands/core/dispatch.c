@@ -175,8 +175,7 @@ parse(struct dispatch *d, struct request *req)
 	if (registry_parse_in(dispatch_commands(d), line, len, inv, out) < 0 && inv->cmd != NULL &&
 	    inv->cmd->misread != NULL)
 		inv->misread = true; /* read again once the channel's records are here (run) */
-	if (inv->cmd != NULL && inv->cmd->opts != NULL && inv->cmd->opts[0].name != NULL &&
-	    inv->cmd->opts[0].channel_default != NULL)
+	if (registry_has_channel_default(inv->cmd))
 		inv->reread = true; /* the same, with the channel's default (run) */
 }
 

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "rules/base/buf.h"
+#include "rules/base/textsafe.h"
 
 const struct command *
 registry_find_in(const struct command *const *table, const char *name, size_t len)
@@ -191,6 +192,28 @@ const struct command *
 registry_find(const char *name, size_t len)
 {
 	return registry_find_in(command_table, name, len);
+}
+
+const struct command *
+registry_find_cleaned(const struct command *parent, const char *word, size_t len)
+{
+	struct buf plain;
+	const struct command *c = NULL;
+
+	buf_init(&plain, len + 1);
+	textsafe_clean(&plain, word, len);
+	if (plain.len > 0)
+		c = parent == NULL ? registry_find(buf_str(&plain), plain.len)
+		                   : registry_find_sub(parent, buf_str(&plain), plain.len);
+	buf_free(&plain);
+	return c;
+}
+
+bool
+registry_has_channel_default(const struct command *c)
+{
+	return c != NULL && c->opts != NULL && c->opts[0].name != NULL &&
+	       c->opts[0].channel_default != NULL;
 }
 
 const struct command *

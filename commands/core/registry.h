@@ -231,6 +231,16 @@ const struct command *registry_find_sub(const struct command *c, const char *nam
 /* The same in another table (tests use their own tables). */
 const struct command *registry_find_in(const struct command *const *table, const char *name,
                                        size_t len);
+/* The command (parent NULL) or the subcommand of parent that well-formed
+ * word[0..len) names once what textsafe removes (invisible characters,
+ * controls) is left out, or NULL: whether a word refused for such a
+ * character was meant as that command. */
+const struct command *registry_find_cleaned(const struct command *parent, const char *word,
+                                            size_t len);
+/* Whether c's first option takes the channel's default when not given
+ * (struct cmd_opt's channel_default), so that a typed line of c is read
+ * again once the channel is known. */
+bool registry_has_channel_default(const struct command *c);
 
 /* The index of option name in c's options, or -1. */
 int registry_opt_index(const struct command *c, const char *name, size_t len);

@@ -64,16 +64,7 @@ find_sub(const struct command *c, const char *name)
 static bool
 invisible_sub(const struct command *c, const char *w)
 {
-	struct buf plain;
-	bool sub;
-
-	if (textsafe_ok(w, strlen(w)))
-		return false;
-	buf_init(&plain, strlen(w));
-	textsafe_clean(&plain, w, strlen(w));
-	sub = find_sub(c, buf_str(&plain)) != NULL;
-	buf_free(&plain);
-	return sub;
+	return !textsafe_ok(w, strlen(w)) && registry_find_cleaned(c, w, strlen(w)) != NULL;
 }
 
 static void
@@ -206,8 +197,7 @@ registry_parse_blank(const char *v)
 static const char *
 channel_default(const struct command *c, const struct invocation *inv)
 {
-	if (c->opts == NULL || c->opts[0].name == NULL || c->opts[0].channel_default == NULL ||
-	    inv->chan == NULL)
+	if (!registry_has_channel_default(c) || inv->chan == NULL)
 		return NULL;
 	return c->opts[0].channel_default(inv->chan);
 }
