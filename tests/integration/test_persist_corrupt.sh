@@ -1,8 +1,9 @@
 #!/bin/sh
-# Damaged state. The database (delver.db): a flipped byte, a cut and an
-# emptied file each stop delver with one error naming the file and what to
-# do, and leave it byte for byte as it was; so does a record of a format
-# version newer than this delver reads. --restore refuses a damaged copy
+# Damaged state. The database (delver.db): a flipped byte, a cut, a bad
+# page size and an emptied file each stop delver with one error naming the
+# file and what to do, and leave the state directory as it was: the file
+# byte for byte, no log file (-wal, -shm) of the start's beside it. A record of a format version newer
+# than this delver reads stops it too, the file untouched. --restore refuses a damaged copy
 # and puts a good one back.
 . tests/integration/lib.sh
 set -u
@@ -15,15 +16,27 @@ db=$top/db
 printf '/gm claim\n/channel crypt\n/as bob\n/gm claim\n' | console_on "$db"
 step_check "make a database" $? "delver failed"
 
-db_refused() { # db_refused NAME DIR "expected reason"
-	before=$(sha256sum < "$2/delver.db")
+# listing DIR: every file in DIR with its size and checksum.
+listing() {
+	(cd "$1" && find . -type f | sort | while read -r f; do
+		printf '%s %s %s\n' "$f" "$(wc -c < "$f")" "$(sha256sum < "$f" | cut -c1-16)"
+	done)
+}
+
+# db_refused NAME DIR ["expected reason"]: the start on DIR is refused
+# with the reason (without one: whatever SQLite says of the damage), and
+# leaves the directory as it found it: the database, and no log file
+# (-wal, -shm) of its own beside it.
+db_refused() {
+	before=$(listing "$2")
 	console_on "$2" < /dev/null
 	rc=$?
-	after=$(sha256sum < "$2/delver.db")
-	[ $rc -eq 4 ] && grep -qF -- "the database $2/delver.db is damaged ($3); delver leaves it as it is and will not start on it: put back a copy from a backup or a snapshot file, or move it aside to start with no saved state" "$top/err"
-	step_check "$1: refused with the file and what to do" $? "exit $rc, or the message lacks '$3'"
+	after=$(listing "$2")
+	why=${3:-$(sed -n 's/.*is damaged (\(.*\)); delver leaves.*/\1/p' "$top/err")}
+	[ $rc -eq 4 ] && [ -n "$why" ] && grep -qF -- "the database $2/delver.db is damaged ($why); delver leaves it as it is and will not start on it: put back a copy from a backup or a snapshot file, or move it aside to start with no saved state" "$top/err"
+	step_check "$1: refused with the file and what to do" $? "exit $rc, or the message lacks '${3:-the reason}'"
 	[ "$before" = "$after" ]
-	step_check "$1: database untouched" $? "the file changed"
+	step_check "$1: the directory untouched" $? "before: $(echo $before); after: $(echo $after)"
 }
 
 pages=$(python3 -c 'import os, sys; print(os.path.getsize(sys.argv[1]) // 4096)' "$db/delver.db")
@@ -38,17 +51,21 @@ b = bytearray(open(p, "rb").read())
 for i in range(4096, 4096 + 16):
     b[i] ^= 0x5a
 open(p, "wb").write(b)' "$d/delver.db"
-console_on "$d" < /dev/null
-grep -qF "the database $d/delver.db is damaged (" "$top/err"
-step_check "flipped bytes in a page: named" $? "no damage message"
-db_refused "flipped bytes in a page" "$d" "$(sed -n 's/.*is damaged (\(.*\)); delver leaves.*/\1/p' "$top/err")"
+db_refused "flipped bytes in a page" "$d"
 
 d=$top/dbcut; cp -r "$db" "$d"
 truncate -s 4096 "$d/delver.db"
-console_on "$d" < /dev/null
-grep -qF "the database $d/delver.db is damaged (" "$top/err"
-step_check "cut to one page: named" $? "no damage message"
-db_refused "cut to one page" "$d" "$(sed -n 's/.*is damaged (\(.*\)); delver leaves.*/\1/p' "$top/err")"
+db_refused "cut to one page" "$d"
+
+# The header's page size 3 (bytes 16-17), and a cut within the second
+# page: SQLite reads both far enough to make the log files of a database
+# in WAL mode (bytes 18-19 say so), which a refused start removes.
+d=$top/dbpagesize; cp -r "$db" "$d"
+printf '\000\003' | dd of="$d/delver.db" bs=1 seek=16 conv=notrunc 2> /dev/null
+db_refused "page size 3" "$d" "file is not a database"
+d=$top/dbcut5000; cp -r "$db" "$d"
+truncate -s 5000 "$d/delver.db"
+db_refused "cut to 5000 bytes" "$d" "database disk image is malformed"
 
 d=$top/dbempty; cp -r "$db" "$d"
 : > "$d/delver.db"
