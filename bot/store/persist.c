@@ -274,6 +274,7 @@ persist__open_dir(struct persist *p, bool running, char *err, size_t errlen)
 {
 	char path[4200];
 	struct stat st;
+	bool had;
 
 	if (statedir_prepare(p->dir, err, errlen) < 0)
 		return -1;
@@ -315,12 +316,13 @@ persist__open_dir(struct persist *p, bool running, char *err, size_t errlen)
 	 * one commits nothing. */
 	if (!running)
 		return 0;
-	if (fstat(p->lock_fd, &st) == 0 && st.st_size > 0)
+	had = fstat(p->lock_fd, &st) == 0 && st.st_size > 0;
+	if (had)
 		unsnapped_before(p, "the process before did not stop cleanly, or a channel was "
 		                    "restored");
 	if (pwrite(p->lock_fd, "1", 1, 0) != 1)
 		log_warn("store: cannot write the lock file %s", path);
-	p->running_marked = true;
+	p->running_marked = !had;
 	persist_snapshot_leftovers(p->dir);
 	return 0;
 }
@@ -359,8 +361,8 @@ fail_persist(struct persist *p)
 	int e = errno;
 
 	/* A start that failed committed nothing: the lock file says what it
-	 * said before. */
-	if (p->running_marked && !p->unsnapped && ftruncate(p->lock_fd, 0) < 0)
+	 * said before (its log, if it holds commits, still says so). */
+	if (p->running_marked && ftruncate(p->lock_fd, 0) < 0)
 		log_warn("store: cannot empty the lock file of %s", p->dir);
 	persist__free(p);
 	errno = e;

@@ -182,7 +182,7 @@ struct persist {
 	 * did not stop cleanly (its lock file said it was running), or a
 	 * snapshot failed. persist__snapshot_due() counts it. */
 	bool unsnapped;
-	bool running_marked; /* open_dir wrote the lock file's byte */
+	bool running_marked; /* open_dir wrote the byte into an empty lock file */
 	size_t snap_future;  /* snapshot names dated ahead, as last warned of */
 	uint64_t next_snapshot_ms;
 	/* closing */

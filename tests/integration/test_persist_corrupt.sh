@@ -2,7 +2,8 @@
 # Damaged state. The database (delver.db): a flipped byte, a cut, a bad
 # page size and an emptied file each stop delver with one error naming the
 # file and what to do, and leave the state directory as it was: the file
-# byte for byte, no log file (-wal, -shm) of the start's beside it. A record of a format version newer
+# byte for byte, no log file (-wal, -shm) of the start's beside it, a log
+# that was there kept byte for byte. A record of a format version newer
 # than this delver reads stops it too, the file untouched. --restore refuses a damaged copy
 # and puts a good one back.
 . tests/integration/lib.sh
@@ -25,8 +26,8 @@ listing() {
 
 # db_refused NAME DIR ["expected reason"]: the start on DIR is refused
 # with the reason (without one: whatever SQLite says of the damage), and
-# leaves the directory as it found it: the database, and no log file
-# (-wal, -shm) of its own beside it.
+# leaves the directory as it found it: the database, the lock file and no
+# log file (-wal, -shm) of its own beside them.
 db_refused() {
 	before=$(listing "$2")
 	console_on "$2" < /dev/null
@@ -66,6 +67,22 @@ db_refused "page size 3" "$d" "file is not a database"
 d=$top/dbcut5000; cp -r "$db" "$d"
 truncate -s 5000 "$d/delver.db"
 db_refused "cut to 5000 bytes" "$d" "database disk image is malformed"
+
+# A log that was there before the refused start is left byte for byte (it
+# may hold the changes an operator needs): a process killed with changes
+# in its log, and the database then cut.
+d=$top/dbwal; cp -r "$db" "$d"
+python3 -c 'import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("PRAGMA wal_autocheckpoint = 0")
+c.execute("INSERT INTO gone(kind, key, at) VALUES(9, \"kept\", 1)")
+c.commit()
+os._exit(0)' "$d/delver.db"
+rm -f "$d/delver.db-shm"
+[ -s "$d/delver.db-wal" ]
+step_check "a log with changes in it" $? "no log: $(ls "$d")"
+truncate -s 5000 "$d/delver.db"
+db_refused "cut, beside a log with changes" "$d"
 
 d=$top/dbempty; cp -r "$db" "$d"
 : > "$d/delver.db"
