@@ -103,14 +103,14 @@ job_work(struct job *j)
 		if (rc < 0)
 			j->status = rc == -2 ? STORE_CONFLICT : STORE_FAILED;
 	} else if (j->kind == JOB_LOAD) {
-		sqlite3_stmt *s = b->stmt[store_sqlite_read_stmt(j->load_kind)];
+		sqlite3_stmt *s = b->stmt[store_sqlite_read_stmt(j->load_kind, j->key)];
 		int rc;
 
 		struct log_read l;
 		struct store_row r;
 
 		store_sqlite_read_log_init(&l);
-		sqlite3_bind_text(s, 1, j->key, -1, SQLITE_STATIC);
+		store_sqlite_read_bind(s, j->load_kind, j->key);
 		rc = sqlite3_step(s);
 		if (rc == SQLITE_ROW)
 			store_sqlite_read_row(&r, s, j->load_kind, j->key);
@@ -384,7 +384,7 @@ free_backend(struct sqlite_backend *b)
 {
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(b->stmt[i]);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		sqlite3_finalize(b->rget[i]);
 	sqlite3_close(b->rdb);
 	sqlite3_close(b->cdb);
@@ -561,12 +561,16 @@ store_sqlite_load_now(struct store_backend *base, enum store_kind kind, const ch
                       size_t errlen)
 {
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
-	sqlite3_stmt *s = b->rget[kind == STORE_CHANNEL ? 0 : kind == STORE_USER ? 1 : 3];
+	int i = store_sqlite_read_stmt(kind, key);
+	sqlite3_stmt *s = b->rget[i == ST_GET_CHANNEL ? 0
+	                          : i == ST_GET_USER  ? 1
+	                          : i == ST_GET_MARK  ? 3
+	                                              : 4];
 	struct log_read l;
 	int rc;
 
 	store_sqlite_read_log_init(&l);
-	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	store_sqlite_read_bind(s, kind, key);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		struct store_row r;
@@ -645,7 +649,8 @@ store_sqlite_marks(struct store_backend *base, size_t limit,
 	struct marks_walk w = {.fn = fn, .ctx = ctx};
 
 	return each_row((struct sqlite_backend *)base,
-	                "SELECT key, at, length(answer) FROM handled ORDER BY at DESC LIMIT ?1",
+	                "SELECT key, at, length(answer) FROM handled UNION ALL SELECT id, at, "
+	                "length(answer) FROM handled_ids ORDER BY at DESC LIMIT ?1",
 	                (int64_t)limit, mark_of_row, &w, err, errlen);
 }
 

@@ -47,7 +47,7 @@
 #include "bot/config/config.h"
 #include "bot/store/store_backend.h"
 
-#define STORE_SQLITE_SCHEMA 3 /* PRAGMA user_version of the current tables */
+#define STORE_SQLITE_SCHEMA 4 /* PRAGMA user_version of the current tables */
 
 /* Opens (or creates, mode 0600) the database at path. Returns NULL with one
  * sentence in err naming the file, the reason and what to do, and errno as

@@ -62,6 +62,9 @@ enum stmt {
 	ST_PUT_MARK,
 	ST_EXPIRE_MARKS,
 	ST_GET_MARK,
+	ST_PUT_MARK_ID,
+	ST_EXPIRE_MARK_IDS,
+	ST_GET_MARK_ID,
 	ST_COUNT,
 };
 
@@ -75,7 +78,7 @@ struct sqlite_backend {
 	sqlite3 *rdb; /* read-only, on the loop */
 	sqlite3 *cdb; /* the everysec checkpoints', on libuv's pool */
 	sqlite3_stmt *stmt[ST_COUNT];
-	sqlite3_stmt *rget[4]; /* on rdb: channel, user, a channel's log, mark */
+	sqlite3_stmt *rget[5]; /* on rdb: channel, user, a channel's log, mark, mark by id */
 	int sync;              /* asked: 0 OFF, 1 NORMAL, 2 FULL */
 	int sync_set;          /* in force on db (changed by the worker) */
 	bool everysec;

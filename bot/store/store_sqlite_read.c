@@ -12,13 +12,45 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
-/* The statement that reads a row of kind by key. */
-int
-store_sqlite_read_stmt(enum store_kind kind)
+bool
+store_sqlite_mark_id(const char *key, int64_t *id)
 {
-	return kind == STORE_CHANNEL ? ST_GET_CHANNEL
-	       : kind == STORE_USER  ? ST_GET_USER
-	                             : ST_GET_MARK;
+	uint64_t n = 0;
+	size_t i = 0;
+
+	if (key[0] == '0')
+		return key[1] == '\0' && (*id = 0, true);
+	for (; key[i] >= '0' && key[i] <= '9'; i++) {
+		if (i == 19)
+			return false;
+		n = n * 10 + (uint64_t)(key[i] - '0');
+	}
+	if (i == 0 || key[i] != '\0' || n > INT64_MAX)
+		return false;
+	*id = (int64_t)n;
+	return true;
+}
+
+int
+store_sqlite_read_stmt(enum store_kind kind, const char *key)
+{
+	int64_t id;
+
+	return kind == STORE_CHANNEL            ? ST_GET_CHANNEL
+	       : kind == STORE_USER             ? ST_GET_USER
+	       : store_sqlite_mark_id(key, &id) ? ST_GET_MARK_ID
+	                                        : ST_GET_MARK;
+}
+
+void
+store_sqlite_read_bind(sqlite3_stmt *s, enum store_kind kind, const char *key)
+{
+	int64_t id;
+
+	if (kind == STORE_HANDLED && store_sqlite_mark_id(key, &id))
+		sqlite3_bind_int64(s, 1, id);
+	else
+		sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
 }
 
 /* Fills r from a row of ST_GET_* (last_used, version, rec, generation). */

@@ -8,6 +8,7 @@
 #ifndef DELVER_STORE_SQLITE_READ_H
 #define DELVER_STORE_SQLITE_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,8 +25,16 @@ struct log_read {
 	struct buf text;
 };
 
+/* Whether key is the decimal text of a number from 0 to 2^63 - 1, with no
+ * sign and no leading zero (Discord's ids): the mark of such a key is kept
+ * in the table keyed by that number, *id. */
+bool store_sqlite_mark_id(const char *key, int64_t *id);
+
 /* The statement (enum stmt) that reads a row of kind by key. */
-int store_sqlite_read_stmt(enum store_kind kind);
+int store_sqlite_read_stmt(enum store_kind kind, const char *key);
+/* Binds key as ?1 of s, a statement that reads a row of kind by key: as its
+ * number for a mark kept by it (store_sqlite_mark_id). */
+void store_sqlite_read_bind(sqlite3_stmt *s, enum store_kind kind, const char *key);
 
 /* Fills r from a row of ST_GET_* (last_used, version, rec, generation);
  * r points into s's row, valid until s is stepped or reset. */

@@ -58,12 +58,23 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_PUT_MARK] = "INSERT OR REPLACE INTO handled(key, at, answer) VALUES(?1, ?2, ?3)",
     [ST_EXPIRE_MARKS] = "DELETE FROM handled WHERE at < ?1",
     [ST_GET_MARK] = "SELECT at, 0, answer, 0 FROM handled WHERE key = ?1",
+    [ST_PUT_MARK_ID] = "INSERT OR REPLACE INTO handled_ids(id, at, answer) VALUES(?1, ?2, ?3)",
+    [ST_EXPIRE_MARK_IDS] = "DELETE FROM handled_ids WHERE at < ?1",
+    [ST_GET_MARK_ID] = "SELECT at, 0, answer, 0 FROM handled_ids WHERE id = ?1",
 };
 
-/* The marks of the events handled (STORE_HANDLED). */
+/* The marks of the events handled (STORE_HANDLED): those whose key is a
+ * number (store_sqlite_mark_id: Discord's interaction ids) in a table
+ * whose rowid is that number (one b-tree), the others keyed by their text
+ * (a table and the index of its keys). */
 #define HANDLED_SCHEMA                                                                             \
 	"CREATE TABLE IF NOT EXISTS handled(key TEXT PRIMARY KEY NOT NULL, "                       \
+	"at INTEGER NOT NULL, answer BLOB NOT NULL);"                                              \
+	"CREATE TABLE IF NOT EXISTS handled_ids(id INTEGER PRIMARY KEY, "                          \
 	"at INTEGER NOT NULL, answer BLOB NOT NULL);"
+/* The marks of schema 3 whose key is a number, as SQL: the key is the
+ * decimal text of a number from 0 to 2^63 - 1 (store_sqlite_mark_id). */
+#define MARK_KEY_IS_ID "(key NOT LIKE '-%' AND CAST(CAST(key AS INTEGER) AS TEXT) = key)"
 /* Channels and users are rowid tables: a record is stored in its b-tree
  * leaf up to about 4 KB, where a table WITHOUT ROWID (as in schema 1)
  * spills any record past about 1 KB into overflow pages of their own. A
@@ -244,8 +255,10 @@ user_version(struct sqlite_backend *b)
  * row at generation 0); schema 1's tables WITHOUT ROWID are copied into
  * rowid tables, and the log's table is made, the space the old tables held
  * given back (VACUUM) once the new ones are committed; schema 2's channels
- * get at_start. Every channel row brought over has at_start NULL (not
- * known): the next start loads it and sets it (store_sqlite_read_active). */
+ * get at_start; schema 3's marks whose key is a number move to the table
+ * keyed by it (handled_ids). Every channel row brought over has at_start
+ * NULL (not known): the next start loads it and sets it
+ * (store_sqlite_read_active). */
 static int
 migrate(struct sqlite_backend *b, char *err, size_t errlen)
 {
@@ -259,6 +272,11 @@ migrate(struct sqlite_backend *b, char *err, size_t errlen)
 	    "SELECT key, version, rec, generation FROM users_schema1;"
 	    "DROP TABLE channels_schema1;"
 	    "DROP TABLE users_schema1;";
+	/* Schema 4: the marks keyed by a number move to their own table. */
+	static const char move_ids[] = HANDLED_SCHEMA
+	    "INSERT INTO handled_ids(id, at, answer) SELECT CAST(key AS INTEGER), at, answer "
+	    "FROM handled WHERE " MARK_KEY_IS_ID ";"
+	    "DELETE FROM handled WHERE " MARK_KEY_IS_ID ";";
 	char sql[160];
 	int v = user_version(b);
 
@@ -297,9 +315,16 @@ migrate(struct sqlite_backend *b, char *err, size_t errlen)
 	                           errlen) < 0)
 		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", STORE_SQLITE_SCHEMA);
-	if (store_sqlite__exec_sql(b, sql, err, errlen) < 0 ||
-	    store_sqlite__exec_sql(b, "COMMIT", err, errlen) < 0)
+	if (sqlite3_exec(b->db, move_ids, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(b->db, sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(b->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		snprintf(
+		    err, errlen,
+		    "cannot bring the database %s from schema %d to %d (%s); it was left as it "
+		    "was, and delver starts on it once that is mended (free disk space, for one)",
+		    b->path, v, STORE_SQLITE_SCHEMA, sqlite3_errmsg(b->db));
 		goto fail;
+	}
 	if (v < 2 && store_sqlite__exec_sql(b, "VACUUM", err, errlen) < 0)
 		return -1;
 	log_info("store: %s brought from schema %d to %d", b->path, v, STORE_SQLITE_SCHEMA);
@@ -459,7 +484,9 @@ store_sqlite_schema_open(struct sqlite_backend *b, char *err, size_t errlen)
 	    sqlite3_prepare_v3(b->rdb, stmt_sql[ST_LOG_GET], -1, SQLITE_PREPARE_PERSISTENT,
 	                       &b->rget[2], NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(b->rdb, stmt_sql[ST_GET_MARK], -1, SQLITE_PREPARE_PERSISTENT,
-	                       &b->rget[3], NULL) != SQLITE_OK) {
+	                       &b->rget[3], NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(b->rdb, stmt_sql[ST_GET_MARK_ID], -1, SQLITE_PREPARE_PERSISTENT,
+	                       &b->rget[4], NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open %s for reading: %s", b->path,
 		         b->rdb != NULL ? sqlite3_errmsg(b->rdb) : "out of memory");
 		return -1;

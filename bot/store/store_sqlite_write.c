@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 
 #include "bot/store/store_sqlite_int.h"
+#include "bot/store/store_sqlite_read.h"
 
 /* The result of the calling thread's last step_reset
  * (store_sqlite_write_rows tells a full disk from it: the rollback that
@@ -106,9 +107,20 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 	int rc;
 
 	if (r->kind == STORE_HANDLED) {
+		int64_t id;
+
 		if (r->rec == NULL) {
+			s = b->stmt[ST_EXPIRE_MARK_IDS];
+			sqlite3_bind_int64(s, 1, r->last_used);
+			if (step_reset(s) < 0)
+				return STORE_FAILED;
 			s = b->stmt[ST_EXPIRE_MARKS];
 			sqlite3_bind_int64(s, 1, r->last_used);
+		} else if (store_sqlite_mark_id(r->key, &id)) {
+			s = b->stmt[ST_PUT_MARK_ID];
+			sqlite3_bind_int64(s, 1, id);
+			sqlite3_bind_int64(s, 2, r->last_used);
+			sqlite3_bind_blob(s, 3, r->rec, (int)r->rec_len, SQLITE_STATIC);
 		} else {
 			s = b->stmt[ST_PUT_MARK];
 			sqlite3_bind_text(s, 1, r->key, -1, SQLITE_STATIC);

@@ -33,7 +33,7 @@ import json, sqlite3, sys
 c = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
 turns = [json.loads(bytes(r[0])[9:]).get("mods", {}).get("procedure", {}).get("turn", 0)
          for r in c.execute("SELECT rec FROM channels")]
-marks = c.execute("SELECT count(*) FROM handled").fetchone()[0]
+marks = c.execute("SELECT (SELECT count(*) FROM handled) + (SELECT count(*) FROM handled_ids)").fetchone()[0]
 print(sum(turns), marks)' "$DB"
 }
 

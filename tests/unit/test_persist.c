@@ -2037,7 +2037,10 @@ marks_on_disk(struct bot *b)
 	snprintf(path, sizeof(path), "%s/delver.db", b->dir);
 	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	assert_int_equal(
-	    sqlite3_prepare_v2(db, "SELECT key, answer FROM handled ORDER BY key", -1, &q, NULL),
+	    sqlite3_prepare_v2(db,
+	                       "SELECT key, answer FROM handled UNION ALL SELECT CAST(id AS TEXT), "
+	                       "answer FROM handled_ids ORDER BY 1",
+	                       -1, &q, NULL),
 	    SQLITE_OK);
 	while (sqlite3_step(q) == SQLITE_ROW)
 		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s=%.*s;",
@@ -2294,6 +2297,93 @@ test_past_the_bound_a_replay_reads_its_mark(void **state)
 	assert_int_equal(stats(b).reads, reads + 1);
 	assert_string_equal(gm_on_disk(b, "hall"), "console:ann");
 	reply_free(pr.r);
+	bot_free(b);
+}
+
+/* The marks as delver's schema 3 kept them: every key in the table of texts. */
+#define SCHEMA3_MARKS                                                                              \
+	"BEGIN; INSERT INTO handled(key, at, answer) SELECT CAST(id AS TEXT), at, answer FROM "    \
+	"handled_ids; DROP TABLE handled_ids; PRAGMA user_version = 3; COMMIT"
+
+/*
+ * A database of schema 3 (every mark keyed by its text) gets the marks
+ * whose key is a number in the table keyed by it at its next start, in
+ * one transaction, every mark kept: a replay of a marked event, of either
+ * key form, is still not run and gets its kept answer. When that fails
+ * (the disk full), the start stops with one sentence and the file is as
+ * it was; the next start with room does it. Keys that only look like
+ * numbers (a sign, a leading zero, past 2^63 - 1) stay texts.
+ */
+static void
+test_marks_keyed_by_number_move_to_their_table(void **state)
+{
+	static const char *const keys[] = {"ev-1",
+	                                   "1234567890123456789",
+	                                   "0",
+	                                   "0123",
+	                                   "-5",
+	                                   "9223372036854775807",
+	                                   "9223372036854775808",
+	                                   "12345678901234567890"};
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply pr;
+	char db[4200], want[8400], chan[16];
+	const char *err;
+	unsigned long crc;
+	size_t n = sizeof(keys) / sizeof(keys[0]);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(chan, sizeof(chan), "room%zu", i);
+		keyed(b, &pr, chan, "/gm claim", keys[i], false);
+		reply_free(pr.r);
+	}
+	bot_close(b);
+	assert_int_equal(db_int(b, "SELECT count(*) FROM handled_ids"), 3);
+	sql(b, SCHEMA3_MARKS);
+	assert_int_equal(db_int(b, "SELECT count(*) FROM handled"), 8);
+	snprintf(db, sizeof(db), "%s/delver.db", b->dir);
+	crc = file_crc(db);
+	faultio_arm(FAULTIO_WRITE, 1, ENOSPC, true);
+	err = bot_try_open(b);
+	faultio_off();
+	snprintf(want, sizeof(want),
+	         "cannot bring the database %s from schema 3 to 4 (database or disk is full); it "
+	         "was left as it was, and delver starts on it once that is mended (free disk "
+	         "space, for one)",
+	         db);
+	assert_non_null(err);
+	assert_string_equal(err, want);
+	assert_int_equal(file_crc(db), crc);
+	assert_int_equal(db_int(b, "PRAGMA user_version"), 3);
+	assert_int_equal(db_int(b, "SELECT count(*) FROM handled"), 8);
+	bot_open(b);
+	assert_int_equal(db_int(b, "PRAGMA user_version"), STORE_SQLITE_SCHEMA);
+	assert_int_equal(db_int(b, "SELECT count(*) FROM handled_ids WHERE id IN "
+	                           "(0, 1234567890123456789, 9223372036854775807)"),
+	                 3);
+	assert_int_equal(db_int(b, "SELECT count(*) FROM handled"), 5);
+	assert_string_equal(marks_on_disk(b),
+	                    "-5=kept -5;0=kept 0;0123=kept 0123;1234567890123456789=kept "
+	                    "1234567890123456789;12345678901234567890=kept "
+	                    "12345678901234567890;9223372036854775807=kept "
+	                    "9223372036854775807;9223372036854775808=kept "
+	                    "9223372036854775808;ev-1=kept ev-1;");
+	for (size_t i = 0; i < n; i++) {
+		char kept[64];
+
+		snprintf(chan, sizeof(chan), "room%zu", i);
+		keyed(b, &pr, chan, "/gm release", keys[i], true);
+		assert_int_equal(pr.outcome, REQUEST_REPLAYED);
+		snprintf(kept, sizeof(kept), "kept %s", keys[i]);
+		assert_string_equal(pr.kept, kept);
+		reply_free(pr.r);
+		assert_string_equal(gm_on_disk(b, chan), "console:ann");
+	}
+	keyed(b, &pr, "room1", "/gm release", "1234567890123456790", false);
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	reply_free(pr.r);
+	assert_int_equal(db_int(b, "SELECT count(*) FROM handled_ids"), 4);
 	bot_free(b);
 }
 
@@ -3772,6 +3862,7 @@ main(void)
 	    cmocka_unit_test(test_replays_are_told_from_memory),
 	    cmocka_unit_test(test_expired_marks_leave_memory_with_their_rows),
 	    cmocka_unit_test(test_past_the_bound_a_replay_reads_its_mark),
+	    cmocka_unit_test(test_marks_keyed_by_number_move_to_their_table),
 	    cmocka_unit_test(test_answers_go_in_order_behind_their_channel),
 	    cmocka_unit_test(test_one_transaction_per_loop_turn),
 	    cmocka_unit_test(test_replies_of_a_channel_leave_in_order),
