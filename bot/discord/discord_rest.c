@@ -481,14 +481,16 @@ date_of(struct rest *r, const char *value)
 /* The route for a log line, worked out only when a line is written. */
 #define LOG_ROUTE() (lr[0] == '\0' ? log_route(q->route, lr, sizeof(lr)) : (void)0, lr)
 
+/* q's try is over: status (0: no answer, rc says why), the headers of
+ * its answer in q->hd, long_bucket the X-RateLimit-Bucket too long for
+ * q->hd (or NULL). */
 static void
-finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
+finish(struct rest *r, struct req *q, long status, CURLcode rc, const char *long_bucket,
+       int64_t now)
 {
 	bool exempt = (q->flags & REST_INTERACTION) != 0;
-	long status = 0;
 	char lr[DISCORD_RATELIMIT_ROUTE_MAX];
 	const struct discord_rest_answer *a = &q->hd;
-	struct curl_header *bh;
 	struct discord_ratelimit_headers h = {.limit = -1, .remaining = -1, .reset_after = -1};
 
 	lr[0] = '\0';     /* LOG_ROUTE() fills it for the lines that need it */
@@ -515,7 +517,6 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		complete(r, q, 0);
 		return;
 	}
-	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
 	if (r->date != NULL && (a->seen & DISCORD_REST_ANSWER_DATE)) {
 		time_t d = date_of(r, a->date);
 
@@ -524,9 +525,8 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	}
 	if (a->seen & DISCORD_REST_ANSWER_BUCKET)
 		h.bucket = a->bucket;
-	else if ((a->seen & DISCORD_REST_ANSWER_LONG_BUCKET) &&
-	         curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1, &bh) == CURLHE_OK)
-		h.bucket = bh->value;
+	else if (a->seen & DISCORD_REST_ANSWER_LONG_BUCKET)
+		h.bucket = long_bucket;
 	if (a->seen & DISCORD_REST_ANSWER_LIMIT)
 		h.limit = a->limit;
 	if (a->seen & DISCORD_REST_ANSWER_REMAINING)
@@ -542,7 +542,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		discord_opstats_invalid(now);
 	if (status == 429) {
 		bool global = false;
-		double secs = discord_rest_answer_429(e, buf_str(&q->resp), q->resp.len, &global);
+		double secs = discord_rest_answer_429(a, buf_str(&q->resp), q->resp.len, &global);
 
 		discord_ratelimit_done(r->rl, q->route, exempt, 429, &h, secs, global, now);
 		discord_opstats_add(OPSTATS_REST_429);
@@ -583,19 +583,30 @@ discord_rest__check_done(struct rest *r)
 		CURL *e = m->easy_handle;
 		CURLcode rc = m->data.result;
 		struct req *q = NULL;
+		struct curl_header *bh;
+		long status = 0;
 
 		if (m->msg != CURLMSG_DONE)
 			continue;
 		curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&q);
+		if (rc == CURLE_OK)
+			curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
 		list_unlink(&r->active, q);
 		r->nactive--;
+		/* (e keeps the answer's headers until its next transfer) */
 		curl_multi_remove_handle(r->multi, e);
 		/* The loop's time is from the start of this turn, and an answer
 		 * may be read in the same turn as its request went out, after
 		 * other callbacks took their time: a retry_after or a reset
 		 * counted from then would end early. */
 		uv_update_time(r->loop);
-		finish(r, q, e, rc, (int64_t)uv_now(r->loop));
+		finish(r, q, status, rc,
+		       rc == CURLE_OK && (q->hd.seen & DISCORD_REST_ANSWER_LONG_BUCKET) &&
+		               curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1,
+		                                &bh) == CURLHE_OK
+		           ? bh->value
+		           : NULL,
+		       (int64_t)uv_now(r->loop));
 		q = NULL;
 		if (r->npool < POOL_MAX) /* it keeps its shared options */
 			r->pool[r->npool++] = e;

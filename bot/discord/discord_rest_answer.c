@@ -39,6 +39,16 @@ header_copy(char *out, size_t size, const char *v, size_t vn)
 	return true;
 }
 
+/* The first X-RateLimit-Global or -Scope (which: its seen bit) says the
+ * limit is global when its value is word. */
+static void
+global_is(struct discord_rest_answer *a, unsigned which, const char *v, size_t vn, const char *word)
+{
+	a->seen |= which;
+	if (vn == strlen(word) && strncasecmp(v, word, vn) == 0)
+		a->seen |= DISCORD_REST_ANSWER_GLOBAL;
+}
+
 size_t
 discord_rest_answer_header(char *p, size_t size, size_t n, void *ctx)
 {
@@ -55,6 +65,11 @@ discord_rest_answer_header(char *p, size_t size, size_t n, void *ctx)
 	if (!(a->seen & DISCORD_REST_ANSWER_DATE) && header_is(p, n, "Date", &v, &vn)) {
 		if (header_copy(a->date, sizeof(a->date), v, vn))
 			a->seen |= DISCORD_REST_ANSWER_DATE;
+	} else if (!(a->seen & DISCORD_REST_ANSWER_RETRY_AFTER) &&
+	           header_is(p, n, "Retry-After", &v, &vn)) {
+		a->seen |= DISCORD_REST_ANSWER_RETRY_AFTER;
+		header_copy(num, sizeof(num), v, vn < sizeof(num) ? vn : sizeof(num) - 1);
+		a->retry_after = strtod(num, NULL);
 	} else if (n > 12 && strncasecmp(p, "X-RateLimit-", 12) == 0) {
 		if (!(a->seen & (DISCORD_REST_ANSWER_BUCKET | DISCORD_REST_ANSWER_LONG_BUCKET)) &&
 		    header_is(p, n, "X-RateLimit-Bucket", &v, &vn))
@@ -78,35 +93,28 @@ discord_rest_answer_header(char *p, size_t size, size_t n, void *ctx)
 		         header_is(p, n, "X-RateLimit-Reset", &v, &vn) &&
 		         header_copy(num, sizeof(num), v, vn))
 			a->seen |= DISCORD_REST_ANSWER_RESET, a->reset = strtod(num, NULL);
+		else if (!(a->seen & DISCORD_REST_ANSWER_GLOBAL_SEEN) &&
+		         header_is(p, n, "X-RateLimit-Global", &v, &vn))
+			global_is(a, DISCORD_REST_ANSWER_GLOBAL_SEEN, v, vn, "true");
+		else if (!(a->seen & DISCORD_REST_ANSWER_SCOPE_SEEN) &&
+		         header_is(p, n, "X-RateLimit-Scope", &v, &vn))
+			global_is(a, DISCORD_REST_ANSWER_SCOPE_SEEN, v, vn, "global");
 	}
 	return n;
 }
 
-static double
-header_double(CURL *e, const char *name, double dflt)
-{
-	struct curl_header *h;
-
-	if (curl_easy_header(e, name, 0, CURLH_HEADER, -1, &h) != CURLHE_OK)
-		return dflt;
-	return strtod(h->value, NULL);
-}
-
 double
-discord_rest_answer_429(CURL *e, const char *body, size_t len, bool *global)
+discord_rest_answer_429(const struct discord_rest_answer *a, const char *body, size_t len,
+                        bool *global)
 {
 	cJSON *j = cJSON_ParseWithLength(body, len);
 	const cJSON *ra = cJSON_GetObjectItemCaseSensitive(j, "retry_after");
-	struct curl_header *h;
-	double secs = cJSON_IsNumber(ra) ? ra->valuedouble : header_double(e, "Retry-After", 1.0);
+	double secs = cJSON_IsNumber(ra)                            ? ra->valuedouble
+	              : (a->seen & DISCORD_REST_ANSWER_RETRY_AFTER) ? a->retry_after
+	                                                            : 1.0;
 
-	*global = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "global"));
-	if (curl_easy_header(e, "X-RateLimit-Global", 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&
-	    strcasecmp(h->value, "true") == 0)
-		*global = true;
-	if (curl_easy_header(e, "X-RateLimit-Scope", 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&
-	    strcasecmp(h->value, "global") == 0)
-		*global = true;
+	*global = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "global")) ||
+	          (a->seen & DISCORD_REST_ANSWER_GLOBAL) != 0;
 	cJSON_Delete(j);
 	if (!(secs >= 0) || secs > 3600)
 		secs = secs > 3600 ? 3600 : 1.0;

@@ -20,6 +20,7 @@ struct discord_rest_answer {
 	char date[64], bucket[DISCORD_RATELIMIT_ROUTE_MAX];
 	int limit, remaining;
 	double reset_after, reset;
+	double retry_after; /* Retry-After, in seconds */
 };
 
 enum {
@@ -30,6 +31,11 @@ enum {
 	DISCORD_REST_ANSWER_REMAINING = 16,
 	DISCORD_REST_ANSWER_RESET_AFTER = 32,
 	DISCORD_REST_ANSWER_RESET = 64,
+	DISCORD_REST_ANSWER_RETRY_AFTER = 128,
+	/* X-RateLimit-Global: true, or X-RateLimit-Scope: global */
+	DISCORD_REST_ANSWER_GLOBAL = 256,
+	DISCORD_REST_ANSWER_GLOBAL_SEEN = 512, /* the first X-RateLimit-Global was read */
+	DISCORD_REST_ANSWER_SCOPE_SEEN = 1024, /* the first X-RateLimit-Scope was read */
 };
 
 /* libcurl's header callback (CURLOPT_HEADERFUNCTION; its data, ctx, is a
@@ -40,9 +46,10 @@ enum {
 size_t discord_rest_answer_header(char *p, size_t size, size_t n, void *ctx);
 
 /* The wait a 429 asks for, in seconds (0 to 3600), from its body (len
- * bytes of JSON: retry_after) or else its Retry-After header, and whether
- * the limit is global (the body's "global", or the X-RateLimit-Global or
- * X-RateLimit-Scope header). */
-double discord_rest_answer_429(CURL *e, const char *body, size_t len, bool *global);
+ * bytes of JSON: retry_after) or else its Retry-After header (in a), and
+ * whether the limit is global (the body's "global", or the
+ * X-RateLimit-Global or X-RateLimit-Scope header). */
+double discord_rest_answer_429(const struct discord_rest_answer *a, const char *body, size_t len,
+                               bool *global);
 
 #endif
