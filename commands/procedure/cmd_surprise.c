@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "commands/procedure/procedure_render.h"
 #include "rules/procedure/wander.h"
 
 static void
@@ -35,21 +36,60 @@ side_line(struct reply *out, const char *side, int surprised, int n)
 	reply_nl(out);
 }
 
+/* The check when the party is surprised by every encounter (delving:
+ * walking, running or total darkness, caught as procedure_state_surprise()
+ * says): no WIS check for the party, which is surprised whatever it
+ * rolls; the m monsters (0: none) check as ever. With hint, says how
+ * the monsters check. */
 static void
-surprise_fn(struct invocation *inv, struct reply *out)
+caught_party(struct invocation *inv, struct reply *out, int caught, int n, int m, bool hint)
+{
+	static const char *const hdr[] = {"#", "monsters"};
+	struct surprise_check foes[SURPRISE_MAX];
+
+	if (m > 0) {
+		wander_surprise_roll(inv->rng, m, 0, foes);
+		reply_title(out, "Surprise: WIS check DC %d (d20), the monsters only", SURPRISE_DC);
+	} else {
+		reply_title(out, "Surprise");
+	}
+	procedure_render_surprised(out, caught);
+	reply_add(out, 0, " and makes no check");
+	if (hint) {
+		reply_add(out, 0, " (");
+		reply_cmd(out, 0, "surprise", "monsters:", "N", NULL);
+		reply_add(out, 0, " checks the monsters)");
+	}
+	reply_add(out, 0, ".");
+	reply_nl(out);
+	if (m > 0) {
+		reply_table(out, 2, hdr);
+		for (int i = 0; i < m; i++) {
+			char num[16], b[48];
+			const char *cells[2] = {num, b};
+
+			snprintf(num, sizeof(num), "%d", i + 1);
+			cell(&foes[i], 0, b, sizeof(b));
+			reply_row(out, false, cells);
+		}
+	}
+	side_line(out, "Party", n, n);
+	if (m > 0)
+		side_line(out, "Monsters", count_surprised(foes, m), m);
+	reply_line(out, 0, "The surprised cannot act in the first round of combat.");
+}
+
+/* The WIS checks of n in the party with modifier mod, and of m monsters
+ * (0: none) side by side. */
+static void
+checks(struct invocation *inv, struct reply *out, int n, int mod, int m)
 {
 	static const char *const hdr2[] = {"#", "party"};
 	static const char *const hdr3[] = {"#", "party", "monsters"};
 	struct surprise_check party[SURPRISE_MAX], foes[SURPRISE_MAX];
-	int n = (int)invocation_int(inv, "n", 1), mod = (int)invocation_int(inv, "mod", 0);
-	int m = (int)invocation_int(inv, "monsters", 0);
-	bool forced = invocation_bool(inv, "forced", false), side = m > 0 && !forced;
+	bool side = m > 0;
 	int rows = side && m > n ? m : n;
 
-	if (forced && m == 0) {
-		reply_error(out, "forced:true is about the monsters; give monsters:N too (1-20).");
-		return;
-	}
 	wander_surprise_roll(inv->rng, n, mod, party);
 	if (side)
 		wander_surprise_roll(inv->rng, m, 0, foes);
@@ -72,6 +112,24 @@ surprise_fn(struct invocation *inv, struct reply *out)
 		side_line(out, "Monsters", count_surprised(foes, m), m);
 	if (count_surprised(party, n) > 0 || (side && count_surprised(foes, m) > 0))
 		reply_line(out, 0, "The surprised cannot act in the first round of combat.");
+}
+
+static void
+surprise_fn(struct invocation *inv, struct reply *out)
+{
+	int n = (int)invocation_int(inv, "n", 1), mod = (int)invocation_int(inv, "mod", 0);
+	int m = (int)invocation_int(inv, "monsters", 0);
+	bool forced = invocation_bool(inv, "forced", false), side = m > 0 && !forced;
+	int caught = procedure_state_surprise(inv->chan);
+
+	if (forced && m == 0) {
+		reply_error(out, "forced:true is about the monsters; give monsters:N too (1-20).");
+		return;
+	}
+	if (caught != TURN_NOT_SURPRISED)
+		caught_party(inv, out, caught, n, side ? m : 0, m == 0);
+	else
+		checks(inv, out, n, mod, side ? m : 0);
 	if (forced)
 		reply_line(out, 0,
 		           "The forced door alerted the room: its %d %s cannot be surprised.", m,
@@ -106,7 +164,9 @@ const struct command cmd_surprise = {
     .help = "When either side may be caught off guard, each character makes a WIS check DC "
             "12: d20 + modifier, 12 or more is alert; the surprised cannot act in the first "
             "round of combat, and some may be surprised while others are not. monsters:N "
-            "checks the other side too, shown side by side. A forced door always alerts the "
+            "checks the other side too, shown side by side. Delving, a party walking, running "
+            "or in total darkness is surprised by every encounter: only the monsters check. A "
+            "forced door always alerts the "
             "room's inhabitants (forced:true). Ruling: Edge or Setback from circumstances (a "
             "party creeping through darkness, or arguing loudly) is the GM's, given as mod:.",
     .opts = surprise_opts,

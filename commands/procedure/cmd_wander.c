@@ -128,6 +128,12 @@ show_check(struct invocation *inv, struct reply *out, const struct wander_check 
            struct odds chance, int tension, const struct found *f)
 {
 	const struct channel *ch = inv->chan;
+	/* What the check found is an encounter unless the channel reads that
+	 * its table's entry is struck (behind the GM's screen it reads the
+	 * same either way). */
+	bool struck = f->sign_turn < 0 && f->rolled && w->pick.struck &&
+	              (!tension_state_hidden(ch) || w->proc == WANDER_TENSION);
+	int surprise = struck ? TURN_NOT_SURPRISED : procedure_state_surprise(ch);
 
 	switch (w->proc) {
 	case WANDER_CORRIDOR:
@@ -168,6 +174,11 @@ show_check(struct invocation *inv, struct reply *out, const struct wander_check 
 		break;
 	}
 	found_lines(inv, out, w, f);
+	if (w->encounter && surprise != TURN_NOT_SURPRISED) {
+		procedure_render_surprised(out, surprise);
+		reply_add(out, 0, ".");
+		reply_nl(out);
+	}
 	if (w->encounter)
 		reply_button(out, "Surprise check", "surprise");
 }

@@ -200,6 +200,17 @@ veiled_line(struct reply *out, const struct turn_event *e, const struct procedur
 	reply_add(out, 0, ".");
 }
 
+void
+procedure_render_surprised(struct reply *out, int why)
+{
+	if (why < 0)
+		reply_add(out, 0, "In total darkness the party ");
+	else
+		reply_add(out, 0, "The party is %s, so it ", turn_pace_name(why));
+	reply_add(out, RS_BAD, "is surprised");
+	reply_add(out, 0, " by this encounter");
+}
+
 /* Whether a source burned out on turn t (time passes before the result). */
 static bool
 burned_out_on(const struct turn_report *r, int t)
@@ -271,12 +282,8 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 		reply_add(out, 0, ").");
 		break;
 	case TE_SURPRISED:
-		if (e->value < 0)
-			reply_add(out, 0, "In total darkness the party ");
-		else
-			reply_add(out, 0, "The party is %s, so it ", turn_pace_name(e->value));
-		reply_add(out, RS_BAD, "is surprised");
-		reply_add(out, 0, " by this encounter.");
+		procedure_render_surprised(out, e->value);
+		reply_add(out, 0, ".");
 		break;
 	case TE_SAFE_AREA:
 		reply_add(out, RS_GOOD,

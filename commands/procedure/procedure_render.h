@@ -39,6 +39,12 @@ bool procedure_render_veils(const struct turn_report *r);
 void procedure_render_behind(struct reply *out, const struct turn_report *r,
                              const struct procedure_state *s);
 
+/* The sentence that says an encounter surprises the party, for why as
+ * procedure_state_surprise() answers it (not TURN_NOT_SURPRISED), without
+ * its full stop: "The party is walking, so it is surprised by this
+ * encounter". */
+void procedure_render_surprised(struct reply *out, int why);
+
 /* The darkness line: nothing is lit, and what that means under procedure
  * proc (exploration: effectively blind; delving: -10, surprised, traps
  * sprung, no map). */

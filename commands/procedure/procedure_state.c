@@ -486,6 +486,14 @@ procedure_state_level(const struct channel *ch)
 	return s != NULL ? s->level : -1;
 }
 
+int
+procedure_state_surprise(const struct channel *ch)
+{
+	const struct procedure_state *s = channel_mod_peek(ch, CHANMOD_PROC);
+
+	return s != NULL ? turn_surprise(&s->clock, s->proc) : TURN_NOT_SURPRISED;
+}
+
 enum wander_proc
 procedure_state_wander(const struct channel *ch)
 {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "commands/dice/rollchan.h"
+#include "commands/procedure/procedure_render.h"
 #include "commands/procedure/procedure_state.h"
 #include "commands/tables/tables_use.h"
 #include "commands/tension/cmd_tension.h"
@@ -110,7 +111,7 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 	struct tension_roll r;
 	const char *event_text;
 	bool compact = rollchan_compact(inv->chan);
-	int sign_turn = 0;
+	int sign_turn = 0, surprise = procedure_state_surprise(inv->chan);
 
 	table_of(inv, ts, TENSION_TABLE_ENCOUNTER, enc, own_enc);
 	table_of(inv, ts, TENSION_TABLE_EFFECTS, eff, own_eff);
@@ -155,6 +156,12 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 		sign_line(met, sign_turn, out);
 	else if (r.check.encounter)
 		pick_line("encounter", own_enc, enc, &r.encounter, r.tension, "no encounter", out);
+	if (r.encounter_happens && surprise != TURN_NOT_SURPRISED) {
+		reply_add(out, 0, "  ");
+		procedure_render_surprised(out, surprise);
+		reply_add(out, 0, ".");
+		reply_nl(out);
+	}
 
 	if (r.event_happens && r.encounter_happens) {
 		reply_add(out, 0, "Event and encounter together: ");
