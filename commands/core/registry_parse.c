@@ -854,6 +854,39 @@ no_option(struct invocation *inv, const char *name, size_t len, struct reply *ou
 }
 
 /*
+ * Whether the word t, typed by position as the first word of option o's
+ * value, is refused (with the error in out) as an option's name mistyped
+ * (struct cmd_opt's OPT_NAME): "/light add torch cnt:2" lit a torch
+ * carried by "cnt:2" (recheck9 F12). A player's name holds no colon, and a
+ * name or a roll that does is typed in quotes; a reason or a note holds
+ * colons freely, so there only a word close to one of the command's own
+ * options ("reasn:" for "reason:") is taken for a slip.
+ */
+static bool
+named_slip(struct invocation *inv, const struct cmd_opt *o, const struct token *t,
+           struct reply *out)
+{
+	const struct command *c = inv->cmd;
+	const char *colon = memchr(t->p, ':', t->len), *names[32];
+	size_t len, n = 0;
+	char typed[33];
+
+	if (colon == NULL || !looks_named(t->p, (len = (size_t)(colon - t->p))))
+		return false;
+	if (o->type != OPT_USER && !(o->flags & OPT_NAME)) {
+		if (!(o->flags & OPT_LABEL) || len < 3)
+			return false;
+		for (; n < 32 && c->opts[n].name != NULL; n++)
+			names[n] = c->opts[n].name;
+		snprintf(typed, sizeof(typed), "%.*s", (int)len, t->p);
+		if (registry_suggest(typed, names, n) == NULL)
+			return false;
+	}
+	no_option(inv, t->p, len, out);
+	return true;
+}
+
+/*
  * The refusal of word, routed past the number option next, when the word
  * after it (tok[k]) finds that option unable to take it either, and the
  * option before next is free text given by position at token from: the
@@ -1060,6 +1093,8 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			goto done;
 		}
 		if (c->opts[next].flags & OPT_REST) {
+			if (named_slip(inv, &c->opts[next], &tok[k], out))
+				goto done;
 			rest_i = next;
 			rest_from = k;
 			rest_words = 1;
@@ -1097,6 +1132,8 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			continue;
 		}
 		if ((i = route(c, inv, p, tok[k].unq)) >= 0) {
+			if (named_slip(inv, &c->opts[i], &tok[k], out))
+				goto done;
 			if (p < CMD_MAX_OPTS && passed[p] == NULL)
 				passed[p] = tok[k].unq;
 			if (set_value(inv, &c->opts[i], &inv->args[i], tok[k].unq, out) < 0)
@@ -1118,7 +1155,8 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 		    (several_words(inv, p, passed[p], tok, p > 0 ? at[p - 1] : ntok, k, out) ||
 		     set_value(inv, &c->opts[p], &inv->args[p], passed[p], out) < 0))
 			goto done;
-		if (set_value(inv, &c->opts[p], &inv->args[p], tok[k].unq, out) < 0)
+		if (named_slip(inv, &c->opts[p], &tok[k], out) ||
+		    set_value(inv, &c->opts[p], &inv->args[p], tok[k].unq, out) < 0)
 			goto done;
 		if (p < CMD_MAX_OPTS)
 			at[p] = k;

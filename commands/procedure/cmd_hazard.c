@@ -302,7 +302,7 @@ static const struct cmd_opt sign_opts[] = {
     {.name = "creature",
      .desc = "The creature whose sign was met (none: forget it)",
      .type = OPT_STRING,
-     .flags = OPT_REST,
+     .flags = OPT_REST | OPT_NAME,
      .max = TURN_SIGN_MAX - 1},
     {0},
 };

@@ -62,14 +62,16 @@ state_text(const char *chan)
 	return t;
 }
 
-/* line must fail with an error containing want, the state unchanged. */
+/* line must fail with an error containing want (whole: that is want,
+ * exactly), the state unchanged. */
 static void
-refused(const char *user, const char *line, const char *want)
+refused_as(const char *user, const char *line, const char *want, bool whole)
 {
 	char *before = state_text("console:table"), *after;
 	const struct reply *r = run(user, line);
 
-	if (!reply_is_error(r) || strcasestr(reply_error_text(r), want) == NULL) {
+	if (!reply_is_error(r) || (whole ? strcmp(reply_error_text(r), want) != 0
+	                                 : strcasestr(reply_error_text(r), want) == NULL)) {
 		fprintf(stderr, "'%s' gave: %s\n", line,
 		        reply_is_error(r) ? reply_error_text(r) : "(no error)");
 		fail();
@@ -78,6 +80,12 @@ refused(const char *user, const char *line, const char *want)
 	assert_string_equal(before, after);
 	free(before);
 	free(after);
+}
+
+static void
+refused(const char *user, const char *line, const char *want)
+{
+	refused_as(user, line, want, false);
 }
 
 static void
@@ -947,6 +955,74 @@ bargain_roll_refusal_is_a_sentence(void **unused)
 	    "The dice of the term at column 1 must have between 1 and 1000000 sides (got 0).");
 }
 
+/* The error of line, typed by user, exactly; the procedure state is
+ * left as it was. */
+static void
+refused_whole(const char *user, const char *line, const char *want)
+{
+	refused_as(user, line, want, true);
+}
+
+/* recheck9 F12: a word shaped like an option given by name that is no
+ * option of the command is refused where a name or a roll goes, as it is
+ * everywhere else ("/light add torch counts:2" lit a torch carried by
+ * "counts:2"); quoted, it is the name. In a reason or a note, where colons
+ * are free text, only a word close to one of the options is refused. */
+static void
+option_shaped_names_are_refused(void **unused)
+{
+	const struct reply *r;
+	char *text;
+
+	ok("gm", "gm claim");
+	ok("gm", "vendor meet Gus");
+	refused_whole("gm", "light add torch counts:2",
+	              "'counts:' is no option of this command (its options are kind:, count: and "
+	              "who:); did you mean count:?; usage: /light add <torch|lantern|candle> "
+	              "[count] [who]");
+	refused_whole("gm", "light add lantern carried:bob",
+	              "'carried:' is no option of this command (its options are kind:, count: and "
+	              "who:); usage: /light add <torch|lantern|candle> [count] [who]");
+	refused_whole("gm", "light add torch 2 hazard:false",
+	              "'hazard:' is no option of this command (its options are kind:, count: and "
+	              "who:); usage: /light add <torch|lantern|candle> [count] [who]");
+	refused_whole("gm", "vendor nmae:Gus",
+	              "'nmae:' is no option of this command (its options are name:); did you mean "
+	              "name:?; usage: /vendor meet [name]");
+	refused_whole("gm", "vendor forget nmae:Gus",
+	              "'nmae:' is no option of this command (its options are name:); did you mean "
+	              "name:?; usage: /vendor forget <name>");
+	refused_whole("gm", "hazard sign critter:orcs",
+	              "'critter:' is no option of this command (its options are creature:); usage: "
+	              "/hazard sign [creature]");
+	refused_whole("gm", "bargain Gus ring sell rol:+3",
+	              "'rol:' is no option of this command (its options are vendor:, item:, deal: "
+	              "and roll:); did you mean roll:?; usage: /bargain <vendor> <item> <sell|buy> "
+	              "[roll]");
+	refused_whole("gm", "bargain Gus itme:ring sell",
+	              "'itme:' is no option of this command (its options are vendor:, item:, deal: "
+	              "and roll:); did you mean item:?; usage: /bargain <vendor> <item> <sell|buy> "
+	              "[roll]");
+	r = run("gm", "tension raise combat reasn:goblins");
+	assert_true(reply_is_error(r));
+	assert_string_equal(
+	    reply_error_text(r),
+	    "'reasn:' is no option of this command (its options are event:, reason: "
+	    "and amount:); did you mean reason:?; usage: /tension raise "
+	    "[door|quiet-combat|combat|enemy-escaped] [reason] [amount:N]");
+	/* free text keeps a colon that is no slip */
+	ok("gm", "tension raise combat note: goblins");
+	/* the names meant */
+	ok("gm", "light add torch count:2");
+	ok("gm", "light add torch who:bob");
+	ok("gm", "vendor meet \"nmae:Gus\"");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, "nmae:Gus's stock"));
+	free(text);
+	ok("gm", "hazard sign creature:orcs");
+	ok("gm", "bargain Gus ring sell roll:+3");
+}
+
 /* The replies of every /wander form delver(7) lists, the check named or
  * the channel's default (corridor when unset, rest, classic, classic 2 in
  * 8, tension), pinned whole: the seed is set again before each line. */
@@ -1304,6 +1380,7 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(vendor_names_are_quoted_alike, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bargain_roll_refusal_is_a_sentence, setup, teardown),
+	    cmocka_unit_test_setup_teardown(option_shaped_names_are_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
