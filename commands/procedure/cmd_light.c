@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands/procedure/cmd_turn.h"
 #include "commands/procedure/procedure_render.h"
@@ -22,6 +23,48 @@ light_list_cmd(struct invocation *inv, struct reply *out)
 	cmd_turn_lights_table(out, s);
 }
 
+/* The count 1 to 20 that w names in English words ("two", "Twelve"), or
+ * 0. */
+static int
+count_word(const char *w)
+{
+	static const char *const words[] = {
+	    "one",     "two",     "three",     "four",     "five",     "six",      "seven",
+	    "eight",   "nine",    "ten",       "eleven",   "twelve",   "thirteen", "fourteen",
+	    "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+	};
+
+	for (size_t i = 0; w != NULL && i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasecmp(w, words[i]) == 0)
+			return (int)i + 1;
+	return 0;
+}
+
+/*
+ * Whether the carrier of a light added, typed by position where no count
+ * was, is a count written in words ("/light add torch two" lit one torch
+ * carried by "two", recheck9 F1); then refuses it (in out), as /fungeon
+ * join refuses a level in words where the class type goes. A carrier of
+ * that name is given by name (who:two), or after a count.
+ */
+static bool
+count_in_words(struct invocation *inv, int kind, const char *who, struct reply *out)
+{
+	int n = count_word(who);
+	char count[8];
+
+	if (n == 0 || invocation_named(inv, "who") || invocation_has(inv, "count"))
+		return false;
+	snprintf(count, sizeof(count), "%d", n);
+	reply_error(out,
+	            "'%s' reads as a count written in words, not who carries it: a count is a "
+	            "number (",
+	            who);
+	reply_cmd(out, RS_BAD, "light add", "kind", light_kind_name(kind), "count", count, NULL);
+	reply_add(out, RS_BAD, "), a carrier a name (who:%s).", who);
+	return true;
+}
+
 static void
 light_add_cmd(struct invocation *inv, struct reply *out)
 {
@@ -31,6 +74,8 @@ light_add_cmd(struct invocation *inv, struct reply *out)
 	const char *who = invocation_str(inv, "who");
 	char err[200];
 
+	if (count_in_words(inv, kind, who, out))
+		return;
 	if (light_add(&s->clock.lights, kind, count, who, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return;

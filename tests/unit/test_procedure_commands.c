@@ -1023,6 +1023,32 @@ option_shaped_names_are_refused(void **unused)
 	ok("gm", "bargain Gus ring sell roll:+3");
 }
 
+/* recheck9 F1: a count written as a word where the count goes is refused
+ * with the number in digits ("/light add torch two" lit one torch carried
+ * by "two"); by name, or after a count, the word is the carrier. */
+static void
+number_words_are_no_count(void **unused)
+{
+	char *text;
+
+	ok("gm", "gm claim");
+	refused_whole("gm", "light add torch two",
+	              "'two' reads as a count written in words, not who carries it: a count is a "
+	              "number (/light add torch 2), a carrier a name (who:two).");
+	refused_whole(
+	    "gm", "light add candle Twenty",
+	    "'Twenty' reads as a count written in words, not who carries it: a count is a "
+	    "number (/light add candle 20), a carrier a name (who:Twenty).");
+	ok("gm", "light add torch who:two");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, "Lit 1 torch carried by two;"));
+	free(text);
+	ok("gm", "light add torch 2 two");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, "Lit 2 torches carried by two;"));
+	free(text);
+}
+
 /* The replies of every /wander form delver(7) lists, the check named or
  * the channel's default (corridor when unset, rest, classic, classic 2 in
  * 8, tension), pinned whole: the seed is set again before each line. */
@@ -1381,6 +1407,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(vendor_names_are_quoted_alike, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bargain_roll_refusal_is_a_sentence, setup, teardown),
 	    cmocka_unit_test_setup_teardown(option_shaped_names_are_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(number_words_are_no_count, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
