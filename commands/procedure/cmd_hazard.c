@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands/procedure/cmd_hazard_set.h"
 #include "commands/procedure/procedure_render.h"
@@ -168,6 +169,39 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 		reply_button(out, "Surprise check", "surprise");
 }
 
+/*
+ * Whether the note of a roll whose table was typed by position is exactly
+ * the name of one of /hazard's subcommands: the words swapped ("/hazard
+ * delving table" for "/hazard table delving") passed a turn with the note
+ * "table" (recheck9 F3). Then refuses it (in out), giving the command
+ * meant and how such a note is given (by name, note:table, it is one).
+ */
+static bool
+swapped_sub(struct invocation *inv, const char *tname, const char *note, struct reply *out)
+{
+	const struct command *sub = inv->path[0] != NULL ? inv->path[0]->subs : NULL;
+	char path[48];
+
+	if (tname == NULL || note == NULL || invocation_named(inv, "table") ||
+	    invocation_named(inv, "note"))
+		return false;
+	for (; sub != NULL && sub->name != NULL; sub++)
+		if (strcasecmp(sub->name, note) == 0)
+			break;
+	if (sub == NULL || sub->name == NULL)
+		return false;
+	reply_error(out,
+	            "'%s' after the table %s is a subcommand of /hazard, not a note; did you mean ",
+	            sub->name, tname);
+	snprintf(path, sizeof(path), "hazard %s", sub->name);
+	if (strcmp(sub->name, "table") == 0)
+		reply_cmd(out, RS_BAD, path, "table", tname, NULL);
+	else
+		reply_cmd(out, RS_BAD, path, NULL);
+	reply_add(out, RS_BAD, "? (a note that is that word is given by name: note:%s)", sub->name);
+	return true;
+}
+
 static void
 hazard_roll_fn(struct invocation *inv, struct reply *out)
 {
@@ -175,7 +209,8 @@ hazard_roll_fn(struct invocation *inv, struct reply *out)
 	const char *tname = invocation_str(inv, "table"), *note = invocation_str(inv, "note");
 	struct hazard_view v;
 
-	if (!procedure_render_may_pass(inv, s, out, "passes turns"))
+	if (swapped_sub(inv, tname, note, out) ||
+	    !procedure_render_may_pass(inv, s, out, "passes turns"))
 		return;
 	if (procedure_render_view(s, tname != NULL ? hazard_table_parse(tname) : (int)s->table, &v,
 	                          out) < 0)

@@ -1049,6 +1049,31 @@ number_words_are_no_count(void **unused)
 	free(text);
 }
 
+/* recheck9 F3: "/hazard delving table" (the words of "/hazard table
+ * delving" swapped) passed a turn with the note "table": a note that is
+ * exactly a subcommand's name after a table typed by position is refused,
+ * with the command meant; by name it is a note. */
+static void
+swapped_table_and_subcommand_refused(void **unused)
+{
+	char *text;
+
+	ok("gm", "gm claim");
+	refused_whole("gm", "hazard delving table",
+	              "'table' after the table delving is a subcommand of /hazard, not a note; did "
+	              "you mean /hazard table delving? (a note that is that word is given by name: "
+	              "note:table)");
+	refused_whole("gm", "hazard roll exploration Show",
+	              "'show' after the table exploration is a subcommand of /hazard, not a note; "
+	              "did you mean /hazard show? (a note that is that word is given by name: "
+	              "note:show)");
+	ok("gm", "hazard delving note:table");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, "Turn 1 "));
+	free(text);
+	ok("gm", "hazard delving tables");
+}
+
 /* The replies of every /wander form delver(7) lists, the check named or
  * the channel's default (corridor when unset, rest, classic, classic 2 in
  * 8, tension), pinned whole: the seed is set again before each line. */
@@ -1408,6 +1433,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(bargain_roll_refusal_is_a_sentence, setup, teardown),
 	    cmocka_unit_test_setup_teardown(option_shaped_names_are_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(number_words_are_no_count, setup, teardown),
+	    cmocka_unit_test_setup_teardown(swapped_table_and_subcommand_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
