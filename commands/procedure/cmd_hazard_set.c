@@ -8,6 +8,7 @@
 
 #include "commands/core/registry_parse.h"
 #include "commands/procedure/procedure_render.h"
+#include "commands/tables/cmd_table.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
 
@@ -158,6 +159,7 @@ cmd_hazard_set_custom(struct invocation *inv, struct reply *out)
 	s->table = HAZARD_CUSTOM;
 	channel_touch(inv->chan);
 	show_new_table(out, s);
+	cmd_table_missing_refs(inv, "", &t, out);
 }
 
 void

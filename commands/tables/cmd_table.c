@@ -198,6 +198,25 @@ missing_line(struct invocation *inv, bool screen, const struct buf *names, const
 	}
 }
 
+void
+cmd_table_missing_refs(struct invocation *inv, const char *self, const struct roll_table *t,
+                       struct reply *out)
+{
+	struct buf text, missing, seen;
+
+	buf_init(&text, 1024);
+	buf_init(&missing, 1024);
+	buf_init(&seen, 1024);
+	roll_table_write(t, &text);
+	missing_names(inv->chan, self, buf_str(&text), !inv->is_gm, &missing);
+	if (inv->is_gm && tension_state_hidden(inv->chan)) /* what missing_line tells apart */
+		missing_names(inv->chan, self, buf_str(&text), true, &seen);
+	missing_line(inv, !inv->is_gm, &missing, &seen, out);
+	buf_free(&text);
+	buf_free(&missing);
+	buf_free(&seen);
+}
+
 /* Asks for the entries of the table name: text is NULL, or the entries
  * typed so far, kept open (struct reply_ask). */
 static void

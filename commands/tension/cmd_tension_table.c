@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/tables/cmd_table.h"
 #include "commands/tables/tables_state.h"
 #include "commands/tables/tables_use.h"
 #include "commands/tension/cmd_tension.h"
@@ -169,6 +170,7 @@ cmd_tension_table_set(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, ".");
 	reply_nl(out);
 	show_table(tension_state_get_table(ts, k), k, out);
+	cmd_table_missing_refs(inv, tension_table_name(k), &t, out);
 	own_note(inv, k, out);
 }
 

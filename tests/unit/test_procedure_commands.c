@@ -1074,6 +1074,33 @@ swapped_table_and_subcommand_refused(void **unused)
 	ok("gm", "hazard delving tables");
 }
 
+/* recheck9 F8: a custom hazard die or a Tension table naming a
+ * [[table]] the channel has not is saved with the warning /table set
+ * gives, so a misspelt name is seen when the table is made. */
+static void
+custom_tables_warn_of_missing_references(void **unused)
+{
+	static const char warn[] =
+	    "No table here is called [[shfits]] yet: until one is, rolls leave it as written.";
+	char *text;
+
+	ok("gm", "gm claim");
+	ok("gm", "table set shifts 1-6: distant bells");
+	ok("gm", "hazard custom d6 \"1-5 Shift: [[shfits]]; 6 Shift: [[shifts]]\"");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, warn));
+	assert_null(strstr(text, "[[shifts]] yet"));
+	free(text);
+	ok("gm", "tension table set encounter 1-20 [[shfits]]");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, warn));
+	free(text);
+	ok("gm", "hazard custom d6 \"1-6 Shift: [[shifts]]\"");
+	text = reply_plain(cr.last);
+	assert_null(strstr(text, "No table here"));
+	free(text);
+}
+
 /* The replies of every /wander form delver(7) lists, the check named or
  * the channel's default (corridor when unset, rest, classic, classic 2 in
  * 8, tension), pinned whole: the seed is set again before each line. */
@@ -1434,6 +1461,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(option_shaped_names_are_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(number_words_are_no_count, setup, teardown),
 	    cmocka_unit_test_setup_teardown(swapped_table_and_subcommand_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(custom_tables_warn_of_missing_references, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
