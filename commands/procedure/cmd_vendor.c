@@ -1,6 +1,7 @@
 /* /vendor, /bargain, /encumbrance: safe-area trade and carrying capacity. */
 #include "commands/procedure/cmd_vendor.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -192,6 +193,34 @@ margin_text(const struct vendor_bargain_row *r, char *buf, size_t len)
 		snprintf(buf, len, "%d to %d", r->lo, r->hi);
 }
 
+/*
+ * Refuses the bargaining roll text, whose roll failed with err: the
+ * sentence names the roll, counts columns in it as typed (a modifier,
+ * read with 1d20 before it, is checked alone, so "+9999..." is faulted
+ * where it was typed, not 4 columns on), and gives the forms a roll takes:
+ * "column 1" alone read as the command's first column (recheck9 F9).
+ */
+static void
+bad_roll(const char *text, bool modifier, char *err, struct reply *out)
+{
+	char alone[DICE_ERR_MAX], got[200], digits[80];
+	size_t len;
+
+	/* the modifier's number where it was typed: its sign a blank */
+	snprintf(digits, sizeof(digits), " %.60s", text + 1);
+	if (modifier && dice_check(digits, strlen(digits), alone, sizeof(alone)) != DICE_OK)
+		snprintf(err, DICE_ERR_MAX, "%s", alone);
+	len = strlen(err);
+	if (len > 0 && err[len - 1] == '.')
+		err[--len] = '\0';
+	if (isupper((unsigned char)err[0]))
+		err[0] = (char)tolower((unsigned char)err[0]);
+	reply_error(out,
+	            "The bargaining roll %s is no roll: %s; give dice (1d20+3) or a modifier added "
+	            "to 1d20 (+3).",
+	            textsafe_quoted(got, sizeof(got), text, strlen(text), 60), err);
+}
+
 /* The player's bargaining roll: a dice expression, or a bare modifier
  * ("+3", "-1") added to 1d20 (our reading of "a roll or modifier").
  * Returns the roll (the caller frees it), or NULL with an error reply. */
@@ -205,7 +234,7 @@ bargain_roll(struct invocation *inv, const char *text, struct reply *out)
 
 	snprintf(expr, sizeof(expr), "%s%.60s", modifier ? "1d20" : "", text);
 	if (dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err)) != DICE_OK) {
-		reply_error_sentence(out, err); /* as /roll says it (recheck3 F5) */
+		bad_roll(text, modifier, err, out);
 		return NULL;
 	}
 	if (dice_result_nexprs(res) != 1 || dice_result_expr(res, 0)->nrepeats != 1) {

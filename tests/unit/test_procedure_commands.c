@@ -947,12 +947,32 @@ bargain_roll_refusal_is_a_sentence(void **unused)
 {
 	ok("gm", "vendor meet Gus");
 	refused("alice", "bargain Gus lamp buy maybe",
-	        "'maybe' at column 1 is no dice function; floor(), ceil(), round() and abs() "
-	        "are.");
+	        "The bargaining roll 'maybe' is no roll: 'maybe' at column 1 is no dice function; "
+	        "floor(), ceil(), round() and abs() are; give dice (1d20+3) or a modifier added to "
+	        "1d20 (+3).");
 	/* refused() ignores case: the whole sentence, exactly */
 	assert_string_equal(
 	    reply_error_text(run("alice", "bargain Gus lamp buy 1d0")),
-	    "The dice of the term at column 1 must have between 1 and 1000000 sides (got 0).");
+	    "The bargaining roll '1d0' is no roll: the dice of the term at column 1 "
+	    "must have between 1 and 1000000 sides (got 0); give dice (1d20+3) or a "
+	    "modifier added to 1d20 (+3).");
+	/* recheck9 F9: the roll is named, and its columns are counted in it as
+	 * typed, a modifier's too (read with 1d20 before it, it was faulted
+	 * at column 6) */
+	assert_string_equal(
+	    reply_error_text(run("alice", "bargain Gus lamp buy 99999999999999999999")),
+	    "The bargaining roll '99999999999999999999' is no roll: the number at "
+	    "column 1 is too large (at most 9223372036854775807); give dice "
+	    "(1d20+3) or a modifier added to 1d20 (+3).");
+	assert_string_equal(
+	    reply_error_text(run("alice", "bargain Gus lamp buy +99999999999999999999")),
+	    "The bargaining roll '+99999999999999999999' is no roll: the number at "
+	    "column 2 is too large (at most 9223372036854775807); give dice "
+	    "(1d20+3) or a modifier added to 1d20 (+3).");
+	assert_string_equal(
+	    reply_error_text(run("alice", "bargain Gus lamp buy +")),
+	    "The bargaining roll '+' is no roll: expected a number or dice at column "
+	    "1, not '+'; give dice (1d20+3) or a modifier added to 1d20 (+3).");
 }
 
 /* The error of line, typed by user, exactly; the procedure state is
