@@ -22,6 +22,7 @@
 #include "bot/log.h"
 #include "bot/store/persist.h"
 #include "bot/store/persist_opts.h"
+#include "commands/core/registry.h"
 #include "rules/base/json.h"
 #include "rules/base/mem.h"
 #include "rules/base/textsafe.h"
@@ -80,11 +81,14 @@ usage(FILE *f)
 
 /* An unknown option or one missing its value (getopt returned ch, '?' or
  * ':', for the word arg): one error line ending with the exit status, 2,
- * which it returns. */
+ * which it returns. An unknown long option close to one of longopts gets
+ * its "did you mean" ("--colour": --color), as a slip in a command does. */
 static int
-bad_option(int ch, const char *arg)
+bad_option(int ch, const char *arg, const struct option *longopts)
 {
-	char shortopt[3] = {'-', (char)optopt, '\0'}, got[200];
+	char shortopt[3] = {'-', (char)optopt, '\0'}, got[200], typed[40];
+	const char *names[32], *best = NULL;
+	size_t n = 0;
 
 	/* A short option (optopt, below 256: the long ones' values are
 	 * higher, or 0) may sit inside a cluster like -Vq. */
@@ -93,6 +97,15 @@ bad_option(int ch, const char *arg)
 	if (ch == ':')
 		return app_exit_error(APP_EXIT_USAGE,
 		                      "%s needs a value; delver --help lists the options", arg);
+	if (strncmp(arg, "--", 2) == 0 && arg[2] != '\0') {
+		snprintf(typed, sizeof(typed), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+		for (; n < 32 && longopts[n].name != NULL; n++)
+			names[n] = longopts[n].name;
+		best = registry_suggest(typed, names, n);
+	}
+	if (best != NULL)
+		return app_exit_error(APP_EXIT_USAGE, "unknown option %s; did you mean --%s?",
+		                      QUOTED(arg, got), best);
 	return app_exit_error(APP_EXIT_USAGE, "unknown option %s; delver --help lists the options",
 	                      QUOTED(arg, got));
 }
@@ -210,6 +223,7 @@ main(int argc, char **argv)
 	long long v;
 	char *end;
 	int ch, print = 0;
+	unsigned given = 0; /* the longopts given, a bit each */
 	/* cJSON allocates through mem.h's policy like the rest of delver, and
 	 * from an arena for the trees of records being encoded (json.h). */
 	cJSON_Hooks json_hooks = {.malloc_fn = json_malloc, .free_fn = json_free};
@@ -223,7 +237,17 @@ main(int argc, char **argv)
 	sqlite3_config(SQLITE_CONFIG_PAGECACHE, NULL, 0, 0);
 	persist_opts_default(&po);
 	opterr = 0; /* one line of our own instead (bad_option) */
-	while ((ch = getopt_long(argc, argv, ":hV", longopts, &idx)) != -1) {
+	while ((idx = -1, ch = getopt_long(argc, argv, ":hV", longopts, &idx)) != -1) {
+		/* an option given twice is refused, as a command refuses one:
+		 * which of the two was meant is not for delver to guess */
+		if (idx >= 0 && (given >> idx & 1u) && optarg != NULL)
+			bad_value(
+			    "--%s is given twice (the second: --%s %s); give each option once",
+			    longopts[idx].name, longopts[idx].name, QUOTED(optarg, got));
+		if (idx >= 0 && (given >> idx & 1u))
+			bad_value("--%s is given twice; give each option once", longopts[idx].name);
+		if (idx >= 0)
+			given |= 1u << idx;
 		switch (ch) {
 		case ARG_CONFIG:
 			o.config_path = optarg;
@@ -294,7 +318,7 @@ main(int argc, char **argv)
 			print = ch; /* once the rest of the line is known to be right */
 			break;
 		default:
-			return bad_option(ch, argv[optind - 1]);
+			return bad_option(ch, argv[optind - 1], longopts);
 		}
 	}
 	if (optind < argc)

@@ -142,8 +142,19 @@ check one-channel 0 "t.conf is valid; it enables irc one (irc.example.net:6697, 
 # A wrong command line: one line and a pointer to --help, ending with its
 # status, 2, as a start's error ends with its own.
 status2="; exiting with status 2 (a restart will not mend it: see delver(8), EXIT STATUS)"
-check unknown-option 2 "error: unknown option '--colour'; delver --help lists the options$status2" \
+# recheck9 F2: a slip gets the option meant, as a command's does; one far
+# from every option gets none
+check unknown-option 2 "error: unknown option '--colour'; did you mean --color?$status2" \
 	--colour never
+check unknown-option-value 2 "error: unknown option '--sed=5'; did you mean --seed?$status2" \
+	--sed=5
+check unknown-option-far 2 "error: unknown option '--verbose'; delver --help lists the options$status2" \
+	--verbose
+# recheck9 F2: an option given twice is refused, as a command refuses one
+check option-twice 2 "error: --seed is given twice (the second: --seed '6'); give each option once$status2" \
+	--seed 5 --seed 6
+check flag-twice 2 "error: --console is given twice; give each option once$status2" \
+	--console --console
 check unknown-short-option 2 "error: unknown option '-q'; delver --help lists the options$status2" -qV
 check option-without-value 2 "error: --config needs a value; delver --help lists the options$status2" \
 	--config
