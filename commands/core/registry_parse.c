@@ -236,6 +236,24 @@ int_range(const struct invocation *inv, const struct cmd_opt *o, int64_t *lo, in
 		}
 }
 
+/* Adds o's name to b as a refusal names it: a one-letter name ("n"),
+ * which says nothing of what the option is, by the start of its
+ * description, as help shows it, with the name after it ("Characters
+ * checking (n:)", recheck9 F2). */
+static void
+opt_named(struct buf *b, const struct cmd_opt *o)
+{
+	size_t len = o->desc != NULL ? strcspn(o->desc, "(,;") : 0;
+
+	while (len > 0 && o->desc[len - 1] == ' ')
+		len--;
+	if (strlen(o->name) > 1 || len == 0) {
+		buf_adds(b, o->name);
+		return;
+	}
+	buf_addf(b, "%.*s (%s:)", (int)len, o->desc, o->name);
+}
+
 /* Converts and checks one value for option o, storing it in a. Odds an
  * option that does not apply are kept as typed, for the command to say
  * where they belong. */
@@ -257,8 +275,9 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 
 			int_range(inv, o, &lo, &hi);
 			buf_init(&b, sizeof(what) - 1);
-			buf_addf(&b, "%s must be a whole number from %lld to %lld%s", o->name,
-			         (long long)lo, (long long)hi,
+			opt_named(&b, o);
+			buf_addf(&b, " must be a whole number from %lld to %lld%s", (long long)lo,
+			         (long long)hi,
 			         other_numeral(v) ? " typed in the digits 0 to 9" : "");
 			got_value(&b, v);
 			buf_addc(&b, ')');
@@ -909,7 +928,8 @@ several_words(struct invocation *inv, int next, const char *word, const struct t
 	if (before->type != OPT_STRING || before->choices != NULL || (before->flags & OPT_REST))
 		return false;
 	buf_init(&b, 400);
-	buf_addf(&b, "%s must be a whole number from %lld to %lld (got '%.40s'); if \"", o->name,
+	opt_named(&b, o);
+	buf_addf(&b, " must be a whole number from %lld to %lld (got '%.40s'); if \"",
 	         (long long)o->min, (long long)o->max, word);
 	for (size_t j = from; j <= k && b.len < 200; j++)
 		buf_addf(&b, "%s%s", j > from ? " " : "", tok[j].unq);

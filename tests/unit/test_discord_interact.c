@@ -807,8 +807,9 @@ test_options_bound(void **state)
 	    "{\"name\":\"pick\",\"options\":[{\"name\":\"who\",\"type\":6,\"value\":\"888\"},"
 	    "{\"name\":\"n\",\"type\":4,\"value\":11}]}");
 	assert_message(f->out.callback_body,
-	               "N must be a whole number from 1 to 10 (got '11'); usage: `/pick who:text "
-	               "[n:N] [flag:true|false] [size:small|medium|large] [entry:text]`",
+	               "A number (n:) must be a whole number from 1 to 10 (got '11'); usage: "
+	               "`/pick who:text [n:N] [flag:true|false] [size:small|medium|large] "
+	               "[entry:text]`",
 	               true);
 	/* A required option missing, and a fractional integer. */
 	interaction(f, "1052", 2, ALICE, "{\"name\":\"pick\"}");

@@ -263,7 +263,10 @@ bad_input_leaves_state(void **unused)
 	    {"light refill 1", "Torch #1 (alice) is not a lantern"},
 	    {"light flicker", "There is no Light result this turn"},
 	    {"rest exits:0", "Exits must be a whole number from 1 to 20"},
-	    {"surprise 21", "N must be a whole number from 1 to 20"},
+	    /* recheck9 F2: a one-letter option is named as help describes it */
+	    {"surprise 21",
+	     "Characters checking (n:) must be a whole number from 1 to 20 (got '21'); usage: "
+	     "/surprise [n] [mod] [monsters] [forced]"},
 	    {"surprise forced:true", "give monsters:N too"},
 	    {"bargain Bob ring sell", "There is no vendor 'Bob' here"},
 	    {"encumbrance -5 10", "Str must be a whole number from -4 to 10"},

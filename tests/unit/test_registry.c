@@ -304,8 +304,8 @@ odds_are_one_value(void **state)
 	/* a word where the count goes is no odds */
 	assert_int_equal(parse_draw(f, "draw count x"), -1);
 	assert_string_equal(reply_error_text(f->out),
-	                    "N must be a whole number from 1 to 9 (got 'x'); usage: /draw "
-	                    "[count|odds|both] [n] [odds]");
+	                    "How many (n:) must be a whole number from 1 to 9 (got 'x'); usage: "
+	                    "/draw [count|odds|both] [n] [odds]");
 	assert_int_equal(parse_draw(f, "draw count 3 x"), -1);
 	assert_string_equal(reply_error_text(f->out),
 	                    "Unexpected 'x'; usage: /draw [count|odds|both] [n] [odds]");
