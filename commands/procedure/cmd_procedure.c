@@ -189,6 +189,35 @@ lower_name(const char *what, char *low, size_t size)
 	low[j] = '\0';
 }
 
+/* Whether section starts the names of several of card k's sections (and
+ * names none whole): then refuses it (in out) with those sections, as a
+ * word that starts several choices is ("/procedure s" on the exploration
+ * card: searching or surprise), rather than looking in the other cards,
+ * whose answer follows the other rule text (recheck9 F16). */
+static bool
+several_sections(size_t k, const char *section, struct reply *out)
+{
+	size_t len = strlen(section), hits = 0, said = 0;
+
+	for (size_t i = 0; i < cards[k].n; i++)
+		hits += strncasecmp(cards[k].rows[i].what, section, len) == 0;
+	if (hits < 2 || find_section(k, section) != NULL)
+		return false;
+	reply_error(out, "'%.40s' starts several sections of the %s card; did you mean ", section,
+	            cards[k].name);
+	for (size_t i = 0; i < cards[k].n; i++) {
+		char low[40];
+
+		if (strncasecmp(cards[k].rows[i].what, section, len) != 0)
+			continue;
+		lower_name(cards[k].rows[i].what, low, sizeof(low));
+		said++;
+		reply_add(out, RS_BAD, "%s%s", said == 1 ? "" : said == hits ? " or " : ", ", low);
+	}
+	reply_add(out, RS_BAD, "?");
+	return true;
+}
+
 /* The error for a section that names none of card k's (nor, when any, of
  * the other cards, or a card itself): card k's sections, as typed. */
 static void
@@ -277,6 +306,8 @@ procedure_fn(struct invocation *inv, struct reply *out)
 		reply_text(out, RS_DIM, "One section alone: {/procedure section:light}.");
 		return;
 	}
+	if (several_sections(k, section, out))
+		return;
 	row = find_section(k, section);
 	/* Without a card named, a section of another card will do
 	 * (/procedure vendors: the rooms card's). */

@@ -292,11 +292,10 @@ one_section(void **unused)
 	assert_non_null(strstr(run("/procedure rooms surprise"), "\nSurprise, initiative: The "
 	                                                         "surprised side only defends"));
 	assert_non_null(strstr(run("/procedure section:rest"), "\nRest: 1 turn of sitting"));
-	/* "s" starts searching and surprise: no guess. */
+	/* "s" starts searching and surprise: no guess, and those two named */
 	assert_string_equal(run("/procedure exploration s"),
-	                    "The exploration card has no section 's'; its sections are each turn, "
-	                    "hazard die, traditional, movement, searching, surprise, light, "
-	                    "darkvision, no light, quick reference, rest and one turn each.\n");
+	                    "'s' starts several sections of the exploration card; did you mean "
+	                    "searching or surprise?\n");
 	assert_string_equal(run("/procedure delving vendors"),
 	                    "The delving card has no section 'vendors'; its sections are each "
 	                    "turn, crawling, walking, running, searching, encounters, light, "

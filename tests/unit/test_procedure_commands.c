@@ -1124,6 +1124,33 @@ custom_tables_warn_of_missing_references(void **unused)
 	free(text);
 }
 
+/* recheck9 F16: a start shared by several sections of the channel's card
+ * is refused with them, not answered from another card, whose rule text
+ * differs ("/procedure s" on an exploration table gave delving's
+ * Searching); where it starts one section, that one is shown. */
+static void
+shared_section_start_refused(void **unused)
+{
+	char *text;
+
+	refused_whole("bob", "procedure s",
+	              "'s' starts several sections of the exploration card; did you mean searching "
+	              "or surprise?");
+	refused_whole("bob", "procedure rooms S",
+	              "'S' starts several sections of the rooms card; did you mean safe areas or "
+	              "surprise?");
+	ok("bob", "procedure se");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, "Exploration procedure"));
+	free(text);
+	ok("gm", "gm claim");
+	ok("gm", "hazard procedure delving");
+	ok("bob", "procedure s");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, "Delving procedure"));
+	free(text);
+}
+
 /* The replies of every /wander form delver(7) lists, the check named or
  * the channel's default (corridor when unset, rest, classic, classic 2 in
  * 8, tension), pinned whole: the seed is set again before each line. */
@@ -1486,6 +1513,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(swapped_table_and_subcommand_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_tables_warn_of_missing_references, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(shared_section_start_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
