@@ -104,10 +104,11 @@ struct discord_stats {
 	uint64_t followups;
 	uint64_t dms; /* direct messages to a GM (secret rolls) Discord accepted */
 	uint64_t registrations;
-	uint64_t panel_edits;       /* edits of live panels sent (discord_live.h) */
-	uint64_t replayed;          /* replays checked with Discord before answering */
-	uint64_t replayed_answered; /* of those, answered by an earlier process */
-	uint64_t replayed_unknown;  /* late replays past a resume's cap, not checked */
+	uint64_t panel_edits;            /* edits of live panels sent (discord_live.h) */
+	uint64_t replayed;               /* replays checked with Discord before answering */
+	uint64_t replayed_answered;      /* of those, answered by an earlier process */
+	uint64_t replayed_unknown;       /* late replays past a resume's cap, not checked */
+	uint64_t replayed_autocompletes; /* autocompletes replayed too late: dropped, not checked */
 };
 
 struct app;

@@ -52,10 +52,18 @@ void
 discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
 {
 	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "id"));
-	char *hook = discord_interact_webhook_of(d);
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
+	char *hook;
 	char path[2200];
 	struct late *l;
 
+	if (cJSON_IsNumber(type) && type->valueint == DISCORD_INTERACTION_AUTOCOMPLETE) {
+		dc->stats.replayed_autocompletes++;
+		log_debug("discord: autocomplete %s, replayed past its 3 s, is dropped",
+		          id != NULL ? id : "?");
+		return;
+	}
+	hook = discord_interact_webhook_of(d);
 	if (hook == NULL || id == NULL || strlen(id) >= sizeof(l->id) || dc->rest == NULL) {
 		free(hook);
 		discord_answer_count_late(dc);

@@ -13,6 +13,12 @@
  * own); those past it are counted as not known (replayed_unknown) and the
  * first of them is logged, once per resume.
  *
+ * An autocomplete is neither checked nor counted as shed: it changed
+ * nothing, Discord keeps no response of it to ask about, and its
+ * suggestions are of no use once its window is over (the user typed on).
+ * It is dropped without a request or a warning, and counted apart
+ * (replayed_autocompletes).
+ *
  * Everything here runs on the transport's loop and works on the struct
  * discord of discord_int.h; nothing outside bot/discord/discord*.c includes
  * this header.

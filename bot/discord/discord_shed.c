@@ -80,10 +80,12 @@ date_vouches(const struct shed *s, int64_t wall_ms, uint64_t rx_ns)
 }
 
 uint64_t
-discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns, bool replayed)
+discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns,
+                      enum shed_from from)
 {
 	int64_t created = (int64_t)(id >> 22) + SHED_DISCORD_EPOCH_MS;
 	int64_t offset = wall_ms - created, age, left;
+	bool replayed = from != SHED_LIVE;
 
 	if (!s->started) {
 		s->started = true;
@@ -107,7 +109,7 @@ discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_
 	left = SHED_WINDOW_MS - SHED_MARGIN_MS - age;
 	/* A replay is admitted only with its extra work's time to spare; once
 	 * admitted its answer has the whole of what is left. */
-	if (replayed && left < SHED_REPLAY_MS)
+	if (from == SHED_REPLAY && left < SHED_REPLAY_MS)
 		left = 0;
 	if (left <= 0 && !replayed && !date_vouches(s, wall_ms, rx_ns)) {
 		/* Late by its id, and no recent Date says our clock is right:

@@ -57,7 +57,8 @@
  * spare: before its answer goes, its change is committed and Discord is
  * asked whether an earlier process answered it (a REST round trip), and
  * an answer ready past the deadline is dropped. Once admitted, its
- * deadline is the whole of what is left.
+ * deadline is the whole of what is left. A replayed autocomplete changes
+ * nothing and asks nothing: it needs no such spare, only the window.
  *
  * A callback is sent only before its deadline (discord_rest_call_until); one that
  * is not yet sent by then is dropped too. Under overload an interaction is
@@ -87,15 +88,24 @@ struct shed;
 struct shed *discord_shed_new(void);
 void discord_shed_free(struct shed *s);
 
+/* How an interaction came, for its deadline. */
+enum shed_from {
+	SHED_LIVE,   /* dispatched as Discord made it */
+	SHED_REPLAY, /* replayed after a RESUME; its answer waits for a commit and for Discord's
+	                word on whether an earlier process answered it (SHED_REPLAY_MS) */
+	SHED_REPLAY_AT_ONCE, /* replayed, and answered at once: nothing to commit or ask first
+	                        (an autocomplete) */
+};
+
 /*
  * The deadline (on rx_ns's clock) for the callback of interaction id,
  * whose frame was received at rx_ns, when the wall clock read wall_ms (ms
- * since 1970) at rx_ns; replayed: Discord replayed it after a RESUME.
- * Updates the skew estimate (not from a replay). The interaction can be
- * answered when the deadline is still ahead.
+ * since 1970) at rx_ns, come as from says. Updates the skew estimate (not
+ * from a replay). The interaction can be answered when the deadline is
+ * still ahead.
  */
 uint64_t discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns,
-                               bool replayed);
+                               enum shed_from from);
 
 /*
  * Whether a clock check is wanted (discord_shed.h's top): true once per

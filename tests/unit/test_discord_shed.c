@@ -29,24 +29,24 @@ ages_from_the_id(void **unused)
 
 	assert_int_equal(discord_shed_date(s, T0 / 1000, T0, T0, RX0), SHED_CLOCK_SAME);
 	/* Delivered in 4 ms: the fastest delivery seen, so age 0. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 4, 1), T0, RX0, false),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 4, 1), T0, RX0, SHED_LIVE),
 	                 RX0 + 2500 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), 4);
 	/* 1,004 ms on the way (a backlog): 1,000 ms of the window are gone. */
 	assert_int_equal(
-	    discord_shed_deadline(s, id_at(T0 + 1 - 1004, 2), T0 + 1, RX0 + 1 * MS, false),
+	    discord_shed_deadline(s, id_at(T0 + 1 - 1004, 2), T0 + 1, RX0 + 1 * MS, SHED_LIVE),
 	    RX0 + 1 * MS + 1500 * MS);
 	/* 2,504 ms: nothing left, due at once. */
 	assert_int_equal(
-	    discord_shed_deadline(s, id_at(T0 + 2 - 2504, 3), T0 + 2, RX0 + 2 * MS, false),
+	    discord_shed_deadline(s, id_at(T0 + 2 - 2504, 3), T0 + 2, RX0 + 2 * MS, SHED_LIVE),
 	    RX0 + 2 * MS);
 	/* Older still (replayed after a resume): due at once too. */
 	assert_int_equal(
-	    discord_shed_deadline(s, id_at(T0 + 3 - 60000, 4), T0 + 3, RX0 + 3 * MS, false),
+	    discord_shed_deadline(s, id_at(T0 + 3 - 60000, 4), T0 + 3, RX0 + 3 * MS, SHED_LIVE),
 	    RX0 + 3 * MS);
 	/* Faster than the estimate: it becomes the estimate, age 0. */
 	assert_int_equal(
-	    discord_shed_deadline(s, id_at(T0 + 4 - 1, 5), T0 + 4, RX0 + 4 * MS, false),
+	    discord_shed_deadline(s, id_at(T0 + 4 - 1, 5), T0 + 4, RX0 + 4 * MS, SHED_LIVE),
 	    RX0 + 4 * MS + 2500 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), 1);
 	/* Shedding checked no clock: the Date vouched for it. */
@@ -61,15 +61,17 @@ clock_behind(void **unused)
 {
 	struct shed *s = discord_shed_new();
 
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 - 4000, RX0, false),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 - 4000, RX0, SHED_LIVE),
 	                 RX0 + 2500 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), -4000);
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 2), T0 - 2000, RX0 + 10 * MS, false),
-	                 RX0 + 10 * MS + 500 * MS);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0, 2), T0 - 2000, RX0 + 10 * MS, SHED_LIVE),
+	    RX0 + 10 * MS + 500 * MS);
 	/* 3 s old by its id, but no Date ever vouched for the clock: a
 	 * check is asked and it counts from receipt meanwhile. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 3), T0 - 1000, RX0 + 20 * MS, false),
-	                 RX0 + 20 * MS + 2500 * MS);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0, 3), T0 - 1000, RX0 + 20 * MS, SHED_LIVE),
+	    RX0 + 20 * MS + 2500 * MS);
 	assert_true(discord_shed_probe(s));
 	discord_shed_free(s);
 }
@@ -83,11 +85,12 @@ clock_ahead(void **unused)
 	struct shed *s = discord_shed_new();
 
 	assert_int_equal(discord_shed_date(s, T0 / 1000, T0, T0, RX0), SHED_CLOCK_SAME);
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 1500, 1), T0, RX0, false),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 1500, 1), T0, RX0, SHED_LIVE),
 	                 RX0 + 2000 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), SHED_SKEW_MAX_MS);
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 1 - 3600, 2), T0 + 1, RX0 + MS, false),
-	                 RX0 + MS);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 + 1 - 3600, 2), T0 + 1, RX0 + MS, SHED_LIVE),
+	    RX0 + MS);
 	assert_false(discord_shed_probe(s));
 	discord_shed_free(s);
 }
@@ -107,18 +110,18 @@ clock_set_ahead_while_running(void **unused)
 	struct shed_skew k;
 
 	assert_int_equal(discord_shed_date(s, wall / 1000, wall, wall, rx), SHED_CLOCK_SAME);
-	assert_int_equal(discord_shed_deadline(s, id_at(wall - 5, 1), wall, rx, false),
+	assert_int_equal(discord_shed_deadline(s, id_at(wall - 5, 1), wall, rx, SHED_LIVE),
 	                 rx + 2500 * MS);
 	/* 10 s later (the Date is stale), our clock 3.5 s ahead. */
 	rx += 10000 * MS;
 	wall += 10000 + 3500;
-	assert_int_equal(discord_shed_deadline(s, id_at(wall - 3500 - 5, 2), wall, rx, false),
+	assert_int_equal(discord_shed_deadline(s, id_at(wall - 3500 - 5, 2), wall, rx, SHED_LIVE),
 	                 rx + 2500 * MS);
 	assert_true(discord_shed_probe(s));
 	assert_false(discord_shed_probe(s)); /* asked once */
 	/* The next one, the check still out: from receipt, no new check. */
 	assert_int_equal(discord_shed_deadline(s, id_at(wall + 100 - 3500 - 5, 3), wall + 100,
-	                                       rx + 100 * MS, false),
+	                                       rx + 100 * MS, SHED_LIVE),
 	                 rx + 100 * MS + 2500 * MS);
 	assert_false(discord_shed_probe(s));
 	/* The check's Date: Discord's clock reads wall - 3500. */
@@ -128,7 +131,7 @@ clock_set_ahead_while_running(void **unused)
 	discord_shed_skew(s, &k);
 	assert_true(k.receipt);
 	assert_int_equal(discord_shed_deadline(s, id_at(wall + 200 - 3500 - 5, 4), wall + 200,
-	                                       rx + 200 * MS, false),
+	                                       rx + 200 * MS, SHED_LIVE),
 	                 rx + 200 * MS + 2500 * MS);
 	assert_false(discord_shed_probe(s));
 	discord_shed_free(s);
@@ -143,17 +146,17 @@ clock_check_is_paced(void **unused)
 	struct shed *s = discord_shed_new();
 	uint64_t rx = RX0;
 
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 5000, 1), T0, rx, false),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 5000, 1), T0, rx, SHED_LIVE),
 	                 rx + 2500 * MS);
 	assert_true(discord_shed_probe(s));
 	rx += SHED_PROBE_WAIT_MS * MS;
 	assert_int_equal(discord_shed_deadline(s, id_at(T0 + SHED_PROBE_WAIT_MS - 5000, 2),
-	                                       T0 + SHED_PROBE_WAIT_MS, rx, false),
+	                                       T0 + SHED_PROBE_WAIT_MS, rx, SHED_LIVE),
 	                 rx);
 	assert_false(discord_shed_probe(s));
 	rx = RX0 + SHED_PROBE_EVERY_MS * MS;
 	assert_int_equal(discord_shed_deadline(s, id_at(T0 + SHED_PROBE_EVERY_MS - 5000, 3),
-	                                       T0 + SHED_PROBE_EVERY_MS, rx, false),
+	                                       T0 + SHED_PROBE_EVERY_MS, rx, SHED_LIVE),
 	                 rx + 2500 * MS);
 	assert_true(discord_shed_probe(s));
 	discord_shed_free(s);
@@ -167,10 +170,10 @@ clock_step_voids_the_date(void **unused)
 	struct shed *s = discord_shed_new();
 
 	assert_int_equal(discord_shed_date(s, T0 / 1000, T0, T0, RX0), SHED_CLOCK_SAME);
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 5, 1), T0, RX0, false),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 5, 1), T0, RX0, SHED_LIVE),
 	                 RX0 + 2500 * MS);
 	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 100 - 5, 2), T0 + 100 + 3500,
-	                                       RX0 + 100 * MS, false),
+	                                       RX0 + 100 * MS, SHED_LIVE),
 	                 RX0 + 100 * MS + 2500 * MS);
 	assert_true(discord_shed_probe(s));
 	discord_shed_free(s);
@@ -183,16 +186,18 @@ skew_estimate_moves_on(void **unused)
 	struct shed *s = discord_shed_new();
 	uint64_t rx = RX0;
 
-	discord_shed_deadline(s, id_at(T0, 1), T0 - 3000, rx, false); /* clock behind, then fixed */
+	discord_shed_deadline(s, id_at(T0, 1), T0 - 3000, rx,
+	                      SHED_LIVE); /* clock behind, then fixed */
 	rx += SHED_SKEW_SPAN;
-	discord_shed_deadline(s, id_at(T0, 2), T0 + 2, rx, false);
+	discord_shed_deadline(s, id_at(T0, 2), T0 + 2, rx, SHED_LIVE);
 	assert_int_equal(discord_shed_skew_ms(s), -3000); /* the period before still counts */
 	rx += SHED_SKEW_SPAN;
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 3), T0 + 2, rx, false), rx + 2500 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 3), T0 + 2, rx, SHED_LIVE),
+	                 rx + 2500 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), 2);
 	/* A silence of two periods forgets everything: the next sets it. */
 	rx += 3 * SHED_SKEW_SPAN;
-	discord_shed_deadline(s, id_at(T0, 4), T0 + 700, rx, false);
+	discord_shed_deadline(s, id_at(T0, 4), T0 + 700, rx, SHED_LIVE);
 	assert_int_equal(discord_shed_skew_ms(s), 700);
 	discord_shed_free(s);
 }
@@ -222,7 +227,7 @@ date_beyond_the_bound(void **unused)
 	assert_int_equal(k.lo, 3500);
 	assert_int_equal(k.hi, 3520);
 	/* an interaction 3.5 s "old" by its id is not old: 2.5 s left */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 + 3504, RX0 + 2 * MS, false),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 + 3504, RX0 + 2 * MS, SHED_LIVE),
 	                 RX0 + 2 * MS + 2500 * MS);
 	/* the clock set right: the next answer meets nothing kept */
 	assert_int_equal(discord_shed_date(s, T0 / 1000 + 10, T0 + 10020, T0 + 10030, RX0 + 3 * MS),
@@ -267,37 +272,72 @@ replays_after_a_restart_are_aged_by_their_ids(void **unused)
 	struct shed *s = discord_shed_new(), *live = discord_shed_new();
 
 	/* The youngest replay first, then an older one. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 2900, 1), T0, RX0, true), RX0);
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 3300, 2), T0, RX0 + MS, true),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 2900, 1), T0, RX0, SHED_REPLAY), RX0);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 3300, 2), T0, RX0 + MS, SHED_REPLAY),
 	                 RX0 + MS);
 	/* Aged 2,495 ms: 5 ms left, too few for a replay's commit and its
 	 * question to Discord; it is due at once. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 2495, 3), T0, RX0 + 2 * MS, true),
-	                 RX0 + 2 * MS);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 - 2495, 3), T0, RX0 + 2 * MS, SHED_REPLAY),
+	    RX0 + 2 * MS);
 	/* Aged 2,050 ms: 450 ms left, less than SHED_REPLAY_MS: due at once. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 2050, 6), T0, RX0 + 3 * MS, true),
-	                 RX0 + 3 * MS);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 - 2050, 6), T0, RX0 + 3 * MS, SHED_REPLAY),
+	    RX0 + 3 * MS);
 	/* Sent 1.5 s before the restart: 1,000 ms are left of its window, more
 	 * than SHED_REPLAY_MS, and its answer may use all of them (a deadline
 	 * cut by SHED_REPLAY_MS would drop the answer of a change committed
 	 * in its last 500 ms). */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 1500, 5), T0, RX0 + 3 * MS, true),
-	                 RX0 + 3 * MS + 1000 * MS);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 - 1500, 5), T0, RX0 + 3 * MS, SHED_REPLAY),
+	    RX0 + 3 * MS + 1000 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), 0);
 	assert_false(discord_shed_probe(s));
 	/* The first live one after RESUMED sets the estimate. */
 	assert_int_equal(
-	    discord_shed_deadline(s, id_at(T0 + 10 - 6, 4), T0 + 10, RX0 + 10 * MS, false),
+	    discord_shed_deadline(s, id_at(T0 + 10 - 6, 4), T0 + 10, RX0 + 10 * MS, SHED_LIVE),
 	    RX0 + 10 * MS + 2500 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), 6);
 	/* The same two taken as live events: the first passes for 1 s of skew
 	 * and the 3.3 s old one gets 200 ms it does not have. */
-	discord_shed_deadline(live, id_at(T0 - 2900, 1), T0, RX0, false);
+	discord_shed_deadline(live, id_at(T0 - 2900, 1), T0, RX0, SHED_LIVE);
 	assert_int_equal(discord_shed_skew_ms(live), SHED_SKEW_MAX_MS);
-	assert_int_equal(discord_shed_deadline(live, id_at(T0 - 3300, 2), T0, RX0 + MS, false),
+	assert_int_equal(discord_shed_deadline(live, id_at(T0 - 3300, 2), T0, RX0 + MS, SHED_LIVE),
 	                 RX0 + MS + 200 * MS);
 	discord_shed_free(s);
 	discord_shed_free(live);
+}
+
+/* A replayed autocomplete is answered as soon as it is worked out, with
+ * nothing committed and nothing asked of Discord first: any of its window
+ * left will do, where a replayed command needs SHED_REPLAY_MS to spare.
+ * (Before, replayed autocompletes 2 to 2.5 s old were dropped though
+ * their answer could still go out in time.) */
+static void
+replayed_autocompletes_need_only_their_window(void **unused)
+{
+	struct shed *s = discord_shed_new();
+
+	/* Aged 2,050 ms: 450 ms left, less than SHED_REPLAY_MS. */
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 2050, 1), T0, RX0, SHED_REPLAY), RX0);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 - 2050, 2), T0, RX0 + MS, SHED_REPLAY_AT_ONCE),
+	    RX0 + MS + 450 * MS);
+	/* Aged 2,495 ms: 5 ms left, all its answer may use. */
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 - 2495, 3), T0, RX0 + 2 * MS, SHED_REPLAY_AT_ONCE),
+	    RX0 + 2 * MS + 5 * MS);
+	/* Aged 2,500 ms and more: its window (less the margin) is over. */
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 - 2500, 4), T0, RX0 + 3 * MS, SHED_REPLAY_AT_ONCE),
+	    RX0 + 3 * MS);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 - 3300, 5), T0, RX0 + 4 * MS, SHED_REPLAY_AT_ONCE),
+	    RX0 + 4 * MS);
+	/* Replays feed no skew estimate, and ask for no clock check. */
+	assert_int_equal(discord_shed_skew_ms(s), 0);
+	assert_false(discord_shed_probe(s));
+	discord_shed_free(s);
 }
 
 int
@@ -306,6 +346,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ages_from_the_id),
 	    cmocka_unit_test(replays_after_a_restart_are_aged_by_their_ids),
+	    cmocka_unit_test(replayed_autocompletes_need_only_their_window),
 	    cmocka_unit_test(clock_behind),
 	    cmocka_unit_test(clock_ahead),
 	    cmocka_unit_test(skew_estimate_moves_on),
