@@ -326,6 +326,9 @@ refreshed(struct discord_live *lv, struct job *j, struct request *req)
 	}
 	h = discord_panel_hash(body, strlen(body));
 	if (discord_panels_same(lv->p, j->chan, h)) {
+		log_debug("discord: the panel of channel %" PRIu64 " reads as its message shows "
+		          "it already: nothing sent",
+		          j->chan);
 		discord_panels_done(lv->p, j->chan, PANEL_EDITED, now_ms(lv));
 		free(body);
 		return;
@@ -558,6 +561,10 @@ pressed(struct discord_live *lv, struct job *j, struct request *req)
 		uint64_t h = body != NULL ? discord_panel_hash(body, strlen(body)) : 0;
 		bool update = !discord_panels_shows(lv->p, j->chan, msg, h);
 
+		/* The message shows the panel as it reads after the press's
+		 * change: the refresh that change made due has nothing to do. */
+		if (!update)
+			discord_panels_shown(lv->p, j->chan, msg, j->seq, h, now_ms(lv));
 		if (discord_interact_render_press(dc->it, j->press, body, update, &out))
 			updating(lv, j->chan, msg, j->seq, h, out.id);
 	} else {

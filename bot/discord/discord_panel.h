@@ -25,7 +25,9 @@
  *    discord_panels_updated), and a new panel posted (discord_panels_shown)
  *    do the same with the panel they rendered, so no edit repeats it; a
  *    press whose panel renders to what the message is known to show, with
- *    no write on its way, updates nothing (discord_panels_shows);
+ *    no write on its way, updates nothing (discord_panels_shows), and its
+ *    change then counts as shown (discord_panels_shown): no refresh
+ *    renders it again;
  *  - writes to one message land in an order nobody knows (a press is
  *    answered while an edit is on its way; the answer to a press Discord
  *    replayed waits for Discord's word on it): a refresh does not start
@@ -141,8 +143,8 @@ bool discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_p
 /* The number of the newest change counted (in any channel): a render of
  * a channel's panel asked now shows every change of it up to there. */
 uint64_t discord_panels_seq(const struct discord_panels *p);
-/* Message msg of chan was made to show the panel rendered when
- * discord_panels_seq said seq (a new panel posted),
+/* Message msg of chan shows the panel rendered when discord_panels_seq
+ * said seq (a new panel posted, or a press whose panel it showed already),
  * its body hashed to body (discord_panel_hash), at now: no refresh is due
  * for the changes up to seq. */
 void discord_panels_shown(struct discord_panels *p, uint64_t chan, const char *msg, uint64_t seq,

@@ -195,7 +195,12 @@ panel_wait '*Turn 81*' 20 || fail "after 20 presses and a kill -9 the panel show
 # A press whose change the panel does not show (the GM's Tension +1 with
 # Tension hidden) leaves the panel as it is: answered with type 6 (no
 # update, so no "edited" mark and no edit spent), then what it did as a
-# message of its own; the refresh of its change sends no edit either.
+# message of its own; and its change counts as shown, so no refresh
+# renders the panel again to send nothing (at log level debug, a refresh
+# that finds the message showing its panel already says so).
+sed -i 's/^\[bot\]$/[bot]\nlog_level = debug/' "$BOT_CONF"
+kill -HUP "$BOT_PID"
+log_wait "reloaded the configuration" 10
 one "$(tmpl tension '[{"type":1,"name":"mode","options":[{"type":3,"name":"mode","value":"hidden"}]}]' 'hidden behind' false ',"user":1')"
 panel_wait '*Tension: *hidden behind*' 20 || fail "with Tension hidden the panel shows: $(field 3)"
 sleep 1
@@ -203,8 +208,12 @@ shown=$(field 2)
 edits=$(stat rest.channel_edits)
 updates=$(stat interactions.updates)
 deferred=$(stat interactions.deferred_updates)
+NOTHING="discord: the panel of channel $CHAN reads as its message shows it already: nothing sent"
+same=$(grep -c "$NOTHING" "$BOT_LOG")
 one "$(press 'Tension +1' 1 'changed the Tension behind the screen' false)"
 sleep 2
+[ "$(grep -c "$NOTHING" "$BOT_LOG")" = "$same" ] ||
+	fail "after a press answered with type 6 a refresh rendered the panel again, to send nothing"
 [ "$(field 2)" = "$shown" ] || fail "a press that changed nothing shown edited the panel ($shown edits, now $(field 2))"
 [ "$(stat interactions.updates)" = "$updates" ] || fail "a press that changed nothing shown updated the panel"
 [ "$(stat rest.channel_edits)" = "$edits" ] || fail "a hidden change from the panel edited it"
