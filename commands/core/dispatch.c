@@ -115,15 +115,11 @@ run(void *ctx, struct request *req)
 	channel_set_last_used(inv->chan, inv->now);
 	invocation_seat(inv);
 	names_now(inv);
-	if (inv->reread) {
-		/* the channel's default is known now (registry.h,
-		 * channel_default): the line is read with it */
-		if (reply_is_error(out))
-			reply_clear(out);
-		invocation_clear(inv);
-		if (registry_parse_in(dispatch_commands(d), inv->line, inv->line_len, inv, out) < 0)
-			return;
-	}
+	/* the channel's default is known now (registry.h, channel_default):
+	 * the line is read with it */
+	if (inv->read_later &&
+	    registry_parse_in(dispatch_commands(d), inv->line, inv->line_len, inv, out) < 0)
+		return;
 	if (inv->misread) {
 		/* the registry's refusal stands, unless the command reads the
 		 * line better with the channel's records (registry.h, misread) */
@@ -172,11 +168,17 @@ parse(struct dispatch *d, struct request *req)
 	inv->from = request_origin(req); /* an unknown name's list is the platform's */
 	inv->line = line;
 	inv->line_len = len;
-	if (registry_parse_in(dispatch_commands(d), line, len, inv, out) < 0 && inv->cmd != NULL &&
-	    inv->cmd->misread != NULL)
-		inv->misread = true; /* read again once the channel's records are here (run) */
-	if (registry_has_channel_default(inv->cmd))
-		inv->reread = true; /* the same, with the channel's default (run) */
+	switch (registry_parse_before_channel(dispatch_commands(d), line, len, inv, out)) {
+	case 1:
+		inv->read_later = true; /* read with the channel's default (run) */
+		break;
+	case -1:
+		/* read again once the channel's records are here (run) */
+		inv->misread = inv->cmd != NULL && inv->cmd->misread != NULL;
+		break;
+	default:
+		break;
+	}
 }
 
 /* req's changes were kept: the panels of the channels it changed are

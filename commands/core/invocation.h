@@ -93,10 +93,10 @@ struct invocation {
 	 * never runs. */
 	bool misread;
 	/* The command's first option takes the channel's default when not
-	 * given (struct cmd_opt's channel_default): the typed line is read
-	 * again once the channel's records are loaded, and the first
-	 * reading's refusal, if any, stands only if the second refuses too. */
-	bool reread;
+	 * given (struct cmd_opt's channel_default): the typed line names the
+	 * command (cmd, path) and its options are read once the channel's
+	 * records are loaded (registry_parse_before_channel). */
+	bool read_later;
 	/* Made behind the GM's screen: the undo history keeps a step for it
 	 * whatever it changed and names it to players as made behind the
 	 * screen (commands/core/undo.h), so that neither the step's words nor

@@ -105,11 +105,12 @@ struct cmd_opt {
 	 * The value the command's first option (one with choices) takes in
 	 * channel ch when it is not given (the channel's default check), or
 	 * NULL: none; set on that option alone. A typed line of such a
-	 * command is read again once the channel's records are loaded
+	 * command is read once the channel's records are loaded
 	 * (commands/core/dispatch.h), so that the other options' when apply
 	 * to that value, and a number or odds typed where that option goes
 	 * pass it by for the next option that applies. Without the channel
-	 * (a line read before, Discord's named options) every option applies.
+	 * (Discord's named options, a line a test reads alone) every option
+	 * applies.
 	 */
 	const char *(*channel_default)(const struct channel *ch);
 	/*
@@ -247,7 +248,7 @@ const struct command *registry_find_cleaned(const struct command *parent, const 
                                             size_t len);
 /* Whether c's first option takes the channel's default when not given
  * (struct cmd_opt's channel_default), so that a typed line of c is read
- * again once the channel is known. */
+ * once the channel is known. */
 bool registry_has_channel_default(const struct command *c);
 
 /* The index of option name in c's options, or -1. */

@@ -1224,9 +1224,10 @@ done:
 	return r;
 }
 
-int
-registry_parse_in(const struct command *const *table, const char *line, size_t len,
-                  struct invocation *inv, struct reply *out)
+/* registry_parse_in(), or with later registry_parse_before_channel(). */
+static int
+parse_line(const struct command *const *table, const char *line, size_t len, struct invocation *inv,
+           struct reply *out, bool later)
 {
 	struct token tok[MAX_TOKENS];
 	char store[CMD_LINE_MAX + MAX_TOKENS], q[120];
@@ -1271,9 +1272,25 @@ registry_parse_in(const struct command *const *table, const char *line, size_t l
 		usage_error(inv, out, "a subcommand is needed");
 		goto done;
 	}
+	if (later && registry_has_channel_default(inv->cmd))
+		return 1;
 	r = bind_tokens(inv, tok, ntok, used, hash, line + len, out);
 done:
 	if (r < 0)
 		invocation_clear(inv);
 	return r;
+}
+
+int
+registry_parse_in(const struct command *const *table, const char *line, size_t len,
+                  struct invocation *inv, struct reply *out)
+{
+	return parse_line(table, line, len, inv, out, false);
+}
+
+int
+registry_parse_before_channel(const struct command *const *table, const char *line, size_t len,
+                              struct invocation *inv, struct reply *out)
+{
+	return parse_line(table, line, len, inv, out, true);
 }

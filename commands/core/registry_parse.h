@@ -31,6 +31,15 @@
  */
 int registry_parse_in(const struct command *const *table, const char *line, size_t len,
                       struct invocation *inv, struct reply *out);
+/*
+ * The same for a line typed in a channel whose records are not loaded yet:
+ * when the command it names takes the channel's default for its first
+ * option (registry_has_channel_default()), no option is bound and 1 is
+ * returned, inv->cmd and inv->path naming the command: registry_parse_in()
+ * reads the line once inv->chan is known.
+ */
+int registry_parse_before_channel(const struct command *const *table, const char *line, size_t len,
+                                  struct invocation *inv, struct reply *out);
 
 /*
  * Binds one option given by name to inv (for Discord, whose options arrive

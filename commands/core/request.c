@@ -235,7 +235,7 @@ bool
 request_runnable(const struct request *req)
 {
 	return !req->ran && req->run != NULL && req->inv.cmd != NULL &&
-	       (!reply_is_error(req->reply) || req->inv.misread || req->inv.reread);
+	       (!reply_is_error(req->reply) || req->inv.misread);
 }
 
 void

@@ -138,8 +138,7 @@ void request_on_kept(struct request *req, request_on_kept_fn fn, void *ctx);
 
 /* Whether the request has a command to run that has not run yet: one not
  * refused, or one whose refused line the command reads again
- * (struct invocation's misread) or the registry reads again with the
- * channel's records (its reread). */
+ * (struct invocation's misread). */
 bool request_runnable(const struct request *req);
 /* Runs the command on the records in memory (at most once). The records
  * it touched are marked in the state (state_flush hands them over). */

@@ -323,6 +323,84 @@ odds_are_one_value(void **state)
 	                    "6), or X alone for X-in-6 (2 is 2-in-6).");
 }
 
+/* The channel's default kind of draw, for a channel the test never makes. */
+static const char *
+kind_here(const struct channel *ch)
+{
+	(void)ch;
+	return "odds";
+}
+
+/* draw again, as a subcommand whose first option takes the channel's
+ * default, beside one without. */
+static const struct cmd_opt chdraw_opts[] = {
+    {.name = "kind",
+     .desc = "what to draw",
+     .type = OPT_STRING,
+     .choices = draw_kinds,
+     .channel_default = kind_here},
+    {.name = "n", .desc = "how many", .type = OPT_INT, .min = 1, .max = 9, .when = count_when},
+    {.name = "odds",
+     .desc = "the odds",
+     .type = OPT_STRING,
+     .flags = OPT_ODDS,
+     .max = 16,
+     .when = odds_when},
+    {0},
+};
+static const struct command deck_subs[] = {
+    {.name = "draw", .desc = "draw", .opts = chdraw_opts, .fn = noop},
+    {.name = "cut", .desc = "cut", .opts = draw_opts, .fn = noop},
+    {0},
+};
+static const struct command deck = {
+    .name = "deck", .desc = "deck", .subs = deck_subs, .default_sub = "draw"};
+static const struct command *const deck_table[] = {&deck, &draw, NULL};
+
+/* A line typed before its channel is known: a command whose first option
+ * takes the channel's default is named and nothing of it bound (it is
+ * read once, with the channel); any other is read whole. */
+static void
+channel_default_read_once(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const later[] = {"deck 2 in 6", "deck draw count 3 x", "deck draw"};
+
+	for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++) {
+		invocation_clear(&f->inv);
+		reply_clear(f->out);
+		assert_int_equal(registry_parse_before_channel(deck_table, later[i],
+		                                               strlen(later[i]), &f->inv, f->out),
+		                 1);
+		assert_ptr_equal(f->inv.cmd, &deck_subs[0]);
+		assert_ptr_equal(f->inv.path[0], &deck);
+		assert_ptr_equal(f->inv.path[1], &deck_subs[0]);
+		for (int k = 0; k < CMD_MAX_OPTS; k++)
+			assert_false(f->inv.args[k].set);
+		assert_false(reply_is_error(f->out));
+	}
+	invocation_clear(&f->inv);
+	assert_int_equal(
+	    registry_parse_before_channel(deck_table, "deck cut count 3", 16, &f->inv, f->out), 0);
+	assert_int_equal(invocation_int(&f->inv, "n", 0), 3);
+	invocation_clear(&f->inv);
+	assert_int_equal(registry_parse_before_channel(deck_table, "draw 1in6", 9, &f->inv, f->out),
+	                 0);
+	assert_true(invocation_has(&f->inv, "odds"));
+	invocation_clear(&f->inv);
+	assert_int_equal(
+	    registry_parse_before_channel(deck_table, "deck cut count x", 16, &f->inv, f->out), -1);
+	assert_string_equal(
+	    reply_error_text(f->out),
+	    "How many (n:) must be a whole number from 1 to 9 (got 'x'); usage: /deck cut "
+	    "[count|odds|both] [n] "
+	    "[odds]");
+	/* with the channel, the same line is read whole */
+	invocation_clear(&f->inv);
+	assert_int_equal(registry_parse_in(deck_table, "deck 2 in 6", 11, &f->inv, f->out), 0);
+	assert_true(invocation_has(&f->inv, "odds"));
+}
+
 static void
 expect_error(struct fixture *f, const char *line, const char *msg)
 {
@@ -1451,6 +1529,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(positional_named_and_rest, setup, teardown),
+	    cmocka_unit_test_setup_teardown(channel_default_read_once, setup, teardown),
 	    cmocka_unit_test_setup_teardown(named_rest_takes_the_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bracket_label_is_text, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hash_label_is_never_parsed, setup, teardown),
