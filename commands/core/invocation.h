@@ -65,6 +65,10 @@ struct cmd_arg {
 	int64_t i;
 	bool b;
 	char *s; /* owned by the invocation */
+	/* An OPT_ODDS value the registry read as odds; false where the first
+	 * option's value takes no odds (struct cmd_opt's when: s is kept as
+	 * typed). */
+	bool odds_read;
 };
 
 struct invocation {

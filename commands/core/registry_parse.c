@@ -254,14 +254,31 @@ opt_named(struct buf *b, const struct cmd_opt *o)
 	buf_addf(b, "%.*s (%s:)", (int)len, o->desc, o->name);
 }
 
+/* Reads v, an OPT_ODDS option's value, as odds into a (odds_read).
+ * Returns 0, or -1 with odds_parse()'s refusal. */
+static int
+read_odds(struct cmd_arg *a, const char *v, struct reply *out)
+{
+	struct odds odds;
+	char err[200];
+
+	if (odds_parse(v, &odds, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		return -1;
+	}
+	a->odds_read = true;
+	return 0;
+}
+
 /* Converts and checks one value for option o, storing it in a. Odds an
- * option that does not apply are kept as typed, for the command to say
- * where they belong. */
+ * option that does not apply (yet: registry_parse_check_required) are
+ * kept as typed, for the command to say where they belong. */
 static int
 set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, const char *v,
           struct reply *out)
 {
 	char what[400];
+	struct cmd_arg read = {0};
 
 	if (o->type == OPT_INT) {
 		char *end;
@@ -311,15 +328,9 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 		/* blank odds are none given where the option says so */
 		if ((o->flags & OPT_ODDS) && applies(inv->cmd, inv, (int)(o - inv->cmd->opts)) &&
 		    control_char(v, false) == NULL &&
-		    !((o->flags & OPT_BLANK_NONE) && registry_parse_blank(v))) {
-			struct odds odds;
-			char err[200];
-
-			if (odds_parse(v, &odds, err, sizeof(err)) < 0) {
-				reply_error(out, "%s", err);
-				return -1;
-			}
-		}
+		    !((o->flags & OPT_BLANK_NONE) && registry_parse_blank(v)) &&
+		    read_odds(&read, v, out) < 0)
+			return -1;
 		if (strlen(v) > max) {
 			snprintf(what, sizeof(what), "%s is too long: at most %zu bytes (got %zu)",
 			         o->name, max, strlen(v));
@@ -380,6 +391,7 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 	free(a->s);
 	a->s = xstrdup(v);
 	a->set = true;
+	a->odds_read = read.odds_read;
 	return 0;
 }
 
@@ -409,6 +421,16 @@ registry_parse_check_required(struct invocation *inv, struct reply *out)
 	if (c->opts == NULL)
 		return 0;
 	for (int i = 0; c->opts[i].name != NULL; i++) {
+		struct cmd_arg *a = &inv->args[i];
+
+		/* odds given before the first option are read under its value
+		 * ("chance:lots classic") */
+		if ((c->opts[i].flags & OPT_ODDS) && a->set) {
+			if (!applies(c, inv, i))
+				a->odds_read = false;
+			else if (!a->odds_read && read_odds(a, a->s, out) < 0)
+				return -1;
+		}
 		if ((c->opts[i].flags & OPT_REQUIRED) && !inv->args[i].set) {
 			const char *d = c->opts[i].desc != NULL ? c->opts[i].desc : "";
 

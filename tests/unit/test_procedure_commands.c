@@ -477,6 +477,15 @@ wander_numbers_go_where_the_check_takes_them(void **unused)
 	assert_non_null(
 	    strstr(public_text("alice", "wander chance:3 IN 8 classic", pub, sizeof(pub)),
 	           "Wandering check: classic (3-in-8)"));
+	/* odds named before the check are read under it: refused, not
+	 * dropped for the default 1-in-6 */
+	run("alice", "wander chance:lots classic");
+	assert_string_equal(cmdrun_plain(&cr),
+	                    "'lots' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 "
+	                    "6), or X alone for X-in-6 (2 is 2-in-6).\n");
+	run("alice", "wander chance:7in6 classic");
+	assert_string_equal(cmdrun_plain(&cr),
+	                    "7-in-6 is not a chance; X must be from 1 to 6 on a d6.\n");
 	/* recheck6 F6: blank odds are none given */
 	assert_non_null(
 	    strstr(public_text("alice", "wander classic chance:\"  \"", pub, sizeof(pub)),
