@@ -46,9 +46,11 @@ bool
 invocation_odds(const struct invocation *inv, const char *name, struct odds *out)
 {
 	const struct cmd_arg *a = arg(inv, name);
-	char err[200];
 
-	return a != NULL && a->set && odds_parse(a->s, out, err, sizeof(err)) == 0;
+	if (a == NULL || !a->set || !a->odds_read)
+		return false;
+	*out = a->odds;
+	return true;
 }
 
 int64_t

@@ -16,11 +16,11 @@
 #include <stdint.h>
 
 #include "commands/core/state.h"
+#include "rules/procedure/odds.h"
 
 #define CMD_MAX_OPTS 16 /* options of one command */
 
 struct command;
-struct odds;
 struct reply;
 struct rng;
 
@@ -65,10 +65,11 @@ struct cmd_arg {
 	int64_t i;
 	bool b;
 	char *s; /* owned by the invocation */
-	/* An OPT_ODDS value the registry read as odds; false where the first
-	 * option's value takes no odds (struct cmd_opt's when: s is kept as
-	 * typed). */
+	/* An OPT_ODDS value the registry read as odds (odds_read, into
+	 * odds); false where the first option's value takes no odds (struct
+	 * cmd_opt's when: s is kept as typed). */
 	bool odds_read;
+	struct odds odds;
 };
 
 struct invocation {
@@ -132,7 +133,8 @@ bool invocation_has(const struct invocation *inv, const char *name);
 const char *invocation_str(const struct invocation *inv, const char *name);
 int64_t invocation_int(const struct invocation *inv, const char *name, int64_t dflt);
 /* The odds of an OPT_ODDS option (registry.h) into *out, as the registry
- * checked them; false, *out untouched, when it was not given. */
+ * read them; false, *out untouched, when none were given or read (given
+ * where the first option's value takes none: struct cmd_arg's odds_read). */
 bool invocation_odds(const struct invocation *inv, const char *name, struct odds *out);
 bool invocation_bool(const struct invocation *inv, const char *name, bool dflt);
 /* Whether option name was typed by position in the place of an earlier

@@ -254,15 +254,14 @@ opt_named(struct buf *b, const struct cmd_opt *o)
 	buf_addf(b, "%.*s (%s:)", (int)len, o->desc, o->name);
 }
 
-/* Reads v, an OPT_ODDS option's value, as odds into a (odds_read).
- * Returns 0, or -1 with odds_parse()'s refusal. */
+/* Reads v, an OPT_ODDS option's value, as odds into a (odds_read and
+ * odds). Returns 0, or -1 with odds_parse()'s refusal. */
 static int
 read_odds(struct cmd_arg *a, const char *v, struct reply *out)
 {
-	struct odds odds;
 	char err[200];
 
-	if (odds_parse(v, &odds, err, sizeof(err)) < 0) {
+	if (odds_parse(v, &a->odds, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return -1;
 	}
@@ -392,6 +391,7 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 	a->s = xstrdup(v);
 	a->set = true;
 	a->odds_read = read.odds_read;
+	a->odds = read.odds;
 	return 0;
 }
 
