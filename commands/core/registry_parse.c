@@ -269,9 +269,30 @@ read_odds(struct cmd_arg *a, const char *v, struct reply *out)
 	return 0;
 }
 
-/* Converts and checks one value for option o, storing it in a. Odds an
- * option that does not apply (yet: registry_parse_check_required) are
- * kept as typed, for the command to say where they belong. */
+/* Refuses v for OPT_INT option o: a whole number in the range o takes
+ * (int_range). Returns -1. */
+static int
+int_refused(struct invocation *inv, const struct cmd_opt *o, const char *v, struct reply *out)
+{
+	struct buf b;
+	int64_t lo, hi;
+
+	int_range(inv, o, &lo, &hi);
+	buf_init(&b, 399);
+	opt_named(&b, o);
+	buf_addf(&b, " must be a whole number from %lld to %lld%s", (long long)lo, (long long)hi,
+	         other_numeral(v) ? " typed in the digits 0 to 9" : "");
+	got_value(&b, v);
+	buf_addc(&b, ')');
+	usage_error(inv, out, buf_str(&b));
+	buf_free(&b);
+	return -1;
+}
+
+/* Converts and checks one value for option o, storing it in a. Odds and
+ * numbers out of range of an option that does not apply (yet:
+ * registry_parse_check_required) are kept as typed, for the command to
+ * say where they belong. */
 static int
 set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, const char *v,
           struct reply *out)
@@ -285,22 +306,14 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 
 		errno = 0;
 		x = strtoll(v, &end, 10);
-		if (errno != 0 || end == v || *end != '\0' || x < o->min || x > o->max) {
-			struct buf b;
-			int64_t lo, hi;
-
-			int_range(inv, o, &lo, &hi);
-			buf_init(&b, sizeof(what) - 1);
-			opt_named(&b, o);
-			buf_addf(&b, " must be a whole number from %lld to %lld%s", (long long)lo,
-			         (long long)hi,
-			         other_numeral(v) ? " typed in the digits 0 to 9" : "");
-			got_value(&b, v);
-			buf_addc(&b, ')');
-			usage_error(inv, out, buf_str(&b));
-			buf_free(&b);
-			return -1;
-		}
+		/* a number past the range of an option that does not apply is
+		 * kept, for the command to say where it belongs; one that
+		 * applies once the first option is known is refused then
+		 * (registry_parse_check_required) */
+		if (errno != 0 || end == v || *end != '\0' ||
+		    ((x < o->min || x > o->max) &&
+		     applies(inv->cmd, inv, (int)(o - inv->cmd->opts))))
+			return int_refused(inv, o, v, out);
 		a->i = x;
 	} else if (o->type == OPT_BOOL) {
 		if (!registry_parse_bool(v, strlen(v), &a->b)) {
@@ -423,14 +436,17 @@ registry_parse_check_required(struct invocation *inv, struct reply *out)
 	for (int i = 0; c->opts[i].name != NULL; i++) {
 		struct cmd_arg *a = &inv->args[i];
 
-		/* odds given before the first option are read under its value
-		 * ("chance:lots classic") */
+		/* odds and numbers given before the first option are read
+		 * under its value ("chance:lots classic") */
 		if ((c->opts[i].flags & OPT_ODDS) && a->set) {
 			if (!applies(c, inv, i))
 				a->odds_read = false;
 			else if (!a->odds_read && read_odds(a, a->s, out) < 0)
 				return -1;
 		}
+		if (c->opts[i].type == OPT_INT && a->set && applies(c, inv, i) &&
+		    (a->i < c->opts[i].min || a->i > c->opts[i].max))
+			return int_refused(inv, &c->opts[i], a->s, out);
 		if ((c->opts[i].flags & OPT_REQUIRED) && !inv->args[i].set) {
 			const char *d = c->opts[i].desc != NULL ? c->opts[i].desc : "";
 

@@ -215,9 +215,11 @@ struct check_numbers {
 
 /* The refusal of the numbers typed by position (n of typed) that check
  * proc has no place for: what the check takes, and every number it was
- * given, by name or not. */
+ * given, by name or not; for a check that takes none, the checks that
+ * would take the first as it is. */
 static void
-numbers_refused(struct invocation *inv, int proc, const int *typed, size_t n, struct reply *out)
+numbers_refused(struct invocation *inv, int proc, const long long *typed, size_t n,
+                struct reply *out)
 {
 	static const char *const takes[WANDER_COUNT] = {
 	    [WANDER_REST] = "one number, the room's exits",
@@ -241,20 +243,27 @@ numbers_refused(struct invocation *inv, int proc, const int *typed, size_t n, st
 			         (long long)invocation_int(inv, names[i], 0));
 	}
 	for (size_t i = 0; i < n && k < 6; i++)
-		snprintf(item[k++], sizeof(item[0]), "%d", typed[i]);
+		snprintf(item[k++], sizeof(item[0]), "%lld", typed[i]);
 	buf_init(&got, 300);
 	for (size_t i = 0; i < k; i++)
 		buf_addf(&got, "%s%s", reply_list_sep(i, k, " and "), item[i]);
-	snprintf(first, sizeof(first), "%d", typed[0]);
+	snprintf(first, sizeof(first), "%lld", typed[0]);
 	if (proc == WANDER_CORRIDOR || takes[proc] == NULL) {
-		reply_error(out,
-		            "The %s check takes no number: its odds are 1 in 6 (got %s); a room's "
-		            "exits are for ",
+		bool exits = typed[0] >= 1 && typed[0] <= WANDER_EXITS_MAX,
+		     odds = typed[0] >= 1 && typed[0] <= 6;
+
+		reply_error(out, "The %s check takes no number: its odds are 1 in 6 (got %s)",
 		            wander_name(proc), buf_str(&got));
-		reply_cmd(out, RS_BAD, "wander check", "procedure", "rest", "exits", first, NULL);
-		reply_add(out, RS_BAD, ", odds of %s in 6 for ", first);
-		reply_cmd(out, RS_BAD, "wander check", "procedure", "classic", "chance", first,
-		          NULL);
+		if (exits) {
+			reply_add(out, RS_BAD, "; a room's exits are for ");
+			reply_cmd(out, RS_BAD, "wander check", "procedure", "rest", "exits", first,
+			          NULL);
+		}
+		if (odds) {
+			reply_add(out, RS_BAD, ", odds of %s in 6 for ", first);
+			reply_cmd(out, RS_BAD, "wander check", "procedure", "classic", "chance",
+			          first, NULL);
+		}
 		reply_add(out, RS_BAD, ".");
 	} else {
 		reply_error(out, "The %s check takes %s (got %s).", wander_name(proc), takes[proc],
@@ -280,7 +289,7 @@ check_numbers(struct invocation *inv, int proc, struct check_numbers *c, struct 
 	const bool takes[] = {proc == WANDER_REST || proc == WANDER_TENSION, proc == WANDER_CLASSIC,
 	                      proc == WANDER_TENSION};
 	const char *ch = invocation_str(inv, "chance");
-	int typed[3];
+	long long typed[3];
 	size_t n = 0;
 	bool left = false;
 
@@ -293,7 +302,7 @@ check_numbers(struct invocation *inv, int proc, struct check_numbers *c, struct 
 			    invocation_named(inv, names[i]) ||
 			    (i == 1 && (takes[i] || !registry_parse_number(v))))
 				continue;
-			typed[n++] = atoi(v);
+			typed[n++] = strtoll(v, NULL, 10);
 			left = left || !takes[i];
 			if (i == 1)
 				ch = NULL;

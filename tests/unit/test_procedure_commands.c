@@ -445,6 +445,28 @@ public_text(const char *user, const char *line, char *buf, size_t len)
 	return buf;
 }
 
+/* Numbers under the corridor check (the default), which takes none, and
+ * numbers given before the check they are for. */
+static const struct {
+	const char *line, *want;
+} corridor_numbers[] = {
+    {"wander 1000", "The corridor check takes no number: its odds are 1 in 6 (got 1000).\n"},
+    {"wander -1", "The corridor check takes no number: its odds are 1 in 6 (got -1).\n"},
+    {"wander 0", "The corridor check takes no number: its odds are 1 in 6 (got 0).\n"},
+    {"wander 7",
+     "The corridor check takes no number: its odds are 1 in 6 (got 7); a room's exits are for "
+     "/wander check rest 7.\n"},
+    {"wander 1000 2",
+     "The corridor check takes no number: its odds are 1 in 6 (got 1000 and 2).\n"},
+    {"wander exits:1000", "Exits count for the rest and tension checks only, not corridor.\n"},
+    {"wander exits:1000 procedure:rest",
+     "Exits must be a whole number from 1 to 20 (got '1000'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+    {"wander exits:-1 procedure:tension",
+     "Exits must be a whole number from 0 to 20 (got '-1'); usage: /wander check "
+     "[corridor|rest|classic|tension] [exits] [chance] [tension]\n"},
+};
+
 /* recheck F9: numbers typed by position go, in order, to what the check
  * takes (README: a value goes on to the next option that can take it),
  * whichever check runs, the one named or the channel's default; the
@@ -486,6 +508,12 @@ wander_numbers_go_where_the_check_takes_them(void **unused)
 	run("alice", "wander chance:7in6 classic");
 	assert_string_equal(cmdrun_plain(&cr),
 	                    "7-in-6 is not a chance; X must be from 1 to 6 on a d6.\n");
+	/* under corridor a number is refused as one corridor does not take,
+	 * whatever its size, offered to the checks that take it as it is */
+	for (size_t i = 0; i < sizeof(corridor_numbers) / sizeof(corridor_numbers[0]); i++) {
+		run("alice", corridor_numbers[i].line);
+		assert_string_equal(cmdrun_plain(&cr), corridor_numbers[i].want);
+	}
 	/* recheck6 F6: blank odds are none given */
 	assert_non_null(
 	    strstr(public_text("alice", "wander classic chance:\"  \"", pub, sizeof(pub)),
