@@ -1733,6 +1733,12 @@ test_advantage(void **state)
 	     * dice parser then refuses it) */
 	    {"d20[x; d20 adv", "2d20kh1[x; d20"},
 	    {"d20[x# d20 adv", "2d20kh1[x# d20"},
+	    /* a d20 or the word in a [label] is text: the next one counts */
+	    {"1d6[d20] + d20 adv", "1d6[d20] + 2d20kh1"},
+	    {"1d6[1d20]+1d20 dis", "1d6[1d20]+2d20kl1"},
+	    {"2d6[adv x] + 1d20 adv", "2d6[adv x] + 2d20kh1"},
+	    {"1d20[a adv] adv", "2d20kh1[a adv]"},
+	    {"d4[a][dis] + d20[b] dis; d20 adv", "d4[a][dis] + 2d20kl1[b]; 2d20kh1"},
 	};
 
 	(void)state;
@@ -1767,6 +1773,17 @@ test_advantage(void **state)
 	assert_string_equal(err, "The word 'DIS' at column 14 must come last in its roll (before "
 	                         "any ';' or '# label'), as in 1d20+5 adv; 2d6.");
 	assert_null(dice_advantage("1d20 adv adv", buf, sizeof(buf), err, sizeof(err)));
+	/* past a [label], the word still counts where it stands */
+	assert_null(dice_advantage("1d20[x] adv [y] + 2", buf, sizeof(buf), err, sizeof(err)));
+	assert_string_equal(err, "The word 'adv' at column 9 must come last in its roll (before "
+	                         "any ';' or '# label'), as in 1d20+5 adv; 2d6.");
+	/* a d20 only in a [label], or after an unclosed '[', is none */
+	assert_null(dice_advantage("2d6[d20] adv", buf, sizeof(buf), err, sizeof(err)));
+	assert_string_equal(err, "Adv rolls a plain d20 twice and this roll has none; write it as "
+	                         "in 1d20+5 adv.");
+	assert_null(dice_advantage("2d6[x d20 adv", buf, sizeof(buf), err, sizeof(err)));
+	assert_string_equal(err, "Adv rolls a plain d20 twice and this roll has none; write it as "
+	                         "in 1d20+5 adv.");
 	/* recheck5 F3b: an invisible character after the word is named */
 	assert_null(dice_advantage("1d20 adv\u200b", buf, sizeof(buf), err, sizeof(err)));
 	assert_string_equal(err,
