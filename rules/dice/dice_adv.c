@@ -29,7 +29,8 @@ is_ws(int c)
 }
 
 /* The first plain d20 term of [expr, stop) ("d20" or "1d20", not part of
- * a longer number or word), or NULL. */
+ * a longer number or word), or NULL. stop ends a roll (next_roll): a
+ * [label] that starts before it closes before it, or holds the rest. */
 static const char *
 first_d20(const char *expr, const char *stop)
 {
@@ -37,11 +38,8 @@ first_d20(const char *expr, const char *stop)
 		const char *d = p;
 
 		if (*p == '[') { /* a label: never dice */
-			const char *rb = memchr(p, ']', (size_t)(stop - p));
-
-			if (rb == NULL)
+			if ((p = dice__label_close(p)) == NULL)
 				return NULL;
-			p = rb;
 			continue;
 		}
 		if (*p == '1' && (p == expr || !isdigit((unsigned char)p[-1])))
@@ -100,7 +98,8 @@ next_roll(const char **p, struct adv_roll *r)
 }
 
 /* The first adv or dis word of [s, stop) standing alone (not in a label,
- * not part of a longer word), or NULL. */
+ * not part of a longer word), or NULL. stop ends a roll, or is its last
+ * word (next_roll), as for first_d20(). */
 static const char *
 stray_word(const char *s, const char *stop)
 {
@@ -108,11 +107,8 @@ stray_word(const char *s, const char *stop)
 
 	for (const char *p = s; p + 3 <= stop; p++) {
 		if (*p == '[') {
-			const char *rb = memchr(p, ']', (size_t)(stop - p));
-
-			if (rb == NULL)
+			if ((p = dice__label_close(p)) == NULL)
 				return NULL;
-			p = rb;
 			continue;
 		}
 		if ((p == s || !isalnum((unsigned char)p[-1])) && adv_word(p, &adv) &&

@@ -257,6 +257,12 @@ dice__isws(int c)
  * out (dice_label.c). */
 void dice__label_trim(const char *s, size_t *start, size_t *end);
 
+/* The ']' that closes the term's "[label]" whose '[' is at open, or NULL
+ * when none does (the label holds the rest of the NUL-terminated text):
+ * how dice__stop_find(), and through it dice_label_find(), and the
+ * advantage shorthand read a [label] (dice_label.c). */
+const char *dice__label_close(const char *open);
+
 /* The first '#' of text (NUL-terminated), or its first ';' too when
  * at_semicolon, that stands outside a term's "[label]" (an unclosed '['
  * holds the rest of the text); its terminating NUL when there is none.

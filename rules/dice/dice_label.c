@@ -17,12 +17,18 @@ dice__label_trim(const char *s, size_t *start, size_t *end)
 }
 
 const char *
+dice__label_close(const char *open)
+{
+	return strchr(open, ']');
+}
+
+const char *
 dice__stop_find(const char *text, bool at_semicolon)
 {
 	const char *p = text;
 
 	for (; *p != '\0' && *p != '#' && !(at_semicolon && *p == ';'); p++)
-		if (*p == '[' && (p = strchr(p, ']')) == NULL)
+		if (*p == '[' && (p = dice__label_close(p)) == NULL)
 			return text + strlen(text);
 	return p;
 }
