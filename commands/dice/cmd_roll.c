@@ -180,25 +180,51 @@ expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf,
 	return buf;
 }
 
+/* typed with the saved roll's name at typed[at, at + n) made a number of
+ * as many characters, into t (DICE_TEXT_MAX + 1 bytes): what follows the
+ * name stands in the columns typed. Returns false when that is too long. */
+static bool
+name_as_number(const char *typed, size_t at, size_t n, char *t)
+{
+	size_t chars = utf8_count(typed + at, n);
+
+	if (strlen(typed) - n + chars > DICE_TEXT_MAX)
+		return false;
+	snprintf(t, DICE_TEXT_MAX + 1, "%.*s1%*s%s", (int)at, typed, (int)(chars - 1), "",
+	         typed + at + n);
+	return true;
+}
+
+/* err (errlen bytes) said as the fault of the saved roll named
+ * typed[at, at + n) with what follows it: quoting the expansion its
+ * columns count in. */
+static void
+saved_reads(const char *typed, size_t at, size_t n, const char *expanded, char *err, size_t errlen)
+{
+	struct buf b;
+
+	buf_init(&b, errlen - 1);
+	buf_addf(&b, "with what follows it, the saved roll %.*s reads ", (int)n, typed + at);
+	textsafe_quote(&b, expanded, strlen(expanded), 80);
+	buf_addf(&b, ", where %s", err);
+	memcpy(err, buf_str(&b), b.len + 1);
+	buf_free(&b);
+}
+
 /*
  * err (errlen bytes), the error of a roll that starts with a saved roll's
  * name (typed[at, at + n)), expanded to expanded, said in the columns
- * typed: typed again with the name made a number of as many characters,
- * what follows the name fails where it was typed. When it does not, the
- * fault is in the saved roll with what follows it, and err says so,
- * quoting the expansion its columns count in.
+ * typed: typed again with the name made a number (name_as_number), what
+ * follows the name fails where it was typed. When it does not, the fault
+ * is in the saved roll with what follows it (saved_reads).
  */
 static void
 saved_error(const char *typed, size_t at, size_t n, const char *expanded, char *err, size_t errlen)
 {
 	char t[DICE_TEXT_MAX + 1], adv[DICE_TEXT_MAX + 1], e[DICE_ERR_MAX];
 	const char *chk;
-	struct buf b;
-	size_t chars = utf8_count(typed + at, n), len = strlen(typed);
 
-	if (len - n + chars <= DICE_TEXT_MAX) {
-		snprintf(t, sizeof(t), "%.*s1%*s%s", (int)at, typed, (int)(chars - 1), "",
-		         typed + at + n);
+	if (name_as_number(typed, at, n, t)) {
 		chk = dice_advantage(t, adv, sizeof(adv), e, sizeof(e));
 		if (chk != NULL && dice_check(chk, strlen(chk), e, sizeof(e)) != DICE_OK) {
 			if (chk != t)
@@ -207,12 +233,28 @@ saved_error(const char *typed, size_t at, size_t n, const char *expanded, char *
 			return;
 		}
 	}
-	buf_init(&b, errlen - 1);
-	buf_addf(&b, "with what follows it, the saved roll %.*s reads ", (int)n, typed + at);
-	textsafe_quote(&b, expanded, strlen(expanded), 80);
-	buf_addf(&b, ", where %s", err);
-	memcpy(err, buf_str(&b), b.len + 1);
-	buf_free(&b);
+	saved_reads(typed, at, n, expanded, err, errlen);
+}
+
+/*
+ * The same for the advantage shorthand's error of where an adv or dis word
+ * stands (dice_advantage_words): one typed after the name is named in the
+ * columns typed, one the saved roll brought as its fault with what follows
+ * it. Its other error (a roll with no plain d20) names no column and is
+ * left as it is.
+ */
+static void
+saved_adv_error(const char *typed, size_t at, size_t n, const char *expanded, char *err,
+                size_t errlen)
+{
+	char t[DICE_TEXT_MAX + 1], e[DICE_ERR_MAX];
+
+	if (dice_advantage_words(expanded, e, sizeof(e)) == 0)
+		return;
+	if (name_as_number(typed, at, n, t) && dice_advantage_words(t, e, sizeof(e)) < 0)
+		snprintf(err, errlen, "%s", e);
+	else
+		saved_reads(typed, at, n, expanded, err, errlen);
 }
 
 /* Logs a roll (roll_log_keep): its canonical text (with label, the
@@ -439,7 +481,9 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 		return;
 	written = expr;
 	if ((expr = dice_advantage(written, advbuf, sizeof(advbuf), err, sizeof(err))) == NULL) {
-		reply_error(out, "%s", err);
+		if (written != typed)
+			saved_adv_error(typed, name_at, name_len, written, err, sizeof(err));
+		reply_error_sentence(out, err);
 		return;
 	}
 	r = dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err));

@@ -253,6 +253,14 @@ const char *dice_advantage(const char *expr, char *buf, size_t len, char *err, s
 void dice_advantage_error(const char *expr, char *err, size_t errlen);
 
 /*
+ * The first of dice_advantage()'s checks alone: each adv or dis word of
+ * expr is the last word of its roll, with no invisible character after
+ * it. Returns 0, or -1 with dice_advantage()'s error for the first that
+ * is not (its column counts in expr), in err (errlen bytes).
+ */
+int dice_advantage_words(const char *expr, char *err, size_t errlen);
+
+/*
  * The command's "# label" in text (NUL-terminated) as typed, found without
  * parsing it, so also in text that is not dice yet (a saved roll's name,
  * adv, an option's word): its '#' is the first one outside a term's

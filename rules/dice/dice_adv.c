@@ -138,19 +138,13 @@ invisible_after(const char *expr, const char *p, char *err, size_t errlen)
 	return true;
 }
 
-/* Checks every roll of expr: a lone adv or dis is its roll's last word,
- * and that roll has a plain d20. Returns how many rolls end in one, or -1
- * with err set. */
-static int
-adv_check(const char *expr, char *err, size_t errlen)
+int
+dice_advantage_words(const char *expr, char *err, size_t errlen)
 {
 	struct adv_roll r;
 	const char *p = expr, *w;
-	int nrolls = 0, nadv = 0, bad = 0;
-	bool bad_adv = true;
 
 	while (next_roll(&p, &r)) {
-		nrolls++;
 		w = stray_word(r.start, r.word != NULL ? r.word : r.end);
 		if (w != NULL && invisible_after(expr, w + 3, err, errlen))
 			return -1;
@@ -162,6 +156,25 @@ adv_check(const char *expr, char *err, size_t errlen)
 			    w, dice__column(expr, (size_t)(w - expr)));
 			return -1;
 		}
+	}
+	return 0;
+}
+
+/* Checks every roll of expr: a lone adv or dis is its roll's last word,
+ * and that roll has a plain d20. Returns how many rolls end in one, or -1
+ * with err set. */
+static int
+adv_check(const char *expr, char *err, size_t errlen)
+{
+	struct adv_roll r;
+	const char *p = expr;
+	int nrolls = 0, nadv = 0, bad = 0;
+	bool bad_adv = true;
+
+	if (dice_advantage_words(expr, err, errlen) < 0)
+		return -1;
+	while (next_roll(&p, &r)) {
+		nrolls++;
 		if (r.word == NULL)
 			continue;
 		nadv++;

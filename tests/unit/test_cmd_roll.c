@@ -694,6 +694,18 @@ saved_roll_errors_in_typed_columns(void **unused)
 	                    "With what follows it, the saved roll five reads "
 	                    "'d6;d6;d6;d6;d6;d6;d6;d6;d6;d6;d6', where a roll may have at most 10 "
 	                    "expressions separated by ';' (the ';' at column 30 starts one more).");
+	/* the advantage shorthand's own errors too */
+	run_as("al", "/save atk 1d20+5");
+	assert_string_equal(reply_error_text(run_as("al", "/roll atk adv + 2")),
+	                    "The word 'adv' at column 5 must come last in its roll (before any "
+	                    "';' or '# label'), as in 1d20+5 adv; 2d6.");
+	assert_string_equal(reply_error_text(run_as("al", "/roll atk; 2d6 dis x")),
+	                    "The word 'dis' at column 10 must come last in its roll (before any "
+	                    "';' or '# label'), as in 1d20+5 adv; 2d6.");
+	assert_string_equal(reply_error_text(run_as("al", "/roll atk adv\u200b")),
+	                    "Unexpected invisible character U+200B at column 8, after the word "
+	                    "'adv'; the end, ';' or '# label' may follow it, as in 1d20+5 adv; "
+	                    "2d6.");
 }
 
 /* recheck2 F5: a label: word among the words after '#' is the label
