@@ -170,7 +170,8 @@ dice__check_label(struct dice_parser *p, size_t start, size_t n, size_t where)
 	return 0;
 }
 
-/* Parses "[label]" at p->i into *out (NULL when empty). */
+/* Parses "[label]" at p->i into *out (NULL when empty or blank: spaces
+ * alone are no label, as after '#'). */
 int
 dice__parse_bracket_label(struct dice_parser *p, const char **out)
 {
@@ -185,7 +186,9 @@ dice__parse_bracket_label(struct dice_parser *p, const char **out)
 	end = (size_t)(rb - p->s);
 	if (dice__check_label(p, start, end - start, open) != 0)
 		return p->e->code;
-	*out = end > start ? dice__arena_strdup(p->a, p->s + start, end - start) : NULL;
+	*out = textsafe_blank(p->s + start, end - start)
+	           ? NULL
+	           : dice__arena_strdup(p->a, p->s + start, end - start);
 	p->i = end + 1;
 	return 0;
 }

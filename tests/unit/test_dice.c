@@ -876,6 +876,15 @@ test_labels(void **state)
 	assert_string_equal(dice_result_label(res), "caf\xc3\xa9");
 	dice_result_free(res);
 
+	/* A term's [label] of blanks alone is no label, as "[]" and "#   "
+	 * are (one of invisible characters is refused: test_cmd_roll). */
+	res = roll_seeded("1d20[ ] + 3[   ] + 1d4[ a ]", 11);
+	assert_null(group(res, 0)->label);
+	assert_null(repeat(res, 0, 0)->items[1].label);
+	assert_string_equal(group(res, 1)->label, " a ");
+	assert_string_equal(dice_result_expr(res, 0)->source, "1d20 + 3 + 1d4[ a ]");
+	dice_result_free(res);
+
 	/* "d20 @everyone" pings nobody: an error that does not echo it. */
 	r = rng_new_seeded(1);
 	assert_int_equal(dice_roll("d20 @everyone", 13, r, &res, err, sizeof(err)), DICE_ESYNTAX);
