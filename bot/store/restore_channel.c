@@ -84,14 +84,17 @@ read_log(sqlite3 *db, const char *file, const char *key, struct store_record *r,
 }
 
 /* Opens path (flags as sqlite3_open_v2) and checks that it is a whole delver
- * database. Returns the connection, or NULL with err. */
+ * database. Returns the connection, or NULL with err; a refused file is
+ * left as it was, with the log files beside it (a log that was there is
+ * not checkpointed into it, one the open made is removed). */
 static sqlite3 *
 open_checked(const char *path, int flags, const char *what, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *s = NULL;
-	const char *res;
+	const char *res = NULL;
 	struct stat sb;
+	bool had[2];
 
 	if (stat(path, &sb) < 0) {
 		snprintf(err, errlen, "cannot read %s %s: %s", what, path, strerror(errno));
@@ -102,17 +105,25 @@ open_checked(const char *path, int flags, const char *what, char *err, size_t er
 		         S_ISREG(sb.st_mode) ? "it is empty" : "not a regular file");
 		return NULL;
 	}
+	store_sqlite_logs_present(path, had);
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open %s %s: %s", what, path,
 		         db != NULL ? sqlite3_errmsg(db) : "out of memory");
 		goto fail;
 	}
+	/* Until the file passes the check, a close must not checkpoint a
+	 * log into it (and so remove the log). */
+	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	sqlite3_busy_timeout(db, BUSY_MS);
 	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK ||
 	    sqlite3_step(s) != SQLITE_ROW ||
 	    (res = (const char *)sqlite3_column_text(s, 0)) == NULL || strcmp(res, "ok") != 0) {
+		/* SQLite's finding, on the one line of the error */
 		snprintf(err, errlen, "%s %s is damaged or not a database (%s)", what, path,
-		         sqlite3_errmsg(db));
+		         res != NULL ? res : sqlite3_errmsg(db));
+		for (char *c = err; *c != '\0'; c++)
+			if (*c == '\n')
+				*c = ' ';
 		goto fail;
 	}
 	sqlite3_finalize(s);
@@ -124,10 +135,12 @@ open_checked(const char *path, int flags, const char *what, char *err, size_t er
 		goto fail;
 	}
 	sqlite3_finalize(s);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
 	return db;
 fail:
 	sqlite3_finalize(s);
 	sqlite3_close(db);
+	store_sqlite_logs_remove_made(path, had);
 	return NULL;
 }
 

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -752,4 +754,35 @@ out:
 	if (rc < 0)
 		errno = step == SQLITE_FULL ? ENOSPC : EIO;
 	return rc;
+}
+
+/* The log files SQLite keeps beside a database in WAL mode. */
+static const char *const log_sides[2] = {"-wal", "-shm"};
+
+void
+store_sqlite_logs_present(const char *path, bool had[2])
+{
+	char side[4400];
+	struct stat sb;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(side, sizeof(side), "%s%s", path, log_sides[i]);
+		had[i] = lstat(side, &sb) == 0 || errno != ENOENT;
+	}
+}
+
+void
+store_sqlite_logs_remove_made(const char *path, const bool had[2])
+{
+	char side[4400];
+	struct stat sb;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(side, sizeof(side), "%s%s", path, log_sides[i]);
+		if (had[i] || lstat(side, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+		    (i == 0 && sb.st_size != 0))
+			continue;
+		if (unlink(side) < 0)
+			log_warn("store: cannot remove %s, which a refused open made", side);
+	}
 }

@@ -2,20 +2,24 @@
  * store_sqlite: the SQLite backend of store_backend.h, one database file in
  * WAL mode.
  *
- * - Tables (schema 3): channels(key, last_used, version, rec, generation,
+ * - Tables (schema 4): channels(key, last_used, version, rec, generation,
  *   at_start) and users(key, version, rec, generation), rowid tables with a unique
  *   key; logs(key, seq, rec), WITHOUT ROWID, a channel's log entries
  *   (store_backend.h); gone(kind, key, at), WITHOUT ROWID, when each row was
  *   deleted (0 channels, 1 users; a channel's at is its last_used, a user's
  *   the time of the commit), so that the databases of a bot's shard
- *   processes can be merged (store_merge.h); handled(key, at, answer), the
- *   marks of the platform events handled (STORE_HANDLED rows; made when
- *   missing, as a database written before them has none). An older
- *   database is brought to schema 3 when it is opened: schema 0 (no
+ *   processes can be merged (store_merge.h); handled_ids(id, at, answer), the
+ *   marks of the platform events handled (STORE_HANDLED rows) whose key
+ *   is the decimal text of a number from 0 to 2^63 - 1 (Discord's
+ *   interaction ids), keyed by that number, and handled(key, at, answer)
+ *   those of any other key (both made when missing, as a database written
+ *   before them has none). An older database is brought to schema 4 when
+ *   it is opened: schema 0 (no
  *   generation column) gets the column, every row at generation 0; schema
  *   1's tables WITHOUT ROWID are copied into rowid tables (a record past
  *   about 1 KB took overflow pages of its own there) and the file is
- *   vacuumed; schema 2's channels get at_start. A channel's at_start is 1
+ *   vacuumed; schema 2's channels get at_start; schema 3's marks keyed by a
+ *   number move to handled_ids. A channel's at_start is 1
  *   when it is loaded at every start (store_row's at_start), 0 when not,
  *   NULL when not known (a row brought from an older schema, or copied in
  *   by code that does not set it): load_active loads it and stores what
@@ -39,6 +43,7 @@
 #ifndef DELVER_STORE_SQLITE_H
 #define DELVER_STORE_SQLITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,6 +74,18 @@ const char *store_sqlite_schema(void);
  * or -1 with db's error. */
 struct sqlite3;
 int store_sqlite_forget_at_start(struct sqlite3 *db, const char *where, const char *key);
+
+/* Which of the log files SQLite keeps beside the database at path in WAL
+ * mode (path-wal, path-shm) are there now, in had: SQLite makes both as
+ * soon as it reads a file whose header says WAL mode, and a close without
+ * a checkpoint (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE) leaves them. */
+void store_sqlite_logs_present(const char *path, bool had[2]);
+/* Once every connection to path is closed after it was refused: removes
+ * the log files that were not there before (had, from
+ * store_sqlite_logs_present), and a -wal only while empty (a read writes
+ * none). One that was there before is never touched: it may hold changes
+ * not yet in the database, which an operator needs to mend it. */
+void store_sqlite_logs_remove_made(const char *path, const bool had[2]);
 
 /* Its operations (to tell a SQLite backend from another). */
 const struct store_backend_ops *store_sqlite_ops(void);

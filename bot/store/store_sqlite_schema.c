@@ -154,46 +154,6 @@ check_written(struct sqlite_backend *b, char *err, size_t errlen)
 	return -1;
 }
 
-/* The log files SQLite keeps beside a database in WAL mode. */
-static const char *const log_sides[2] = {"-wal", "-shm"};
-
-/* Which of path's log files (log_sides) are there now, in had. */
-static void
-sides_present(const char *path, bool had[2])
-{
-	char side[4400];
-	struct stat sb;
-
-	for (int i = 0; i < 2; i++) {
-		snprintf(side, sizeof(side), "%s%s", path, log_sides[i]);
-		had[i] = lstat(side, &sb) == 0 || errno != ENOENT;
-	}
-}
-
-/*
- * Removes the log files of path that a refused start made: SQLite makes
- * both as it reads a database whose header says WAL mode, and a close
- * without a checkpoint leaves them. Only those not there before (had): one
- * that was may hold changes not yet in the database, which an operator
- * needs to mend it; and a log only while empty (a read never writes one).
- * Call it once every connection to path is closed.
- */
-static void
-sides_remove_made(const char *path, const bool had[2])
-{
-	char side[4400];
-	struct stat sb;
-
-	for (int i = 0; i < 2; i++) {
-		snprintf(side, sizeof(side), "%s%s", path, log_sides[i]);
-		if (had[i] || lstat(side, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-		    (i == 0 && sb.st_size != 0))
-			continue;
-		if (unlink(side) < 0)
-			log_warn("store: cannot remove %s, which the refused start made", side);
-	}
-}
-
 /* Checks the whole database file before anything may write to it. */
 static int
 check_db(struct sqlite_backend *b, char *err, size_t errlen)
@@ -424,7 +384,7 @@ store_sqlite_schema_open(struct sqlite_backend *b, char *err, size_t errlen)
 	}
 	if (stat(b->path, &sb) < 0 && errno == ENOENT && create_db(b, err, errlen) < 0)
 		return -1;
-	sides_present(b->path, had);
+	store_sqlite_logs_present(b->path, had);
 	rc = sqlite3_open_v2(b->path, &b->db,
 	                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
 	                     NULL);
@@ -442,7 +402,7 @@ store_sqlite_schema_open(struct sqlite_backend *b, char *err, size_t errlen)
 		/* Refused before any write: the directory is left as it was. */
 		sqlite3_close(b->db);
 		b->db = NULL;
-		sides_remove_made(b->path, had);
+		store_sqlite_logs_remove_made(b->path, had);
 		return -1;
 	}
 	sqlite3_db_config(b->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);

@@ -79,6 +79,45 @@ rc=$?
 	[ ! -e "$top/empty/delver.db" ]
 step_check "no database to restore into: refused, none created" $? "exit $rc"
 
+# A damaged database with a log beside it that holds commits (a process
+# killed; the log is copied while a connection holds it open): refused, and
+# the log is neither checkpointed into the file nor removed: the state
+# directory's files are as they were. Without a log, none is left behind.
+listing() { # listing DIR: the names, sizes and checksums of DIR's files but -shm
+	(cd "$1" && for f in *; do
+		case $f in *-shm) echo "$f" ;; *) echo "$f $(wc -c < "$f") $(sha256sum < "$f")" ;; esac
+	done)
+}
+for withlog in yes no; do
+	cut=$top/cut-$withlog
+	mkdir -m 700 "$cut"
+	: > "$cut/lock" # as delver leaves it
+	python3 -c 'import shutil, sqlite3, sys
+src, dst, withlog = sys.argv[1:4]
+shutil.copy(src + "/delver.db", dst + "/delver.db")
+c = sqlite3.connect(dst + "/delver.db", isolation_level=None)
+c.execute("PRAGMA wal_autocheckpoint = 0")
+c.execute("UPDATE channels SET last_used = last_used + 1")
+if withlog == "yes":
+    shutil.copy(dst + "/delver.db-wal", dst + "/wal")
+    shutil.copy(dst + "/delver.db-shm", dst + "/shm")
+c.close()
+if withlog == "yes":
+    shutil.move(dst + "/wal", dst + "/delver.db-wal")
+    shutil.move(dst + "/shm", dst + "/delver.db-shm")
+with open(dst + "/delver.db", "r+b") as f:
+    f.truncate(5000)' "$db" "$cut" "$withlog"
+	before=$(listing "$cut")
+	"$DELVER" --state-dir "$cut" --restore "$snap" --channel console:crypt > "$top/out" 2> "$top/err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l < "$top/err")" -eq 1 ] &&
+		grep -q "^error: cannot restore channel 'console:crypt': the database $cut/delver.db is damaged or not a database (.*); nothing was changed\$" "$top/err"
+	step_check "a damaged database, log beside it: $withlog: one sentence" $? "exit $rc: $(cat "$top/err")"
+	[ "$before" = "$(listing "$cut")" ]
+	step_check "a damaged database, log beside it: $withlog: its files as they were" $? \
+		"before: $before; after: $(listing "$cut")"
+done
+
 # A running delver holds the directory's lock.
 mkfifo "$top/in"
 "$DELVER" --console --color never --user gm --state-dir "$db" < "$top/in" > "$top/run.out" 2>&1 &
