@@ -72,15 +72,6 @@ discord_app_id(const struct discord *dc)
 	return NULL;
 }
 
-/* Whether d is an autocomplete's INTERACTION_CREATE. */
-static bool
-is_autocomplete(const cJSON *d)
-{
-	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
-
-	return cJSON_IsNumber(type) && type->valueint == DISCORD_INTERACTION_AUTOCOMPLETE;
-}
-
 /*
  * The deadline of the interaction d, whose frame came at rx_ns (see
  * discord_shed.h; replayed: between RESUME and RESUMED), or 0 when its id
@@ -92,9 +83,9 @@ deadline_of(struct discord *dc, const cJSON *d, uint64_t rx_ns, bool replayed)
 	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "id"));
 	uint64_t now = uv_hrtime(), n;
 	int64_t wall;
-	enum shed_from from = !replayed            ? SHED_LIVE
-	                      : is_autocomplete(d) ? SHED_REPLAY_AT_ONCE
-	                                           : SHED_REPLAY;
+	enum shed_from from = !replayed                             ? SHED_LIVE
+	                      : discord_interact_is_autocomplete(d) ? SHED_REPLAY_AT_ONCE
+	                                                            : SHED_REPLAY;
 
 	if (id == NULL || *id < '1' || *id > '9' || !discord_json_snowflake(id, &n))
 		return 0;

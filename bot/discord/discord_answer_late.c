@@ -52,12 +52,11 @@ void
 discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
 {
 	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "id"));
-	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
 	char *hook;
 	char path[2200];
 	struct late *l;
 
-	if (cJSON_IsNumber(type) && type->valueint == DISCORD_INTERACTION_AUTOCOMPLETE) {
+	if (discord_interact_is_autocomplete(d)) {
 		dc->stats.replayed_autocompletes++;
 		log_debug("discord: autocomplete %s, replayed past its 3 s, is dropped",
 		          id != NULL ? id : "?");

@@ -794,3 +794,11 @@ discord_interact_event(struct interact *it, const char *t, const cJSON *d, int64
 	discord_roles_event(it->roles, t, d);
 	return INTERACT_NONE;
 }
+
+bool
+discord_interact_is_autocomplete(const cJSON *d)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
+
+	return cJSON_IsNumber(type) && type->valueint == DISCORD_INTERACTION_AUTOCOMPLETE;
+}

@@ -137,6 +137,9 @@ const char *discord_interact_guild(const struct request *req);
  * answer is rendered: discord_interact_render_press. */
 const char *discord_interact_pressed(const struct request *req);
 
+/* Whether the INTERACTION_CREATE d is an autocomplete (suggestions for an
+ * option being typed: it changes nothing and has no response to ask about). */
+bool discord_interact_is_autocomplete(const struct cJSON *d);
 /* Whether the answer to req, as its reply stands, would be private (an
  * error, a reply to the invoker alone, a /panel's): ephemeral on Discord. */
 bool discord_interact_private(struct request *req);

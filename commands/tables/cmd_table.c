@@ -158,6 +158,19 @@ missing_names(const struct channel *ch, const char *self, const char *text, bool
 	roll_table_each_ref(text, note_missing, &m);
 }
 
+/* The references of text that name no table (missing_names with screen),
+ * and, for a writer who reads behind the GM's screen while Tension is
+ * hidden, those that name none the players may read (seen): what
+ * missing_line tells apart. */
+static void
+missing_refs(const struct invocation *inv, const char *self, const char *text, bool screen,
+             struct buf *missing, struct buf *seen)
+{
+	missing_names(inv->chan, self, text, screen, missing);
+	if (!screen && tension_state_hidden(inv->chan))
+		missing_names(inv->chan, self, text, true, seen);
+}
+
 /* Says which references name no table (names, from missing_names; seen
  * likewise with screen set: those the players may not read). While
  * Tension is hidden a GM's reply the channel reads (an open table's) says
@@ -208,9 +221,7 @@ cmd_table_missing_refs(struct invocation *inv, const char *self, const struct ro
 	buf_init(&missing, 1024);
 	buf_init(&seen, 1024);
 	roll_table_write(t, &text);
-	missing_names(inv->chan, self, buf_str(&text), !inv->is_gm, &missing);
-	if (inv->is_gm && tension_state_hidden(inv->chan)) /* what missing_line tells apart */
-		missing_names(inv->chan, self, buf_str(&text), true, &seen);
+	missing_refs(inv, self, buf_str(&text), !inv->is_gm, &missing, &seen);
 	missing_line(inv, !inv->is_gm, &missing, &seen, out);
 	buf_free(&text);
 	buf_free(&missing);
@@ -380,9 +391,7 @@ table_set(struct invocation *inv, struct reply *out)
 	/* as the tables stand before the change: a table a screened one names
 	 * and this set makes does not pull the tables it names behind the
 	 * screen for the writer's note */
-	missing_names(inv->chan, name, buf_str(&text), !inv->is_gm, &missing);
-	if (inv->is_gm && tension_state_hidden(inv->chan)) /* what missing_line tells apart */
-		missing_names(inv->chan, name, buf_str(&text), true, &seen);
+	missing_refs(inv, name, buf_str(&text), !inv->is_gm, &missing, &seen);
 	if (tables_use_check(inv->chan, name, buf_str(&text), !inv->is_gm, err, sizeof(err)) < 0 ||
 	    tables_use_room(inv->chan, name, text.len, !inv->is_gm, err, sizeof(err)) < 0 ||
 	    tables_state_put(s, name, t, err, sizeof(err)) < 0) {
@@ -692,9 +701,7 @@ table_copy(struct invocation *inv, struct reply *out)
 
 		buf_init(&missing, 1024);
 		buf_init(&seen, 1024);
-		missing_names(inv->chan, "", buf_str(&texts), false, &missing);
-		if (tension_state_hidden(inv->chan))
-			missing_names(inv->chan, "", buf_str(&texts), true, &seen);
+		missing_refs(inv, "", buf_str(&texts), false, &missing, &seen);
 		missing_line(inv, false, &missing, &seen, out);
 		buf_free(&missing);
 		buf_free(&seen);
