@@ -151,6 +151,26 @@ light_flicker_cmd(struct invocation *inv, struct reply *out)
 	reply_nl(out);
 }
 
+void
+cmd_light_fails(struct invocation *inv, struct reply *out)
+{
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	struct turn_report rep;
+
+	turn_report_init(&rep);
+	turn_light_fails(&s->clock, s->proc, s->lantern_low, &rep);
+	channel_touch(inv->chan);
+	procedure_render_report(out, &rep, s, false, false);
+	if (rep.n > 0 && rep.ev[0].kind == TE_FLAG_OUT && s->clock.lights.n == 0)
+		procedure_render_darkness(out, s->proc);
+}
+
+static void
+light_fail_cmd(struct invocation *inv, struct reply *out)
+{
+	cmd_light_fails(inv, out);
+}
+
 static void
 light_refill_cmd(struct invocation *inv, struct reply *out)
 {
@@ -274,6 +294,15 @@ static const struct command light_subs[] = {
              "(an hour) left, which the GM changes with {/light low}.",
      .role = ROLE_GM,
      .fn = light_flicker_cmd},
+    {.name = "fail",
+     .desc = "A non-magical light source fails, as a Light result",
+     .help = "What a tension roll's dungeon event 6 does (text 001: a non-magical light "
+             "source fails), and the hazard die's Light result: the oldest lit source "
+             "sputters out (a lantern's oil runs low; one lit this turn only flickers). "
+             "Behind the screen a tension roll leaves it to the GM, who gives it with this "
+             "when the players are told. {/light flicker} undoes it until the next turn.",
+     .role = ROLE_GM,
+     .fn = light_fail_cmd},
     {.name = "low",
      .desc = "How many turns of oil a Light result leaves a lantern (default 6)",
      .help = "Ruling: lantern oil that runs low keeps at most this many turns (1 to 48; "
@@ -293,7 +322,7 @@ static const struct command light_subs[] = {
 
 const struct command cmd_light = {
     .name = "light",
-    .desc = "Light sources: add, list, out, refill; GM: flicker",
+    .desc = "Light sources: add, list, out, refill; GM: fail, flicker",
     .help = "Exploration: a torch lasts 6 turns, a lantern 36 (one flask), a candle 6. "
             "Delving: torches burn out on a Burn result, candles and lanterns last the "
             "expedition (8 hours, 48 turns). The bot warns one turn before a source goes out "

@@ -501,9 +501,9 @@ static const struct command tension_subs[] = {
              "In a safe area ({/safe on}) monsters do not go: no encounter check is made. "
              "Rulings: exits default to 1 and may be 0 (only Tension can trigger) to 20; "
              "the d12s and d10s are rolled before the dice inside entries; in a safe area "
-             "the dungeon event is still rolled; when a light source fails, the GM puts out "
-             "the one it is with {/light out} (the roll does not, so a hidden roll stays "
-             "hidden).",
+             "the dungeon event is still rolled; a light source that fails is the oldest lit, "
+             "as the hazard die's Light result ({/light flicker} undoes it), and behind the "
+             "screen the GM gives it with {/light fail} when the players are told.",
      .role = ROLE_GM,
      .opts = roll_opts,
      .fn = cmd_tension_roll_run},

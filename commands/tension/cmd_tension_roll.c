@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "commands/dice/rollchan.h"
+#include "commands/procedure/cmd_light.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/procedure/procedure_state.h"
 #include "commands/tables/tables_use.h"
@@ -99,6 +100,24 @@ sign_line(const char *creature, int turn, struct reply *out)
 	reply_nl(out);
 }
 
+/* Dungeon event 6, a non-magical light source fails, is the hazard die's
+ * Light result: the oldest lit source sputters. Behind the screen the
+ * roll is the GM's alone and a light going out by itself would tell the
+ * players what it rolled, so the GM gives it when they are told. */
+static void
+light_fails(struct invocation *inv, const struct tension_state *ts, struct reply *out)
+{
+	if (!ts->hidden) {
+		reply_add(out, 0, "  ");
+		cmd_light_fails(inv, out);
+		return;
+	}
+	reply_add(out, 0, "  The oldest lit source fails when you tell the players: ");
+	reply_cmd(out, 0, "light fail", NULL);
+	reply_add(out, 0, " (as the hazard die's Light result).");
+	reply_nl(out);
+}
+
 void
 cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 {
@@ -110,7 +129,7 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 	struct tables_lookup tl;
 	struct tension_roll r;
 	const char *event_text;
-	bool compact = rollchan_compact(inv->chan);
+	bool compact = rollchan_compact(inv->chan), own_line;
 	int sign_turn = 0, surprise = procedure_state_surprise(inv->chan);
 
 	table_of(inv, ts, TENSION_TABLE_ENCOUNTER, enc, own_enc);
@@ -141,17 +160,20 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 	reply_add(out, RS_BOLD, "%d", r.event_d12);
 	reply_add(out, 0, " (%s) → ", tension_dungeon_event_range(r.event));
 	reply_add(out, r.event == TENSION_DE_NOTHING ? 0 : RS_BOLD, "%s", event_text);
-	if (!compact || r.event == TENSION_DE_EFFECT)
+	own_line = r.event == TENSION_DE_EFFECT || r.event == TENSION_DE_LIGHT;
+	if (!compact || own_line)
 		reply_nl(out);
 	if (r.event == TENSION_DE_EFFECT) {
 		pick_line("effects", own_eff, eff, &r.effect, r.tension, "no effect", out);
 		event_text = r.effect.text;
 	}
+	if (r.event == TENSION_DE_LIGHT)
+		light_fails(inv, ts, out);
 
 	if (r.safe)
-		safe_line(compact && r.event != TENSION_DE_EFFECT, out);
+		safe_line(compact && !own_line, out);
 	else
-		check_line(&r.check, compact && r.event != TENSION_DE_EFFECT, out);
+		check_line(&r.check, compact && !own_line, out);
 	if (sign)
 		sign_line(met, sign_turn, out);
 	else if (r.check.encounter)

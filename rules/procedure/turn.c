@@ -207,10 +207,8 @@ burn(struct turn_clock *c, struct turn_report *r)
 		add(r, TE_BURN_OUT, c->turn, 0, &out[i]);
 }
 
-/* A Light result; the GM may rule what it did only a flicker until the
- * next turn (turn_flicker). */
-static void
-flag(struct turn_clock *c, enum procedure p, int low, struct turn_report *r)
+void
+turn_light_fails(struct turn_clock *c, enum procedure p, int low, struct turn_report *r)
 {
 	struct light was;
 
@@ -256,7 +254,7 @@ effect(struct turn_clock *c, enum procedure p, const struct turn_how *how, struc
 		sign(c, how, r);
 		break;
 	case HZ_LIGHT:
-		flag(c, p, how->lantern_low, r);
+		turn_light_fails(c, p, how->lantern_low, r);
 		break;
 	case HZ_BURN:
 		burn(c, r);

@@ -181,6 +181,16 @@ void turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *ho
 /* Passes n unrolled, unrested turns (1..TURN_ADVANCE_MAX). */
 void turn_advance(struct turn_clock *c, enum procedure p, int n, struct turn_report *r);
 
+/* A Light result: the hazard die's Light, and a tension roll's dungeon
+ * event "a non-magical light source fails" (text 001), which are the same
+ * words with the same effect. The oldest lit source sputters
+ * (light_flag_oldest(): a torch or candle goes out, a lantern's oil runs
+ * low to low turns, LIGHT_LOW_DEFAULT when low is 0; one lit at most a
+ * turn ago only flickers), reported in r as a TE_FLAG_* event of the
+ * current turn. Until the next turn the GM may rule it a flicker
+ * (turn_flicker). */
+void turn_light_fails(struct turn_clock *c, enum procedure p, int low, struct turn_report *r);
+
 /* The GM rules the last Light result only flickered: the source is as it
  * was. Returns 0 and copies it to *l, or -1 when there is nothing to undo
  * (no Light result this turn, or the lights changed since). */

@@ -294,6 +294,64 @@ roll_open(void **state)
 	                       "Dungeon event: d12 12 (11-12) → enemy or NPC sounds\n"));
 }
 
+/* Text 001's dungeon event 6, "non-magical light source fails", is the
+ * hazard die's Light result in the same words: the oldest lit source
+ * sputters out, a lantern's oil runs low, the GM may rule it a flicker
+ * (recheck9 F6: the roll left the tracked lights alone). Behind the
+ * screen the GM gives it with /light fail when the players are told. */
+static void
+roll_light_fails(void **state)
+{
+	struct fx *f = *state;
+
+	run(f, "gm", "/light add torch");
+	run(f, "gm", "/light add lantern");
+	run(f, "gm", "/turn advance 2");
+	/* seed 23: dungeon event d12 6 */
+	rng_seed(f->rng, 23);
+	assert_string_equal(
+	    run(f, "gm", "/tension roll"),
+	    "Tension roll (Tension 1, exits 1)\n"
+	    "Dungeon event: d12 6 (6) → a non-magical light source fails\n"
+	    "  Torch #1 sputters out. The GM may rule it only flickers: /light flicker.\n"
+	    "Encounter check: d12 5 > exits 1 and > tension 1 → no encounter\n");
+	assert_string_equal(run(f, "gm", "/light list"),
+	                    "Lit sources (exploration procedure)\n  #2 lantern | - | 34\n");
+	assert_string_equal(run(f, "gm", "/light flicker"),
+	                    "Torch #1 only flickers: it keeps burning with 4 turns left.\n");
+	rng_seed(f->rng, 23);
+	run(f, "gm", "/tension roll");
+	rng_seed(f->rng, 23);
+	assert_string_equal(run(f, "gm", "/tension roll"),
+	                    "Tension roll (Tension 1, exits 1)\n"
+	                    "Dungeon event: d12 6 (6) → a non-magical light source fails\n"
+	                    "  Lantern #2 runs low on oil: 6 turns left (it had 34). The GM may "
+	                    "rule it only flickers: /light flicker.\n"
+	                    "Encounter check: d12 5 > exits 1 and > tension 1 → no encounter\n");
+	/* behind the screen the lights wait for the GM, who gives the
+	 * failure when the players are told */
+	run(f, "gm", "/tension mode hidden");
+	run(f, "gm", "/light add torch");
+	run(f, "gm", "/turn advance 2");
+	rng_seed(f->rng, 23);
+	assert_string_equal(run(f, "gm", "/tension roll"),
+	                    "The GM made a tension roll behind the screen.\n"
+	                    "[private]\n"
+	                    "Tension roll (Tension 1, exits 1)\n"
+	                    "Dungeon event: d12 6 (6) → a non-magical light source fails\n"
+	                    "  The oldest lit source fails when you tell the players: /light "
+	                    "fail (as the hazard die's Light result).\n"
+	                    "Encounter check: d12 5 > exits 1 and > tension 1 → no encounter\n");
+	assert_string_equal(run(f, "alice", "/light list"),
+	                    "Lit sources (exploration procedure)\n  #2 lantern | - | 4\n"
+	                    "  #3 torch | - | 4\n");
+	assert_string_equal(run(f, "alice", "/light fail"),
+	                    "Only the GM can do that here; the GM is Greta.\n");
+	assert_string_equal(run(f, "gm", "/light fail"),
+	                    "Lantern #2 is low on oil: 4 turns left already. The GM may rule it "
+	                    "only flickers: /light flicker.\n");
+}
+
 /* Compact output: the heading opens the first line and the check follows
  * the event on it, unless an effect was rolled between them. */
 static void
@@ -770,6 +828,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(refused_changes_change_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_open, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_compact, setup, teardown),
+	    cmocka_unit_test_setup_teardown(roll_light_fails, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_bad_exits, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_in_a_safe_area, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_mode, setup, teardown),

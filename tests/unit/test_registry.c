@@ -860,7 +860,7 @@ invisible_character_in_a_name(void **state)
 	    out);
 	assert_string_equal(reply_error_text(out),
 	                    "Unknown subcommand 'add' with an invisible character U+200B at column "
-	                    "2; usage: /light <list|add|out|flicker|low|refill>");
+	                    "2; usage: /light <list|add|out|flicker|fail|low|refill>");
 	reply_free(out);
 	tfree(d);
 }
