@@ -70,24 +70,35 @@ withheld_line(const struct tables_lookup *tl, const struct roll_table_trace *tr,
 		           names, k == 1 ? "is" : "are");
 }
 
-/* A custom entry with dice in it ("1d4 giant rats") or tables it names
- * ("[[shifts]]") gets its own line with them rolled: "3 giant rats (1d4:
- * 3)". */
-static void
-entry_dice(struct invocation *inv, struct reply *out, const struct roll_table *t, size_t row)
-{
-	struct roll_table_trace tr = {0};
+/* A custom entry rolled: its dice ("1d4 giant rats") and the tables it
+ * names ("[[shifts]]"). */
+struct entry_roll {
+	struct roll_table_trace tr;
 	struct tables_lookup tl;
 	struct buf b;
+	bool shown; /* something was rolled: the entry gets its own line */
+};
 
-	tables_lookup_init(&tl, inv->chan);
-	tl.screen = true; /* the entry's line is for all to see */
-	buf_init(&b, 4096);
-	if (roll_table_expand(inv->rng, t, row, &tl.lk, &tr, &b) > 0 || tr.n > 0)
-		reply_line(out, RS_BOLD, "%s%s", buf_str(&b), b.toobig ? "…" : "");
-	withheld_line(&tl, &tr, out);
-	buf_free(&b);
-	tables_lookup_clear(&tl);
+static void
+entry_roll(struct invocation *inv, const struct roll_table *t, size_t row, struct entry_roll *e)
+{
+	memset(&e->tr, 0, sizeof(e->tr));
+	tables_lookup_init(&e->tl, inv->chan);
+	e->tl.screen = true; /* the entry's line is for all to see */
+	buf_init(&e->b, 4096);
+	e->shown = roll_table_expand(inv->rng, t, row, &e->tl.lk, &e->tr, &e->b) > 0 || e->tr.n > 0;
+}
+
+/* The entry's own line with what was rolled in it: "3 giant rats (1d4:
+ * 3)"; frees e. */
+static void
+entry_line(struct reply *out, struct entry_roll *e)
+{
+	if (e->shown)
+		reply_line(out, RS_BOLD, "%s%s", buf_str(&e->b), e->b.toobig ? "…" : "");
+	withheld_line(&e->tl, &e->tr, out);
+	buf_free(&e->b);
+	tables_lookup_clear(&e->tl);
 }
 
 /* Behind the GM's screen: what the encounter table decided, to whoever is
@@ -113,8 +124,13 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 	struct tables_lookup tl;
 	bool hidden = tension_state_hidden(inv->chan);
 	char label[ROLL_TABLE_TEXT_MAX], own[ROLL_TABLE_NAME_MAX];
+	struct entry_roll *er = NULL;
 	size_t row;
 	int roll = hazard_roll(inv->rng, v, &row);
+	/* An Encounter entry that names its creature is the encounter: rolled
+	 * first, as no table is; any other entry after the turn's tables. */
+	bool names = v->table == HAZARD_CUSTOM && v->rows[row].effect == HZ_ENCOUNTER &&
+	             hazard_entry_creature(v->rows[row].text) != NULL;
 
 	/* An Encounter's or a Sign's creature comes from the channel's own
 	 * encounter table, by its die, on either procedure's die; else, on the
@@ -130,8 +146,16 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 	how.lookup = &tl.lk;
 	how.rng = inv->rng;
 	how.effect = v->rows[row].effect;
+	if (v->table == HAZARD_CUSTOM)
+		er = xmalloc(sizeof(*er));
+	if (names) {
+		entry_roll(inv, s->custom, row, er);
+		how.creature = hazard_entry_creature(buf_str(&er->b));
+	}
 	turn_report_init(&rep);
 	turn_pass(&s->clock, s->proc, &how, &rep);
+	if (er != NULL && !names)
+		entry_roll(inv, s->custom, row, er);
 	tables_lookup_clear(&tl);
 	free(encounters);
 	channel_touch(inv->chan);
@@ -153,8 +177,10 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 	reply_nl(out);
 	if (rollchan_compact(inv->chan) && v->table == HAZARD_CUSTOM)
 		procedure_render_hazard_table(out, v, (int)row, true);
-	if (v->table == HAZARD_CUSTOM)
-		entry_dice(inv, out, s->custom, row);
+	if (er != NULL) {
+		entry_line(out, er);
+		free(er);
+	}
 	procedure_render_report(out, &rep, s, false, hidden);
 	procedure_render_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 	if (hidden && procedure_render_veils(&rep))
@@ -396,7 +422,9 @@ static const struct command hazard_subs[] = {
          "Encounter, Sign, Light, Burn, Fatigue, Shift, Nothing or Free gets that result's "
          "bookkeeping (Sign and Fatigue as the channel's procedure means them); any other "
          "entry is shown as written. Dice in an entry are rolled when it comes up: "
-         "\"1d4 giant rats\" gives \"3 giant rats (1d4: 3)\".",
+         "\"1d4 giant rats\" gives \"3 giant rats (1d4: 3)\". An Encounter entry that "
+         "names its creature is that encounter, with no table rolled beside it; a "
+         "remembered Sign's creature comes instead (one encounter per result).",
      .role = ROLE_GM,
      .opts = custom_opts,
      .fn = cmd_hazard_set_custom},

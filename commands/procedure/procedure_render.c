@@ -247,6 +247,11 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 			reply_add(out, 0, ": %s.", r->sign);
 		else
 			reply_add(out, 0, " (the one the GM rolled for that sign).");
+		if (r->passed[0] != '\0')
+			reply_add(out, 0,
+			          " It comes instead of the entry's %s: one encounter "
+			          "per result.",
+			          r->passed);
 		break;
 	case TE_ENCOUNTER_ROLLED:
 		reply_add(out, RS_BOLD | RS_BAD, "Encounter!");

@@ -89,37 +89,62 @@ copy_rows(struct hazard_view *v, const struct hazard_row *rows, size_t n)
 	v->die = rows[n - 1].hi;
 }
 
+static const struct {
+	const char *word;
+	enum hazard_effect exploration, delving;
+} keywords[] = {
+    {"encounter", HZ_ENCOUNTER, HZ_ENCOUNTER},
+    {"sign", HZ_SIGN, HZ_SIGN_CREATURE},
+    {"light", HZ_LIGHT, HZ_LIGHT},
+    {"burn", HZ_BURN, HZ_BURN},
+    {"fatigue", HZ_FATIGUE_SAVE, HZ_FATIGUE_DAMAGE},
+    {"dungeon shift", HZ_SHIFT, HZ_SHIFT},
+    {"shift", HZ_SHIFT, HZ_SHIFT},
+    {"nothing", HZ_NOTHING, HZ_NOTHING},
+    {"free", HZ_NOTHING, HZ_NOTHING},
+};
+
+/* The keyword text starts with, as a whole first word ("Lights out" is not
+ * "Light"): its index in keywords, or -1. */
+static int
+keyword_of(const char *text)
+{
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
+		size_t len = strlen(keywords[i].word);
+		char after;
+
+		if (strncasecmp(text, keywords[i].word, len) != 0)
+			continue;
+		after = text[len]; /* text matched len bytes, so it has them */
+		if (after != '\0' && (isalnum((unsigned char)after) || after == '-'))
+			continue;
+		return (int)i;
+	}
+	return -1;
+}
+
 enum hazard_effect
 hazard_keyword(const char *text, enum procedure p)
 {
-	static const struct {
-		const char *word;
-		enum hazard_effect exploration, delving;
-	} words[] = {
-	    {"encounter", HZ_ENCOUNTER, HZ_ENCOUNTER},
-	    {"sign", HZ_SIGN, HZ_SIGN_CREATURE},
-	    {"light", HZ_LIGHT, HZ_LIGHT},
-	    {"burn", HZ_BURN, HZ_BURN},
-	    {"fatigue", HZ_FATIGUE_SAVE, HZ_FATIGUE_DAMAGE},
-	    {"dungeon shift", HZ_SHIFT, HZ_SHIFT},
-	    {"shift", HZ_SHIFT, HZ_SHIFT},
-	    {"nothing", HZ_NOTHING, HZ_NOTHING},
-	    {"free", HZ_NOTHING, HZ_NOTHING},
-	};
+	int k = keyword_of(text);
 
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		size_t len = strlen(words[i].word);
-		char after;
+	if (k < 0)
+		return HZ_TEXT;
+	return p == PROC_DELVING ? keywords[k].delving : keywords[k].exploration;
+}
 
-		if (strncasecmp(text, words[i].word, len) != 0)
-			continue;
-		after = text[len]; /* text matched len bytes, so it has them */
-		/* The whole first word: "Lights out" is not "Light". */
-		if (after != '\0' && (isalnum((unsigned char)after) || after == '-'))
-			continue;
-		return p == PROC_DELVING ? words[i].delving : words[i].exploration;
-	}
-	return HZ_TEXT;
+const char *
+hazard_entry_creature(const char *text)
+{
+	const char *rest;
+	int k = keyword_of(text);
+
+	if (k < 0 || keywords[k].exploration != HZ_ENCOUNTER ||
+	    strcasecmp(text, encounter_text) == 0 || strcasecmp(text, delving_rows[0].text) == 0)
+		return NULL;
+	rest = text + strlen(keywords[k].word);
+	rest += strspn(rest, " \t:;,.!-");
+	return *rest != '\0' ? rest : NULL;
 }
 
 int

@@ -86,6 +86,12 @@ int hazard_view(enum hazard_table t, struct odds chance, const struct roll_table
 /* The effect a custom entry's text asks for in procedure p. */
 enum hazard_effect hazard_keyword(const char *text, enum procedure p);
 
+/* The creature an Encounter entry names after its keyword ("Encounter: 3
+ * giant rats" names "3 giant rats"), pointing into text; NULL for any
+ * other entry, for the keyword alone, and for the built-in tables' own
+ * Encounter wording, which names none. */
+const char *hazard_entry_creature(const char *text);
+
 /* Rolls the view's die. Returns the roll; *row is the index of its row. */
 int hazard_roll(struct rng *r, const struct hazard_view *v, size_t *row);
 

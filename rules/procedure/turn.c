@@ -50,6 +50,7 @@ turn_report_init(struct turn_report *r)
 	r->sign[0] = '\0';
 	memset(&r->pick, 0, sizeof(r->pick));
 	r->table[0] = '\0';
+	r->passed[0] = '\0';
 }
 
 static void
@@ -130,13 +131,19 @@ surprised(const struct turn_clock *c, enum procedure p, struct turn_report *r)
 		add(r, TE_SURPRISED, c->turn, why, NULL);
 }
 
-/* An Encounter: the creature a Sign announced, else (delving, with an
- * encounter table) the table's creature, else the GM's wandering monster. */
+/* An Encounter: the creature a Sign announced, else the one the entry
+ * names, else (delving, or the channel's own table) the encounter table's
+ * creature, else the GM's wandering monster. */
 static void
 encounter(struct turn_clock *c, enum procedure p, const struct turn_how *how, struct turn_report *r)
 {
 	if (how->safe) {
 		add(r, TE_SAFE_AREA, c->turn, 0, NULL);
+		return;
+	}
+	if (!c->sign_set && how->creature != NULL) {
+		add(r, TE_ENCOUNTER, c->turn, 0, NULL);
+		surprised(c, p, r);
 		return;
 	}
 	if (!c->sign_set && (p == PROC_DELVING || how->own) && how->encounters != NULL) {
@@ -162,6 +169,12 @@ encounter(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 	}
 	add(r, TE_SIGN_MET, c->turn, c->sign_turn, NULL);
 	snprintf(r->sign, sizeof(r->sign), "%s", c->sign);
+	if (how->creature != NULL) {
+		size_t n = utf8_cut(how->creature, strlen(how->creature), sizeof(r->passed) - 1);
+
+		memcpy(r->passed, how->creature, n);
+		r->passed[n] = '\0';
+	}
 	c->sign_set = false;
 	c->sign[0] = '\0';
 	surprised(c, p, r);

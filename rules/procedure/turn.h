@@ -125,6 +125,9 @@ struct turn_report {
 	 * (how->table, "" for Tension's) */
 	struct tension_pick pick;
 	char table[ROLL_TABLE_NAME_MAX];
+	/* TE_SIGN_MET: the creature the hazard entry named (how->creature),
+	 * which the sign's creature came instead of; "" when it named none */
+	char passed[TURN_SIGN_MAX];
 };
 
 /* How one turn passes. */
@@ -148,6 +151,12 @@ struct turn_how {
 	 * too (whose Sign then names the next encounter as delving's does). */
 	bool own;
 	const char *table;
+	/* An Encounter entry of a custom die that names its own creature
+	 * (hazard_entry_creature(), its dice rolled), or NULL: that creature
+	 * is the encounter, and no table is rolled. One encounter per result:
+	 * a remembered sign's creature comes instead (text 003: the next
+	 * encounter rolled is that creature). */
+	const char *creature;
 };
 
 /* "crawling", "walking", "running"; and back (-1: unknown). */

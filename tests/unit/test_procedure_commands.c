@@ -436,6 +436,60 @@ msg_text(const struct reply *r, enum reply_audience a, char *buf, size_t len)
 		snprintf(buf + off, len - off, "%s\n", m->title);
 }
 
+/* recheck10 F9: a custom Encounter entry that names its creature is the
+ * encounter, one per result: no table is rolled beside it, and a
+ * remembered sign's creature comes instead of it (text 003: the next
+ * encounter rolled is that creature). An entry that names none still
+ * rolls the table. */
+static void
+custom_encounter_entry_is_one_encounter(void **unused)
+{
+	struct rng *twin = rng_new_seeded(99);
+	char pub[4000], want[400];
+	int rats;
+
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "hazard procedure delving");
+	ok("gm", "tension table set encounter 1-20 an owlbear");
+	ok("gm", "hazard custom d2 \"1-2 Encounter: 1d4 giant rats\"");
+	ok("alice", "hazard");
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
+	(void)rng_die(twin, 2);
+	rats = (int)rng_die(twin, 4);
+	snprintf(want, sizeof(want),
+	         "\nEncounter: %d giant rats (1d4: %d)\nEncounter! A wandering monster appears; "
+	         "/surprise checks who is caught off guard.\n",
+	         rats, rats);
+	assert_non_null(strstr(pub, want));
+	assert_null(strstr(pub, "owlbear"));
+	ok("gm", "hazard sign a basilisk");
+	ok("alice", "hazard");
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
+	(void)rng_die(twin, 2);
+	rats = (int)rng_die(twin, 4);
+	snprintf(want, sizeof(want),
+	         "\nEncounter: %d giant rats (1d4: %d)\nEncounter! It is the creature whose sign "
+	         "the party met on turn 1: a basilisk. It comes instead of the entry's %d giant "
+	         "rats (1d4: %d): one encounter per result.\n",
+	         rats, rats, rats, rats);
+	assert_non_null(strstr(pub, want));
+	assert_null(strstr(pub, "owlbear"));
+	ok("alice", "turn");
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_null(strstr(pub, "sign"));
+	/* the keyword alone, or the built-in wording, names no creature */
+	ok("gm", "hazard custom d2 \"1-2 Encounter\"");
+	ok("alice", "hazard");
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_non_null(strstr(pub, ": an owlbear. "));
+	ok("gm", "hazard custom d2 \"1-2 Encounter: a wandering monster appears\"");
+	ok("alice", "hazard");
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_non_null(strstr(pub, ": an owlbear. "));
+	rng_free(twin);
+}
+
 /* The channel's public reply to line, as text (checked to be no error). */
 static const char *
 public_text(const char *user, const char *line, char *buf, size_t len)
@@ -1554,6 +1608,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
+	    cmocka_unit_test_setup_teardown(custom_encounter_entry_is_one_encounter, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(wander_numbers_go_where_the_check_takes_them, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(wander_forms_replies_pinned, setup, teardown),
