@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/procedure/cmd_hazard.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
 #include "commands/tables/tables_use.h"
@@ -162,16 +163,39 @@ turn_reset_fn(struct invocation *inv, struct reply *out)
 	           "remembered sign cleared. The channel's settings are kept.");
 }
 
+/* Which table the level's encounters come from; behind the screen, which
+ * levels have a table of their own is the GM's to know. */
+static void
+level_table_line(struct invocation *inv, struct reply *out)
+{
+	struct roll_table *t;
+	char name[ROLL_TABLE_NAME_MAX];
+	bool hidden = tension_state_hidden(inv->chan);
+
+	if (hidden && !inv->is_gm)
+		return;
+	t = xmalloc(sizeof(*t));
+	if (hidden)
+		reply_to(out, REPLY_INVOKER);
+	if (tables_use_kind(inv->chan, "encounter", t, name))
+		reply_line(out, RS_DIM, "Encounters here come from the table %s.", name);
+	reply_to(out, REPLY_CHANNEL);
+	free(t);
+}
+
 /* The dungeon level the party is on: shown, set (a number), or no longer
  * tracked ("none"). A level picks the channel's tables for it
- * (encounter-N, commands/tables/tables_use.h). */
+ * (encounter-N, commands/tables/tables_use.h). Taking a stair from one
+ * tracked level to another takes a turn (text 004), which passes as any
+ * turn, with its hazard roll, on the level reached. */
 static void
 turn_level_fn(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	const char *v = invocation_str(inv, "level");
+	struct hazard_view view;
 	int level = -1;
-	bool left_safe;
+	bool left_safe, stair;
 
 	if (v == NULL) {
 		if (s->level < 0) {
@@ -198,6 +222,10 @@ turn_level_fn(struct invocation *inv, struct reply *out)
 	}
 	if (!procedure_render_may_pass(inv, s, out, "sets the dungeon level"))
 		return;
+	stair =
+	    s->level >= 0 && level >= 0 && level != s->level && invocation_bool(inv, "turn", true);
+	if (stair && procedure_render_view(s, s->table, &view, out) < 0)
+		return;
 	left_safe = s->level == 0 && level > 0 && s->safe;
 	if (s->level != level || (level == 0 && !s->safe) || left_safe) {
 		/* level 0 is the safe area (text 004): coming to it enters
@@ -212,28 +240,15 @@ turn_level_fn(struct invocation *inv, struct reply *out)
 	}
 	reply_add(out, 0, "The party is on dungeon level ");
 	reply_add(out, RS_BOLD, "%d", level);
-	reply_add(out, 0, ".");
+	reply_add(out, 0, stair ? ": taking the stair takes a turn." : ".");
 	reply_nl(out);
 	if (level == 0)
 		reply_line(out, 0, "Level 0 is the safe area: no wandering monsters, no fighting.");
 	else if (left_safe)
 		reply_line(out, 0, "The party leaves the safe area of level 0.");
-	{
-		struct roll_table *t = xmalloc(sizeof(*t));
-		char name[ROLL_TABLE_NAME_MAX];
-
-		/* Behind the screen, which levels have a table of their own
-		 * is the GM's to know. */
-		if (tension_state_hidden(inv->chan) && !inv->is_gm) {
-			free(t);
-			return;
-		}
-		if (tension_state_hidden(inv->chan))
-			reply_to(out, REPLY_INVOKER);
-		if (tables_use_kind(inv->chan, "encounter", t, name))
-			reply_line(out, RS_DIM, "Encounters here come from the table %s.", name);
-		free(t);
-	}
+	level_table_line(inv, out);
+	if (stair)
+		cmd_hazard_turn(inv, out, s, &view, false);
 }
 
 /* The party's movement (the delving speeds): what it costs and allows. */
@@ -284,6 +299,10 @@ static const struct cmd_opt level_opts[] = {
              "with it), or none",
      .type = OPT_STRING,
      .max = 8},
+    {.name = "turn",
+     .desc = "Whether taking the stair passes a turn with its hazard roll (default true; "
+             "false: a correction)",
+     .type = OPT_BOOL},
     {0},
 };
 
@@ -321,9 +340,11 @@ static const struct command turn_subs[] = {
      .help = "With a level, the channel's table encounter-N (and effects-N) is what the "
              "hazard die, the wandering checks and {/tension roll} roll there, when the "
              "channel has one; else its table encounter, else Tension's. Without a value, "
-             "says the level; none stops tracking it. Ruling: whoever may pass turns "
-             "({/hazard who}) sets the level as the party takes the stairs; a new "
-             "expedition ({/turn reset}) keeps it.",
+             "says the level; none stops tracking it. Taking a stair takes a turn (the "
+             "safe-areas text): from one tracked level to another a turn passes with its "
+             "hazard roll on the level reached (turn:false corrects the level without one). "
+             "Rulings: whoever may pass turns ({/hazard who}) sets the level; the first level "
+             "tracked passes no turn; a new expedition ({/turn reset}) keeps it.",
      .opts = level_opts,
      .fn = turn_level_fn},
     {.name = "reset",

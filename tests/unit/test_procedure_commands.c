@@ -499,6 +499,42 @@ public_text(const char *user, const char *line, char *buf, size_t len)
 	return buf;
 }
 
+/* F5: taking a stair takes a turn (text 004: "It takes one turn to do the
+ * following things: ... Going up or down a stair to a new level or safe
+ * area."): from one tracked level to another a turn passes with its
+ * hazard roll, as any turn; the first level tracked, the same level and
+ * turn:false (a correction) pass none. */
+static void
+stair_takes_a_turn(void **unused)
+{
+	struct rng *twin = rng_new_seeded(99);
+	char pub[4000], want[200];
+
+	(void)unused;
+	ok("gm", "gm claim");
+	assert_string_equal(public_text("gm", "turn level 1", pub, sizeof(pub)),
+	                    "The party is on dungeon level 1.\n");
+	public_text("gm", "turn level 2", pub, sizeof(pub));
+	snprintf(want, sizeof(want),
+	         "The party is on dungeon level 2: taking the stair takes a turn.\n\nRolled %d "
+	         "on the d6 (exploration): ",
+	         (int)rng_die(twin, 6));
+	assert_non_null(strstr(pub, want));
+	assert_non_null(strstr(pub, "\nHazard die: turn 1\n")); /* the title */
+	assert_string_equal(public_text("gm", "turn level 2", pub, sizeof(pub)),
+	                    "The party is on dungeon level 2.\n");
+	assert_string_equal(public_text("gm", "turn level 3 turn:false", pub, sizeof(pub)),
+	                    "The party is on dungeon level 3.\n");
+	assert_non_null(strstr(public_text("gm", "turn", pub, sizeof(pub)), "Turn 1: 10 min"));
+	/* to the safe area of level 0, a turn too, where no encounter comes */
+	public_text("gm", "turn level 0", pub, sizeof(pub));
+	assert_non_null(strstr(pub, "The party is on dungeon level 0: taking the stair takes a "
+	                            "turn.\nLevel 0 is the safe area: no wandering monsters, no "
+	                            "fighting.\n"));
+	assert_non_null(strstr(pub, "\nHazard die: turn 2\n"));
+	rng_free(twin);
+}
+
 /* Numbers under the corridor check (the default), which takes none, and
  * numbers given before the check they are for. */
 static const struct {
@@ -1610,6 +1646,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_encounter_entry_is_one_encounter, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(stair_takes_a_turn, setup, teardown),
 	    cmocka_unit_test_setup_teardown(wander_numbers_go_where_the_check_takes_them, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(wander_forms_replies_pinned, setup, teardown),

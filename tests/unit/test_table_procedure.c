@@ -157,7 +157,7 @@ hazard_encounter_on_both_tables(void **unused)
 	has(want);
 	rng_free(same);
 	/* a level without a table of its own falls back to encounter */
-	run("gm", "turn level 4");
+	run("gm", "turn level 4 turn:false");
 	first_die(6, 1, &same);
 	goblins(same, &d6, foes, sizeof(foes));
 	run("gm", "hazard roll");
@@ -424,9 +424,9 @@ hidden_level_tables_are_the_gms(void **unused)
 	run("gm", "tension mode hidden");
 	run("al", "turn level 3");
 	assert_string_equal(text, "The party is on dungeon level 3.\n");
-	run("al", "turn level 4");
+	run("al", "turn level 4 turn:false");
 	assert_string_equal(text, "The party is on dungeon level 4.\n");
-	run("gm", "turn level 3");
+	run("gm", "turn level 3 turn:false");
 	assert_string_equal(text, "The party is on dungeon level 3.\n[private]\nEncounters here "
 	                          "come from the table encounter-3.\n");
 	run("gm", "tension mode open");
