@@ -150,17 +150,29 @@ turn_advance_fn(struct invocation *inv, struct reply *out)
 	procedure_render_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 }
 
+/* A new expedition. It begins in the safe area, level 0 (text 004: "The
+ * party begins it's adventure in a Safe Area that is, effectively Level 0
+ * of the dungeon"), where a channel tracks the level; one that tracks none
+ * keeps its safe area as it was. */
 static void
 turn_reset_fn(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 
 	turn_clock_init(&s->clock);
+	if (s->level >= 0) {
+		s->level = 0;
+		s->safe = true;
+	}
 	channel_touch(inv->chan);
 	rollchan_dark_forget(inv->chan);
 	reply_line(out, 0,
 	           "A new expedition: turn 0, nothing lit, the rest clock and the "
 	           "remembered sign cleared. The channel's settings are kept.");
+	if (s->level == 0)
+		reply_line(out, 0,
+		           "The party begins in the safe area of level 0: no wandering monsters, "
+		           "no fighting.");
 }
 
 /* Which table the level's encounters come from; behind the screen, which
@@ -343,12 +355,16 @@ static const struct command turn_subs[] = {
              "says the level; none stops tracking it. Taking a stair takes a turn (the "
              "safe-areas text): from one tracked level to another a turn passes with its "
              "hazard roll on the level reached (turn:false corrects the level without one). "
-             "Rulings: whoever may pass turns ({/hazard who}) sets the level; the first level "
-             "tracked passes no turn; a new expedition ({/turn reset}) keeps it.",
+             "A new expedition ({/turn reset}) begins on level 0, the safe area. Rulings: "
+             "whoever may pass turns ({/hazard who}) sets the level; the first level tracked "
+             "passes no turn.",
      .opts = level_opts,
      .fn = turn_level_fn},
     {.name = "reset",
      .desc = "Start a new expedition: turn 0, no lights, rest clock cleared",
+     .help = "The party begins in the safe area, level 0, when the channel tracks the level "
+             "({/turn level}); a channel that tracks none keeps its safe area as it was. "
+             "Tension, tables, vendors and the channel's settings are kept.",
      .role = ROLE_GM,
      .fn = turn_reset_fn},
     {0},

@@ -535,6 +535,37 @@ stair_takes_a_turn(void **unused)
 	rng_free(twin);
 }
 
+/* F7: a new expedition begins in the safe area, level 0 (text 004: "The
+ * party begins it's adventure in a Safe Area that is, effectively Level 0
+ * of the dungeon"); /turn reset kept the deep level. A channel that tracks
+ * no level keeps its safe area as it was. */
+static void
+reset_begins_on_level_0(void **unused)
+{
+	static const char *const reset_line =
+	    "A new expedition: turn 0, nothing lit, the rest clock and the remembered sign "
+	    "cleared. The channel's settings are kept.\n";
+	char pub[4000], want[400];
+
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "turn level 3");
+	snprintf(want, sizeof(want),
+	         "%sThe party begins in the safe area of level 0: no wandering monsters, no "
+	         "fighting.\n",
+	         reset_line);
+	assert_string_equal(public_text("gm", "turn reset", pub, sizeof(pub)), want);
+	assert_string_equal(public_text("gm", "turn level", pub, sizeof(pub)),
+	                    "The party is on dungeon level 0.\n");
+	assert_non_null(
+	    strstr(public_text("gm", "safe", pub, sizeof(pub)), "The party is in a safe area"));
+	ok("gm", "turn level none");
+	ok("gm", "safe off");
+	assert_string_equal(public_text("gm", "turn reset", pub, sizeof(pub)), reset_line);
+	assert_non_null(
+	    strstr(public_text("gm", "safe", pub, sizeof(pub)), "The party is not in a safe area"));
+}
+
 /* Numbers under the corridor check (the default), which takes none, and
  * numbers given before the check they are for. */
 static const struct {
@@ -1647,6 +1678,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(custom_encounter_entry_is_one_encounter, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(stair_takes_a_turn, setup, teardown),
+	    cmocka_unit_test_setup_teardown(reset_begins_on_level_0, setup, teardown),
 	    cmocka_unit_test_setup_teardown(wander_numbers_go_where_the_check_takes_them, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(wander_forms_replies_pinned, setup, teardown),
