@@ -1,6 +1,7 @@
 /* /safe: whether the party is in a safe area (level 0, a vendor's room). */
 #include "commands/procedure/cmd_safe.h"
 
+#include "commands/procedure/procedure_render.h"
 #include "commands/procedure/procedure_state.h"
 
 /* The state, and a button that turns it (the GM's): pressing it changes
@@ -8,7 +9,18 @@
 static void
 safe_show(struct invocation *inv, struct reply *out)
 {
-	if (procedure_state_of(inv->chan)->safe) {
+	const struct procedure_state *s = procedure_state_of(inv->chan);
+
+	if (s->safe && s->level == 0) {
+		/* level 0 is the safe area itself: the party leaves by the
+		 * stair, which takes a turn, not by /safe off */
+		reply_add(out, 0,
+		          "The party is in the safe area of level 0: no wandering monsters, no "
+		          "fighting; ");
+		procedure_render_safe_exit(out, 0, s);
+		reply_line(out, 0, ".");
+		reply_button(out, "Take the stair to level 1", "turn level 1");
+	} else if (s->safe) {
 		reply_add(out, 0,
 		          "The party is in a safe area: no wandering monsters, no "
 		          "fighting. ");

@@ -383,10 +383,8 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		return;
 	}
 	if (s->safe) {
-		reply_add(out, RS_GOOD,
-		          "No wandering monsters: the party is in a safe area (the GM "
-		          "ends it with ");
-		reply_cmd(out, RS_GOOD, "safe off", NULL);
+		reply_add(out, RS_GOOD, "No wandering monsters: the party is in a safe area (");
+		procedure_render_safe_exit(out, RS_GOOD, s);
 		reply_line(out, RS_GOOD, ").");
 		return;
 	}

@@ -459,6 +459,18 @@ procedure_render_behind(struct reply *out, const struct turn_report *r,
 }
 
 void
+procedure_render_safe_exit(struct reply *out, unsigned style, const struct procedure_state *s)
+{
+	if (s->level == 0) {
+		reply_add(out, style, "the party leaves it by the stair, ");
+		reply_cmd(out, style, "turn level", "level", "1", NULL);
+		return;
+	}
+	reply_add(out, style, "the GM ends it with ");
+	reply_cmd(out, style, "safe off", NULL);
+}
+
+void
 procedure_render_darkness(struct reply *out, enum procedure proc)
 {
 	reply_add(out, RS_BOLD | RS_BAD, "Darkness:");

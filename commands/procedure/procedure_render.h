@@ -45,6 +45,12 @@ void procedure_render_behind(struct reply *out, const struct turn_report *r,
  * encounter". */
 void procedure_render_surprised(struct reply *out, int why);
 
+/* How the party leaves the safe area it is in, a clause in style: on level
+ * 0, which is the safe area itself, by the stair ("the party leaves it by
+ * the stair, /turn level 1"); elsewhere the GM ends it ("the GM ends it
+ * with /safe off"). */
+void procedure_render_safe_exit(struct reply *out, unsigned style, const struct procedure_state *s);
+
 /* The darkness line: nothing is lit, and what that means under procedure
  * proc (exploration: effectively blind; delving: -10, surprised, traps
  * sprung, no map). */

@@ -65,12 +65,12 @@ check_line(const struct encounter_check *c, bool join, struct reply *out)
 
 /* In a safe area the encounter check is not made. */
 static void
-safe_line(bool join, struct reply *out)
+safe_line(const struct procedure_state *ps, bool join, struct reply *out)
 {
 	reply_add(out, 0, join ? " · encounter check: " : "Encounter check: ");
 	reply_add(out, RS_GOOD, "none in a safe area");
-	reply_add(out, 0, ", where monsters do not go (the GM ends it with ");
-	reply_cmd(out, 0, "safe off", NULL);
+	reply_add(out, 0, ", where monsters do not go (");
+	procedure_render_safe_exit(out, 0, ps);
 	reply_add(out, 0, ").");
 	reply_nl(out);
 }
@@ -171,7 +171,7 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 		light_fails(inv, ts, out);
 
 	if (r.safe)
-		safe_line(compact && !own_line, out);
+		safe_line(ps, compact && !own_line, out);
 	else
 		check_line(&r.check, compact && !own_line, out);
 	if (sign)

@@ -211,7 +211,7 @@ f7_level_0_is_the_safe_area(void **unused)
 	                    "wandering monsters, no fighting.\n");
 	free(text);
 	text = fgtable_said(t, "gm", "/safe");
-	fgtable_holds(text, "The party is in a safe area");
+	fgtable_holds(text, "The party is in the safe area of level 0");
 	free(text);
 	text = fgtable_said(t, "gm", "/hazard");
 	assert_null(strstr(text, "A wandering monster appears"));

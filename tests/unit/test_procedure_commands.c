@@ -557,13 +557,45 @@ reset_begins_on_level_0(void **unused)
 	assert_string_equal(public_text("gm", "turn reset", pub, sizeof(pub)), want);
 	assert_string_equal(public_text("gm", "turn level", pub, sizeof(pub)),
 	                    "The party is on dungeon level 0.\n");
-	assert_non_null(
-	    strstr(public_text("gm", "safe", pub, sizeof(pub)), "The party is in a safe area"));
+	assert_non_null(strstr(public_text("gm", "safe", pub, sizeof(pub)),
+	                       "The party is in the safe area of level 0"));
 	ok("gm", "turn level none");
 	ok("gm", "safe off");
 	assert_string_equal(public_text("gm", "turn reset", pub, sizeof(pub)), reset_line);
 	assert_non_null(
 	    strstr(public_text("gm", "safe", pub, sizeof(pub)), "The party is not in a safe area"));
+}
+
+/* F4: level 0 is the safe area itself, where /safe off is refused: its
+ * hints and its button name the stair (/turn level 1), not /safe off; a
+ * safe area elsewhere (a vendor's room) still names /safe off. */
+static void
+level_0_names_the_stair(void **unused)
+{
+	static const char *const stair = "the party leaves it by the stair, /turn level 1";
+	char pub[4000], action[40];
+	const struct reply_msg *m;
+
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "turn level 0");
+	assert_string_equal(public_text("gm", "safe", pub, sizeof(pub)),
+	                    "The party is in the safe area of level 0: no wandering monsters, no "
+	                    "fighting; the party leaves it by the stair, /turn level 1.\n");
+	m = reply_msg(cr.last, REPLY_CHANNEL);
+	assert_int_equal(m->nbuttons, 1);
+	assert_string_equal(m->buttons[0].label, "Take the stair to level 1");
+	assert_string_equal(m->buttons[0].action, "turn level 1");
+	snprintf(action, sizeof(action), "%s", m->buttons[0].action);
+	assert_non_null(strstr(public_text("gm", "wander", pub, sizeof(pub)), stair));
+	assert_non_null(strstr(public_text("gm", "tension roll", pub, sizeof(pub)), stair));
+	assert_null(strstr(pub, "safe off"));
+	/* pressed, the button takes the stair: the party leaves the safe area */
+	assert_non_null(strstr(public_text("gm", action, pub, sizeof(pub)),
+	                       "The party leaves the safe area of level 0.\n"));
+	ok("gm", "safe on");
+	assert_non_null(
+	    strstr(public_text("gm", "wander", pub, sizeof(pub)), "the GM ends it with /safe off"));
 }
 
 /* Numbers under the corridor check (the default), which takes none, and
@@ -1679,6 +1711,7 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(stair_takes_a_turn, setup, teardown),
 	    cmocka_unit_test_setup_teardown(reset_begins_on_level_0, setup, teardown),
+	    cmocka_unit_test_setup_teardown(level_0_names_the_stair, setup, teardown),
 	    cmocka_unit_test_setup_teardown(wander_numbers_go_where_the_check_takes_them, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(wander_forms_replies_pinned, setup, teardown),
