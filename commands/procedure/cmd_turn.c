@@ -195,6 +195,31 @@ level_table_line(struct invocation *inv, struct reply *out)
 	free(t);
 }
 
+/* Whether the invoker may take the party into (enters) or out of the safe
+ * area of level 0: the GM alone, as only the GM declares a safe area with
+ * /safe on; otherwise writes the refusal. */
+static bool
+safe_area_gm(struct invocation *inv, struct reply *out, bool enters)
+{
+	const char *gm;
+
+	if (inv->is_gm)
+		return true;
+	gm = inv->seat != NULL ? channel_gm_name(inv->seat) : NULL;
+	reply_error(out,
+	            "Only the GM takes the party %s the safe area of level 0, as only the GM "
+	            "declares a safe area (",
+	            enters ? "into" : "out of");
+	reply_cmd(out, RS_BAD, "safe on", NULL);
+	if (gm != NULL) {
+		reply_add(out, RS_BAD, "); the GM is %s.", gm);
+	} else {
+		reply_add(out, RS_BAD, "), and nobody is GM here yet; ");
+		invocation_claim_hint(out);
+	}
+	return false;
+}
+
 /* The dungeon level the party is on: shown, set (a number), or no longer
  * tracked ("none"). A level picks the channel's tables for it
  * (encounter-N, commands/tables/tables_use.h). Taking a stair from one
@@ -234,11 +259,13 @@ turn_level_fn(struct invocation *inv, struct reply *out)
 	}
 	if (!procedure_render_may_pass(inv, s, out, "sets the dungeon level"))
 		return;
+	left_safe = s->level == 0 && level > 0 && s->safe;
+	if (((level == 0 && !s->safe) || left_safe) && !safe_area_gm(inv, out, !left_safe))
+		return;
 	stair =
 	    s->level >= 0 && level >= 0 && level != s->level && invocation_bool(inv, "turn", true);
 	if (stair && procedure_render_view(s, s->table, &view, out) < 0)
 		return;
-	left_safe = s->level == 0 && level > 0 && s->safe;
 	if (s->level != level || (level == 0 && !s->safe) || left_safe) {
 		/* level 0 is the safe area (text 004): coming to it enters
 		 * the safe area, leaving it for a level leaves it */
@@ -356,8 +383,9 @@ static const struct command turn_subs[] = {
              "safe-areas text): from one tracked level to another a turn passes with its "
              "hazard roll on the level reached (turn:false corrects the level without one). "
              "A new expedition ({/turn reset}) begins on level 0, the safe area. Rulings: "
-             "whoever may pass turns ({/hazard who}) sets the level; the first level tracked "
-             "passes no turn.",
+             "whoever may pass turns ({/hazard who}) sets the level, but only the GM takes "
+             "the party into or out of level 0's safe area, as only the GM declares one "
+             "({/safe on}); the first level tracked passes no turn.",
      .opts = level_opts,
      .fn = turn_level_fn},
     {.name = "reset",

@@ -598,6 +598,37 @@ level_0_names_the_stair(void **unused)
 	    strstr(public_text("gm", "wander", pub, sizeof(pub)), "the GM ends it with /safe off"));
 }
 
+/* F20: a player refused /safe on could still /turn level 0 to the same
+ * effect. Only the GM takes the party into or out of level 0's safe area,
+ * as only the GM declares one; other levels stay open to whoever may pass
+ * turns. The state is left as it was. */
+static void
+level_0_is_the_gms_as_safe_on_is(void **unused)
+{
+	char pub[4000];
+
+	(void)unused;
+	refused("alice", "turn level 0",
+	        "Only the GM takes the party into the safe area of level 0, as only the GM "
+	        "declares a safe area (/safe on), and nobody is GM here yet; /gm claim makes you "
+	        "the GM.");
+	ok("gm", "gm claim");
+	ok("alice", "turn level 2");
+	refused("alice", "safe on", "Only the GM can do that here");
+	refused_as("alice", "turn level 0",
+	           "Only the GM takes the party into the safe area of level 0, as only the GM "
+	           "declares a safe area (/safe on); the GM is gm.",
+	           true);
+	ok("gm", "turn level 0");
+	refused_as("alice", "turn level 1",
+	           "Only the GM takes the party out of the safe area of level 0, as only the GM "
+	           "declares a safe area (/safe on); the GM is gm.",
+	           true);
+	refused("alice", "safe off", "Only the GM can do that here");
+	assert_non_null(strstr(public_text("alice", "turn level", pub, sizeof(pub)),
+	                       "The party is on dungeon level 0."));
+}
+
 /* Numbers under the corridor check (the default), which takes none, and
  * numbers given before the check they are for. */
 static const struct {
@@ -1712,6 +1743,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(stair_takes_a_turn, setup, teardown),
 	    cmocka_unit_test_setup_teardown(reset_begins_on_level_0, setup, teardown),
 	    cmocka_unit_test_setup_teardown(level_0_names_the_stair, setup, teardown),
+	    cmocka_unit_test_setup_teardown(level_0_is_the_gms_as_safe_on_is, setup, teardown),
 	    cmocka_unit_test_setup_teardown(wander_numbers_go_where_the_check_takes_them, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(wander_forms_replies_pinned, setup, teardown),
