@@ -21,6 +21,7 @@ light_list_cmd(struct invocation *inv, struct reply *out)
 	}
 	reply_title(out, "Lit sources (%s procedure)", hazard_procedure_name(s->proc));
 	cmd_turn_lights_table(out, s);
+	procedure_render_dim_line(out, s);
 }
 
 /* The count 1 to 20 that w names in English words ("two", "Twelve"), or

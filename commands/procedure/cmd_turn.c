@@ -112,6 +112,7 @@ turn_show(struct invocation *inv, struct reply *out)
 		reply_line(out, 0, "Dungeon level %d.", s->level);
 	if (c->lights.n > 0)
 		cmd_turn_lights_table(out, s);
+	procedure_render_dim_line(out, s);
 	reply_add(out, RS_BOLD, "%d", c->since_rest);
 	reply_add(out, 0, " %s since the last rest", c->since_rest == 1 ? "turn" : "turns");
 	if (c->since_rest < TURN_REST_DUE)

@@ -17,12 +17,16 @@
 #include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
+/* The stock's lines; level is the dungeon level the channel tracks when
+ * the vendor is met (named with the hoards), else -1. */
 static void
-stock_lines(struct reply *out, const struct vendor_stock *v)
+stock_lines(struct reply *out, const struct vendor_stock *v, int level)
 {
 	reply_add(out, 0, "Hoards of goods: 1d6 = ");
 	reply_add(out, RS_BOLD, "%d", v->hoards);
 	reply_add(out, 0, ", each generated at the level the dungeon is on");
+	if (level >= 0)
+		reply_add(out, 0, " (the party is on level %d)", level);
 	reply_nl(out);
 	reply_add(out, 0, "Rations: 2d6 x 100 = (%d + %d) x 100 = ", v->rations_d[0],
 	          v->rations_d[1]);
@@ -78,7 +82,7 @@ vendor_fn(struct invocation *inv, struct reply *out)
 	if (name == NULL) {
 		vendor_roll(inv->rng, &st);
 		reply_title(out, "A vendor's stock");
-		stock_lines(out, &st);
+		stock_lines(out, &st, s->level);
 		reply_add(out, RS_DIM, "Name the vendor (");
 		reply_cmd(out, RS_DIM, "vendor meet", "name", "NAME", NULL);
 		reply_add(out, RS_DIM, ") so the bot remembers it and rolls each deal with ");
@@ -90,7 +94,7 @@ vendor_fn(struct invocation *inv, struct reply *out)
 	}
 	if ((v = procedure_state_vendor(s, name)) != NULL) {
 		reply_title(out, "%s's stock (met before)", v->name);
-		stock_lines(out, &v->stock);
+		stock_lines(out, &v->stock, -1);
 		reply_line(out, RS_DIM, "%d item%s or lot%s dealt on so far.", v->ntried,
 		           v->ntried == 1 ? "" : "s", v->ntried == 1 ? "" : "s");
 		return;
@@ -122,7 +126,7 @@ vendor_fn(struct invocation *inv, struct reply *out)
 	vendor_roll(inv->rng, &v->stock);
 	channel_touch(inv->chan);
 	reply_title(out, "%s's stock", v->name);
-	stock_lines(out, &v->stock);
+	stock_lines(out, &v->stock, s->level);
 	reply_add(out, RS_DIM, "Each deal is tried once: ");
 	reply_cmd(out, RS_DIM, "bargain", "vendor", v->name, "item", "ITEM", "deal", "sell|buy",
 	          "roll", "ROLL", NULL);

@@ -51,7 +51,7 @@ procedure_render_time_text(int turns, char *buf, size_t len)
 /* "Torch #1 (alice) and torch #3": the torches of the TE_BURN_OUT run
  * starting at ev[i]. Returns the index after the run. */
 static size_t
-burned_torches(struct reply *out, const struct turn_report *r, size_t i)
+burned_torches(struct reply *out, const struct turn_report *r, size_t i, bool dim)
 {
 	size_t j = i;
 
@@ -69,6 +69,8 @@ burned_torches(struct reply *out, const struct turn_report *r, size_t i)
 	          j - i > 1 ? "burn" : "burns");
 	reply_cmd(out, 0, "light add", "kind", "torch", NULL);
 	reply_add(out, 0, ").");
+	if (dim)
+		reply_add(out, 0, " The light left is dim: searching takes 2 turns instead of 1.");
 	return j;
 }
 
@@ -351,7 +353,7 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 			reply_add(out, 0, "Nothing is lit, so nothing sputters.");
 		break;
 	case TE_BURN_OUT:
-		return burned_torches(out, r, i);
+		return burned_torches(out, r, i, procedure_render_dim(s));
 	case TE_BURN_NONE:
 		reply_add(out, 0, "No torch is lit, so none burns out.");
 		break;
@@ -456,6 +458,30 @@ procedure_render_behind(struct reply *out, const struct turn_report *r,
 		event_line(out, r, i, s);
 		reply_nl(out);
 	}
+}
+
+bool
+procedure_render_dim(const struct procedure_state *s)
+{
+	const struct lights *ls = &s->clock.lights;
+
+	if (s->proc != PROC_DELVING || ls->n == 0)
+		return false;
+	for (size_t i = 0; i < ls->n; i++)
+		if (ls->l[i].kind == LIGHT_TORCH)
+			return false;
+	return true;
+}
+
+void
+procedure_render_dim_line(struct reply *out, const struct procedure_state *s)
+{
+	if (!procedure_render_dim(s))
+		return;
+	reply_add(out, 0, "Dim light (candles or lanterns, no torch): searching takes ");
+	reply_add(out, RS_BOLD, "2");
+	reply_add(out, 0, " turns instead of 1.");
+	reply_nl(out);
 }
 
 void

@@ -45,6 +45,13 @@ void procedure_render_behind(struct reply *out, const struct turn_report *r,
  * encounter". */
 void procedure_render_surprised(struct reply *out, int why);
 
+/* Whether the party searches in dim light (the delving text: in dim light
+ * like candlelight or lantern light, searching takes two turns): delving,
+ * something lit, no torch among it. */
+bool procedure_render_dim(const struct procedure_state *s);
+/* When procedure_render_dim(), the line that says so. */
+void procedure_render_dim_line(struct reply *out, const struct procedure_state *s);
+
 /* How the party leaves the safe area it is in, a clause in style: on level
  * 0, which is the safe area itself, by the stair ("the party leaves it by
  * the stair, /turn level 1"); elsewhere the GM ends it ("the GM ends it

@@ -629,6 +629,44 @@ level_0_is_the_gms_as_safe_on_is(void **unused)
 	                       "The party is on dungeon level 0."));
 }
 
+/* F13: the delving text's "In dim light like candlelight or lantern
+ * light, this [searching] takes two turns instead" is said where the light
+ * is (/turn, /light list, a Burn that leaves only candles), and /vendor
+ * names the dungeon level the channel tracks, at which the text has its
+ * hoards generated. */
+static void
+dim_light_and_the_vendors_level_are_said(void **unused)
+{
+	static const char *const dim =
+	    "Dim light (candles or lanterns, no torch): searching takes 2 turns instead of 1.\n";
+	char pub[4000];
+
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "hazard table delving");
+	ok("gm", "light add torch");
+	ok("gm", "light add candle");
+	assert_null(strstr(public_text("gm", "turn", pub, sizeof(pub)), "Dim light"));
+	ok("gm", "hazard custom d2 \"1-2 Burn\"");
+	assert_non_null(strstr(public_text("gm", "hazard", pub, sizeof(pub)),
+	                       "Torch #1 burns out; new ones can be lit from the embers (/light "
+	                       "add torch). The light left is dim: searching takes 2 turns "
+	                       "instead of 1.\n"));
+	assert_non_null(strstr(public_text("gm", "turn", pub, sizeof(pub)), dim));
+	assert_non_null(strstr(public_text("gm", "light list", pub, sizeof(pub)), dim));
+	/* exploration has no such rule */
+	ok("gm", "hazard procedure exploration");
+	assert_null(strstr(public_text("gm", "light list", pub, sizeof(pub)), "Dim light"));
+	ok("gm", "turn level 2");
+	assert_non_null(strstr(public_text("gm", "vendor meet Gus", pub, sizeof(pub)),
+	                       ", each generated at the level the dungeon is on (the party is on "
+	                       "level 2)\n"));
+	/* met again elsewhere, its stock says no level: it was rolled before */
+	ok("gm", "turn level 3");
+	assert_non_null(strstr(public_text("gm", "vendor meet Gus", pub, sizeof(pub)),
+	                       ", each generated at the level the dungeon is on\n"));
+}
+
 /* Numbers under the corridor check (the default), which takes none, and
  * numbers given before the check they are for. */
 static const struct {
@@ -1744,6 +1782,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(reset_begins_on_level_0, setup, teardown),
 	    cmocka_unit_test_setup_teardown(level_0_names_the_stair, setup, teardown),
 	    cmocka_unit_test_setup_teardown(level_0_is_the_gms_as_safe_on_is, setup, teardown),
+	    cmocka_unit_test_setup_teardown(dim_light_and_the_vendors_level_are_said, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(wander_numbers_go_where_the_check_takes_them, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(wander_forms_replies_pinned, setup, teardown),
