@@ -371,8 +371,9 @@ static const struct command turn_subs[] = {
              "walking, 720 m, is surprised by every encounter and springs every trap, still "
              "mapping; running, 1.5 km, is surprised, springs traps, draws no map and blows "
              "candles out, at once and each turn it lasts. A delving Encounter met walking, "
-             "running or in total darkness says the party is surprised. Without a pace, says "
-             "the party's.",
+             "running or in total darkness says the party is surprised. A turn of rest "
+             "({/rest}) is no moving: it blows no candle out, and only darkness surprises "
+             "the party then. Without a pace, says the party's.",
      .opts = move_opts,
      .fn = turn_move_fn},
     {.name = "level",

@@ -122,11 +122,16 @@ turn_surprise(const struct turn_clock *c, enum procedure p)
 	return c->lights.n == 0 ? -1 : TURN_NOT_SURPRISED;
 }
 
+/* A party that rests is not moving, so its pace does not catch it out;
+ * total darkness still does. */
 static void
-surprised(const struct turn_clock *c, enum procedure p, struct turn_report *r)
+surprised(const struct turn_clock *c, enum procedure p, const struct turn_how *how,
+          struct turn_report *r)
 {
 	int why = turn_surprise(c, p);
 
+	if (how->resting && why >= 0)
+		why = c->lights.n == 0 ? -1 : TURN_NOT_SURPRISED;
 	if (why != TURN_NOT_SURPRISED)
 		add(r, TE_SURPRISED, c->turn, why, NULL);
 }
@@ -143,7 +148,7 @@ encounter(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 	}
 	if (!c->sign_set && how->creature != NULL) {
 		add(r, TE_ENCOUNTER, c->turn, 0, NULL);
-		surprised(c, p, r);
+		surprised(c, p, how, r);
 		return;
 	}
 	if (!c->sign_set && (p == PROC_DELVING || how->own) && how->encounters != NULL) {
@@ -159,12 +164,12 @@ encounter(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 		memcpy(r->sign, r->pick.text, n);
 		r->sign[n] = '\0';
 		add(r, TE_ENCOUNTER_ROLLED, c->turn, 0, NULL);
-		surprised(c, p, r);
+		surprised(c, p, how, r);
 		return;
 	}
 	if (!c->sign_set) {
 		add(r, TE_ENCOUNTER, c->turn, 0, NULL);
-		surprised(c, p, r);
+		surprised(c, p, how, r);
 		return;
 	}
 	add(r, TE_SIGN_MET, c->turn, c->sign_turn, NULL);
@@ -177,7 +182,7 @@ encounter(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 	}
 	c->sign_set = false;
 	c->sign[0] = '\0';
-	surprised(c, p, r);
+	surprised(c, p, how, r);
 }
 
 /* A delving Sign: the creature is rolled on the encounter table when there
@@ -343,7 +348,8 @@ turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 	 * lit), but what the result did is reported first. */
 	nch = light_burn(&c->lights, p, ch);
 	effect(c, p, how, r);
-	if (c->pace == PACE_RUNNING) {
+	/* Running blows candles out; a party that rests is not running. */
+	if (c->pace == PACE_RUNNING && !how->resting) {
 		struct light blown[LIGHT_MAX];
 		size_t nb = light_blow_candles(&c->lights, blown);
 

@@ -167,7 +167,9 @@ int turn_pace_parse(const char *name);
  * once: copies go to out (room for LIGHT_MAX) and the count is returned;
  * while it runs, each turn blows out any candle lit since
  * (TE_CANDLE_BLOWN). In delving, an encounter met while walking, running
- * or in total darkness catches the party by surprise (TE_SURPRISED). */
+ * or in total darkness catches the party by surprise (TE_SURPRISED). A
+ * turn of rest is not a turn of moving: it blows no candle out, and only
+ * darkness surprises the party then. */
 size_t turn_set_pace(struct turn_clock *c, enum turn_pace pace, struct light *out);
 
 /* Whether an encounter met now catches the party by surprise (delving:

@@ -414,6 +414,31 @@ running_blows_candles_out(void **unused)
 	assert_int_equal(c.lights.n, 3);
 }
 
+/* F17: the delving text blows candles out at running speed; a turn of rest
+ * is no running (003: "Rest means sitting", 002), so it blows no candle
+ * out, and the party's pace does not surprise it then (darkness still
+ * does). The next turn on the move, the candle goes. */
+static void
+resting_is_not_running(void **unused)
+{
+	struct light out[LIGHT_MAX];
+	char err[200];
+
+	turn_clock_init(&c);
+	assert_int_equal(turn_set_pace(&c, PACE_RUNNING, out), 0);
+	assert_int_equal(light_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
+	pass(PROC_DELVING, HZ_ENCOUNTER, true, false);
+	EXPECT(TE_ENCOUNTER, TE_RESTED);
+	assert_int_equal(c.lights.n, 1);
+	pass(PROC_DELVING, HZ_NOTHING, false, false);
+	EXPECT(TE_CANDLE_BLOWN);
+	assert_int_equal(c.lights.n, 0);
+	/* in the dark, a rest is surprised all the same */
+	pass(PROC_DELVING, HZ_ENCOUNTER, true, false);
+	EXPECT(TE_ENCOUNTER, TE_SURPRISED, TE_RESTED);
+	assert_int_equal(r.ev[1].value, -1);
+}
+
 /* The delving text: walking and running parties, and any party in total
  * darkness, are surprised by all encounters; crawling in the light they
  * are not (the GM rolls surprise as usual). */
@@ -510,6 +535,7 @@ main(void)
 	    cmocka_unit_test(sign_from_the_encounter_table),
 	    cmocka_unit_test(delving_encounter_rolls_the_table),
 	    cmocka_unit_test(running_blows_candles_out),
+	    cmocka_unit_test(resting_is_not_running),
 	    cmocka_unit_test(delving_encounters_surprise),
 	    cmocka_unit_test(advance_reports_each_turn),
 	    cmocka_unit_test(counter_stops),
