@@ -35,10 +35,20 @@ cmd_turn_lights_table(struct reply *out, const struct procedure_state *s)
 	}
 }
 
-/* What a pace means, after "The party is walking: ". */
+/* What a pace means under procedure proc, after "The party is walking: ".
+ * Each procedure has its own text: delving's three speeds, exploration's
+ * cautious and rushing movement (crawling is cautious; walking and running
+ * rush). */
 static const char *
-pace_effect(enum turn_pace p)
+pace_effect(enum turn_pace p, enum procedure proc)
 {
+	if (proc == PROC_EXPLORATION)
+		return p == PACE_CRAWLING
+		           ? "cautious, 3x base speed in yards a turn, 90 at normal speed; "
+		             "searching and mapping as it goes"
+		           : "rushing, double movement, 180 yards a turn at normal speed; no "
+		             "searching or mapping, a setback on checks to spot traps or hidden "
+		             "features";
 	switch (p) {
 	case PACE_CRAWLING:
 		return "36 m a turn; it detects traps and maps as it goes";
@@ -104,7 +114,7 @@ turn_show(struct invocation *inv, struct reply *out)
 	reply_nl(out);
 	if (c->pace != PACE_CRAWLING) {
 		reply_add(out, RS_BAD, "The party is %s: %s (", turn_pace_name(c->pace),
-		          pace_effect(c->pace));
+		          pace_effect(c->pace, s->proc));
 		reply_cmd(out, RS_BAD, "turn move", NULL);
 		reply_line(out, RS_BAD, ").");
 	}
@@ -302,16 +312,16 @@ turn_move_fn(struct invocation *inv, struct reply *out)
 
 	if (how == NULL) {
 		reply_line(out, 0, "The party is %s: %s.", turn_pace_name(s->clock.pace),
-		           pace_effect(s->clock.pace));
+		           pace_effect(s->clock.pace, s->proc));
 		return;
 	}
 	if (!procedure_render_may_pass(inv, s, out, "sets the party's pace"))
 		return;
-	n = turn_set_pace(&s->clock, turn_pace_parse(how), blown);
+	n = turn_set_pace(&s->clock, turn_pace_parse(how), s->proc, blown);
 	channel_touch(inv->chan);
 	reply_add(out, 0, "The party moves: ");
 	reply_add(out, RS_BOLD, "%s", how);
-	reply_add(out, 0, " (%s).", pace_effect(s->clock.pace));
+	reply_add(out, 0, " (%s).", pace_effect(s->clock.pace, s->proc));
 	reply_nl(out);
 	for (size_t i = 0; i < n; i++) {
 		char name[100];
@@ -327,7 +337,7 @@ static const char *const move_choices[] = {"crawling", "walking", "running", NUL
 
 static const struct cmd_opt move_opts[] = {
     {.name = "pace",
-     .desc = "crawling, walking or running (running blows candles out)",
+     .desc = "crawling, walking or running (delving running blows candles out)",
      .type = OPT_STRING,
      .choices = move_choices},
     {0},
@@ -373,7 +383,11 @@ static const struct command turn_subs[] = {
              "candles out, at once and each turn it lasts. A delving Encounter met walking, "
              "running or in total darkness says the party is surprised. A turn of rest "
              "({/rest}) is no moving: it blows no candle out, and only darkness surprises "
-             "the party then. Without a pace, says the party's.",
+             "the party then. Under the exploration procedure each pace means that text's "
+             "own: crawling is cautious (3x base speed in yards a turn, searching and "
+             "mapping), walking and running rush (double movement, no searching or mapping, "
+             "a setback to spot traps or hidden features; no candle is blown out). Without a "
+             "pace, says the party's.",
      .opts = move_opts,
      .fn = turn_move_fn},
     {.name = "level",

@@ -36,10 +36,10 @@ turn_pace_parse(const char *name)
 }
 
 size_t
-turn_set_pace(struct turn_clock *c, enum turn_pace pace, struct light *out)
+turn_set_pace(struct turn_clock *c, enum turn_pace pace, enum procedure p, struct light *out)
 {
 	c->pace = pace;
-	return pace == PACE_RUNNING ? light_blow_candles(&c->lights, out) : 0;
+	return pace == PACE_RUNNING && p == PROC_DELVING ? light_blow_candles(&c->lights, out) : 0;
 }
 
 void
@@ -348,8 +348,9 @@ turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 	 * lit), but what the result did is reported first. */
 	nch = light_burn(&c->lights, p, ch);
 	effect(c, p, how, r);
-	/* Running blows candles out; a party that rests is not running. */
-	if (c->pace == PACE_RUNNING && !how->resting) {
+	/* Running blows candles out (the delving text's; exploration's own
+	 * rushing does not); a party that rests is not running. */
+	if (c->pace == PACE_RUNNING && p == PROC_DELVING && !how->resting) {
 		struct light blown[LIGHT_MAX];
 		size_t nb = light_blow_candles(&c->lights, blown);
 

@@ -163,14 +163,15 @@ struct turn_how {
 const char *turn_pace_name(enum turn_pace p);
 int turn_pace_parse(const char *name);
 
-/* Sets how the party moves. Starting to run blows every lit candle out at
- * once: copies go to out (room for LIGHT_MAX) and the count is returned;
- * while it runs, each turn blows out any candle lit since
- * (TE_CANDLE_BLOWN). In delving, an encounter met while walking, running
- * or in total darkness catches the party by surprise (TE_SURPRISED). A
+/* Sets how the party moves. In delving (p), starting to run blows every
+ * lit candle out at once: copies go to out (room for LIGHT_MAX) and the
+ * count is returned; while it runs, each delving turn blows out any candle
+ * lit since (TE_CANDLE_BLOWN). The exploration text's rushing blows none. In delving, an encounter
+ * met while walking, running or in total darkness catches the party by surprise (TE_SURPRISED). A
  * turn of rest is not a turn of moving: it blows no candle out, and only
  * darkness surprises the party then. */
-size_t turn_set_pace(struct turn_clock *c, enum turn_pace pace, struct light *out);
+size_t turn_set_pace(struct turn_clock *c, enum turn_pace pace, enum procedure p,
+                     struct light *out);
 
 /* Whether an encounter met now catches the party by surprise (delving:
  * walking, running or total darkness): its pace, -1 for total darkness,

@@ -667,6 +667,45 @@ dim_light_and_the_vendors_level_are_said(void **unused)
 	                       ", each generated at the level the dungeon is on\n"));
 }
 
+/* F18: each procedure's own text for the party's pace. The exploration
+ * text rushes (002: "Rushing: Double movement, but no searching or
+ * mapping. Setback on checks to spot traps or hidden features.") and
+ * blows no candle out; the delving text's running does ("Candles are
+ * blown out"). */
+static void
+exploration_pace_is_its_own(void **unused)
+{
+	char pub[4000];
+
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "light add candle");
+	assert_string_equal(public_text("gm", "turn move running", pub, sizeof(pub)),
+	                    "The party moves: running (rushing, double movement, 180 yards a turn "
+	                    "at normal speed; no searching or mapping, a setback on checks to "
+	                    "spot traps or hidden features).\n");
+	ok("gm", "hazard");
+	assert_string_equal(public_text("gm", "turn move crawling", pub, sizeof(pub)),
+	                    "The party moves: crawling (cautious, 3x base speed in yards a turn, "
+	                    "90 at normal speed; searching and mapping as it goes).\n");
+	{
+		char *text;
+
+		ok("gm", "light list");
+		text = reply_plain(cr.last);
+		assert_non_null(strstr(text, "#1 candle | - | 5\n"));
+		free(text);
+	}
+	ok("gm", "hazard procedure delving");
+	assert_string_equal(public_text("gm", "turn move running", pub, sizeof(pub)),
+	                    "The party moves: running (1.5 km a turn; surprised by every "
+	                    "encounter, springing every trap, no map, candles blown out).\n"
+	                    "Candle #1 is blown out.\n"
+	                    "Darkness: nothing is lit. In total darkness, -10 to movement and "
+	                    "coordination checks, surprised by all encounters, springing all "
+	                    "traps, no mapping; /light add lights a source.\n");
+}
+
 /* Numbers under the corridor check (the default), which takes none, and
  * numbers given before the check they are for. */
 static const struct {
@@ -1784,6 +1823,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(level_0_is_the_gms_as_safe_on_is, setup, teardown),
 	    cmocka_unit_test_setup_teardown(dim_light_and_the_vendors_level_are_said, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(exploration_pace_is_its_own, setup, teardown),
 	    cmocka_unit_test_setup_teardown(wander_numbers_go_where_the_check_takes_them, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(wander_forms_replies_pinned, setup, teardown),

@@ -399,7 +399,7 @@ running_blows_candles_out(void **unused)
 	assert_int_equal(light_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err)), 0);
 	/* a lantern's case keeps its candle from being blown out */
 	assert_int_equal(light_add(&c.lights, LIGHT_LANTERN, 1, NULL, err, sizeof(err)), 0);
-	assert_int_equal(turn_set_pace(&c, PACE_RUNNING, out), 2);
+	assert_int_equal(turn_set_pace(&c, PACE_RUNNING, PROC_DELVING, out), 2);
 	assert_int_equal(out[0].kind, LIGHT_CANDLE);
 	assert_int_equal(c.lights.n, 2);
 	assert_int_equal(c.lights.l[0].kind, LIGHT_TORCH);
@@ -408,7 +408,7 @@ running_blows_candles_out(void **unused)
 	pass(PROC_DELVING, HZ_NOTHING, false, false);
 	EXPECT(TE_CANDLE_BLOWN);
 	assert_int_equal(c.lights.n, 2);
-	assert_int_equal(turn_set_pace(&c, PACE_WALKING, out), 0);
+	assert_int_equal(turn_set_pace(&c, PACE_WALKING, PROC_DELVING, out), 0);
 	assert_int_equal(light_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
 	pass(PROC_DELVING, HZ_NOTHING, false, false);
 	assert_int_equal(c.lights.n, 3);
@@ -425,7 +425,7 @@ resting_is_not_running(void **unused)
 	char err[200];
 
 	turn_clock_init(&c);
-	assert_int_equal(turn_set_pace(&c, PACE_RUNNING, out), 0);
+	assert_int_equal(turn_set_pace(&c, PACE_RUNNING, PROC_DELVING, out), 0);
 	assert_int_equal(light_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
 	pass(PROC_DELVING, HZ_ENCOUNTER, true, false);
 	EXPECT(TE_ENCOUNTER, TE_RESTED);
@@ -455,18 +455,18 @@ delving_encounters_surprise(void **unused)
 	light_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err));
 	pass(PROC_DELVING, HZ_ENCOUNTER, false, false);
 	EXPECT(TE_ENCOUNTER);
-	turn_set_pace(&c, PACE_WALKING, out);
+	turn_set_pace(&c, PACE_WALKING, PROC_DELVING, out);
 	pass(PROC_DELVING, HZ_ENCOUNTER, false, false);
 	EXPECT(TE_ENCOUNTER, TE_SURPRISED);
 	assert_int_equal(r.ev[1].value, PACE_WALKING);
 	/* a sign's creature met while running */
 	pass(PROC_DELVING, HZ_SIGN_CREATURE, false, false);
-	turn_set_pace(&c, PACE_RUNNING, out);
+	turn_set_pace(&c, PACE_RUNNING, PROC_DELVING, out);
 	pass(PROC_DELVING, HZ_ENCOUNTER, false, false);
 	EXPECT(TE_SIGN_MET, TE_SURPRISED);
 	assert_int_equal(r.ev[1].value, PACE_RUNNING);
 	/* crawling in the dark */
-	turn_set_pace(&c, PACE_CRAWLING, out);
+	turn_set_pace(&c, PACE_CRAWLING, PROC_DELVING, out);
 	light_remove(&c.lights, 0);
 	pass(PROC_DELVING, HZ_ENCOUNTER, false, false);
 	EXPECT(TE_ENCOUNTER, TE_SURPRISED);
