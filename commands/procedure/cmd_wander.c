@@ -165,9 +165,8 @@ show_check(struct invocation *inv, struct reply *out, const struct wander_check 
 		                 "Wandering check: D12 encounter check (exits %d, Tension %d)",
 		                 w->exits, tension);
 		check_roll(out, w);
-		reply_add(out, 0, "%d %s %d exits; %d %s Tension %d.", w->roll,
-		          w->d12.by_exits ? "<=" : ">", w->exits, w->roll,
-		          w->d12.by_tension ? "<=" : ">", tension);
+		procedure_render_d12_check(out, &w->d12);
+		reply_add(out, 0, ".");
 		reply_nl(out);
 		break;
 	default:

@@ -460,6 +460,21 @@ procedure_render_behind(struct reply *out, const struct turn_report *r,
 	}
 }
 
+void
+procedure_render_d12_check(struct reply *out, const struct encounter_check *c)
+{
+	reply_add(out, 0, "d12 ");
+	reply_add(out, RS_BOLD, "%d", c->roll);
+	if (c->by_exits && c->by_tension)
+		reply_add(out, 0, " ≤ exits %d and ≤ tension %d", c->exits, c->tension);
+	else if (c->by_exits)
+		reply_add(out, 0, " ≤ exits %d", c->exits);
+	else if (c->by_tension)
+		reply_add(out, 0, " ≤ tension %d", c->tension);
+	else
+		reply_add(out, 0, " > exits %d and > tension %d", c->exits, c->tension);
+}
+
 bool
 procedure_render_dim(const struct procedure_state *s)
 {

@@ -45,6 +45,11 @@ void procedure_render_behind(struct reply *out, const struct turn_report *r,
  * encounter". */
 void procedure_render_surprised(struct reply *out, int why);
 
+/* The D12 encounter check's roll and comparisons, the one form every
+ * command writes them in: "d12 4 ≤ exits 3 and ≤ tension 5", "d12 4 ≤
+ * tension 5" (only what triggered), "d12 9 > exits 3 and > tension 5". */
+void procedure_render_d12_check(struct reply *out, const struct encounter_check *c);
+
 /* Whether the party searches in dim light (the delving text: in dim light
  * like candlelight or lantern light, searching takes two turns): delving,
  * something lit, no torch among it. */

@@ -48,16 +48,9 @@ pick_line(const char *kind, const char *own, const struct roll_table *t,
 static void
 check_line(const struct encounter_check *c, bool join, struct reply *out)
 {
-	reply_add(out, 0, join ? " · encounter check: d12 " : "Encounter check: d12 ");
-	reply_add(out, RS_BOLD, "%d", c->roll);
-	if (c->by_exits && c->by_tension)
-		reply_add(out, 0, " ≤ exits %d and ≤ tension %d → ", c->exits, c->tension);
-	else if (c->by_exits)
-		reply_add(out, 0, " ≤ exits %d → ", c->exits);
-	else if (c->by_tension)
-		reply_add(out, 0, " ≤ tension %d → ", c->tension);
-	else
-		reply_add(out, 0, " > exits %d and > tension %d → ", c->exits, c->tension);
+	reply_add(out, 0, join ? " · encounter check: " : "Encounter check: ");
+	procedure_render_d12_check(out, c);
+	reply_add(out, 0, " → ");
 	reply_add(out, c->encounter ? RS_BOLD | RS_BAD : RS_GOOD, "%s",
 	          c->encounter ? "encounter" : "no encounter");
 	reply_nl(out);

@@ -1496,17 +1496,17 @@ static const struct {
      "X-in-6 (2 is 2-in-6).\n"},
     {NULL, "wander tension",
      "Wandering check: D12 encounter check (exits 1, Tension 1)\nd12: 4 \xe2\x86\x92 no wandering "
-     "monsters.\n4 > 1 exits; 4 > Tension 1.\n"},
+     "monsters.\nd12 4 > exits 1 and > tension 1.\n"},
     {NULL, "wander tension 3",
      "Wandering check: D12 encounter check (exits 3, Tension 1)\nd12: 4 \xe2\x86\x92 no wandering "
-     "monsters.\n4 > 3 exits; 4 > Tension 1.\n"},
+     "monsters.\nd12 4 > exits 3 and > tension 1.\n"},
     {NULL, "wander tension 3 5",
      "Wandering check: D12 encounter check (exits 3, Tension 5)\nd12: 4 \xe2\x86\x92 wandering "
-     "monsters!\n4 > 3 exits; 4 <= Tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
+     "monsters!\nd12 4 ≤ tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
      "goblins (2d4: 3+4).\n"},
     {NULL, "wander tension exits:3 tension:5",
      "Wandering check: D12 encounter check (exits 3, Tension 5)\nd12: 4 \xe2\x86\x92 wandering "
-     "monsters!\n4 > 3 exits; 4 <= Tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
+     "monsters!\nd12 4 ≤ tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
      "goblins (2d4: 3+4).\n"},
     {NULL, "wander tension 21",
      "A tension check takes exits from 0 (a sealed room) to 20 (got 21).\n"},
@@ -1687,17 +1687,17 @@ static const struct {
      "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
     {"wander default tension", "wander",
      "Wandering check: D12 encounter check (exits 1, Tension 1)\nd12: 4 \xe2\x86\x92 no wandering "
-     "monsters.\n4 > 1 exits; 4 > Tension 1.\n"},
+     "monsters.\nd12 4 > exits 1 and > tension 1.\n"},
     {"wander default tension", "wander 2",
      "Wandering check: D12 encounter check (exits 2, Tension 1)\nd12: 4 \xe2\x86\x92 no wandering "
-     "monsters.\n4 > 2 exits; 4 > Tension 1.\n"},
+     "monsters.\nd12 4 > exits 2 and > tension 1.\n"},
     {"wander default tension", "wander 3 5",
      "Wandering check: D12 encounter check (exits 3, Tension 5)\nd12: 4 \xe2\x86\x92 wandering "
-     "monsters!\n4 > 3 exits; 4 <= Tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
+     "monsters!\nd12 4 ≤ tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
      "goblins (2d4: 3+4).\n"},
     {"wander default tension", "wander 2 6",
      "Wandering check: D12 encounter check (exits 2, Tension 6)\nd12: 4 \xe2\x86\x92 wandering "
-     "monsters!\n4 > 2 exits; 4 <= Tension 6.\nEncounter table: d10 + Tension = 7 + 6 = 13: 9 orcs "
+     "monsters!\nd12 4 ≤ tension 6.\nEncounter table: d10 + Tension = 7 + 6 = 13: 9 orcs "
      "(2d6: 4+5).\n"},
     {"wander default tension", "wander 2 in 6",
      "Chance is for the classic check only; the tension check has fixed odds.\n"},
@@ -1721,10 +1721,10 @@ static const struct {
      "Chance is for the classic check only; the tension check has fixed odds.\n"},
     {"wander default tension", "wander exits:3",
      "Wandering check: D12 encounter check (exits 3, Tension 1)\nd12: 4 \xe2\x86\x92 no wandering "
-     "monsters.\n4 > 3 exits; 4 > Tension 1.\n"},
+     "monsters.\nd12 4 > exits 3 and > tension 1.\n"},
     {"wander default tension", "wander tension:5",
      "Wandering check: D12 encounter check (exits 1, Tension 5)\nd12: 4 \xe2\x86\x92 wandering "
-     "monsters!\n4 > 1 exits; 4 <= Tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
+     "monsters!\nd12 4 ≤ tension 5.\nEncounter table: d10 + Tension = 7 + 5 = 12: 7 "
      "goblins (2d4: 3+4).\n"},
     {"wander default tension", "wander 3 5 7",
      "The tension check takes two numbers, the room's exits and then a Tension (got 3, 5 and "
@@ -1733,7 +1733,7 @@ static const struct {
      "Chance is for the classic check only; the tension check has fixed odds.\n"},
     {"wander default tension", "wander check 2",
      "Wandering check: D12 encounter check (exits 2, Tension 1)\nd12: 4 \xe2\x86\x92 no wandering "
-     "monsters.\n4 > 2 exits; 4 > Tension 1.\n"},
+     "monsters.\nd12 4 > exits 2 and > tension 1.\n"},
     {"wander default tension", "wander check 2 in 6",
      "Chance is for the classic check only; the tension check has fixed odds.\n"},
 };

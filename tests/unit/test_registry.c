@@ -1490,7 +1490,7 @@ compact_headings(void **state)
 	plain = run_plain(d, "gm", true, "/wander check tension exits:2", out);
 	assert_string_equal(plain, "Wandering check: D12 encounter check (exits 2, Tension 1) · "
 	                           "d12: 8 → no wandering monsters.\n"
-	                           "8 > 2 exits; 8 > Tension 1.\n");
+	                           "d12 8 > exits 2 and > tension 1.\n");
 	free(plain);
 	run(d, "gm", true, "/fungeon join Alba wizard 3", out);
 	run(d, "gm", true, "/fungeon hallway", out);
