@@ -120,7 +120,7 @@ surprise_fn(struct invocation *inv, struct reply *out)
 	int n = (int)invocation_int(inv, "n", 1), mod = (int)invocation_int(inv, "mod", 0);
 	int m = (int)invocation_int(inv, "monsters", 0);
 	bool forced = invocation_bool(inv, "forced", false), side = m > 0 && !forced;
-	int caught = procedure_state_surprise(inv->chan);
+	int caught = procedure_state_surprise(inv->chan, false);
 
 	if (forced && m == 0) {
 		reply_error(out, "forced:true is about the monsters; give monsters:N too (1-20).");

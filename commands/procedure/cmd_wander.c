@@ -133,7 +133,9 @@ show_check(struct invocation *inv, struct reply *out, const struct wander_check 
 	 * same either way). */
 	bool struck = f->sign_turn < 0 && f->rolled && w->pick.struck &&
 	              (!tension_state_hidden(ch) || w->proc == WANDER_TENSION);
-	int surprise = struck ? TURN_NOT_SURPRISED : procedure_state_surprise(ch);
+	/* the resting check's party rests: only darkness surprises it */
+	int surprise =
+	    struck ? TURN_NOT_SURPRISED : procedure_state_surprise(ch, w->proc == WANDER_REST);
 
 	switch (w->proc) {
 	case WANDER_CORRIDOR:

@@ -173,12 +173,23 @@ procedure_render_veils(const struct turn_report *r)
 	return false;
 }
 
-/* What the channel reads of a veiled event, the same whatever is behind
- * the screen (a struck entry said aloud would bound Tension). */
-static void
-veiled_line(struct reply *out, const struct turn_event *e, const struct procedure_state *s)
+/* Whether the party rested on turn t. */
+static bool
+rested_on(const struct turn_report *r, int t)
 {
-	int why = turn_surprise(&s->clock, s->proc);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->ev[i].kind == TE_RESTED && r->ev[i].turn == t)
+			return true;
+	return false;
+}
+
+/* What the channel reads of a veiled event of r, the same whatever is
+ * behind the screen (a struck entry said aloud would bound Tension). */
+static void
+veiled_line(struct reply *out, const struct turn_report *r, const struct turn_event *e,
+            const struct procedure_state *s)
+{
+	int why = turn_surprise(&s->clock, s->proc, rested_on(r, e->turn));
 
 	if (turn_event_topic(e->kind) == TURN_TOPIC_SIGN) {
 		reply_add(out, 0,
@@ -435,7 +446,7 @@ procedure_render_report(struct reply *out, const struct turn_report *r,
 		if (turn_prefix)
 			reply_add(out, RS_DIM, "Turn %d: ", r->ev[i].turn);
 		if (hidden && veiled(r->ev[i].kind)) {
-			veiled_line(out, &r->ev[i], s);
+			veiled_line(out, r, &r->ev[i], s);
 			i++;
 		} else {
 			i = event_line(out, r, i, s);

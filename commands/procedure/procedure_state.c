@@ -487,11 +487,11 @@ procedure_state_level(const struct channel *ch)
 }
 
 int
-procedure_state_surprise(const struct channel *ch)
+procedure_state_surprise(const struct channel *ch, bool resting)
 {
 	const struct procedure_state *s = channel_mod_peek(ch, CHANMOD_PROC);
 
-	return s != NULL ? turn_surprise(&s->clock, s->proc) : TURN_NOT_SURPRISED;
+	return s != NULL ? turn_surprise(&s->clock, s->proc, resting) : TURN_NOT_SURPRISED;
 }
 
 enum wander_proc

@@ -58,11 +58,11 @@ enum wander_proc procedure_state_wander(const struct channel *ch);
 int procedure_state_level(const struct channel *ch);
 
 /* Whether an encounter met now catches the party by surprise under the
- * channel's procedure (delving: walking, running or total darkness), as
- * turn_surprise() answers: the pace, -1 for total darkness, or
- * TURN_NOT_SURPRISED. Every command that finds an encounter asks here.
- * Reads only; creates nothing. */
-int procedure_state_surprise(const struct channel *ch);
+ * channel's procedure (delving: walking, running or total darkness; a
+ * resting party only in darkness), as turn_surprise() answers: the pace,
+ * -1 for total darkness, or TURN_NOT_SURPRISED. Every command that finds
+ * an encounter asks here. Reads only; creates nothing. */
+int procedure_state_surprise(const struct channel *ch, bool resting);
 
 /* The vendor called name (case folded in every script), or NULL. */
 struct vendor *procedure_state_vendor(struct procedure_state *s, const char *name);

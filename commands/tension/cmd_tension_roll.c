@@ -123,7 +123,7 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 	struct tension_roll r;
 	const char *event_text;
 	bool compact = rollchan_compact(inv->chan), own_line;
-	int sign_turn = 0, surprise = procedure_state_surprise(inv->chan);
+	int sign_turn = 0, surprise = procedure_state_surprise(inv->chan, false);
 
 	table_of(inv, ts, TENSION_TABLE_ENCOUNTER, enc, own_enc);
 	table_of(inv, ts, TENSION_TABLE_EFFECTS, eff, own_eff);

@@ -113,25 +113,21 @@ turn_event_topic(enum turn_event_kind k)
 }
 
 int
-turn_surprise(const struct turn_clock *c, enum procedure p)
+turn_surprise(const struct turn_clock *c, enum procedure p, bool resting)
 {
 	if (p != PROC_DELVING)
 		return TURN_NOT_SURPRISED;
-	if (c->pace != PACE_CRAWLING)
+	if (c->pace != PACE_CRAWLING && !resting)
 		return (int)c->pace;
 	return c->lights.n == 0 ? -1 : TURN_NOT_SURPRISED;
 }
 
-/* A party that rests is not moving, so its pace does not catch it out;
- * total darkness still does. */
 static void
 surprised(const struct turn_clock *c, enum procedure p, const struct turn_how *how,
           struct turn_report *r)
 {
-	int why = turn_surprise(c, p);
+	int why = turn_surprise(c, p, how->resting);
 
-	if (how->resting && why >= 0)
-		why = c->lights.n == 0 ? -1 : TURN_NOT_SURPRISED;
 	if (why != TURN_NOT_SURPRISED)
 		add(r, TE_SURPRISED, c->turn, why, NULL);
 }

@@ -175,9 +175,10 @@ size_t turn_set_pace(struct turn_clock *c, enum turn_pace pace, enum procedure p
 
 /* Whether an encounter met now catches the party by surprise (delving:
  * walking, running or total darkness): its pace, -1 for total darkness,
- * or TURN_NOT_SURPRISED. */
+ * or TURN_NOT_SURPRISED. A party that rests (resting) is not moving, so
+ * only darkness catches it. */
 #define TURN_NOT_SURPRISED (-2)
-int turn_surprise(const struct turn_clock *c, enum procedure p);
+int turn_surprise(const struct turn_clock *c, enum procedure p, bool resting);
 
 /* A fresh expedition: turn 0, nothing lit, nothing remembered. */
 void turn_clock_init(struct turn_clock *c);

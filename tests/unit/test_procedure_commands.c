@@ -706,6 +706,39 @@ exploration_pace_is_its_own(void **unused)
 	                    "traps, no mapping; /light add lights a source.\n");
 }
 
+/* F17, behind the screen and in the resting check: a resting party is
+ * not moving, so its pace does not surprise it there either. The veiled
+ * line the channel reads of a rest turn's encounter says no surprise for
+ * running (it had said one while the GM's line said none), and /wander
+ * rest's monsters do not catch a running party out. */
+static void
+resting_party_is_not_caught_by_its_pace(void **unused)
+{
+	char pub[4000];
+	int tries = 0;
+
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "hazard procedure delving");
+	ok("gm", "light add torch");
+	ok("gm", "turn move running");
+	ok("gm", "hazard custom d2 \"1-2 Encounter\"");
+	ok("gm", "tension mode hidden");
+	public_text("gm", "rest", pub, sizeof(pub));
+	assert_non_null(strstr(pub, "The encounter is behind the GM's screen"));
+	assert_null(strstr(pub, "surprises it"));
+	public_text("gm", "hazard", pub, sizeof(pub));
+	assert_non_null(strstr(pub, "The party is running, so an encounter surprises it."));
+	ok("gm", "tension mode open");
+	do {
+		public_text("gm", "wander rest exits:2", pub, sizeof(pub));
+	} while (strstr(pub, "wandering monsters!") == NULL && ++tries < 100);
+	assert_non_null(strstr(pub, "wandering monsters!"));
+	assert_null(strstr(pub, "surprised"));
+	public_text("gm", "wander classic 6", pub, sizeof(pub));
+	assert_non_null(strstr(pub, "The party is running, so it is surprised"));
+}
+
 /* Numbers under the corridor check (the default), which takes none, and
  * numbers given before the check they are for. */
 static const struct {
@@ -1824,6 +1857,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(dim_light_and_the_vendors_level_are_said, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(exploration_pace_is_its_own, setup, teardown),
+	    cmocka_unit_test_setup_teardown(resting_party_is_not_caught_by_its_pace, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(wander_numbers_go_where_the_check_takes_them, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(wander_forms_replies_pinned, setup, teardown),
