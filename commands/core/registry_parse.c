@@ -1030,6 +1030,30 @@ routed_twice(struct invocation *inv, int i, int past, const struct token *tok, s
 	buf_free(&b);
 }
 
+/*
+ * Where the text of rest-of-line option i, given by name at tok[k], ends:
+ * at the first later word typed as another of the command's options given
+ * by name ("amount:1", "table:" with nothing after it), its name unquoted
+ * and outside a [label], else at the end (ntok). "/tension raise
+ * reason:because amount:1" is a reason and an amount; "http://x" or
+ * "ratio:3", which name no option, stay text.
+ */
+static size_t
+named_rest_end(const struct command *c, int i, const struct token *tok, size_t k, size_t ntok)
+{
+	for (size_t j = k + 1; j < ntok; j++) {
+		const char *colon = memchr(tok[j].p, ':', tok[j].len);
+		int o;
+
+		if (tok[j].in_bracket || colon == NULL)
+			continue;
+		o = registry_opt_index(c, tok[j].p, (size_t)(colon - tok[j].p));
+		if (o >= 0 && o != i)
+			return j;
+	}
+	return ntok;
+}
+
 /* Binds the tokens after the subcommands: name:value ones by name, the rest
  * by position; an OPT_REST option takes every remaining positional word and
  * the label text after a lone #. */
@@ -1081,8 +1105,13 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			i = registry_opt_index(c, tok[k].p, (size_t)(colon - tok[k].p));
 		if (i >= 0 && (c->opts[i].flags & OPT_REST) && rest_i < 0) {
 			/* A rest-of-line option given by name takes the rest of
-			 * the line (up to a # label), quotes around it removed. */
-			const char *v = colon + 1, *e = hash != NULL ? hash : end;
+			 * the line up to another option given by name or a #
+			 * label, quotes around it removed; words typed by
+			 * position after that option go on with the text, as
+			 * they do after a text given by position. */
+			size_t stop = named_rest_end(c, i, tok, k, ntok);
+			const char *v = colon + 1,
+			           *e = stop < ntok ? tok[stop].p : hash != NULL ? hash : end;
 
 			while (e > v && isspace((unsigned char)e[-1]))
 				e--;
@@ -1093,7 +1122,8 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			rest_i = i;
 			rest_named = true;
 			buf_add(&rest, v, (size_t)(e - v));
-			break;
+			k = stop - 1;
+			continue;
 		}
 		if (i >= 0) {
 			const char *v = strchr(tok[k].unq, ':') + 1;
@@ -1223,7 +1253,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 	 * when it is given by name (recheck3 F4: /vendor meet "Old Greta"
 	 * met a vendor named with its quotes, whom /bargain "Old Greta" did
 	 * not find). */
-	if (rest_words == 1 && tok[rest_from].len >= 2 && tok[rest_from].p[0] == '"' &&
+	if (!rest_named && rest_words == 1 && tok[rest_from].len >= 2 && tok[rest_from].p[0] == '"' &&
 	    tok[rest_from].p[tok[rest_from].len - 1] == '"') {
 		buf_reset(&rest);
 		buf_adds(&rest, tok[rest_from].unq);

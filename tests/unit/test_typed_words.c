@@ -1,0 +1,135 @@
+/*
+ * Unit tests for how the words of a typed line are read (outside testers'
+ * findings): a text option given by name ends at the next option given by
+ * name; option-shaped words are refused where a name goes; quoted means
+ * text. Every expectation is a reply's whole text, with a seeded RNG.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/core/dispatch.h"
+#include "tests/unit/helpers/cmdrun.h"
+
+static struct cmdrun cr;
+/* whether a line of the running test gave other than it should (each is
+ * shown, as a C string to compare with, and the test fails at its end) */
+static bool mismatched;
+
+/* Shows what line gave, as text and as a C string. */
+static void
+mismatch(const char *line, const char *got)
+{
+	fprintf(stderr, "'%s' gave:\n%s\nC: \"", line, got);
+	for (const char *q = got; *q != '\0'; q++)
+		if (*q == '\n')
+			fprintf(stderr, "\\n\"\n\"");
+		else if (*q == '"' || *q == '\\')
+			fprintf(stderr, "\\%c", *q);
+		else
+			fputc(*q, stderr);
+	fprintf(stderr, "\"\n");
+	mismatched = true;
+}
+
+static int
+setup(void **unused)
+{
+	(void)unused;
+	cmdrun_open(&cr, 99);
+	mismatched = false;
+	return 0;
+}
+
+static int
+teardown(void **unused)
+{
+	(void)unused;
+	cmdrun_close(&cr);
+	assert_false(mismatched);
+	return 0;
+}
+
+/* Runs line as user in channel "table"; its reply must be no error and
+ * read want, exactly. */
+static void
+said(const char *user, const char *line, const char *want)
+{
+	const struct reply *r = cmdrun_line(&cr, "table", user, line, 0);
+	const char *got = reply_is_error(r) ? reply_error_text(r) : cmdrun_plain(&cr);
+
+	if (reply_is_error(r) || strcmp(got, want) != 0)
+		mismatch(line, got);
+}
+
+/* Runs line as user; it must be refused with want, exactly. */
+static void
+refused(const char *user, const char *line, const char *want)
+{
+	const struct reply *r = cmdrun_line(&cr, "table", user, line, 0);
+
+	if (!reply_is_error(r) || strcmp(reply_error_text(r), want) != 0)
+		mismatch(line, reply_is_error(r) ? reply_error_text(r) : cmdrun_plain(&cr));
+}
+
+/* F2: a text option given by name (reason:, note:) took every later word,
+ * options given by name too: "/tension raise reason:because amount:1" was
+ * refused, and "/hazard note:hi table:delving" rolled the exploration die
+ * with the note "hi table:delving". The text ends at the next option given
+ * by name; words that name no option stay text. */
+static void
+named_text_ends_at_the_next_option(void **unused)
+{
+	(void)unused;
+	said("gm", "gm claim", "gm is now the GM of this channel.\n");
+	said("gm", "tension raise reason:because amount:1",
+	     "Tension raised 1 → 2 (+1): because.\n"
+	     "Tension ██░░░░░░░░ 2/10\n");
+	said("gm", "hazard note:hi table:delving",
+	     "Hazard die: turn 1\n"
+	     "hi\n"
+	     "  1 | Encounter, usually from the dungeon's encounter table (reaction, activity, "
+	     "distance, surprise are the GM's)\n"
+	     "  2 | Fatigue: each party member takes 1 damage (more where conditions are harsh) "
+	     "unless the party rests next turn; ignored while resting\n"
+	     "> 3 | Burn: lit torches burn out (new ones can be lit from the embers)\n"
+	     "  4 | Dungeon shift: the environment changes (sounds, temperature, wind, debris, "
+	     "apparitions, vermin)\n"
+	     "  5 | Sign: roll an encounter but meet only its sign; the next encounter rolled is "
+	     "that creature\n"
+	     "  6 | Free: no effect\n"
+	     "Rolled 3 on the d6 (delving): Burn.\n"
+	     "No torch is lit, so none burns out.\n"
+	     "Darkness: nothing is lit. Without light the party is effectively blind: a setback on "
+	     "all rolls, movement halved, no reading, searching or spotting danger (darkvision sees "
+	     "darkness as dim light); /light add lights a source.\n"
+	     "Turn 1 (10 min in the dungeon); 1 turn since the last rest.\n");
+	/* a word that names no option is text; words typed by position
+	 * after the option go on with it, as after a text typed by position */
+	said("gm", "tension raise reason:see http://x ratio:3 amount:2 at once",
+	     "Tension raised 2 → 4 (+2): see http://x ratio:3 at once.\n"
+	     "Tension ████░░░░░░ 4/10\n");
+	/* quoted, the option's name is text */
+	refused("gm", "tension raise reason:\"a amount:1\"",
+	        "Name what happened (door, quiet-combat, combat or enemy-escaped) or give an "
+	        "amount with a reason: /tension raise amount:N reason:why.");
+	refused("gm", "hazard note:hi table:dungeon",
+	        "Table must be one of exploration, delving, classic, custom (got 'dungeon'); usage: "
+	        "/hazard roll [exploration|delving|classic|custom] [note]");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(named_text_ends_at_the_next_option, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
