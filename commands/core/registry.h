@@ -51,13 +51,15 @@ enum opt_type {
  * zero-width space, a bidi control: registry_parse_blank()) is no value:
  * the option counts as not given ("reason: " is no reason). */
 #define OPT_BLANK_NONE 0x40u
-/* A text that names something (a vendor, an item, a creature) or is one
- * roll: as an OPT_USER value, a word typed by position that is shaped like
- * an option given by name ("nmae:Gus", a letter, then letters, digits, '-'
- * or '_', then ':') and is no option of the command is refused with the
- * command's options, not taken as the name; quoted, it is the name. An
- * OPT_LABEL text (a reason, a note) holds such words freely, and refuses
- * only a first word close to one of the command's options ("reasn:"). */
+/* A text that names something (a vendor, an item, a creature, a saved
+ * roll, a table, a channel, a Fungeoneer, its class or its die's mark),
+ * picks an entry or is one roll: as an OPT_USER value, a word typed by
+ * position that is shaped like an option given by name ("nmae:Gus", a
+ * letter, then letters, digits, '-' or '_', then ':') and is no option of
+ * the command is refused with the command's options, not taken as the
+ * name; quoted, it is the name. An OPT_LABEL text (a reason, a note) holds
+ * such words freely, and refuses only a first word close to one of the
+ * command's options ("reasn:"). */
 #define OPT_NAME 0x80u
 
 /* The range a command holds an OPT_INT option to under one value of its

@@ -262,7 +262,7 @@ static const struct cmd_opt delete_opts[] = {
     {.name = "name",
      .desc = "The saved roll's name",
      .type = OPT_STRING,
-     .flags = OPT_REQUIRED,
+     .flags = OPT_REQUIRED | OPT_NAME,
      .max = ROLLCHAN_NAME_MAX - 1},
     {.name = "channel", .desc = "GM: delete the channel's, not yours", .type = OPT_BOOL},
     {0},

@@ -228,6 +228,7 @@ static const struct cmd_opt style_opts[] = {
     {.name = "mark",
      .desc = "1-2 symbols or emoji, or up to 4 letters, shown before your die",
      .type = OPT_STRING,
+     .flags = OPT_NAME,
      .max = THWACKO_MARK_TYPED_MAX},
     {0},
 };

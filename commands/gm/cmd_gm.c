@@ -253,6 +253,7 @@ static const struct cmd_opt secret_channel_opts[] = {
     {.name = "channel",
      .desc = "A channel or thread only the GM reads: #channel, or its id",
      .type = OPT_STRING,
+     .flags = OPT_NAME,
      .max = 40},
     {.name = "off", .desc = "Send secret rolls by direct message only", .type = OPT_BOOL},
     {0},

@@ -124,11 +124,55 @@ named_text_ends_at_the_next_option(void **unused)
 	        "/hazard roll [exploration|delving|classic|custom] [note]");
 }
 
+/* F15: where a name, a class, a table, an entry or a channel is typed by
+ * position, a word shaped like an option given by name that is no option
+ * of the command was taken as that text ("/fungeon join Bob counts:2" made
+ * a Fungeoneer of the class "counts:2"); it is refused with the command's
+ * options and the closest of them, as elsewhere. Quoted, it is the text. */
+static void
+option_shaped_words_are_refused(void **unused)
+{
+	(void)unused;
+	said("gm", "gm claim", "gm is now the GM of this channel.\n");
+	refused("gm", "fungeon join Bob counts:2",
+	        "'counts:' is no option of this command (its options are name:, class:, level: and "
+	        "type:); usage: /fungeon join <name> <class> [level] [type]");
+	refused("gm", "fungeon join Bob clas:fighter",
+	        "'clas:' is no option of this command (its options are name:, class:, level: and "
+	        "type:); did you mean class:?; usage: /fungeon join <name> <class> [level] [type]");
+	refused("gm", "tension strike entr:9-12",
+	        "'entr:' is no option of this command (its options are entry: and table:); did you "
+	        "mean entry:?; usage: /tension strike <entry> [table:encounter|effects]");
+	refused("gm", "saved delete nmae:x",
+	        "'nmae:' is no option of this command (its options are name: and channel:); did "
+	        "you mean name:?; usage: /saved delete <name> [channel]");
+	refused("gm", "table copy nme:loot from:#x",
+	        "'nme:' is no option of this command (its options are name: and from:); did you "
+	        "mean name:?; usage: /table copy <name> <from>");
+	refused("gm", "table copy loot frm:#x",
+	        "'frm:' is no option of this command (its options are name: and from:); did you "
+	        "mean from:?; usage: /table copy <name> <from>");
+	refused("gm", "thwacko style red mrk:X",
+	        "'mrk:' is no option of this command (its options are colour: and mark:); did you "
+	        "mean mark:?; usage: /thwacko style <gray|red|green|yellow|blue|pink|cyan|white> "
+	        "[mark]");
+	refused("gm", "gm secret-channel chanel:#gm",
+	        "'chanel:' is no option of this command (its options are channel: and off:); did "
+	        "you mean channel:?; usage: /gm secret-channel [channel] [off]");
+	/* quoted, the word is the text */
+	refused("gm", "tension strike \"counts:2\"",
+	        "No encounter entry matches 'counts:2'; name a range like 9-12, a result like 10 or "
+	        "part of an entry's text (/tension table show encounter).");
+	said("gm", "fungeon join Bob \"counts:2\"",
+	     "gm joins as Bob, level 1 counts:2: 5 hits, class bonus 0, 0 XP.\n");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(named_text_ends_at_the_next_option, setup, teardown),
+	    cmocka_unit_test_setup_teardown(option_shaped_words_are_refused, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
