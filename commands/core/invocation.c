@@ -85,6 +85,14 @@ invocation_named(const struct invocation *inv, const char *name)
 	return a != NULL && a->set && a->named;
 }
 
+bool
+invocation_quoted(const struct invocation *inv, const char *name)
+{
+	const struct cmd_arg *a = arg(inv, name);
+
+	return a != NULL && a->set && a->quoted;
+}
+
 const char *
 invocation_name_now(const struct invocation *inv, const char *user_key)
 {

@@ -62,6 +62,10 @@ struct cmd_arg {
 	/* Given by its name (name:value typed, or an option Discord names):
 	 * the user said which option the value is for. */
 	bool named;
+	/* Typed by position as one word in double quotes ("two"): the user
+	 * said the value is text, as typed, not a number or a word the bot
+	 * reads. */
+	bool quoted;
 	int64_t i;
 	bool b;
 	char *s; /* owned by the invocation */
@@ -143,6 +147,9 @@ bool invocation_routed(const struct invocation *inv, const char *name);
 /* Whether option name was given by its name (struct cmd_arg's named),
  * not by position. */
 bool invocation_named(const struct invocation *inv, const char *name);
+/* Whether option name was typed by position in double quotes (struct
+ * cmd_arg's quoted). */
+bool invocation_quoted(const struct invocation *inv, const char *name);
 /* The name user_key goes by on the platform now: the invoker's, the name
  * this command came under; another's, the transport's name_now (an IRC
  * nick after a NICK); NULL or "" when not known. */

@@ -623,6 +623,13 @@ registry_parse_select(struct invocation *inv, const char *const *names, struct r
 	return 0;
 }
 
+/* Whether token t is one value in double quotes ("two", "Old Greta"). */
+static bool
+whole_quoted(const struct token *t)
+{
+	return t->len >= 2 && t->p[0] == '"' && t->p[t->len - 1] == '"';
+}
+
 /* Whether v reads as a whole number ("3", "-1", "+2"). */
 static bool
 is_number(const char *v)
@@ -1227,6 +1234,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			if (set_value(inv, &c->opts[i], &inv->args[i], tok[k].unq, out) < 0)
 				goto done;
 			inv->args[i].routed = true;
+			inv->args[i].quoted = whole_quoted(&tok[k]);
 			if (i < CMD_MAX_OPTS) {
 				routed_at[i] = k;
 				routed_past[i] = p;
@@ -1246,6 +1254,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 		if (named_slip(inv, &c->opts[p], &tok[k], out) ||
 		    set_value(inv, &c->opts[p], &inv->args[p], tok[k].unq, out) < 0)
 			goto done;
+		inv->args[p].quoted = whole_quoted(&tok[k]);
 		if (p < CMD_MAX_OPTS)
 			at[p] = k;
 	}
@@ -1253,8 +1262,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 	 * when it is given by name (recheck3 F4: /vendor meet "Old Greta"
 	 * met a vendor named with its quotes, whom /bargain "Old Greta" did
 	 * not find). */
-	if (!rest_named && rest_words == 1 && tok[rest_from].len >= 2 && tok[rest_from].p[0] == '"' &&
-	    tok[rest_from].p[tok[rest_from].len - 1] == '"') {
+	if (!rest_named && rest_words == 1 && whole_quoted(&tok[rest_from])) {
 		buf_reset(&rest);
 		buf_adds(&rest, tok[rest_from].unq);
 	}
@@ -1284,6 +1292,8 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 		if (set_value(inv, &c->opts[rest_i], &inv->args[rest_i], buf_str(&rest), out) < 0)
 			goto done;
 		inv->args[rest_i].named = rest_named;
+		inv->args[rest_i].quoted =
+		    !rest_named && rest_words == 1 && hash == NULL && whole_quoted(&tok[rest_from]);
 	}
 	r = registry_parse_check_required(inv, out);
 done:

@@ -46,7 +46,8 @@ count_word(const char *w)
  * was, is a count written in words ("/light add torch two" lit one torch
  * carried by "two", recheck9 F1); then refuses it (in out), as /fungeon
  * join refuses a level in words where the class type goes. A carrier of
- * that name is given by name (who:two), or after a count.
+ * that name is given by name (who:two), quoted ("two", as a name is
+ * elsewhere) or after a count.
  */
 static bool
 count_in_words(struct invocation *inv, int kind, const char *who, struct reply *out)
@@ -54,7 +55,8 @@ count_in_words(struct invocation *inv, int kind, const char *who, struct reply *
 	int n = count_word(who);
 	char count[8];
 
-	if (n == 0 || invocation_named(inv, "who") || invocation_has(inv, "count"))
+	if (n == 0 || invocation_named(inv, "who") || invocation_quoted(inv, "who") ||
+	    invocation_has(inv, "count"))
 		return false;
 	snprintf(count, sizeof(count), "%d", n);
 	reply_error(out,

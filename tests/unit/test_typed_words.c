@@ -167,12 +167,28 @@ option_shaped_words_are_refused(void **unused)
 	     "gm joins as Bob, level 1 counts:2: 5 hits, class bonus 0, 0 XP.\n");
 }
 
+/* F13: "/light add candle \"two\"" was refused as a count in words,
+ * where quotes make a name elsewhere: quoted, the word is the carrier. */
+static void
+quoted_number_word_is_a_name(void **unused)
+{
+	(void)unused;
+	said("gm", "gm claim", "gm is now the GM of this channel.\n");
+	said("gm", "light add candle \"two\"",
+	     "Lit 1 candle carried by two; it lasts 6 turns.\n"
+	     "  #1 candle | two | 6\n");
+	refused("gm", "light add candle two",
+	        "'two' reads as a count written in words, not who carries it: a count is a number "
+	        "(/light add candle 2), a carrier a name (who:two).");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(named_text_ends_at_the_next_option, setup, teardown),
 	    cmocka_unit_test_setup_teardown(option_shaped_words_are_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(quoted_number_word_is_a_name, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
