@@ -208,10 +208,11 @@ static void
 bad_roll(const char *text, bool modifier, char *err, struct reply *out)
 {
 	char alone[DICE_ERR_MAX], got[200], digits[80];
+	bool sign = text[0] == '+' || text[0] == '-';
 	size_t len;
 
 	/* the modifier's number where it was typed: its sign a blank */
-	snprintf(digits, sizeof(digits), " %.60s", text + 1);
+	snprintf(digits, sizeof(digits), "%s%.60s", sign ? " " : "", text + sign);
 	if (modifier && dice_check(digits, strlen(digits), alone, sizeof(alone)) != DICE_OK)
 		snprintf(err, DICE_ERR_MAX, "%s", alone);
 	len = strlen(err);
@@ -226,17 +227,19 @@ bad_roll(const char *text, bool modifier, char *err, struct reply *out)
 }
 
 /* The player's bargaining roll: a dice expression, or a bare modifier
- * ("+3", "-1") added to 1d20 (our reading of "a roll or modifier").
- * Returns the roll (the caller frees it), or NULL with an error reply. */
+ * ("+3", "-1", or "3" without a sign, as the help says a number there
+ * is: F11) added to 1d20 (our reading of "a roll or modifier", rules
+ * 004). Returns the roll (the caller frees it), or NULL with an error
+ * reply. */
 static struct dice_result *
 bargain_roll(struct invocation *inv, const char *text, struct reply *out)
 {
 	char expr[80], err[DICE_ERR_MAX];
 	struct dice_result *res;
-	bool modifier = (text[0] == '+' || text[0] == '-') && text[1] != '\0' &&
-	                strspn(text + 1, "0123456789") == strlen(text + 1);
+	bool sign = text[0] == '+' || text[0] == '-';
+	bool modifier = text[sign] != '\0' && strspn(text + sign, "0123456789") == strlen(text + sign);
 
-	snprintf(expr, sizeof(expr), "%s%.60s", modifier ? "1d20" : "", text);
+	snprintf(expr, sizeof(expr), "%s%.60s", modifier ? (sign ? "1d20" : "1d20+") : "", text);
 	if (dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err)) != DICE_OK) {
 		bad_roll(text, modifier, err, out);
 		return NULL;
@@ -559,7 +562,7 @@ static const struct cmd_opt bargain_opts[] = {
      .flags = OPT_REQUIRED,
      .choices = deal_choices},
     {.name = "roll",
-     .desc = "Your bargaining roll: dice (1d20+3) or a modifier (+3, added to 1d20)",
+     .desc = "Your bargaining roll: dice (1d20+3) or a modifier (+3 or 3, added to 1d20)",
      .type = OPT_STRING,
      .flags = OPT_NAME,
      .max = 60},
@@ -601,13 +604,12 @@ const struct command cmd_bargain = {
     .desc = "Roll a deal with a vendor met: your roll against its skill sets the price",
     .help = "The bot rolls your bargaining roll against the vendor's remembered skill (1d10 "
             "+ 5); the margin picks the price from the table. Ruling: the roll is dice you "
-            "give (1d20+3), or a modifier added to 1d20 (+3), 1d20 by default; the vendor's "
-            "skill is rolled once, when the vendor is named. A buy or sell of an item (or lot) is "
-            "attempted once: a second try on the "
-            "same one is refused, and a rejected price ends that deal for good. Vendors "
-            "won't bargain with a character using magic or gear they know helps the roll. "
-            "Ruling: the bot knows no character's gear, so refusing such a deal is the GM's "
-            "call.",
+            "give (1d20+3), or a modifier added to 1d20 (+3, or 3), 1d20 by default; the "
+            "vendor's skill is rolled once, when the vendor is named. A buy or sell of an item "
+            "(or lot) is attempted once: a second try on the same one is refused, and a "
+            "rejected price ends that deal for good. Vendors won't bargain with a character "
+            "using magic or gear they know helps the roll. Ruling: the bot knows no "
+            "character's gear, so refusing such a deal is the GM's call.",
     .opts = bargain_opts,
     .fn = bargain_fn,
     .misread = bargain_misread,

@@ -68,6 +68,18 @@ said(const char *user, const char *line, const char *want)
 		mismatch(line, got);
 }
 
+/* Runs line as user in channel "table"; its reply must be no error and
+ * begin with want (the lines that follow are pinned elsewhere). */
+static void
+began(const char *user, const char *line, const char *want)
+{
+	const struct reply *r = cmdrun_line(&cr, "table", user, line, 0);
+	const char *got = reply_is_error(r) ? reply_error_text(r) : cmdrun_plain(&cr);
+
+	if (reply_is_error(r) || strncmp(got, want, strlen(want)) != 0)
+		mismatch(line, got);
+}
+
 /* Runs line as user; it must be refused with want, exactly. */
 static void
 refused(const char *user, const char *line, const char *want)
@@ -182,6 +194,51 @@ quoted_number_word_is_a_name(void **unused)
 	        "(/light add candle 2), a carrier a name (who:two).");
 }
 
+/* F11: "/bargain Gus ring sell 3" rolled no d20 ("3" was read as a
+ * constant roll), where the help says a modifier is added to 1d20: a
+ * number without a sign there is that modifier (rules 004: the player
+ * rolls against the vendor's skill). */
+static void
+bargain_number_is_a_modifier(void **unused)
+{
+	(void)unused;
+	said("gm", "gm claim", "gm is now the GM of this channel.\n");
+	said("gm", "vendor meet Gus",
+	     "Gus's stock\n"
+	     "Hoards of goods: 1d6 = 3, each generated at the level the dungeon is on\n"
+	     "Rations: 2d6 x 100 = (4 + 3) x 100 = 700, at 1 gp each\n"
+	     "Trades for salvage: 1d10 x 10% = 9 x 10% = 90% of its coins\n"
+	     "Bargaining skill: 1d10 + 5 = 8 + 5 = 13\n"
+	     "Each deal is tried once: /bargain Gus ITEM sell|buy ROLL rolls it against this skill.\n"
+	     "A vendor's room is a safe area: the GM marks it with /safe on.\n");
+	said("gm", "bargain Gus ring sell 3",
+	     "Bargaining with Gus: selling ring\n"
+	     "gm rolls 1d20 + 3: [5] + 3 = 8 against Gus's skill 13: margin -5.\n"
+	     "  -30 or less | 10% | 1000%\n"
+	     "  -29 to -25 | 20% | 700%\n"
+	     "  -24 to -20 | 30% | 500%\n"
+	     "  -19 to -15 | 40% | 350%\n"
+	     "  -14 to -10 | 50% | 250%\n"
+	     "> -9 to -5 | 60% | 200%\n"
+	     "  -4 to 0 | 70% | 150%\n"
+	     "  +1 to +5 | 80% | 125%\n"
+	     "  +6 to +10 | 90% | 110%\n"
+	     "  +11 to +15 | 100% | 100%\n"
+	     "  +16 to +20 | 125% | 90%\n"
+	     "  +21 to +25 | 150% | 80%\n"
+	     "  +26 to +30 | 175% | 65%\n"
+	     "  +31 or more | 200% | 50%\n"
+	     "The price: 60% of the item's value. This is the one try on ring with Gus; a rejected price ends the deal for good.\n");
+	/* given by name too */
+	began("gm", "bargain Gus cup sell roll:0",
+	      "Bargaining with Gus: selling cup\n"
+	      "gm rolls 1d20 + 0: [6] + 0 = 6 against Gus's skill 13: margin -7.\n");
+	refused("gm", "bargain Gus lamp buy 99999999999999999999",
+	        "The bargaining roll '99999999999999999999' is no roll: the number at column 1 is "
+	        "too large (at most 9223372036854775807); give dice (1d20+3) or a modifier added to "
+	        "1d20 (+3).");
+}
+
 int
 main(void)
 {
@@ -189,6 +246,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(named_text_ends_at_the_next_option, setup, teardown),
 	    cmocka_unit_test_setup_teardown(option_shaped_words_are_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(quoted_number_word_is_a_name, setup, teardown),
+	    cmocka_unit_test_setup_teardown(bargain_number_is_a_modifier, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
