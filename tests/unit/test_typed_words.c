@@ -239,6 +239,36 @@ bargain_number_is_a_modifier(void **unused)
 	        "1d20 (+3).");
 }
 
+/* F3: README's rule on option-shaped words in a reason or a note, as it
+ * now says it: only a near miss of an option is refused in the text; an
+ * option's name is read in any case; the first word where an event or a
+ * table goes is read as one, never as the text. */
+static void
+colon_words_in_a_reason_as_the_readme_says(void **unused)
+{
+	(void)unused;
+	said("gm", "gm claim", "gm is now the GM of this channel.\n");
+	said("gm", "tension raise combat time: noon",
+	     "Tension raised 1 → 3 (+2): normal combat (time: noon).\n"
+	     "Tension ███░░░░░░░ 3/10\n");
+	said("gm", "tension raise combat Note: goblins",
+	     "Tension raised 3 → 5 (+2): normal combat (Note: goblins).\n"
+	     "Tension █████░░░░░ 5/10\n");
+	refused("gm", "tension raise combat reasn: goblins",
+	        "'reasn:' is no option of this command (its options are event:, reason: and "
+	        "amount:); did you mean reason:?; usage: /tension raise "
+	        "[door|quiet-combat|combat|enemy-escaped] [reason] [amount:N]");
+	began("gm", "hazard Note: quiet", "Hazard die: turn 1\nquiet\n");
+	refused("gm", "hazard time: noon",
+	        "'time:' is no option of this command (its options are table: and note:); usage: "
+	        "/hazard roll [exploration|delving|classic|custom] [note]");
+	refused("gm", "hazard noon",
+	        "Table must be one of exploration, delving, classic, custom (got 'noon'); usage: "
+	        "/hazard roll [exploration|delving|classic|custom] [note]");
+	began("gm", "hazard exploration time: noon", "Hazard die: turn 2\ntime: noon\n");
+	began("gm", "hazard note:time: noon", "Hazard die: turn 3\ntime: noon\n");
+}
+
 int
 main(void)
 {
@@ -247,6 +277,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(option_shaped_words_are_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(quoted_number_word_is_a_name, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bargain_number_is_a_modifier, setup, teardown),
+	    cmocka_unit_test_setup_teardown(colon_words_in_a_reason_as_the_readme_says, setup,
+	                                    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
