@@ -61,6 +61,12 @@ enum opt_type {
  * such words freely, and refuses only a first word close to one of the
  * command's options ("reasn:"). */
 #define OPT_NAME 0x80u
+/* A rest-of-line text whose errors name columns in it (a dice
+ * expression): typed by position, its words keep the blanks typed between
+ * them, so that a column named is the column typed ("2d6   3d" faults the
+ * 3 at column 7). Other texts part their words with single spaces (a
+ * vendor's name "Old   Gus" is Old Gus). */
+#define OPT_TYPED 0x100u
 
 /* The range a command holds an OPT_INT option to under one value of its
  * first option (struct cmd_opt's ranges). */

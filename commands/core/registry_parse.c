@@ -1061,6 +1061,22 @@ named_rest_end(const struct command *c, int i, const struct token *tok, size_t k
 	return ntok;
 }
 
+/* Adds tok[k] to the text of rest-of-line option o: for an OPT_TYPED one,
+ * after the blanks typed before it when it follows tok[last], the text's
+ * last word; else (or when an option given by name, or the text's start,
+ * stands between them) after one space. */
+static void
+rest_add(struct buf *rest, const struct cmd_opt *o, const struct token *tok, size_t k,
+         size_t last)
+{
+	if ((o->flags & OPT_TYPED) && last + 1 == k)
+		buf_add(rest, tok[last].p + tok[last].len,
+		        (size_t)(tok[k].p - (tok[last].p + tok[last].len)));
+	else
+		buf_addc(rest, ' ');
+	buf_add(rest, tok[k].p, tok[k].len);
+}
+
 /* Binds the tokens after the subcommands: name:value ones by name, the rest
  * by position; an OPT_REST option takes every remaining positional word and
  * the label text after a lone #. */
@@ -1074,9 +1090,10 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 	size_t span;
 	struct buf words;
 	bool rest_named = false;
-	/* the first word of the text of a rest option given by position, and
-	 * how many words it has */
-	size_t rest_from = 0, rest_words = 0;
+	/* the first word of the text of a rest option given by position, how
+	 * many words it has, and the last word of the text so far (ntok:
+	 * none typed by position yet) */
+	size_t rest_from = 0, rest_words = 0, rest_last = ntok;
 	char what[300];
 	/* the word routed past each option by route(): when a later word
 	 * finds that number option unable to take it as well, the routed one
@@ -1103,7 +1120,8 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 
 		/* a word inside a [label] of the text is that text's */
 		if (tok[k].in_bracket && rest_i >= 0) {
-			buf_addf(&rest, " %.*s", (int)tok[k].len, tok[k].p);
+			rest_add(&rest, &c->opts[rest_i], tok, k, rest_last);
+			rest_last = k;
 			rest_words++;
 			continue;
 		}
@@ -1171,7 +1189,8 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			continue;
 		}
 		if (rest_i >= 0) {
-			buf_addf(&rest, " %.*s", (int)tok[k].len, tok[k].p);
+			rest_add(&rest, &c->opts[rest_i], tok, k, rest_last);
+			rest_last = k;
 			rest_words++;
 			continue;
 		}
@@ -1192,6 +1211,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 				goto done;
 			rest_i = next;
 			rest_from = k;
+			rest_last = k;
 			rest_words = 1;
 			buf_add(&rest, tok[k].p, tok[k].len);
 			continue;

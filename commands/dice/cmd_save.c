@@ -133,7 +133,7 @@ static const struct cmd_opt save_opts[] = {
     {.name = "roll",
      .desc = "The dice, as for /roll: 8d6 # fireball",
      .type = OPT_STRING,
-     .flags = OPT_REQUIRED | OPT_REST,
+     .flags = OPT_REQUIRED | OPT_REST | OPT_TYPED,
      .max = ROLLCHAN_ROLL_MAX - 1},
     {.name = "channel", .desc = "GM: save it for everyone in this channel", .type = OPT_BOOL},
     {0},

@@ -269,6 +269,27 @@ colon_words_in_a_reason_as_the_readme_says(void **unused)
 	began("gm", "hazard note:time: noon", "Hazard die: turn 3\ntime: noon\n");
 }
 
+/* F7: a column in a dice error counted a run of spaces typed between
+ * words as one ("/roll 2d6   3d" faulted the 3 at column 5); it is the
+ * column typed. A name keeps single spaces between its words. */
+static void
+error_columns_are_typed_columns(void **unused)
+{
+	(void)unused;
+	said("gm", "gm claim", "gm is now the GM of this channel.\n");
+	refused("gm", "roll 2d6   3d",
+	        "Unexpected '3' at column 7; an operator (+ - * /), ';', '# label' or the end may "
+	        "follow a term.");
+	refused("gm", "roll 1d6 +   x", "Expected a number or dice after '+' at column 9, not 'x'.");
+	refused("gm", "gmroll 2d6   3d",
+	        "Unexpected '3' at column 7; an operator (+ - * /), ';', '# label' or the end may "
+	        "follow a term.");
+	refused("gm", "save f 1d6  +  x",
+	        "That roll does not parse: expected a number or dice after '+' at column 9, not "
+	        "'x'.");
+	began("gm", "vendor meet Old   Gus", "Old Gus's stock\n");
+}
+
 int
 main(void)
 {
@@ -279,6 +300,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(bargain_number_is_a_modifier, setup, teardown),
 	    cmocka_unit_test_setup_teardown(colon_words_in_a_reason_as_the_readme_says, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(error_columns_are_typed_columns, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
