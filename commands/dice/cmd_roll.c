@@ -92,9 +92,11 @@ name_but_invisible(const char *name, size_t n)
  * "8d6 +2 # big": the saved roll, what follows its name, and the label
  * given (after '#', or as the label option when labelled) or else the
  * saved one. The invoker's saved roll (in every channel) wins over the
- * channel's. Returns expr itself when it does not start with a name, the
- * expansion (in buf, len bytes; *at and *n then get the offset and length
- * of the name in expr), or NULL with an error reply.
+ * channel's. The name may be quoted, as a name is anywhere ("/roll \"atk\"
+ * adv" is "/roll atk adv"). Returns expr itself when it does not start
+ * with a name, the expansion (in buf, len bytes; *at and *n then get the
+ * offset and length of the name in expr, its quotes too), or NULL with an
+ * error reply.
  */
 static const char *
 expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf, size_t len,
@@ -105,9 +107,12 @@ expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf,
 	char name[ROLLCHAN_NAME_MAX];
 	const char *p = expr, *rest, *hash, *semi, *slabel, *advword = NULL;
 	size_t n = 0, base;
+	bool quoted;
 	struct buf b;
 
 	while (*p == ' ' || *p == '\t')
+		p++;
+	if ((quoted = *p == '"'))
 		p++;
 	while (n + 1 < sizeof(name) && name_byte(p[n])) {
 		name[n] = p[n];
@@ -121,11 +126,11 @@ expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf,
 		reply_error(out, "%s", err);
 		return NULL;
 	}
-	if (n == 0 || name_byte(p[n]) || !rollchan_name_ok(name))
+	if (n == 0 || name_byte(p[n]) || (quoted && p[n] != '"') || !rollchan_name_ok(name))
 		return expr;
 	/* A word before '(' is a function of the notation ("floor(8d6/2)"),
 	 * which the dice engine reads, or names as none. */
-	for (rest = p + n; *rest == ' ' || *rest == '\t'; rest++)
+	for (rest = p + n + quoted; *rest == ' ' || *rest == '\t'; rest++)
 		;
 	if (*rest == '(')
 		return expr;
@@ -137,7 +142,7 @@ expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf,
 		reply_add(out, RS_BAD, " the notation.");
 		return NULL;
 	}
-	rest = p + n;
+	rest = p + n + quoted;
 	hash = dice_label_find(rest, NULL, NULL);
 	slabel = dice_label_find(sroll, NULL, NULL);
 	base = slabel != NULL ? (size_t)(slabel - sroll) : strlen(sroll);
@@ -175,8 +180,9 @@ expand_saved(struct invocation *inv, const char *expr, bool labelled, char *buf,
 	}
 	memcpy(buf, buf_str(&b), b.len + 1);
 	buf_free(&b);
-	*at = (size_t)(p - expr);
-	*named = n;
+	/* a quoted name spans its quotes, the columns they stand in */
+	*at = (size_t)(p - quoted - expr);
+	*named = n + 2 * quoted;
 	return buf;
 }
 

@@ -290,6 +290,33 @@ error_columns_are_typed_columns(void **unused)
 	began("gm", "vendor meet Old   Gus", "Old Gus's stock\n");
 }
 
+/* F8: "/roll \"atk\" adv" (a saved roll's name quoted, then adv) read
+ * the quoted name as dice ("Adv rolls a plain d20 twice and this roll has
+ * none"); quoted, a name is the name, here as anywhere, and a fault after
+ * it is named at the column typed. */
+static void
+quoted_saved_roll_name(void **unused)
+{
+	(void)unused;
+	said("alice", "save atk 1d20+5",
+	     "[private]\n"
+	     "Saved your roll atk = 1d20+5; roll it with /roll atk (more may follow: /roll atk "
+	     "+2).\n");
+	/* the better of two d20s kept (the worse is struck, which plain
+	 * text does not show) */
+	said("alice", "roll \"atk\" adv",
+	     "alice rolls\n"
+	     "2d20kh1 + 5: [7, 12] + 5 = 17\n");
+	said("alice", "roll \"atk\" +2",
+	     "alice rolls\n"
+	     "1d20 + 5 + 2: [8] + 5 + 2 = 15\n");
+	refused("alice", "roll \"atk\" +x",
+	        "Expected a number or dice after '+' at column 8, not 'x'.");
+	refused("alice", "roll \"nope\" adv",
+	        "'nope' is neither dice nor a saved roll here; /saved list lists the saved rolls, "
+	        "/help roll the notation.");
+}
+
 int
 main(void)
 {
@@ -301,6 +328,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(colon_words_in_a_reason_as_the_readme_says, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(error_columns_are_typed_columns, setup, teardown),
+	    cmocka_unit_test_setup_teardown(quoted_saved_roll_name, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
