@@ -155,9 +155,19 @@ static const struct {
 
 #define NCARDS (sizeof(cards) / sizeof(cards[0]))
 
+/* Sections one card names that another card holds under another name: a
+ * section asked for by that name, which no row of the card has, is that
+ * row ("/procedure surprise" in a delving channel is its Encounters, which
+ * says how surprise goes there, not exploration's Surprise: F12). */
+static const struct {
+	const char *card, *name, *row;
+} also_named[] = {
+    {"delving", "Surprise", "Encounters"},
+};
+
 /* The row of card k that section names: the one whose name it is, else the
- * one whose name starts with it (case aside); NULL when none or several
- * do. */
+ * one whose name starts with it (case aside), else the one it names by
+ * another name (also_named); NULL when none or several do. */
 static const struct card_row *
 find_section(size_t k, const char *section)
 {
@@ -174,6 +184,11 @@ find_section(size_t k, const char *section)
 			hits++;
 		}
 	}
+	for (size_t a = 0; hits == 0 && a < sizeof(also_named) / sizeof(also_named[0]); a++)
+		if (strcmp(also_named[a].card, cards[k].name) == 0 && strncasecmp(also_named[a].name, section, len) == 0)
+			for (size_t i = 0; i < cards[k].n; i++)
+				if (strcmp(cards[k].rows[i].what, also_named[a].row) == 0)
+					return &cards[k].rows[i];
 	return hits == 1 ? hit : NULL;
 }
 

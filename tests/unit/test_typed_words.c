@@ -317,6 +317,29 @@ quoted_saved_roll_name(void **unused)
 	        "/help roll the notation.");
 }
 
+/* F12: "/procedure su" in a delving channel found no such section on the
+ * delving card and showed exploration's Surprise, another procedure's
+ * rule; it is the delving card's Encounters, which says how surprise goes
+ * there. Exploration's is still its own. */
+static void
+procedure_section_of_the_channels_card(void **unused)
+{
+	static const char encounters[] =
+	    "Delving procedure (a turn is 10 minutes)\n"
+	    "Encounters: Usually from the dungeon's encounter table; reaction, activity, distance "
+	    "and surprise are the GM's (a WIS check DC 12 when wanted). A Sign shows the next "
+	    "encounter's creature, or a clue to something hidden.\n";
+
+	(void)unused;
+	said("gm", "gm claim", "gm is now the GM of this channel.\n");
+	began("gm", "procedure su", "Exploration procedure (a turn is 10 minutes)\nSurprise: ");
+	began("gm", "hazard procedure delving", "");
+	said("gm", "procedure su", encounters);
+	said("gm", "procedure delving surprise", encounters);
+	/* a name the card has still goes first: s is searching */
+	began("gm", "procedure s", "Delving procedure (a turn is 10 minutes)\nSearching: ");
+}
+
 int
 main(void)
 {
@@ -329,6 +352,8 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(error_columns_are_typed_columns, setup, teardown),
 	    cmocka_unit_test_setup_teardown(quoted_saved_roll_name, setup, teardown),
+	    cmocka_unit_test_setup_teardown(procedure_section_of_the_channels_card, setup,
+	                                    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
