@@ -266,6 +266,24 @@ numbers_refused(struct invocation *inv, int proc, const long long *typed, size_t
 			          first, NULL);
 		}
 		reply_add(out, RS_BAD, ".");
+	} else if (proc == WANDER_CLASSIC && invocation_has(inv, "chance")) {
+		/* the odds were given, in a form it takes: what has no place
+		 * is the numbers after them (F14) */
+		const char *ch = invocation_str(inv, "chance");
+		bool named = invocation_named(inv, "chance");
+
+		buf_reset(&got);
+		for (size_t i = 0; i < n && i < 6; i++)
+			buf_addf(&got, "%s%lld", reply_list_sep(i, n < 6 ? n : 6, " and "), typed[i]);
+		reply_error(out,
+		            "The classic check takes its odds and no other number: %s%.16s gives "
+		            "them, and %s %s no place",
+		            named ? "chance:" : "", ch, buf_str(&got), n > 1 ? "have" : "has");
+		/* "chance:2 3" may be odds of 2 in 3, which by name are one word */
+		if (named && n == 1 && registry_parse_number(ch))
+			reply_add(out, RS_BAD, " (odds of %s in %lld are chance:%s-in-%lld)", ch,
+			          typed[0], ch, typed[0]);
+		reply_add(out, RS_BAD, ".");
 	} else {
 		reply_error(out, "The %s check takes %s (got %s).", wander_name(proc), takes[proc],
 		            buf_str(&got));

@@ -87,13 +87,27 @@ odds_parse(const char *s, struct odds *out, char *err, size_t errlen)
 		goto bad;
 	skip_blanks(&p);
 	if (*p != '\0')
-		goto bad;
+		goto more;
 check:
 	if (odds_check(x, n, err, errlen) < 0)
 		return -1;
 	out->x = x;
 	out->n = n;
 	return 0;
+more:
+	/* odds, and words after them: the refusal names the odds read as
+	 * such, not their form as the one to write ("2-in-6 3" was "not a
+	 * chance; write X-in-N like 2-in-6", F14) */
+	if (odds_check(x, n, err, errlen) < 0)
+		goto bad;
+	buf_init(&quoted, errlen);
+	textsafe_quote(&quoted, s, strlen(s), 20);
+	buf_addf(&quoted, " is the odds %d-in-%d followed by ", x, n);
+	textsafe_quote(&quoted, p, strlen(p), 20);
+	snprintf(err, errlen, "%s, which is no part of them; give the odds alone.",
+	         buf_str(&quoted));
+	buf_free(&quoted);
+	return -1;
 bad:
 	/* the odds quoted as textsafe quotes them: an invisible character
 	 * that keeps "2<U+200B>" from being odds is named, not shown as

@@ -202,10 +202,11 @@ bad_input_leaves_state(void **unused)
 	     "exits are for /wander check rest 2, odds of 2 in 6 for /wander check classic 2."},
 	    {"wander rest 3 5", "The rest check takes one number, the room's exits (got 3 and 5)."},
 	    /* the classic check's words by position are its odds, one value:
-	     * refused whole by the one reader of odds */
+	     * refused whole by the one reader of odds, which names the odds
+	     * it read and what follows them (F14: not "write like 2 6") */
 	    {"wander classic 2 6 3",
-	     "'2 6 3' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone "
-	     "for X-in-6 (2 is 2-in-6)."},
+	     "'2 6 3' is the odds 2-in-6 followed by '3', which is no part of them; give the odds "
+	     "alone."},
 	    /* recheck5 F14: "(got 2 and 6)" dropped the word; a Tension
 	     * error for a check that takes none */
 	    {"wander classic 2 of 6",
@@ -220,9 +221,11 @@ bad_input_leaves_state(void **unused)
 	    {"wander rest 3 x", "Unexpected 'x'; usage: /wander check"},
 	    {"wander tension chance:lots",
 	     "Chance is for the classic check only; the tension check has fixed odds."},
+	    /* F14: not "takes its odds as ... 2 6" of odds given and a
+	     * number after them */
 	    {"wander classic chance:2 3",
-	     "The classic check takes its odds as X-in-N (2-in-6, 2 in 6 or 2 6) or X alone for "
-	     "X-in-6 (got chance:2 and 3)."},
+	     "The classic check takes its odds and no other number: chance:2 gives them, and 3 has "
+	     "no place (odds of 2 in 3 are chance:2-in-3)."},
 	    /* recheck5 F2/F3b: a number or odds that are one but for an
 	     * invisible character name it, whichever check reads them */
 	    {"wander classic 2\xe2\x80\x8b",
@@ -1666,11 +1669,11 @@ static const struct {
     {"wander default classic", "wander tension:5",
      "The tension option is for the tension check only, not classic.\n"},
     {"wander default classic", "wander 3 5 7",
-     "'3 5 7' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone for X-in-6 "
-     "(2 is 2-in-6).\n"},
+     "'3 5 7' is the odds 3-in-5 followed by '7', which is no part of them; give the odds "
+     "alone.\n"},
     {"wander default classic", "wander 2 in 6 3",
-     "'2 in 6 3' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone for "
-     "X-in-6 (2 is 2-in-6).\n"},
+     "'2 in 6 3' is the odds 2-in-6 followed by '3', which is no part of them; give the odds "
+     "alone.\n"},
     {"wander default classic", "wander check 2",
      "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
     {"wander default classic", "wander check 2 in 6",
@@ -1709,11 +1712,11 @@ static const struct {
     {"wander default classic 2 in 8", "wander tension:5",
      "The tension option is for the tension check only, not classic.\n"},
     {"wander default classic 2 in 8", "wander 3 5 7",
-     "'3 5 7' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone for X-in-6 "
-     "(2 is 2-in-6).\n"},
+     "'3 5 7' is the odds 3-in-5 followed by '7', which is no part of them; give the odds "
+     "alone.\n"},
     {"wander default classic 2 in 8", "wander 2 in 6 3",
-     "'2 in 6 3' is not a chance; write X-in-N like 2-in-6 (or 2 in 6, or 2 6), or X alone for "
-     "X-in-6 (2 is 2-in-6).\n"},
+     "'2 in 6 3' is the odds 2-in-6 followed by '3', which is no part of them; give the odds "
+     "alone.\n"},
     {"wander default classic 2 in 8", "wander check 2",
      "Wandering check: classic (2-in-6)\nd6: 2 \xe2\x86\x92 wandering monsters!\n"},
     {"wander default classic 2 in 8", "wander check 2 in 6",
