@@ -66,12 +66,28 @@ config__fail(struct parser *p, int line, const char *fmt, ...)
 	}
 }
 
+/* Into b, the sections other than kind's that have the key name
+ * ("[irc.<network>]", "[bot] or [store]"); returns how many. */
+static size_t
+sections_with(const struct section_kind *kind, const char *name, struct buf *b)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < KIND_COUNT; i++)
+		n += &config_kinds[i] != kind && config_keys_find(&config_kinds[i], name) >= 0;
+	for (size_t i = 0; i < KIND_COUNT; i++)
+		if (&config_kinds[i] != kind && config_keys_find(&config_kinds[i], name) >= 0)
+			buf_addf(b, "%s[%s%s]", k++ == 0 ? "" : k == n ? " or " : ", ",
+			         config_kinds[i].name, i == KIND_IRC ? ".<network>" : "");
+	return n;
+}
+
 static int
 on_value(void *user, const char *section, const char *name, const char *value)
 {
 	struct parser *p = user;
 	const struct key *k;
-	char keys[400], shown[CONFIG_SHOWN_MAX];
+	char keys[CONFIG_KEYS_MAX * 32], shown[CONFIG_SHOWN_MAX];
 	size_t used = 0;
 	int i;
 
@@ -114,6 +130,20 @@ on_value(void *user, const char *section, const char *name, const char *value)
 		return 0;
 	}
 	if (i < 0) {
+		struct buf elsewhere;
+
+		/* a key of another section: where it belongs, not this one's
+		 * keys (recheck9 F14: "port" under [discord]) */
+		buf_init(&elsewhere, 200);
+		if (sections_with(p->cur->kind, name, &elsewhere) > 0) {
+			config__shown(name, shown, sizeof(shown));
+			config__fail(p, p->line,
+			             "[%s] has no key %s; it is a key of %s: move the line there",
+			             p->cur->name, shown, buf_str(&elsewhere));
+			buf_free(&elsewhere);
+			return 0;
+		}
+		buf_free(&elsewhere);
 		for (size_t j = 0; j < p->cur->kind->nkeys; j++) {
 			int r = snprintf(keys + used, sizeof(keys) - used, "%s%s", j ? ", " : "",
 			                 p->cur->kind->keys[j].name);

@@ -439,6 +439,22 @@ test_unknown_key(void **state)
 	        "t.conf:4: [irc.n] has no key 'chanels'; did you mean channels?");
 	refused("[bot]\nlog_levle = info\n",
 	        "t.conf:2: [bot] has no key 'log_levle'; did you mean log_level?");
+	/* A key of another section says where it belongs (recheck9 F14: the
+	 * section's own keys were listed, the list cut short) ... */
+	refused("[discord]\nport = 6667\n",
+	        "t.conf:2: [discord] has no key 'port'; it is a key of [irc.<network>]: move the "
+	        "line there");
+	refused("[bot]\nenabled = yes\n",
+	        "t.conf:2: [bot] has no key 'enabled'; it is a key of [console]: move the line "
+	        "there");
+	/* ... and a section's keys are listed whole, the longest too. */
+	refused("[irc.n]\nhost = h\nzzz = 1\n",
+	        "t.conf:3: [irc.n] has no key 'zzz'; its keys are host, port, tls, tls_verify, "
+	        "tls_ca_file, tls_cert_file, sasl_external, tls_fingerprint, nick, alt_nicks, "
+	        "username, realname, sasl_user, password_source, nickserv_password_source, "
+	        "channels, prefix, flood_burst, flood_interval_ms, max_lines, formatting, "
+	        "private_replies, join_on_invite, admins, plain_channels, user_burst, "
+	        "user_interval_ms, channel_burst, channel_interval_ms, ping_interval, ping_timeout");
 	/* A key that was removed says what replaced it. */
 	refused("[bot]\nplayers_roll_hazard = no\n",
 	        "t.conf:2: [bot] players_roll_hazard is no longer a key: the GM chooses who rolls "
