@@ -64,6 +64,7 @@ struct irc_net {
 	bool flush_wanted;             /* a wake came while busy */
 	struct irc_tls *tls;           /* with TLS, from the TCP connection on */
 	bool linked;                   /* the session runs (TLS, if any, is up) */
+	bool plain_said;               /* a plain-text answer to TLS was explained */
 	int connect_ms;                /* the timing's connect */
 	int handshake_ms;              /* the timing's handshake */
 	int64_t connect_by;            /* NS_CONNECTING */
@@ -365,7 +366,17 @@ on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 	} else if (irc_tls_input(n->tls, l->rbuf, (size_t)nread, receive, n, err, sizeof(err)) <
 	           0) {
 		n->busy = false;
-		log_warnx("irc %s: %s", n->cfg->network, err);
+		if (irc_tls_plain(n->tls) && !n->plain_said)
+			log_warnx("irc %s: %s port %d answers in plain text, not TLS: the server "
+			          "does not speak TLS on that port; set tls = no under [irc.%s], or "
+			          "give the port of its TLS",
+			          n->cfg->network, n->cfg->host, n->cfg->port, n->cfg->network);
+		else if (irc_tls_plain(n->tls))
+			log_info("irc %s: %s port %d answers in plain text, not TLS (tls = no)",
+			         n->cfg->network, n->cfg->host, n->cfg->port);
+		else
+			log_warnx("irc %s: %s", n->cfg->network, err);
+		n->plain_said = n->plain_said || irc_tls_plain(n->tls);
 		kill_link(n);
 		return;
 	} else if (!n->linked && irc_tls_ready(n->tls)) {

@@ -21,6 +21,8 @@ struct irc_tls {
 	bool ready;
 	bool failed;
 	bool pinned;
+	bool heard; /* the server has sent a byte */
+	bool plain; /* its first byte was text, not a TLS record */
 	unsigned char pin[IRC_TLS_SHA256_LEN];
 };
 
@@ -218,6 +220,14 @@ irc_tls_input(struct irc_tls *t, const void *p, size_t n,
 		return -1;
 	}
 	ERR_clear_error();
+	if (!t->heard && n > 0) {
+		unsigned char b = *(const unsigned char *)p;
+
+		/* a TLS record starts with its type, 20 to 23; an IRC server
+		 * speaking plain text starts with ':' or a command's letter */
+		t->heard = true;
+		t->plain = b >= 0x20 && b < 0x7f;
+	}
 	if (n > 0 && BIO_write(t->in, p, (int)n) != (int)n) {
 		snprintf(err, errlen, "TLS input could not be buffered");
 		t->failed = true;
@@ -234,6 +244,12 @@ irc_tls_input(struct irc_tls *t, const void *p, size_t n,
 	while ((r = SSL_read(t->ssl, plain, sizeof(plain))) > 0)
 		deliver(ctx, plain, (size_t)r);
 	return check(t, r, err, errlen);
+}
+
+bool
+irc_tls_plain(const struct irc_tls *t)
+{
+	return !t->ready && t->plain;
 }
 
 bool

@@ -53,6 +53,10 @@ int irc_tls_input(struct irc_tls *t, const void *p, size_t n,
                   void (*deliver)(void *ctx, const char *plain, size_t len), void *ctx, char *err,
                   size_t errlen);
 
+/* Whether the server answered the handshake in plain text (its first byte
+ * printable, no TLS record): a port that speaks IRC without TLS. */
+bool irc_tls_plain(const struct irc_tls *t);
+
 /* Whether the handshake is done (plaintext may be sent). */
 bool irc_tls_ready(const struct irc_tls *t);
 

@@ -162,10 +162,10 @@ server_accept(uv_stream_t *l, int status)
 	uv_read_start((uv_stream_t *)&s->peer, server_alloc, server_read);
 }
 
-/* Listens on ip, port 0; returns the port, or 0 when the address cannot
- * be bound (no IPv6 on this machine). */
+/* Listens on ip, port 0, taking connections with accept; returns the port,
+ * or 0 when the address cannot be bound (no IPv6 on this machine). */
 static int
-server_listen(uv_loop_t *loop, struct server *s, const char *ip)
+server_listen_with(uv_loop_t *loop, struct server *s, const char *ip, uv_connection_cb accept)
 {
 	struct sockaddr_storage ss;
 	int len = sizeof(ss);
@@ -178,13 +178,20 @@ server_listen(uv_loop_t *loop, struct server *s, const char *ip)
 	else
 		uv_ip4_addr(ip, 0, (struct sockaddr_in *)&ss);
 	if (uv_tcp_bind(&s->listener, (struct sockaddr *)&ss, 0) != 0 ||
-	    uv_listen((uv_stream_t *)&s->listener, 4, server_accept) != 0) {
+	    uv_listen((uv_stream_t *)&s->listener, 4, accept) != 0) {
 		uv_close((uv_handle_t *)&s->listener, NULL);
 		return 0;
 	}
 	uv_tcp_getsockname(&s->listener, (struct sockaddr *)&ss, &len);
 	return ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
 	                                      : ((struct sockaddr_in *)&ss)->sin_port);
+}
+
+/* server_listen_with() the listener that reads the bot's first lines. */
+static int
+server_listen(uv_loop_t *loop, struct server *s, const char *ip)
+{
+	return server_listen_with(loop, s, ip, server_accept);
 }
 
 static void
@@ -225,12 +232,14 @@ test_connects_over_ipv6(void **state)
 	connect_over(*state, "::1", AF_INET6);
 }
 
+/* The log of the last run_until_logged(). */
+static char out[16384];
+
 /* Runs the loop with stderr going to a file until the log holds want (or
  * 1000 turns); returns whether it did. */
 static bool
 run_until_logged(uv_loop_t *loop, const char *want)
 {
-	static char out[16384];
 	FILE *f = tmpfile();
 	int saved = dup(2);
 	bool found = false;
@@ -327,6 +336,91 @@ test_tls_handshake_timeout(void **state)
 	assert_true(timed_out);
 }
 
+/* A plain IRC server's greeting to every connection it takes: each peer
+ * is its own, closed when the bot hangs up. */
+struct greeter {
+	uv_tcp_t peer;
+	uv_write_t w;
+	char rbuf[4096];
+};
+
+static void
+greeter_closed(uv_handle_t *h)
+{
+	free(h->data);
+}
+
+static void
+greeter_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+	struct greeter *g = h->data;
+
+	(void)suggested;
+	*buf = uv_buf_init(g->rbuf, sizeof(g->rbuf));
+}
+
+static void
+greeter_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
+{
+	(void)buf;
+	if (nread < 0 && !uv_is_closing((uv_handle_t *)st))
+		uv_close((uv_handle_t *)st, greeter_closed);
+}
+
+static void
+greeter_accept(uv_stream_t *l, int status)
+{
+	static char hello[] = ":irc.test NOTICE * :*** Looking up your hostname...\r\n";
+	struct greeter *g = xcalloc(1, sizeof(*g));
+	uv_buf_t b = uv_buf_init(hello, sizeof(hello) - 1);
+
+	assert_int_equal(status, 0);
+	uv_tcp_init(l->loop, &g->peer);
+	g->peer.data = g;
+	assert_int_equal(uv_accept(l, (uv_stream_t *)&g->peer), 0);
+	uv_read_start((uv_stream_t *)&g->peer, greeter_alloc, greeter_read);
+	uv_write(&g->w, (uv_stream_t *)&g->peer, &b, 1, NULL);
+}
+
+/*
+ * recheck9 F15: with tls on (the default) and the port of a server that
+ * speaks plain IRC (6667), the handshake failed again and again with
+ * OpenSSL's reason alone; the bot says what is wrong and names tls = no.
+ */
+static void
+test_plain_server_under_tls(void **state)
+{
+	struct fixture *f = *state;
+	struct server s;
+	int done = 0, port = server_listen_with(&f->loop, &s, "127.0.0.1", greeter_accept);
+	const char *first;
+	bool said;
+	struct irc_net *n;
+
+	assert_int_not_equal(port, 0);
+	f->cfg.port = port;
+	f->cfg.tls = true;
+	f->cfg.tls_verify = false;
+	f->t.backoff_min = 10;
+	f->t.backoff_max = 20;
+	n = irc_net_new(&f->loop, f->d, &f->cfg, &f->t);
+	irc_net_start(n);
+	/* said once, as a warning; the next tries, at info level */
+	said = run_until_logged(&f->loop, "info: irc test: 127.0.0.1 port ");
+	irc_net_stop(n, "bye", count, &done);
+	run_until(&f->loop, &done, 1);
+	uv_close((uv_handle_t *)&s.listener, NULL);
+	uv_run(&f->loop, UV_RUN_DEFAULT);
+	assert_true(said);
+	first = strstr(out, "warn: irc test: 127.0.0.1 port ");
+	assert_non_null(first);
+	assert_non_null(strstr(first, " answers in plain text, not TLS: the server does not speak "
+	                              "TLS on that port; set tls = no under [irc.test], or give "
+	                              "the port of its TLS\n"));
+	assert_null(strstr(first + 1, "warn: irc test: 127.0.0.1 port "));
+	assert_non_null(strstr(first, " answers in plain text, not TLS (tls = no)\n"));
+}
+
 int
 main(void)
 {
@@ -337,6 +431,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_connects_over_ipv6, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_connect_timeout, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_tls_handshake_timeout, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_plain_server_under_tls, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

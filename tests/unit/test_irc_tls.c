@@ -262,6 +262,7 @@ test_handshake_and_data(void **state)
 	assert_int_equal(irc_tls_send(c, "x", 1), -1); /* not before the handshake */
 	assert_int_equal(pump(c, &s, 7, &got, err, sizeof(err)), 0);
 	assert_true(irc_tls_ready(c));
+	assert_false(irc_tls_plain(c)); /* a TLS server's records */
 	assert_int_equal(irc_tls_send(c, "NICK delver\r\n", 13), 0);
 	assert_int_equal(pump(c, &s, 7, &got, err, sizeof(err)), 0);
 	r = SSL_read(s.ssl, rx, sizeof(rx));
@@ -313,6 +314,8 @@ test_not_tls(void **state)
 	buf_init(&got, 4096);
 	assert_int_equal(irc_tls_input(c, junk, strlen(junk), collect, &got, err, sizeof(err)), -1);
 	assert_memory_equal(err, "the TLS handshake failed", 24);
+	/* an IRC server speaking plain text on that port (recheck9 F15) */
+	assert_true(irc_tls_plain(c));
 	assert_int_equal(irc_tls_input(c, "x", 1, collect, &got, err, sizeof(err)), -1);
 	assert_string_equal(err, "the TLS session already failed");
 	assert_int_equal(got.len, 0);
