@@ -1135,8 +1135,12 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			 * position after that option go on with the text, as
 			 * they do after a text given by position. */
 			size_t stop = named_rest_end(c, i, tok, k, ntok);
-			const char *v = colon + 1,
-			           *e = stop < ntok ? tok[stop].p : hash != NULL ? hash : end;
+			const char *v = colon + 1, *e = hash != NULL ? hash : end;
+
+			/* the earlier of the two (no token lies past a lone #:
+			 * tokenize) */
+			if (stop < ntok && tok[stop].p < e)
+				e = tok[stop].p;
 
 			while (e > v && isspace((unsigned char)e[-1]))
 				e--;

@@ -127,6 +127,13 @@ named_text_ends_at_the_next_option(void **unused)
 	said("gm", "tension raise reason:see http://x ratio:3 amount:2 at once",
 	     "Tension raised 2 → 4 (+2): see http://x ratio:3 at once.\n"
 	     "Tension ████░░░░░░ 4/10\n");
+	/* after a lone #, all is label text, an option's name too */
+	refused("gm", "tension raise reason:why # lbl amount:1",
+	        "Name what happened (door, quiet-combat, combat or enemy-escaped) or give an "
+	        "amount with a reason: /tension raise amount:N reason:why.");
+	said("gm", "tension raise amount:1 reason:why # lbl amount:2",
+	     "Tension raised 4 → 5 (+1): why # lbl amount:2.\n"
+	     "Tension █████░░░░░ 5/10\n");
 	/* quoted, the option's name is text */
 	refused("gm", "tension raise reason:\"a amount:1\"",
 	        "Name what happened (door, quiet-combat, combat or enemy-escaped) or give an "
