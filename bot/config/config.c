@@ -77,7 +77,10 @@ sections_with(const struct section_kind *kind, const char *name, struct buf *b)
 		n += &config_kinds[i] != kind && config_keys_find(&config_kinds[i], name) >= 0;
 	for (size_t i = 0; i < KIND_COUNT; i++)
 		if (&config_kinds[i] != kind && config_keys_find(&config_kinds[i], name) >= 0)
-			buf_addf(b, "%s[%s%s]", k++ == 0 ? "" : k == n ? " or " : ", ",
+			buf_addf(b, "%s[%s%s]",
+			         k++ == 0 ? ""
+			         : k == n ? " or "
+			                  : ", ",
 			         config_kinds[i].name, i == KIND_IRC ? ".<network>" : "");
 	return n;
 }

@@ -367,10 +367,11 @@ on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 	           0) {
 		n->busy = false;
 		if (irc_tls_plain(n->tls) && !n->plain_said)
-			log_warnx("irc %s: %s port %d answers in plain text, not TLS: the server "
-			          "does not speak TLS on that port; set tls = no under [irc.%s], or "
-			          "give the port of its TLS",
-			          n->cfg->network, n->cfg->host, n->cfg->port, n->cfg->network);
+			log_warnx(
+			    "irc %s: %s port %d answers in plain text, not TLS: the server "
+			    "does not speak TLS on that port; set tls = no under [irc.%s], or "
+			    "give the port of its TLS",
+			    n->cfg->network, n->cfg->host, n->cfg->port, n->cfg->network);
 		else if (irc_tls_plain(n->tls))
 			log_info("irc %s: %s port %d answers in plain text, not TLS (tls = no)",
 			         n->cfg->network, n->cfg->host, n->cfg->port);

@@ -1066,8 +1066,7 @@ named_rest_end(const struct command *c, int i, const struct token *tok, size_t k
  * last word; else (or when an option given by name, or the text's start,
  * stands between them) after one space. */
 static void
-rest_add(struct buf *rest, const struct cmd_opt *o, const struct token *tok, size_t k,
-         size_t last)
+rest_add(struct buf *rest, const struct cmd_opt *o, const struct token *tok, size_t k, size_t last)
 {
 	if ((o->flags & OPT_TYPED) && last + 1 == k)
 		buf_add(rest, tok[last].p + tok[last].len,

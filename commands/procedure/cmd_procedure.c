@@ -185,7 +185,8 @@ find_section(size_t k, const char *section)
 		}
 	}
 	for (size_t a = 0; hits == 0 && a < sizeof(also_named) / sizeof(also_named[0]); a++)
-		if (strcmp(also_named[a].card, cards[k].name) == 0 && strncasecmp(also_named[a].name, section, len) == 0)
+		if (strcmp(also_named[a].card, cards[k].name) == 0 &&
+		    strncasecmp(also_named[a].name, section, len) == 0)
 			for (size_t i = 0; i < cards[k].n; i++)
 				if (strcmp(cards[k].rows[i].what, also_named[a].row) == 0)
 					return &cards[k].rows[i];

@@ -237,7 +237,8 @@ bargain_roll(struct invocation *inv, const char *text, struct reply *out)
 	char expr[80], err[DICE_ERR_MAX];
 	struct dice_result *res;
 	bool sign = text[0] == '+' || text[0] == '-';
-	bool modifier = text[sign] != '\0' && strspn(text + sign, "0123456789") == strlen(text + sign);
+	bool modifier =
+	    text[sign] != '\0' && strspn(text + sign, "0123456789") == strlen(text + sign);
 
 	snprintf(expr, sizeof(expr), "%s%.60s", modifier ? (sign ? "1d20" : "1d20+") : "", text);
 	if (dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err)) != DICE_OK) {

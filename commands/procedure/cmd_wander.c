@@ -274,7 +274,8 @@ numbers_refused(struct invocation *inv, int proc, const long long *typed, size_t
 
 		buf_reset(&got);
 		for (size_t i = 0; i < n && i < 6; i++)
-			buf_addf(&got, "%s%lld", reply_list_sep(i, n < 6 ? n : 6, " and "), typed[i]);
+			buf_addf(&got, "%s%lld", reply_list_sep(i, n < 6 ? n : 6, " and "),
+			         typed[i]);
 		reply_error(out,
 		            "The classic check takes its odds and no other number: %s%.16s gives "
 		            "them, and %s %s no place",

@@ -448,13 +448,14 @@ test_unknown_key(void **state)
 	        "t.conf:2: [bot] has no key 'enabled'; it is a key of [console]: move the line "
 	        "there");
 	/* ... and a section's keys are listed whole, the longest too. */
-	refused("[irc.n]\nhost = h\nzzz = 1\n",
-	        "t.conf:3: [irc.n] has no key 'zzz'; its keys are host, port, tls, tls_verify, "
-	        "tls_ca_file, tls_cert_file, sasl_external, tls_fingerprint, nick, alt_nicks, "
-	        "username, realname, sasl_user, password_source, nickserv_password_source, "
-	        "channels, prefix, flood_burst, flood_interval_ms, max_lines, formatting, "
-	        "private_replies, join_on_invite, admins, plain_channels, user_burst, "
-	        "user_interval_ms, channel_burst, channel_interval_ms, ping_interval, ping_timeout");
+	refused(
+	    "[irc.n]\nhost = h\nzzz = 1\n",
+	    "t.conf:3: [irc.n] has no key 'zzz'; its keys are host, port, tls, tls_verify, "
+	    "tls_ca_file, tls_cert_file, sasl_external, tls_fingerprint, nick, alt_nicks, "
+	    "username, realname, sasl_user, password_source, nickserv_password_source, "
+	    "channels, prefix, flood_burst, flood_interval_ms, max_lines, formatting, "
+	    "private_replies, join_on_invite, admins, plain_channels, user_burst, "
+	    "user_interval_ms, channel_burst, channel_interval_ms, ping_interval, ping_timeout");
 	/* A key that was removed says what replaced it. */
 	refused("[bot]\nplayers_roll_hazard = no\n",
 	        "t.conf:2: [bot] players_roll_hazard is no longer a key: the GM chooses who rolls "

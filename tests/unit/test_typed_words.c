@@ -103,25 +103,26 @@ named_text_ends_at_the_next_option(void **unused)
 	said("gm", "tension raise reason:because amount:1",
 	     "Tension raised 1 → 2 (+1): because.\n"
 	     "Tension ██░░░░░░░░ 2/10\n");
-	said("gm", "hazard note:hi table:delving",
-	     "Hazard die: turn 1\n"
-	     "hi\n"
-	     "  1 | Encounter, usually from the dungeon's encounter table (reaction, activity, "
-	     "distance, surprise are the GM's)\n"
-	     "  2 | Fatigue: each party member takes 1 damage (more where conditions are harsh) "
-	     "unless the party rests next turn; ignored while resting\n"
-	     "> 3 | Burn: lit torches burn out (new ones can be lit from the embers)\n"
-	     "  4 | Dungeon shift: the environment changes (sounds, temperature, wind, debris, "
-	     "apparitions, vermin)\n"
-	     "  5 | Sign: roll an encounter but meet only its sign; the next encounter rolled is "
-	     "that creature\n"
-	     "  6 | Free: no effect\n"
-	     "Rolled 3 on the d6 (delving): Burn.\n"
-	     "No torch is lit, so none burns out.\n"
-	     "Darkness: nothing is lit. Without light the party is effectively blind: a setback on "
-	     "all rolls, movement halved, no reading, searching or spotting danger (darkvision sees "
-	     "darkness as dim light); /light add lights a source.\n"
-	     "Turn 1 (10 min in the dungeon); 1 turn since the last rest.\n");
+	said(
+	    "gm", "hazard note:hi table:delving",
+	    "Hazard die: turn 1\n"
+	    "hi\n"
+	    "  1 | Encounter, usually from the dungeon's encounter table (reaction, activity, "
+	    "distance, surprise are the GM's)\n"
+	    "  2 | Fatigue: each party member takes 1 damage (more where conditions are harsh) "
+	    "unless the party rests next turn; ignored while resting\n"
+	    "> 3 | Burn: lit torches burn out (new ones can be lit from the embers)\n"
+	    "  4 | Dungeon shift: the environment changes (sounds, temperature, wind, debris, "
+	    "apparitions, vermin)\n"
+	    "  5 | Sign: roll an encounter but meet only its sign; the next encounter rolled is "
+	    "that creature\n"
+	    "  6 | Free: no effect\n"
+	    "Rolled 3 on the d6 (delving): Burn.\n"
+	    "No torch is lit, so none burns out.\n"
+	    "Darkness: nothing is lit. Without light the party is effectively blind: a setback on "
+	    "all rolls, movement halved, no reading, searching or spotting danger (darkvision sees "
+	    "darkness as dim light); /light add lights a source.\n"
+	    "Turn 1 (10 min in the dungeon); 1 turn since the last rest.\n");
 	/* a word that names no option is text; words typed by position
 	 * after the option go on with it, as after a text typed by position */
 	said("gm", "tension raise reason:see http://x ratio:3 amount:2 at once",
@@ -138,9 +139,10 @@ named_text_ends_at_the_next_option(void **unused)
 	refused("gm", "tension raise reason:\"a amount:1\"",
 	        "Name what happened (door, quiet-combat, combat or enemy-escaped) or give an "
 	        "amount with a reason: /tension raise amount:N reason:why.");
-	refused("gm", "hazard note:hi table:dungeon",
-	        "Table must be one of exploration, delving, classic, custom (got 'dungeon'); usage: "
-	        "/hazard roll [exploration|delving|classic|custom] [note]");
+	refused(
+	    "gm", "hazard note:hi table:dungeon",
+	    "Table must be one of exploration, delving, classic, custom (got 'dungeon'); usage: "
+	    "/hazard roll [exploration|delving|classic|custom] [note]");
 }
 
 /* F15: where a name, a class, a table, an entry or a channel is typed by
@@ -179,9 +181,10 @@ option_shaped_words_are_refused(void **unused)
 	        "'chanel:' is no option of this command (its options are channel: and off:); did "
 	        "you mean channel:?; usage: /gm secret-channel [channel] [off]");
 	/* quoted, the word is the text */
-	refused("gm", "tension strike \"counts:2\"",
-	        "No encounter entry matches 'counts:2'; name a range like 9-12, a result like 10 or "
-	        "part of an entry's text (/tension table show encounter).");
+	refused(
+	    "gm", "tension strike \"counts:2\"",
+	    "No encounter entry matches 'counts:2'; name a range like 9-12, a result like 10 or "
+	    "part of an entry's text (/tension table show encounter).");
 	said("gm", "fungeon join Bob \"counts:2\"",
 	     "gm joins as Bob, level 1 counts:2: 5 hits, class bonus 0, 0 XP.\n");
 }
@@ -216,7 +219,8 @@ bargain_number_is_a_modifier(void **unused)
 	     "Rations: 2d6 x 100 = (4 + 3) x 100 = 700, at 1 gp each\n"
 	     "Trades for salvage: 1d10 x 10% = 9 x 10% = 90% of its coins\n"
 	     "Bargaining skill: 1d10 + 5 = 8 + 5 = 13\n"
-	     "Each deal is tried once: /bargain Gus ITEM sell|buy ROLL rolls it against this skill.\n"
+	     "Each deal is tried once: /bargain Gus ITEM sell|buy ROLL rolls it against this "
+	     "skill.\n"
 	     "A vendor's room is a safe area: the GM marks it with /safe on.\n");
 	said("gm", "bargain Gus ring sell 3",
 	     "Bargaining with Gus: selling ring\n"
@@ -235,15 +239,17 @@ bargain_number_is_a_modifier(void **unused)
 	     "  +21 to +25 | 150% | 80%\n"
 	     "  +26 to +30 | 175% | 65%\n"
 	     "  +31 or more | 200% | 50%\n"
-	     "The price: 60% of the item's value. This is the one try on ring with Gus; a rejected price ends the deal for good.\n");
+	     "The price: 60% of the item's value. This is the one try on ring with Gus; a rejected "
+	     "price ends the deal for good.\n");
 	/* given by name too */
 	began("gm", "bargain Gus cup sell roll:0",
 	      "Bargaining with Gus: selling cup\n"
 	      "gm rolls 1d20 + 0: [6] + 0 = 6 against Gus's skill 13: margin -7.\n");
-	refused("gm", "bargain Gus lamp buy 99999999999999999999",
-	        "The bargaining roll '99999999999999999999' is no roll: the number at column 1 is "
-	        "too large (at most 9223372036854775807); give dice (1d20+3) or a modifier added to "
-	        "1d20 (+3).");
+	refused(
+	    "gm", "bargain Gus lamp buy 99999999999999999999",
+	    "The bargaining roll '99999999999999999999' is no roll: the number at column 1 is "
+	    "too large (at most 9223372036854775807); give dice (1d20+3) or a modifier added to "
+	    "1d20 (+3).");
 }
 
 /* F3: README's rule on option-shaped words in a reason or a note, as it
@@ -287,7 +293,8 @@ error_columns_are_typed_columns(void **unused)
 	refused("gm", "roll 2d6   3d",
 	        "Unexpected '3' at column 7; an operator (+ - * /), ';', '# label' or the end may "
 	        "follow a term.");
-	refused("gm", "roll 1d6 +   x", "Expected a number or dice after '+' at column 9, not 'x'.");
+	refused("gm", "roll 1d6 +   x",
+	        "Expected a number or dice after '+' at column 9, not 'x'.");
 	refused("gm", "gmroll 2d6   3d",
 	        "Unexpected '3' at column 7; an operator (+ - * /), ';', '# label' or the end may "
 	        "follow a term.");
