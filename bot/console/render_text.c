@@ -160,6 +160,8 @@ render_text_width(const struct reply_msg *m, bool ansi, size_t cols, struct buf 
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *b = &m->blocks[i];
 
+		if (b->brief)
+			continue;
 		if (b->kind == RB_TABLE) {
 			table(b, ansi, cols, out);
 			continue;

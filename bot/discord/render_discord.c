@@ -304,6 +304,8 @@ build_units(const struct reply_msg *m, struct units *u)
 		const struct reply_block *bl = &m->blocks[i];
 		bool fenced, start = true;
 
+		if (bl->brief)
+			continue;
 		if (bl->kind == RB_TABLE) {
 			table_units(bl, u);
 			continue;

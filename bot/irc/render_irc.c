@@ -408,7 +408,7 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *b = &m->blocks[i];
 
-		if (lay == LAYOUT_BRIEF && b->working)
+		if (lay == LAYOUT_BRIEF ? b->working : b->brief)
 			continue;
 		if (b->kind == RB_TABLE) {
 			if (render_irc_table_is_rolled(b))

@@ -26,7 +26,8 @@
  * in steps until it fits: tables shrink to their highlighted row (or to a
  * list of their first column, unless their rows are records such as a
  * log's: those keep whole rows), detail to its count ("1000 dice"), and
- * working blocks (how a result was reached) are left out; what
+ * working blocks (how a result was reached) are left out, and the brief
+ * lines that stand for them (shown only then) come in; what
  * still does not fit is cut, the last line saying how much was left out.
  * Each logical line is cut to the budget (irc_fmt_split).
  */

@@ -384,6 +384,15 @@ reply_working(struct reply *r)
 }
 
 void
+reply_brief(struct reply *r)
+{
+	struct reply_msg *m = &r->msg[r->cur];
+
+	if (m->nblocks > 0)
+		m->blocks[m->nblocks - 1].brief = true;
+}
+
+void
 reply_line(struct reply *r, unsigned style, const char *fmt, ...)
 {
 	va_list ap;
@@ -661,6 +670,8 @@ plain_msg(const struct reply_msg *m, struct buf *b)
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *bl = &m->blocks[i];
 
+		if (bl->brief)
+			continue;
 		if (bl->kind == RB_LINE) {
 			for (size_t j = 0; j < bl->nspans; j++)
 				buf_adds(b, bl->spans[j].text);

@@ -132,6 +132,10 @@ struct reply_block {
 	 * renderer short of room may leave out: the lines that say the result
 	 * stay (reply_working). */
 	bool working;
+	/* A line that stands for the working lines where a renderer short of
+	 * room leaves them out ("5 rest reminders not shown"); a renderer that
+	 * shows the working skips it (reply_brief). */
+	bool brief;
 	/* RB_TABLE: each row is a record whose first column does not name it
 	 * (a log's "when"): a renderer short of room keeps whole rows and says
 	 * how many it left out, rather than listing the first column
@@ -283,6 +287,9 @@ void reply_nl(struct reply *r);
 /* Marks the block last ended (a line after reply_nl, or a table) as
  * working (struct reply_block.working); nothing when there is none. */
 void reply_working(struct reply *r);
+/* Marks the block last ended as brief (struct reply_block.brief): shown
+ * only in place of the working lines; nothing when there is none. */
+void reply_brief(struct reply *r);
 /* A whole line of one style: reply_add then reply_nl. */
 void reply_line(struct reply *r, unsigned style, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

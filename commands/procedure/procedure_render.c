@@ -431,13 +431,68 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 	return i + 1;
 }
 
+static bool
+rest_event(enum turn_event_kind k)
+{
+	return k == TE_REST_DUE || k == TE_REST_SKIPPED;
+}
+
+/* The brief line for the rest events of r before its last one (folded,
+ * more than one): "Turns 6-28: 7 rest lines not shown; the rest was
+ * skipped 4 times (turns 7 to 28): each time, each character makes ...". */
+static void
+rest_folded(struct reply *out, const struct turn_report *r, size_t last)
+{
+	size_t folded = 0;
+	int first = -1, to = 0, skips = 0, skip_first = 0, skip_last = 0;
+
+	for (size_t i = 0; i < last; i++) {
+		if (!rest_event(r->ev[i].kind))
+			continue;
+		folded++;
+		if (first < 0)
+			first = r->ev[i].turn;
+		to = r->ev[i].turn;
+		if (r->ev[i].kind == TE_REST_SKIPPED) {
+			if (skips++ == 0)
+				skip_first = r->ev[i].turn;
+			skip_last = r->ev[i].turn;
+		}
+	}
+	reply_add(out, RS_DIM, "Turns %d-%d: ", first, to);
+	reply_add(out, 0, "%zu rest lines not shown", folded);
+	if (skips == 0) {
+		reply_add(out, 0, " (a rest is due every %d turns).", TURN_REST_DUE);
+	} else {
+		if (skips == 1)
+			reply_add(out, 0, "; the rest was skipped once (turn %d): ", skip_first);
+		else
+			reply_add(out, 0,
+			          "; the rest was skipped %d times (turns %d to %d): ", skips,
+			          skip_first, skip_last);
+		reply_add(out, 0, "each time, ");
+		con_save(out);
+	}
+	reply_nl(out);
+	reply_brief(out);
+}
+
 void
 procedure_render_report(struct reply *out, const struct turn_report *r,
                         const struct procedure_state *s, bool turn_prefix, bool hidden)
 {
-	size_t i = 0;
+	size_t i = 0, rests = 0, last_rest = 0;
 
+	for (size_t j = 0; j < r->n; j++)
+		if (rest_event(r->ev[j].kind)) {
+			rests++;
+			last_rest = j;
+		}
 	while (i < r->n) {
+		bool fold = rests > 2 && rest_event(r->ev[i].kind) && i < last_rest;
+
+		if (rests > 2 && i == last_rest)
+			rest_folded(out, r, last_rest);
 		/* Behind the screen, the surprise goes with the veiled line. */
 		if (hidden && r->ev[i].kind == TE_SURPRISED && procedure_render_veils(r)) {
 			i++;
@@ -452,6 +507,8 @@ procedure_render_report(struct reply *out, const struct turn_report *r,
 			i = event_line(out, r, i, s);
 		}
 		reply_nl(out);
+		if (fold)
+			reply_working(out);
 	}
 	if (r->dropped > 0)
 		reply_line(out, RS_DIM, "(%zu more event%s not shown)", r->dropped,

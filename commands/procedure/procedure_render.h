@@ -30,7 +30,12 @@ void procedure_render_time_text(int turns, char *buf, size_t len);
  * but a safe area's and a surprise's (which goes with its encounter's line)
  * is told in a line that reads the same whatever it was: what the
  * encounter table decided, a sign's creature met, an encounter or a sign
- * with neither. procedure_render_behind() tells the GM. */
+ * with neither. procedure_render_behind() tells the GM. When more than two
+ * rest events (a reminder, a skipped rest) pass, all but the last are
+ * working lines (reply_working), and a brief line before the last says
+ * how many a renderer short of room left out, and how often the rest was
+ * skipped: what matters (a light going out, the darkness, the rest due
+ * now) then keeps its place on IRC. */
 void procedure_render_report(struct reply *out, const struct turn_report *r,
                              const struct procedure_state *s, bool turn_prefix, bool hidden);
 /* Whether r holds an event that hidden mode tells behind the screen. */

@@ -411,6 +411,53 @@ test_breakdown_cut(void **state)
 	                       "16."));
 }
 
+/* s without the formatting codes (RENDER_IRC_CODES, a colour's digits
+ * with its \x03), into out (size bytes). */
+static const char *
+uncoded(const char *s, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (const char *p = s; *p != '\0' && n + 1 < size; p++) {
+		if (*p == '\x03') {
+			for (int d = 0; d < 2 && p[1] >= '0' && p[1] <= '9'; d++)
+				p++;
+			continue;
+		}
+		if (strchr(RENDER_IRC_CODES, *p) == NULL)
+			out[n++] = *p;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* recheck9 F19: a long !turn advance cut for the room folds the rest
+ * reminders before the last into one line, and keeps the lights going
+ * out, the darkness and the turn line. */
+static void
+test_turn_advance_cut(void **state)
+{
+	struct ircfix *f = *state;
+	char text[4096];
+
+	answer(f, "bob", "!gm claim");
+	answer(f, "bob", "!light add torch");
+	answer(f, "bob", "!light add lantern");
+	assert_string_equal(
+	    uncoded(answer(f, "bob", "!turn advance 40"), text, sizeof(text)),
+	    "PRIVMSG #a :40 turns pass without a hazard roll · Turn 5: Torch #1 has 1 turn left: "
+	    "it goes out at the end of the next turn. · Turn 6: Torch #1 burns out. · Turn 35: "
+	    "Lantern #2 has 1 turn left: it goes out at the end of the next turn. · Turns 6-34: 9 "
+	    "rest lines not shown; the rest was skipped 4 times (turns 7 to 28): each time, each "
+	    "character makes a CON save DC 12; on a failure gain 1 Fatigue.\r\n"
+	    "PRIVMSG #a :Turn 35: The rest was skipped: each character makes a CON save DC 12; on "
+	    "a failure gain 1 Fatigue. · Turn 36: Lantern #2 burns out. · Darkness: nothing is "
+	    "lit. Without light the party is effectively blind: a setback on all rolls, movement "
+	    "halved, no reading, searching or spotting danger (darkvision sees darkness as dim "
+	    "light); !light add lights a source.\r\n"
+	    "PRIVMSG #a :Turn 40 (6 h 40 min in the dungeon); 40 turns since the last rest.\r\n");
+}
+
 int
 main(void)
 {
@@ -424,6 +471,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_mark_taken, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_breakdown_cut, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bargain_quote_hint, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_turn_advance_cut, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,9 +11,11 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bot/console/render_text.h"
+#include "bot/discord/render_discord.h"
 #include "commands/core/reply.h"
 #include "commands/procedure/procedure_render.h"
 #include "rules/base/buf.h"
@@ -150,6 +152,59 @@ dropped_events_counted(void **unused)
 	buf_free(&b);
 }
 
+/* recheck9 F19: the folded rest lines are working, the line that stands
+ * for them brief: the console, reply_plain and Discord show every
+ * reminder and no brief line. */
+static void
+folded_rests_whole_elsewhere(void **unused)
+{
+	static const char whole[] =
+	    "Turn 6: 6 turns without a rest: rest next turn (/rest), or each character makes a CON "
+	    "save DC 12; on a failure gain 1 Fatigue.\n"
+	    "Turn 7: The rest was skipped: each character makes a CON save DC 12; on a failure "
+	    "gain 1 Fatigue.\n"
+	    "Turn 13: 13 turns without a rest: rest next turn (/rest), or each character makes a "
+	    "CON save DC 12; on a failure gain 1 Fatigue.\n"
+	    "Turn 14: The rest was skipped: each character makes a CON save DC 12; on a failure "
+	    "gain 1 Fatigue.\n"
+	    "Turn 20: 20 turns without a rest: rest next turn (/rest), or each character makes a "
+	    "CON save DC 12; on a failure gain 1 Fatigue.\n";
+	struct procedure_state s;
+	struct turn_report r;
+	struct reply *rep = reply_new();
+	const struct reply_msg *m;
+	struct buf b;
+	char *d, *plain;
+	size_t brief = 0, working = 0;
+
+	(void)unused;
+	memset(&s, 0, sizeof(s));
+	turn_clock_init(&s.clock);
+	s.proc = PROC_EXPLORATION;
+	turn_report_init(&r);
+	turn_advance(&s.clock, s.proc, 20, &r);
+	procedure_render_report(rep, &r, &s, true, false);
+	m = reply_msg(rep, REPLY_CHANNEL);
+	for (size_t i = 0; i < m->nblocks; i++) {
+		brief += m->blocks[i].brief;
+		working += m->blocks[i].working;
+	}
+	assert_int_equal(brief, 1);
+	assert_int_equal(working, 4);
+	buf_init(&b, 4096);
+	render_text(m, false, &b);
+	assert_string_equal(buf_str(&b), whole);
+	plain = reply_plain(rep);
+	assert_string_equal(plain, whole);
+	d = render_discord(m, false, NULL);
+	assert_non_null(strstr(d, "Turn 20: "));
+	assert_null(strstr(d, "not shown"));
+	free(d);
+	free(plain);
+	buf_free(&b);
+	reply_free(rep);
+}
+
 int
 main(void)
 {
@@ -157,6 +212,7 @@ main(void)
 	    cmocka_unit_test(unlisted_kinds_are_veiled),
 	    cmocka_unit_test(open_tension_reads_the_event),
 	    cmocka_unit_test(dropped_events_counted),
+	    cmocka_unit_test(folded_rests_whole_elsewhere),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
