@@ -711,14 +711,55 @@ on_signal(int sig)
 	stop_flag = 1;
 }
 
+#define USAGE                                                                                      \
+	"usage: fake_discord --port-file FILE --token TOKEN [--heartbeat MS] [--record FILE] "     \
+	"[--stats FILE] [--expect-compress yes|no] [--resume-window MS] [--shards N] "             \
+	"[--guilds N] [--max-concurrency N] [--identify-interval MS] [--clock-offset MS]\n"
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: fake_discord --port-file FILE --token TOKEN [--heartbeat MS] "
-	                "[--record FILE] [--stats FILE] [--expect-compress yes|no] "
-	                "[--resume-window MS] [--shards N] [--guilds N] [--max-concurrency N] "
-	                "[--identify-interval MS] [--clock-offset MS]\n");
+	fputs(USAGE "(fake_discord --help says how to drive it)\n", stderr);
 	exit(2);
+}
+
+/* --help: enough to drive the fake by hand, the bot against it. */
+static void
+help(void)
+{
+	fputs(
+	    USAGE
+	    "\n"
+	    "Discord's gateway and REST API on 127.0.0.1, for tests: it listens on an\n"
+	    "ephemeral port, writes it to FILE, and serves until SIGTERM, SIGINT or the\n"
+	    "control command quit. Point delver at it with a configuration whose\n"
+	    "[discord] section has\n"
+	    "  rest_url = http://127.0.0.1:PORT/api/v10\n"
+	    "  token_source = env:DELVER_TEST_TOKEN   (that variable holding TOKEN)\n"
+	    "and a fresh state_dir (a saved session would resume at a fake now gone).\n"
+	    "\n"
+	    "Send the bot an interaction (here /roll 1d20 in the fake's first channel):\n"
+	    "  body='{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[{\"data\":"
+	    "{\"type\":1,\"name\":\"roll\",\"options\":[{\"type\":3,\"name\":\"expression\","
+	    "\"value\":\"1d20\"}]},\"expect\":\"1d20\",\"private\":false}]}'\n"
+	    "  curl -s -X POST --data \"$body\" http://127.0.0.1:PORT/_control/interact\n"
+	    "(count interactions at rate a second, spread over channels and users, each\n"
+	    "from the templates in turn; expect: text the answer must hold.) Then:\n"
+	    "  curl -s http://127.0.0.1:PORT/_control/messages/1300000000000000000\n"
+	    "                           the bot's messages in that (the first) channel\n"
+	    "  curl -s http://127.0.0.1:PORT/_control/channels\n"
+	    "                           per channel: answered, late, ok (answers that\n"
+	    "                           held expect)\n"
+	    "  curl -s http://127.0.0.1:PORT/_control/stats\n"
+	    "                           counters (interactions.created, .answered, .late)\n"
+	    "                           and the first violations of Discord's rules\n"
+	    "  curl -s -X POST http://127.0.0.1:PORT/_control --data quit\n"
+	    "                           one command (drop, close CODE, quit, ...)\n"
+	    "Every control route and template field: the comment at the top of\n"
+	    "tests/tools/fake_discord.c. At exit it prints the statistics and exits 1\n"
+	    "when anything the bot sent broke Discord's rules.\n",
+	    stdout);
+	exit(0);
 }
 
 int
@@ -748,6 +789,8 @@ main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			help();
 		if (v == NULL)
 			usage();
 		if (!strcmp(argv[i], "--port-file"))
