@@ -4,11 +4,11 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "commands/procedure/cmd_turn.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
+#include "rules/base/num.h"
 
 static void
 light_list_cmd(struct invocation *inv, struct reply *out)
@@ -24,23 +24,6 @@ light_list_cmd(struct invocation *inv, struct reply *out)
 	procedure_render_dim_line(out, s);
 }
 
-/* The count 1 to 20 that w names in English words ("two", "Twelve"), or
- * 0. */
-static int
-count_word(const char *w)
-{
-	static const char *const words[] = {
-	    "one",     "two",     "three",     "four",     "five",     "six",      "seven",
-	    "eight",   "nine",    "ten",       "eleven",   "twelve",   "thirteen", "fourteen",
-	    "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
-	};
-
-	for (size_t i = 0; w != NULL && i < sizeof(words) / sizeof(words[0]); i++)
-		if (strcasecmp(w, words[i]) == 0)
-			return (int)i + 1;
-	return 0;
-}
-
 /*
  * Whether the carrier of a light added, typed by position where no count
  * was, is a count written in words ("/light add torch two" lit one torch
@@ -52,10 +35,10 @@ count_word(const char *w)
 static bool
 count_in_words(struct invocation *inv, int kind, const char *who, struct reply *out)
 {
-	int n = count_word(who);
+	int n = who != NULL ? num_word(who, false) : -1;
 	char count[8];
 
-	if (n == 0 || invocation_named(inv, "who") || invocation_quoted(inv, "who") ||
+	if (n < 1 || n > LIGHT_MAX || invocation_named(inv, "who") || invocation_quoted(inv, "who") ||
 	    invocation_has(inv, "count"))
 		return false;
 	snprintf(count, sizeof(count), "%d", n);

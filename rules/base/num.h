@@ -2,6 +2,7 @@
 #ifndef DELVER_NUM_H
 #define DELVER_NUM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -15,5 +16,11 @@ int num_read(const char **p, int *out);
  * and returns its length: printf shows in profiles of the dice path. */
 #define NUM_TEXT_MAX 21
 size_t num_text(long long v, char *out);
+
+/* The number 0..99 that s spells in English words, or -1: a cardinal
+ * ("three", "twenty-one", "twentyone", "twenty one"), and with ordinals
+ * also an ordinal ("third", "twenty-first") or an ordinal in digits
+ * ("3rd", "21st"); case folded as names are (utf8_casecmp()). */
+int num_word(const char *s, bool ordinals);
 
 #endif

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "rules/base/mem.h"
+#include "rules/base/num.h"
 #include "rules/base/utf8.h"
 
 #include <utf8proc.h>
@@ -68,65 +69,6 @@ fungeon_replacement_level(int floor)
 	if (l > FUNGEON_LEVEL_MAX)
 		l = FUNGEON_LEVEL_MAX;
 	return l;
-}
-
-/* The ways number n (0..99) is written with separator sep between its
- * tens and its units: its cardinal (ordinal false) or ordinal word. */
-static void
-number_spelled(int n, bool ordinal, const char *sep, char *out, size_t len)
-{
-	static const char *const ones[] = {
-	    "zero",     "one",     "two",     "three",     "four",     "five",    "six",
-	    "seven",    "eight",   "nine",    "ten",       "eleven",   "twelve",  "thirteen",
-	    "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"};
-	static const char *const nth[] = {"zeroth",    "first",       "second",     "third",
-	                                  "fourth",    "fifth",       "sixth",      "seventh",
-	                                  "eighth",    "ninth",       "tenth",      "eleventh",
-	                                  "twelfth",   "thirteenth",  "fourteenth", "fifteenth",
-	                                  "sixteenth", "seventeenth", "eighteenth", "nineteenth"};
-	static const char *const tens[] = {"twenty", "thirty",  "forty",  "fifty",
-	                                   "sixty",  "seventy", "eighty", "ninety"};
-	static const char *const tenth[] = {"twentieth", "thirtieth",  "fortieth",  "fiftieth",
-	                                    "sixtieth",  "seventieth", "eightieth", "ninetieth"};
-
-	if (n < 20)
-		snprintf(out, len, "%s", ordinal ? nth[n] : ones[n]);
-	else if (n % 10 == 0)
-		snprintf(out, len, "%s", ordinal ? tenth[n / 10 - 2] : tens[n / 10 - 2]);
-	else
-		snprintf(out, len, "%s%s%s", tens[n / 10 - 2], sep,
-		         ordinal ? nth[n % 10] : ones[n % 10]);
-}
-
-int
-fungeon_level_word(const char *s)
-{
-	static const char *const seps[] = {"-", "", " "};
-	char w[32];
-
-	if (strlen(s) >= sizeof(w) * 4) /* longer than any spelling, folded or not */
-		return -1;
-	for (int n = 0; n < 100; n++) {
-		int last = n % 100 >= 11 && n % 100 <= 13 ? 0 : n % 10;
-
-		snprintf(w, sizeof(w), "%d%s", n,
-		         last == 1   ? "st"
-		         : last == 2 ? "nd"
-		         : last == 3 ? "rd"
-		                     : "th");
-		if (utf8_casecmp(s, w) == 0)
-			return n;
-		for (size_t k = 0; k < sizeof(seps) / sizeof(seps[0]); k++) {
-			if (k > 0 && (n < 20 || n % 10 == 0))
-				break; /* one word, no separator */
-			for (int o = 0; o < 2; o++) {
-				number_spelled(n, o == 1, seps[k], w, sizeof(w));
-				if (utf8_casecmp(s, w) == 0)
-					return n;
-			}
-		}
-	}
-	return -1;
 }
 
 /* Whether s reads as a number in the digits 0 to 9 ("2.5", "-1", "3,"). */
@@ -342,7 +284,7 @@ enum fungeon_level_form
 fungeon_level_typed(const char *s, int *level)
 {
 	enum fungeon_level_form form = FUNGEON_LEVEL_NONE;
-	int n = fungeon_level_word(s);
+	int n = num_word(s, true);
 
 	if (n >= 0) {
 		form = FUNGEON_LEVEL_WORDS;

@@ -147,19 +147,11 @@ void fungeon_budgets(const struct fungeon_party *p, int floor, struct fungeon_bu
 /* The level a replacement Fungeoneer starts at: floor - 1, at least 1. */
 int fungeon_replacement_level(int floor);
 
-/* The number 0..99 that s spells the way a level is said, or -1: in
- * English words, cardinal or ordinal ("three", "twenty-one", "twentyone",
- * "third", "twenty-first"), or as an ordinal in digits ("3rd", "21st");
- * case folded as names are (utf8_casecmp()). A class or class type so
- * written is a level typed in the wrong place (line 18: "First, Second or
- * Third Level"). */
-int fungeon_level_word(const char *s);
-
 /* How a word typed where a class or class type goes reads as a level. */
 enum fungeon_level_form {
 	FUNGEON_LEVEL_NONE,   /* as no number ("fire") */
 	FUNGEON_LEVEL_DIGITS, /* a number in the digits 0 to 9 ("3", "2.5", "-1") */
-	FUNGEON_LEVEL_WORDS,  /* as fungeon_level_word() reads it ("three", "3rd") */
+	FUNGEON_LEVEL_WORDS,  /* as num_word(s, true) reads it ("three", "3rd") */
 	/* numerals other than the digits 0 to 9, alone or among them: another
 	 * script's digits (fullwidth "２", Arabic-Indic "٣"), superscripts
 	 * ("³"), circled or fractions ("③", "½"), CJK numerals ("三",

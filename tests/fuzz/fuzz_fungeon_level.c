@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: a level typed where a class goes, in words
- * (fungeon_level_word()) or in digits, numerals, Roman numerals or with a
+ * (num_word(s, true)) or in digits, numerals, Roman numerals or with a
  * label (fungeon_level_typed()). Any bytes
  * (ill-formed UTF-8 too, which the case folding and the digit reading
  * walk) read as a number from 0 to 99 or as none, and as a level in range
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/base/num.h"
 #include "rules/fungeon/fungeon.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -26,7 +27,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(s, data, size);
 	s[size] = '\0';
-	n = fungeon_level_word(s);
+	n = num_word(s, true);
 	if (n < -1 || n > 99 || (n >= 0 && size == 0))
 		abort();
 	form = fungeon_level_typed(s, &level);

@@ -85,31 +85,6 @@ no_level_cap(void **unused)
 	fungeon_member_free(&m);
 }
 
-/* A level said in words or as an ordinal (line 18: "First, Second or
- * Third Level"), to 99; anything else is no number. */
-static void
-level_words(void **unused)
-{
-	static const struct {
-		const char *s;
-		int n;
-	} cases[] = {
-	    {"three", 3},        {"Three", 3},         {"THIRD", 3},       {"3rd", 3},
-	    {"zero", 0},         {"twenty", 20},       {"twenty-one", 21}, {"TwentyOne", 21},
-	    {"twenty one", 21},  {"twenty-first", 21}, {"21st", 21},       {"11th", 11},
-	    {"12th", 12},        {"22nd", 22},         {"sixtieth", 60},   {"ninety-nine", 99},
-	    {"ｔｈｒｅｅ", 3},   {"fire", -1},         {"", -1},           {"3", -1},
-	    {"twenty-", -1},     {"-one", -1},         {"3th", -1},        {"twentyzero", -1},
-	    {"one hundred", -1}, {"twenty--one", -1}};
-
-	(void)unused;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (fungeon_level_word(cases[i].s) != cases[i].n)
-			fail_msg("'%s' read as %d, not %d", cases[i].s,
-			         fungeon_level_word(cases[i].s), cases[i].n);
-	}
-}
-
 /* A class or class type read as a level: in words, in the digits 0 to 9
  * (a whole number in range names a level; "2.5" or "0" names none), or in
  * another script's digits (which name none). */
@@ -838,7 +813,6 @@ main(void)
 	    cmocka_unit_test(xp_formula),
 	    cmocka_unit_test(no_level_cap),
 	    cmocka_unit_test(member_basics),
-	    cmocka_unit_test(level_words),
 	    cmocka_unit_test(level_typed),
 	    cmocka_unit_test(types_fold_as_names),
 	    cmocka_unit_test(multi_level_level_up),
