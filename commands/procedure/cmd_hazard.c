@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "commands/procedure/cmd_hazard_set.h"
 #include "commands/procedure/procedure_render.h"
@@ -205,16 +204,14 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 static bool
 swapped_sub(struct invocation *inv, const char *tname, const char *note, struct reply *out)
 {
-	const struct command *sub = inv->path[0] != NULL ? inv->path[0]->subs : NULL;
+	const struct command *sub;
 	char path[48];
 
-	if (tname == NULL || note == NULL || invocation_named(inv, "table") ||
-	    invocation_named(inv, "note"))
+	if (tname == NULL || note == NULL || inv->path[0] == NULL ||
+	    invocation_named(inv, "table") || invocation_named(inv, "note"))
 		return false;
-	for (; sub != NULL && sub->name != NULL; sub++)
-		if (strcasecmp(sub->name, note) == 0)
-			break;
-	if (sub == NULL || sub->name == NULL)
+	sub = registry_find_sub(inv->path[0], note, strlen(note));
+	if (sub == NULL)
 		return false;
 	reply_error(out,
 	            "'%s' after the table %s is a subcommand of /hazard, not a note; did you mean ",
