@@ -105,14 +105,16 @@ job_work(struct job *j)
 		if (rc < 0)
 			j->status = rc == -2 ? STORE_CONFLICT : STORE_FAILED;
 	} else if (j->kind == JOB_LOAD) {
-		sqlite3_stmt *s = b->stmt[store_sqlite_read_stmt(j->load_kind, j->key)];
+		int64_t id;
+		int stmt = store_sqlite_read_stmt(j->load_kind, j->key, &id);
+		sqlite3_stmt *s = b->stmt[stmt];
 		int rc;
 
 		struct log_read l;
 		struct store_row r;
 
 		store_sqlite_read_log_init(&l);
-		store_sqlite_read_bind(s, j->load_kind, j->key);
+		store_sqlite_read_bind(s, stmt, j->key, id);
 		rc = sqlite3_step(s);
 		if (rc == SQLITE_ROW)
 			store_sqlite_read_row(&r, s, j->load_kind, j->key);
@@ -563,7 +565,8 @@ store_sqlite_load_now(struct store_backend *base, enum store_kind kind, const ch
                       size_t errlen)
 {
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
-	int i = store_sqlite_read_stmt(kind, key);
+	int64_t id;
+	int i = store_sqlite_read_stmt(kind, key, &id);
 	sqlite3_stmt *s = b->rget[i == ST_GET_CHANNEL ? 0
 	                          : i == ST_GET_USER  ? 1
 	                          : i == ST_GET_MARK  ? 3
@@ -572,7 +575,7 @@ store_sqlite_load_now(struct store_backend *base, enum store_kind kind, const ch
 	int rc;
 
 	store_sqlite_read_log_init(&l);
-	store_sqlite_read_bind(s, kind, key);
+	store_sqlite_read_bind(s, i, key, id);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		struct store_row r;

@@ -32,22 +32,19 @@ store_sqlite_mark_id(const char *key, int64_t *id)
 }
 
 int
-store_sqlite_read_stmt(enum store_kind kind, const char *key)
+store_sqlite_read_stmt(enum store_kind kind, const char *key, int64_t *id)
 {
-	int64_t id;
-
-	return kind == STORE_CHANNEL            ? ST_GET_CHANNEL
-	       : kind == STORE_USER             ? ST_GET_USER
-	       : store_sqlite_mark_id(key, &id) ? ST_GET_MARK_ID
-	                                        : ST_GET_MARK;
+	*id = 0;
+	return kind == STORE_CHANNEL           ? ST_GET_CHANNEL
+	       : kind == STORE_USER            ? ST_GET_USER
+	       : store_sqlite_mark_id(key, id) ? ST_GET_MARK_ID
+	                                       : ST_GET_MARK;
 }
 
 void
-store_sqlite_read_bind(sqlite3_stmt *s, enum store_kind kind, const char *key)
+store_sqlite_read_bind(sqlite3_stmt *s, int stmt, const char *key, int64_t id)
 {
-	int64_t id;
-
-	if (kind == STORE_HANDLED && store_sqlite_mark_id(key, &id))
+	if (stmt == ST_GET_MARK_ID)
 		sqlite3_bind_int64(s, 1, id);
 	else
 		sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);

@@ -30,11 +30,12 @@ struct log_read {
  * in the table keyed by that number, *id. */
 bool store_sqlite_mark_id(const char *key, int64_t *id);
 
-/* The statement (enum stmt) that reads a row of kind by key. */
-int store_sqlite_read_stmt(enum store_kind kind, const char *key);
-/* Binds key as ?1 of s, a statement that reads a row of kind by key: as its
- * number for a mark kept by it (store_sqlite_mark_id). */
-void store_sqlite_read_bind(sqlite3_stmt *s, enum store_kind kind, const char *key);
+/* The statement (enum stmt) that reads a row of kind by key; for
+ * ST_GET_MARK_ID, a mark kept by its key's number, that number in *id. */
+int store_sqlite_read_stmt(enum store_kind kind, const char *key, int64_t *id);
+/* Binds ?1 of s, statement stmt as store_sqlite_read_stmt() chose it with
+ * key and id: id for ST_GET_MARK_ID, else key. */
+void store_sqlite_read_bind(sqlite3_stmt *s, int stmt, const char *key, int64_t id);
 
 /* Fills r from a row of ST_GET_* (last_used, version, rec, generation);
  * r points into s's row, valid until s is stepped or reset. */
