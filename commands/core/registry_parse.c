@@ -219,6 +219,12 @@ applies(const struct command *c, const struct invocation *inv, int i)
 	return false;
 }
 
+bool
+registry_parse_applies(const struct invocation *inv, int i)
+{
+	return applies(inv->cmd, inv, i);
+}
+
 /* The range a refusal of OPT_INT option o names into *lo and *hi: the
  * one under the first option's value (struct cmd_opt's ranges), else its
  * min and max. */

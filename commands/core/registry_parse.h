@@ -74,6 +74,11 @@ bool registry_parse_blank(const char *v);
  * position takes it ("3", "-1", "+2"). */
 bool registry_parse_number(const char *v);
 
+/* Whether option i of inv->cmd is filled by position under the value its
+ * first option holds, given or the channel's default (struct cmd_opt's
+ * when); every option applies while that value is unknown. */
+bool registry_parse_applies(const struct invocation *inv, int i);
+
 /* Whether v is one of the choices of option o (which has choices), whatever
  * its case. */
 bool registry_parse_choice(const struct cmd_opt *o, const char *v);

@@ -295,7 +295,8 @@ numbers_refused(struct invocation *inv, int proc, const long long *typed, size_t
 /*
  * Reads exits, chance and tension for check proc into *c. The registry
  * gave each value typed by position to what the check takes (struct
- * cmd_opt's when, under the check named or the channel's default), and a
+ * cmd_opt's when, under the check named or the channel's default:
+ * registry_parse_applies()), and a
  * number it had no place for to the next option left: such a number is
  * refused with every number typed, those the check took first (they came
  * first). A value given by name stays where it was put, for the checks
@@ -306,13 +307,14 @@ static int
 check_numbers(struct invocation *inv, int proc, struct check_numbers *c, struct reply *out)
 {
 	static const char *const names[] = {"exits", "chance", "tension"};
-	const bool takes[] = {proc == WANDER_REST || proc == WANDER_TENSION, proc == WANDER_CLASSIC,
-	                      proc == WANDER_TENSION};
 	const char *ch = invocation_str(inv, "chance");
 	long long typed[3];
 	size_t n = 0;
-	bool left = false;
+	bool takes[3], left = false;
 
+	for (size_t i = 0; i < 3; i++)
+		takes[i] = registry_parse_applies(
+		    inv, registry_opt_index(inv->cmd, names[i], strlen(names[i])));
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < 3; i++) {
 			const char *v = invocation_str(inv, names[i]);
