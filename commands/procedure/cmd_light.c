@@ -38,8 +38,8 @@ count_in_words(struct invocation *inv, int kind, const char *who, struct reply *
 	int n = who != NULL ? num_word(who, false) : -1;
 	char count[8];
 
-	if (n < 1 || n > LIGHT_MAX || invocation_named(inv, "who") || invocation_quoted(inv, "who") ||
-	    invocation_has(inv, "count"))
+	if (n < 1 || n > LIGHT_MAX || invocation_named(inv, "who") ||
+	    invocation_quoted(inv, "who") || invocation_has(inv, "count"))
 		return false;
 	snprintf(count, sizeof(count), "%d", n);
 	reply_error(out,
