@@ -88,7 +88,8 @@ static void forget(struct persist *p, const char *id);
 
 /*
  * Another process wrote a row of the batch since this one read it (a
- * fleet, where a channel moved between shards), so the backend wrote
+ * fleet, where a channel moved between shards), or handled one of its
+ * events (its mark conflicts: both got the event), so the backend wrote
  * nothing of the batch (store_backend.h). What is dropped is the connected
  * group of the conflicted records: every held command that changed one of
  * them, every record such a command changed, and so on (records are shared
@@ -110,9 +111,16 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 	for (size_t i = 0; i < n && i < p->nbatch; i++) {
 		if (row_status[i] != STORE_CONFLICT)
 			continue;
-		log_warnx("store: '%s' in %s was changed by another delver process since this one "
-		          "read it; the change made here is not kept and the record is read again",
-		          p->batch[i]->id + 2, p->path);
+		if (p->batch[i]->id[0] == 'h')
+			log_warnx("store: event '%s' was handled by another delver process sharing "
+			          "%s (its shards overlap this one's); the change made here for it "
+			          "is not kept",
+			          p->batch[i]->id + 2, p->path);
+		else
+			log_warnx("store: '%s' in %s was changed by another delver process since "
+			          "this one read it; the change made here is not kept and the "
+			          "record is read again",
+			          p->batch[i]->id + 2, p->path);
 		p->stats.conflicts++;
 		persist__id_add(&drop, p->batch[i]->id);
 	}

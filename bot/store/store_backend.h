@@ -35,6 +35,16 @@
  *   again at once. This is how two processes never both write one channel,
  *   and how a command's changes to several records are kept or dropped
  *   together.
+ * - A mark (STORE_HANDLED) is written once per key, by one process: a
+ *   mark whose key is stored already (the event was handled by another
+ *   process: a fleet whose shards overlap, as at a reshard, gets it twice)
+ *   is refused with STORE_CONFLICT like a stale row, and nothing of its
+ *   batch is written; so an event's changes are applied once, whichever
+ *   process commits first. A process never writes one mark twice (a
+ *   replayed event is told handled from its mark before it runs). A
+ *   conflicting mark is always reported as one, even when a row of its
+ *   batch conflicts too (PostgreSQL, which stops at the first conflict,
+ *   writes a batch's marks before its other rows).
  */
 #ifndef DELVER_STORE_BACKEND_H
 #define DELVER_STORE_BACKEND_H
@@ -52,7 +62,8 @@ enum store_kind {
 	 * exactly once), written in the batch of the changes it made: key is
 	 * the event's key, last_used when it was handled, rec what the
 	 * transport keeps to answer it again; no version, no generation (a
-	 * mark is written once and never conflicts). A mark row with key ""
+	 * mark is written once: one whose key is stored conflicts, see the
+	 * rules above). A mark row with key ""
 	 * and rec NULL deletes the marks handled before last_used. */
 	STORE_HANDLED,
 };

@@ -240,18 +240,26 @@ send_log(struct store_pg *p, struct op *o, size_t i, bool clear)
 	return true;
 }
 
+/* The batch's statements: its marks first, so that when its event was
+ * handled by another process the batch's conflict is that mark's (the
+ * first conflict ends the section: store_backend.h), whatever records it
+ * also changed; then its other rows, in order. */
 static bool
 send_commit(struct store_pg *p, struct op *o)
 {
-	for (size_t i = 0; i < o->n; i++) {
+	for (size_t k = 0; k < 2 * o->n; k++) {
+		size_t i = k % o->n;
 		const struct store_row *r = o->rows[i];
 		char used[24], ver[16], gen[24];
 		const char *v[6];
 		int len[6] = {0, 0, 0, 0, 0, 0}, fmt[6] = {0, 0, 0, 1, 0, 0};
 		bool chan = r->kind == STORE_CHANNEL;
+		bool mark = r->kind == STORE_HANDLED && r->rec != NULL;
 		enum stmt s;
 		int np;
 
+		if (mark != (k < o->n))
+			continue;
 		snprintf(used, sizeof(used), "%" PRId64, r->last_used);
 		snprintf(ver, sizeof(ver), "%d", r->version);
 		snprintf(gen, sizeof(gen), "%" PRIu64, r->generation);

@@ -241,10 +241,16 @@ take_result(struct store_pg *p, struct op *o, PGresult *r)
 			i = o->stmt_row[i];
 			o->status = STORE_CONFLICT;
 			o->row_status[i] = STORE_CONFLICT;
-			snprintf(o->err, sizeof(o->err),
-			         "the %s row '%s' was written by another process since it was read",
-			         o->rows[i]->kind == STORE_USER ? "user" : "channel",
-			         o->rows[i]->key);
+			if (o->rows[i]->kind == STORE_HANDLED)
+				snprintf(o->err, sizeof(o->err),
+				         "the event '%s' was handled by another process",
+				         o->rows[i]->key);
+			else
+				snprintf(o->err, sizeof(o->err),
+				         "the %s row '%s' was written by another process since "
+				         "it was read",
+				         o->rows[i]->kind == STORE_USER ? "user" : "channel",
+				         o->rows[i]->key);
 		} else if (o->status == STORE_OK) {
 			char why[ERR_MAX];
 

@@ -45,14 +45,17 @@
 		               "l.seq, l.rec FROM channels c LEFT JOIN logs l ON l.key = c.key "   \
 		               "WHERE c.key = $1 ORDER BY l.seq",                                  \
 	}
-/* The marks of handled events (STORE_HANDLED): written once, never
- * conflicting; ST_DELETE expires the marks handled before $1; ST_GET reads
- * one in the tables' row shape. */
+/* The marks of handled events (STORE_HANDLED): written once across every
+ * process sharing the tables, so a mark whose key is stored already (the
+ * event was handled by another process: two sessions of a fleet got it)
+ * conflicts and its batch is rolled back (the key's unique index makes a
+ * second writer wait for the first one's transaction, then conflict);
+ * ST_DELETE expires the marks handled before $1; ST_GET reads one in the
+ * tables' row shape. */
 #define MARK_STMTS                                                                                 \
 	{                                                                                          \
-		[ST_INSERT] = "INSERT INTO handled(key, at, answer) VALUES($1, $2, $3) "           \
-		              "ON CONFLICT (key) DO UPDATE SET at = excluded.at, "                 \
-		              "answer = excluded.answer",                                          \
+		[ST_INSERT] = WRITTEN_ONCE("INSERT INTO handled(key, at, answer) "                 \
+		                           "VALUES($1, $2, $3) ON CONFLICT (key) DO NOTHING"),     \
 		[ST_DELETE] = "DELETE FROM handled WHERE at < $1",                                 \
 		[ST_GET] = "SELECT key, at, 0::integer, answer, 0::bigint FROM handled "           \
 		           "WHERE key = $1",                                                       \

@@ -55,10 +55,10 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_LOG_TRIM] = "DELETE FROM logs WHERE key = ?1 AND seq <= ?2",
     [ST_LOG_CLEAR] = "DELETE FROM logs WHERE key = ?1",
     [ST_LOG_GET] = "SELECT seq, rec FROM logs WHERE key = ?1 ORDER BY seq",
-    [ST_PUT_MARK] = "INSERT OR REPLACE INTO handled(key, at, answer) VALUES(?1, ?2, ?3)",
+    [ST_PUT_MARK] = "INSERT OR IGNORE INTO handled(key, at, answer) VALUES(?1, ?2, ?3)",
     [ST_EXPIRE_MARKS] = "DELETE FROM handled WHERE at < ?1",
     [ST_GET_MARK] = "SELECT at, 0, answer, 0 FROM handled WHERE key = ?1",
-    [ST_PUT_MARK_ID] = "INSERT OR REPLACE INTO handled_ids(id, at, answer) VALUES(?1, ?2, ?3)",
+    [ST_PUT_MARK_ID] = "INSERT OR IGNORE INTO handled_ids(id, at, answer) VALUES(?1, ?2, ?3)",
     [ST_EXPIRE_MARK_IDS] = "DELETE FROM handled_ids WHERE at < ?1",
     [ST_GET_MARK_ID] = "SELECT at, 0, answer, 0 FROM handled_ids WHERE id = ?1",
 };

@@ -127,7 +127,11 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 			sqlite3_bind_int64(s, 2, r->last_used);
 			sqlite3_bind_blob(s, 3, r->rec, (int)r->rec_len, SQLITE_STATIC);
 		}
-		return step_reset(s) == 0 ? STORE_OK : STORE_FAILED;
+		if (r->rec == NULL)
+			return step_reset(s) == 0 ? STORE_OK : STORE_FAILED;
+		/* A mark whose key is stored already conflicts (store_backend.h). */
+		rc = step_changed(b, s);
+		return rc < 0 ? STORE_FAILED : rc == 0 ? STORE_CONFLICT : STORE_OK;
 	}
 	if (r->rec == NULL && !r->log_only) {
 		/* A deletion: nothing to delete is no conflict. */

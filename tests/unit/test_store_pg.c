@@ -241,6 +241,7 @@ logs_keep_their_contract(void **state)
 	(void)state;
 	t_open(&t);
 	storelog_check(t.b, &t.loop, "pglog:");
+	storelog_check_marks(t.b, &t.loop, "pglog:");
 	t_close(&t);
 }
 
@@ -321,6 +322,106 @@ generations_refuse_stale_rows(void **state)
 	assert_string_equal(l.rec, "fresh");
 	assert_int_equal(l.gen, 1);
 	t_close(&t);
+}
+
+static struct store_row
+mark(const char *key, const char *answer, int64_t at)
+{
+	struct store_row r = {.kind = STORE_HANDLED,
+	                      .key = key,
+	                      .last_used = at,
+	                      .rec = answer,
+	                      .rec_len = answer != NULL ? strlen(answer) : 0};
+	return r;
+}
+
+/* Finishes the commit of rows that t began (commit's second half). */
+static enum store_status
+commit_wait(struct t *t, struct commit_res *r)
+{
+	while (!r->done)
+		turn(&t->loop);
+	return r->status;
+}
+
+/*
+ * Two processes sharing the tables (a fleet whose shards overlap, as at a
+ * reshard) both handle one event: its mark is written once, and the
+ * second process's batch, with the changes it made, is refused as a
+ * conflict on the mark, even when its records are current (it read them
+ * after the first one committed) and even when a record of it conflicts
+ * too. Before, the second mark replaced the first and the change was
+ * applied twice.
+ */
+static void
+marks_are_written_once_across_processes(void **state)
+{
+	struct t a, b;
+	struct commit_res c, d;
+	struct load_res l;
+	struct store_row rows[2];
+
+	(void)state;
+	t_open(&a);
+	t_open(&b);
+	rows[0] = chan("mk:a", "one", 0);
+	rows[1] = mark("mk-ev1", "answer of a", 1000);
+	assert_int_equal(commit(&a, rows, 2, &c), STORE_OK);
+	/* b read the channel after a committed: its generation is current */
+	rows[0] = chan("mk:a", "two", 1);
+	rows[1] = mark("mk-ev1", "answer of b", 1000);
+	assert_int_equal(commit(&b, rows, 2, &c), STORE_CONFLICT);
+	assert_int_equal(c.rows[0], STORE_NOT_WRITTEN);
+	assert_int_equal(c.rows[1], STORE_CONFLICT);
+	assert_string_equal(c.err, "the event 'mk-ev1' was handled by another process");
+	load(&a, STORE_CHANNEL, "mk:a", &l);
+	assert_string_equal(l.rec, "one");
+	assert_int_equal(l.gen, 1);
+	load(&a, STORE_HANDLED, "mk-ev1", &l);
+	assert_true(l.found);
+	assert_string_equal(l.rec, "answer of a");
+	/* b's stale record comes first in its batch: the mark's conflict is
+	 * the one told (the marks are written first) */
+	rows[0] = chan("mk:a", "stale", 0);
+	assert_int_equal(commit(&b, rows, 2, &c), STORE_CONFLICT);
+	assert_int_equal(c.rows[0], STORE_NOT_WRITTEN);
+	assert_int_equal(c.rows[1], STORE_CONFLICT);
+	/* a mark of the process that wrote it is not written again either */
+	rows[0] = chan("mk:b", "new", 0);
+	rows[1] = mark("mk-ev1", "answer of a", 1000);
+	assert_int_equal(commit(&a, rows, 2, &c), STORE_CONFLICT);
+	load(&a, STORE_CHANNEL, "mk:b", &l);
+	assert_false(l.found);
+	/* expired, a mark's key may be written again */
+	rows[0] = mark("", NULL, 1001);
+	assert_int_equal(commit(&a, rows, 1, &c), STORE_OK);
+	rows[0] = mark("mk-ev1", "later", 1002);
+	assert_int_equal(commit(&b, rows, 1, &c), STORE_OK);
+	/* both at once, each with a channel of its own: one is kept */
+	for (int i = 0; i < 10; i++) {
+		char key[32], ca[32], cb[32];
+		struct store_row ra[2], rb[2];
+		int ok;
+
+		snprintf(key, sizeof(key), "mk-race%d", i);
+		snprintf(ca, sizeof(ca), "mk:ra%d", i);
+		snprintf(cb, sizeof(cb), "mk:rb%d", i);
+		ra[0] = chan(ca, "a", 0);
+		ra[1] = mark(key, "a", 1000);
+		rb[0] = chan(cb, "b", 0);
+		rb[1] = mark(key, "b", 1000);
+		memset(&c, 0, sizeof(c));
+		memset(&d, 0, sizeof(d));
+		a.b->ops->commit(a.b, ra, 2, commit_cb, &c);
+		b.b->ops->commit(b.b, rb, 2, commit_cb, &d);
+		ok = (commit_wait(&a, &c) == STORE_OK) + (commit_wait(&b, &d) == STORE_OK);
+		assert_int_equal(ok, 1);
+		assert_int_equal(c.status == STORE_OK ? d.rows[1] : c.rows[1], STORE_CONFLICT);
+		load(&a, STORE_CHANNEL, c.status == STORE_OK ? cb : ca, &l);
+		assert_false(l.found);
+	}
+	t_close(&b);
+	t_close(&a);
 }
 
 static void
@@ -1413,6 +1514,7 @@ main(void)
 	    cmocka_unit_test(commit_and_load),
 	    cmocka_unit_test(logs_keep_their_contract),
 	    cmocka_unit_test(generations_refuse_stale_rows),
+	    cmocka_unit_test(marks_are_written_once_across_processes),
 	    cmocka_unit_test(deletes_keep_generations),
 	    cmocka_unit_test(load_active_reads_recent_channels_and_all_users),
 	    cmocka_unit_test(snapshot_is_an_sqlite_file),

@@ -186,3 +186,42 @@ storelog_check(struct store_backend *b, uv_loop_t *loop, const char *prefix)
 	assert_string_equal(log_of(b, loop, key, &gen), "");
 	assert_int_equal(gen, 1);
 }
+
+void
+storelog_check_marks(struct store_backend *b, uv_loop_t *loop, const char *prefix)
+{
+	char chan[64], ev[64];
+	/* a text key and a number (SQLite keeps those apart) */
+	const char *const keys[2] = {ev, "900000000000000001"};
+	struct store_row rows[2] = {
+	    {.kind = STORE_CHANNEL,
+	     .key = chan,
+	     .last_used = 1000,
+	     .version = 4,
+	     .rec = "first",
+	     .rec_len = 5},
+	    {.kind = STORE_HANDLED, .last_used = 1000, .rec = "answer", .rec_len = 6}};
+	struct done d;
+
+	snprintf(ev, sizeof(ev), "%sevent", prefix);
+	for (int k = 0; k < 2; k++) {
+		snprintf(chan, sizeof(chan), "%smarked%d", prefix, k);
+		rows[0].generation = 0;
+		rows[1].key = keys[k];
+		assert_int_equal(commit(b, loop, rows, 2, &d), STORE_OK);
+		/* The same event again, with a current record: the mark
+		 * conflicts and nothing of the batch is written. */
+		rows[0].generation = 1;
+		rows[0].rec = "again";
+		assert_int_equal(commit(b, loop, rows, 2, &d), STORE_CONFLICT);
+		assert_int_equal(d.rows[0], STORE_NOT_WRITTEN);
+		assert_int_equal(d.rows[1], STORE_CONFLICT);
+		rows[0].rec = "first";
+		memset(&d, 0, sizeof(d));
+		b->ops->load(b, STORE_CHANNEL, chan, load_cb, &d);
+		while (!d.done)
+			uv_run(loop, UV_RUN_ONCE);
+		assert_true(d.found);
+		assert_int_equal(d.gen, 1);
+	}
+}

@@ -19,5 +19,10 @@
  * on any difference.
  */
 void storelog_check(struct store_backend *b, uv_loop_t *loop, const char *prefix);
+/* Runs the checks of the marks (STORE_HANDLED) on b, its tables holding no
+ * channel whose key starts with prefix and no mark of the event ids it
+ * uses: a mark whose key is stored conflicts, and nothing of its batch is
+ * written. */
+void storelog_check_marks(struct store_backend *b, uv_loop_t *loop, const char *prefix);
 
 #endif
