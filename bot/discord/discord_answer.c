@@ -798,6 +798,40 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 	answer_here(dc, out);
 }
 
+/*
+ * req's event was handled by another process of the fleet first (both got
+ * it: their shards overlap), which made the change and answers it: this
+ * one does not, unless its deferral was sent already (Discord took this
+ * process's acknowledgement, so the other's answer is refused), when the
+ * deferral is edited to say so (request.c). Returns whether req was taken
+ * (freed, its interaction over).
+ */
+static bool
+handled_elsewhere(struct discord *dc, struct request *req)
+{
+	struct interact_out out;
+	struct defer_item *item;
+
+	if (discord_interact_render(dc->it, req, &out) < 0) {
+		discord_interact_out_clear(&out);
+		return false;
+	}
+	item = discord_defer_find(dc->defer, id_value(out.id));
+	if (item != NULL && item->state != DEFER_WAITING) {
+		discord_interact_out_clear(&out);
+		return false;
+	}
+	log_debug("discord: interaction %s was handled by another delver process; it answers it",
+	          out.id);
+	discord_opstats_add(OPSTATS_ELSEWHERE);
+	request_free(req);
+	if (item != NULL)
+		discord_defer_remove(dc->defer, item);
+	over(dc, out.id);
+	discord_interact_out_clear(&out);
+	return true;
+}
+
 /* A request's answer came (its answer function; ctx: the struct discord).
  * A press of a panel's button waits for the panel rendered anew; a
  * /panel's panel goes to the channel first (discord_live_post.h), and its
@@ -816,7 +850,10 @@ discord_answer_request(struct request *req, void *ctx)
 	 * answered with the panel anew. A replayed /panel (it changes nothing,
 	 * so it has no mark) posts its panel only if Discord says nobody
 	 * answered it (discord_answer_deliver). */
-	if (dc->rest != NULL && request_outcome(req) != REQUEST_REPLAYED) {
+	if (request_outcome(req) == REQUEST_HANDLED_ELSEWHERE && handled_elsewhere(dc, req))
+		return;
+	if (dc->rest != NULL && request_outcome(req) != REQUEST_REPLAYED &&
+	    request_outcome(req) != REQUEST_HANDLED_ELSEWHERE) {
 		if (discord_live_press(dc, req))
 			return;
 		post = discord_live_post_new(dc, req);

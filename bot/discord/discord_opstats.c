@@ -133,18 +133,23 @@ int
 discord_opstats_line(char *buf, size_t len, int64_t now_ms)
 {
 	struct discord_opstats_times t;
+	char elsewhere[64] = "";
 	int r;
 
 	discord_opstats_times(&t);
+	/* Only a fleet whose shards overlap has any (delver(8), SHARDING). */
+	if (S.count[OPSTATS_ELSEWHERE] > 0)
+		snprintf(elsewhere, sizeof(elsewhere), ", handled by another process %llu",
+		         (unsigned long long)S.count[OPSTATS_ELSEWHERE]);
 	r = snprintf(buf, len,
-	             "discord stats: interactions answered %llu, shed %llu, failed %llu; "
+	             "discord stats: interactions answered %llu, shed %llu, failed %llu%s; "
 	             "deferred %llu; gateway resumes %llu, identifies %llu; REST 429s %llu, "
 	             "5xx %llu, invalid in the last 10 min %llu, shed %llu; "
 	             "handling time over %llu interactions since the last line: p50 %llu us, "
 	             "p99 %llu us, max %llu us",
 	             (unsigned long long)S.count[OPSTATS_ANSWERED],
 	             (unsigned long long)S.count[OPSTATS_SHED],
-	             (unsigned long long)S.count[OPSTATS_FAILED],
+	             (unsigned long long)S.count[OPSTATS_FAILED], elsewhere,
 	             (unsigned long long)S.count[OPSTATS_DEFERRED],
 	             (unsigned long long)S.count[OPSTATS_RESUMES],
 	             (unsigned long long)S.count[OPSTATS_IDENTIFIES],

@@ -31,6 +31,8 @@ enum opstats_counter {
 	OPSTATS_REST_429,   /* REST answers 429 */
 	OPSTATS_REST_5XX,   /* REST answers 500-599 */
 	OPSTATS_REST_SHED,  /* REST requests not sent: too many invalid requests */
+	OPSTATS_ELSEWHERE,  /* interactions another process of the fleet handled first:
+	                       left for it to answer */
 	OPSTATS_COUNTERS
 };
 

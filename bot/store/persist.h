@@ -114,6 +114,8 @@ struct persist_stats {
 	uint64_t users_loaded;      /* users read back on demand */
 	uint64_t reads;             /* reads by key started (SQLite's are synchronous) */
 	uint64_t conflicts;         /* records another process wrote first */
+	uint64_t handled_elsewhere; /* commands whose event another process handled
+	                               first: not kept here, answered there */
 	uint64_t absent;            /* users known to have no row, so not read before
 	                               each command (not SQLite's) */
 };

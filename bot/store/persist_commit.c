@@ -104,7 +104,7 @@ static void forget(struct persist *p, const char *id);
 static void
 drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 {
-	struct id *drop = NULL, *e, *tmp;
+	struct id *drop = NULL, *elsewhere = NULL, *e, *tmp;
 	size_t group = 0;
 	bool grew;
 
@@ -123,6 +123,8 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 			          p->batch[i]->id + 2, p->path);
 		p->stats.conflicts++;
 		persist__id_add(&drop, p->batch[i]->id);
+		if (p->batch[i]->id[0] == 'h')
+			persist__id_add(&elsewhere, p->batch[i]->id);
 	}
 	do {
 		grew = false;
@@ -131,13 +133,22 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 			size_t i = 0, nc = request_nchanges(req);
 
 			/* One not kept before holds no change any more. */
-			if (request_outcome(req) == REQUEST_NOT_KEPT)
+			if (request_outcome(req) == REQUEST_NOT_KEPT ||
+			    request_outcome(req) == REQUEST_HANDLED_ELSEWHERE)
 				continue;
 			while (i < nc && persist__id_find(drop, request_change(req, i)) == NULL)
 				i++;
 			if (i == nc)
 				continue;
+			/* Its own event handled by another process (its mark
+			 * conflicted): that process made the change and answers
+			 * it, so this one does not say it was not kept. */
 			request_set_outcome(req, REQUEST_NOT_KEPT);
+			for (i = 0; i < nc; i++)
+				if (persist__id_find(elsewhere, request_change(req, i)) != NULL) {
+					request_set_outcome(req, REQUEST_HANDLED_ELSEWHERE);
+					p->stats.handled_elsewhere++;
+				}
 			for (i = 0; i < nc; i++)
 				if (persist__id_add(&drop, request_change(req, i))) {
 					grew = true;
@@ -162,6 +173,7 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 		persist__id_del(&p->pending, e->id);
 	}
 	persist__id_clear(&drop);
+	persist__id_clear(&elsewhere);
 }
 
 static void

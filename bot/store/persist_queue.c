@@ -387,7 +387,8 @@ persist__commit_over(struct persist *p, uint64_t seq, int lost)
 	while (p->ran_head != NULL && request_hold(p->ran_head)->seq <= seq) {
 		struct request *req = p->ran_head;
 
-		if (request_outcome(req) != REQUEST_NOT_KEPT)
+		if (request_outcome(req) != REQUEST_NOT_KEPT &&
+		    request_outcome(req) != REQUEST_HANDLED_ELSEWHERE)
 			request_set_outcome(req, lost < 0   ? REQUEST_REFUSED_FULL
 			                         : lost > 0 ? REQUEST_NOT_DURABLE
 			                                    : REQUEST_DONE);

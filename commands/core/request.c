@@ -23,6 +23,11 @@
 	"This secret roll was not made: the disk holding the bot's saved state is full, so it "    \
 	"cannot be kept for the GM; roll again once space is freed (nothing saved before is "      \
 	"affected)."
+/* What a command handled by another process says where it must be
+ * answered here after all (delver deferred it before the other process
+ * answered): the change is made, its answer is that process's. */
+#define HANDLED_ELSEWHERE                                                                          \
+	"Another delver process carried out this command; its answer could not be shown here."
 #define NOT_KEPT                                                                                   \
 	"This change was not kept: another delver process saved a change to the same state "       \
 	"first; "                                                                                  \
@@ -326,6 +331,9 @@ tell_outcome(struct request *req)
 		break;
 	case REQUEST_NOT_KEPT:
 		refusal = NOT_KEPT;
+		break;
+	case REQUEST_HANDLED_ELSEWHERE:
+		refusal = HANDLED_ELSEWHERE;
 		break;
 	case REQUEST_CHANNEL_UNREADABLE:
 		refusal = CHAN_UNREADABLE;

@@ -70,6 +70,10 @@ enum request_outcome {
 	REQUEST_REPLAYED,           /* not run: a replay of a platform event whose
 	                               changes were committed before (a restart);
 	                               its answer is what was kept (request_kept) */
+	REQUEST_HANDLED_ELSEWHERE,  /* not kept: another process of the fleet handled the
+	                               same event first (its mark was stored), and it is
+	                               that process that answers; a transport that cannot
+	                               leave it unanswered tells the user so */
 };
 
 /* A request from o (copied), made at now (unix seconds), answered through

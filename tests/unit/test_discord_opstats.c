@@ -111,6 +111,13 @@ the_line(void **unused)
 	 * three-digit times are now 0. */
 	assert_int_equal(discord_opstats_line(line, 16, 1000000), n - 6);
 	assert_string_equal(line, "discord stats: ");
+	/* Interactions left to another process of the fleet: said only when
+	 * there are any. */
+	discord_opstats_add(OPSTATS_ELSEWHERE);
+	discord_opstats_add(OPSTATS_ELSEWHERE);
+	discord_opstats_line(line, sizeof(line), 1000000);
+	assert_non_null(strstr(line, "answered 7, shed 3, failed 1, handled by another process 2; "
+	                             "deferred 2; "));
 }
 
 /* Invalid requests are counted over the last 10 minutes, in steps of 10
