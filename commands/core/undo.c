@@ -373,6 +373,30 @@ undoable_left(const struct undo_hist *h, size_t n)
 	return k;
 }
 
+/* How many changes the reader of a part (gm_part: the GM's private one)
+ * is told can still be undone, of the left undoable steps beneath the
+ * newest remaining one: a run of steps veiled to that reader counts as
+ * one, as /tension's history shows it as one row, so that the count
+ * tells nobody how many changes were made behind a screen they may not
+ * look behind. */
+static size_t
+told_left(const struct invocation *inv, const struct undo_hist *h, size_t n, size_t left,
+          bool first_hidden, bool gm_part)
+{
+	size_t told = 0;
+	bool was_veiled = false;
+
+	for (size_t k = 0; k < left; k++) {
+		const struct undo_step *s = undo_hist_step(h, n - 1 - k);
+		bool v = veiled(inv, s, k == 0 ? first_hidden : hidden_step(inv, s), gm_part);
+
+		if (!v || !was_veiled)
+			told++;
+		was_veiled = v;
+	}
+	return told;
+}
+
 /* "gm's /tension set 8", or, when veiled, what the channel may know of it. */
 static void
 put_step(struct reply *out, unsigned style, const struct undo_step *s, bool veil)
@@ -386,12 +410,14 @@ put_step(struct reply *out, unsigned style, const struct undo_step *s, bool veil
 }
 
 /* What /undo says once s is undone (next: the step now newest, or NULL;
- * left: how many of the remaining steps can be undone, undoable_left;
+ * h's n steps remain beneath s, next the newest of them;
+ * left: how many of them can be undone, undoable_left, told as told_left;
  * s_hidden, next_hidden: whether each is
  * behind the screen), in the channel's part or the GM's. */
 static void
-say_undone(struct reply *out, const struct invocation *inv, const struct undo_step *s,
-           const struct undo_step *next, size_t left, bool s_hidden, bool next_hidden, bool gm_part)
+say_undone(struct reply *out, const struct invocation *inv, const struct undo_hist *h, size_t n,
+           const struct undo_step *s, const struct undo_step *next, size_t left, bool s_hidden,
+           bool next_hidden, bool gm_part)
 {
 	bool first = true, tables = false;
 
@@ -437,6 +463,7 @@ say_undone(struct reply *out, const struct invocation *inv, const struct undo_st
 		reply_nl(out);
 		return;
 	}
+	left = told_left(inv, h, n, left, next_hidden, gm_part);
 	reply_add(out, 0, "%zu more change%s can be undone; the next is ", left,
 	          left == 1 ? "" : "s");
 	put_step(out, 0, next, veiled(inv, next, next_hidden, gm_part));
@@ -552,10 +579,10 @@ undo_fn(struct invocation *inv, struct reply *out)
 			channel_mod_set(inv->chan, undo_ids[m], fresh[m]);
 	next_hidden = next_hidden || (next != NULL && hidden_step(inv, next));
 	left = undoable_left(h, n - 1);
-	say_undone(out, inv, s, next, left, s_hidden, next_hidden, false);
+	say_undone(out, inv, h, n - 1, s, next, left, s_hidden, next_hidden, false);
 	if ((s_hidden || next_hidden) && inv->is_gm) {
 		reply_to(out, REPLY_INVOKER);
-		say_undone(out, inv, s, next, left, s_hidden, next_hidden, true);
+		say_undone(out, inv, h, n - 1, s, next, left, s_hidden, next_hidden, true);
 	}
 	undo_hist_pop(h);
 	channel_touch(inv->chan);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/core/reply.h"
 #include "commands/procedure/procedure_state.h"
 #include "commands/tables/tables_state.h"
 #include "commands/tension/tension_state.h"
@@ -466,4 +467,49 @@ done:
 	free(g);
 	free(t);
 	return rc;
+}
+
+_Static_assert(TABLES_MAX == 32, "struct tables_use_screen keeps TABLES_MAX names");
+
+void
+tables_use_screen_before(const struct channel *ch, struct tables_use_screen *b)
+{
+	const struct tables_state *s = tables_state_peek(ch);
+
+	b->n = 0;
+	if (s == NULL || !tension_state_hidden(ch))
+		return;
+	for (size_t i = 0; i < s->n && b->n < TABLES_MAX; i++)
+		if (tables_use_screened_in(ch, s->v[i].name))
+			snprintf(b->name[b->n++], ROLL_TABLE_NAME_MAX, "%s", s->v[i].name);
+}
+
+bool
+tables_use_screen_opened(const struct channel *ch, const struct tables_use_screen *b,
+                         struct reply *out)
+{
+	const struct tables_state *s = tables_state_peek(ch);
+	size_t opened = 0;
+
+	if (s == NULL || b->n == 0 || !tension_state_hidden(ch))
+		return false;
+	for (size_t i = 0; i < b->n; i++) {
+		if (tables_state_find(s, b->name[i]) < 0 || tables_use_screened_in(ch, b->name[i]))
+			continue;
+		if (opened++ == 0) {
+			reply_to(out, REPLY_INVOKER);
+			reply_add(out, RS_BAD, "No longer behind the GM's screen, so the players can "
+			                       "read it now: ");
+		} else
+			reply_add(out, RS_BAD, ", ");
+		reply_add(out, RS_BAD | RS_BOLD, "%s", b->name[i]);
+	}
+	if (opened == 0)
+		return false;
+	reply_add(out, RS_BAD,
+	          " (no table behind the screen names %s any more); ", opened == 1 ? "it" : "them");
+	reply_cmd(out, RS_BAD, "undo", NULL);
+	reply_add(out, RS_BAD, " puts %s back.", opened == 1 ? "it" : "them");
+	reply_nl(out);
+	return true;
 }

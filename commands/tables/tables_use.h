@@ -120,4 +120,29 @@ int tables_use_level_ok(const char *name, char *err, size_t errlen);
  * encounter's [[visitors]] is part of it). */
 bool tables_use_screened_in(const struct channel *ch, const char *name);
 
+/* The channel's tables behind the GM's screen as a command starts
+ * (tables_use_screen_before), to tell the GM which of them the command
+ * opened to the players (tables_use_screen_opened). 4 KiB. */
+struct reply;
+
+struct tables_use_screen {
+	size_t n;
+	char name[32][ROLL_TABLE_NAME_MAX]; /* TABLES_MAX */
+};
+
+/* Keeps into b the names of ch's tables behind the GM's screen now: none
+ * unless Tension is hidden. */
+void tables_use_screen_before(const struct channel *ch, struct tables_use_screen *b);
+
+/*
+ * Tells the GM privately (out's REPLY_INVOKER part, after the rest) which
+ * of b's tables the command just run left readable to the players while
+ * Tension stays hidden: a table is behind the screen by the references of
+ * the screened ones, so a change that drops the last reference to it
+ * (replacing or deleting encounter, an /undo) opens it. The change is made;
+ * the GM learns of it and that /undo takes it back. Returns whether any.
+ */
+bool tables_use_screen_opened(const struct channel *ch, const struct tables_use_screen *b,
+                              struct reply *out);
+
 #endif

@@ -284,10 +284,10 @@ undoing_the_opening_keeps_the_earlier_screen(void **unused)
 	fgtable_ok(t, "carol", "/gm claim");
 	fgtable_ok(t, "carol", "/tension mode open");
 	says(t, "carol", "/undo",
-	     "Undid carol's /tension mode open: Tension state is as it was before.\n4 more "
-	     "changes can be undone; the next is a change made behind the GM's screen.\n"
+	     "Undid carol's /tension mode open: Tension state is as it was before.\n1 more "
+	     "change can be undone; the next is a change made behind the GM's screen.\n"
 	     "[private]\nUndid carol's /tension mode open: Tension state is as it was before.\n"
-	     "4 more changes can be undone; the next is a change made behind the GM's "
+	     "1 more change can be undone; the next is a change made behind the GM's "
 	     "screen.\n");
 	/* The GM behind whose screen it was made reads it. */
 	fgtable_ok(t, "carol", "/gm release");
@@ -295,10 +295,86 @@ undoing_the_opening_keeps_the_earlier_screen(void **unused)
 	fgtable_ok(t, "gm", "/light add torch");
 	says(
 	    t, "gm", "/undo",
-	    "Undid gm's /light add torch: dungeon procedure state is as it was before.\n4 more "
-	    "changes can be undone; the next is a change made behind the GM's screen.\n"
+	    "Undid gm's /light add torch: dungeon procedure state is as it was before.\n1 more "
+	    "change can be undone; the next is a change made behind the GM's screen.\n"
 	    "[private]\nUndid gm's /light add torch: dungeon procedure state is as it was before.\n"
 	    "4 more changes can be undone; the next is gm's /hazard sign a grey ooze.\n");
+	fgtable_free(t);
+}
+
+/* A run of changes behind the previous GM's screen reads as one change in
+ * the count /undo gives the next GM and the channel: 1 secret raise or 4
+ * read alike (recheck11 F2; before, 2 and 5). */
+static void
+the_count_hides_how_many_secret_changes(void **unused)
+{
+	(void)unused;
+	for (int k = 1; k <= 4; k += 3) {
+		struct fgtable *t = fgtable_new(3);
+
+		fgtable_ok(t, "gm", "/gm claim");
+		fgtable_ok(t, "gm", "/tension mode hidden");
+		for (int i = 0; i < k; i++)
+			fgtable_ok(t, "gm", "/tension raise 1 # r");
+		fgtable_ok(t, "gm", "/gm release");
+		fgtable_ok(t, "alice", "/gm claim");
+		fgtable_ok(t, "alice", "/light add torch");
+		says(t, "alice", "/undo",
+		     "Undid alice's /light add torch: dungeon procedure state is as it was before.\n"
+		     "1 more change can be undone; the next is a change made behind the GM's "
+		     "screen.\n[private]\nUndid alice's /light add torch: dungeon procedure "
+		     "state is as it was before.\n1 more change can be undone; the next is a "
+		     "change made behind the GM's screen.\n");
+		fgtable_free(t);
+	}
+}
+
+#define OPENED                                                                             \
+	"No longer behind the GM's screen, so the players can read it now: lairxyz (no "     \
+	"table behind the screen names it any more); /undo puts it back.\n"
+
+/* A table behind the screen only because encounter names it is open to
+ * the players once the GM's change drops that reference, Tension still
+ * hidden: the GM alone is told, whichever change it was (recheck11 F1). */
+static void
+a_table_leaving_the_screen_is_told_to_the_gm(void **unused)
+{
+	struct fgtable *t = fgtable_new(2);
+
+	(void)unused;
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_ok(t, "gm", "/tension mode hidden");
+	fgtable_ok(t, "gm", "/table set encounter 1-20: [[lairxyz]]");
+	says(t, "gm", "/table set lairxyz 1-6: wyrmXYZ",
+	     "The GM changed a table behind the screen.\n[private]\nSaved the table lairxyz: d6, 1 "
+	     "entry.\n");
+	says(t, "gm", "/table set encounter 1-20: plain goblins",
+	     "The GM changed a table behind the screen.\n[private]\nReplaced the table "
+	     "encounter: d20, 1 entry.\nThe channel's encounter rolls now use it (by its own "
+	     "die; Tension's rolls read a table of 1-20 with d10 + Tension).\n" OPENED);
+	fgtable_ok(t, "gm", "/undo");
+	says(t, "gm", "/table delete encounter",
+	     "The GM changed a table behind the screen.\n[private]\nDeleted the table "
+	     "encounter; /undo brings it back.\n" OPENED);
+	fgtable_ok(t, "gm", "/undo");
+	/* the change that named it undone */
+	fgtable_ok(t, "gm", "/table set encounter 1-20: plain goblins");
+	fgtable_ok(t, "gm", "/table set encounter 1-20: [[lairxyz]]");
+	says(t, "gm", "/undo",
+	     "gm undid a change made behind the GM's screen.\n1 more change can be undone; the "
+	     "next is a change made behind the GM's screen.\n[private]\nUndid gm's /table set "
+	     "encounter 1-20: [[lairxyz]]: the channel's tables are as they were before.\n"
+	     "4 more changes can be undone; the next is gm's /table set encounter 1-20: plain "
+	     "goblins.\n" OPENED);
+	/* a change that keeps it named says nothing of it */
+	says(t, "gm", "/table set encounter 1-20: [[lairxyz]]",
+	     "The GM changed a table behind the screen.\n[private]\nReplaced the table "
+	     "encounter: d20, 1 entry.\nThe channel's encounter rolls now use it (by its own "
+	     "die; Tension's rolls read a table of 1-20 with d10 + Tension).\n");
+	/* opening Tension opens it on purpose: no warning */
+	says(t, "gm", "/tension mode open",
+	     "Tension is now open: everyone sees it, its changes and rolls.\nTension "
+	     "\u2588\u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591 1/10\n");
 	fgtable_free(t);
 }
 
@@ -313,6 +389,8 @@ main(void)
 	    cmocka_unit_test(hidden_changes_are_not_counted),
 	    cmocka_unit_test(screens_are_saved),
 	    cmocka_unit_test(undoing_the_opening_keeps_the_earlier_screen),
+	    cmocka_unit_test(the_count_hides_how_many_secret_changes),
+	    cmocka_unit_test(a_table_leaving_the_screen_is_told_to_the_gm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
