@@ -498,16 +498,17 @@ tables_use_screen_opened(const struct channel *ch, const struct tables_use_scree
 			continue;
 		if (opened++ == 0) {
 			reply_to(out, REPLY_INVOKER);
-			reply_add(out, RS_BAD, "No longer behind the GM's screen, so the players can "
-			                       "read it now: ");
+			reply_add(out, RS_BAD,
+			          "No longer behind the GM's screen, so the players can "
+			          "read it now: ");
 		} else
 			reply_add(out, RS_BAD, ", ");
 		reply_add(out, RS_BAD | RS_BOLD, "%s", b->name[i]);
 	}
 	if (opened == 0)
 		return false;
-	reply_add(out, RS_BAD,
-	          " (no table behind the screen names %s any more); ", opened == 1 ? "it" : "them");
+	reply_add(out, RS_BAD, " (no table behind the screen names %s any more); ",
+	          opened == 1 ? "it" : "them");
 	reply_cmd(out, RS_BAD, "undo", NULL);
 	reply_add(out, RS_BAD, " puts %s back.", opened == 1 ? "it" : "them");
 	reply_nl(out);

@@ -319,18 +319,19 @@ the_count_hides_how_many_secret_changes(void **unused)
 		fgtable_ok(t, "gm", "/gm release");
 		fgtable_ok(t, "alice", "/gm claim");
 		fgtable_ok(t, "alice", "/light add torch");
-		says(t, "alice", "/undo",
-		     "Undid alice's /light add torch: dungeon procedure state is as it was before.\n"
-		     "1 more change can be undone; the next is a change made behind the GM's "
-		     "screen.\n[private]\nUndid alice's /light add torch: dungeon procedure "
-		     "state is as it was before.\n1 more change can be undone; the next is a "
-		     "change made behind the GM's screen.\n");
+		says(
+		    t, "alice", "/undo",
+		    "Undid alice's /light add torch: dungeon procedure state is as it was before.\n"
+		    "1 more change can be undone; the next is a change made behind the GM's "
+		    "screen.\n[private]\nUndid alice's /light add torch: dungeon procedure "
+		    "state is as it was before.\n1 more change can be undone; the next is a "
+		    "change made behind the GM's screen.\n");
 		fgtable_free(t);
 	}
 }
 
-#define OPENED                                                                             \
-	"No longer behind the GM's screen, so the players can read it now: lairxyz (no "     \
+#define OPENED                                                                                     \
+	"No longer behind the GM's screen, so the players can read it now: lairxyz (no "           \
 	"table behind the screen names it any more); /undo puts it back.\n"
 
 /* A table behind the screen only because encounter names it is open to
