@@ -37,7 +37,7 @@ ALL_CPPFLAGS := -D_GNU_SOURCE -DDELVER_VERSION='"$(VERSION)"' \
                 -DDELVER_CONFIG_PATH='"$(SYSCONFDIR)/delver/delver.conf"' -I. $(CPPFLAGS)
 ALL_CFLAGS   := -std=c11 $(WARN) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS  := $(LDFLAGS)
-LIBS         := $(PKG_LIBS) -lm
+LIBS         := $(PKG_LIBS) -lhttp_parser -lm
 
 # SANITIZE=address,undefined builds everything into its own tree. There the
 # unit tests link the code under test as one shared library (compiled

@@ -11,7 +11,8 @@ set -eu
 # Building and running: the compiler and the libraries' headers.
 RUN_PKGS="make gcc pkg-config libwebsockets-dev libwebsockets-evlib-uv
 libcurl4-openssl-dev libssl-dev zlib1g-dev libdeflate-dev libcjson-dev libinih-dev
-libuv1-dev uthash-dev libutf8proc-dev libedit-dev libsqlite3-dev libpq-dev"
+libuv1-dev uthash-dev libutf8proc-dev libedit-dev libsqlite3-dev libpq-dev
+libhttp-parser-dev"
 
 # Testing: clang and its sanitizer runtime (fuzzing), clang-format (lint),
 # cmocka (unit tests), valgrind, python3 and ngircd (IRC tests), inspircd and

@@ -34,6 +34,7 @@
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_ratelimit.h"
 #include "bot/discord/discord_rest_answer.h"
+#include "bot/discord/discord_rest_h1.h"
 #include "bot/discord/discord_rest_int.h"
 #include "bot/discord/discord_rest_io.h"
 #include "bot/discord/discord_rest_wire.h"
@@ -159,6 +160,14 @@ on_timer_closed(uv_handle_t *h)
 }
 
 static void
+on_io_timer_closed(uv_handle_t *h)
+{
+	struct curlio *io = h->data;
+
+	discord_rest__handle_closed(io->r);
+}
+
+static void
 on_ended_closed(struct soon *s)
 {
 	discord_rest__handle_closed(s->data);
@@ -186,6 +195,18 @@ note_wait(struct rest *r, const struct req *q, uint64_t now_ns)
 	}
 }
 
+bool
+discord_rest__sending(struct rest *r, struct req *q)
+{
+	q->sent_ns = uv_hrtime();
+	note_wait(r, q, q->sent_ns);
+	if (q->deadline_ns != 0 && q->sent_ns >= q->deadline_ns) {
+		q->expired = true;
+		return false;
+	}
+	return true;
+}
+
 /* libcurl has a connection and is about to send: the last moment to drop
  * a request past its deadline. */
 static int
@@ -193,13 +214,25 @@ on_prereq(void *ctx, char *ip, char *local_ip, int port, int local_port)
 {
 	struct req *q = ctx;
 
-	q->sent_ns = uv_hrtime();
-	note_wait(q->r, q, q->sent_ns);
-	if (q->deadline_ns != 0 && q->sent_ns >= q->deadline_ns) {
-		q->expired = true;
-		return CURL_PREREQFUNC_ABORT;
-	}
-	return CURL_PREREQFUNC_OK;
+	return discord_rest__sending(q->r, q) ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT;
+}
+
+void
+discord_rest__conn_opts(struct rest *r, CURL *e, struct curlio *io)
+{
+	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, discord_rest_io_close_socket);
+	curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, io);
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_MS);
+	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r->tls_verify ? 1L : 0L);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r->tls_verify ? 2L : 0L);
+	if (r->ca_file != NULL)
+		curl_easy_setopt(e, CURLOPT_CAINFO, r->ca_file);
+	/* Set, even when empty, so that libcurl does not read the environment
+	 * again for every request. */
+	curl_easy_setopt(e, CURLOPT_PROXY, r->proxy);
+	curl_easy_setopt(e, CURLOPT_NOPROXY, r->noproxy);
 }
 
 /* A handle with the options every request shares; pooled handles keep
@@ -214,25 +247,16 @@ handle_new(struct rest *r)
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
 	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, discord_rest_answer_header);
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
-	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, discord_rest_io_close_socket);
-	curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, r);
-	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)TIMEOUT_MS);
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_MS);
-	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)r->timeout_ms);
 	curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
 	curl_easy_setopt(e, CURLOPT_UPLOAD_BUFFERSIZE, 16384L); /* bodies are small */
-	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r->tls_verify ? 1L : 0L);
-	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r->tls_verify ? 2L : 0L);
-	/* Set, even when empty, so that libcurl does not read the environment
-	 * again for every request. */
-	curl_easy_setopt(e, CURLOPT_PROXY, r->proxy);
-	curl_easy_setopt(e, CURLOPT_NOPROXY, r->noproxy);
+	discord_rest__conn_opts(r, e, &r->io);
 	return e;
 }
 
+/* q, counted active, goes to libcurl. */
 static void
-start(struct rest *r, struct req *q, int64_t now)
+start_curl(struct rest *r, struct req *q)
 {
 	CURL *e = r->npool > 0 ? r->pool[--r->npool] : handle_new(r);
 	bool has_body = q->body != NULL;
@@ -265,10 +289,21 @@ start(struct rest *r, struct req *q, int64_t now)
 	q->easy = e;
 	buf_reset(&q->resp);
 	q->hd.seen = 0;
+	curl_multi_add_handle(r->io.multi, e);
+}
+
+/* q goes out: on discord_rest_h1's road when it wants q and can take it,
+ * else through libcurl (then true). */
+static bool
+start(struct rest *r, struct req *q, int64_t now)
+{
 	discord_ratelimit_sent(r->rl, q->route, q->flags & REST_INTERACTION, now);
 	list_push(&r->active, q, false);
 	r->nactive++;
-	curl_multi_add_handle(r->multi, e);
+	if (discord_rest_h1_wants(r, q) && discord_rest_h1_send(r->h1, q))
+		return false;
+	start_curl(r, q);
+	return true;
 }
 
 static void fail_later(struct rest *r, struct req *q);
@@ -330,14 +365,14 @@ kick(struct rest *r)
 	int running = 0;
 	long ms = -1;
 
-	curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	curl_multi_socket_action(r->io.multi, CURL_SOCKET_TIMEOUT, 0, &running);
 	/* A run for the timeout that leaves libcurl no timeout at all (every
 	 * transfer over) does not call its timer function (7.88 forgets the
 	 * last one it gave then): the 0 ms timer curl_multi_add_handle asked
 	 * for would still fire, for nothing, after a poll kept from waiting. */
-	if (curl_multi_timeout(r->multi, &ms) == CURLM_OK && ms < 0)
-		uv_timer_stop(&r->curl_timer);
-	if ((size_t)running < r->nactive)
+	if (curl_multi_timeout(r->io.multi, &ms) == CURLM_OK && ms < 0)
+		uv_timer_stop(&r->io.timer);
+	if ((size_t)running < r->nactive - r->nh1)
 		soon_start(&r->ended);
 }
 
@@ -392,8 +427,8 @@ pump(struct rest *r)
 		}
 		list_unlink(&r->pending, q);
 		r->npending--;
-		start(r, q, now);
-		started = true;
+		if (start(r, q, now))
+			started = true;
 	}
 	if (started)
 		kick(r);
@@ -574,12 +609,30 @@ finish(struct rest *r, struct req *q, long status, CURLcode rc, const char *long
 }
 
 void
+discord_rest__done(struct rest *r, struct req *q, long status, CURLcode rc, const char *long_bucket)
+{
+	list_unlink(&r->active, q);
+	r->nactive--;
+	uv_update_time(r->loop); /* see discord_rest__check_done */
+	finish(r, q, status, rc, long_bucket, (int64_t)uv_now(r->loop));
+	if (!r->closing)
+		pump(r);
+}
+
+void
+discord_rest__spill(struct rest *r, struct req *q)
+{
+	start_curl(r, q);
+	kick(r);
+}
+
+void
 discord_rest__check_done(struct rest *r)
 {
 	CURLMsg *m;
 	int left;
 
-	while ((m = curl_multi_info_read(r->multi, &left)) != NULL) {
+	while ((m = curl_multi_info_read(r->io.multi, &left)) != NULL) {
 		CURL *e = m->easy_handle;
 		CURLcode rc = m->data.result;
 		struct req *q = NULL;
@@ -594,7 +647,7 @@ discord_rest__check_done(struct rest *r)
 		list_unlink(&r->active, q);
 		r->nactive--;
 		/* (e keeps the answer's headers until its next transfer) */
-		curl_multi_remove_handle(r->multi, e);
+		curl_multi_remove_handle(r->io.multi, e);
 		/* The loop's time is from the start of this turn, and an answer
 		 * may be read in the same turn as its request went out, after
 		 * other callbacks took their time: a retry_after or a reset
@@ -638,6 +691,41 @@ shown_url(CURLU *base, const char *given)
 	while (n > 0 && out[n - 1] == '/')
 		out[--n] = '\0';
 	return out;
+}
+
+/* A multi handle on the loop (discord_rest_io). */
+static void
+io_init(struct rest *r, struct curlio *io, bool keep_idle, void (*check)(struct rest *))
+{
+	io->r = r;
+	io->keep_idle = keep_idle;
+	io->check = check;
+	io->multi = curl_multi_init();
+	if (io->multi == NULL)
+		log_fatalx("libcurl cannot make a multi handle");
+	curl_multi_setopt(io->multi, CURLMOPT_SOCKETFUNCTION, discord_rest_io_socket);
+	curl_multi_setopt(io->multi, CURLMOPT_SOCKETDATA, io);
+	curl_multi_setopt(io->multi, CURLMOPT_TIMERFUNCTION, discord_rest_io_timer);
+	curl_multi_setopt(io->multi, CURLMOPT_TIMERDATA, io);
+	curl_multi_setopt(io->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)HOST_CONNS_MAX);
+	/* The connect-only handles' connections stay in its cache, idle to
+	 * libcurl: past the limit it would close the oldest. */
+	curl_multi_setopt(io->multi, CURLMOPT_MAXCONNECTS, (long)HOST_CONNS_MAX);
+	uv_timer_init(r->loop, &io->timer);
+	io->timer.data = io;
+	r->open_handles++;
+}
+
+static void
+io_close(struct curlio *io)
+{
+	if (io->multi == NULL)
+		return;
+	curl_multi_cleanup(io->multi);
+	io->multi = NULL;
+	discord_rest_io_close_socks(io);
+	uv_timer_stop(&io->timer);
+	uv_close((uv_handle_t *)&io->timer, on_io_timer_closed);
 }
 
 struct rest *
@@ -686,6 +774,8 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 		r->base_path[--n] = '\0';
 	r->base_len = n;
 	r->tls_verify = o->tls_verify;
+	r->ca_file = o->ca_file != NULL && o->ca_file[0] != '\0' ? xstrdup(o->ca_file) : NULL;
+	r->timeout_ms = o->timeout_ms != 0 ? o->timeout_ms : TIMEOUT_MS;
 	r->fatal = o->fatal;
 	r->date = o->date;
 	r->fatal_ctx = o->ctx;
@@ -698,18 +788,16 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	}
 	r->rl = discord_ratelimit_new();
 	r->rng = rng_new_seeded(uv_hrtime());
-	r->multi = curl_multi_init();
-	curl_multi_setopt(r->multi, CURLMOPT_SOCKETFUNCTION, discord_rest_io_socket);
-	curl_multi_setopt(r->multi, CURLMOPT_SOCKETDATA, r);
-	curl_multi_setopt(r->multi, CURLMOPT_TIMERFUNCTION, discord_rest_io_timer);
-	curl_multi_setopt(r->multi, CURLMOPT_TIMERDATA, r);
-	curl_multi_setopt(r->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)HOST_CONNS_MAX);
-	curl_multi_setopt(r->multi, CURLMOPT_MAXCONNECTS, (long)HOST_CONNS_MAX);
-	uv_timer_init(loop, &r->curl_timer);
+	r->open_handles = 2;
+	io_init(r, &r->io, true, discord_rest__check_done);
 	uv_timer_init(loop, &r->pump_timer);
-	r->curl_timer.data = r->pump_timer.data = r;
+	r->pump_timer.data = r;
 	soon_init(loop, &r->ended, on_ended, r);
-	r->open_handles = 3;
+	if (o->h1_conns >= 0) {
+		io_init(r, &r->connect_io, false, NULL);
+		r->h1 =
+		    discord_rest_h1_new(r, o->h1_conns > 0 ? o->h1_conns : DISCORD_REST_H1_CONNS);
+	}
 	return r;
 }
 
@@ -818,9 +906,11 @@ discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 	r->closing = true;
 	r->done = done;
 	r->done_ctx = ctx;
+	discord_rest_h1_close(r->h1);
+	r->h1 = NULL;
 	while ((q = r->active.head) != NULL) {
 		list_unlink(&r->active, q);
-		curl_multi_remove_handle(r->multi, q->easy);
+		curl_multi_remove_handle(r->io.multi, q->easy);
 		curl_easy_cleanup(q->easy);
 		complete(r, q, 0);
 	}
@@ -835,9 +925,8 @@ discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 	r->npending = r->nactive = 0;
 	while (r->npool > 0)
 		curl_easy_cleanup(r->pool[--r->npool]);
-	curl_multi_cleanup(r->multi);
-	r->multi = NULL;
-	discord_rest_io_close_socks(r);
+	io_close(&r->io);
+	io_close(&r->connect_io);
 	for (int a = 0; a < 2; a++) {
 		curl_slist_free_all(r->hdr_body[a]);
 		curl_slist_free_all(r->hdr_big[a]);
@@ -851,9 +940,8 @@ discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 	free(r->origin);
 	free(r->proxy);
 	free(r->noproxy);
-	uv_timer_stop(&r->curl_timer);
+	free(r->ca_file);
 	uv_timer_stop(&r->pump_timer);
-	uv_close((uv_handle_t *)&r->curl_timer, on_timer_closed);
 	uv_close((uv_handle_t *)&r->pump_timer, on_timer_closed);
 	soon_close(&r->ended, on_ended_closed);
 }

@@ -57,6 +57,11 @@ struct rest_opts {
 	const char *base_url; /* e.g. "https://discord.com/api/v10" */
 	const char *token;    /* copied; never logged */
 	bool tls_verify;
+	const char *ca_file; /* the CA certificates to verify with; NULL or "": the system's */
+	/* Connections of discord_rest_h1's road for interaction callbacks:
+	 * 0 the default (DISCORD_REST_H1_CONNS), -1 none (all through libcurl). */
+	int h1_conns;
+	unsigned timeout_ms; /* a transfer's limit; 0: 15 s (tests set less) */
 	/* REST stopped for good (the bot token was refused); msg is one
 	 * sentence, not logged here. May be NULL. */
 	void (*fatal)(void *ctx, const char *msg);

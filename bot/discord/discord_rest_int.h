@@ -41,7 +41,8 @@ struct req {
 	void *ctx;
 	int tries, limited;
 	int64_t not_before;
-	CURL *easy;
+	CURL *easy;    /* NULL on discord_rest_h1's road */
+	bool h1_again; /* sent again on a fresh connection once already */
 	struct buf resp;
 	uint64_t queued_ns, sent_ns;
 	struct discord_rest_answer hd; /* of the answer (discord_rest_answer_header) */
@@ -52,19 +53,38 @@ struct list {
 	struct req *head, *tail;
 };
 
+struct curlio;
+
 struct sock {
 	uv_poll_t poll;
 	curl_socket_t fd;
-	struct rest *r;
+	struct curlio *io;
 	struct sock *prev, *next;
 	bool idle;  /* curl does not watch it: its connection waits in the cache */
 	int events; /* the UV_ events it polls for; 0 when stopped */
 };
 
+/* A libcurl multi handle on the loop (discord_rest_io): the one that
+ * carries requests, and the one that only connects (discord_rest_h1). */
+struct curlio {
+	struct rest *r;
+	CURLM *multi;
+	uv_timer_t timer;
+	struct sock *socks;
+	/* Whether a socket curl stops watching keeps its poll handle (a
+	 * connection waiting in the cache); else the handle is closed at once,
+	 * so that discord_rest_h1 may watch the socket itself. */
+	bool keep_idle;
+	void (*check)(struct rest *r); /* takes what curl finished */
+};
+
+struct h1;
+
 struct rest {
 	uv_loop_t *loop;
-	CURLM *multi;
-	uv_timer_t curl_timer, pump_timer;
+	struct curlio io, connect_io;
+	struct h1 *h1; /* NULL: every request goes through libcurl */
+	uv_timer_t pump_timer;
 	struct soon ended; /* takes the transfers a kick (discord_rest.c) ended */
 	CURLU *base;       /* the base URL, parsed once */
 	char *base_path;   /* its path, without a trailing '/' */
@@ -76,10 +96,13 @@ struct rest {
 	struct curl_slist *hdr_body[2], *hdr_big[2], *hdr_plain[2];
 	char *proxy, *noproxy; /* from the environment, read once (discord_rest_wire_proxy) */
 	bool tls_verify;
+	char *ca_file; /* NULL: the system's */
 	struct discord_ratelimit *rl;
 	struct rng *rng;
 	struct list pending, active, failed;
 	size_t npending, nactive;
+	size_t nh1; /* of nactive, those on discord_rest_h1's connections */
+	unsigned timeout_ms;
 	struct sock *socks;
 	CURL *pool[POOL_MAX];
 	size_t npool;
@@ -100,6 +123,20 @@ struct rest {
 /* Takes the transfers libcurl has finished (their answers, retries and
  * callbacks), then sends what may go now. */
 void discord_rest__check_done(struct rest *r);
+/* Sets the options every connection shares (TLS, proxy, timeouts) on e. */
+void discord_rest__conn_opts(struct rest *r, CURL *e, struct curlio *io);
+/* q's try is over (discord_rest.c's finish): status (0: no answer, rc
+ * says why), its answer's headers in q->hd and its body in q->resp,
+ * long_bucket the X-RateLimit-Bucket too long for q->hd (or NULL). q
+ * leaves the active list; what may go next is sent. */
+void discord_rest__done(struct rest *r, struct req *q, long status, CURLcode rc,
+                        const char *long_bucket);
+/* q, counted active already, goes through libcurl (discord_rest_h1 could
+ * not take it); sent in this turn. */
+void discord_rest__spill(struct rest *r, struct req *q);
+/* q is about to go out: its send time noted; false when it is past its
+ * deadline (then expired). */
+bool discord_rest__sending(struct rest *r, struct req *q);
 /* One of r's handles has closed: the last one frees r and runs the done
  * hook discord_rest_close was given. */
 void discord_rest__handle_closed(struct rest *r);

@@ -12,19 +12,19 @@ static void
 on_sock_closed(uv_handle_t *h)
 {
 	struct sock *s = h->data;
-	struct rest *r = s->r;
+	struct rest *r = s->io->r;
 
 	free(s);
 	discord_rest__handle_closed(r);
 }
 
 static void
-sock_close(struct rest *r, struct sock *s)
+sock_close(struct curlio *io, struct sock *s)
 {
 	if (s->prev != NULL)
 		s->prev->next = s->next;
 	else
-		r->socks = s->next;
+		io->socks = s->next;
 	if (s->next != NULL)
 		s->next->prev = s->prev;
 	uv_poll_stop(&s->poll);
@@ -35,7 +35,7 @@ static void
 on_poll(uv_poll_t *h, int status, int events)
 {
 	struct sock *s = h->data;
-	struct rest *r = s->r;
+	struct curlio *io = s->io;
 	int flags = 0, running;
 
 	if (s->idle) {
@@ -51,16 +51,16 @@ on_poll(uv_poll_t *h, int status, int events)
 		flags |= CURL_CSELECT_IN;
 	if (events & UV_WRITABLE)
 		flags |= CURL_CSELECT_OUT;
-	curl_multi_socket_action(r->multi, s->fd, flags, &running);
-	discord_rest__check_done(r);
+	curl_multi_socket_action(io->multi, s->fd, flags, &running);
+	io->check(io->r);
 }
 
 static struct sock *
-sock_find(struct rest *r, curl_socket_t fd)
+sock_find(struct curlio *io, curl_socket_t fd)
 {
 	struct sock *s;
 
-	for (s = r->socks; s != NULL && s->fd != fd; s = s->next)
+	for (s = io->socks; s != NULL && s->fd != fd; s = s->next)
 		;
 	return s;
 }
@@ -77,34 +77,38 @@ sock_find(struct rest *r, curl_socket_t fd)
 int
 discord_rest_io_socket(CURL *e, curl_socket_t fd, int action, void *userp, void *socketp)
 {
-	struct rest *r = userp;
+	struct curlio *io = userp;
 	struct sock *s = socketp;
 	int events = 0;
 
 	if (action == CURL_POLL_REMOVE) {
 		if (s == NULL)
-			s = sock_find(r, fd);
-		if (s != NULL)
+			s = sock_find(io, fd);
+		if (s != NULL && io->keep_idle) {
 			s->idle = true;
+		} else if (s != NULL) {
+			curl_multi_assign(io->multi, fd, NULL);
+			sock_close(io, s);
+		}
 		return 0;
 	}
-	if (s == NULL && (s = sock_find(r, fd)) != NULL) {
-		curl_multi_assign(r->multi, fd, s);
+	if (s == NULL && (s = sock_find(io, fd)) != NULL) {
+		curl_multi_assign(io->multi, fd, s);
 	} else if (s == NULL) {
 		s = xcalloc(1, sizeof(*s));
 		s->fd = fd;
-		s->r = r;
-		if (uv_poll_init_socket(r->loop, &s->poll, fd) != 0) {
+		s->io = io;
+		if (uv_poll_init_socket(io->r->loop, &s->poll, fd) != 0) {
 			free(s);
 			return -1;
 		}
 		s->poll.data = s;
-		r->open_handles++;
-		s->next = r->socks;
-		if (r->socks != NULL)
-			r->socks->prev = s;
-		r->socks = s;
-		curl_multi_assign(r->multi, fd, s);
+		io->r->open_handles++;
+		s->next = io->socks;
+		if (io->socks != NULL)
+			io->socks->prev = s;
+		io->socks = s;
+		curl_multi_assign(io->multi, fd, s);
 	}
 	s->idle = false;
 	if (action & CURL_POLL_IN)
@@ -121,39 +125,39 @@ discord_rest_io_socket(CURL *e, curl_socket_t fd, int action, void *userp, void 
 int
 discord_rest_io_close_socket(void *clientp, curl_socket_t fd)
 {
-	struct rest *r = clientp;
-	struct sock *s = sock_find(r, fd);
+	struct curlio *io = clientp;
+	struct sock *s = sock_find(io, fd);
 
 	if (s != NULL)
-		sock_close(r, s);
+		sock_close(io, s);
 	return close(fd);
 }
 
 static void
 on_curl_timer(uv_timer_t *t)
 {
-	struct rest *r = t->data;
+	struct curlio *io = t->data;
 	int running;
 
-	curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0, &running);
-	discord_rest__check_done(r);
+	curl_multi_socket_action(io->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	io->check(io->r);
 }
 
 int
 discord_rest_io_timer(CURLM *m, long timeout_ms, void *userp)
 {
-	struct rest *r = userp;
+	struct curlio *io = userp;
 
 	if (timeout_ms < 0)
-		uv_timer_stop(&r->curl_timer);
+		uv_timer_stop(&io->timer);
 	else
-		uv_timer_start(&r->curl_timer, on_curl_timer, (uint64_t)timeout_ms, 0);
+		uv_timer_start(&io->timer, on_curl_timer, (uint64_t)timeout_ms, 0);
 	return 0;
 }
 
 void
-discord_rest_io_close_socks(struct rest *r)
+discord_rest_io_close_socks(struct curlio *io)
 {
-	while (r->socks != NULL)
-		sock_close(r, r->socks);
+	while (io->socks != NULL)
+		sock_close(io, io->socks);
 }

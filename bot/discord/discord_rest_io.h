@@ -12,16 +12,16 @@
 
 #include <curl/curl.h>
 
-struct rest;
+struct curlio;
 
-/* CURLMOPT_SOCKETFUNCTION (its data, userp, is the struct rest). */
+/* CURLMOPT_SOCKETFUNCTION (its data, userp, is the struct curlio). */
 int discord_rest_io_socket(CURL *e, curl_socket_t fd, int action, void *userp, void *socketp);
-/* CURLMOPT_TIMERFUNCTION (its data, userp, is the struct rest). */
+/* CURLMOPT_TIMERFUNCTION (its data, userp, is the struct curlio). */
 int discord_rest_io_timer(CURLM *m, long timeout_ms, void *userp);
-/* CURLOPT_CLOSESOCKETFUNCTION (its data, clientp, is the struct rest):
+/* CURLOPT_CLOSESOCKETFUNCTION (its data, clientp, is the struct curlio):
  * curl closes a socket; its poll handle goes first. */
 int discord_rest_io_close_socket(void *clientp, curl_socket_t fd);
 /* Closes every poll handle left (discord_rest_close). */
-void discord_rest_io_close_socks(struct rest *r);
+void discord_rest_io_close_socks(struct curlio *io);
 
 #endif

@@ -1,0 +1,618 @@
+/* discord_rest_h1: interaction callbacks on connections of our own; see
+ * discord_rest_h1.h. */
+#include "bot/discord/discord_rest_h1.h"
+
+#include <curl/curl.h>
+#include <http_parser.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "bot/discord/discord_rest_int.h"
+#include "bot/discord/discord_rest_wire.h"
+#include "bot/log.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+
+#define LINE_MAX_LEN 8192 /* one header line of an answer */
+
+enum conn_state {
+	CONNECTING,
+	IDLE,
+	BUSY
+};
+
+struct conn {
+	struct h1 *h;
+	struct rest *r; /* h's (h may be gone when poll's close callback runs) */
+	struct conn *prev, *next;
+	CURL *easy; /* connect-only, in r->connect_io.multi: it owns the socket */
+	uv_poll_t poll;
+	bool polling; /* poll is initialised (counted among r's open handles) */
+	int events;   /* what poll watches */
+	bool reused;  /* it carried an answer before the request on it now */
+	enum conn_state state;
+	struct req *q;  /* the request on it (CONNECTING, BUSY) */
+	struct buf out; /* the request's bytes; off of them went out */
+	size_t off;
+	uint64_t deadline; /* uv_now() past which the answer is too late */
+	http_parser p;
+	size_t got; /* bytes of the answer read */
+	long status;
+	bool complete, too_big, in_value;
+	struct buf line;   /* the header line being read: "Name: value" */
+	char *long_bucket; /* an X-RateLimit-Bucket too long for q->hd */
+};
+
+struct h1 {
+	struct rest *r;
+	struct conn *conns;
+	int nconns, max;
+	unsigned connects;
+	char *host;       /* "Host: ...\r\n" as libcurl writes it */
+	char *fixed;      /* the headers after Host, before Content-Length */
+	uv_timer_t timer; /* the earliest deadline of a busy connection */
+	bool closing;
+};
+
+static http_parser_settings settings;
+
+static void conn_close(struct conn *c);
+static void conn_pump(struct conn *c);
+static void compose(struct conn *c);
+static void on_poll(uv_poll_t *hd, int status, int events);
+static void on_timer(uv_timer_t *t);
+static void check_connected(struct rest *r);
+
+/* Whether path (a request target) is an interaction's callback. */
+bool
+discord_rest_h1_wants(const struct rest *r, const struct req *q)
+{
+	size_t n;
+
+	if (r->h1 == NULL || !q->token_route || strcmp(q->method, "POST") != 0 || q->body == NULL ||
+	    q->body_len > DISCORD_REST_WIRE_EXPECT_THRESHOLD || q->target == NULL ||
+	    q->target[0] != '/')
+		return false;
+	n = strlen(q->target);
+	return n > 9 && memcmp(q->target + n - 9, "/callback", 9) == 0 &&
+	       strstr(q->target, "/interactions/") != NULL;
+}
+
+static void
+on_poll_closed(uv_handle_t *hd)
+{
+	struct conn *c = hd->data;
+	struct rest *r = c->r;
+
+	free(c);
+	discord_rest__handle_closed(r);
+}
+
+static void
+on_timer_closed(uv_handle_t *hd)
+{
+	struct h1 *h = hd->data;
+	struct rest *r = h->r;
+
+	free(h->host);
+	free(h->fixed);
+	free(h);
+	discord_rest__handle_closed(r);
+}
+
+static void
+watch(struct conn *c, int events)
+{
+	if (events != c->events) {
+		uv_poll_start(&c->poll, events, on_poll);
+		c->events = events;
+	}
+}
+
+/* The request on c is over: c goes idle (keep) or closes, then q's answer
+ * is taken. Nothing of c is touched after. */
+static void
+conn_done(struct conn *c, bool keep, long status, CURLcode rc)
+{
+	struct h1 *h = c->h;
+	struct rest *r = h->r;
+	struct req *q = c->q;
+	char *lb = c->long_bucket;
+
+	c->q = NULL;
+	c->long_bucket = NULL;
+	r->nh1--;
+	buf_reset(&c->out);
+	if (keep) {
+		c->state = IDLE;
+		c->reused = true;
+		watch(c, UV_READABLE);
+	} else {
+		conn_close(c);
+	}
+	discord_rest__done(r, q, status, rc, lb);
+	free(lb);
+}
+
+/* q goes on a connection: an idle one, else a new one; false when none
+ * can take it. */
+static bool
+take(struct h1 *h, struct req *q)
+{
+	struct rest *r = h->r;
+	struct conn *c;
+
+	for (c = h->conns; c != NULL && c->state != IDLE; c = c->next)
+		;
+	if (c == NULL) {
+		if (h->nconns >= h->max || h->closing)
+			return false;
+		c = xcalloc(1, sizeof(*c));
+		c->h = h;
+		c->r = r;
+		c->easy = curl_easy_init();
+		if (c->easy == NULL)
+			log_fatalx("libcurl cannot make a handle");
+		discord_rest__conn_opts(r, c->easy, &r->connect_io);
+		curl_easy_setopt(c->easy, CURLOPT_CURLU, r->base);
+		curl_easy_setopt(c->easy, CURLOPT_CONNECT_ONLY, 1L);
+		curl_easy_setopt(c->easy, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+		curl_easy_setopt(c->easy, CURLOPT_PRIVATE, c);
+		buf_init(&c->out, 2 * DISCORD_REST_WIRE_EXPECT_THRESHOLD);
+		buf_init(&c->line, LINE_MAX_LEN);
+		c->state = CONNECTING;
+		c->next = h->conns;
+		if (h->conns != NULL)
+			h->conns->prev = c;
+		h->conns = c;
+		h->nconns++;
+		h->connects++;
+		c->q = q;
+		r->nh1++;
+		curl_multi_add_handle(r->connect_io.multi, c->easy);
+		return true;
+	}
+	c->q = q;
+	c->state = BUSY;
+	r->nh1++;
+	compose(c);
+	conn_pump(c); /* may close c, and give q to another connection */
+	return true;
+}
+
+bool
+discord_rest_h1_send(struct h1 *h, struct req *q)
+{
+	/* One past its deadline goes to libcurl, which drops it from the loop
+	 * (no request's callback runs inside the call that made it). */
+	if (!discord_rest__sending(h->r, q))
+		return false;
+	return take(h, q);
+}
+
+/* The request's bytes, as libcurl 7.88 writes them with the options
+ * discord_rest gives it (checked by test_discord_rest). */
+static void
+compose(struct conn *c)
+{
+	struct h1 *h = c->h;
+	struct req *q = c->q;
+
+	buf_reset(&c->out);
+	buf_adds(&c->out, "POST ");
+	buf_adds(&c->out, q->target);
+	buf_adds(&c->out, " HTTP/1.1\r\n");
+	buf_adds(&c->out, h->host);
+	buf_adds(&c->out, h->fixed);
+	buf_addf(&c->out, "Content-Length: %zu\r\n\r\n", q->body_len);
+	buf_add(&c->out, q->body, q->body_len);
+	c->off = 0;
+	c->got = 0;
+	c->status = 0;
+	c->complete = c->too_big = c->in_value = false;
+	buf_reset(&c->line);
+	http_parser_init(&c->p, HTTP_RESPONSE);
+	c->p.data = c;
+	buf_reset(&q->resp);
+	q->hd.seen = 0;
+	c->deadline = uv_now(h->r->loop) + h->r->timeout_ms;
+	if (!uv_is_active((uv_handle_t *)&h->timer))
+		uv_timer_start(&h->timer, on_timer, h->r->timeout_ms, 0);
+}
+
+/* The request on c failed before any byte of its answer came, on a kept
+ * connection the server may have closed meanwhile: once, it goes on
+ * another connection (or through libcurl); false when it is not the
+ * case. c is closed either way when true. */
+static bool
+again(struct conn *c)
+{
+	struct h1 *h = c->h;
+	struct rest *r = h->r;
+	struct req *q = c->q;
+
+	if (!c->reused || c->got > 0 || q->h1_again)
+		return false;
+	q->h1_again = true;
+	c->q = NULL;
+	r->nh1--;
+	conn_close(c);
+	if (!take(h, q))
+		discord_rest__spill(r, q);
+	return true;
+}
+
+/* Reads what the server sent; answers end here. */
+static void
+conn_read(struct conn *c)
+{
+	char in[16384];
+
+	for (;;) {
+		size_t n = 0, used;
+		CURLcode rc = curl_easy_recv(c->easy, in, sizeof(in), &n);
+
+		if (rc == CURLE_AGAIN)
+			return; /* (TLS records that carry no data: tickets) */
+		if (c->state == IDLE) {
+			/* Closed by the server, or bytes no request asked for:
+			 * either way the connection is no use. */
+			conn_close(c);
+			return;
+		}
+		if (rc != CURLE_OK || n == 0) {
+			if (again(c))
+				return;
+			if (rc == CURLE_OK && c->got > 0) /* the end of an answer that runs to it */
+				http_parser_execute(&c->p, &settings, NULL, 0);
+			if (c->complete)
+				conn_done(c, false, c->status, CURLE_OK);
+			else
+				conn_done(c, false, 0,
+				          rc != CURLE_OK ? rc
+				          : c->got == 0  ? CURLE_GOT_NOTHING
+				                         : CURLE_PARTIAL_FILE);
+			return;
+		}
+		c->got += n;
+		used = http_parser_execute(&c->p, &settings, in, n);
+		if (c->complete) {
+			conn_done(c, used == n && http_should_keep_alive(&c->p), c->status,
+			          CURLE_OK);
+			return;
+		}
+		if (HTTP_PARSER_ERRNO(&c->p) != HPE_OK) {
+			conn_done(c, false, 0,
+			          c->too_big ? CURLE_WRITE_ERROR : CURLE_WEIRD_SERVER_REPLY);
+			return;
+		}
+	}
+}
+
+/* Sends what is left of the request on c, then waits for the answer. */
+static void
+conn_pump(struct conn *c)
+{
+	while (c->off < c->out.len) {
+		size_t n = 0;
+		CURLcode rc = curl_easy_send(c->easy, c->out.p + c->off, c->out.len - c->off, &n);
+
+		if (rc == CURLE_AGAIN) {
+			watch(c, UV_READABLE | UV_WRITABLE);
+			return;
+		}
+		if (rc != CURLE_OK) {
+			if (c->off == 0 && again(c))
+				return;
+			conn_done(c, false, 0, rc);
+			return;
+		}
+		c->off += n;
+	}
+	watch(c, UV_READABLE);
+}
+
+static void
+on_poll(uv_poll_t *hd, int status, int events)
+{
+	struct conn *c = hd->data;
+
+	if (c->state == BUSY && c->off < c->out.len && (events & UV_WRITABLE)) {
+		conn_pump(c);
+		return;
+	}
+	if (status < 0 || (events & UV_READABLE))
+		conn_read(c);
+}
+
+/* The connections libcurl made, or could not make. */
+static void
+check_connected(struct rest *r)
+{
+	CURLMsg *m;
+	int left;
+
+	while ((m = curl_multi_info_read(r->connect_io.multi, &left)) != NULL) {
+		struct conn *c = NULL;
+		curl_socket_t fd = CURL_SOCKET_BAD;
+		struct req *q;
+
+		if (m->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&c);
+		q = c->q;
+		if (m->data.result == CURLE_OK &&
+		    curl_easy_getinfo(c->easy, CURLINFO_ACTIVESOCKET, &fd) == CURLE_OK &&
+		    fd != CURL_SOCKET_BAD && uv_poll_init_socket(r->loop, &c->poll, fd) == 0) {
+			c->poll.data = c;
+			c->polling = true;
+			r->open_handles++;
+			c->state = BUSY;
+			uv_poll_start(&c->poll, UV_READABLE, on_poll);
+			c->events = UV_READABLE;
+			if (!discord_rest__sending(r, q)) {
+				c->q = NULL;
+				r->nh1--;
+				c->state = IDLE;
+				discord_rest__done(r, q, 0, CURLE_ABORTED_BY_CALLBACK, NULL);
+				continue;
+			}
+			compose(c);
+			conn_pump(c);
+			continue;
+		}
+		/* libcurl says why when it tries the same: the request goes
+		 * there, with its retries and their log lines. */
+		c->q = NULL;
+		r->nh1--;
+		conn_close(c);
+		discord_rest__spill(r, q);
+	}
+}
+
+static void
+on_timer(uv_timer_t *t)
+{
+	struct h1 *h = t->data;
+	uint64_t now = uv_now(h->r->loop), next = UINT64_MAX;
+	struct conn *c, *nx;
+
+	for (c = h->conns; c != NULL; c = nx) {
+		nx = c->next;
+		if (c->state != BUSY)
+			continue;
+		if (c->deadline <= now) {
+			conn_done(c, false, 0, CURLE_OPERATION_TIMEDOUT);
+			nx = h->conns; /* the list may have changed: look again */
+			continue;
+		}
+		if (c->deadline < next)
+			next = c->deadline;
+	}
+	if (next != UINT64_MAX)
+		uv_timer_start(&h->timer, on_timer, next - now, 0);
+}
+
+/* http_parser's callbacks. */
+static void
+line_done(struct conn *c)
+{
+	struct req *q = c->q;
+	unsigned before = q->hd.seen;
+
+	discord_rest_answer_header(c->line.p, 1, c->line.len, &q->hd);
+	if (!(before & DISCORD_REST_ANSWER_LONG_BUCKET) &&
+	    (q->hd.seen & DISCORD_REST_ANSWER_LONG_BUCKET) && c->long_bucket == NULL) {
+		const char *v = (const char *)memchr(c->line.p, ':', c->line.len) + 1;
+		size_t n = c->line.len - (size_t)(v - c->line.p);
+
+		while (n > 0 && (*v == ' ' || *v == '\t'))
+			v++, n--;
+		while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+			n--;
+		c->long_bucket = xmalloc(n + 1);
+		memcpy(c->long_bucket, v, n);
+		c->long_bucket[n] = '\0';
+	}
+	buf_reset(&c->line);
+	c->in_value = false;
+}
+
+static int
+on_begin(http_parser *p)
+{
+	struct conn *c = p->data;
+
+	/* A new answer (after a 1xx) forgets what an earlier one said. */
+	c->q->hd.seen = 0;
+	buf_reset(&c->q->resp);
+	free(c->long_bucket);
+	c->long_bucket = NULL;
+	return 0;
+}
+
+static int
+on_field(http_parser *p, const char *at, size_t n)
+{
+	struct conn *c = p->data;
+
+	if (c->in_value)
+		line_done(c);
+	return buf_add(&c->line, at, n) < 0;
+}
+
+static int
+on_value(http_parser *p, const char *at, size_t n)
+{
+	struct conn *c = p->data;
+
+	if (!c->in_value) {
+		c->in_value = true;
+		if (buf_add(&c->line, ": ", 2) < 0)
+			return 1;
+	}
+	return buf_add(&c->line, at, n) < 0;
+}
+
+static int
+on_headers(http_parser *p)
+{
+	struct conn *c = p->data;
+
+	if (c->in_value)
+		line_done(c);
+	buf_reset(&c->line);
+	return 0;
+}
+
+static int
+on_body(http_parser *p, const char *at, size_t n)
+{
+	struct conn *c = p->data;
+
+	if (buf_add(&c->q->resp, at, n) < 0) {
+		c->too_big = true;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+on_complete(http_parser *p)
+{
+	struct conn *c = p->data;
+
+	if (p->status_code >= 100 && p->status_code < 200)
+		return 0; /* 100 Continue: the answer follows */
+	c->status = (long)p->status_code;
+	c->complete = true;
+	http_parser_pause(p, 1);
+	return 0;
+}
+
+/* "Host: ...\r\n" for the base URL, as libcurl writes it: the port only
+ * when it is not the scheme's own. */
+static char *
+host_line(CURLU *base)
+{
+	char *host = NULL, *port = NULL, *scheme = NULL, *out;
+	struct buf b;
+	bool dflt;
+
+	curl_url_get(base, CURLUPART_HOST, &host, 0);
+	curl_url_get(base, CURLUPART_PORT, &port, 0);
+	curl_url_get(base, CURLUPART_SCHEME, &scheme, 0);
+	dflt = port == NULL ||
+	       (scheme != NULL && ((strcmp(scheme, "https") == 0 && strcmp(port, "443") == 0) ||
+	                           (strcmp(scheme, "http") == 0 && strcmp(port, "80") == 0)));
+	buf_init(&b, 4096);
+	buf_addf(&b, "Host: %s%s%s\r\n", host != NULL ? host : "", dflt ? "" : ":",
+	         dflt ? "" : port);
+	out = buf_take(&b);
+	curl_free(host);
+	curl_free(port);
+	curl_free(scheme);
+	return out;
+}
+
+struct h1 *
+discord_rest_h1_new(struct rest *r, int conns)
+{
+	struct h1 *h;
+	struct buf b;
+
+	char *scheme = NULL;
+	bool web;
+
+	if (conns <= 0 || r->base == NULL || r->origin != NULL)
+		return NULL;
+	web = curl_url_get(r->base, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+	      (strcmp(scheme, "https") == 0 || strcmp(scheme, "http") == 0);
+	curl_free(scheme);
+	if (!web)
+		return NULL;
+	settings.on_message_begin = on_begin;
+	settings.on_header_field = on_field;
+	settings.on_header_value = on_value;
+	settings.on_headers_complete = on_headers;
+	settings.on_body = on_body;
+	settings.on_message_complete = on_complete;
+	h = xcalloc(1, sizeof(*h));
+	h->r = r;
+	h->max = conns;
+	h->host = host_line(r->base);
+	/* The headers libcurl sends of the list for a JSON body on a route the
+	 * interaction's token authorises: an empty one ("Accept:") only
+	 * removes libcurl's own. */
+	buf_init(&b, 4096);
+	for (struct curl_slist *l = r->hdr_body[1]; l != NULL; l = l->next) {
+		size_t n = strlen(l->data);
+
+		if (n > 0 && l->data[n - 1] == ':')
+			continue;
+		buf_adds(&b, l->data);
+		buf_adds(&b, "\r\n");
+	}
+	h->fixed = buf_take(&b);
+	r->connect_io.check = check_connected;
+	uv_timer_init(r->loop, &h->timer);
+	h->timer.data = h;
+	r->open_handles++;
+	return h;
+}
+
+static void
+conn_close(struct conn *c)
+{
+	struct h1 *h = c->h;
+	struct rest *r = h->r;
+	curl_socket_t fd = CURL_SOCKET_BAD;
+
+	if (c->prev != NULL)
+		c->prev->next = c->next;
+	else
+		h->conns = c->next;
+	if (c->next != NULL)
+		c->next->prev = c->prev;
+	h->nconns--;
+	/* libcurl only marks a connect-only connection for closing when its
+	 * handle goes; shut, it is found dead and closed at its next look. */
+	if (c->state != CONNECTING &&
+	    curl_easy_getinfo(c->easy, CURLINFO_ACTIVESOCKET, &fd) == CURLE_OK &&
+	    fd != CURL_SOCKET_BAD)
+		shutdown(fd, SHUT_RDWR);
+	if (c->polling)
+		uv_close((uv_handle_t *)&c->poll, on_poll_closed);
+	curl_multi_remove_handle(r->connect_io.multi, c->easy);
+	curl_easy_cleanup(c->easy);
+	buf_free(&c->out);
+	buf_free(&c->line);
+	free(c->long_bucket);
+	if (!c->polling)
+		free(c);
+}
+
+void
+discord_rest_h1_close(struct h1 *h)
+{
+	if (h == NULL)
+		return;
+	h->closing = true;
+	while (h->conns != NULL) {
+		if (h->conns->q != NULL) {
+			h->conns->q = NULL;
+			h->r->nh1--;
+		}
+		conn_close(h->conns);
+	}
+	uv_timer_stop(&h->timer);
+	uv_close((uv_handle_t *)&h->timer, on_timer_closed);
+}
+
+unsigned
+discord_rest_h1_connects(const struct h1 *h)
+{
+	return h != NULL ? h->connects : 0;
+}
