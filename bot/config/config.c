@@ -751,6 +751,7 @@ config_free(struct config *c)
 	free(c->discord.application_id);
 	free(c->discord.gateway_url);
 	free(c->discord.rest_url);
+	free(c->discord.tls_ca_file);
 	free(c->discord.dev_guild);
 	for (size_t i = 0; i < c->nirc; i++)
 		config_irc_clear(&c->irc[i]);

@@ -64,6 +64,7 @@ struct config_discord {
 	bool user_install;              /* commands offered to user installs too; default no */
 	uint64_t intents;               /* default 1 (GUILDS) */
 	bool tls_verify;                /* default true */
+	char *tls_ca_file;              /* CA certificates for REST calls instead of the system's */
 	enum discord_compress compress; /* gateway transport compression, default zlib */
 	int stats_interval;             /* seconds between stats lines, default 300; 0: none */
 };

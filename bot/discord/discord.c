@@ -312,6 +312,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	struct rest_opts ro = {.base_url = cfg->rest_url,
 	                       .token = cfg->token,
 	                       .tls_verify = cfg->tls_verify,
+	                       .ca_file = cfg->tls_ca_file,
 	                       .fatal = on_rest_fatal,
 	                       .date = on_rest_date};
 	struct interact_opts io = {

@@ -71,8 +71,8 @@ reload(void *ctx, const struct config *old, const struct config *now)
 	    !same(o->dev_guild, n->dev_guild) || o->user_install != n->user_install ||
 	    o->shard_first != n->shard_first || o->shard_last != n->shard_last ||
 	    o->shard_count != n->shard_count || o->intents != n->intents ||
-	    o->tls_verify != n->tls_verify || o->compress != n->compress ||
-	    o->stats_interval != n->stats_interval)
+	    o->tls_verify != n->tls_verify || !same(o->tls_ca_file, n->tls_ca_file) ||
+	    o->compress != n->compress || o->stats_interval != n->stats_interval)
 		log_warnx("[discord] changed: restart delver to apply it");
 }
 

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Interaction callbacks over TLS, on the connections discord_rest_h1 keeps:
+# the fake Discord's REST side behind a TLS terminator on loopback
+# (tests/tools/tls_terminator.py, python's ssl: TLS 1.3, two session
+# tickets after each handshake, which reach the bot on idle connections),
+# its certificate made here and verified with [discord] tls_ca_file. 220
+# interactions (50 a second) are answered on at most 16 connections (the terminator
+# counts its TCP accepts; libcurl's own few for the other routes besides);
+# connections the terminator drops while idle do not lose the next
+# answers; and the idle bot, its connections holding tickets, does not
+# spin (its CPU time over 2 s, from /proc).
+. tests/integration/lib.sh
+. tests/integration/discord_lib.sh
+
+command -v openssl > /dev/null || fail "openssl is needed"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+	-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+	-keyout "$WORK/tls.key" -out "$WORK/tls.pem" > "$WORK/openssl.log" 2>&1 ||
+	fail "openssl cannot make a certificate: $(cat "$WORK/openssl.log")"
+
+fake_start
+python3 tests/tools/tls_terminator.py "$WORK/tls.pem" "$WORK/tls.key" "$PORT" \
+	"$WORK/tls-port" "$WORK/tls-accepts" > "$WORK/tls.log" 2>&1 &
+TLS_PID=$!
+OTHER_PIDS="$TLS_PID"
+file_wait "$WORK/tls-port" 5 || fail "the TLS terminator did not start"
+REST="https://127.0.0.1:$(cat "$WORK/tls-port")/api/v10"
+bot_start "tls_ca_file=$WORK/tls.pem"
+wait_until "g['ready'] and r['registrations'] == 1" 10
+start_accepts=$(cat "$WORK/tls-accepts")
+
+T=""
+add() { T="${T:+$T,}$1"; }
+add "$(tmpl gm '[{"type":1,"name":"show"}]' GM false)"
+add "$(tmpl help '[]' 'delver commands' false)"
+burst() { inject "{\"count\":$1,\"rate\":${2:-0},\"channels\":7,\"users\":3,\"templates\":[$T]}"; }
+
+burst 220 50
+wait_until "i['answered'] == 220" 20
+accepts=$(cat "$WORK/tls-accepts")
+[ $((accepts - start_accepts)) -le 16 ] ||
+	fail "220 callbacks took $((accepts - start_accepts)) new TLS connections (at most 16)"
+[ "$accepts" -le 19 ] || fail "$accepts TLS connections in all (16 for callbacks, 3 for the rest)"
+
+# Idle: the connections hold the server's session tickets, unread; the bot
+# must not spin on them. utime + stime in clock ticks (fields 14, 15).
+sleep 0.5
+cpu() { awk '{print $14 + $15}' "/proc/$BOT_PID/stat"; }
+c0=$(cpu)
+sleep 2
+c1=$(cpu)
+[ $((c1 - c0)) -le 10 ] || fail "the idle bot took $((c1 - c0)) clock ticks of CPU in 2 s"
+
+# The terminator drops every idle connection: the next answers still come.
+kill -USR1 "$TLS_PID"
+sleep 0.5
+burst 20 50
+wait_until "i['answered'] == 240" 10
+[ "$(cat "$WORK/tls-accepts")" -gt "$accepts" ] || fail "no new connection after the drop"
+grep -q "giving up" "$BOT_LOG" && fail "a callback was given up: $(grep "giving up" "$BOT_LOG")"
+finish

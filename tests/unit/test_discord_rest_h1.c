@@ -1,0 +1,395 @@
+/* bot/discord/discord_rest_h1: interaction callbacks on connections of
+ * their own. Against a scripted server on a thread (plain HTTP; TLS is
+ * tests/integration/test_discord_rest_tls.sh): the request's bytes are
+ * libcurl's, and each way an answer can go wrong ends as libcurl's would. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <uv.h>
+
+#include "bot/discord/discord_rest.h"
+#include "tests/unit/helpers/stderrcap.h"
+
+#define STEPS 8
+#define HOLD  "" /* an answer that never comes */
+
+/*
+ * The server: request i (counted over every connection, in order) is
+ * answered answers[i]; NULL closes the connection once the request is
+ * read, unanswered; close_after[i] closes it after the answer. It keeps
+ * the bytes of the first two requests, and counts connections.
+ */
+struct script {
+	int listener, port;
+	const char *answers[STEPS];
+	bool close_after[STEPS];
+	int n, accepts;
+	char req[2][1024];
+	pthread_t th;
+};
+
+/* One request (head and Content-Length body) into out; false at the end. */
+static bool
+read_request(int fd, char *out, size_t len)
+{
+	size_t n = 0, body = 0;
+	char c;
+	const char *cl;
+
+	while (n < 4 || memcmp(out + n - 4, "\r\n\r\n", 4) != 0) {
+		if (n + 1 >= len || read(fd, &c, 1) != 1)
+			return false;
+		out[n++] = c;
+		out[n] = '\0';
+	}
+	cl = strstr(out, "Content-Length: ");
+	if (cl != NULL)
+		body = (size_t)atoi(cl + 16);
+	while (body-- > 0 && n + 1 < len && read(fd, &c, 1) == 1)
+		out[n++] = c;
+	out[n] = '\0';
+	return true;
+}
+
+static void
+send_all(int fd, const char *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void *
+serve(void *arg)
+{
+	struct script *s = arg;
+	char buf[4096];
+
+	while (s->n < STEPS) {
+		struct pollfd p = {.fd = s->listener, .events = POLLIN};
+		int fd;
+
+		if (poll(&p, 1, 5000) != 1)
+			return NULL;
+		fd = accept(s->listener, NULL, NULL);
+		if (fd < 0)
+			return NULL;
+		s->accepts++;
+		while (s->n < STEPS && read_request(fd, buf, sizeof(buf))) {
+			int i = s->n++;
+
+			if (i < 2)
+				memcpy(s->req[i], buf, sizeof(s->req[i]) - 1);
+			if (s->answers[i] == NULL)
+				break;
+			if (s->answers[i][0] == '\0') { /* HOLD: until the client goes */
+				while (read(fd, buf, sizeof(buf)) > 0)
+					;
+				break;
+			}
+			send_all(fd, s->answers[i], strlen(s->answers[i]));
+			if (s->close_after[i])
+				break;
+		}
+		close(fd);
+	}
+	return NULL;
+}
+
+static void
+script_start(struct script *s)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t alen = sizeof(a);
+
+	s->listener = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(s->listener >= 0);
+	assert_int_equal(bind(s->listener, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(s->listener, 8), 0);
+	assert_int_equal(getsockname(s->listener, (struct sockaddr *)&a, &alen), 0);
+	s->port = ntohs(a.sin_port);
+	assert_int_equal(pthread_create(&s->th, NULL, serve, s), 0);
+}
+
+static void
+script_stop(struct script *s)
+{
+	shutdown(s->listener, SHUT_RDWR);
+	pthread_join(s->th, NULL);
+	close(s->listener);
+}
+
+struct got {
+	int done;
+	long status;
+	char body[64];
+	const char *error;
+	uint64_t at;
+};
+
+static void
+got_it(void *ctx, const struct rest_result *res)
+{
+	struct got *g = ctx;
+
+	g->done++;
+	g->status = res->status;
+	snprintf(g->body, sizeof(g->body), "%.*s", (int)res->len, res->body);
+	g->error = res->error;
+	g->at = uv_hrtime();
+}
+
+static void
+closed(void *ctx)
+{
+	*(bool *)ctx = true;
+}
+
+struct run {
+	uv_loop_t loop;
+	struct rest *r;
+};
+
+static void
+run_open(struct run *u, struct script *s, int h1_conns, unsigned timeout_ms)
+{
+	char base[64];
+	struct rest_opts o = {.token = "t", .h1_conns = h1_conns, .timeout_ms = timeout_ms};
+
+	script_start(s);
+	uv_loop_init(&u->loop);
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", s->port);
+	o.base_url = base;
+	u->r = discord_rest_new(&u->loop, &o);
+}
+
+/* One callback, waited for (at most 10 s). */
+static void
+callback(struct run *u, unsigned flags, struct got *g)
+{
+	uint64_t t0 = uv_hrtime();
+
+	memset(g, 0, sizeof(*g));
+	discord_rest_call(u->r, "POST", "/interactions/1/tok/callback", "{\"type\":4}",
+	                  REST_INTERACTION | REST_ESSENTIAL | flags, got_it, g);
+	while (g->done == 0) {
+		uv_run(&u->loop, UV_RUN_ONCE);
+		assert_true(uv_hrtime() - t0 < 10000000000ull);
+	}
+}
+
+static void
+run_close(struct run *u, struct script *s)
+{
+	bool is_closed = false;
+
+	discord_rest_close(u->r, closed, &is_closed);
+	uv_run(&u->loop, UV_RUN_DEFAULT);
+	assert_true(is_closed);
+	assert_int_equal(uv_loop_close(&u->loop), 0);
+	script_stop(s);
+}
+
+static const char ok204[] = "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n";
+
+/* The bytes of a callback are those libcurl sends for it. */
+static void
+request_bytes_are_libcurls(void **unused)
+{
+	struct script a = {.answers = {ok204}}, b = {.answers = {ok204}};
+	struct run u;
+	struct got g;
+	char *at;
+
+	run_open(&u, &a, -1, 0);
+	callback(&u, 0, &g);
+	assert_int_equal(g.status, 204);
+	run_close(&u, &a);
+	run_open(&u, &b, 0, 0);
+	callback(&u, 0, &g);
+	assert_int_equal(g.status, 204);
+	run_close(&u, &b);
+	/* The ports differ: the Host lines are compared apart. */
+	at = strstr(a.req[0], "Host: 127.0.0.1:");
+	assert_non_null(at);
+	memset(at + 16, 'P', 5);
+	at = strstr(b.req[0], "Host: 127.0.0.1:");
+	assert_non_null(at);
+	memset(at + 16, 'P', 5);
+	assert_string_equal(b.req[0], a.req[0]);
+	assert_non_null(strstr(b.req[0], "POST /api/v10/interactions/1/tok/callback HTTP/1.1\r\n"));
+}
+
+/*
+ * A kept connection the server closed after reading the next request,
+ * unanswered: that is no failed try (no log line, no wait), the request
+ * goes at once on a fresh connection.
+ */
+static void
+a_dropped_kept_connection_is_tried_again_at_once(void **unused)
+{
+	struct script s = {.answers = {ok204, NULL, ok204}};
+	struct run u;
+	struct got g;
+	struct stderrcap cap;
+	uint64_t t0;
+
+	run_open(&u, &s, 0, 0);
+	callback(&u, 0, &g);
+	assert_int_equal(g.status, 204);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	t0 = uv_hrtime();
+	callback(&u, 0, &g);
+	assert_string_equal(stderrcap_end(&cap), "");
+	assert_int_equal(g.status, 204);
+	assert_true(g.at - t0 < 400000000u); /* a retry would wait 500 ms */
+	assert_int_equal(s.accepts, 2);
+	run_close(&u, &s);
+}
+
+/* One callback with REST_ONCE (the error comes back at once, no retry)
+ * answered answer, on either road: status 0, the body read so far
+ * (its first 63 bytes), and the error, libcurl's words for both roads
+ * but where h1_error says otherwise. */
+static void
+once_on(int h1_conns, const char *answer, bool close_after, const char *body, const char *error)
+{
+	struct script s = {.answers = {answer}, .close_after = {close_after}};
+	struct run u;
+	struct got g;
+
+	run_open(&u, &s, h1_conns, 200);
+	callback(&u, REST_ONCE, &g);
+	assert_int_equal(g.status, 0);
+	assert_string_equal(g.body, body);
+	assert_string_equal(g.error, error);
+	run_close(&u, &s);
+}
+
+static void
+once(const char *answer, bool close_after, const char *body, const char *error,
+     const char *h1_error)
+{
+	once_on(-1, answer, close_after, body, error);
+	once_on(0, answer, close_after, body, h1_error != NULL ? h1_error : error);
+}
+
+/* Answers cut, empty, not HTTP, too big, late: the try fails as libcurl's
+ * would. */
+static void
+broken_answers(void **unused)
+{
+	static const char head[] = "HTTP/1.1 200 OK\r\nContent-Length: 1048577\r\n\r\n";
+	size_t n = strlen(head);
+	char *big = malloc(n + (1u << 20) + 2), xs[64];
+
+	once("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", true, "abc",
+	     "Transferred a partial file", NULL);
+	once(NULL, false, "", "Server returned nothing (no headers, no data)", NULL);
+	/* libcurl takes it for HTTP/0.9, which it refuses: said better here. */
+	once("SSH-2.0-OpenSSH_9.2\r\n", false, "", "Unsupported protocol", "Weird server reply");
+	memcpy(big, head, n);
+	memset(big + n, 'x', (1u << 20) + 1);
+	big[n + (1u << 20) + 1] = '\0';
+	memset(xs, 'x', 63);
+	xs[63] = '\0';
+	once(big, false, xs, "Failed writing received data to disk/application", NULL);
+	free(big);
+	once(HOLD, false, "", "Timeout was reached", NULL);
+}
+
+/* Chunked, after a 100 Continue, and with Connection: close (the next
+ * request then goes on a new connection, untroubled). */
+static void
+unusual_answers(void **unused)
+{
+	struct script s = {
+	    .answers =
+	        {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+	         "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n",
+	         "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+	         "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 3\r\n\r\nbye",
+	         "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nagain"},
+	    .close_after = {false, false, true}};
+	struct run u;
+	struct got g;
+	struct stderrcap cap;
+
+	run_open(&u, &s, 0, 0);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	callback(&u, 0, &g);
+	assert_int_equal(g.status, 200);
+	assert_string_equal(g.body, "hello world");
+	callback(&u, 0, &g);
+	assert_int_equal(g.status, 200);
+	assert_string_equal(g.body, "ok");
+	callback(&u, 0, &g);
+	assert_int_equal(g.status, 200);
+	assert_string_equal(g.body, "bye");
+	callback(&u, 0, &g);
+	assert_int_equal(g.status, 200);
+	assert_string_equal(g.body, "again");
+	assert_string_equal(stderrcap_end(&cap), "");
+	assert_int_equal(s.accepts, 2);
+	run_close(&u, &s);
+}
+
+/* A 429 waits its Retry-After and goes again; the log line hides the
+ * interaction's token. */
+static void
+a_429_waits(void **unused)
+{
+	struct script s = {.answers = {"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 0.3\r\n"
+	                               "X-RateLimit-Scope: user\r\nContent-Length: 0\r\n\r\n",
+	                               ok204}};
+	struct run u;
+	struct got g;
+	struct stderrcap cap;
+	uint64_t t0 = uv_hrtime();
+	const char *log;
+
+	run_open(&u, &s, 0, 0);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	callback(&u, 0, &g);
+	log = stderrcap_end(&cap);
+	assert_int_equal(g.status, 204);
+	assert_true(g.at - t0 >= 300000000u);
+	assert_non_null(strstr(log,
+	                       "POST /interactions/1/[token]/callback is rate limited (bucket); "
+	                       "waiting 0.300 s"));
+	assert_null(strstr(log, "tok/"));
+	assert_int_equal(s.n, 2);
+	run_close(&u, &s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(request_bytes_are_libcurls),
+	    cmocka_unit_test(a_dropped_kept_connection_is_tried_again_at_once),
+	    cmocka_unit_test(broken_answers),
+	    cmocka_unit_test(unusual_answers),
+	    cmocka_unit_test(a_429_waits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
