@@ -5,8 +5,9 @@
  * uv_poll and a uv_timer, after curl's docs/examples/multi-uv.c), so
  * requests never block the loop that carries the gateway's heartbeats.
  * Connections are reused (HTTP/2 multiplexing to discord.com, keep-alive
- * on HTTP/1.1). Every request carries "Authorization: Bot <token>" and
- * "User-Agent: DiscordBot (<url>, <version>)".
+ * on HTTP/1.1). Interaction callbacks go on up to 16 HTTP/1.1 connections
+ * of their own, kept alive (discord_rest_h1.h), which cost far less CPU. Every request carries
+ * "Authorization: Bot <token>" and "User-Agent: DiscordBot (<url>, <version>)".
  *
  * Requests wait for their rate-limit bucket (discord_ratelimit): a 429
  * waits its retry_after and is sent again (at most 8 times); a 5xx or a

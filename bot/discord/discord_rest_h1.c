@@ -3,19 +3,17 @@
 #include "bot/discord/discord_rest_h1.h"
 
 #include <curl/curl.h>
-#include <http_parser.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
+#include "bot/discord/discord_rest_h1_answer.h"
 #include "bot/discord/discord_rest_int.h"
 #include "bot/discord/discord_rest_wire.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
-
-#define LINE_MAX_LEN 8192 /* one header line of an answer */
 
 enum conn_state {
 	CONNECTING,
@@ -37,12 +35,8 @@ struct conn {
 	struct buf out; /* the request's bytes; off of them went out */
 	size_t off;
 	uint64_t deadline; /* uv_now() past which the answer is too late */
-	http_parser p;
-	size_t got; /* bytes of the answer read */
-	long status;
-	bool complete, too_big, in_value;
-	struct buf line;   /* the header line being read: "Name: value" */
-	char *long_bucket; /* an X-RateLimit-Bucket too long for q->hd */
+	size_t got;        /* bytes of the answer read */
+	struct discord_rest_h1_answer a;
 };
 
 struct h1 {
@@ -55,8 +49,6 @@ struct h1 {
 	uv_timer_t timer; /* the earliest deadline of a busy connection */
 	bool closing;
 };
-
-static http_parser_settings settings;
 
 static void conn_close(struct conn *c);
 static void conn_pump(struct conn *c);
@@ -119,10 +111,10 @@ conn_done(struct conn *c, bool keep, long status, CURLcode rc)
 	struct h1 *h = c->h;
 	struct rest *r = h->r;
 	struct req *q = c->q;
-	char *lb = c->long_bucket;
+	char *lb = c->a.long_bucket;
 
 	c->q = NULL;
-	c->long_bucket = NULL;
+	c->a.long_bucket = NULL;
 	r->nh1--;
 	buf_reset(&c->out);
 	if (keep) {
@@ -161,7 +153,7 @@ take(struct h1 *h, struct req *q)
 		curl_easy_setopt(c->easy, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
 		curl_easy_setopt(c->easy, CURLOPT_PRIVATE, c);
 		buf_init(&c->out, 2 * DISCORD_REST_WIRE_EXPECT_THRESHOLD);
-		buf_init(&c->line, LINE_MAX_LEN);
+		discord_rest_h1_answer_init(&c->a);
 		c->state = CONNECTING;
 		c->next = h->conns;
 		if (h->conns != NULL)
@@ -210,13 +202,7 @@ compose(struct conn *c)
 	buf_add(&c->out, q->body, q->body_len);
 	c->off = 0;
 	c->got = 0;
-	c->status = 0;
-	c->complete = c->too_big = c->in_value = false;
-	buf_reset(&c->line);
-	http_parser_init(&c->p, HTTP_RESPONSE);
-	c->p.data = c;
-	buf_reset(&q->resp);
-	q->hd.seen = 0;
+	discord_rest_h1_answer_begin(&c->a, &q->hd, &q->resp);
 	c->deadline = uv_now(h->r->loop) + h->r->timeout_ms;
 	if (!uv_is_active((uv_handle_t *)&h->timer))
 		uv_timer_start(&h->timer, on_timer, h->r->timeout_ms, 0);
@@ -262,30 +248,28 @@ conn_read(struct conn *c)
 			conn_close(c);
 			return;
 		}
-		if (rc != CURLE_OK || n == 0) {
+		if (rc != CURLE_OK || (n == 0 && c->got == 0)) {
 			if (again(c))
 				return;
-			if (rc == CURLE_OK && c->got > 0) /* the end of an answer that runs to it */
-				http_parser_execute(&c->p, &settings, NULL, 0);
-			if (c->complete)
-				conn_done(c, false, c->status, CURLE_OK);
-			else
-				conn_done(c, false, 0,
-				          rc != CURLE_OK ? rc
-				          : c->got == 0  ? CURLE_GOT_NOTHING
-				                         : CURLE_PARTIAL_FILE);
+			conn_done(c, false, 0, rc != CURLE_OK ? rc : CURLE_GOT_NOTHING);
 			return;
 		}
 		c->got += n;
-		used = http_parser_execute(&c->p, &settings, in, n);
-		if (c->complete) {
-			conn_done(c, used == n && http_should_keep_alive(&c->p), c->status,
-			          CURLE_OK);
+		switch (discord_rest_h1_answer_read(&c->a, in, n, &used)) {
+		case DISCORD_REST_H1_MORE:
+			continue;
+		case DISCORD_REST_H1_DONE:
+			conn_done(c, n > 0 && used == n && discord_rest_h1_answer_keep(&c->a),
+			          c->a.status, CURLE_OK);
 			return;
-		}
-		if (HTTP_PARSER_ERRNO(&c->p) != HPE_OK) {
-			conn_done(c, false, 0,
-			          c->too_big ? CURLE_WRITE_ERROR : CURLE_WEIRD_SERVER_REPLY);
+		case DISCORD_REST_H1_TOO_BIG:
+			conn_done(c, false, 0, CURLE_WRITE_ERROR);
+			return;
+		case DISCORD_REST_H1_CUT:
+			conn_done(c, false, 0, CURLE_PARTIAL_FILE);
+			return;
+		case DISCORD_REST_H1_BAD:
+			conn_done(c, false, 0, CURLE_WEIRD_SERVER_REPLY);
 			return;
 		}
 	}
@@ -395,103 +379,6 @@ on_timer(uv_timer_t *t)
 		uv_timer_start(&h->timer, on_timer, next - now, 0);
 }
 
-/* http_parser's callbacks. */
-static void
-line_done(struct conn *c)
-{
-	struct req *q = c->q;
-	unsigned before = q->hd.seen;
-
-	discord_rest_answer_header(c->line.p, 1, c->line.len, &q->hd);
-	if (!(before & DISCORD_REST_ANSWER_LONG_BUCKET) &&
-	    (q->hd.seen & DISCORD_REST_ANSWER_LONG_BUCKET) && c->long_bucket == NULL) {
-		const char *v = (const char *)memchr(c->line.p, ':', c->line.len) + 1;
-		size_t n = c->line.len - (size_t)(v - c->line.p);
-
-		while (n > 0 && (*v == ' ' || *v == '\t'))
-			v++, n--;
-		while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
-			n--;
-		c->long_bucket = xmalloc(n + 1);
-		memcpy(c->long_bucket, v, n);
-		c->long_bucket[n] = '\0';
-	}
-	buf_reset(&c->line);
-	c->in_value = false;
-}
-
-static int
-on_begin(http_parser *p)
-{
-	struct conn *c = p->data;
-
-	/* A new answer (after a 1xx) forgets what an earlier one said. */
-	c->q->hd.seen = 0;
-	buf_reset(&c->q->resp);
-	free(c->long_bucket);
-	c->long_bucket = NULL;
-	return 0;
-}
-
-static int
-on_field(http_parser *p, const char *at, size_t n)
-{
-	struct conn *c = p->data;
-
-	if (c->in_value)
-		line_done(c);
-	return buf_add(&c->line, at, n) < 0;
-}
-
-static int
-on_value(http_parser *p, const char *at, size_t n)
-{
-	struct conn *c = p->data;
-
-	if (!c->in_value) {
-		c->in_value = true;
-		if (buf_add(&c->line, ": ", 2) < 0)
-			return 1;
-	}
-	return buf_add(&c->line, at, n) < 0;
-}
-
-static int
-on_headers(http_parser *p)
-{
-	struct conn *c = p->data;
-
-	if (c->in_value)
-		line_done(c);
-	buf_reset(&c->line);
-	return 0;
-}
-
-static int
-on_body(http_parser *p, const char *at, size_t n)
-{
-	struct conn *c = p->data;
-
-	if (buf_add(&c->q->resp, at, n) < 0) {
-		c->too_big = true;
-		return 1;
-	}
-	return 0;
-}
-
-static int
-on_complete(http_parser *p)
-{
-	struct conn *c = p->data;
-
-	if (p->status_code >= 100 && p->status_code < 200)
-		return 0; /* 100 Continue: the answer follows */
-	c->status = (long)p->status_code;
-	c->complete = true;
-	http_parser_pause(p, 1);
-	return 0;
-}
-
 /* "Host: ...\r\n" for the base URL, as libcurl writes it: the port only
  * when it is not the scheme's own. */
 static char *
@@ -533,12 +420,6 @@ discord_rest_h1_new(struct rest *r, int conns)
 	curl_free(scheme);
 	if (!web)
 		return NULL;
-	settings.on_message_begin = on_begin;
-	settings.on_header_field = on_field;
-	settings.on_header_value = on_value;
-	settings.on_headers_complete = on_headers;
-	settings.on_body = on_body;
-	settings.on_message_complete = on_complete;
 	h = xcalloc(1, sizeof(*h));
 	h->r = r;
 	h->max = conns;
@@ -588,8 +469,7 @@ conn_close(struct conn *c)
 	curl_multi_remove_handle(r->connect_io.multi, c->easy);
 	curl_easy_cleanup(c->easy);
 	buf_free(&c->out);
-	buf_free(&c->line);
-	free(c->long_bucket);
+	discord_rest_h1_answer_free(&c->a);
 	if (!c->polling)
 		free(c);
 }
