@@ -10,6 +10,9 @@
  * the transfers kept those under CURLOPT_PIPEWAIT waiting for ever), and
  * the request is written here, sent and read with curl_easy_send and
  * curl_easy_recv (through libcurl's TLS), its answer read by http_parser.
+ * In the daemon (bench_discord at 25/s under callgrind, plain HTTP to the
+ * fake): /tension show 158,610 -> 103,723 instructions an interaction,
+ * /roll 219,378 -> 170,667.
  *
  * Up to DISCORD_REST_H1_CONNS connections, one request at a time each.
  * A request no connection can take (all busy, or its connection could
