@@ -109,9 +109,12 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 	bool grew;
 
 	for (size_t i = 0; i < n && i < p->nbatch; i++) {
+		bool mark;
+
 		if (row_status[i] != STORE_CONFLICT)
 			continue;
-		if (p->batch[i]->id[0] == 'h')
+		mark = p->batch[i]->id[0] == 'h';
+		if (mark)
 			log_warnx("store: event '%s' was handled by another delver process sharing "
 			          "%s (its shards overlap this one's); the change made here for it "
 			          "is not kept",
@@ -123,7 +126,7 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 			          p->batch[i]->id + 2, p->path);
 		p->stats.conflicts++;
 		persist__id_add(&drop, p->batch[i]->id);
-		if (p->batch[i]->id[0] == 'h')
+		if (mark)
 			persist__id_add(&elsewhere, p->batch[i]->id);
 	}
 	do {
@@ -148,6 +151,7 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 				if (persist__id_find(elsewhere, request_change(req, i)) != NULL) {
 					request_set_outcome(req, REQUEST_HANDLED_ELSEWHERE);
 					p->stats.handled_elsewhere++;
+					break;
 				}
 			for (i = 0; i < nc; i++)
 				if (persist__id_add(&drop, request_change(req, i))) {
