@@ -141,6 +141,19 @@ invocation_require_gm(struct invocation *inv, struct reply *out)
 }
 
 void
+invocation_gm_tail(const struct invocation *inv, struct reply *out, bool here)
+{
+	const char *gm = inv->seat != NULL ? channel_gm_name(inv->seat) : NULL;
+
+	if (gm != NULL) {
+		reply_add(out, RS_BAD, "); the GM is %s.", gm);
+		return;
+	}
+	reply_add(out, RS_BAD, "), and nobody is GM%s yet; ", here ? " here" : "");
+	invocation_claim_hint(out);
+}
+
+void
 invocation_screen(struct invocation *inv, struct reply *out, unsigned style, const char *what)
 {
 	reply_line(out, style, "%s", what);

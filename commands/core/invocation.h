@@ -174,6 +174,15 @@ void invocation_screen(struct invocation *inv, struct reply *out, unsigned style
 /* Writes the refusal for a non-GM and returns false, or returns true. */
 bool invocation_require_gm(struct invocation *inv, struct reply *out);
 
+/*
+ * Ends a GM-only refusal whose text so far has opened a parenthesis (the
+ * command that would change who may do it) by naming who holds the seat
+ * in force: "); the GM is X." or "), and nobody is GM yet; /gm claim makes
+ * you the GM.", with "here" after "GM" when here is true, in the
+ * refusal's style.
+ */
+void invocation_gm_tail(const struct invocation *inv, struct reply *out, bool here);
+
 /* The channel key that text (a user's words) names on the invoker's
  * platform, into key (KEY_MAX bytes). Returns false when text names none,
  * or the platform names no channels. */

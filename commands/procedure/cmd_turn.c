@@ -212,22 +212,14 @@ level_table_line(struct invocation *inv, struct reply *out)
 static bool
 safe_area_gm(struct invocation *inv, struct reply *out, bool enters)
 {
-	const char *gm;
-
 	if (inv->is_gm)
 		return true;
-	gm = inv->seat != NULL ? channel_gm_name(inv->seat) : NULL;
 	reply_error(out,
 	            "Only the GM takes the party %s the safe area of level 0, as only the GM "
 	            "declares a safe area (",
 	            enters ? "into" : "out of");
 	reply_cmd(out, RS_BAD, "safe on", NULL);
-	if (gm != NULL) {
-		reply_add(out, RS_BAD, "); the GM is %s.", gm);
-	} else {
-		reply_add(out, RS_BAD, "), and nobody is GM here yet; ");
-		invocation_claim_hint(out);
-	}
+	invocation_gm_tail(inv, out, true);
 	return false;
 }
 

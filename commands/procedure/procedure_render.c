@@ -15,12 +15,7 @@ procedure_render_may_pass(struct invocation *inv, const struct procedure_state *
 		return true;
 	reply_error(out, "Only the GM %s in this channel (", what);
 	reply_cmd(out, RS_BAD, "hazard who", "who", "gm", NULL);
-	if (channel_gm_name(inv->seat) != NULL) {
-		reply_add(out, RS_BAD, "); the GM is %s.", channel_gm_name(inv->seat));
-	} else {
-		reply_add(out, RS_BAD, "), and nobody is GM yet; ");
-		invocation_claim_hint(out);
-	}
+	invocation_gm_tail(inv, out, false);
 	return false;
 }
 

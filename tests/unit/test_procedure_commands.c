@@ -320,6 +320,13 @@ gm_only_settings(void **unused)
 	ok("gm", "hazard");
 	ok("alice", "light add torch");
 	ok("alice", "wander");
+	/* the GM's die outlives the seat: the refusal says nobody is GM */
+	ok("gm", "gm release");
+	refused_as("alice", "hazard",
+	           "Only the GM passes turns in this channel (/hazard who gm), and nobody is GM "
+	           "yet; /gm claim makes you the GM.",
+	           true);
+	ok("gm", "gm claim");
 }
 
 static void
