@@ -505,7 +505,11 @@ procedure_render_report(struct reply *out, const struct turn_report *r,
 		if (fold)
 			reply_working(out);
 	}
-	if (r->dropped > 0)
+	if (r->dropped > 0 && r->dropped_key == 0)
+		reply_line(out, RS_DIM,
+		           "(%zu more reminder%s of rests due or lights' last turns not shown)",
+		           r->dropped, r->dropped == 1 ? "" : "s");
+	else if (r->dropped > 0)
 		reply_line(out, RS_DIM, "(%zu more event%s not shown)", r->dropped,
 		           r->dropped == 1 ? "" : "s");
 }

@@ -47,10 +47,38 @@ turn_report_init(struct turn_report *r)
 {
 	r->n = 0;
 	r->dropped = 0;
+	r->dropped_key = 0;
 	r->sign[0] = '\0';
 	memset(&r->pick, 0, sizeof(r->pick));
 	r->table[0] = '\0';
 	r->passed[0] = '\0';
+}
+
+bool
+turn_event_routine(enum turn_event_kind k)
+{
+	return k == TE_LIGHT_WARN || k == TE_REST_DUE || k == TE_RESTED;
+}
+
+/* Makes room in a full report for an event of kind k, as struct
+ * turn_report says; returns false when k's event is the one not kept. */
+static bool
+make_room(struct turn_report *r, enum turn_event_kind k)
+{
+	size_t i = 0;
+
+	r->dropped++;
+	if (turn_event_routine(k))
+		return false;
+	while (i < r->n && !turn_event_routine(r->ev[i].kind))
+		i++;
+	if (i == r->n) {
+		r->dropped_key++;
+		return false;
+	}
+	memmove(&r->ev[i], &r->ev[i + 1], (r->n - i - 1) * sizeof(r->ev[0]));
+	r->n--;
+	return true;
 }
 
 static void
@@ -58,10 +86,8 @@ add(struct turn_report *r, enum turn_event_kind k, int turn, int value, const st
 {
 	struct turn_event *e;
 
-	if (r->n == TURN_EVENTS_MAX) {
-		r->dropped++;
+	if (r->n == TURN_EVENTS_MAX && !make_room(r, k))
 		return;
-	}
 	e = &r->ev[r->n++];
 	memset(e, 0, sizeof(*e));
 	e->kind = k;

@@ -113,9 +113,21 @@ struct turn_event {
 	struct light light; /* TE_FLAG_*, TE_BURN_OUT, TE_LIGHT_*: the source */
 };
 
+/* Whether an event is a routine reminder: a rest due, a rest taken, a
+ * source with one turn left. A full report gives such an event's place to
+ * any other (turn_report), so a light going out, an encounter or a
+ * skipped rest's save is never the one lost. */
+bool turn_event_routine(enum turn_event_kind k);
+
+/* The events of one or more turns, in order, at most TURN_EVENTS_MAX. When
+ * one more comes to a full report, a routine event (turn_event_routine)
+ * is not kept, and any other takes the place of the oldest routine one
+ * kept, the order of the rest unchanged; only a report whose every kept
+ * event matters loses one that matters (counted in dropped_key). */
 struct turn_report {
 	size_t n;
-	size_t dropped; /* events past TURN_EVENTS_MAX, not kept */
+	size_t dropped;     /* events not kept */
+	size_t dropped_key; /* of those, events that are not routine */
 	struct turn_event ev[TURN_EVENTS_MAX];
 	/* TE_SIGN_MET, TE_SIGN_REMEMBERED, TE_ENCOUNTER_ROLLED: the creature, ""
 	 * when unnamed */

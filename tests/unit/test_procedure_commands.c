@@ -1831,6 +1831,31 @@ wander_forms_replies_pinned(void **unused)
 	assert_true(same);
 }
 
+/* A day's /turn advance with 20 lanterns: every lantern going out is told
+ * (turn 36), and what the report could not keep is named as reminders. */
+static void
+long_advance_tells_every_light_out(void **unused)
+{
+	const char *text;
+
+	(void)unused;
+	ok("gm", "gm claim");
+	for (int i = 0; i < 20; i++)
+		ok("gm", "light add lantern");
+	ok("gm", "turn advance 144");
+	text = cmdrun_plain(&cr);
+	for (int id = 1; id <= 20; id++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "Turn 36: Lantern #%d burns out.", id);
+		if (strstr(text, line) == NULL)
+			fail_msg("no '%s' in: %s", line, text);
+	}
+	assert_non_null(strstr(text, "(16 more reminders of rests due or lights' last turns not "
+	                             "shown)"));
+	assert_null(strstr(text, "more events not shown"));
+}
+
 int
 main(void)
 {
@@ -1875,6 +1900,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(tension_check_uses_the_channels_tension, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(sign_rolls_the_encounter_table, setup, teardown),
+	    cmocka_unit_test_setup_teardown(long_advance_tells_every_light_out, setup, teardown),
 	    cmocka_unit_test_setup_teardown(exploration_sign_reads_alike_behind_the_screen, setup,
 	                                    teardown),
 	};

@@ -25,6 +25,26 @@ pass(enum procedure p, enum hazard_effect e, bool resting, bool safe)
 	turn_pass(&c, p, &how, &r);
 }
 
+/* One turn as e says, its events added to r. */
+static void
+pass_into(enum procedure p, enum hazard_effect e)
+{
+	struct turn_how how = {.effect = e};
+
+	turn_pass(&c, p, &how, &r);
+}
+
+/* How many events of kind k r kept. */
+static size_t
+count(enum turn_event_kind k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r.n; i++)
+		n += r.ev[i].kind == k;
+	return n;
+}
+
 /* The kinds reported by the last pass, in order, ended by -1. */
 static void
 expect(const int *kinds)
@@ -503,9 +523,57 @@ advance_reports_each_turn(void **unused)
 	assert_int_equal(r.n, TURN_EVENTS_MAX);
 	/* 20 warnings, 20 outs, 20 reminders (turns 6, 13, ..., 139), 20 skips (7, ..., 140) */
 	assert_int_equal(r.n + r.dropped, 20 + 20 + 20 + 20);
+	/* what was not kept is reminders: every out and every skip is there */
+	assert_int_equal(r.dropped_key, 0);
+	assert_int_equal(count(TE_LIGHT_OUT), 20);
+	assert_int_equal(count(TE_REST_SKIPPED), 20);
 	/* more than a day at once is cut to a day */
 	turn_advance(&c, PROC_EXPLORATION, 1000, &r);
 	assert_int_equal(c.turn, 288);
+}
+
+/* A report full of reminders still keeps every light going out: a
+ * report may span several advances (turn_report_init once), here a day
+ * unlit (40 rest events) and then a day with 20 lanterns, whose 20
+ * warnings and 20 outs (turns 179 and 180) come after the 50th event. */
+static void
+full_report_keeps_lights_going_out(void **unused)
+{
+	char err[200];
+	size_t i;
+
+	turn_clock_init(&c);
+	turn_report_init(&r);
+	turn_advance(&c, PROC_EXPLORATION, TURN_ADVANCE_MAX, &r);
+	assert_int_equal(r.n, 40);
+	assert_int_equal(light_add(&c.lights, LIGHT_LANTERN, 20, NULL, err, sizeof(err)), 0);
+	turn_advance(&c, PROC_EXPLORATION, TURN_ADVANCE_MAX, &r);
+	assert_int_equal(c.turn, 288);
+	assert_int_equal(c.lights.n, 0);
+	assert_int_equal(r.n, TURN_EVENTS_MAX);
+	assert_int_equal(r.dropped_key, 0);
+	assert_int_equal(count(TE_LIGHT_OUT), 20);
+	/* 20 skips the first day (turns 7 to 140) and 21 the second (147 to
+	 * 287), as many reminders; the reminders and warnings gave their places */
+	assert_int_equal(count(TE_REST_SKIPPED), 41);
+	assert_int_equal(r.n + r.dropped, 41 + 41 + 20 + 20);
+	/* in order of turns still, the outs at turn 180 */
+	for (i = 1; i < r.n; i++)
+		assert_true(r.ev[i - 1].turn <= r.ev[i].turn);
+	for (i = 0; i < r.n; i++)
+		if (r.ev[i].kind == TE_LIGHT_OUT)
+			assert_int_equal(r.ev[i].turn, 180);
+	/* a report whose every event matters loses one that matters, counted */
+	turn_clock_init(&c);
+	turn_report_init(&r);
+	assert_int_equal(light_add(&c.lights, LIGHT_TORCH, 20, NULL, err, sizeof(err)), 0);
+	for (i = 0; i < 4; i++) {
+		pass_into(PROC_DELVING, HZ_BURN);
+		assert_int_equal(light_add(&c.lights, LIGHT_TORCH, 20, NULL, err, sizeof(err)), 0);
+	}
+	assert_int_equal(r.n, TURN_EVENTS_MAX);
+	assert_int_equal(r.dropped, 4 * 20 - TURN_EVENTS_MAX);
+	assert_int_equal(r.dropped_key, r.dropped);
 }
 
 static void
@@ -538,6 +606,7 @@ main(void)
 	    cmocka_unit_test(resting_is_not_running),
 	    cmocka_unit_test(delving_encounters_surprise),
 	    cmocka_unit_test(advance_reports_each_turn),
+	    cmocka_unit_test(full_report_keeps_lights_going_out),
 	    cmocka_unit_test(counter_stops),
 	};
 
