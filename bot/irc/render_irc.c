@@ -516,13 +516,22 @@ take_lines(struct irc_lines *tmp, const struct render_irc_opts *o, bool addr, si
 	}
 }
 
+/* Whether m ends in a table of records (a log's rows, newest first),
+ * whose last row is the one that matters least. */
+static bool
+ends_in_records(const struct reply_msg *m)
+{
+	return m->nblocks > 0 && m->blocks[m->nblocks - 1].kind == RB_TABLE &&
+	       m->blocks[m->nblocks - 1].records;
+}
+
 void
 render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct irc_lines *out)
 {
 	size_t max = o->max_lines < 2 ? 2 : (size_t)o->max_lines;
 	struct irc_lines tmp = {0}, full = {0};
 	struct render_irc_opts ro = *o;
-	bool addr = addressed(m, o);
+	bool addr = addressed(m, o), last;
 	char note[96];
 	int n;
 
@@ -558,11 +567,14 @@ render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct ir
 	/* Cut: whole lines read better than a stream cut short. */
 	render_irc_lines_free(&tmp);
 	render_as(m, &ro, LAYOUT_BRIEF, PACK_WHOLE, addr, &tmp);
-	take_lines(&tmp, &ro, addr, max - 1, out);
+	last = max > 2 && !ends_in_records(m);
+	take_lines(&tmp, &ro, addr, max - 1 - last, out);
 	n = snprintf(note, sizeof(note),
 	             "\x03%02d… %zu more lines not shown (too long for IRC)\x0f", C_GREY,
 	             tmp.n - (max - 1));
 	if (n > 0 && (size_t)n < sizeof(note))
 		render_irc_lines_add(out, note, (size_t)n);
+	if (last)
+		render_irc_lines_add(out, tmp.v[tmp.n - 1], strlen(tmp.v[tmp.n - 1]));
 	render_irc_lines_free(&tmp);
 }

@@ -28,7 +28,11 @@
  * log's: those keep whole rows), detail to its count ("1000 dice"), and
  * working blocks (how a result was reached) are left out, and the brief
  * lines that stand for them (shown only then) come in; what
- * still does not fit is cut, the last line saying how much was left out.
+ * still does not fit is cut in the middle: the first lines stay, then a
+ * line saying how many were left out, then the message's last line (its
+ * turn, total or outcome), as on Discord. With max_lines 2, or when the
+ * message ends in a table of records (newest first), the first lines and
+ * the note alone stay.
  * Each logical line is cut to the budget (irc_fmt_split).
  */
 #ifndef DELVER_RENDER_IRC_H

@@ -665,17 +665,30 @@ test_render_summarise_cut(void **state)
 	struct irc_lines l = {0};
 	char text[301];
 
+	struct render_irc_opts two = opts;
+
 	(void)state;
-	/* Lines too long to pack: the first five, and a note. */
+	/* Lines too long to pack: the first four, a note, and the last (the
+	 * line that often matters: a turn, a total). */
 	memset(text, 'w', 300);
 	text[300] = '\0';
 	for (int i = 0; i < 10; i++)
 		reply_line(r, 0, "%d %s", i, text);
 	render_irc(msg(r), &opts, &l);
 	assert_int_equal(l.n, 6);
-	assert_memory_equal(l.v[4], "4 www", 5);
-	assert_string_equal(l.v[5], "\x03"
+	assert_memory_equal(l.v[3], "3 www", 5);
+	assert_string_equal(l.v[4], "\x03"
 	                            "14… 5 more lines not shown (too long for IRC)\x0f");
+	assert_memory_equal(l.v[5], "9 www", 5);
+	assert_int_equal(strlen(l.v[5]), 302);
+	render_irc_lines_free(&l);
+	/* Two lines: the first (which says what the reply is) and the note. */
+	two.max_lines = 2;
+	render_irc(msg(r), &two, &l);
+	assert_int_equal(l.n, 2);
+	assert_memory_equal(l.v[0], "0 www", 5);
+	assert_string_equal(l.v[1], "\x03"
+	                            "14… 9 more lines not shown (too long for IRC)\x0f");
 	render_irc_lines_free(&l);
 	reply_free(r);
 }
