@@ -128,9 +128,8 @@ run(void *ctx, struct request *req)
 	invocation_seat(inv);
 	names_now(inv);
 	/* the channel's default is known now (registry.h, channel_default):
-	 * the line is read with it */
-	if (inv->read_later &&
-	    registry_parse_in(dispatch_commands(d), inv->line, inv->line_len, inv, out) < 0)
+	 * the words split in parse are bound with it */
+	if (inv->read_later && registry_parse_later(inv, out) < 0)
 		return;
 	if (inv->misread) {
 		/* the registry's refusal stands, unless the command reads the

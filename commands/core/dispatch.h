@@ -9,7 +9,8 @@
  * dispatcher's handler when its records are in memory: the channel and
  * user records are resolved, a line whose reading depends on the channel
  * (a command whose first option defaults to the channel's: registry.h,
- * channel_default) is parsed with them, the invoker's GM right worked out, GM-only
+ * channel_default) has the words split on arrival bound with them, the invoker's
+ * GM right worked out, GM-only
  * commands refused to others (on every platform alike), the handler run
  * with its /undo step (commands/core/undo.h). The store commits what the
  * command changed and answers it; nothing acknowledges a change before it

@@ -16,6 +16,8 @@ invocation_clear(struct invocation *inv)
 		free(inv->args[i].s);
 		memset(&inv->args[i], 0, sizeof(inv->args[i]));
 	}
+	free(inv->words);
+	inv->words = NULL;
 }
 
 static const struct cmd_arg *

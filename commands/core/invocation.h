@@ -21,6 +21,7 @@
 #define CMD_MAX_OPTS 16 /* options of one command */
 
 struct command;
+struct registry_words;
 struct reply;
 struct rng;
 
@@ -106,6 +107,10 @@ struct invocation {
 	 * command (cmd, path) and its options are read once the channel's
 	 * records are loaded (registry_parse_before_channel). */
 	bool read_later;
+	/* Its words, split before the channel was known, until
+	 * registry_parse_later() binds them (registry_parse.h); owned by the
+	 * invocation, NULL when none are kept. */
+	struct registry_words *words;
 	/* Made behind the GM's screen: the undo history keeps a step for it
 	 * whatever it changed and names it to players as made behind the
 	 * screen (commands/core/undo.h), so that neither the step's words nor
@@ -129,7 +134,8 @@ struct invocation {
 	bool drafted;
 };
 
-/* Frees the option values (the invocation may then be parsed again). */
+/* Frees the option values and the words kept (the invocation may then be
+ * parsed again). */
 void invocation_clear(struct invocation *inv);
 
 /* Values by option name; a name the command lacks is a programmer error. */

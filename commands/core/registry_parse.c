@@ -1331,6 +1331,37 @@ done:
 	return r;
 }
 
+/* A line's words split by registry_parse_before_channel() and kept for
+ * registry_parse_later() (struct invocation's words): the tokens (their
+ * raw text in the line, their unquoted copies in store), how many name
+ * the command, and where the label starts and the line ends. */
+struct registry_words {
+	struct token tok[MAX_TOKENS];
+	size_t ntok, used;
+	const char *hash, *end;
+	char store[CMD_LINE_MAX + MAX_TOKENS];
+};
+
+/* Keeps the ntok tokens of a line (their copies in store) in inv->words. */
+static void
+keep_words(struct invocation *inv, const struct token *tok, size_t ntok, size_t used,
+           const char *hash, const char *end, const char *store)
+{
+	struct registry_words *w = xmalloc(sizeof(*w));
+
+	memcpy(w->store, store, sizeof(w->store));
+	for (size_t i = 0; i < ntok; i++) {
+		w->tok[i] = tok[i];
+		w->tok[i].unq = w->store + (tok[i].unq - store);
+	}
+	w->ntok = ntok;
+	w->used = used;
+	w->hash = hash;
+	w->end = end;
+	free(inv->words);
+	inv->words = w;
+}
+
 /* registry_parse_in(), or with later registry_parse_before_channel(). */
 static int
 parse_line(const struct command *const *table, const char *line, size_t len, struct invocation *inv,
@@ -1379,8 +1410,10 @@ parse_line(const struct command *const *table, const char *line, size_t len, str
 		usage_error(inv, out, "a subcommand is needed");
 		goto done;
 	}
-	if (later && registry_has_channel_default(inv->cmd))
+	if (later && registry_has_channel_default(inv->cmd)) {
+		keep_words(inv, tok, ntok, used, hash, line + len, store);
 		return 1;
+	}
 	r = bind_tokens(inv, tok, ntok, used, hash, line + len, out);
 done:
 	if (r < 0)
@@ -1400,4 +1433,18 @@ registry_parse_before_channel(const struct command *const *table, const char *li
                               struct invocation *inv, struct reply *out)
 {
 	return parse_line(table, line, len, inv, out, true);
+}
+
+int
+registry_parse_later(struct invocation *inv, struct reply *out)
+{
+	struct registry_words *w = inv->words;
+	int r;
+
+	inv->words = NULL;
+	r = bind_tokens(inv, w->tok, w->ntok, w->used, w->hash, w->end, out);
+	free(w);
+	if (r < 0)
+		invocation_clear(inv);
+	return r;
 }

@@ -35,11 +35,16 @@ int registry_parse_in(const struct command *const *table, const char *line, size
  * The same for a line typed in a channel whose records are not loaded yet:
  * when the command it names takes the channel's default for its first
  * option (registry_has_channel_default()), no option is bound and 1 is
- * returned, inv->cmd and inv->path naming the command: registry_parse_in()
- * reads the line once inv->chan is known.
+ * returned, inv->cmd and inv->path naming the command and inv->words
+ * holding the line's words: registry_parse_later() binds them once
+ * inv->chan is known. The line must stay as it is until then.
  */
 int registry_parse_before_channel(const struct command *const *table, const char *line, size_t len,
                                   struct invocation *inv, struct reply *out);
+/* Binds the options of a line registry_parse_before_channel() returned 1
+ * for, from the words it kept (which it frees), as registry_parse_in()
+ * would have. Returns 0, or -1 with an error reply. */
+int registry_parse_later(struct invocation *inv, struct reply *out);
 
 /*
  * Binds one option given by name to inv (for Discord, whose options arrive

@@ -401,6 +401,51 @@ channel_default_read_once(void **state)
 	assert_true(invocation_has(&f->inv, "odds"));
 }
 
+/* The words a line named before its channel keeps are bound later as
+ * registry_parse_in() binds the line: the same values, or the same
+ * refusal; the words are then gone. */
+static void
+channel_default_bound_later(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const lines[] = {
+	    "deck 2 in 6",  "deck draw count 3 x",  "deck draw",
+	    "deck count 4", "deck \"2 in 6\" # hi", "deck draw count 12"};
+	struct invocation whole;
+	struct reply *out = reply_new();
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		size_t len = strlen(lines[i]);
+		int r;
+
+		memset(&whole, 0, sizeof(whole));
+		reply_clear(out);
+		r = registry_parse_in(deck_table, lines[i], len, &whole, out);
+		invocation_clear(&f->inv);
+		reply_clear(f->out);
+		assert_int_equal(
+		    registry_parse_before_channel(deck_table, lines[i], len, &f->inv, f->out), 1);
+		assert_non_null(f->inv.words);
+		assert_int_equal(registry_parse_later(&f->inv, f->out), r);
+		assert_null(f->inv.words);
+		assert_int_equal(reply_is_error(f->out), reply_is_error(out));
+		if (r < 0) {
+			assert_string_equal(reply_error_text(f->out), reply_error_text(out));
+			continue;
+		}
+		for (int k = 0; k < CMD_MAX_OPTS; k++) {
+			assert_int_equal(f->inv.args[k].set, whole.args[k].set);
+			assert_int_equal(f->inv.args[k].i, whole.args[k].i);
+			assert_int_equal(f->inv.args[k].named, whole.args[k].named);
+			assert_int_equal(f->inv.args[k].quoted, whole.args[k].quoted);
+			if (whole.args[k].s != NULL)
+				assert_string_equal(f->inv.args[k].s, whole.args[k].s);
+		}
+		invocation_clear(&whole);
+	}
+	reply_free(out);
+}
+
 static void
 expect_error(struct fixture *f, const char *line, const char *msg)
 {
@@ -1530,6 +1575,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(positional_named_and_rest, setup, teardown),
 	    cmocka_unit_test_setup_teardown(channel_default_read_once, setup, teardown),
+	    cmocka_unit_test_setup_teardown(channel_default_bound_later, setup, teardown),
 	    cmocka_unit_test_setup_teardown(named_rest_takes_the_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bracket_label_is_text, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hash_label_is_never_parsed, setup, teardown),
