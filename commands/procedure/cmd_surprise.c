@@ -121,15 +121,19 @@ surprise_fn(struct invocation *inv, struct reply *out)
 	int m = (int)invocation_int(inv, "monsters", 0);
 	bool forced = invocation_bool(inv, "forced", false), side = m > 0 && !forced;
 	int caught = procedure_state_surprise(inv->chan, false);
+	const struct procedure_state *ps = channel_mod_peek(inv->chan, CHANMOD_PROC);
 
 	if (forced && m == 0) {
 		reply_error(out, "forced:true is about the monsters; give monsters:N too (1-20).");
 		return;
 	}
-	if (caught != TURN_NOT_SURPRISED)
+	if (caught != TURN_NOT_SURPRISED) {
 		caught_party(inv, out, caught, n, side ? m : 0, m == 0);
-	else
+	} else {
 		checks(inv, out, n, mod, side ? m : 0);
+		if (ps != NULL)
+			procedure_render_rest_pace(out, ps, false);
+	}
 	if (forced)
 		reply_line(out, 0,
 		           "The forced door alerted the room: its %d %s cannot be surprised.", m,
@@ -165,7 +169,8 @@ const struct command cmd_surprise = {
             "12: d20 + modifier, 12 or more is alert; the surprised cannot act in the first "
             "round of combat, and some may be surprised while others are not. monsters:N "
             "checks the other side too, shown side by side. Delving, a party walking, running "
-            "or in total darkness is surprised by every encounter: only the monsters check. A "
+            "or in total darkness is surprised by every encounter: only the monsters check (a "
+            "party resting this turn, only in darkness). A "
             "forced door always alerts the "
             "room's inhabitants (forced:true). Ruling: Edge or Setback from circumstances (a "
             "party creeping through darkness, or arguing loudly) is the GM's, given as mod:.",

@@ -179,6 +179,9 @@ show_check(struct invocation *inv, struct reply *out, const struct wander_check 
 		procedure_render_surprised(out, surprise);
 		reply_add(out, 0, ".");
 		reply_nl(out);
+	} else if (w->encounter && !struck) {
+		procedure_render_rest_pace(out, procedure_state_of(inv->chan),
+		                           w->proc == WANDER_REST);
 	}
 	if (w->encounter)
 		reply_button(out, "Surprise check", "surprise");

@@ -219,6 +219,20 @@ procedure_render_surprised(struct reply *out, int why)
 	reply_add(out, 0, " by this encounter");
 }
 
+void
+procedure_render_rest_pace(struct reply *out, const struct procedure_state *s, bool resting)
+{
+	const struct turn_clock *c = &s->clock;
+
+	if (!(resting || turn_resting(c)) || s->proc != PROC_DELVING || c->pace == PACE_CRAWLING ||
+	    c->lights.n == 0)
+		return;
+	reply_line(out, 0,
+	           "The party is resting, not %s, so it is not surprised by every encounter "
+	           "(total darkness would still do that).",
+	           turn_pace_name(c->pace));
+}
+
 /* Whether a source burned out on turn t (time passes before the result). */
 static bool
 burned_out_on(const struct turn_report *r, int t)

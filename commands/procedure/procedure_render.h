@@ -49,6 +49,12 @@ void procedure_render_behind(struct reply *out, const struct turn_report *r,
  * its full stop: "The party is walking, so it is surprised by this
  * encounter". */
 void procedure_render_surprised(struct reply *out, int why);
+/* When a resting party (resting, or s's last turn a rest) would be
+ * surprised by its pace were it moving (delving, walking or running, a
+ * source lit), the line that says the rest spares it: "The party is
+ * resting, not walking, so it is not surprised by every encounter (total
+ * darkness would still do that)." Writes nothing otherwise. */
+void procedure_render_rest_pace(struct reply *out, const struct procedure_state *s, bool resting);
 
 /* The D12 encounter check's roll and comparisons, the one form every
  * command writes them in: "d12 4 ≤ exits 3 and ≤ tension 5", "d12 4 ≤

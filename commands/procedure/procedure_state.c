@@ -491,7 +491,17 @@ procedure_state_surprise(const struct channel *ch, bool resting)
 {
 	const struct procedure_state *s = channel_mod_peek(ch, CHANMOD_PROC);
 
-	return s != NULL ? turn_surprise(&s->clock, s->proc, resting) : TURN_NOT_SURPRISED;
+	if (s == NULL)
+		return TURN_NOT_SURPRISED;
+	return turn_surprise(&s->clock, s->proc, resting || turn_resting(&s->clock));
+}
+
+bool
+procedure_state_resting(const struct channel *ch)
+{
+	const struct procedure_state *s = channel_mod_peek(ch, CHANMOD_PROC);
+
+	return s != NULL && turn_resting(&s->clock);
 }
 
 enum wander_proc

@@ -57,11 +57,17 @@ enum wander_proc procedure_state_wander(const struct channel *ch);
 /* The dungeon level the channel tracks (/turn level), or -1. Reads only. */
 int procedure_state_level(const struct channel *ch);
 
+/* Whether the party is resting now: the channel's last turn was a rest
+ * (turn_resting()). Reads only; creates nothing. */
+bool procedure_state_resting(const struct channel *ch);
+
 /* Whether an encounter met now catches the party by surprise under the
  * channel's procedure (delving: walking, running or total darkness; a
  * resting party only in darkness), as turn_surprise() answers: the pace,
- * -1 for total darkness, or TURN_NOT_SURPRISED. Every command that finds
- * an encounter asks here. Reads only; creates nothing. */
+ * -1 for total darkness, or TURN_NOT_SURPRISED. The party rests when
+ * resting says so or the channel's last turn was a rest
+ * (procedure_state_resting()). Every command that finds an encounter
+ * asks here. Reads only; creates nothing. */
 int procedure_state_surprise(const struct channel *ch, bool resting);
 
 /* The vendor called name (case folded in every script), or NULL. */

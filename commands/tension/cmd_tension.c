@@ -499,6 +499,8 @@ static const struct command tension_subs[] = {
              "d10 + Tension on the encounter table. Dice in entries are rolled (2d4 goblins "
              "→ 5 goblins (2d4: 3+2)). A struck entry means no encounter (no effect). "
              "In a safe area ({/safe on}) monsters do not go: no encounter check is made. "
+             "On a rest turn ({/rest}) the party lingers: the roll says so, resting lowers no "
+             "Tension, and a delving party's pace surprises it no more (darkness still does). "
              "Rulings: exits default to 1 and may be 0 (only Tension can trigger) to 20; "
              "the d12s and d10s are rolled before the dice inside entries; in a safe area "
              "the dungeon event is still rolled; a light source that fails is the oldest lit, "

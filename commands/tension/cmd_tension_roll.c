@@ -124,6 +124,7 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 	const char *event_text;
 	bool compact = rollchan_compact(inv->chan), own_line;
 	int sign_turn = 0, surprise = procedure_state_surprise(inv->chan, false);
+	bool resting = procedure_state_resting(inv->chan);
 
 	table_of(inv, ts, TENSION_TABLE_ENCOUNTER, enc, own_enc);
 	table_of(inv, ts, TENSION_TABLE_EFFECTS, eff, own_eff);
@@ -138,7 +139,10 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 	} else {
 		sign = false;
 	}
-	cmd_tension_screen(inv, ts, out, "The GM made a tension roll behind the screen.");
+	cmd_tension_screen(inv, ts, out,
+	                   resting ? "The GM made a tension roll for the party's rest behind the "
+	                             "screen."
+	                           : "The GM made a tension roll behind the screen.");
 	/* Compact output: the heading opens the first line, and the check
 	 * follows the event on it unless an effect was rolled between them. */
 	if (compact)
@@ -176,6 +180,8 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 		procedure_render_surprised(out, surprise);
 		reply_add(out, 0, ".");
 		reply_nl(out);
+	} else if (r.encounter_happens && ps != NULL) {
+		procedure_render_rest_pace(out, ps, false);
 	}
 
 	if (r.event_happens && r.encounter_happens) {
@@ -187,6 +193,12 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, "; weave them into one scene.");
 		reply_nl(out);
 	}
+	/* Text 001: a roll is made when the party lingers, resting too, and
+	 * Tension is not lowered for resting unseen (the designer's note). */
+	if (resting)
+		reply_line(out, RS_DIM,
+		           "The party is resting this turn: resting lowers no Tension, which "
+		           "rewards what the party achieves, not hiding.");
 	free(enc);
 	free(eff);
 }

@@ -14,6 +14,12 @@ turn_clock_init(struct turn_clock *c)
 	c->lights.next_id = 1;
 }
 
+bool
+turn_resting(const struct turn_clock *c)
+{
+	return c->turn > 0 && c->since_rest == 0;
+}
+
 static const char *const pace_names[PACE_COUNT] = {
     [PACE_CRAWLING] = "crawling",
     [PACE_WALKING] = "walking",

@@ -192,6 +192,11 @@ size_t turn_set_pace(struct turn_clock *c, enum turn_pace pace, enum procedure p
 #define TURN_NOT_SURPRISED (-2)
 int turn_surprise(const struct turn_clock *c, enum procedure p, bool resting);
 
+/* Whether the turn passed last was a rest: the party is resting now, until
+ * the next turn passes (a new expedition's turn 0 is none). Within
+ * turn_pass() it still tells the turn before. */
+bool turn_resting(const struct turn_clock *c);
+
 /* A fresh expedition: turn 0, nothing lit, nothing remembered. */
 void turn_clock_init(struct turn_clock *c);
 

@@ -294,6 +294,51 @@ roll_open(void **state)
 	                       "Dungeon event: d12 12 (11-12) → enemy or NPC sounds\n"));
 }
 
+/* A tension roll on a rest turn (the turn just passed was /rest): the
+ * resting party is not moving, so delving's walking no longer surprises
+ * it (text 003: walking and running are paces; a rest is no pace), and,
+ * as text 001's designer's note has it, resting lowers no Tension; both
+ * the GM's lines and, behind the screen, the channel's line say so. */
+static void
+roll_on_a_rest_turn(void **state)
+{
+	struct fx *f = *state;
+	const char *walking = "  The party is walking, so it is surprised by this encounter.\n";
+	const char *spared = "The party is resting, not walking, so it is not surprised by "
+	                     "every encounter (total darkness would still do that).\n";
+	const char *rests = "The party is resting this turn: resting lowers no Tension, which "
+	                    "rewards what the party achieves, not hiding.\n";
+	const char *said;
+
+	run(f, "gm", "/hazard table delving");
+	run(f, "gm", "/light add torch");
+	run(f, "gm", "/turn move walking");
+	said = run(f, "gm", "/tension roll exits:12");
+	assert_non_null(strstr(said, walking));
+	assert_null(strstr(said, rests));
+	run(f, "gm", "/rest hazard:false");
+	said = run(f, "gm", "/tension roll exits:12");
+	assert_null(strstr(said, walking));
+	assert_non_null(strstr(said, spared));
+	assert_non_null(strstr(said, rests));
+	run(f, "gm", "/tension mode hidden");
+	said = run(f, "gm", "/tension roll exits:12");
+	assert_memory_equal(said,
+	                    "The GM made a tension roll for the party's rest behind the screen.\n"
+	                    "[private]\n",
+	                    strlen("The GM made a tension roll for the party's rest behind the "
+	                           "screen.\n[private]\n"));
+	assert_non_null(strstr(said, spared));
+	assert_non_null(strstr(said, rests));
+	/* the next turn ends the rest: walking surprises the party again */
+	run(f, "gm", "/turn advance");
+	said = run(f, "gm", "/tension roll exits:12");
+	assert_memory_equal(said, "The GM made a tension roll behind the screen.\n[private]\n",
+	                    strlen("The GM made a tension roll behind the screen.\n[private]\n"));
+	assert_non_null(strstr(said, walking));
+	assert_null(strstr(said, rests));
+}
+
 /* Text 001's dungeon event 6, "non-magical light source fails", is the
  * hazard die's Light result in the same words: the oldest lit source
  * sputters out, a lantern's oil runs low, the GM may rule it a flicker
@@ -828,6 +873,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(refused_changes_change_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_open, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_compact, setup, teardown),
+	    cmocka_unit_test_setup_teardown(roll_on_a_rest_turn, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_light_fails, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_bad_exits, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_in_a_safe_area, setup, teardown),

@@ -744,7 +744,9 @@ resting_party_is_not_caught_by_its_pace(void **unused)
 		public_text("gm", "wander rest exits:2", pub, sizeof(pub));
 	} while (strstr(pub, "wandering monsters!") == NULL && ++tries < 100);
 	assert_non_null(strstr(pub, "wandering monsters!"));
-	assert_null(strstr(pub, "surprised"));
+	assert_null(strstr(pub, "is surprised"));
+	assert_non_null(strstr(pub, "The party is resting, not running, so it is not surprised by "
+	                            "every encounter (total darkness would still do that)."));
 	public_text("gm", "wander classic 6", pub, sizeof(pub));
 	assert_non_null(strstr(pub, "The party is running, so it is surprised"));
 }

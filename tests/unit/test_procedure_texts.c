@@ -112,6 +112,46 @@ delving_party_surprised_by_every_encounter(void **unused)
 	holds(gm("surprise 1"), "In total darkness the party is surprised");
 }
 
+/* 003's walking and running are paces, and a party resting is not moving:
+ * on a rest turn (the turn just passed was /rest) only total darkness
+ * surprises it by every encounter, for /surprise, a tension roll and
+ * every wandering check alike (a rest turn's hazard die already read it
+ * so); each says why. The next turn passed ends the rest. */
+static void
+delving_party_resting_is_not_walking(void **unused)
+{
+	static const char walking[] = "The party is walking, so it is surprised by this encounter.";
+	static const char spared[] = "The party is resting, not walking, so it is not surprised by "
+	                             "every encounter (total darkness would still do that).\n";
+	(void)unused;
+	gm("gm claim");
+	gm("hazard table delving");
+	gm("light add torch");
+	gm("turn move walking");
+	gm("rest hazard:false");
+	assert_string_equal(gm("surprise 2"), "Surprise: WIS check DC 12 (d20)\n"
+	                                      "  1 | 6 surprised\n"
+	                                      "  2 | 19 alert\n"
+	                                      "Party: 1 of 2 surprised.\n"
+	                                      "The surprised cannot act in the first round of "
+	                                      "combat.\n"
+	                                      "The party is resting, not walking, so it is not "
+	                                      "surprised by every encounter (total darkness would "
+	                                      "still do that).\n");
+	lacks(gm("wander classic 6"), walking);
+	holds(gm("wander classic 6"), spared);
+	holds(gm("wander tension exits:20"), spared);
+	holds(gm("tension roll exits:20"), spared);
+	gm("light out all");
+	holds(gm("surprise 1"), "In total darkness the party is surprised");
+	holds(gm("tension roll exits:20"),
+	      "In total darkness the party is surprised by this encounter.");
+	gm("light add torch");
+	gm("turn advance");
+	holds(gm("surprise 1"), "The party is walking, so it is surprised");
+	holds(gm("tension roll exits:20"), walking);
+}
+
 /* The exploration procedure has no such rule: a wandering check leaves
  * surprise to the check. */
 static void
@@ -131,6 +171,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(delving_party_surprised_by_every_encounter, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(delving_party_resting_is_not_walking, setup, teardown),
 	    cmocka_unit_test_setup_teardown(exploration_party_may_be_alert, setup, teardown),
 	};
 
