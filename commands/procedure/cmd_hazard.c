@@ -430,8 +430,9 @@ static const struct command hazard_subs[] = {
      .help = "exploration: torch 6 turns, lantern 36, candle 6; skipping a due rest costs a "
              "CON save DC 12 per character. delving: torches last until a Burn, candles and "
              "lanterns the expedition (48 turns); Fatigue is damage unless the party rests. "
-             "Ruling: a source keeps the turns it burned, so one that burned longer than the "
-             "new procedure lets it last goes out at the switch.",
+             "Rulings: a source keeps the turns it burned, so one that burned longer than the "
+             "new procedure lets it last goes out at the switch; a pace belongs to its "
+             "procedure, so a party not crawling crawls after the switch ({/turn move}).",
      .role = ROLE_GM,
      .opts = procedure_opts,
      .fn = cmd_hazard_set_procedure},

@@ -66,15 +66,42 @@ show_new_table(struct reply *out, const struct procedure_state *s)
 	cmd_hazard_set_lines(out, s);
 }
 
-/* Light and rest follow procedure p from now on. A source whose life
- * under p is spent already goes out at once, and the reply says so. */
+/* A pace belongs to the procedure it was set under (exploration's
+ * walking and running are its rushing; delving's running is a flight
+ * that blows candles out): on a change of procedure a party that was not
+ * crawling crawls, each text's usual pace (cautious exploring; delving's
+ * crawl, where "PCs spend most of this time"), and the reply says so. */
+static void
+pace_to_default(struct reply *out, struct procedure_state *s, enum procedure was, enum procedure p)
+{
+	enum turn_pace pace = s->clock.pace;
+	struct light none[LIGHT_MAX];
+
+	if (pace == PACE_CRAWLING || was == p)
+		return;
+	(void)turn_set_pace(&s->clock, PACE_CRAWLING, p, none);
+	reply_add(out, 0, "The party was %s under the %s procedure; under the %s procedure it is ",
+	          turn_pace_name(pace), hazard_procedure_name(was), hazard_procedure_name(p));
+	reply_add(out, RS_BOLD, "crawling");
+	reply_add(out, 0, " now, %s (",
+	          p == PROC_DELVING ? "its usual pace" : "exploring cautiously");
+	reply_cmd(out, 0, "turn move", NULL);
+	reply_add(out, 0, " sets another).");
+	reply_nl(out);
+}
+
+/* Light and rest follow procedure p from now on. The party's pace goes
+ * back to crawling (pace_to_default). A source whose life under p is
+ * spent already goes out at once. The reply says what changed. */
 static void
 switch_procedure(struct reply *out, struct procedure_state *s, enum procedure p)
 {
 	struct light gone[LIGHT_MAX];
+	enum procedure was = s->proc;
 	size_t n;
 
 	s->proc = p;
+	pace_to_default(out, s, was, p);
 	n = light_spent(&s->clock.lights, p, gone);
 	if (n == 0)
 		return;

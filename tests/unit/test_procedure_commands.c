@@ -1833,6 +1833,44 @@ wander_forms_replies_pinned(void **unused)
 	assert_true(same);
 }
 
+/* A pace belongs to its procedure: exploration's running is its rushing,
+ * not delving's flight that blows candles out, so a change of procedure
+ * brings a party that was not crawling to crawling, and says so; a
+ * candle lit under exploration's running burns on under delving. */
+static void
+procedure_switch_brings_the_pace_to_crawling(void **unused)
+{
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "light add candle");
+	ok("gm", "turn move running");
+	ok("gm", "hazard procedure delving");
+	assert_non_null(strstr(cmdrun_plain(&cr),
+	                       "The party was running under the exploration procedure; under the "
+	                       "delving procedure it is crawling now, its usual pace (/turn move "
+	                       "sets another).\n"));
+	ok("gm", "turn advance");
+	assert_null(strstr(cmdrun_plain(&cr), "blown out"));
+	ok("gm", "turn move");
+	assert_string_equal(cmdrun_plain(&cr),
+	                    "The party is crawling: 36 m a turn; it detects traps and maps as it "
+	                    "goes.\n");
+	ok("gm", "light list");
+	assert_non_null(strstr(cmdrun_plain(&cr), "#1 candle"));
+	/* the other way, by the hazard table, and no word when nothing changes */
+	ok("gm", "turn move walking");
+	ok("gm", "hazard table exploration");
+	assert_non_null(strstr(cmdrun_plain(&cr),
+	                       "The party was walking under the delving procedure; under the "
+	                       "exploration procedure it is crawling now, exploring cautiously "
+	                       "(/turn move sets another).\n"));
+	ok("gm", "turn move running");
+	ok("gm", "hazard procedure exploration");
+	assert_null(strstr(cmdrun_plain(&cr), "The party was"));
+	ok("gm", "turn move");
+	assert_non_null(strstr(cmdrun_plain(&cr), "The party is running"));
+}
+
 /* A day's /turn advance with 20 lanterns: every lantern going out is told
  * (turn 36), and what the report could not keep is named as reminders. */
 static void
@@ -1903,6 +1941,8 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(sign_rolls_the_encounter_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(long_advance_tells_every_light_out, setup, teardown),
+	    cmocka_unit_test_setup_teardown(procedure_switch_brings_the_pace_to_crawling, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(exploration_sign_reads_alike_behind_the_screen, setup,
 	                                    teardown),
 	};
