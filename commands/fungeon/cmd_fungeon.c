@@ -159,8 +159,8 @@ static const struct cmd_opt find_opts[] = {
 };
 static const struct cmd_opt trigger_opts[] = {
     TRAP_OPT,
-    WHO_LIST("Who stumbles into it or tries to get past: yours, or for its maker anyone "
-             "(default: everyone in the room)"),
+    WHO_LIST("Whose action springs it: yours; its maker or the GM names whose, or all "
+             "(default: yours)"),
     {0},
 };
 static const struct cmd_opt disarm_opts[] = {
@@ -467,10 +467,11 @@ static const struct command fungeon_subs[] = {
              "continuous damage, whose re-roll in each hallway is this Annoy roll again. Several "
              "at once each roll one die + level first; "
              "Ruling: the highest and everyone tied with it avoid it, the others make the "
-             "Annoy roll. A trap without Unlimited Use springs once. A player triggers their own "
-             "Fungeoneer; the trap's maker, who keeps track of it, may say who stumbles into "
-             "it (by default everyone in the room but the held, who are named as left "
-             "out), and so may the GM.",
+             "Annoy roll. A trap without Unlimited Use springs once. A trap springs by a "
+             "Fungeoneer's own action: a player triggers their own; the trap's maker, who "
+             "keeps track of it, announces a sprung trap by naming whose action sprang it "
+             "(all: everyone in the room but the held, who are named as left out), and so "
+             "may the GM; theirs bare, with others in the room, is refused.",
      .opts = trigger_opts,
      .fn = cmd_fungeon_trap_trigger},
     {.name = "disarm",

@@ -168,11 +168,48 @@ free_of_holds(const struct fungeon_channel *c, const struct fungeon_piece *trap,
 	return k;
 }
 
+/* Whether who is the one word all (any case): everyone in the room. */
+static bool
+names_all(const char *who)
+{
+	char w[2][FUNGEON_NAME_MAX * 2 + 2];
+
+	return who != NULL && fungeon_channel_split_names(who, w, 2, NULL) == 1 &&
+	       !strcasecmp(w[0], "all");
+}
+
+/* Refuses a bare trigger by one who may name others (the trap's maker,
+ * the GM) while a Fungeoneer other than their own, not held, is in the room: a trap
+ * springs by a Fungeoneer's own action, which its maker announces by
+ * naming whose. Returns whether it refused. */
+static bool
+bare_trigger_ambiguous(const struct fungeon_channel *c, const struct fungeon_piece *trap, int me,
+                       struct reply *out)
+{
+	int idx[FUNGEON_PARTY_MAX], n = fungeon_channel_members_named(c, NULL, idx, NULL);
+
+	for (int i = 0; i < n; i++) {
+		if (idx[i] == me || fungeon_rights_held_by(c, idx[i]) != NULL)
+			continue; /* the held may not act: no action of theirs springs it */
+		reply_error(out,
+		            "A trap springs by a Fungeoneer's own action, so name whose action "
+		            "sprang %s (",
+		            trap->name);
+		reply_cmd(out, RS_BAD, "fungeon trigger", "trap", trap->name, "who", "NAME", NULL);
+		reply_add(out, RS_BAD,
+		          ", or all when everyone in the room sprang it, as across a "
+		          "footplate).");
+		return true;
+	}
+	return false;
+}
+
 /* Who faces the trap: those named, or by default the invoker's own
- * Fungeoneer (for the GM, and for the trap's maker triggering it, everyone
- * in the room). Each player decides for their own; the Traps player may
- * say who stumbles into their trap (they keep track of its triggering),
- * and the GM may for anyone. Returns how many, or -1 with an error. */
+ * Fungeoneer (for the GM searching, everyone in the room). Each player
+ * decides for their own; the trap's maker announces whose action sprang
+ * it (naming them, or all), and the GM may for anyone, but neither
+ * triggers it on others without naming them. Returns how many, or -1 with
+ * an error. */
 static int
 facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_trap_act act,
        const struct fungeon_piece *trap, int *idx, struct reply *out)
@@ -181,15 +218,30 @@ facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_tra
 	int me = fungeon_channel_member_of(c, inv->from->user_key), n;
 	bool maker = fungeon_rights_in_play(c, me) && !strcmp(c->m[me].user_key, trap->maker);
 	bool anyone = inv->is_gm || (act == FUNGEON_TRAP_TRIGGER && maker);
+	bool all = names_all(who);
 
-	if (who == NULL && (act == FUNGEON_TRAP_DISARM || !anyone)) {
+	if (all && !anyone) {
+		reply_error(out,
+		            "Only %s's maker (with /fungeon trigger) or the GM may say that "
+		            "everyone in the room faces it; each player %s with their own "
+		            "Fungeoneer.",
+		            trap->name,
+		            act == FUNGEON_TRAP_TRIGGER  ? "triggers it"
+		            : act == FUNGEON_TRAP_DISARM ? "disarms it"
+		                                         : "searches");
+		return -1;
+	}
+	if (who == NULL && act == FUNGEON_TRAP_TRIGGER && anyone &&
+	    bare_trigger_ambiguous(c, trap, me, out))
+		return -1;
+	if (who == NULL && (act != FUNGEON_TRAP_SEARCH || !anyone)) {
 		idx[0] = fungeon_channel_need_self(c, inv, out);
 		if (idx[0] < 0 || !fungeon_rights_need_in_play(c, idx[0], out) ||
 		    !fungeon_rights_need_free(c, idx[0], out))
 			return -1;
 		return 1;
 	}
-	n = fungeon_channel_members_named(c, who, idx, out);
+	n = fungeon_channel_members_named(c, all ? NULL : who, idx, out);
 	for (int i = 0; i < n; i++)
 		if (!fungeon_rights_need_in_play(c, idx[i], out))
 			return -1;
@@ -213,7 +265,32 @@ facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_tra
 			    act == FUNGEON_TRAP_DISARM ? "disarms" : "searches");
 		return -1;
 	}
-	return free_of_holds(c, trap, who == NULL, idx, n, out);
+	return free_of_holds(c, trap, who == NULL || all, idx, n, out);
+}
+
+/* The line by which the trap's maker (or the GM) announces whose action
+ * sprang it, when they named a Fungeoneer not their own. */
+static void
+render_announce(struct reply *out, const struct fungeon_channel *c, struct invocation *inv,
+                const struct fungeon_piece *trap, const int *idx, int n)
+{
+	int me = fungeon_channel_member_of(c, inv->from->user_key);
+	bool others = false;
+
+	for (int i = 0; i < n; i++)
+		others |= idx[i] != me;
+	if (!others || invocation_str(inv, "who") == NULL)
+		return;
+	if (me >= 0 && !strcmp(c->m[me].user_key, trap->maker))
+		reply_add(out, 0, "%s, who made %s, announces it sprung by ", c->m[me].player,
+		          trap->name);
+	else
+		reply_add(out, 0, "The GM announces %s sprung by ", trap->name);
+	for (int i = 0; i < n; i++)
+		reply_add(out, 0, "%s%s", reply_list_sep((size_t)i, (size_t)n, " and "),
+		          c->m[idx[i]].name);
+	reply_add(out, 0, "%s.", n > 1 ? ", at the same time" : "");
+	reply_nl(out);
 }
 
 /* Whether the word list who holds a word that starts with bonus: (any
@@ -273,6 +350,8 @@ trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 	fungeon_channel_dead_before(c, dead);
 	fungeon_trap_apply(c->m, p.s, t);
 	channel_touch(inv->chan);
+	if (act == FUNGEON_TRAP_TRIGGER)
+		render_announce(out, c, inv, p.s, idx, n);
 	if (t->several)
 		render_draw(out, c, t, styles);
 	if (t->annoyed) {

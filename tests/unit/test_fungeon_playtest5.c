@@ -317,7 +317,7 @@ q15_the_held_may_not_act_between_turns(void **unused)
 	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Al", held);
 	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit Al Bo", held);
 	fgtable_says(t, "bo", "/fungeon find pit", "Searching for pit");
-	text = fgtable_said(t, trapper, "/fungeon trigger pit");
+	text = fgtable_said(t, trapper, "/fungeon trigger pit all");
 	fgtable_holds(text, "\nBo (bo): ");
 	assert_null(strstr(text, "\nAl (al): "));
 	free(text);

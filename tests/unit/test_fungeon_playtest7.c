@@ -39,12 +39,12 @@ s1_every_held_one_is_named(void **unused)
 	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit Al Cy",
 	                        "Al and Cy are held by vine/grab and may not act until rolls in "
 	                        "combat turns break the holds (/fungeon combat).");
-	text = fgtable_said(t, trapper, "/fungeon trigger pit");
+	text = fgtable_said(t, trapper, "/fungeon trigger pit all");
 	fgtable_holds(text, "Left out: Al and Cy are held by vine/grab and may not act.\n");
 	fgtable_holds(text, "\nBo (bo): ");
 	free(text);
 	fgtable_held(t, 1, "vine/grab", 4, "plant");
-	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit",
+	fgtable_fails_unchanged(t, trapper, "/fungeon trigger pit all",
 	                        "Nobody in room 1 is free to face pit: Al, Bo and Cy are held by "
 	                        "vine/grab and may not act until rolls in combat turns break the "
 	                        "holds (/fungeon combat).");

@@ -1,0 +1,119 @@
+/* The outside recheck13's findings on Fungeon (F1-F5): each played at a
+ * table as the report found it, with what the rule text wants instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/unit/helpers/fgtable.h"
+
+/* The user and Fungeoneer of the party's first member who is not user. */
+static void
+other_than(const char *user, const char **other, const char **name)
+{
+	static const char *const users[] = {"al", "bo", "cy"}, *const names[] = {"Al", "Bo", "Cy"};
+
+	for (int i = 0; i < 3; i++) {
+		if (strcmp(users[i], user) != 0) {
+			*other = users[i];
+			*name = names[i];
+			return;
+		}
+	}
+}
+
+/* F1 (line 91: "When a Fungeoneer attempts to get past or accidentally
+ * stumbles into a Trap, her Player must make a successful Annoy Roll";
+ * line 75: its maker "must keep track of when and how the Traps are
+ * triggered, announcing sprung Traps"): a trap springs by a Fungeoneer's
+ * own action. The maker's bare trigger no longer springs it on everyone in
+ * the room: with others there it is refused, saying to name whose action
+ * sprang it; named, the maker announces whose; all only when said. */
+static void
+f1_a_trap_springs_by_a_fungeoneers_own_action(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon trap add pit annoy 2 pain 1 unlimited type spikes", NULL};
+	struct fgtable *t = fgtable_new(1301);
+	const char *maker, *other = NULL, *name = NULL;
+	char line[200], want[200], *text;
+
+	(void)unused;
+	fgtable_fighters(t, 3, 3);
+	fgtable_room_made(t, d);
+	maker = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	other_than(maker, &other, &name);
+	fgtable_fails_unchanged(t, maker, "/fungeon trigger pit",
+	                        "A trap springs by a Fungeoneer's own action, so name whose "
+	                        "action sprang pit (/fungeon trigger pit NAME, or all when "
+	                        "everyone in the room sprang it, as across a footplate).");
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_fails_unchanged(t, "gm", "/fungeon trigger pit",
+	                        "A trap springs by a Fungeoneer's own action, so name whose "
+	                        "action sprang pit (/fungeon trigger pit NAME, or all when "
+	                        "everyone in the room sprang it, as across a footplate).");
+	fgtable_fails_unchanged(t, other, "/fungeon trigger pit all",
+	                        "Only pit's maker (with /fungeon trigger) or the GM may say that "
+	                        "everyone in the room faces it; each player triggers it with "
+	                        "their own Fungeoneer.");
+	/* the maker names whose action sprang it: that one alone rolls */
+	snprintf(line, sizeof(line), "/fungeon trigger pit %s", name);
+	text = fgtable_said(t, maker, line);
+	snprintf(want, sizeof(want), "\n%s, who made pit, announces it sprung by %s.\n", maker,
+	         name);
+	fgtable_holds(text, want);
+	snprintf(want, sizeof(want), "\n%s (%s): ", name, other);
+	fgtable_holds(text, want);
+	assert_null(strstr(text, "together"));
+	free(text);
+	/* a player's bare trigger is their own Fungeoneer's, no announcing */
+	text = fgtable_said(t, other, "/fungeon trigger pit");
+	assert_null(strstr(text, "announces"));
+	assert_null(strstr(text, "together"));
+	fgtable_holds(text, want);
+	free(text);
+	/* all, said explicitly: everyone in the room at the same time */
+	text = fgtable_said(t, maker, "/fungeon trigger pit all");
+	snprintf(want, sizeof(want),
+	         "Triggering pit together: one die + level each, the highest avoids it\n"
+	         "%s, who made pit, announces it sprung by Al, Bo and Cy, at the same time.\n",
+	         maker);
+	fgtable_holds(text, want);
+	free(text);
+	fgtable_free(t);
+}
+
+/* F1: alone in the room, the maker's bare trigger is their own
+ * Fungeoneer's, as any player's is. */
+static void
+f1_alone_the_maker_triggers_their_own(void **unused)
+{
+	static const char *const d[] = {"/fungeon trap add pit annoy 2 pain 1 type spikes", NULL};
+	struct fgtable *t = fgtable_new(1302);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	fgtable_room_made(t, d);
+	text = fgtable_said(t, "al", "/fungeon trigger pit");
+	fgtable_holds(text, "Triggering pit: an Annoy roll against its 2 Annoy dice\n");
+	assert_null(strstr(text, "announces"));
+	free(text);
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(f1_a_trap_springs_by_a_fungeoneers_own_action),
+	    cmocka_unit_test(f1_alone_the_maker_triggers_their_own),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
