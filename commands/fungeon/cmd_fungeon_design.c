@@ -131,9 +131,14 @@ price_lines(struct reply *out, enum fungeon_kind k, const struct fungeon_design 
 	if (k == FUNGEON_TREASURE) {
 		char words[48];
 
-		reply_add(out, 0, " Sells in town for %s.",
+		reply_add(out, 0, " Sells in town for %s",
 		          cmd_fungeon_town_points(fungeon_cost_sell_credit(p->total), words,
 		                                  sizeof(words)));
+		/* half is rounded down once over a visit's sales: its odd point
+		 * counts with another's */
+		reply_add(out, 0,
+		          p->total % 2 ? " (one more after an odd-point sale in the same visit)."
+		                       : ".");
 	}
 	reply_nl(out);
 	if (k == FUNGEON_TREASURE && !fungeon_cost_treasure_kind_named(typed ? typed : ""))

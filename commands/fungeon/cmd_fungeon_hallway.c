@@ -240,6 +240,7 @@ begin(struct fungeon_channel *c)
 
 	fungeon_channel_party(c, &p);
 	fungeon_dungeon_begin(&c->d, &p);
+	fungeon_town_leave(c->m, c->n);
 	fungeon_channel_fallen_clear(c);
 	c->waived[0] = '\0';
 }

@@ -376,7 +376,7 @@ town_sell(struct invocation *inv, struct reply *out)
 	struct fungeon_channel *c = fungeon_channel(inv);
 	int me, i;
 	struct fungeon_member *m;
-	char name[FUNGEON_NAME_MAX + 1], credit[48], gain[48];
+	char name[FUNGEON_NAME_MAX + 1], credit[48], gain[48], sold[48];
 	int64_t cost, got;
 
 	if (!town_may(c, inv, FUNGEON_ACT_TRADE, out) ||
@@ -396,8 +396,10 @@ town_sell(struct invocation *inv, struct reply *out)
 	fungeon_item_remove(m, i);
 	channel_touch(inv->chan);
 	reply_add(out, 0,
-	          "%s sells %s (%lld point%s) for half its points, rounded down, %s: credit ",
-	          m->name, name, (long long)cost, cost == 1 ? "" : "s",
+	          "%s sells %s (%lld point%s): what %s gave up in this visit, %s, gives half, "
+	          "rounded down once over it all, so this sale adds %s: credit ",
+	          m->name, name, (long long)cost, cost == 1 ? "" : "s", m->name,
+	          cmd_fungeon_town_points(m->sold, sold, sizeof(sold)),
 	          cmd_fungeon_town_points(got, gain, sizeof(gain)));
 	reply_add(out, RS_BOLD, "%s", credit_words(m, credit, sizeof(credit)));
 	reply_add(out, 0, ".");
@@ -597,9 +599,10 @@ static const struct cmd_opt healer_opts[] = {
 const struct command cmd_fungeon_town_subs[] = {
     {.name = "sell",
      .desc = "Sell an item: half its points, rounded down, as credit",
-     .help = "Treasure traded in gives half its points for new treasure, rounded down item "
-             "by item, as the text's 11-point sword gives 5: a 3-point item gives 1, a "
-             "1-point coin nothing.",
+     .help = "Treasure traded in gives half its points for new treasure, rounded down, as "
+             "the text's 11-point sword gives 5. Ruling: rounded once over all you give up "
+             "in one visit to town, so the order or splitting of sales costs nothing: two "
+             "1-point coins give 1; a half point left is lost when the party leaves town.",
      .opts = sell_opts,
      .fn = town_sell},
     {.name = "buy",

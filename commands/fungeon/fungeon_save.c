@@ -88,6 +88,8 @@ member_json(const struct fungeon_member *m, const struct thwacko_style *st)
 	cJSON_AddBoolToObject(o, "dead", m->dead);
 	cJSON_AddBoolToObject(o, "fresh", m->fresh);
 	cJSON_AddNumberToObject(o, "credit", (double)m->credit);
+	if (m->sold > 0) /* read as 0 when absent, as records before it */
+		fungeon_json_add_int(o, "sold", m->sold);
 	wanderers = cJSON_AddArrayToObject(o, "wanderers");
 	for (int i = 0; i < m->nwander; i++)
 		cJSON_AddItemToArray(wanderers, cJSON_CreateNumber((double)m->wanderer[i]));
@@ -298,11 +300,10 @@ fungeon_save_member(struct fungeon_json *r, const cJSON *o, bool old, struct fun
 	const cJSON *items, *effects, *x;
 	int ni, ne;
 	/* A record written while sales kept half a point of credit ("half":
-	 * true) still loads, with the half dropped: credit is rounded down on
-	 * load. A sale now rounds each item down and a purchase costs whole
-	 * points, so a kept half could never be spent, and showing it would
-	 * promise credit that buys nothing. */
-	bool half;
+	 * true) still loads, the half kept as one odd point given up in this
+	 * visit ("sold"), which the next odd sale makes a whole point, as a
+	 * sale now rounds once over the visit. */
+	bool half = false;
 
 	r->where = "party member";
 	if (fungeon_json_str(r, o, "user", m->user_key, sizeof(m->user_key), false, false) ||
@@ -318,11 +319,15 @@ fungeon_save_member(struct fungeon_json *r, const cJSON *o, bool old, struct fun
 	    fungeon_json_int(r, o, "credit", 0, FUNGEON_POINTS_MAX, &m->credit) ||
 	    (cJSON_GetObjectItemCaseSensitive(o, "half") != NULL &&
 	     fungeon_json_bool(r, o, "half", &half)) ||
+	    (cJSON_GetObjectItemCaseSensitive(o, "sold") != NULL &&
+	     fungeon_json_int(r, o, "sold", 0, FUNGEON_SOLD_MAX, &m->sold)) ||
 	    fungeon_json_array(r, o, "items", FUNGEON_ITEMS_MAX, false, &items, &ni) ||
 	    fungeon_json_array(r, o, "effects", FUNGEON_EFFECTS_MAX, false, &effects, &ne) ||
 	    fungeon_json_opt_str(r, o, "aim", m->aim, sizeof(m->aim), true) ||
 	    rd_wanderers(r, o, old, m))
 		return -1;
+	if (half && m->sold == 0)
+		m->sold = 1;
 	m->items = fungeon_json_zeroed(ni, sizeof(*m->items));
 	m->effects = fungeon_json_zeroed(ne, sizeof(*m->effects));
 	cJSON_ArrayForEach(x, items)

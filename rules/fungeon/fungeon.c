@@ -443,12 +443,29 @@ fungeon_numbered_name(const char *base, int k, char *out)
 int64_t
 fungeon_sell(struct fungeon_member *m, int64_t cost)
 {
-	int64_t got = fungeon_cost_sell_credit(cost);
+	int64_t got;
 
-	if (cost < 0 || cost > FUNGEON_POINTS_MAX * 2 || m->credit + got > FUNGEON_POINTS_MAX)
+	if (cost < 0 || cost > FUNGEON_POINTS_MAX * 2 || m->sold > FUNGEON_SOLD_MAX - cost)
 		return -1;
+	got = fungeon_sale_gain(m, cost);
+	if (m->credit + got > FUNGEON_POINTS_MAX)
+		return -1;
+	m->sold += cost;
 	m->credit += got;
 	return got;
+}
+
+int64_t
+fungeon_sale_gain(const struct fungeon_member *m, int64_t cost)
+{
+	return fungeon_cost_sell_credit(m->sold + cost) - fungeon_cost_sell_credit(m->sold);
+}
+
+void
+fungeon_town_leave(struct fungeon_member *m, int n)
+{
+	for (int i = 0; i < n; i++)
+		m[i].sold = 0;
 }
 
 int

@@ -51,6 +51,7 @@
 #define FUNGEON_FLOOR_MAX     (FUNGEON_LEVEL_MAX + 1)
 #define FUNGEON_XP_MAX        INT64_MAX /* XP one Fungeoneer may hold */
 #define FUNGEON_POINTS_MAX    100000000 /* town credit and wandering points */
+#define FUNGEON_SOLD_MAX      (4 * (int64_t)FUNGEON_POINTS_MAX) /* given up in one visit */
 #define FUNGEON_SOURCE_MAX    (2 * FUNGEON_NAME_MAX + 2)
 #define FUNGEON_WANDERERS_MAX 8  /* wandering monsters one player has yet to build */
 #define FUNGEON_MAGIC_MAX     70 /* magic Annoy (or Pain) dice one Fungeoneer may carry */
@@ -103,9 +104,10 @@ struct fungeon_member {
 	int level, hits;
 	int64_t xp;
 	bool dead;
-	bool fresh;                              /* a replacement made since the last hallway */
-	int64_t credit;                          /* town trade points from sold treasure */
-	int nwander;                             /* 0..FUNGEON_WANDERERS_MAX */
+	bool fresh;     /* a replacement made since the last hallway */
+	int64_t credit; /* town trade points from sold treasure */
+	int64_t sold;   /* points of treasure given up in this visit to town */
+	int nwander;    /* 0..FUNGEON_WANDERERS_MAX */
 	int64_t wanderer[FUNGEON_WANDERERS_MAX]; /* points of each wandering monster to build */
 	int nitems;                              /* 0..FUNGEON_ITEMS_MAX */
 	struct fungeon_item *items;              /* nitems items, owned */
@@ -231,14 +233,21 @@ int fungeon_add_wanderer(struct fungeon_member *m, int64_t points);
 void fungeon_wanderer_remove(struct fungeon_member *m, int i);
 
 /*
- * Town trading: each item m sells gives half its points to spend on new
- * treasure, rounded down item by item (text 000, line 297: "half the
- * points ... (rounding down)", the 11-point sword gives 5), so a 1-point
- * coin gives nothing and no half point is kept. Adds the sale of treasure
- * costing `cost` (>= 0) and returns the points it added to m's credit, or
- * -1 (nothing changed) when the credit would pass FUNGEON_POINTS_MAX.
+ * Town trading: the treasure given up gives half its points to spend on
+ * new treasure, rounded down (text 000, line 297; the 11-point sword gives
+ * 5), rounded once over all m gave up in this visit to town (m->sold), so
+ * the order or splitting of its sales never costs a point: two 1-point
+ * coins give 1. Adds the sale of treasure costing `cost` (>= 0) to m->sold
+ * and returns the points it added to m's credit (half the new total less
+ * half the old, each rounded down), or -1 (nothing changed) when the credit
+ * would pass FUNGEON_POINTS_MAX or m->sold FUNGEON_SOLD_MAX.
  */
 int64_t fungeon_sell(struct fungeon_member *m, int64_t cost);
+/* What selling treasure costing `cost` would add to m's credit now: half
+ * of m->sold + cost, rounded down, less half of m->sold, rounded down. */
+int64_t fungeon_sale_gain(const struct fungeon_member *m, int64_t cost);
+/* The party leaves town: what each gave up there is rounded for good. */
+void fungeon_town_leave(struct fungeon_member *m, int n);
 
 /* Moves item i of the dead Fungeoneer `from` to the living `to` (its
  * treasure is left for the others to plunder). Returns -1 when from lives,

@@ -194,8 +194,9 @@ credit_in_words(void **unused)
 	fgtable_ok(t, "al", "/fungeon take ring");
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 	text = fgtable_said(t, "al", "/fungeon town sell ring");
-	assert_string_equal(text, "Al sells ring (3 points) for half its points, rounded down, 1 "
-	                          "point: credit 1 point.\n");
+	assert_string_equal(text, "Al sells ring (3 points): what Al gave up in this visit, 3 "
+	                          "points, gives half, rounded down once over it all, so this "
+	                          "sale adds 1 point: credit 1 point.\n");
 	free(text);
 	text = fgtable_said(t, "al", "/fungeon sheet");
 	fgtable_holds(text, "Town credit 1 point.\n");

@@ -134,11 +134,11 @@ f1_a_trap_reroll_is_its_annoy_roll_again(void **unused)
 }
 
 /* F3 (text 000, line 297: "half the points ... (rounding down). Your 11
- * point magical sword will only get you 5 points"): each item sells for
- * half its points rounded down, no half point carried to the next sale:
- * a 1-point coin gives nothing, the 11-point sword 5, credit 5. */
+ * point magical sword will only get you 5 points"): the sword sells for 5;
+ * what a visit gives up is rounded once over it all (recheck13 F2), so a
+ * 1-point coin sold after it brings the credit to half of 12, 6. */
 static void
-f3_each_item_sells_rounded_down(void **unused)
+f3_the_sword_gives_5_and_a_visit_rounds_once(void **unused)
 {
 	static const char *const d[] = {"/fungeon treasure add sword mundane value 10",
 	                                "/fungeon treasure add coin mundane", NULL};
@@ -150,18 +150,22 @@ f3_each_item_sells_rounded_down(void **unused)
 	fgtable_ok(t, "al", "/fungeon take sword");
 	fgtable_ok(t, "al", "/fungeon take coin");
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
-	fgtable_says(t, "al", "/fungeon town sell coin",
-	             "Al sells coin (1 point) for half its points, rounded down, 0 points: credit "
-	             "0 points.\n");
 	fgtable_says(t, "al", "/fungeon town sell sword",
-	             "Al sells sword (11 points) for half its points, rounded down, 5 points: "
-	             "credit 5 points.\n");
-	assert_int_equal(c->m[0].credit, 5);
+	             "Al sells sword (11 points): what Al gave up in this visit, 11 points, gives "
+	             "half, rounded down once over it all, so this sale adds 5 points: credit 5 "
+	             "points.\n");
+	fgtable_says(t, "al", "/fungeon town sell coin",
+	             "Al sells coin (1 point): what Al gave up in this visit, 12 points, gives "
+	             "half, rounded down once over it all, so this sale adds 1 point: credit 6 "
+	             "points.\n");
+	assert_int_equal(c->m[0].credit, 6);
 	fgtable_free(t);
 }
 
 /* F3: a record saved while sales kept half a point ("half": true) still
- * loads, its credit rounded down: shown and saved again as whole points. */
+ * loads, its credit whole points as saved, the half kept as one odd point
+ * given up in this visit (recheck13 F2): the next 1-point sale makes it a
+ * point. */
 static void
 f3_a_saved_half_point_loads_rounded_down(void **unused)
 {
@@ -172,6 +176,7 @@ f3_a_saved_half_point_loads_rounded_down(void **unused)
 
 	(void)unused;
 	fgtable_fighters(t, 1, 3);
+	fgtable_give(t, 0, "coin", 1, false);
 	fgtable_fungeon(t)->m[0].credit = 2;
 	j = fungeon_mod.save(fgtable_fungeon(t));
 	m = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "party"), 0);
@@ -182,15 +187,18 @@ f3_a_saved_half_point_loads_rounded_down(void **unused)
 		fail_msg("load: %s", err);
 	cJSON_Delete(j);
 	assert_int_equal(fresh->m[0].credit, 2);
+	assert_int_equal(fresh->m[0].sold, 1);
 	j = fungeon_mod.save(fresh);
 	text = cJSON_PrintUnformatted(j);
 	assert_null(strstr(text, "half"));
+	fgtable_holds(text, "\"sold\":1");
 	free(text);
 	cJSON_Delete(j);
 	channel_mod_set(state_channel(t->st, "console:t"), CHANMOD_FUNGEON, fresh);
 	text = fgtable_said(t, "al", "/fungeon sheet");
 	fgtable_holds(text, "Town credit 2 points.\n");
 	free(text);
+	fgtable_says(t, "al", "/fungeon town sell coin", "so this sale adds 1 point: credit 3");
 	fgtable_free(t);
 }
 
@@ -294,7 +302,7 @@ main(void)
 	    cmocka_unit_test(f6_a_monster_attacks_the_party),
 	    cmocka_unit_test(f6_an_old_order_at_a_monster_is_the_default),
 	    cmocka_unit_test(f1_a_trap_reroll_is_its_annoy_roll_again),
-	    cmocka_unit_test(f3_each_item_sells_rounded_down),
+	    cmocka_unit_test(f3_the_sword_gives_5_and_a_visit_rounds_once),
 	    cmocka_unit_test(f3_a_saved_half_point_loads_rounded_down),
 	    cmocka_unit_test(f7_level_0_is_the_safe_area),
 	    cmocka_unit_test(f4_a_trap_pays_its_maker_too),

@@ -174,8 +174,9 @@ f05_trading_is_in_town(void **unused)
 	free(text);
 	assert_int_equal(c->d.phase, FUNGEON_TOWN);
 	text = fgtable_said(t, "al", "/fungeon town sell Gem");
-	assert_string_equal(text, "Al sells Gem (6 points) for half its points, rounded down, 3 "
-	                          "points: credit 3 points.\n");
+	assert_string_equal(text, "Al sells Gem (6 points): what Al gave up in this visit, 6 "
+	                          "points, gives half, rounded down once over it all, so this "
+	                          "sale adds 3 points: credit 3 points.\n");
 	free(text);
 	fgtable_free(t);
 }

@@ -593,11 +593,12 @@ u7_a_singular_choice_is_taken(void **unused)
 }
 
 /* Usability, and line 297: what a Fungeoneer sells in town gives half its
- * points rounded down item by item (fcheck F3; the text's 11-point sword
- * gives 5): two 1-point coins give nothing, said in plain words that read
- * the same on every platform (play-test 3, F8: not "0½"). */
+ * points, rounded down (the text's 11-point sword gives 5) once over all
+ * given up in the visit (recheck13 F2, no longer item by item): two 1-point
+ * coins give 1, said in plain words that read the same on every platform
+ * (play-test 3, F8: not "0½"). */
 static void
-u8_each_sale_rounds_down(void **unused)
+u8_a_visits_sales_round_once(void **unused)
 {
 	static const char *const d[] = {"/fungeon treasure add coin mundane",
 	                                "/fungeon treasure add penny mundane", NULL};
@@ -612,19 +613,21 @@ u8_each_sale_rounds_down(void **unused)
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 	c = fgtable_fungeon(t);
 	text = fgtable_said(t, "al", "/fungeon town sell coin");
-	assert_string_equal(text, "Al sells coin (1 point) for half its points, rounded down, 0 "
-	                          "points: credit 0 points.\n");
+	assert_string_equal(text, "Al sells coin (1 point): what Al gave up in this visit, 1 "
+	                          "point, gives half, rounded down once over it all, so this "
+	                          "sale adds 0 points: credit 0 points.\n");
 	free(text);
 	text = fgtable_said(t, "al", "/fungeon sheet");
 	assert_null(strstr(text, "Town credit"));
 	free(text);
 	text = fgtable_said(t, "al", "/fungeon town sell penny");
-	assert_string_equal(text, "Al sells penny (1 point) for half its points, rounded down, 0 "
-	                          "points: credit 0 points.\n");
+	assert_string_equal(text, "Al sells penny (1 point): what Al gave up in this visit, 2 "
+	                          "points, gives half, rounded down once over it all, so this "
+	                          "sale adds 1 point: credit 1 point.\n");
 	free(text);
-	assert_int_equal(c->m[0].credit, 0);
-	fgtable_fails_unchanged(t, "al", "/fungeon town buy bead mundane",
-	                        "bead costs 1 but Al has 0 points of credit.");
+	assert_int_equal(c->m[0].credit, 1);
+	fgtable_says(t, "al", "/fungeon town buy bead mundane",
+	             "Al buys bead for 1 point (credit left 0 points).");
 	fgtable_free(t);
 }
 
@@ -645,7 +648,7 @@ main(void)
 	    cmocka_unit_test(u5_wording),
 	    cmocka_unit_test(u6_cost_refuses_what_add_refuses),
 	    cmocka_unit_test(u7_a_singular_choice_is_taken),
-	    cmocka_unit_test(u8_each_sale_rounds_down),
+	    cmocka_unit_test(u8_a_visits_sales_round_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

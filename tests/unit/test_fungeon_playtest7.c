@@ -51,8 +51,10 @@ s1_every_held_one_is_named(void **unused)
 	fgtable_free(t);
 }
 
-/* S2 (line 297: half the points, rounded down item by item, fcheck F3):
- * a treasure's price says what it credits in town as the sale does. */
+/* S2 (line 297: half the points, rounded down, fcheck F3; once over a
+ * visit's sales, recheck13 F2): a treasure's price says what it credits in
+ * town as the sale does, and an odd one that it gives a point more after
+ * another odd sale of the visit. */
 static void
 s2_a_price_says_the_sale(void **unused)
 {
@@ -63,11 +65,13 @@ s2_a_price_says_the_sale(void **unused)
 	fgtable_alone_on_floor(t, 3, d[0]);
 	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
 	fgtable_says(t, "al", "/fungeon treasure add coin mundane",
-	             "Cost: 1 point. Sells in town for 0 points.\n");
+	             "Cost: 1 point. Sells in town for 0 points (one more after an odd-point "
+	             "sale in the same visit).\n");
 	fgtable_says(t, "al", "/fungeon cost treasure mundane value 1",
 	             "Cost: 2 points. Sells in town for 1 point.\n");
 	fgtable_says(t, "al", "/fungeon treasure add coin3 mundane value 2",
-	             "Cost: 3 points. Sells in town for 1 point.\n");
+	             "Cost: 3 points. Sells in town for 1 point (one more after an odd-point "
+	             "sale in the same visit).\n");
 	fgtable_free(t);
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/fungeon/fungeon.h"
 #include "tests/unit/helpers/fgtable.h"
 
 /* The user and Fungeoneer of the party's first member who is not user. */
@@ -107,12 +108,70 @@ f1_alone_the_maker_triggers_their_own(void **unused)
 	fgtable_free(t);
 }
 
+/* F2 (line 297: "the Treasure you give up only gives you half the points
+ * to create new Treasure (rounding down)"): half of what was given up,
+ * rounded once over the visit's sales, not item by item: the report's
+ * 3 + 1 + 4 + 4 points given up credit 6, not 5, and each reply says
+ * what the visit gave up. */
+static void
+f2_half_of_what_was_given_up_rounded_once(void **unused)
+{
+	struct fgtable *t = fgtable_new(1303);
+	const struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 1, 3);
+	fgtable_give(t, 0, "ring", 3, false);
+	fgtable_give(t, 0, "coins", 1, false);
+	fgtable_give(t, 0, "gem", 4, false);
+	fgtable_give(t, 0, "amulet", 4, false);
+	c = fgtable_fungeon(t);
+	fgtable_says(t, "al", "/fungeon town sell ring",
+	             "Al sells ring (3 points): what Al gave up in this visit, 3 points, gives "
+	             "half, rounded down once over it all, so this sale adds 1 point: credit 1 "
+	             "point.\n");
+	fgtable_says(t, "al", "/fungeon town sell coins",
+	             "Al sells coins (1 point): what Al gave up in this visit, 4 points, gives "
+	             "half, rounded down once over it all, so this sale adds 1 point: credit 2 "
+	             "points.\n");
+	fgtable_ok(t, "al", "/fungeon town sell gem");
+	fgtable_says(t, "al", "/fungeon town buy bead mundane",
+	             "Al buys bead for 1 point (credit left 3 points).");
+	fgtable_says(t, "al", "/fungeon town sell amulet",
+	             "Al sells amulet (4 points): what Al gave up in this visit, 12 points, "
+	             "gives half, rounded down once over it all, so this sale adds 2 points: "
+	             "credit 5 points.\n");
+	assert_int_equal(c->m[0].credit + 1, 12 / 2); /* what the bead took */
+	fgtable_round_trips(c);
+	fgtable_free(t);
+}
+
+/* F2: the rounding is once over a visit: a half point left when the
+ * party leaves town is not carried to the next visit. */
+static void
+f2_a_visit_rounds_for_good(void **unused)
+{
+	struct fungeon_member m;
+
+	(void)unused;
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(fungeon_sell(&m, 1), 0);
+	assert_int_equal(fungeon_sale_gain(&m, 1), 1);
+	fungeon_town_leave(&m, 1);
+	assert_int_equal(m.sold, 0);
+	assert_int_equal(fungeon_sell(&m, 1), 0);
+	assert_int_equal(fungeon_sell(&m, 11), 6); /* 12 given up: 6 */
+	assert_int_equal(m.credit, 6);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f1_a_trap_springs_by_a_fungeoneers_own_action),
 	    cmocka_unit_test(f1_alone_the_maker_triggers_their_own),
+	    cmocka_unit_test(f2_half_of_what_was_given_up_rounded_once),
+	    cmocka_unit_test(f2_a_visit_rounds_for_good),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
