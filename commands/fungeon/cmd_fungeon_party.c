@@ -494,6 +494,22 @@ cmd_fungeon_adjust(struct invocation *inv, struct reply *out)
 	channel_touch(inv->chan);
 }
 
+/* Whether the invoker may set the channel's XP rule: the GM's where a GM
+ * holds the seat; in a masterless game (nobody holds it), any player of
+ * the party's. Else an error reply. */
+static bool
+may_set_xp_rule(struct invocation *inv, const struct fungeon_channel *c, struct reply *out)
+{
+	if (inv->is_gm || (inv->seat != NULL && channel_gm_name(inv->seat) != NULL))
+		return invocation_require_gm(inv, out);
+	if (fungeon_channel_member_of(c, inv->from->user_key) >= 0)
+		return true;
+	reply_error(out, "With nobody in the GM seat, the XP rule is set by a player of the "
+	                 "party, and you have no Fungeoneer here; ");
+	fungeon_channel_join_how(out, RS_BAD, " makes one.");
+	return false;
+}
+
 void
 cmd_fungeon_xprule(struct invocation *inv, struct reply *out)
 {
@@ -501,7 +517,7 @@ cmd_fungeon_xprule(struct invocation *inv, struct reply *out)
 	const char *rule = invocation_str(inv, "rule");
 
 	if (rule != NULL) {
-		if (!invocation_require_gm(inv, out))
+		if (!may_set_xp_rule(inv, c, out))
 			return;
 		c->xp_rule = strcmp(rule, "formula") ? FUNGEON_XP_TABLE : FUNGEON_XP_FORMULA;
 		channel_touch(inv->chan);

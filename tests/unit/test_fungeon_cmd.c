@@ -344,7 +344,7 @@ bad_input_changes_nothing(void **unused)
 	     "The healer is found only in town, and the party is in room 1 on floor 1; head back "
 	     "first "
 	     "with /fungeon retreat."},
-	    {"alice", "/fungeon xp-rule formula", NULL},
+	    {"dan", "/fungeon xp-rule formula", NULL},
 	    {"alice", "/fungeon floor 62", NULL},
 	    {"dan", "/fungeon leave",
 	     "You have no Fungeoneer here; /fungeon join NAME CLASS LEVEL makes one."},

@@ -164,6 +164,36 @@ f2_a_visit_rounds_for_good(void **unused)
 	assert_int_equal(m.credit, 6);
 }
 
+/* F3 (Fungeon is played "without a gamemaster"; RULES.md: the prose
+ * formula is a configurable alternative to the table): with nobody in the
+ * GM seat any player of the party sets the XP rule, no /gm claim needed;
+ * one outside the party is told how to join; once a GM holds the seat it
+ * is the GM's alone. */
+static void
+f3_a_masterless_table_sets_its_xp_rule(void **unused)
+{
+	struct fgtable *t = fgtable_new(1304);
+	const struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 1);
+	c = fgtable_fungeon(t);
+	fgtable_says(t, "bo", "/fungeon xp-rule formula",
+	             "XP rule here: formula (level up when XP >= 10 x 2^(current level - 1): "
+	             "level 3 at 20).\n");
+	assert_int_equal(c->xp_rule, FUNGEON_XP_FORMULA);
+	fgtable_fails_unchanged(t, "dan", "/fungeon xp-rule table",
+	                        "With nobody in the GM seat, the XP rule is set by a player of "
+	                        "the party, and you have no Fungeoneer here; /fungeon join NAME "
+	                        "CLASS LEVEL makes one.");
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_fails_unchanged(t, "al", "/fungeon xp-rule table",
+	                        "Only the GM can do that here; the GM is gm.");
+	fgtable_gm(t, "/fungeon xp-rule table");
+	assert_int_equal(c->xp_rule, FUNGEON_XP_TABLE);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -172,6 +202,7 @@ main(void)
 	    cmocka_unit_test(f1_alone_the_maker_triggers_their_own),
 	    cmocka_unit_test(f2_half_of_what_was_given_up_rounded_once),
 	    cmocka_unit_test(f2_a_visit_rounds_for_good),
+	    cmocka_unit_test(f3_a_masterless_table_sets_its_xp_rule),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
