@@ -312,8 +312,9 @@ static const struct command fungeon_subs[] = {
      .read_only = true},
     {.name = "party",
      .desc = "The party, where it is, Party Min/Max/Total, the floor, the room's budgets",
-     .help = "Party Min is the lowest level of the living, Party Max the highest, Party Total "
-             "their sum. Ruling: the text's own example (levels 2, 3 and 5, \"Party Total is "
+     .help = "Party Min is the lowest level of the party in play, Party Max the highest, "
+             "Party Total their sum; a replacement waiting for the hallway is named apart, "
+             "not counted. Ruling: the text's own example (levels 2, 3 and 5, \"Party Total is "
              "8\") is a slip for 10. A room's budgets count the party as its hallway did; "
              "when the party changed since, the budget line says so (Party Total 9 as the "
              "hallway counted it); while a hallway that killed the whole party waits to "

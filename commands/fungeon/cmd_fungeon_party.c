@@ -230,13 +230,35 @@ pending_lines(const struct fungeon_channel *c, struct reply *out)
 	fungeon_render_go_on_back(c, out);
 }
 
+/* Those who wait to join (a replacement made since the last hallway),
+ * named with their levels, which the Party figures before them leave out
+ * until the hallway counts them: "Alba4 (level 2) waits to join, not
+ * counted · "; nothing when nobody waits. */
+static void
+waiting_words(const struct fungeon_channel *c, struct reply *out)
+{
+	int n = 0, k = 0;
+
+	for (int i = 0; i < c->n; i++)
+		n += c->m[i].fresh && !c->m[i].dead;
+	for (int i = 0; i < c->n; i++) {
+		if (!c->m[i].fresh || c->m[i].dead)
+			continue;
+		reply_add(out, 0, "%s%s (level %d)",
+		          reply_list_sep((size_t)k++, (size_t)n, " and "), c->m[i].name,
+		          c->m[i].level);
+	}
+	if (n > 0)
+		reply_add(out, 0, " wait%s to join, not counted · ", n == 1 ? "s" : "");
+}
+
 void
 cmd_fungeon_party(struct invocation *inv, struct reply *out)
 {
 	static const char *const hdr[] = {"Fungeoneer", "player", "class", "level",
 	                                  "hits",       "XP",     "bonus"};
 	struct fungeon_channel *c = fungeon_channel(inv);
-	struct fungeon_party p;
+	struct fungeon_party p, now;
 	char where[96], waived[200];
 
 	if (c->n == 0) {
@@ -264,11 +286,15 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 		snprintf(bonus, sizeof(bonus), "%d", fungeon_class_bonus(m->level));
 		reply_row(out, !strcmp(m->user_key, inv->from->user_key), cells);
 	}
-	if (p.n > 0)
-		reply_add(out, 0, "Party now: Min %d · Max %d · Total %d · ", p.min, p.max,
-		          p.total);
+	fungeon_party_in_play(c->m, c->n, &now);
+	if (now.n > 0)
+		reply_add(out, 0, "Party now: Min %d · Max %d · Total %d · ", now.min, now.max,
+		          now.total);
+	else if (p.n > 0)
+		reply_add(out, 0, "No Fungeoneer in play (no Party Min, Max or Total) · ");
 	else
 		reply_add(out, 0, "No Fungeoneer lives (no Party Min, Max or Total) · ");
+	waiting_words(c, out);
 	floor_words(c, 0, out);
 	reply_line(out, 0, " · XP rule: %s.",
 	           c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");

@@ -687,7 +687,7 @@ fungeon_channel_budget_line(struct reply *out, const struct fungeon_channel *c, 
 		return;
 	}
 	budgets_of(c, &b, &p, &floor);
-	fungeon_channel_party(c, &now);
+	fungeon_party_in_play(c->m, c->n, &now);
 	budget = k == FUNGEON_TRAP ? b.traps : k == FUNGEON_MONSTER ? b.monsters : b.treasure;
 	base = k == FUNGEON_TRAP ? p.max : k == FUNGEON_MONSTER ? p.total : p.min;
 	base_now = k == FUNGEON_TRAP ? now.max : k == FUNGEON_MONSTER ? now.total : now.min;

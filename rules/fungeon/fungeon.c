@@ -27,12 +27,14 @@ fungeon_max_hits(int level)
 	return 5 * level;
 }
 
-void
-fungeon_party_math(const struct fungeon_member *m, int n, struct fungeon_party *out)
+/* Party Min/Max/Total over the living of m[0..n), those waiting to join
+ * (fresh) only when fresh_too. */
+static void
+party_of(const struct fungeon_member *m, int n, bool fresh_too, struct fungeon_party *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (int i = 0; i < n; i++) {
-		if (m[i].dead)
+		if (m[i].dead || (m[i].fresh && !fresh_too))
 			continue;
 		if (out->n == 0 || m[i].level < out->min)
 			out->min = m[i].level;
@@ -41,6 +43,18 @@ fungeon_party_math(const struct fungeon_member *m, int n, struct fungeon_party *
 		out->total += m[i].level;
 		out->n++;
 	}
+}
+
+void
+fungeon_party_math(const struct fungeon_member *m, int n, struct fungeon_party *out)
+{
+	party_of(m, n, true, out);
+}
+
+void
+fungeon_party_in_play(const struct fungeon_member *m, int n, struct fungeon_party *out)
+{
+	party_of(m, n, false, out);
 }
 
 int

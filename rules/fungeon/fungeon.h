@@ -139,6 +139,10 @@ int fungeon_max_hits(int level);
 
 /* Party Min/Max/Total over the living; all 0 when nobody lives. */
 void fungeon_party_math(const struct fungeon_member *m, int n, struct fungeon_party *out);
+/* Party Min/Max/Total over the party in play: the living but those who
+ * wait to join (fresh, made since the last hallway); all 0 when nobody is
+ * in play. */
+void fungeon_party_in_play(const struct fungeon_member *m, int n, struct fungeon_party *out);
 
 /* The floor in play: the one set, or (0 = not set) the entrance, Party Min
  * (1 for an empty party). */

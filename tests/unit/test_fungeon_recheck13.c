@@ -194,6 +194,33 @@ f3_a_masterless_table_sets_its_xp_rule(void **unused)
 	fgtable_free(t);
 }
 
+/* F5 (line 29: "Party Total, add up all the Fungeoneer Levels" of your
+ * party): the Party now line counts the party in play; a replacement
+ * that waits to join is named apart with its level, not counted, and the
+ * room's budget lines, counted by the hallway, say that the party changed
+ * since. */
+static void
+f5_party_now_counts_the_party_in_play(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 3", NULL};
+	struct fgtable *t = fgtable_new(1305);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 3);
+	fgtable_room_made(t, d);
+	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-99");
+	fgtable_says(t, "bo", "/fungeon join Bo2 fighter",
+	             "bo makes a new Fungeoneer: Bo2, level 2 fighter");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "Party now: Min 3 · Max 3 · Total 3 · Bo2 (level 2) waits to join, "
+	                    "not counted · floor 3 · XP rule: table.\n");
+	fgtable_holds(text, "Monsters budget this room: 9 (Party Total 6 as the hallway counted "
+	                    "it + floor 3)");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -203,6 +230,7 @@ main(void)
 	    cmocka_unit_test(f2_half_of_what_was_given_up_rounded_once),
 	    cmocka_unit_test(f2_a_visit_rounds_for_good),
 	    cmocka_unit_test(f3_a_masterless_table_sets_its_xp_rule),
+	    cmocka_unit_test(f5_party_now_counts_the_party_in_play),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
