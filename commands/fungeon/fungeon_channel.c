@@ -192,6 +192,25 @@ fungeon_channel_member_named(const struct fungeon_channel *c, const char *name)
 	return -1;
 }
 
+bool
+fungeon_channel_name_clash(const struct fungeon_channel *c, int i, const char *name,
+                           struct reply *out)
+{
+	if (i < 0 || utf8_casecmp(c->m[i].name, name) != 0)
+		return false;
+	for (int j = 0; j < c->n; j++) {
+		if (j == i || utf8_casecmp(c->m[j].player, name) != 0)
+			continue;
+		reply_error(out,
+		            "'%.40s' names two here, %s's Fungeoneer %s and the player %s, whose "
+		            "Fungeoneer is %s; say %s for the first or %s for the second.",
+		            name, c->m[i].player, c->m[i].name, c->m[j].player, c->m[j].name,
+		            c->m[i].player, c->m[j].name);
+		return true;
+	}
+	return false;
+}
+
 struct fungeon_piece *
 fungeon_channel_piece(struct fungeon_channel *c, enum fungeon_kind k, const char *name)
 {
@@ -618,6 +637,8 @@ fungeon_channel_need_member(const struct fungeon_channel *c, const char *name, s
 		    c->m[i].player, c->m[j].player);
 		return -1;
 	}
+	if (fungeon_channel_name_clash(c, i, name, out))
+		return -1;
 	if (i >= 0)
 		return i;
 	if (fungeon_channel_option_word(name, out))

@@ -57,6 +57,13 @@ int fungeon_channel_member_of(const struct fungeon_channel *c, const char *user_
  * two saved before names were folded in full that read alike now), or
  * -1. */
 int fungeon_channel_member_named(const struct fungeon_channel *c, const char *name);
+/* Whether name, which names member i's Fungeoneer, is also the name of
+ * another member's player (one who joined after the Fungeoneer took the
+ * name): then an error reply names both and how to say which (the first
+ * by its player's name, the second by its Fungeoneer's), as a command
+ * must not pick one silently. */
+bool fungeon_channel_name_clash(const struct fungeon_channel *c, int i, const char *name,
+                                struct reply *out);
 /* The room's piece of that kind and name, or NULL. */
 struct fungeon_piece *fungeon_channel_piece(struct fungeon_channel *c, enum fungeon_kind k,
                                             const char *name);

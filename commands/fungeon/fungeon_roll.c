@@ -131,6 +131,8 @@ fungeon_roll_part_resolve(struct fungeon_channel *c, const char *word, unsigned 
 	if (strchr(name, '/') != NULL && (kinds & FGP_ABILITY))
 		return resolve_ability(c, name, out, err);
 	if ((kinds & FGP_MEMBER) && (i = fungeon_channel_member_named(c, name)) >= 0) {
+		if (fungeon_channel_name_clash(c, i, name, err))
+			return -1;
 		out->kind = FGP_MEMBER;
 		out->member = i;
 		return 0;

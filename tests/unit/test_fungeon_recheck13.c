@@ -221,6 +221,37 @@ f5_party_now_counts_the_party_in_play(void **unused)
 	fgtable_free(t);
 }
 
+/* F4 (delver(7): "Names never clash"): a Fungeoneer named after a player
+ * who joined later made the name mean two members, and /fungeon leave bob
+ * took alice's Fungeoneer out when the GM meant the player bob. Now a name
+ * that means both is refused, naming both and how to say which: the
+ * Fungeoneer by its player's name, the player by their Fungeoneer's. */
+static void
+f4_a_name_that_means_two_is_refused(void **unused)
+{
+	static const char *const two =
+	    "'bob' names two here, alice's Fungeoneer bob and the player bob, whose Fungeoneer is "
+	    "Al; say alice for the first or Al for the second.";
+	struct fgtable *t = fgtable_new(1306);
+	const struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_ok(t, "alice", "/fungeon join bob rogue 2");
+	fgtable_ok(t, "bob", "/fungeon join Al fighter 2");
+	fgtable_ok(t, "gm", "/gm claim");
+	c = fgtable_fungeon(t);
+	fgtable_fails_unchanged(t, "gm", "/fungeon leave bob", two);
+	fgtable_fails_unchanged(t, "gm", "/fungeon sheet bob", two);
+	fgtable_fails_unchanged(t, "gm", "/fungeon adjust bob hits:-1", two);
+	fgtable_says(t, "gm", "/fungeon sheet alice", "bob (alice): level 2 rogue");
+	fgtable_says(t, "gm", "/fungeon sheet Al", "Al (bob): level 2 fighter");
+	fgtable_ok(t, "gm", "/fungeon leave Al");
+	assert_int_equal(c->n, 1);
+	assert_string_equal(c->m[0].player, "alice");
+	fgtable_says(t, "gm", "/fungeon sheet bob", "bob (alice): level 2 rogue");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -230,6 +261,7 @@ main(void)
 	    cmocka_unit_test(f2_half_of_what_was_given_up_rounded_once),
 	    cmocka_unit_test(f2_a_visit_rounds_for_good),
 	    cmocka_unit_test(f3_a_masterless_table_sets_its_xp_rule),
+	    cmocka_unit_test(f4_a_name_that_means_two_is_refused),
 	    cmocka_unit_test(f5_party_now_counts_the_party_in_play),
 	};
 
