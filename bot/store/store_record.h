@@ -43,12 +43,17 @@
  * rolls, undo history as deltas, commands/core/undo.h; 4: the Fungeon state
  * as a dungeon with its room, commands/fungeon/fungeon_save.c, which a
  * delver that knows only 3 would misread, and the roll log in rows of its
- * own, not in the record, which it would take for an empty log). A
- * version-3 record differs only in the Fungeon module's form, which that
- * module reads itself (commands/fungeon/fungeon_save_old.c), and in the
- * roll log it holds, which the roll module still loads, so version 3 is
- * read as it is. */
-#define STORE_RECORD_VERSION  4
+ * own, not in the record, which it would take for an empty log; 5: a
+ * table's mark behind the GM's screen, commands/tables/tables_state.h,
+ * which a delver that knows only 4 would drop, showing the players a
+ * table the GM keeps from them). A version-3 record differs only in the
+ * Fungeon module's form, which that module reads itself
+ * (commands/fungeon/fungeon_save_old.c), and in the roll log it holds,
+ * which the roll module still loads, so version 3 is read as it is. A
+ * version-4 record holds no mark; the tables module marks on loading the
+ * tables the names and references then put behind the screen, as version
+ * 4 screened them, and writes them back in the same bytes. */
+#define STORE_RECORD_VERSION  5
 #define STORE_RECORD_OLDEST   3
 #define STORE_RECORD_LINE_MAX (1u << 20) /* bytes in one line, with its newline */
 #define STORE_RECORD_MODS_MAX 32         /* module slots one record can carry */

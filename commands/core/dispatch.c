@@ -8,7 +8,6 @@
 #include "commands/core/registry_parse.h"
 #include "commands/core/undo.h"
 #include "commands/panel/panel_state.h"
-#include "commands/tables/tables_use.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
@@ -36,25 +35,14 @@ run_handler(struct invocation *inv, struct reply *out)
 {
 	bool had[CHANMOD_COUNT + 1];
 	struct undo_snap snap;
-	struct tables_use_screen *behind = NULL;
 
 	for (int i = 0; i < CHANMOD_COUNT; i++)
 		had[i] = channel_mod_peek(inv->chan, (enum chanmod_id)i) != NULL;
-	/* a GM's change may leave a table open that was behind the screen
-	 * (tables_use_screen_opened, on every command's road) */
-	if (inv->is_gm) {
-		behind = xmalloc(sizeof(*behind));
-		tables_use_screen_before(inv->chan, behind);
-	}
 	undo_before(inv, &snap);
 	inv->screened = false;
 	inv->rolled = false;
 	inv->cmd->fn(inv, out);
 	undo_after(inv, &snap);
-	if (behind != NULL) {
-		tables_use_screen_opened(inv->chan, behind, out);
-		free(behind);
-	}
 	if (channel_touched(inv->chan))
 		return;
 	for (int i = 0; i < CHANMOD_COUNT; i++)

@@ -488,6 +488,139 @@ table_delete(struct invocation *inv, struct reply *out)
 	tables_state_settle(inv->chan);
 }
 
+/* The channel's own table the GM names for hide or reveal, its index, or
+ * -1 with the refusal (the GM reads that no table has the name). */
+static int
+own_table(struct invocation *inv, char *name, struct reply *out)
+{
+	int at;
+
+	if (!cmd_table_name(inv, name, out))
+		return -1;
+	at = tables_state_find(tables_state_peek(inv->chan), name);
+	if (at < 0 && tension_table_find(name) >= 0)
+		cmd_table_none_called(name,
+		                      " of the channel's own (Tension's are behind the screen "
+		                      "by their names)",
+		                      out);
+	else if (at < 0)
+		cmd_table_unknown(inv, name, out);
+	return at;
+}
+
+/* Adds to names (", " between) the tables other than table me that s
+ * marks behind the screen and base did not (base: a copy of each mark). */
+static void
+newly_marked(const struct tables_state *s, const bool *base, size_t me, struct buf *names)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (i != me && s->v[i].screened && !base[i])
+			buf_addf(names, "%s%s", names->len ? ", " : "", s->v[i].name);
+}
+
+/* /table hide: marks one of the channel's tables behind the GM's screen,
+ * with the tables it names. While Tension is hidden the channel learns only
+ * that the GM put a table there (it reads as none to the players now). */
+static void
+table_hide(struct invocation *inv, struct reply *out)
+{
+	char name[ROLL_TABLE_NAME_MAX];
+	bool base[TABLES_MAX];
+	struct tables_state *s;
+	struct buf with;
+	int at;
+
+	if ((at = own_table(inv, name, out)) < 0)
+		return;
+	s = tables_state_of(inv->chan);
+	if (s->v[at].screened) {
+		const char *keeper = tables_state_keeper(s, (size_t)at);
+
+		if (keeper != NULL && keeper[0] == '\0') {
+			reply_error(out,
+			            "The table %s is behind the GM's screen already, by its name "
+			            "(a procedure rolls it while Tension is hidden).",
+			            name);
+			return;
+		}
+		reply_error(out, "The table %s is behind the GM's screen already; ", name);
+		reply_cmd(out, RS_BAD, "table list", NULL);
+		reply_add(out, RS_BAD, " shows you which tables are.");
+		return;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		base[i] = s->v[i].screened;
+	tables_state_mark(s, (size_t)at, true);
+	channel_touch(inv->chan);
+	buf_init(&with, 2048);
+	newly_marked(s, base, (size_t)at, &with);
+	if (tension_state_hidden(inv->chan))
+		invocation_screen(inv, out, RS_ITALIC, "The GM put a table behind the screen.");
+	reply_add(out, 0, "Put the table ");
+	reply_add(out, RS_BOLD, "%s", name);
+	if (with.len > 0)
+		reply_add(out, 0,
+		          " behind the GM's screen, with %s, which it names: ", buf_str(&with));
+	else
+		reply_add(out, 0, " behind the GM's screen: ");
+	reply_add(out, 0,
+	          "while Tension is hidden, the players can neither show, roll nor "
+	          "list %s; ",
+	          with.len > 0 ? "them" : "it");
+	reply_cmd(out, 0, "table reveal", "name", name, NULL);
+	reply_add(out, 0, " takes it out.");
+	reply_nl(out);
+	buf_free(&with);
+}
+
+/* /table reveal: takes the mark off one of the channel's tables, unless
+ * its name or a marked table's reference keeps it behind the screen. */
+static void
+table_reveal(struct invocation *inv, struct reply *out)
+{
+	char name[ROLL_TABLE_NAME_MAX];
+	struct tables_state *s;
+	const char *keeper;
+	int at;
+
+	if ((at = own_table(inv, name, out)) < 0)
+		return;
+	s = tables_state_of(inv->chan);
+	keeper = tables_state_keeper(s, (size_t)at);
+	if (keeper != NULL && keeper[0] == '\0') {
+		reply_error(out,
+		            "The table %s stays behind the GM's screen by its name: a procedure "
+		            "rolls it while Tension is hidden (encounter, effects and their -N "
+		            "tables), and ",
+		            name);
+		reply_cmd(out, RS_BAD, "tension mode", "mode", "open", NULL);
+		reply_add(out, RS_BAD, " shows every table.");
+		return;
+	}
+	if (keeper != NULL) {
+		reply_error(out,
+		            "The table %s stays behind the GM's screen while the table %s, "
+		            "behind it too, names it by [[%s]]; take that reference out of %s "
+		            "first.",
+		            name, keeper, name, keeper);
+		return;
+	}
+	if (!s->v[at].screened) {
+		reply_error(out, "The table %s is not behind the GM's screen; ", name);
+		reply_cmd(out, RS_BAD, "table hide", "name", name, NULL);
+		reply_add(out, RS_BAD, " puts it there.");
+		return;
+	}
+	tables_state_mark(s, (size_t)at, false);
+	channel_touch(inv->chan);
+	reply_add(out, 0, "Took the table ");
+	reply_add(out, RS_BOLD, "%s", name);
+	reply_add(out, 0,
+	          " out from behind the GM's screen: the players can show and roll it "
+	          "whether Tension is hidden or open.");
+	reply_nl(out);
+}
+
 /* Whether from names the invoker's private messages with the bot: "me",
  * a channel on IRC alone (there they are kept under the user's key). */
 static bool
@@ -604,9 +737,16 @@ copy_one(struct invocation *inv, const struct tables_state *from, size_t i, stru
 	for (size_t k = 0; k < t->n; k++)
 		t->e[k].struck = false;
 	if (tables_use_check(inv->chan, from->v[i].name, from->v[i].text, false, err, errlen) < 0 ||
-	    tables_use_room(inv->chan, from->v[i].name, from->v[i].len, false, err, errlen) < 0)
+	    tables_use_room(inv->chan, from->v[i].name, from->v[i].len, false, err, errlen) < 0 ||
+	    tables_state_put(tables_state_of(inv->chan), from->v[i].name, t, err, errlen) < 0)
 		return -1;
-	return tables_state_put(tables_state_of(inv->chan), from->v[i].name, t, err, errlen);
+	/* a table behind the screen there stays behind it here */
+	if (from->v[i].screened) {
+		struct tables_state *to = tables_state_of(inv->chan);
+
+		tables_state_mark(to, (size_t)tables_state_find(to, from->v[i].name), true);
+	}
+	return 0;
 }
 
 /* The tables copied from src (all of them, else the one at at), as they
@@ -708,10 +848,14 @@ table_copy(struct invocation *inv, struct reply *out)
 	}
 	if (open.len > 0 && tension_state_hidden(inv->chan)) {
 		/* the screen covers some tables, not every copied one */
-		reply_line(out, RS_DIM,
-		           "The players can show and roll %s here: behind the GM's screen are "
-		           "only the encounter and effects tables and the tables they name.",
-		           buf_str(&open));
+		reply_add(out, RS_DIM,
+		          "The players can show and roll %s here: behind the GM's screen are "
+		          "only the encounter and effects tables, the tables they name and "
+		          "those put there by ",
+		          buf_str(&open));
+		reply_cmd(out, RS_DIM, "table hide", NULL);
+		reply_add(out, RS_DIM, ".");
+		reply_nl(out);
 	}
 	if (screened.len > 0 && !tension_state_hidden(inv->chan)) {
 		/* a GM who copies from a hidden channel may expect them screened */
@@ -907,6 +1051,26 @@ static const struct command table_subs[] = {
      .desc = "Delete one of the channel's tables",
      .opts = name_opts,
      .fn = table_delete},
+    {.name = "hide",
+     .desc = "Put one of the channel's tables behind the GM's screen",
+     .help = "While Tension is hidden, a table behind the GM's screen is the GM's alone: "
+             "players can neither show, roll, list nor copy it, and it reads to them as a "
+             "name no table has. The encounter and effects tables (and their -N levels) are "
+             "there by their names, and every table such a table names by [[reference]] "
+             "joins them and stays when the reference goes; {/table hide} puts any other "
+             "table there too, with the tables it names. {/undo} takes it back.",
+     .role = ROLE_GM,
+     .opts = name_opts,
+     .fn = table_hide},
+    {.name = "reveal",
+     .desc = "Take one of the channel's tables out from behind the GM's screen",
+     .help = "Refused while the table's name is one a procedure rolls (encounter, effects, "
+             "their -N levels) or a table behind the screen still names it by [[reference]]: "
+             "take that reference out first. {/table list} shows which tables are behind the "
+             "screen, to you alone; {/undo} takes a reveal back.",
+     .role = ROLE_GM,
+     .opts = name_opts,
+     .fn = table_reveal},
     {.name = "copy",
      .desc = "Copy a table (or * for all) from a channel where you are GM",
      .help = "Copies the table of that name, or with * every table, from the channel named "
@@ -924,14 +1088,15 @@ static const struct command table_subs[] = {
 
 const struct command cmd_table = {
     .name = "table",
-    .desc = "The channel's own tables: set, roll, show, list, delete, copy",
+    .desc = "The channel's own tables: set, roll, show, list, delete, copy, hide, reveal",
     .help = "A table belongs to its channel; {/table examples} shows a complete one for "
             "each rule text. The channel's table encounter (or "
             "encounter-N on dungeon level N, {/turn level}) is what the hazard die's "
             "Encounter and Sign, the wandering checks and {/tension roll} roll, and "
             "effects is Tension's effects table; without them Tension's own tables are "
-            "used. While Tension is hidden, those tables, and the tables they name by "
-            "[[reference]], are the GM's alone to show and roll.",
+            "used. While Tension is hidden, those tables, the tables they name by "
+            "[[reference]] (even once they no longer do) and those of {/table hide} are "
+            "the GM's alone to show and roll, until {/table reveal}.",
     .subs = table_subs,
     .default_sub = "list",
 };

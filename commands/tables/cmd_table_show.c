@@ -338,12 +338,32 @@ list_row(const struct tables_state *s, size_t i, const char *enc, const char *ef
 	reply_row(out, false, cells);
 }
 
+/* Tells the GM alone, while Tension is open, which tables go behind the
+ * screen once it is hidden (none: nothing). */
+static void
+marked_line(const struct tables_state *s, struct reply *out)
+{
+	struct buf names;
+
+	buf_init(&names, 2048);
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].screened)
+			buf_addf(&names, "%s%s", names.len ? ", " : "", s->v[i].name);
+	if (names.len > 0) {
+		reply_to(out, REPLY_INVOKER);
+		reply_line(out, RS_DIM, "Behind your screen once Tension is hidden: %s.",
+		           buf_str(&names));
+	}
+	buf_free(&names);
+}
+
 /*
  * /table list. While Tension is hidden, the channel sees no row of a table
  * behind the GM's screen, only how many there are, whoever asks: the GM's
  * list is in the open too, and the names of the tables behind the screen
  * (which their change did not name to the channel) go to the GM alone,
- * after it.
+ * after it. While Tension is open, the GM alone is told which tables
+ * are marked behind the screen.
  */
 void
 cmd_table_list(struct invocation *inv, struct reply *out)
@@ -395,6 +415,8 @@ cmd_table_list(struct invocation *inv, struct reply *out)
 	if (withheld > 0)
 		reply_line(out, RS_DIM, "%zu more %s behind the GM's screen (Tension is hidden).",
 		           withheld, withheld == 1 ? "is" : "are");
+	if (!hidden && inv->is_gm)
+		marked_line(s, out);
 	if (withheld > 0 && inv->is_gm) {
 		reply_to(out, REPLY_INVOKER);
 		reply_line(out, 0,

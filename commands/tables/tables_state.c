@@ -12,6 +12,9 @@
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 #include "rules/tables/roll_table_name.h"
+#include "rules/tension/tension.h"
+
+_Static_assert(TABLES_MAX <= 64, "a set of tables is one 64-bit word");
 
 static void *
 tables_create(void)
@@ -89,9 +92,124 @@ slot(const struct tables_state *s, const char *name)
 	return i;
 }
 
-int
-tables_state_put(struct tables_state *s, const char *name, const struct roll_table *t, char *err,
-                 size_t errlen)
+bool
+tables_state_named_screen(const char *name)
+{
+	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
+		const char *kind = tension_table_name((enum tension_table)k);
+		size_t n = strlen(kind);
+
+		if (strncmp(name, kind, n) == 0 &&
+		    (name[n] == '\0' ||
+		     (name[n] == '-' && name[n + 1] != '\0' &&
+		      strspn(name + n + 1, "0123456789") == strlen(name + n + 1))))
+			return true;
+	}
+	return false;
+}
+
+struct reach {
+	const struct tables_state *s;
+	uint64_t seen; /* bit i: table i is reached */
+	size_t todo[TABLES_MAX], n;
+};
+
+static int
+reach_ref(const char *name, void *ctx)
+{
+	struct reach *r = ctx;
+	int i = tables_state_find(r->s, name);
+
+	if (i >= 0 && !((r->seen >> i) & 1)) {
+		r->seen |= (uint64_t)1 << i;
+		r->todo[r->n++] = (size_t)i;
+	}
+	return 0;
+}
+
+/* The tables of seed (bit i: table i) and those they name by references,
+ * directly or through others. */
+static uint64_t
+reach(const struct tables_state *s, uint64_t seed)
+{
+	struct reach r = {.s = s, .seen = seed};
+
+	for (size_t i = 0; i < s->n; i++)
+		if ((seed >> i) & 1)
+			r.todo[r.n++] = i;
+	while (r.n > 0)
+		roll_table_each_ref(s->v[r.todo[--r.n]].text, reach_ref, &r);
+	return r.seen;
+}
+
+/* The tables marked by their names (on) or marked at all. */
+static uint64_t
+marked(const struct tables_state *s, bool by_name)
+{
+	uint64_t set = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (by_name ? tables_state_named_screen(s->v[i].name) : s->v[i].screened)
+			set |= (uint64_t)1 << i;
+	return set;
+}
+
+/* Marks every table the name rule or a marked table's references reach. */
+static void
+spread(struct tables_state *s)
+{
+	uint64_t set = reach(s, marked(s, true) | marked(s, false));
+
+	for (size_t i = 0; i < s->n; i++)
+		if ((set >> i) & 1)
+			s->v[i].screened = true;
+}
+
+void
+tables_state_mark(struct tables_state *s, size_t i, bool on)
+{
+	s->v[i].screened = on;
+	if (on)
+		spread(s);
+}
+
+struct names_ctx {
+	const char *name;
+	bool found;
+};
+
+static int
+names_ref(const char *name, void *ctx)
+{
+	struct names_ctx *c = ctx;
+
+	if (strcmp(name, c->name) == 0)
+		c->found = true;
+	return 0;
+}
+
+const char *
+tables_state_keeper(const struct tables_state *s, size_t i)
+{
+	if (tables_state_named_screen(s->v[i].name))
+		return "";
+	for (size_t j = 0; j < s->n; j++) {
+		struct names_ctx c = {s->v[i].name, false};
+
+		if (j == i || !s->v[j].screened)
+			continue;
+		roll_table_each_ref(s->v[j].text, names_ref, &c);
+		if (c.found)
+			return s->v[j].name;
+	}
+	return NULL;
+}
+
+/* tables_state_put without spreading the marks (load spreads them once,
+ * when every table is in). */
+static int
+store(struct tables_state *s, const char *name, const struct roll_table *t, char *err,
+      size_t errlen)
 {
 	int at = tables_state_find(s, name);
 	size_t old = at >= 0 ? s->v[at].len : 0;
@@ -122,6 +240,7 @@ tables_state_put(struct tables_state *s, const char *name, const struct roll_tab
 		if (t->e[k].struck)
 			it.struck[k / 8] |= (uint8_t)(1u << (k % 8));
 	if (at >= 0) {
+		it.screened = s->v[at].screened;
 		free(s->v[at].text);
 		s->v[at] = it;
 	} else {
@@ -133,6 +252,16 @@ tables_state_put(struct tables_state *s, const char *name, const struct roll_tab
 		s->n++;
 	}
 	s->bytes = s->bytes - old + it.len;
+	return 0;
+}
+
+int
+tables_state_put(struct tables_state *s, const char *name, const struct roll_table *t, char *err,
+                 size_t errlen)
+{
+	if (store(s, name, t, err, errlen) < 0)
+		return -1;
+	spread(s);
 	return 0;
 }
 
@@ -151,6 +280,7 @@ tables_save(const void *p)
 	const struct tables_state *s = p;
 	cJSON *o = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(o, "tables");
 	struct roll_table *t = xmalloc(sizeof(*t));
+	uint64_t named = reach(s, marked(s, true));
 
 	for (size_t i = 0; i < s->n; i++) {
 		cJSON *j = cJSON_CreateObject(), *struck = NULL;
@@ -168,6 +298,9 @@ tables_save(const void *p)
 			roll_table_range_text(&t->e[k], r, sizeof(r));
 			cJSON_AddItemToArray(struck, cJSON_CreateString(r));
 		}
+		/* load() marks again what the names reach */
+		if (s->v[i].screened && !((named >> i) & 1))
+			cJSON_AddTrueToObject(j, "screened");
 		cJSON_AddItemToArray(arr, j);
 	}
 	free(t);
@@ -200,6 +333,7 @@ load_one(struct tables_state *s, const cJSON *j, struct roll_table *t, char *err
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "name"));
 	const char *text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "text"));
 	const cJSON *struck = cJSON_GetObjectItemCaseSensitive(j, "struck"), *x;
+	const cJSON *screened = cJSON_GetObjectItemCaseSensitive(j, "screened");
 	char canon[ROLL_TABLE_NAME_MAX], why[300];
 
 	if (name == NULL || text == NULL) {
@@ -250,10 +384,17 @@ load_one(struct tables_state *s, const cJSON *j, struct roll_table *t, char *err
 		}
 		t->e[i].struck = true;
 	}
-	if (tables_state_put(s, name, t, why, sizeof(why)) < 0) {
+	if (screened != NULL && !cJSON_IsBool(screened)) {
+		snprintf(err, errlen, "tables: the table %s's screened is not true or false.",
+		         name);
+		return -1;
+	}
+	if (store(s, name, t, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "tables: the table %s passes a limit: %s", name, why);
 		return -1;
 	}
+	if (cJSON_IsTrue(screened))
+		s->v[tables_state_find(s, name)].screened = true;
 	return 0;
 }
 
@@ -275,6 +416,8 @@ tables_load(void *p, const cJSON *o, char *err, size_t errlen)
 		if ((rc = load_one(s, j, t, err, errlen)) < 0)
 			break;
 	}
+	if (rc == 0)
+		spread(s);
 	free(t);
 	return rc;
 }

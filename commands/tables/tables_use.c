@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/core/reply.h"
 #include "commands/procedure/procedure_state.h"
 #include "commands/tables/tables_state.h"
 #include "commands/tension/tension_state.h"
@@ -170,17 +169,7 @@ tables_use_pick_text(const struct tension_pick *p, const char *table, const char
 bool
 tables_use_screened(const char *name)
 {
-	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
-		const char *kind = tension_table_name((enum tension_table)k);
-		size_t n = strlen(kind);
-
-		if (strncmp(name, kind, n) == 0 &&
-		    (name[n] == '\0' ||
-		     (name[n] == '-' && name[n + 1] != '\0' &&
-		      strspn(name + n + 1, "0123456789") == strlen(name + n + 1))))
-			return true;
-	}
-	return false;
+	return tables_state_named_screen(name);
 }
 
 int
@@ -203,46 +192,15 @@ tables_use_level_ok(const char *name, char *err, size_t errlen)
 	return -1;
 }
 
-struct reach {
-	const struct tables_state *s;
-	uint64_t seen; /* bit i: the channel's table i is reached */
-	size_t todo[TABLES_MAX + 1], n;
-};
-
-static int
-reach_ref(const char *name, void *ctx)
-{
-	struct reach *r = ctx;
-	int i = tables_state_find(r->s, name);
-
-	if (i >= 0 && i < 64 && !((r->seen >> i) & 1) &&
-	    r->n < sizeof(r->todo) / sizeof(r->todo[0])) {
-		r->seen |= (uint64_t)1 << i;
-		r->todo[r->n++] = (size_t)i;
-	}
-	return 0;
-}
-
 bool
 tables_use_screened_in(const struct channel *ch, const char *name)
 {
 	const struct tables_state *s = tables_state_peek(ch);
-	struct reach r = {.s = s};
 	int at;
 
 	if (tables_use_screened(name))
 		return true;
-	if (s == NULL || (at = tables_state_find(s, name)) < 0 || at >= 64)
-		return false;
-	for (size_t i = 0; i < s->n && i < 64; i++) {
-		if (tables_use_screened(s->v[i].name)) {
-			r.seen |= (uint64_t)1 << i;
-			r.todo[r.n++] = i;
-		}
-	}
-	while (r.n > 0)
-		roll_table_each_ref(s->v[r.todo[--r.n]].text, reach_ref, &r);
-	return (r.seen >> at) & 1;
+	return (at = tables_state_find(s, name)) >= 0 && s->v[at].screened;
 }
 
 /* The channel's tables as a graph of references (at most 64 of them). */
@@ -467,50 +425,4 @@ done:
 	free(g);
 	free(t);
 	return rc;
-}
-
-_Static_assert(TABLES_MAX == 32, "struct tables_use_screen keeps TABLES_MAX names");
-
-void
-tables_use_screen_before(const struct channel *ch, struct tables_use_screen *b)
-{
-	const struct tables_state *s = tables_state_peek(ch);
-
-	b->n = 0;
-	if (s == NULL || !tension_state_hidden(ch))
-		return;
-	for (size_t i = 0; i < s->n && b->n < TABLES_MAX; i++)
-		if (tables_use_screened_in(ch, s->v[i].name))
-			snprintf(b->name[b->n++], ROLL_TABLE_NAME_MAX, "%s", s->v[i].name);
-}
-
-bool
-tables_use_screen_opened(const struct channel *ch, const struct tables_use_screen *b,
-                         struct reply *out)
-{
-	const struct tables_state *s = tables_state_peek(ch);
-	size_t opened = 0;
-
-	if (s == NULL || b->n == 0 || !tension_state_hidden(ch))
-		return false;
-	for (size_t i = 0; i < b->n; i++) {
-		if (tables_state_find(s, b->name[i]) < 0 || tables_use_screened_in(ch, b->name[i]))
-			continue;
-		if (opened++ == 0) {
-			reply_to(out, REPLY_INVOKER);
-			reply_add(out, RS_BAD,
-			          "No longer behind the GM's screen, so the players can "
-			          "read it now: ");
-		} else
-			reply_add(out, RS_BAD, ", ");
-		reply_add(out, RS_BAD | RS_BOLD, "%s", b->name[i]);
-	}
-	if (opened == 0)
-		return false;
-	reply_add(out, RS_BAD, " (no table behind the screen names %s any more); ",
-	          opened == 1 ? "it" : "them");
-	reply_cmd(out, RS_BAD, "undo", NULL);
-	reply_add(out, RS_BAD, " puts %s back.", opened == 1 ? "it" : "them");
-	reply_nl(out);
-	return true;
 }

@@ -115,34 +115,11 @@ bool tables_use_screened(const char *name);
 int tables_use_level_ok(const char *name, char *err, size_t errlen);
 
 /* Whether the channel's table called name stays behind the GM's screen
- * while Tension is hidden: screened by its name, as above, or named by a
- * [[reference]] of such a table, directly or through others (a hidden
- * encounter's [[visitors]] is part of it). */
+ * while Tension is hidden: screened by its name, as above, or one of the
+ * channel's tables marked behind the screen (commands/tables/tables_state.h:
+ * a table such a table names by a [[reference]], directly or through
+ * others, is marked, and keeps its mark when the reference goes, until
+ * the GM's /table reveal). */
 bool tables_use_screened_in(const struct channel *ch, const char *name);
-
-/* The channel's tables behind the GM's screen as a command starts
- * (tables_use_screen_before), to tell the GM which of them the command
- * opened to the players (tables_use_screen_opened). 4 KiB. */
-struct reply;
-
-struct tables_use_screen {
-	size_t n;
-	char name[32][ROLL_TABLE_NAME_MAX]; /* TABLES_MAX */
-};
-
-/* Keeps into b the names of ch's tables behind the GM's screen now: none
- * unless Tension is hidden. */
-void tables_use_screen_before(const struct channel *ch, struct tables_use_screen *b);
-
-/*
- * Tells the GM privately (out's REPLY_INVOKER part, after the rest) which
- * of b's tables the command just run left readable to the players while
- * Tension stays hidden: a table is behind the screen by the references of
- * the screened ones, so a change that drops the last reference to it
- * (replacing or deleting encounter, an /undo) opens it. The change is made;
- * the GM learns of it and that /undo takes it back. Returns whether any.
- */
-bool tables_use_screen_opened(const struct channel *ch, const struct tables_use_screen *b,
-                              struct reply *out);
 
 #endif

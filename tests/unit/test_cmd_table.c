@@ -1034,7 +1034,8 @@ gm_open_table_notes_screened_and_missing_alike(void **unused)
 	snprintf(want, sizeof(want),
 	         "Copied 1 table from console:home: junk; nothing in them is struck.\n%s"
 	         "The players can show and roll junk here: behind the GM's screen are only the "
-	         "encounter and effects tables and the tables they name.\n[private]\nNo table "
+	         "encounter and effects tables, the tables they name and those put there by "
+	         "/table hide.\n[private]\nNo table "
 	         "here is called [[guests]] yet: until one is, rolls leave it as written.\n",
 	         note);
 	assert_string_equal(text, want);
@@ -1103,7 +1104,8 @@ copy_between_channels(void **unused)
 	assert_string_equal(text, "Copied 1 table from console:home: loot (replacing loot here); "
 	                          "nothing in them is struck.\nThe players can show and roll loot "
 	                          "here: behind the GM's screen are only the encounter and effects "
-	                          "tables and the tables they name.\n");
+	                          "tables, the tables they name and those put there by /table "
+	                          "hide.\n");
 }
 
 /* /table copy refuses a name that looks like another table's here, as

@@ -15,6 +15,7 @@
 #include "bot/store/crc32.h"
 #include "bot/store/store_record.h"
 #include "commands/dice/rollchan.h"
+#include "commands/tables/tables_state.h"
 #include "rules/base/mem.h"
 
 /* --- two test-only channel modules --- */
@@ -476,7 +477,100 @@ test_old_record_writes_back_the_same(void **state)
 	store_record_clear(&back, store_record_builtin_mods());
 }
 
-/* The versions this code reads: its own and version 3; a newer one is
+/* A channel record as delver wrote it at version 4, before tables kept
+ * their mark behind the GM's screen: Tension hidden, encounter naming
+ * [[lair]], loot open, and the undo steps that made them. */
+static const char tables_v4_record[] =
+    "ff6b69e5 {\"t\":\"c\",\"key\":\"console:crypt\",\"last_used\":1796170006,\"gm\":\"co"
+    "nsole:gm\",\"gm_name\":\"gm\",\"mods\":{\"tension\":{\"value\":1,\"mode\":\"hidden\""
+    ",\"history\":[],\"encounter\":{\"text\":\"1-4 a lost adventurer; 5-8 1d4 goblins; 9-"
+    "12 2d4 goblins; 13-16 2d6 orcs; 17-20 4d6 orcs\",\"struck\":[]},\"effects\":{\"text"
+    "\":\"1-2 2d6 hidden gold pieces glimmer in a corner; 3-4 tracks lead toward a pre-se"
+    "t encounter; 5-6 a fresh breeze shows the way to the nearest exit; 7-8 slime tracks "
+    "on the walls hint at oozes nearby; 9-10 an unnatural draft makes torches flicker; 11"
+    "-12 a pocket of toxic gas, CON save or 1d6 poison damage; 13-14 a tremor drops roof "
+    "tiles, DEX save or 1d8 bludgeoning damage; 15-16 a sudden drop in temperature, somet"
+    "hing approaches; 17-18 gas makes the air unbreathable, everyone must move; 19-20 a s"
+    "tructural collapse blocks an exit\",\"struck\":[]}},\"undo\":{\"steps\":[{\"who\":\""
+    "console:gm\",\"name\":\"gm\",\"path\":\"tension mode\",\"args\":\"hidden\",\"screen"
+    "\":\"console:gm\",\"seated\":true,\"deltas\":{\"tension\":null}},{\"who\":\"console:"
+    "gm\",\"name\":\"gm\",\"path\":\"table set\",\"args\":\"encounter 1-4: [[lair]]; 5-6:"
+    " rats\",\"screen\":\"console:gm\",\"seated\":true,\"screened\":true,\"deltas\":{\"ta"
+    "bles\":null}},{\"who\":\"console:gm\",\"name\":\"gm\",\"path\":\"table set\",\"args"
+    "\":\"lair 1-2: a wyrm; 3-4: a drake\",\"screen\":\"console:gm\",\"seated\":true,\"sc"
+    "reened\":true,\"deltas\":{\"tables\":{\"after\":118,\"sum\":1805821897,\"ops\":[[0,6"
+    "5],[116,2]]}}},{\"who\":\"console:gm\",\"name\":\"gm\",\"path\":\"table set\",\"args"
+    "\":\"loot 1-6: gold\",\"screen\":\"console:gm\",\"seated\":true,\"deltas\":{\"tables"
+    "\":{\"after\":153,\"sum\":2272557449,\"ops\":[[0,116],[151,2]]}}}]},\"tables\":{\"ta"
+    "bles\":[{\"name\":\"encounter\",\"text\":\"1-4: [[lair]]\\n5-6: rats\"},{\"name\":\""
+    "lair\",\"text\":\"1-2: a wyrm\\n3-4: a drake\"},{\"name\":\"loot\",\"text\":\"1-6: g"
+    "old\"}]}}}";
+
+/* The tables state of a decoded channel record. */
+static struct tables_state *
+tables_of(struct store_record *r)
+{
+	return r->mods[CHANMOD_TABLES];
+}
+
+/* A version-4 record loads with the tables today's rule put behind the
+ * screen marked (encounter by its name, lair by its reference), writes
+ * back the same bytes (its undo steps still fit), and keeps lair's mark
+ * once encounter no longer names it: written as "screened", read back
+ * from version 5, refused by a delver that knows only 5 at version 6. */
+static void
+test_v4_tables_load_with_their_marks(void **state)
+{
+	struct store_record back;
+	struct tables_state *s;
+	struct roll_table *t = malloc(sizeof(*t));
+	struct buf out;
+	char err[256];
+
+	(void)state;
+	if (store_record_decode(tables_v4_record, strlen(tables_v4_record), 4,
+	                        store_record_builtin_mods(), &back, err, sizeof(err)) != 0)
+		fail_msg("the record did not read: %s", err);
+	s = tables_of(&back);
+	assert_int_equal(s->n, 3);
+	assert_string_equal(s->v[0].name, "encounter");
+	assert_true(s->v[0].screened);
+	assert_string_equal(s->v[1].name, "lair");
+	assert_true(s->v[1].screened);
+	assert_string_equal(s->v[2].name, "loot");
+	assert_false(s->v[2].screened);
+	buf_init(&out, 1 << 20);
+	assert_int_equal(store_record_encode(&back, store_record_builtin_mods(), &out), 0);
+	assert_int_equal(out.len, strlen(tables_v4_record) + 1);
+	assert_memory_equal(out.p, tables_v4_record, strlen(tables_v4_record));
+	/* encounter replaced: lair keeps its mark, now written */
+	assert_int_equal(roll_table_parse_die("1-6: rats", t, err, sizeof(err)), 0);
+	assert_int_equal(tables_state_put(s, "encounter", t, err, sizeof(err)), 0);
+	assert_true(s->v[1].screened);
+	assert_false(s->v[2].screened);
+	buf_reset(&out);
+	assert_int_equal(store_record_encode(&back, store_record_builtin_mods(), &out), 0);
+	assert_non_null(strstr(buf_str(&out), "{\"name\":\"lair\",\"text\":\"1-2: a wyrm\\n3-4: a "
+	                                      "drake\",\"screened\":true}"));
+	store_record_clear(&back, store_record_builtin_mods());
+	if (store_record_decode(buf_str(&out), out.len - 1, STORE_RECORD_VERSION,
+	                        store_record_builtin_mods(), &back, err, sizeof(err)) != 0)
+		fail_msg("the record did not read back: %s", err);
+	s = tables_of(&back);
+	assert_true(s->v[0].screened);
+	assert_true(s->v[1].screened);
+	assert_false(s->v[2].screened);
+	store_record_clear(&back, store_record_builtin_mods());
+	assert_int_equal(store_record_decode(buf_str(&out), out.len - 1, STORE_RECORD_VERSION + 1,
+	                                     store_record_builtin_mods(), &back, err, sizeof(err)),
+	                 -1);
+	assert_string_equal(err, "format version 6 is newer than this delver understands (5); "
+	                         "run a newer delver");
+	buf_free(&out);
+	free(t);
+}
+
+/* The versions this code reads: its own, 4 and 3; a newer one is
  * never guessed at, and an older one is refused too, before the line is
  * looked at. */
 static void
@@ -496,12 +590,12 @@ test_other_versions_are_refused(void **state)
 	assert_int_equal(store_record_decode(line, strlen(line), STORE_RECORD_VERSION + 4,
 	                                     &test_mods, &back, err, sizeof(err)),
 	                 -1);
-	assert_string_equal(err, "format version 8 is newer than this delver understands (4); "
+	assert_string_equal(err, "format version 9 is newer than this delver understands (5); "
 	                         "run a newer delver");
 	assert_int_equal(
 	    store_record_decode(line, strlen(line), 2, &test_mods, &back, err, sizeof(err)), -1);
 	assert_string_equal(err, "format version 2 is older than any this delver reads; it reads "
-	                         "versions 3 to 4");
+	                         "versions 3 to 5");
 	assert_int_equal(
 	    store_record_decode(line, strlen(line), 0, &test_mods, &back, err, sizeof(err)), -1);
 }
@@ -690,6 +784,7 @@ main(void)
 	    cmocka_unit_test(test_user_saved_rolls),
 	    cmocka_unit_test(test_flipped_byte_is_a_checksum_error),
 	    cmocka_unit_test(test_old_record_writes_back_the_same),
+	    cmocka_unit_test(test_v4_tables_load_with_their_marks),
 	    cmocka_unit_test(test_other_versions_are_refused),
 	    cmocka_unit_test(test_version_3_fungeon_reads),
 	    cmocka_unit_test(test_tables_past_a_later_limit_read),

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "commands/dice/rollchan.h"
+#include "commands/tables/tables_state.h"
 #include "commands/tension/tension_state.h"
 #include "tests/unit/helpers/fgtable.h"
 
@@ -330,53 +331,197 @@ the_count_hides_how_many_secret_changes(void **unused)
 	}
 }
 
-#define OPENED                                                                                     \
-	"No longer behind the GM's screen, so the players can read it now: lairxyz (no "           \
-	"table behind the screen names it any more); /undo puts it back.\n"
+/* What a player reads of a table they may not read, and of a name no
+ * table has: the same sentence. */
+#define UNSEEN(name)                                                                               \
+	"No table you may read here is called " name " (while Tension is hidden, a table "         \
+	"behind the GM's screen reads as none to the players); /table list shows those you "       \
+	"may read.\n"
 
-/* A table behind the screen only because encounter names it is open to
- * the players once the GM's change drops that reference, Tension still
- * hidden: the GM alone is told, whichever change it was (recheck11 F1). */
+/* Checks that alice, a player, can neither show nor roll lairxyz: she
+ * reads what she reads of a name no table has. */
 static void
-a_table_leaving_the_screen_is_told_to_the_gm(void **unused)
+unseen(struct fgtable *t)
+{
+	says(t, "alice", "/table show lairxyz", UNSEEN("lairxyz"));
+	says(t, "alice", "/table roll lairxyz", UNSEEN("lairxyz"));
+	says(t, "alice", "/table show nosuchxyz", UNSEEN("nosuchxyz"));
+}
+
+/* A table behind the screen because encounter names it stays there when
+ * the GM's change drops that reference, Tension still hidden: encounter
+ * replaced, deleted, the change that named it undone, encounter copied
+ * over (recheck11 F1; before, the players could read it at once). The
+ * GM is told nothing of it; opening Tension opens it. */
+static void
+a_table_keeps_the_screen_when_its_reference_goes(void **unused)
 {
 	struct fgtable *t = fgtable_new(2);
 
 	(void)unused;
+	t->chan = "home";
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_ok(t, "gm", "/table set encounter 1-20: plain goblins");
+	t->chan = NULL;
 	fgtable_ok(t, "gm", "/gm claim");
 	fgtable_ok(t, "gm", "/tension mode hidden");
 	fgtable_ok(t, "gm", "/table set encounter 1-20: [[lairxyz]]");
 	says(t, "gm", "/table set lairxyz 1-6: wyrmXYZ",
 	     "The GM changed a table behind the screen.\n[private]\nSaved the table lairxyz: d6, 1 "
 	     "entry.\n");
+	unseen(t);
 	says(t, "gm", "/table set encounter 1-20: plain goblins",
 	     "The GM changed a table behind the screen.\n[private]\nReplaced the table "
 	     "encounter: d20, 1 entry.\nThe channel's encounter rolls now use it (by its own "
-	     "die; Tension's rolls read a table of 1-20 with d10 + Tension).\n" OPENED);
+	     "die; Tension's rolls read a table of 1-20 with d10 + Tension).\n");
+	unseen(t);
 	fgtable_ok(t, "gm", "/undo");
 	says(t, "gm", "/table delete encounter",
 	     "The GM changed a table behind the screen.\n[private]\nDeleted the table "
-	     "encounter; /undo brings it back.\n" OPENED);
+	     "encounter; /undo brings it back.\n");
+	unseen(t);
 	fgtable_ok(t, "gm", "/undo");
 	/* the change that named it undone */
 	fgtable_ok(t, "gm", "/table set encounter 1-20: plain goblins");
 	fgtable_ok(t, "gm", "/table set encounter 1-20: [[lairxyz]]");
-	says(t, "gm", "/undo",
-	     "gm undid a change made behind the GM's screen.\n1 more change can be undone; the "
-	     "next is a change made behind the GM's screen.\n[private]\nUndid gm's /table set "
-	     "encounter 1-20: [[lairxyz]]: the channel's tables are as they were before.\n"
-	     "4 more changes can be undone; the next is gm's /table set encounter 1-20: plain "
-	     "goblins.\n" OPENED);
-	/* a change that keeps it named says nothing of it */
-	says(t, "gm", "/table set encounter 1-20: [[lairxyz]]",
-	     "The GM changed a table behind the screen.\n[private]\nReplaced the table "
-	     "encounter: d20, 1 entry.\nThe channel's encounter rolls now use it (by its own "
-	     "die; Tension's rolls read a table of 1-20 with d10 + Tension).\n");
-	/* opening Tension opens it on purpose: no warning */
-	says(t, "gm", "/tension mode open",
-	     "Tension is now open: everyone sees it, its changes and rolls.\nTension "
-	     "\u2588\u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591\u2591 1/10\n");
+	fgtable_ok(t, "gm", "/undo");
+	unseen(t);
+	/* copied over from a channel where encounter names nothing */
+	fgtable_ok(t, "gm", "/table set encounter 1-20: [[lairxyz]]");
+	fgtable_ok(t, "gm", "/table copy encounter from:#home");
+	unseen(t);
+	/* the players' list holds none of it; the GM's says where it is */
+	says(t, "alice", "/table list",
+	     "Tables here: 2 of 32; 0 bytes of text in the 0 open to all\n2 more are behind the "
+	     "GM's screen (Tension is hidden).\n");
+	/* opening Tension opens it */
+	fgtable_ok(t, "gm", "/tension mode open");
+	says(t, "alice", "/table show lairxyz", "Table lairxyz: d6, 1 entry\n1-6: wyrmXYZ\n");
 	fgtable_free(t);
+}
+
+/* /table hide and /table reveal: the GM's alone (a player's try reads
+ * the same whatever the name), each a change /undo takes back; reveal is
+ * refused while a name or a marked table's reference keeps the table
+ * behind the screen, naming which; hide takes along the tables a table
+ * names; the GM's list says which are behind the screen, with Tension
+ * open too. */
+static void
+hide_and_reveal(void **unused)
+{
+	struct fgtable *t = fgtable_new(3);
+
+	(void)unused;
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_ok(t, "gm", "/tension mode hidden");
+	fgtable_ok(t, "gm", "/table set encounter 1-6: [[lairxyz]]");
+	fgtable_ok(t, "gm", "/table set lairxyz 1-6: [[gemsxyz]]");
+	fgtable_ok(t, "gm", "/table set gemsxyz 1-6: ruby");
+	fgtable_ok(t, "gm", "/table set trove 1-6: [[coins]]");
+	fgtable_ok(t, "gm", "/table set coins 1-6: copper");
+	says(t, "alice", "/table hide trove", "Only the GM can do that here; the GM is gm.\n");
+	says(t, "alice", "/table reveal lairxyz", "Only the GM can do that here; the GM is gm.\n");
+	says(t, "alice", "/table reveal nosuchxyz",
+	     "Only the GM can do that here; the GM is gm.\n");
+	says(t, "gm", "/table hide trove",
+	     "The GM put a table behind the screen.\n[private]\nPut the table trove behind the "
+	     "GM's screen, with coins, which it names: while Tension is hidden, the players can "
+	     "neither show, roll nor list them; /table reveal trove takes it out.\n");
+	says(t, "alice", "/table show coins", UNSEEN("coins"));
+	says(t, "gm", "/table hide trove",
+	     "The table trove is behind the GM's screen already; /table list shows you which "
+	     "tables are.\n");
+	says(t, "gm", "/table hide encounter",
+	     "The table encounter is behind the GM's screen already, by its name (a procedure "
+	     "rolls it while Tension is hidden).\n");
+	says(t, "gm", "/table hide effects",
+	     "No table here is called effects of the channel's own (Tension's are behind the "
+	     "screen by their names); /table list shows those there are.\n");
+	fgtable_ok(t, "gm", "/undo");
+	says(t, "alice", "/table show coins", "Table coins: d6, 1 entry\n1-6: copper\n");
+	says(t, "gm", "/table reveal gemsxyz",
+	     "The table gemsxyz stays behind the GM's screen while the table lairxyz, behind it "
+	     "too, names it by [[gemsxyz]]; take that reference out of lairxyz first.\n");
+	says(t, "gm", "/table reveal encounter",
+	     "The table encounter stays behind the GM's screen by its name: a procedure rolls it "
+	     "while Tension is hidden (encounter, effects and their -N tables), and /tension "
+	     "mode open shows every table.\n");
+	says(t, "gm", "/table reveal coins",
+	     "The table coins is not behind the GM's screen; /table hide coins puts it there.\n");
+	says(t, "gm", "/table reveal nosuchxyz",
+	     "No table here is called nosuchxyz; /table list shows those there are.\n");
+	fgtable_ok(t, "gm", "/table set encounter 1-6: rats");
+	says(t, "gm", "/table reveal lairxyz",
+	     "Took the table lairxyz out from behind the GM's screen: the players can show and "
+	     "roll it whether Tension is hidden or open.\n");
+	says(t, "alice", "/table show lairxyz", "Table lairxyz: d6, 1 entry\n1-6: [[gemsxyz]]\n");
+	says(t, "alice", "/table show gemsxyz", UNSEEN("gemsxyz"));
+	fgtable_ok(t, "gm", "/undo");
+	says(t, "alice", "/table show lairxyz", UNSEEN("lairxyz"));
+	says(t, "gm", "/table list",
+	     "Tables here: 5 of 32; 25 bytes of text in the 2 open to all\n  coins | d6 | 1 | \n"
+	     "  trove | d6 | 1 | \n3 more are behind the GM's screen (Tension is hidden).\n"
+	     "[private]\nBehind your screen (all tables: 59 of 32000 bytes of text):\n"
+	     "  encounter | d6 | 1 | encounters: hazard die, wandering checks, Tension\n"
+	     "  gemsxyz | d6 | 1 | \n  lairxyz | d6 | 1 | \n");
+	fgtable_ok(t, "gm", "/tension mode open");
+	says(t, "gm", "/table list",
+	     "Tables here: 5 of 32, 59 of 32000 bytes of text\n  coins | d6 | 1 | \n"
+	     "  encounter | d6 | 1 | encounters: hazard die, wandering checks, Tension\n"
+	     "  gemsxyz | d6 | 1 | \n  lairxyz | d6 | 1 | \n  trove | d6 | 1 | \n"
+	     "[private]\nBehind your screen once Tension is hidden: encounter, gemsxyz, "
+	     "lairxyz.\n");
+	says(t, "alice", "/table list",
+	     "Tables here: 5 of 32, 59 of 32000 bytes of text\n  coins | d6 | 1 | \n"
+	     "  encounter | d6 | 1 | encounters: hazard die, wandering checks, Tension\n"
+	     "  gemsxyz | d6 | 1 | \n  lairxyz | d6 | 1 | \n  trove | d6 | 1 | \n");
+	says(t, "gm", "/table hide coins",
+	     "Put the table coins behind the GM's screen: while Tension is hidden, the players "
+	     "can neither show, roll nor list it; /table reveal coins takes it out.\n");
+	says(t, "gm", "/undo",
+	     "Undid gm's /table hide coins: the channel's tables are as they were before.\n8 more "
+	     "changes can be undone; the next is gm's /tension mode open.\n");
+	fgtable_ok(t, "gm", "/tension mode hidden");
+	says(t, "alice", "/table show coins", "Table coins: d6, 1 entry\n1-6: copper\n");
+	fgtable_free(t);
+}
+
+/* The marks are spread on loading (coins, which the marked trove names)
+ * and saved where the names of encounter and effects do not give them; a
+ * mark that is not true or false is refused. */
+static void
+marks_are_saved(void **unused)
+{
+	static const char saved[] =
+	    "{\"tables\":[{\"name\":\"coins\",\"text\":\"1-6: copper\"},{\"name\":\"encounter\","
+	    "\"text\":\"1-6: [[lair]]\"},{\"name\":\"lair\",\"text\":\"1-6: a wyrm\"},{\"name\":"
+	    "\"loot\",\"text\":\"1-6: gold\"},{\"name\":\"trove\",\"text\":\"1-6: [[coins]]\","
+	    "\"screened\":true}]}";
+	cJSON *o = cJSON_Parse(saved);
+	struct tables_state *s = tables_mod.create();
+	char err[256], *back;
+
+	(void)unused;
+	assert_int_equal(tables_mod.load(s, o, err, sizeof(err)), 0);
+	cJSON_Delete(o);
+	for (size_t i = 0; i < s->n; i++)
+		assert_int_equal(s->v[i].screened, strcmp(s->v[i].name, "loot") != 0);
+	o = tables_mod.save(s);
+	back = cJSON_PrintUnformatted(o);
+	assert_string_equal(back, "{\"tables\":[{\"name\":\"coins\",\"text\":\"1-6: copper\","
+	                          "\"screened\":true},{\"name\":\"encounter\",\"text\":\"1-6: "
+	                          "[[lair]]\"},{\"name\":\"lair\",\"text\":\"1-6: a wyrm\"},"
+	                          "{\"name\":\"loot\",\"text\":\"1-6: gold\"},{\"name\":"
+	                          "\"trove\",\"text\":\"1-6: [[coins]]\",\"screened\":true}]}");
+	cJSON_Delete(o);
+	free(back);
+	tables_mod.destroy(s);
+	o = cJSON_Parse("{\"tables\":[{\"name\":\"loot\",\"text\":\"1-6: gold\",\"screened\":1}]}");
+	s = tables_mod.create();
+	assert_int_equal(tables_mod.load(s, o, err, sizeof(err)), -1);
+	assert_string_equal(err, "tables: the table loot's screened is not true or false.");
+	cJSON_Delete(o);
+	tables_mod.destroy(s);
 }
 
 int
@@ -391,7 +536,9 @@ main(void)
 	    cmocka_unit_test(screens_are_saved),
 	    cmocka_unit_test(undoing_the_opening_keeps_the_earlier_screen),
 	    cmocka_unit_test(the_count_hides_how_many_secret_changes),
-	    cmocka_unit_test(a_table_leaving_the_screen_is_told_to_the_gm),
+	    cmocka_unit_test(a_table_keeps_the_screen_when_its_reference_goes),
+	    cmocka_unit_test(hide_and_reveal),
+	    cmocka_unit_test(marks_are_saved),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
