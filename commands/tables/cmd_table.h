@@ -1,6 +1,7 @@
 /*
  * cmd_table: the /table command, the channel's own named tables
- * (commands/tables/tables_state.h): set, roll, show, list, delete, copy.
+ * (commands/tables/tables_state.h): set, roll, show, list, delete, copy, hide,
+ * reveal.
  * The command is static data.
  */
 #ifndef DELVER_CMD_TABLE_H
