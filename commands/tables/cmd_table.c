@@ -573,6 +573,45 @@ table_hide(struct invocation *inv, struct reply *out)
 	buf_free(&with);
 }
 
+struct still_ctx {
+	const struct tables_state *s;
+	struct buf *names;
+};
+
+static int
+note_still(const char *name, void *ctx)
+{
+	struct still_ctx *c = ctx;
+	int i = tables_state_find(c->s, name);
+	char quoted[ROLL_TABLE_NAME_MAX + 2];
+
+	snprintf(quoted, sizeof(quoted), " %s,", name);
+	if (i >= 0 && c->s->v[i].screened && strstr(buf_str(c->names), quoted) == NULL)
+		buf_addf(c->names, " %s,", name);
+	return 0;
+}
+
+/* Tells the GM which tables that table i names stay behind the screen
+ * (privately while Tension is hidden: the channel may not learn of them). */
+static void
+still_named(struct invocation *inv, const struct tables_state *s, size_t i, struct reply *out)
+{
+	struct buf names;
+	struct still_ctx c = {s, &names};
+
+	buf_init(&names, 2048);
+	roll_table_each_ref(s->v[i].text, note_still, &c);
+	if (names.len > 0) {
+		if (tension_state_hidden(inv->chan))
+			reply_to(out, REPLY_INVOKER);
+		reply_line(out, RS_DIM,
+		           "Still behind the screen among the tables %s names:%.*s (reveal each "
+		           "you mean to open).",
+		           s->v[i].name, (int)(names.len - 1), buf_str(&names));
+	}
+	buf_free(&names);
+}
+
 /* /table reveal: takes the mark off one of the channel's tables, unless
  * its name or a marked table's reference keeps it behind the screen. */
 static void
@@ -619,6 +658,7 @@ table_reveal(struct invocation *inv, struct reply *out)
 	          " out from behind the GM's screen: the players can show and roll it "
 	          "whether Tension is hidden or open.");
 	reply_nl(out);
+	still_named(inv, s, (size_t)at, out);
 }
 
 /* Whether from names the invoker's private messages with the bot: "me",

@@ -453,7 +453,8 @@ hide_and_reveal(void **unused)
 	fgtable_ok(t, "gm", "/table set encounter 1-6: rats");
 	says(t, "gm", "/table reveal lairxyz",
 	     "Took the table lairxyz out from behind the GM's screen: the players can show and "
-	     "roll it whether Tension is hidden or open.\n");
+	     "roll it whether Tension is hidden or open.\n[private]\nStill behind the screen "
+	     "among the tables lairxyz names: gemsxyz (reveal each you mean to open).\n");
 	says(t, "alice", "/table show lairxyz", "Table lairxyz: d6, 1 entry\n1-6: [[gemsxyz]]\n");
 	says(t, "alice", "/table show gemsxyz", UNSEEN("gemsxyz"));
 	fgtable_ok(t, "gm", "/undo");
