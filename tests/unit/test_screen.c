@@ -525,6 +525,53 @@ marks_are_saved(void **unused)
 	tables_mod.destroy(s);
 }
 
+/* Every refusal a player (the seat empty, Tension hidden) reads of a table
+ * kept behind the screen after encounter stopped naming it is, word for
+ * word, the one of a name no table has, and so is a roll through it. */
+static void
+a_kept_table_reads_as_none_to_a_player(void **unused)
+{
+	/* each line, before and after the table's name */
+	static const char *const lines[][2] = {
+	    {"/table show ", ""},
+	    {"/table roll ", ""},
+	    {"/table roll ", " secret:true"},
+	    {"/table delete ", ""},
+	    {"/table set ", " 1-6: mine"},
+	    {"/table hide ", ""},
+	    {"/table reveal ", ""},
+	    {"/table set mine 1-6: [[", "]]"},
+	};
+	struct fgtable *t = fgtable_new(5);
+
+	(void)unused;
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_ok(t, "gm", "/tension mode hidden");
+	fgtable_ok(t, "gm", "/table set encounter 1-6: [[lairxyz]]");
+	fgtable_ok(t, "gm", "/table set lairxyz 1-6: a wyrm");
+	fgtable_ok(t, "gm", "/table set encounter 1-6: goblins");
+	fgtable_ok(t, "gm", "/table set loot 1-6: [[lairxyz]]");
+	fgtable_ok(t, "gm", "/table set mine 1-6: open");
+	fgtable_ok(t, "gm", "/gm release");
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		char kept[100], none[100], *a, *b, *p;
+
+		snprintf(kept, sizeof(kept), "%slairxyz%s", lines[i][0], lines[i][1]);
+		snprintf(none, sizeof(none), "%snonexyz%s", lines[i][0], lines[i][1]);
+		a = fgtable_run(t, "alice", kept);
+		b = fgtable_run(t, "alice", none);
+		while ((p = strstr(a, "lairxyz")) != NULL)
+			memcpy(p, "nonexyz", 7);
+		assert_string_equal(a, b);
+		free(a);
+		free(b);
+	}
+	says(t, "alice", "/table roll loot",
+	     "alice rolls on the table loot (d6)\n> 1-6 | [[lairxyz]]\nRolled 2 on the d6: "
+	     "[[lairxyz]]\n↳ [[lairxyz]]: no table here has that name.\n");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -540,6 +587,7 @@ main(void)
 	    cmocka_unit_test(a_table_keeps_the_screen_when_its_reference_goes),
 	    cmocka_unit_test(hide_and_reveal),
 	    cmocka_unit_test(marks_are_saved),
+	    cmocka_unit_test(a_kept_table_reads_as_none_to_a_player),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
