@@ -44,9 +44,12 @@ struct h1 {
 	struct conn *conns;
 	int nconns, max;
 	unsigned connects;
-	char *host;       /* "Host: ...\r\n" as libcurl writes it */
-	char *fixed;      /* the headers after Host, before Content-Length */
-	uv_timer_t timer; /* the earliest deadline of a busy connection */
+	char *host;         /* "Host: ...\r\n" as libcurl writes it */
+	char *fixed;        /* the headers after Host, before Content-Length */
+	uv_timer_t timer;   /* the earliest deadline of a busy connection or a waiter */
+	uint64_t timer_due; /* its uv_now(), while it runs */
+	struct req *wait_head, *wait_tail; /* waiting for a connection, oldest first */
+	int nwait;
 	bool closing;
 };
 
@@ -56,6 +59,7 @@ static void compose(struct conn *c);
 static void on_poll(uv_poll_t *hd, int status, int events);
 static void on_timer(uv_timer_t *t);
 static void check_connected(struct rest *r);
+static void serve(struct h1 *h);
 
 /* Whether path (a request target) is an interaction's callback. */
 bool
@@ -94,6 +98,18 @@ on_timer_closed(uv_handle_t *hd)
 	discord_rest__handle_closed(r);
 }
 
+/* h's timer runs at due (a uv_now()) or earlier. */
+static void
+arm(struct h1 *h, uint64_t due)
+{
+	uint64_t now = uv_now(h->r->loop);
+
+	if (uv_is_active((uv_handle_t *)&h->timer) && h->timer_due <= due)
+		return;
+	h->timer_due = due;
+	uv_timer_start(&h->timer, on_timer, due > now ? due - now : 0, 0);
+}
+
 static void
 watch(struct conn *c, int events)
 {
@@ -124,8 +140,28 @@ conn_done(struct conn *c, bool keep, long status, CURLcode rc)
 	} else {
 		conn_close(c);
 	}
+	/* Those waiting go first: q's callback may make requests. */
+	serve(h);
 	discord_rest__done(r, q, status, rc, lb);
 	free(lb);
+}
+
+/* An idle connection of h, or NULL. */
+static struct conn *
+idle(struct h1 *h)
+{
+	struct conn *c;
+
+	for (c = h->conns; c != NULL && c->state != IDLE; c = c->next)
+		;
+	return c;
+}
+
+/* Whether a request would go on a connection at once. */
+static bool
+room(struct h1 *h)
+{
+	return !h->closing && (h->nconns < h->max || idle(h) != NULL);
 }
 
 /* q goes on a connection: an idle one, else a new one; false when none
@@ -134,10 +170,8 @@ static bool
 take(struct h1 *h, struct req *q)
 {
 	struct rest *r = h->r;
-	struct conn *c;
+	struct conn *c = idle(h);
 
-	for (c = h->conns; c != NULL && c->state != IDLE; c = c->next)
-		;
 	if (c == NULL) {
 		if (h->nconns >= h->max || h->closing)
 			return false;
@@ -174,6 +208,71 @@ take(struct h1 *h, struct req *q)
 	return true;
 }
 
+/* The oldest waiter leaves the line (counted on libcurl's side then, if
+ * it goes there). */
+static struct req *
+wait_pop(struct h1 *h)
+{
+	struct req *q = h->wait_head;
+
+	h->wait_head = q->h1_next;
+	if (h->wait_head == NULL)
+		h->wait_tail = NULL;
+	q->h1_next = NULL;
+	h->nwait--;
+	h->r->nh1--;
+	return q;
+}
+
+/* Whether q may wait for a connection (see discord_rest_h1.h); then it
+ * does. */
+static bool
+wait_push(struct h1 *h, struct req *q)
+{
+	uint64_t wait_ns = (uint64_t)DISCORD_REST_H1_WAIT_MS * 1000000u;
+
+	if (h->closing || h->nwait >= DISCORD_REST_H1_WAITERS ||
+	    (q->deadline_ns != 0 && q->deadline_ns - q->sent_ns < 2 * wait_ns))
+		return false;
+	q->h1_next = NULL;
+	q->h1_until = uv_now(h->r->loop) + DISCORD_REST_H1_WAIT_MS;
+	if (h->wait_tail != NULL)
+		h->wait_tail->h1_next = q;
+	else
+		h->wait_head = q;
+	h->wait_tail = q;
+	h->nwait++;
+	h->r->nh1++;
+	arm(h, q->h1_until);
+	return true;
+}
+
+/* Those waiting go on the connections free, oldest first. */
+static void
+serve(struct h1 *h)
+{
+	struct rest *r = h->r;
+
+	while (h->wait_head != NULL && room(h)) {
+		struct req *q = wait_pop(h);
+
+		if (!discord_rest__sending(r, q)) {
+			q->expired = true;
+			discord_rest__done(r, q, 0, CURLE_ABORTED_BY_CALLBACK, NULL);
+			continue;
+		}
+		take(h, q);
+	}
+}
+
+/* Every waiter goes through libcurl. */
+static void
+spill_waiting(struct h1 *h)
+{
+	while (h->wait_head != NULL)
+		discord_rest__spill(h->r, wait_pop(h));
+}
+
 bool
 discord_rest_h1_send(struct h1 *h, struct req *q)
 {
@@ -181,7 +280,9 @@ discord_rest_h1_send(struct h1 *h, struct req *q)
 	 * (no request's callback runs inside the call that made it). */
 	if (!discord_rest__sending(h->r, q))
 		return false;
-	return take(h, q);
+	if (h->wait_head == NULL && take(h, q))
+		return true;
+	return wait_push(h, q);
 }
 
 /* The request's bytes, as libcurl 7.88 writes them with the options
@@ -204,8 +305,7 @@ compose(struct conn *c)
 	c->got = 0;
 	discord_rest_h1_answer_begin(&c->a, &q->hd, &q->resp);
 	c->deadline = uv_now(h->r->loop) + h->r->timeout_ms;
-	if (!uv_is_active((uv_handle_t *)&h->timer))
-		uv_timer_start(&h->timer, on_timer, h->r->timeout_ms, 0);
+	arm(h, c->deadline);
 }
 
 /* The request on c failed before any byte of its answer came, on a kept
@@ -234,6 +334,7 @@ again(struct conn *c)
 static void
 conn_read(struct conn *c)
 {
+	struct h1 *h = c->h;
 	char in[16384];
 
 	for (;;) {
@@ -246,6 +347,7 @@ conn_read(struct conn *c)
 			/* Closed by the server, or bytes no request asked for:
 			 * either way the connection is no use. */
 			conn_close(c);
+			serve(h);
 			return;
 		}
 		if (rc != CURLE_OK || (n == 0 && c->got == 0)) {
@@ -320,6 +422,7 @@ check_connected(struct rest *r)
 
 	while ((m = curl_multi_info_read(r->connect_io.multi, &left)) != NULL) {
 		struct conn *c = NULL;
+		struct h1 *h;
 		curl_socket_t fd = CURL_SOCKET_BAD;
 		struct req *q;
 
@@ -340,6 +443,7 @@ check_connected(struct rest *r)
 				c->q = NULL;
 				r->nh1--;
 				c->state = IDLE;
+				serve(c->h);
 				discord_rest__done(r, q, 0, CURLE_ABORTED_BY_CALLBACK, NULL);
 				continue;
 			}
@@ -348,11 +452,14 @@ check_connected(struct rest *r)
 			continue;
 		}
 		/* libcurl says why when it tries the same: the request goes
-		 * there, with its retries and their log lines. */
+		 * there, with its retries and their log lines, and those
+		 * waiting after it. */
 		c->q = NULL;
 		r->nh1--;
+		h = c->h;
 		conn_close(c);
 		discord_rest__spill(r, q);
+		spill_waiting(h);
 	}
 }
 
@@ -363,6 +470,8 @@ on_timer(uv_timer_t *t)
 	uint64_t now = uv_now(h->r->loop), next = UINT64_MAX;
 	struct conn *c, *nx;
 
+	while (h->wait_head != NULL && h->wait_head->h1_until <= now)
+		discord_rest__spill(h->r, wait_pop(h));
 	for (c = h->conns; c != NULL; c = nx) {
 		nx = c->next;
 		if (c->state != BUSY)
@@ -375,8 +484,10 @@ on_timer(uv_timer_t *t)
 		if (c->deadline < next)
 			next = c->deadline;
 	}
+	if (h->wait_head != NULL && h->wait_head->h1_until < next)
+		next = h->wait_head->h1_until;
 	if (next != UINT64_MAX)
-		uv_timer_start(&h->timer, on_timer, next - now, 0);
+		arm(h, next);
 }
 
 /* "Host: ...\r\n" for the base URL, as libcurl writes it: the port only
@@ -480,6 +591,8 @@ discord_rest_h1_close(struct h1 *h)
 	if (h == NULL)
 		return;
 	h->closing = true;
+	while (h->wait_head != NULL)
+		wait_pop(h);
 	while (h->conns != NULL) {
 		if (h->conns->q != NULL) {
 			h->conns->q = NULL;

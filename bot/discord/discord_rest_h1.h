@@ -15,8 +15,22 @@
  * /roll 219,378 -> 170,667.
  *
  * Up to DISCORD_REST_H1_CONNS connections, one request at a time each.
- * A request no connection can take (all busy, or its connection could
- * not be made) goes through libcurl: nothing is lost. Every answer ends
+ * A request that finds them all busy or still connecting waits, in order
+ * of arrival, for the next one free (a burst faster than TLS handshakes
+ * would otherwise have libcurl make connections of its own: more
+ * handshakes, more CPU). It goes through libcurl instead, and nothing is
+ * lost, when:
+ * - its connection could not be made (then every request waiting goes
+ *   too: the road cannot connect now);
+ * - it has waited DISCORD_REST_H1_WAIT_MS;
+ * - its deadline (discord_rest_call_until) is less than twice
+ *   DISCORD_REST_H1_WAIT_MS away when it comes: it does not wait at all,
+ *   so one that waits still has DISCORD_REST_H1_WAIT_MS when it leaves;
+ * - DISCORD_REST_H1_WAITERS wait already.
+ * A callback's deadline is Discord's 3 s less discord_shed's margin for
+ * the trip (SHED_MARGIN_MS); DISCORD_REST_H1_WAIT_MS is a TLS handshake's
+ * few round trips many times over, and leaves a spilled callback time for
+ * one more handshake of libcurl's. Every answer ends
  * in discord_rest__done, as libcurl's do (429, 5xx, retries, buckets).
  * A kept connection the server closed before any byte of the answer came
  * is not a failed try: the request goes once more on a fresh one.
@@ -28,7 +42,9 @@
 
 #include <stdbool.h>
 
-#define DISCORD_REST_H1_CONNS 16
+#define DISCORD_REST_H1_CONNS   16
+#define DISCORD_REST_H1_WAIT_MS 250 /* the longest a request waits for a connection */
+#define DISCORD_REST_H1_WAITERS 64  /* requests waiting at most */
 
 struct rest;
 struct req;
@@ -38,11 +54,12 @@ struct h1;
 struct h1 *discord_rest_h1_new(struct rest *r, int conns);
 /* Whether q is an interaction callback this road carries. */
 bool discord_rest_h1_wants(const struct rest *r, const struct req *q);
-/* Takes q (counted active already; never completes it here): false when
- * no connection can, and q goes through libcurl. */
+/* Takes q (counted active already; never completes it here), on a
+ * connection or to wait for one: false when it cannot (see above), and q
+ * goes through libcurl. */
 bool discord_rest_h1_send(struct h1 *h, struct req *q);
-/* Closes every connection; the requests on them are left in r's active
- * list, for discord_rest_close to complete. Frees h once its handles
+/* Closes every connection; the requests on them and those waiting are
+ * left in r's active list, for discord_rest_close to complete. Frees h once its handles
  * closed (counted in r's open handles). */
 void discord_rest_h1_close(struct h1 *h);
 /* The connections made so far (for tests). */

@@ -43,6 +43,10 @@ struct req {
 	int64_t not_before;
 	CURL *easy;    /* NULL on discord_rest_h1's road */
 	bool h1_again; /* sent again on a fresh connection once already */
+	/* Waiting for one of discord_rest_h1's connections: the next in line,
+	 * and the uv_now() at which it goes through libcurl instead. */
+	struct req *h1_next;
+	uint64_t h1_until;
 	struct buf resp;
 	uint64_t queued_ns, sent_ns;
 	struct discord_rest_answer hd; /* of the answer (discord_rest_answer_header) */
@@ -101,7 +105,7 @@ struct rest {
 	struct rng *rng;
 	struct list pending, active, failed;
 	size_t npending, nactive;
-	size_t nh1; /* of nactive, those on discord_rest_h1's connections */
+	size_t nh1; /* of nactive, those on discord_rest_h1's road (on a connection or waiting) */
 	unsigned timeout_ms;
 	struct sock *socks;
 	CURL *pool[POOL_MAX];

@@ -26,19 +26,28 @@
 #define STEPS 8
 #define HOLD  "" /* an answer that never comes */
 
+#define CONNS_MAX 8
+
 /*
- * The server: request i (counted over every connection, in order) is
- * answered answers[i]; NULL closes the connection once the request is
- * read, unanswered; close_after[i] closes it after the answer. It keeps
- * the bytes of the first two requests, and counts connections.
+ * The server: request i (counted over every connection, in the order
+ * they come) is answered answers[i]; NULL closes the connection once the
+ * request is read, unanswered; close_after[i] closes it after the
+ * answer. Each connection is served on a thread of its own. It keeps the
+ * bytes of every request, and counts connections.
  */
 struct script {
 	int listener, port;
 	const char *answers[STEPS];
 	bool close_after[STEPS];
 	int n, accepts;
-	char req[2][1024];
-	pthread_t th;
+	char req[STEPS][1024];
+	pthread_mutex_t lock;
+	pthread_t th, conn_th[CONNS_MAX];
+};
+
+struct served {
+	struct script *s;
+	int fd;
 };
 
 /* One request (head and Content-Length body) into out; false at the end. */
@@ -78,38 +87,59 @@ send_all(int fd, const char *s, size_t n)
 }
 
 static void *
+serve_conn(void *arg)
+{
+	struct served *sv = arg;
+	struct script *s = sv->s;
+	int fd = sv->fd;
+	char buf[4096];
+
+	free(sv);
+	while (read_request(fd, buf, sizeof(buf))) {
+		int i;
+
+		pthread_mutex_lock(&s->lock);
+		i = s->n < STEPS ? s->n++ : -1;
+		if (i >= 0)
+			memcpy(s->req[i], buf, sizeof(s->req[i]) - 1);
+		pthread_mutex_unlock(&s->lock);
+		if (i < 0 || s->answers[i] == NULL)
+			break;
+		if (s->answers[i][0] == '\0') { /* HOLD: until the client goes */
+			while (read(fd, buf, sizeof(buf)) > 0)
+				;
+			break;
+		}
+		send_all(fd, s->answers[i], strlen(s->answers[i]));
+		if (s->close_after[i])
+			break;
+	}
+	close(fd);
+	return NULL;
+}
+
+static void *
 serve(void *arg)
 {
 	struct script *s = arg;
-	char buf[4096];
 
-	while (s->n < STEPS) {
+	while (s->accepts < CONNS_MAX) {
 		struct pollfd p = {.fd = s->listener, .events = POLLIN};
-		int fd;
+		struct served *sv;
+		int fd, i;
 
 		if (poll(&p, 1, 5000) != 1)
 			return NULL;
 		fd = accept(s->listener, NULL, NULL);
 		if (fd < 0)
 			return NULL;
-		s->accepts++;
-		while (s->n < STEPS && read_request(fd, buf, sizeof(buf))) {
-			int i = s->n++;
-
-			if (i < 2)
-				memcpy(s->req[i], buf, sizeof(s->req[i]) - 1);
-			if (s->answers[i] == NULL)
-				break;
-			if (s->answers[i][0] == '\0') { /* HOLD: until the client goes */
-				while (read(fd, buf, sizeof(buf)) > 0)
-					;
-				break;
-			}
-			send_all(fd, s->answers[i], strlen(s->answers[i]));
-			if (s->close_after[i])
-				break;
-		}
-		close(fd);
+		sv = malloc(sizeof(*sv));
+		sv->s = s;
+		sv->fd = fd;
+		pthread_mutex_lock(&s->lock);
+		i = s->accepts++; /* counted before any answer on it goes */
+		pthread_mutex_unlock(&s->lock);
+		assert_int_equal(pthread_create(&s->conn_th[i], NULL, serve_conn, sv), 0);
 	}
 	return NULL;
 }
@@ -126,6 +156,7 @@ script_start(struct script *s)
 	assert_int_equal(listen(s->listener, 8), 0);
 	assert_int_equal(getsockname(s->listener, (struct sockaddr *)&a, &alen), 0);
 	s->port = ntohs(a.sin_port);
+	pthread_mutex_init(&s->lock, NULL);
 	assert_int_equal(pthread_create(&s->th, NULL, serve, s), 0);
 }
 
@@ -134,11 +165,14 @@ script_stop(struct script *s)
 {
 	shutdown(s->listener, SHUT_RDWR);
 	pthread_join(s->th, NULL);
+	for (int i = 0; i < s->accepts; i++)
+		pthread_join(s->conn_th[i], NULL);
 	close(s->listener);
+	pthread_mutex_destroy(&s->lock);
 }
 
 struct got {
-	int done;
+	int done, seq; /* seq: 1 for the first request answered, ... */
 	long status;
 	char body[64];
 	const char *error;
@@ -150,7 +184,10 @@ got_it(void *ctx, const struct rest_result *res)
 {
 	struct got *g = ctx;
 
+	static int answered;
+
 	g->done++;
+	g->seq = ++answered;
 	g->status = res->status;
 	snprintf(g->body, sizeof(g->body), "%.*s", (int)res->len, res->body);
 	g->error = res->error;
@@ -206,6 +243,30 @@ run_close(struct run *u, struct script *s)
 	assert_true(is_closed);
 	assert_int_equal(uv_loop_close(&u->loop), 0);
 	script_stop(s);
+}
+
+/* A callback with body {"n":n}, not waited for. */
+static void
+callback_n(struct run *u, int n, unsigned flags, struct got *g)
+{
+	char body[32];
+
+	memset(g, 0, sizeof(*g));
+	snprintf(body, sizeof(body), "{\"n\":%d}", n);
+	discord_rest_call(u->r, "POST", "/interactions/1/tok/callback", body,
+	                  REST_INTERACTION | REST_ESSENTIAL | flags, got_it, g);
+}
+
+/* Runs the loop until g is answered (at most 10 s). */
+static void
+wait_for(struct run *u, const struct got *g)
+{
+	uint64_t t0 = uv_hrtime();
+
+	while (g->done == 0) {
+		uv_run(&u->loop, UV_RUN_ONCE);
+		assert_true(uv_hrtime() - t0 < 10000000000ull);
+	}
 }
 
 static const char ok204[] = "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n";
@@ -380,6 +441,67 @@ a_429_waits(void **unused)
 	run_close(&u, &s);
 }
 
+/* Whether the request s read i-th carried body. */
+static bool
+request_has(const struct script *s, int i, const char *body)
+{
+	size_t n = strlen(s->req[i]), b = strlen(body);
+
+	return n >= b && strcmp(s->req[i] + n - b, body) == 0;
+}
+
+/*
+ * Callbacks that find the one connection still connecting wait for it,
+ * in order, rather than going through libcurl (which would make
+ * connections of its own).
+ */
+static void
+callbacks_wait_for_the_connection_in_order(void **unused)
+{
+	struct script s = {.answers = {ok204, ok204, ok204}};
+	struct run u;
+	struct got g[3];
+
+	run_open(&u, &s, 1, 2000);
+	for (int i = 0; i < 3; i++)
+		callback_n(&u, i + 1, REST_ONCE, &g[i]);
+	for (int i = 0; i < 3; i++)
+		wait_for(&u, &g[i]);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(g[i].status, 204);
+		assert_int_equal(g[i].seq, g[0].seq + i);
+	}
+	assert_int_equal(s.accepts, 1);
+	assert_int_equal(s.n, 3);
+	assert_true(request_has(&s, 0, "{\"n\":1}"));
+	assert_true(request_has(&s, 1, "{\"n\":2}"));
+	assert_true(request_has(&s, 2, "{\"n\":3}"));
+	run_close(&u, &s);
+}
+
+/*
+ * A callback waits DISCORD_REST_H1_WAIT_MS for the connection at most:
+ * the one on it held unanswered, it goes through libcurl and is answered
+ * first.
+ */
+static void
+a_waiting_callback_goes_through_libcurl_in_time(void **unused)
+{
+	struct script s = {.answers = {HOLD, ok204}};
+	struct run u;
+	struct got g[2];
+
+	run_open(&u, &s, 1, 5000);
+	callback_n(&u, 1, REST_ONCE, &g[0]);
+	callback_n(&u, 2, REST_ONCE, &g[1]);
+	wait_for(&u, &g[1]);
+	assert_int_equal(g[1].status, 204);
+	assert_int_equal(g[0].done, 0);
+	assert_int_equal(s.accepts, 2);
+	run_close(&u, &s);
+	assert_int_equal(g[0].done, 1);
+}
+
 int
 main(void)
 {
@@ -389,6 +511,8 @@ main(void)
 	    cmocka_unit_test(broken_answers),
 	    cmocka_unit_test(unusual_answers),
 	    cmocka_unit_test(a_429_waits),
+	    cmocka_unit_test(callbacks_wait_for_the_connection_in_order),
+	    cmocka_unit_test(a_waiting_callback_goes_through_libcurl_in_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
