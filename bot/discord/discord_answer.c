@@ -319,7 +319,8 @@ discord_answer_now(struct discord *dc, struct interact_out *out)
 
 	dc->stats.interactions++;
 	discord_rest_call_until(dc->rest, "POST", out->callback_path, out->callback_body,
-	                        REST_INTERACTION | REST_ESSENTIAL, out->deadline, on_callback, a);
+	                        REST_CALLBACK | REST_INTERACTION | REST_ESSENTIAL, out->deadline,
+	                        on_callback, a);
 }
 
 static void
@@ -456,8 +457,8 @@ defer_run(struct discord *dc)
 			dc->stats.interactions++;
 			discord_rest_call_until(dc->rest, "POST", due[i]->callback_path,
 			                        discord_defer_body(due[i]),
-			                        REST_INTERACTION | REST_ESSENTIAL, due[i]->deadline,
-			                        on_deferred, due[i]);
+			                        REST_CALLBACK | REST_INTERACTION | REST_ESSENTIAL,
+			                        due[i]->deadline, on_deferred, due[i]);
 		}
 	} while (n == DUE_BATCH);
 	/* 0 (none waits), or after now: what was due went. It may be early

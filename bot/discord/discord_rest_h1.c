@@ -61,19 +61,16 @@ static void on_timer(uv_timer_t *t);
 static void check_connected(struct rest *r);
 static void serve(struct h1 *h);
 
-/* Whether path (a request target) is an interaction's callback. */
+/* What the caller marked a callback, when the road is open and the
+ * request is one compose() writes as libcurl would (a small body, the
+ * headers of a route the interaction's token authorises). */
 bool
 discord_rest_h1_wants(const struct rest *r, const struct req *q)
 {
-	size_t n;
-
-	if (r->h1 == NULL || !q->token_route || strcmp(q->method, "POST") != 0 || q->body == NULL ||
-	    q->body_len > DISCORD_REST_WIRE_EXPECT_THRESHOLD || q->target == NULL ||
-	    q->target[0] != '/')
-		return false;
-	n = strlen(q->target);
-	return n > 9 && memcmp(q->target + n - 9, "/callback", 9) == 0 &&
-	       strstr(q->target, "/interactions/") != NULL;
+	return r->h1 != NULL && (q->flags & REST_CALLBACK) && q->token_route &&
+	       strcmp(q->method, "POST") == 0 && q->body != NULL &&
+	       q->body_len <= DISCORD_REST_WIRE_EXPECT_THRESHOLD && q->target != NULL &&
+	       q->target[0] == '/';
 }
 
 static void

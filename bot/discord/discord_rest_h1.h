@@ -52,7 +52,7 @@ struct h1;
 
 /* The road for r, with at most conns connections (0: none, NULL). */
 struct h1 *discord_rest_h1_new(struct rest *r, int conns);
-/* Whether q is an interaction callback this road carries. */
+/* Whether q is an interaction callback (REST_CALLBACK) this road carries. */
 bool discord_rest_h1_wants(const struct rest *r, const struct req *q);
 /* Takes q (counted active already; never completes it here), on a
  * connection or to wait for one: false when it cannot (see above), and q

@@ -436,7 +436,11 @@ paths_and_queries(void **unused)
 	o.base_url = base;
 	r = discord_rest_new(&loop, &o);
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		discord_rest_call(r, "POST", paths[i], "{}", REST_INTERACTION, count_done, &done);
+		/* (the callbacks on discord_rest_h1's road) */
+		discord_rest_call(r, "POST", paths[i], "{}",
+		                  REST_INTERACTION |
+		                      (strstr(paths[i], "/callback") != NULL ? REST_CALLBACK : 0),
+		                  count_done, &done);
 		run_until_count(&loop, &done, (int)i + 1); /* one after the other */
 	}
 	s.seen[s.nseen] = '\0';
@@ -751,10 +755,11 @@ callback_never_inside_the_call(void **unused)
  * returns, before the loop turns again: made from a callback that runs
  * after the turn's timers (an idle callback, as persist answers), a request
  * left to libcurl's 0 ms timeout costs the loop a turn of its own. Its
- * answer still comes from the loop.
+ * answer still comes from the loop. On either road: libcurl's, and
+ * discord_rest_h1's (REST_CALLBACK).
  */
 static void
-a_request_goes_out_in_its_call(void **unused)
+goes_out_in_its_call(unsigned flags)
 {
 	uv_loop_t loop;
 	struct srv s;
@@ -766,20 +771,19 @@ a_request_goes_out_in_its_call(void **unused)
 	struct pollfd pfd;
 	bool is_closed = false;
 
-	(void)unused;
 	uv_loop_init(&loop);
 	srv_start(&s, &loop);
 	s.released = true;
 	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", s.port);
 	o.base_url = base;
 	r = discord_rest_new(&loop, &o);
-	discord_rest_call(r, "POST", "/interactions/1/tok/callback", "{}", REST_INTERACTION,
-	                  count_done, &done);
+	discord_rest_call(r, "POST", "/interactions/1/tok/callback", "{}", flags, count_done,
+	                  &done);
 	run_until_count(&loop, &done, 1);
 	assert_int_equal(s.conns, 1);
 	assert_int_equal(uv_fileno((uv_handle_t *)&s.all->h, &fd), 0);
-	discord_rest_call(r, "POST", "/interactions/2/tok/callback", "{}", REST_INTERACTION,
-	                  count_done, &done);
+	discord_rest_call(r, "POST", "/interactions/2/tok/callback", "{}", flags, count_done,
+	                  &done);
 	/* The loop does not run here: the server's end is read directly. */
 	pfd = (struct pollfd){.fd = fd, .events = POLLIN};
 	assert_int_equal(poll(&pfd, 1, 10000), 1);
@@ -791,6 +795,13 @@ a_request_goes_out_in_its_call(void **unused)
 	srv_stop(&s);
 	assert_true(is_closed);
 	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+static void
+a_request_goes_out_in_its_call(void **unused)
+{
+	goes_out_in_its_call(REST_INTERACTION);
+	goes_out_in_its_call(REST_INTERACTION | REST_CALLBACK);
 }
 
 static void

@@ -226,7 +226,7 @@ callback(struct run *u, unsigned flags, struct got *g)
 
 	memset(g, 0, sizeof(*g));
 	discord_rest_call(u->r, "POST", "/interactions/1/tok/callback", "{\"type\":4}",
-	                  REST_INTERACTION | REST_ESSENTIAL | flags, got_it, g);
+	                  REST_CALLBACK | REST_INTERACTION | REST_ESSENTIAL | flags, got_it, g);
 	while (g->done == 0) {
 		uv_run(&u->loop, UV_RUN_ONCE);
 		assert_true(uv_hrtime() - t0 < 10000000000ull);
@@ -254,7 +254,7 @@ callback_n(struct run *u, int n, unsigned flags, struct got *g)
 	memset(g, 0, sizeof(*g));
 	snprintf(body, sizeof(body), "{\"n\":%d}", n);
 	discord_rest_call(u->r, "POST", "/interactions/1/tok/callback", body,
-	                  REST_INTERACTION | REST_ESSENTIAL | flags, got_it, g);
+	                  REST_CALLBACK | REST_INTERACTION | REST_ESSENTIAL | flags, got_it, g);
 }
 
 /* Runs the loop until g is answered (at most 10 s). */
@@ -502,6 +502,42 @@ a_waiting_callback_goes_through_libcurl_in_time(void **unused)
 	assert_int_equal(g[0].done, 1);
 }
 
+/* One request, waited for (at most 10 s). */
+static void
+request(struct run *u, const char *path, unsigned flags, struct got *g)
+{
+	memset(g, 0, sizeof(*g));
+	discord_rest_call(u->r, "POST", path, "{\"type\":4}", flags, got_it, g);
+	wait_for(u, g);
+}
+
+/*
+ * What goes on the road is what the caller says is a callback, whatever
+ * its path: with a query (?with_response=true) on it, without
+ * REST_CALLBACK through libcurl (a connection of its own).
+ */
+static void
+the_caller_names_the_callbacks(void **unused)
+{
+	struct script s = {.answers = {ok204, ok204, ok204}};
+	const unsigned cb = REST_CALLBACK | REST_INTERACTION | REST_ESSENTIAL | REST_ONCE;
+	struct run u;
+	struct got g;
+
+	run_open(&u, &s, 0, 2000);
+	request(&u, "/interactions/1/tok/callback", cb, &g);
+	assert_int_equal(g.status, 204);
+	request(&u, "/interactions/1/tok/callback?with_response=true", cb, &g);
+	assert_int_equal(g.status, 204);
+	assert_int_equal(s.accepts, 1);
+	request(&u, "/interactions/1/tok/callback", cb & ~REST_CALLBACK, &g);
+	assert_int_equal(g.status, 204);
+	assert_int_equal(s.accepts, 2);
+	assert_non_null(strstr(s.req[1], "POST /api/v10/interactions/1/tok/callback"
+	                                 "?with_response=true HTTP/1.1\r\n"));
+	run_close(&u, &s);
+}
+
 int
 main(void)
 {
@@ -513,6 +549,7 @@ main(void)
 	    cmocka_unit_test(a_429_waits),
 	    cmocka_unit_test(callbacks_wait_for_the_connection_in_order),
 	    cmocka_unit_test(a_waiting_callback_goes_through_libcurl_in_time),
+	    cmocka_unit_test(the_caller_names_the_callbacks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
