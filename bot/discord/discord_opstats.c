@@ -144,8 +144,9 @@ discord_opstats_line(char *buf, size_t len, int64_t now_ms)
 	r = snprintf(buf, len,
 	             "discord stats: interactions answered %llu, shed %llu, failed %llu%s; "
 	             "deferred %llu; gateway resumes %llu, identifies %llu; REST 429s %llu, "
-	             "5xx %llu, invalid in the last 10 min %llu, shed %llu; "
-	             "handling time over %llu interactions since the last line: p50 %llu us, "
+	             "5xx %llu, invalid in the last 10 min %llu, shed %llu; callbacks answered on "
+	             "own connections %llu, through libcurl %llu; handling time over %llu "
+	             "interactions since the last line: p50 %llu us, "
 	             "p99 %llu us, max %llu us",
 	             (unsigned long long)S.count[OPSTATS_ANSWERED],
 	             (unsigned long long)S.count[OPSTATS_SHED],
@@ -156,7 +157,9 @@ discord_opstats_line(char *buf, size_t len, int64_t now_ms)
 	             (unsigned long long)S.count[OPSTATS_REST_429],
 	             (unsigned long long)S.count[OPSTATS_REST_5XX],
 	             (unsigned long long)discord_opstats_invalid_recent(now_ms),
-	             (unsigned long long)S.count[OPSTATS_REST_SHED], (unsigned long long)t.n,
+	             (unsigned long long)S.count[OPSTATS_REST_SHED],
+	             (unsigned long long)S.count[OPSTATS_CALLBACKS_OWN],
+	             (unsigned long long)S.count[OPSTATS_CALLBACKS_CURL], (unsigned long long)t.n,
 	             (unsigned long long)t.p50_us, (unsigned long long)t.p99_us,
 	             (unsigned long long)t.max_us);
 	memset(S.hist, 0, sizeof(S.hist));

@@ -22,17 +22,20 @@
 #include <stdint.h>
 
 enum opstats_counter {
-	OPSTATS_ANSWERED,   /* answers Discord accepted whole (callback and follow-ups) */
-	OPSTATS_SHED,       /* interactions not answered: too late for Discord's 3 s */
-	OPSTATS_FAILED,     /* answers whose callback or a follow-up failed */
-	OPSTATS_DEFERRED,   /* deferrals Discord accepted (the answer came later, as an edit) */
-	OPSTATS_RESUMES,    /* gateway RESUMEs sent */
-	OPSTATS_IDENTIFIES, /* gateway IDENTIFYs sent */
-	OPSTATS_REST_429,   /* REST answers 429 */
-	OPSTATS_REST_5XX,   /* REST answers 500-599 */
-	OPSTATS_REST_SHED,  /* REST requests not sent: too many invalid requests */
-	OPSTATS_ELSEWHERE,  /* interactions another process of the fleet handled first:
-	                       left for it to answer */
+	OPSTATS_ANSWERED,       /* answers Discord accepted whole (callback and follow-ups) */
+	OPSTATS_SHED,           /* interactions not answered: too late for Discord's 3 s */
+	OPSTATS_FAILED,         /* answers whose callback or a follow-up failed */
+	OPSTATS_DEFERRED,       /* deferrals Discord accepted (the answer came later, as an edit) */
+	OPSTATS_RESUMES,        /* gateway RESUMEs sent */
+	OPSTATS_IDENTIFIES,     /* gateway IDENTIFYs sent */
+	OPSTATS_REST_429,       /* REST answers 429 */
+	OPSTATS_REST_5XX,       /* REST answers 500-599 */
+	OPSTATS_REST_SHED,      /* REST requests not sent: too many invalid requests */
+	OPSTATS_ELSEWHERE,      /* interactions another process of the fleet handled first:
+	                           left for it to answer */
+	OPSTATS_CALLBACKS_OWN,  /* answers to interaction callbacks read on discord_rest_h1's
+	                           connections (each try: a 429 and its retry are two) */
+	OPSTATS_CALLBACKS_CURL, /* and those read through libcurl */
 	OPSTATS_COUNTERS
 };
 

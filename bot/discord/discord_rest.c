@@ -649,6 +649,8 @@ discord_rest__check_done(struct rest *r)
 		curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&q);
 		if (rc == CURLE_OK)
 			curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+		if (status != 0 && (q->flags & REST_CALLBACK))
+			discord_opstats_add(OPSTATS_CALLBACKS_CURL);
 		list_unlink(&r->active, q);
 		r->nactive--;
 		/* (e keeps the answer's headers until its next transfer) */

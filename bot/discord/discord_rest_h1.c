@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_rest_h1_answer.h"
 #include "bot/discord/discord_rest_int.h"
 #include "bot/discord/discord_rest_wire.h"
@@ -137,6 +138,8 @@ conn_done(struct conn *c, bool keep, long status, CURLcode rc)
 	} else {
 		conn_close(c);
 	}
+	if (status != 0)
+		discord_opstats_add(OPSTATS_CALLBACKS_OWN);
 	/* Those waiting go first: q's callback may make requests. */
 	serve(h);
 	discord_rest__done(r, q, status, rc, lb);

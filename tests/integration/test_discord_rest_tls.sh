@@ -7,7 +7,8 @@
 # interactions (50 a second) are answered on at most 16 connections (the terminator
 # counts its TCP accepts; libcurl's own few for the other routes besides);
 # connections the terminator drops while idle do not lose the next
-# answers; and the idle bot, its connections holding tickets, does not
+# answers, 40 that come at once among them; every callback goes on the
+# road's own connections (the stats line counts them); and the idle bot, its connections holding tickets, does not
 # spin (its CPU time over 2 s, from /proc).
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
@@ -51,11 +52,18 @@ sleep 2
 c1=$(cpu)
 [ $((c1 - c0)) -le 10 ] || fail "the idle bot took $((c1 - c0)) clock ticks of CPU in 2 s"
 
-# The terminator drops every idle connection: the next answers still come.
+# The terminator drops every idle connection: the next answers still come,
+# 40 at once: 16 connections are made again and the callbacks that find
+# them connecting or busy wait for them (not through libcurl).
 kill -USR1 "$TLS_PID"
 sleep 0.5
-burst 20 50
-wait_until "i['answered'] == 240" 10
+burst 40 0
+wait_until "i['answered'] == 260" 10
 [ "$(cat "$WORK/tls-accepts")" -gt "$accepts" ] || fail "no new connection after the drop"
 grep -q "giving up" "$BOT_LOG" && fail "a callback was given up: $(grep "giving up" "$BOT_LOG")"
+# Every callback's answer came on the road's own connections: one each
+# (no 429s nor 5xx here, no deferrals).
+bot_stats
+grep -q "callbacks answered on own connections 260, through libcurl 0;" "$BOT_LOG" ||
+	fail "the callbacks did not all go on the road: $(grep "discord stats:" "$BOT_LOG")"
 finish

@@ -94,6 +94,10 @@ the_line(void **unused)
 	for (int i = 0; i < 6; i++)
 		discord_opstats_invalid(1000000);
 	discord_opstats_add(OPSTATS_REST_SHED);
+	for (int i = 0; i < 8; i++)
+		discord_opstats_add(OPSTATS_CALLBACKS_OWN);
+	for (int i = 0; i < 9; i++)
+		discord_opstats_add(OPSTATS_CALLBACKS_CURL);
 	discord_opstats_time(120000);
 	discord_opstats_time(250000);
 	n = discord_opstats_line(line, sizeof(line), 1000000);
@@ -101,7 +105,8 @@ the_line(void **unused)
 	assert_string_equal(
 	    line, "discord stats: interactions answered 7, shed 3, failed 1; deferred 2; gateway "
 	          "resumes 2, identifies 1; REST 429s 4, 5xx 5, invalid in the last 10 min 6, "
-	          "shed 1; handling time over 2 interactions since the "
+	          "shed 1; callbacks answered on own connections 8, through libcurl 9; "
+	          "handling time over 2 interactions since the "
 	          "last line: p50 127 us, p99 250 us, max 250 us");
 	discord_opstats_times(&t);
 	assert_int_equal(t.n, 0);

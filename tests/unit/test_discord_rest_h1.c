@@ -20,6 +20,7 @@
 
 #include <uv.h>
 
+#include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_rest.h"
 #include "tests/unit/helpers/stderrcap.h"
 
@@ -462,6 +463,7 @@ callbacks_wait_for_the_connection_in_order(void **unused)
 	struct run u;
 	struct got g[3];
 
+	discord_opstats_reset();
 	run_open(&u, &s, 1, 2000);
 	for (int i = 0; i < 3; i++)
 		callback_n(&u, i + 1, REST_ONCE, &g[i]);
@@ -476,6 +478,8 @@ callbacks_wait_for_the_connection_in_order(void **unused)
 	assert_true(request_has(&s, 0, "{\"n\":1}"));
 	assert_true(request_has(&s, 1, "{\"n\":2}"));
 	assert_true(request_has(&s, 2, "{\"n\":3}"));
+	assert_int_equal(discord_opstats_get(OPSTATS_CALLBACKS_OWN), 3);
+	assert_int_equal(discord_opstats_get(OPSTATS_CALLBACKS_CURL), 0);
 	run_close(&u, &s);
 }
 
@@ -491,6 +495,7 @@ a_waiting_callback_goes_through_libcurl_in_time(void **unused)
 	struct run u;
 	struct got g[2];
 
+	discord_opstats_reset();
 	run_open(&u, &s, 1, 5000);
 	callback_n(&u, 1, REST_ONCE, &g[0]);
 	callback_n(&u, 2, REST_ONCE, &g[1]);
@@ -498,6 +503,8 @@ a_waiting_callback_goes_through_libcurl_in_time(void **unused)
 	assert_int_equal(g[1].status, 204);
 	assert_int_equal(g[0].done, 0);
 	assert_int_equal(s.accepts, 2);
+	assert_int_equal(discord_opstats_get(OPSTATS_CALLBACKS_OWN), 0);
+	assert_int_equal(discord_opstats_get(OPSTATS_CALLBACKS_CURL), 1);
 	run_close(&u, &s);
 	assert_int_equal(g[0].done, 1);
 }
@@ -524,6 +531,7 @@ the_caller_names_the_callbacks(void **unused)
 	struct run u;
 	struct got g;
 
+	discord_opstats_reset();
 	run_open(&u, &s, 0, 2000);
 	request(&u, "/interactions/1/tok/callback", cb, &g);
 	assert_int_equal(g.status, 204);
@@ -535,6 +543,9 @@ the_caller_names_the_callbacks(void **unused)
 	assert_int_equal(s.accepts, 2);
 	assert_non_null(strstr(s.req[1], "POST /api/v10/interactions/1/tok/callback"
 	                                 "?with_response=true HTTP/1.1\r\n"));
+	/* (the last was no callback: not counted) */
+	assert_int_equal(discord_opstats_get(OPSTATS_CALLBACKS_OWN), 2);
+	assert_int_equal(discord_opstats_get(OPSTATS_CALLBACKS_CURL), 0);
 	run_close(&u, &s);
 }
 
