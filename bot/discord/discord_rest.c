@@ -1,30 +1,12 @@
 /*
- * discord_rest: libcurl multi on the libuv loop; see discord_rest.h.
- * Interaction callbacks, the hot route, go on connections of their own
+ * discord_rest: Discord's HTTP API on the libuv loop; see discord_rest.h.
+ * Requests wait in a queue here for their rate-limit bucket; interaction
+ * callbacks, the hot route, then go on connections of their own
  * (discord_rest_h1: about 10,000 instructions a callback instead of
  * 78,000); every other route, and a callback that road cannot take, goes
- * through libcurl. Both roads end in finish(): one set of rules for 429s,
- * 5xx, retries, buckets, the timeout and the answer's cap.
- *
- * What libcurl 7.88.1 (Debian 12) costs per request on a kept HTTP/1.1
- * connection that no option or use of its API removes (measured with
- * callgrind on a debug build of that release, issue 12):
- * - two poll() calls on the connection's socket: one to see that the idle
- *   connection is still alive before reusing it (url.c, extract_if_dead),
- *   one after sending, in the same curl_multi_socket_action call, to see
- *   whether the answer is there already (transfer.c, Curl_readwrite with no
- *   select bits known: the request was started from the timer, when no
- *   socket had an event);
- * - each byte of the request formatted one at a time through its printf,
- *   about 100 instructions a byte: the path URL-encoded again (even from a
- *   CURLU), the headers, the request line (about 45k of its 80k
- *   instructions a request, for a path with an interaction's token);
- * - a 16 KB receive buffer allocated and freed per request (a smaller one,
- *   CURLOPT_BUFFERSIZE 1024, saved glibc's malloc 5k instructions but
- *   nothing overall on the bench, and costs reads for Discord's answers of
- *   more than 1 KB);
- * - the status line read with sscanf, a log line formatted whether or not
- *   it is shown, the DNS cache pruned.
+ * through libcurl (discord_rest_curl). Both roads end in finish(): one
+ * set of rules for 429s, 5xx, retries, buckets, the timeout and the
+ * answer's cap.
  */
 #include "bot/discord/discord_rest.h"
 
@@ -39,9 +21,9 @@
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_ratelimit.h"
 #include "bot/discord/discord_rest_answer.h"
+#include "bot/discord/discord_rest_curl.h"
 #include "bot/discord/discord_rest_h1.h"
 #include "bot/discord/discord_rest_int.h"
-#include "bot/discord/discord_rest_io.h"
 #include "bot/discord/discord_rest_wire.h"
 #include "bot/log.h"
 #include "bot/soon.h"
@@ -49,19 +31,16 @@
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
 
-#define RESPONSE_MAX   (1u << 20)
-#define TRIES_MAX      3 /* retries of a 5xx or a failed connection */
-#define LIMITED_MAX    8 /* 429s one request may meet */
-#define TIMEOUT_MS     15000
-#define CONNECT_MS     5000
-#define HOST_CONNS_MAX 64
+#define RESPONSE_MAX (1u << 20)
+#define TRIES_MAX    3 /* retries of a 5xx or a failed connection */
+#define LIMITED_MAX  8 /* 429s one request may meet */
+#define TIMEOUT_MS   15000
 /* Requests handed to libcurl at once; later ones wait in our queue, where
  * their deadlines are still checked. */
 #define ACTIVE_MAX 256
 /* How long the wait of the last request out tells of the backlog. */
 #define BACKLOG_RECENT_NS 1000000000u
 
-static void pump(struct rest *r);
 static void on_pump_timer(uv_timer_t *t);
 
 static void
@@ -165,27 +144,9 @@ on_timer_closed(uv_handle_t *h)
 }
 
 static void
-on_io_timer_closed(uv_handle_t *h)
-{
-	struct curlio *io = h->data;
-
-	discord_rest__handle_closed(io->r);
-}
-
-static void
 on_ended_closed(struct soon *s)
 {
 	discord_rest__handle_closed(s->data);
-}
-
-static size_t
-on_write(char *p, size_t size, size_t n, void *ctx)
-{
-	struct req *q = ctx;
-
-	if (buf_add(&q->resp, p, size * n) < 0)
-		return 0; /* too big: curl fails the transfer */
-	return size * n;
 }
 
 /* A first try with a deadline goes out at now_ns: how long it waited is
@@ -212,91 +173,6 @@ discord_rest__sending(struct rest *r, struct req *q)
 	return true;
 }
 
-/* libcurl has a connection and is about to send: the last moment to drop
- * a request past its deadline. */
-static int
-on_prereq(void *ctx, char *ip, char *local_ip, int port, int local_port)
-{
-	struct req *q = ctx;
-
-	return discord_rest__sending(q->r, q) ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT;
-}
-
-void
-discord_rest__conn_opts(struct rest *r, CURL *e, struct curlio *io)
-{
-	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, discord_rest_io_close_socket);
-	curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, io);
-	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_MS);
-	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
-	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r->tls_verify ? 1L : 0L);
-	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r->tls_verify ? 2L : 0L);
-	if (r->ca_file != NULL)
-		curl_easy_setopt(e, CURLOPT_CAINFO, r->ca_file);
-	/* Set, even when empty, so that libcurl does not read the environment
-	 * again for every request. */
-	curl_easy_setopt(e, CURLOPT_PROXY, r->proxy);
-	curl_easy_setopt(e, CURLOPT_NOPROXY, r->noproxy);
-}
-
-/* A handle with the options every request shares; pooled handles keep
- * them, so a request sets only its own. */
-static CURL *
-handle_new(struct rest *r)
-{
-	CURL *e = curl_easy_init();
-
-	if (e == NULL) /* out of memory: the policy is to stop */
-		log_fatalx("libcurl cannot make a handle");
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
-	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, discord_rest_answer_header);
-	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)r->timeout_ms);
-	curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-	curl_easy_setopt(e, CURLOPT_UPLOAD_BUFFERSIZE, 16384L); /* bodies are small */
-	discord_rest__conn_opts(r, e, &r->io);
-	return e;
-}
-
-/* q, counted active, goes to libcurl. */
-static void
-start_curl(struct rest *r, struct req *q)
-{
-	CURL *e = r->npool > 0 ? r->pool[--r->npool] : handle_new(r);
-	bool has_body = q->body != NULL;
-
-	if (r->origin == NULL) {
-		curl_easy_setopt(e, CURLOPT_CURLU, r->base);
-		curl_easy_setopt(e, CURLOPT_REQUEST_TARGET, q->target);
-	} else {
-		curl_easy_setopt(e, CURLOPT_URL, q->target);
-	}
-	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
-	curl_easy_setopt(e, CURLOPT_HEADERDATA, &q->hd);
-	curl_easy_setopt(e, CURLOPT_PREREQDATA, q);
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER,
-	                 !has_body ? r->hdr_plain[q->token_route]
-	                 : q->body_len > DISCORD_REST_WIRE_EXPECT_THRESHOLD
-	                     ? r->hdr_big[q->token_route]
-	                     : r->hdr_body[q->token_route]);
-	if (strcmp(q->method, "GET") == 0) {
-		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
-	} else {
-		curl_easy_setopt(e, CURLOPT_POSTFIELDS, has_body ? q->body : "");
-		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, has_body ? (long)q->body_len : 0L);
-	}
-	/* NULL: the method the options above imply (GET or POST). */
-	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST,
-	                 strcmp(q->method, "GET") != 0 && strcmp(q->method, "POST") != 0 ? q->method
-	                                                                                 : NULL);
-	q->easy = e;
-	buf_reset(&q->resp);
-	q->hd.seen = 0;
-	curl_multi_add_handle(r->io.multi, e);
-}
-
 /* q goes out: on discord_rest_h1's road when it wants q and can take it,
  * else through libcurl (then true). */
 static bool
@@ -307,7 +183,7 @@ start(struct rest *r, struct req *q, int64_t now)
 	r->nactive++;
 	if (discord_rest_h1_wants(r, q) && discord_rest_h1_send(r->h1, q))
 		return false;
-	start_curl(r, q);
+	discord_rest_curl_start(r, q);
 	return true;
 }
 
@@ -354,41 +230,14 @@ shed_req(int level, const struct req *q)
 	return level == DISCORD_INVALID_SHED_NORMAL || (q->flags & REST_OPTIONAL);
 }
 
-/*
- * Hands libcurl the requests pump just added, in this turn: left to the
- * 0 ms timeout curl_multi_add_handle sets, they would wait for the loop's
- * next turn, and an answer given after the turn's timers (from an idle
- * callback, as persist gives them) would cost the loop a turn of its own
- * (an epoll_wait that returns at once). A transfer over already (its
- * answer read at once, or on_prereq dropped it) is taken before the loop
- * next waits (r->ended): no callback of a request runs inside the
- * discord_rest_call that made it.
- */
-static void
-kick(struct rest *r)
-{
-	int running = 0;
-	long ms = -1;
-
-	curl_multi_socket_action(r->io.multi, CURL_SOCKET_TIMEOUT, 0, &running);
-	/* A run for the timeout that leaves libcurl no timeout at all (every
-	 * transfer over) does not call its timer function (7.88 forgets the
-	 * last one it gave then): the 0 ms timer curl_multi_add_handle asked
-	 * for would still fire, for nothing, after a poll kept from waiting. */
-	if (curl_multi_timeout(r->io.multi, &ms) == CURLM_OK && ms < 0)
-		uv_timer_stop(&r->io.timer);
-	if ((size_t)running < r->nactive - r->nh1)
-		soon_start(&r->ended);
-}
-
 static void
 on_ended(struct soon *s)
 {
-	discord_rest__check_done(s->data);
+	discord_rest_curl_check(s->data);
 }
 
-static void
-pump(struct rest *r)
+void
+discord_rest__pump(struct rest *r)
 {
 	int64_t now = (int64_t)uv_now(r->loop), next = INT64_MAX;
 	int level = r->pending.head != NULL ? shed_level(r, now) : r->shedding;
@@ -412,7 +261,7 @@ pump(struct rest *r)
 			}
 		}
 		if (r->nactive >= ACTIVE_MAX)
-			break; /* discord_rest__check_done pumps again as requests finish */
+			break; /* the queue is pumped again as requests finish */
 		if (shed_req(level, q)) {
 			list_unlink(&r->pending, q);
 			r->npending--;
@@ -436,7 +285,7 @@ pump(struct rest *r)
 			started = true;
 	}
 	if (started)
-		kick(r);
+		discord_rest_curl_kick(r);
 	if (next != INT64_MAX)
 		uv_timer_start(&r->pump_timer, on_pump_timer, (uint64_t)(next - now), 0);
 }
@@ -461,7 +310,7 @@ on_pump_timer(uv_timer_t *t)
 		return;
 	}
 	if (!r->closing)
-		pump(r);
+		discord_rest__pump(r);
 }
 
 /* Sends q again after delay ms (it keeps its place before later ones). */
@@ -534,7 +383,7 @@ finish(struct rest *r, struct req *q, long status, CURLcode rc, const char *long
 	struct discord_ratelimit_headers h = {.limit = -1, .remaining = -1, .reset_after = -1};
 
 	lr[0] = '\0';     /* LOG_ROUTE() fills it for the lines that need it */
-	if (q->expired) { /* on_prereq dropped it: not an error */
+	if (q->expired) { /* dropped past its deadline: not an error */
 		discord_ratelimit_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
 		complete(r, q, 0);
 		return;
@@ -614,67 +463,25 @@ finish(struct rest *r, struct req *q, long status, CURLcode rc, const char *long
 }
 
 void
-discord_rest__done(struct rest *r, struct req *q, long status, CURLcode rc, const char *long_bucket)
+discord_rest__finish(struct rest *r, struct req *q, long status, CURLcode rc,
+                     const char *long_bucket)
 {
 	list_unlink(&r->active, q);
 	r->nactive--;
-	uv_update_time(r->loop); /* see discord_rest__check_done */
+	/* The loop's time is from the start of this turn, and an answer may
+	 * be read in the same turn as its request went out, after other
+	 * callbacks took their time: a retry_after or a reset counted from
+	 * then would end early. */
+	uv_update_time(r->loop);
 	finish(r, q, status, rc, long_bucket, (int64_t)uv_now(r->loop));
-	if (!r->closing)
-		pump(r);
 }
 
 void
-discord_rest__spill(struct rest *r, struct req *q)
+discord_rest__done(struct rest *r, struct req *q, long status, CURLcode rc, const char *long_bucket)
 {
-	start_curl(r, q);
-	kick(r);
-}
-
-void
-discord_rest__check_done(struct rest *r)
-{
-	CURLMsg *m;
-	int left;
-
-	while ((m = curl_multi_info_read(r->io.multi, &left)) != NULL) {
-		CURL *e = m->easy_handle;
-		CURLcode rc = m->data.result;
-		struct req *q = NULL;
-		struct curl_header *bh;
-		long status = 0;
-
-		if (m->msg != CURLMSG_DONE)
-			continue;
-		curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&q);
-		if (rc == CURLE_OK)
-			curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-		if (status != 0 && (q->flags & REST_CALLBACK))
-			discord_opstats_add(OPSTATS_CALLBACKS_CURL);
-		list_unlink(&r->active, q);
-		r->nactive--;
-		/* (e keeps the answer's headers until its next transfer) */
-		curl_multi_remove_handle(r->io.multi, e);
-		/* The loop's time is from the start of this turn, and an answer
-		 * may be read in the same turn as its request went out, after
-		 * other callbacks took their time: a retry_after or a reset
-		 * counted from then would end early. */
-		uv_update_time(r->loop);
-		finish(r, q, status, rc,
-		       rc == CURLE_OK && (q->hd.seen & DISCORD_REST_ANSWER_LONG_BUCKET) &&
-		               curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1,
-		                                &bh) == CURLHE_OK
-		           ? bh->value
-		           : NULL,
-		       (int64_t)uv_now(r->loop));
-		q = NULL;
-		if (r->npool < POOL_MAX) /* it keeps its shared options */
-			r->pool[r->npool++] = e;
-		else
-			curl_easy_cleanup(e);
-	}
+	discord_rest__finish(r, q, status, rc, long_bucket);
 	if (!r->closing)
-		pump(r);
+		discord_rest__pump(r);
 }
 
 /* The base URL as logs show it: without a user or password, and without
@@ -698,41 +505,6 @@ shown_url(CURLU *base, const char *given)
 	while (n > 0 && out[n - 1] == '/')
 		out[--n] = '\0';
 	return out;
-}
-
-/* A multi handle on the loop (discord_rest_io). */
-static void
-io_init(struct rest *r, struct curlio *io, bool keep_idle, void (*check)(struct rest *))
-{
-	io->r = r;
-	io->keep_idle = keep_idle;
-	io->check = check;
-	io->multi = curl_multi_init();
-	if (io->multi == NULL)
-		log_fatalx("libcurl cannot make a multi handle");
-	curl_multi_setopt(io->multi, CURLMOPT_SOCKETFUNCTION, discord_rest_io_socket);
-	curl_multi_setopt(io->multi, CURLMOPT_SOCKETDATA, io);
-	curl_multi_setopt(io->multi, CURLMOPT_TIMERFUNCTION, discord_rest_io_timer);
-	curl_multi_setopt(io->multi, CURLMOPT_TIMERDATA, io);
-	curl_multi_setopt(io->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)HOST_CONNS_MAX);
-	/* The connect-only handles' connections stay in its cache, idle to
-	 * libcurl: past the limit it would close the oldest. */
-	curl_multi_setopt(io->multi, CURLMOPT_MAXCONNECTS, (long)HOST_CONNS_MAX);
-	uv_timer_init(r->loop, &io->timer);
-	io->timer.data = io;
-	r->open_handles++;
-}
-
-static void
-io_close(struct curlio *io)
-{
-	if (io->multi == NULL)
-		return;
-	curl_multi_cleanup(io->multi);
-	io->multi = NULL;
-	discord_rest_io_close_socks(io);
-	uv_timer_stop(&io->timer);
-	uv_close((uv_handle_t *)&io->timer, on_io_timer_closed);
 }
 
 struct rest *
@@ -796,12 +568,12 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	r->rl = discord_ratelimit_new();
 	r->rng = rng_new_seeded(uv_hrtime());
 	r->open_handles = 2;
-	io_init(r, &r->io, true, discord_rest__check_done);
+	discord_rest_curl_io_init(r, &r->io, true, discord_rest_curl_check);
 	uv_timer_init(loop, &r->pump_timer);
 	r->pump_timer.data = r;
 	soon_init(loop, &r->ended, on_ended, r);
 	if (o->h1_conns >= 0) {
-		io_init(r, &r->connect_io, false, NULL);
+		discord_rest_curl_io_init(r, &r->connect_io, false, NULL);
 		r->h1 =
 		    discord_rest_h1_new(r, o->h1_conns > 0 ? o->h1_conns : DISCORD_REST_H1_CONNS);
 	}
@@ -862,7 +634,7 @@ discord_rest_call_until(struct rest *r, const char *method, const char *path, co
 	}
 	list_push(&r->pending, q, false);
 	r->npending++;
-	pump(r);
+	discord_rest__pump(r);
 }
 
 uint64_t
@@ -932,8 +704,8 @@ discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 	r->npending = r->nactive = 0;
 	while (r->npool > 0)
 		curl_easy_cleanup(r->pool[--r->npool]);
-	io_close(&r->io);
-	io_close(&r->connect_io);
+	discord_rest_curl_io_close(&r->io);
+	discord_rest_curl_io_close(&r->connect_io);
 	for (int a = 0; a < 2; a++) {
 		curl_slist_free_all(r->hdr_body[a]);
 		curl_slist_free_all(r->hdr_big[a]);

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include "bot/discord/discord_opstats.h"
+#include "bot/discord/discord_rest_curl.h"
 #include "bot/discord/discord_rest_h1_answer.h"
 #include "bot/discord/discord_rest_int.h"
 #include "bot/discord/discord_rest_wire.h"
@@ -181,7 +182,7 @@ take(struct h1 *h, struct req *q)
 		c->easy = curl_easy_init();
 		if (c->easy == NULL)
 			log_fatalx("libcurl cannot make a handle");
-		discord_rest__conn_opts(r, c->easy, &r->connect_io);
+		discord_rest_curl_conn_opts(r, c->easy, &r->connect_io);
 		curl_easy_setopt(c->easy, CURLOPT_CURLU, r->base);
 		curl_easy_setopt(c->easy, CURLOPT_CONNECT_ONLY, 1L);
 		curl_easy_setopt(c->easy, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
@@ -270,7 +271,7 @@ static void
 spill_waiting(struct h1 *h)
 {
 	while (h->wait_head != NULL)
-		discord_rest__spill(h->r, wait_pop(h));
+		discord_rest_curl_spill(h->r, wait_pop(h));
 }
 
 bool
@@ -326,7 +327,7 @@ again(struct conn *c)
 	r->nh1--;
 	conn_close(c);
 	if (!take(h, q))
-		discord_rest__spill(r, q);
+		discord_rest_curl_spill(r, q);
 	return true;
 }
 
@@ -458,7 +459,7 @@ check_connected(struct rest *r)
 		r->nh1--;
 		h = c->h;
 		conn_close(c);
-		discord_rest__spill(r, q);
+		discord_rest_curl_spill(r, q);
 		spill_waiting(h);
 	}
 }
@@ -471,7 +472,7 @@ on_timer(uv_timer_t *t)
 	struct conn *c, *nx;
 
 	while (h->wait_head != NULL && h->wait_head->h1_until <= now)
-		discord_rest__spill(h->r, wait_pop(h));
+		discord_rest_curl_spill(h->r, wait_pop(h));
 	for (c = h->conns; c != NULL; c = nx) {
 		nx = c->next;
 		if (c->state != BUSY)

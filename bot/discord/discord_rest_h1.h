@@ -3,7 +3,7 @@
  *
  * POST /interactions/{id}/{token}/callback is what every interaction
  * waits on. Through libcurl 7.88 one costs about 78,000 instructions
- * (curl_multi_socket_action 66,000: see discord_rest.c); here about
+ * (curl_multi_socket_action 66,000: see discord_rest_curl.c); here about
  * 10,000: libcurl only makes the connections (TLS with the verify
  * options, the proxy, HTTP/1.1 by ALPN), with CURLOPT_CONNECT_ONLY in a
  * multi handle of their own (r->connect_io: connect-only handles among
@@ -30,8 +30,8 @@
  * A callback's deadline is Discord's 3 s less discord_shed's margin for
  * the trip (SHED_MARGIN_MS); DISCORD_REST_H1_WAIT_MS is a TLS handshake's
  * few round trips many times over, and leaves a spilled callback time for
- * one more handshake of libcurl's. Every answer ends
- * in discord_rest__done, as libcurl's do (429, 5xx, retries, buckets).
+ * one more handshake of libcurl's. Every answer ends in
+ * discord_rest__finish, as libcurl's do (429, 5xx, retries, buckets).
  * A kept connection the server closed before any byte of the answer came
  * is not a failed try: the request goes once more on a fresh one.
  * An idle connection is watched: the server closing it closes it here;

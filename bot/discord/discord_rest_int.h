@@ -1,7 +1,8 @@
 /*
  * discord_rest_int: the inside of struct rest, shared by discord_rest.c
- * (the queue, the requests handed to libcurl, their answers, the API) and
- * discord_rest_io.c (libcurl's sockets and timer on the libuv loop).
+ * (the queue, the answers, the API), discord_rest_curl.c (the requests
+ * handed to libcurl), discord_rest_io.c (libcurl's sockets and timer on
+ * the libuv loop) and discord_rest_h1.c (the callbacks' own connections).
  * Nothing else includes it.
  */
 #ifndef DELVER_DISCORD_REST_INT_H
@@ -89,7 +90,7 @@ struct rest {
 	struct curlio io, connect_io;
 	struct h1 *h1; /* NULL: every request goes through libcurl */
 	uv_timer_t pump_timer;
-	struct soon ended; /* takes the transfers a kick (discord_rest.c) ended */
+	struct soon ended; /* takes the transfers a kick (discord_rest_curl.c) ended */
 	CURLU *base;       /* the base URL, parsed once */
 	char *base_path;   /* its path, without a trailing '/' */
 	char *base_shown;  /* the base URL as logs show it (discord_rest_base) */
@@ -124,20 +125,17 @@ struct rest {
 	void *done_ctx;
 };
 
-/* Takes the transfers libcurl has finished (their answers, retries and
- * callbacks), then sends what may go now. */
-void discord_rest__check_done(struct rest *r);
-/* Sets the options every connection shares (TLS, proxy, timeouts) on e. */
-void discord_rest__conn_opts(struct rest *r, CURL *e, struct curlio *io);
 /* q's try is over (discord_rest.c's finish): status (0: no answer, rc
  * says why), its answer's headers in q->hd and its body in q->resp,
  * long_bucket the X-RateLimit-Bucket too long for q->hd (or NULL). q
- * leaves the active list; what may go next is sent. */
+ * leaves the active list: completed, or queued again for a retry. */
+void discord_rest__finish(struct rest *r, struct req *q, long status, CURLcode rc,
+                          const char *long_bucket);
+/* discord_rest__finish, then what may go next is sent. */
 void discord_rest__done(struct rest *r, struct req *q, long status, CURLcode rc,
                         const char *long_bucket);
-/* q, counted active already, goes through libcurl (discord_rest_h1 could
- * not take it); sent in this turn. */
-void discord_rest__spill(struct rest *r, struct req *q);
+/* Sends what of the queue may go now (deadlines, shedding, buckets). */
+void discord_rest__pump(struct rest *r);
 /* q is about to go out: its send time noted; false when it is past its
  * deadline (then expired). */
 bool discord_rest__sending(struct rest *r, struct req *q);

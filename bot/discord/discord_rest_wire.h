@@ -2,7 +2,7 @@
  * discord_rest_wire: what a REST request carries besides its body, for
  * discord_rest: its headers, its request target, and the proxy the
  * environment names. No I/O, no state; libcurl 7.88's costs that shaped
- * these choices are told in discord_rest.c.
+ * these choices are told in discord_rest_curl.c.
  *
  * Ownership: every function returns memory the caller owns (a header
  * list for curl_slist_free_all(), strings for free()). Out of memory
