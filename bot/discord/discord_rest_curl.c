@@ -191,10 +191,12 @@ discord_rest_curl_check(struct rest *r)
 			discord_opstats_add(OPSTATS_CALLBACKS_CURL);
 		/* (e keeps the answer's headers until its next transfer) */
 		curl_multi_remove_handle(r->io.multi, e);
+		q->easy = NULL; /* e goes to the pool: a next try may not be libcurl's */
 		discord_rest__finish(r, q, status, rc,
-		                     rc == CURLE_OK && (q->hd.seen & DISCORD_REST_ANSWER_LONG_BUCKET) &&
-		                             curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER,
-		                                              -1, &bh) == CURLHE_OK
+		                     rc == CURLE_OK &&
+		                             (q->hd.seen & DISCORD_REST_ANSWER_LONG_BUCKET) &&
+		                             curl_easy_header(e, "X-RateLimit-Bucket", 0,
+		                                              CURLH_HEADER, -1, &bh) == CURLHE_OK
 		                         ? bh->value
 		                         : NULL);
 		q = NULL;
@@ -208,7 +210,8 @@ discord_rest_curl_check(struct rest *r)
 }
 
 void
-discord_rest_curl_io_init(struct rest *r, struct curlio *io, bool keep_idle, void (*check)(struct rest *))
+discord_rest_curl_io_init(struct rest *r, struct curlio *io, bool keep_idle,
+                          void (*check)(struct rest *))
 {
 	io->r = r;
 	io->keep_idle = keep_idle;

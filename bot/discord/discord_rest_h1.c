@@ -119,7 +119,7 @@ watch(struct conn *c, int events)
 }
 
 /* The request on c is over: c goes idle (keep) or closes, then q's answer
- * is taken. Nothing of c is touched after. */
+ * is taken, then those waiting go on. Nothing of c is touched after. */
 static void
 conn_done(struct conn *c, bool keep, long status, CURLcode rc)
 {
@@ -141,10 +141,11 @@ conn_done(struct conn *c, bool keep, long status, CURLcode rc)
 	}
 	if (status != 0)
 		discord_opstats_add(OPSTATS_CALLBACKS_OWN);
-	/* Those waiting go first: q's callback may make requests. */
-	serve(h);
 	discord_rest__done(r, q, status, rc, lb);
 	free(lb);
+	/* The connection freed goes to the oldest waiter: a request that q's
+	 * callback made waits behind them (discord_rest_h1_send). */
+	serve(h);
 }
 
 /* An idle connection of h, or NULL. */
@@ -444,8 +445,9 @@ check_connected(struct rest *r)
 				c->q = NULL;
 				r->nh1--;
 				c->state = IDLE;
-				serve(c->h);
+				h = c->h;
 				discord_rest__done(r, q, 0, CURLE_ABORTED_BY_CALLBACK, NULL);
+				serve(h);
 				continue;
 			}
 			compose(c);

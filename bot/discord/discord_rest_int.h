@@ -42,7 +42,7 @@ struct req {
 	void *ctx;
 	int tries, limited;
 	int64_t not_before;
-	CURL *easy;    /* NULL on discord_rest_h1's road */
+	CURL *easy;    /* libcurl's, while it carries q; else NULL */
 	bool h1_again; /* sent again on a fresh connection once already */
 	/* Waiting for one of discord_rest_h1's connections: the next in line,
 	 * and the uv_now() at which it goes through libcurl instead. */

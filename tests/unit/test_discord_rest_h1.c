@@ -549,6 +549,48 @@ the_caller_names_the_callbacks(void **unused)
 	run_close(&u, &s);
 }
 
+/*
+ * A callback that waited its time for the one connection (held by
+ * another) goes through libcurl; met a 429 there, it goes again, on the
+ * road this time (the connection freed as the other timed out), and is on
+ * it when REST closes: it is completed once, and the libcurl handle of its
+ * first try, kept for the next request, freed once (it was freed twice).
+ */
+static void
+a_callback_tried_on_both_roads_closes_once(void **unused)
+{
+	struct script s = {.answers = {HOLD,
+	                               "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 0.05\r\n"
+	                               "X-RateLimit-Scope: user\r\nContent-Length: 0\r\n\r\n",
+	                               HOLD}};
+	struct run u;
+	struct got g[2];
+	struct stderrcap cap;
+	uint64_t t0 = uv_hrtime();
+	int n = 0;
+
+	discord_opstats_reset();
+	run_open(&u, &s, 1, 400);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	callback_n(&u, 1, REST_ONCE, &g[0]);
+	callback_n(&u, 2, 0, &g[1]);
+	while (n < 3) {
+		uv_run(&u.loop, UV_RUN_NOWAIT);
+		pthread_mutex_lock(&s.lock);
+		n = s.n;
+		pthread_mutex_unlock(&s.lock);
+		assert_true(uv_hrtime() - t0 < 10000000000ull);
+	}
+	stderrcap_end(&cap);
+	assert_true(request_has(&s, 1, "{\"n\":2}"));
+	assert_true(request_has(&s, 2, "{\"n\":2}"));
+	assert_int_equal(g[1].done, 0);
+	assert_int_equal(discord_opstats_get(OPSTATS_CALLBACKS_CURL), 1);
+	run_close(&u, &s);
+	assert_int_equal(g[1].done, 1);
+	assert_int_equal(g[1].status, 0);
+}
+
 int
 main(void)
 {
@@ -561,6 +603,7 @@ main(void)
 	    cmocka_unit_test(callbacks_wait_for_the_connection_in_order),
 	    cmocka_unit_test(a_waiting_callback_goes_through_libcurl_in_time),
 	    cmocka_unit_test(the_caller_names_the_callbacks),
+	    cmocka_unit_test(a_callback_tried_on_both_roads_closes_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
