@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -17,6 +20,7 @@
 #define BLOCK_SIZE    16384 /* the block kept between frames */
 #define NESTING_LIMIT 1000  /* as CJSON_NESTING_LIMIT */
 #define NUMBER_STACK  64    /* a number longer than this is copied into the arena */
+#define PAD           16    /* zero bytes after the arena's copy of the text */
 
 struct block {
 	struct block *next;
@@ -29,7 +33,8 @@ struct discord_json {
 };
 
 /* p and end are in the arena's copy of the text: strings are cut out of
- * it in place (parse_string). */
+ * it in place (parse_string). *end (a PAD byte) is always readable and is
+ * zero, which no test for a particular character takes. */
 struct parser {
 	struct discord_json *a;
 	unsigned char *p, *end;
@@ -107,7 +112,7 @@ node_new(struct parser *ps)
 static void
 skip_space(struct parser *ps)
 {
-	while (ps->p < ps->end && *ps->p <= 32)
+	while (*ps->p <= 32 && ps->p < ps->end)
 		ps->p++;
 }
 
@@ -178,40 +183,68 @@ utf16_escape(const unsigned char *s, const unsigned char *end, unsigned char **o
 	return len;
 }
 
-/* The string at ps->p (its opening quote), NUL-terminated where it stands
- * in the arena's copy of the text: its closing quote (or, after escapes
- * decoded in place, a byte before it) becomes the NUL. An escape never
- * decodes longer than it is written, and each is read whole before its
- * bytes are written, so the output never overtakes the input. */
-static char *
-parse_string(struct parser *ps)
+#ifdef __SSE2__
+/* The first quote or backslash at or after s, before end; NULL when there
+ * is none. Reads up to 15 bytes past end: the arena's copy of the text is
+ * followed by PAD zero bytes. */
+static inline unsigned char *
+find_quote_or_backslash(unsigned char *s, const unsigned char *end)
 {
-	unsigned char *s = ps->p + 1, *e = s, *in, *o;
-	bool plain = true;
+	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
 
-	if (ps->p >= ps->end || *ps->p != '"')
-		return NULL;
-	/* The closing quote is the first one not escaped: memchr finds each
-	 * candidate and whether a backslash comes before it (frames are mostly
-	 * long plain strings: tokens, names, ids). */
-	for (;;) {
-		unsigned char *q = memchr(e, '"', (size_t)(ps->end - e)), *bs;
+	for (; s < end; s += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+		unsigned hit = (unsigned)_mm_movemask_epi8(
+		    _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
 
-		if (q == NULL)
-			return NULL;
-		bs = memchr(e, '\\', (size_t)(q - e));
-		if (bs == NULL) {
-			e = q;
-			break;
-		}
-		plain = false;
-		e = bs + 2; /* past the escaped character, which may be a quote */
+		if (hit != 0)
+			return s + __builtin_ctz(hit) < end ? s + __builtin_ctz(hit) : NULL;
 	}
-	ps->p = e + 1;
-	if (plain) {
-		*e = '\0';
-		return (char *)s;
+	return NULL;
+}
+#else
+/* The first byte of w (in memory order) that is a quote or a backslash,
+ * as its index, or 8 when there is none. A byte's own test is exact; a
+ * borrow only ever marks a byte after one that matched, never before. */
+static inline unsigned
+quote_or_backslash(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+	uint64_t hit = (((q - ones) & ~q) | ((b - ones) & ~b)) & highs;
+
+	return hit == 0 ? 8 : (unsigned)__builtin_ctzll(hit) / 8;
+}
+
+/* As the SSE2 version above, 8 bytes at a time (reads up to 7 past end). */
+static inline unsigned char *
+find_quote_or_backslash(unsigned char *s, const unsigned char *end)
+{
+	for (; s < end; s += 8) {
+		uint64_t w;
+		unsigned i;
+
+		memcpy(&w, s, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		w = __builtin_bswap64(w);
+#endif
+		i = quote_or_backslash(w);
+		if (i < 8)
+			return s + i < end ? s + i : NULL;
 	}
+	return NULL;
+}
+#endif
+
+/* Decodes the escapes of the string s..e (e its closing quote) in place
+ * and ends it with a NUL; returns false when an escape is invalid. An
+ * escape never decodes longer than it is written, and each is read whole
+ * before its bytes are written, so the output never overtakes the input. */
+static bool
+unescape(unsigned char *s, unsigned char *e)
+{
+	unsigned char *in, *o;
+
 	for (in = s, o = s; in < e;) {
 		size_t n = 2;
 
@@ -243,15 +276,47 @@ parse_string(struct parser *ps)
 		case 'u':
 			n = utf16_escape(in, e, &o);
 			if (n == 0)
-				return NULL;
+				return false;
 			break;
 		default:
-			return NULL;
+			return false;
 		}
 		in += n;
 	}
 	*o = '\0';
-	return (char *)s;
+	return true;
+}
+
+/* The string at ps->p (its opening quote), NUL-terminated where it stands
+ * in the arena's copy of the text: its closing quote (or, after escapes
+ * are decoded in place, a byte before it) becomes the NUL. */
+static inline char *
+parse_string(struct parser *ps)
+{
+	unsigned char *s = ps->p + 1, *e = s;
+	bool plain = true;
+
+	if (*ps->p != '"')
+		return NULL;
+	/* The closing quote is the first one not escaped: a backslash takes
+	 * the byte after it, which may be a quote. */
+	for (;;) {
+		e = find_quote_or_backslash(e, ps->end);
+		if (e == NULL)
+			return NULL;
+		if (*e == '"')
+			break;
+		plain = false;
+		e += 2;
+		if (e > ps->end)
+			return NULL;
+	}
+	ps->p = e + 1;
+	if (plain) {
+		*e = '\0';
+		return (char *)s;
+	}
+	return unescape(s, e) ? (char *)s : NULL;
 }
 
 static bool
@@ -270,7 +335,7 @@ parse_number(struct parser *ps, cJSON *n)
 	bool neg = *p == '-';
 	double v;
 
-	while (p + run < ps->end && number_char(p[run]))
+	while (number_char(p[run]))
 		run++;
 	for (size_t i = neg; i < run && p[i] >= '0' && p[i] <= '9'; i++)
 		digits++;
@@ -322,7 +387,7 @@ parse_container(struct parser *ps, cJSON *n, bool object)
 	n->type = object ? cJSON_Object : cJSON_Array;
 	ps->p++;
 	skip_space(ps);
-	if (ps->p < ps->end && *ps->p == close)
+	if (*ps->p == close)
 		goto done;
 	for (;;) {
 		cJSON *item = node_new(ps);
@@ -333,13 +398,19 @@ parse_container(struct parser *ps, cJSON *n, bool object)
 			if (item->string == NULL)
 				return false;
 			skip_space(ps);
-			if (ps->p >= ps->end || *ps->p != ':')
+			if (*ps->p != ':')
 				return false;
 			ps->p++;
 			skip_space(ps);
 		}
-		if (!parse_value(ps, item))
+		if (*ps->p == '"') { /* most values: no call through parse_value */
+			item->type = cJSON_String;
+			item->valuestring = parse_string(ps);
+			if (item->valuestring == NULL)
+				return false;
+		} else if (!parse_value(ps, item)) {
 			return false;
+		}
 		if (last == NULL) {
 			n->child = item;
 		} else {
@@ -348,8 +419,6 @@ parse_container(struct parser *ps, cJSON *n, bool object)
 		}
 		last = item;
 		skip_space(ps);
-		if (ps->p >= ps->end)
-			return false;
 		if (*ps->p == ',') {
 			ps->p++;
 			continue;
@@ -377,8 +446,6 @@ literal(struct parser *ps, const char *word, size_t len)
 static bool
 parse_value(struct parser *ps, cJSON *n)
 {
-	if (ps->p >= ps->end)
-		return false;
 	switch (*ps->p) {
 	case '"':
 		n->valuestring = parse_string(ps);
@@ -424,8 +491,9 @@ discord_json_parse(struct discord_json *a, const char *text, size_t len)
 	if (text == NULL || len == 0)
 		return NULL;
 	/* The tree's strings are cut out of this copy (parse_string). */
-	ps.p = arena_alloc(a, len);
+	ps.p = arena_alloc(a, len + PAD);
 	memcpy(ps.p, text, len);
+	memset(ps.p + len, 0, PAD);
 	ps.end = ps.p + len;
 	if (len > 4 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
 		ps.p += 3;

@@ -165,21 +165,23 @@ grows_and_shrinks(void **unused)
 	discord_json_free(a);
 }
 
-/* Strings are scanned eight bytes at a time, both ways: every character
- * that needs an escape, at every offset of a longer plain string, is
- * written as cJSON prints it and read back as it was. */
+/* Strings are scanned sixteen bytes at a time, both ways: every character
+ * that needs an escape, at every offset of a longer plain string (across
+ * three blocks of the scan), is written as cJSON prints it and read back
+ * as it was. */
 static void
 escapes_at_every_offset(void **unused)
 {
 	static const char specials[] = {'"', '\\', '\x01', '\x1f', '\n', '\x7f', '/'};
-	static const char plain[] = "abcdefgh\xc3\xa9ijklmnopqrstuvwxyz"; /* 28 bytes */
+	static const char plain[] = "abcdefgh\xc3\xa9ijklmnopqrstuvwxyz"
+	                            "ABCDEFGHIJKLMNOPQRSTUVWXYZ"; /* 54 bytes */
 	struct discord_json *a = discord_json_new();
-	char text[40];
+	char text[64];
 	struct buf b;
 
 	buf_init(&b, 4096);
 	for (size_t k = 0; k < sizeof(specials); k++) {
-		for (size_t at = 0; at < 20; at++) {
+		for (size_t at = 0; at < sizeof(plain) - 1; at++) {
 			cJSON *o = cJSON_CreateObject();
 			const cJSON *back;
 			char *want;
@@ -200,6 +202,57 @@ escapes_at_every_offset(void **unused)
 		}
 	}
 	buf_free(&b);
+	discord_json_free(a);
+}
+
+/* A string is read only up to len, though the scan reads blocks past it:
+ * a closing quote, or the character a final backslash escapes, that lies
+ * past len is not the string's, at every length around a block's edge. */
+static void
+strings_end_within_len(void **unused)
+{
+	struct discord_json *a = discord_json_new();
+	char text[80];
+
+	for (size_t n = 0; n < 40; n++) {
+		size_t len = 2 + n; /* [" and n letters */
+
+		memset(text, 0, sizeof(text));
+		text[0] = '[';
+		text[1] = '"';
+		memset(text + 2, 'x', n);
+		memcpy(text + len, "\"]", 3);
+		assert_null(discord_json_parse(a, text, len));
+		assert_null(discord_json_parse(a, text, len + 1)); /* no ] */
+		assert_non_null(discord_json_parse(a, text, len + 2));
+		assert_int_equal(strlen(discord_json_parse(a, text, len + 2)->child->valuestring),
+		                 n);
+		/* A backslash as the last byte read: what it escapes is past len. */
+		text[len] = '\\';
+		memcpy(text + len + 1, "\"\"]", 4);
+		assert_null(discord_json_parse(a, text, len + 1));
+		assert_null(discord_json_parse(a, text, len + 2));
+		assert_null(discord_json_parse(a, text, len + 3));
+		assert_non_null(discord_json_parse(a, text, len + 4));
+		assert_int_equal(discord_json_parse(a, text, len + 4)->child->valuestring[n], '"');
+	}
+	discord_json_free(a);
+}
+
+/* Every proper prefix of a frame is refused: no truncation reads as a
+ * value. */
+static void
+refuses_every_truncation(void **unused)
+{
+	static const char frame[] =
+	    "{\"t\":\"INTERACTION_CREATE\",\"s\":7,\"op\":0,\"d\":{\"token\":\"aW50"
+	    "ZXJhY3Rpb24\",\"data\":{\"name\":\"roll\",\"options\":[{\"type\":3,"
+	    "\"value\":\"2d6 \\\"a\\u00e9\\\\\"}]},\"nick\":null,\"ok\":true,\"f\":-1.5e3}}";
+	struct discord_json *a = discord_json_new();
+
+	for (size_t len = 0; len < sizeof(frame) - 1; len++)
+		assert_null(discord_json_parse(a, frame, len));
+	assert_non_null(discord_json_parse(a, frame, sizeof(frame) - 1));
 	discord_json_free(a);
 }
 
@@ -278,6 +331,8 @@ main(void)
 	    cmocka_unit_test(stops_at_cjsons_nesting_limit),
 	    cmocka_unit_test(grows_and_shrinks),
 	    cmocka_unit_test(escapes_at_every_offset),
+	    cmocka_unit_test(strings_end_within_len),
+	    cmocka_unit_test(refuses_every_truncation),
 	    cmocka_unit_test(reads_snowflakes),
 	};
 
