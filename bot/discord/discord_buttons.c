@@ -80,13 +80,20 @@ int
 discord_buttons_id(struct discord_buttons *bs, const char *line, enum discord_button_kind kind,
                    char *id, size_t len)
 {
+	size_t n = strlen(line);
 	int r;
 
 	if ((unsigned)kind > DISCORD_BUTTON_PANEL)
 		return -1;
-	if (strlen(line) + 2 <= DISCORD_CUSTOM_ID_MAX)
-		r = snprintf(id, len, "%c:%s", inline_letter[kind], line);
-	else if (bs != NULL)
+	if (n + 2 <= DISCORD_CUSTOM_ID_MAX) {
+		if (n + 2 >= len)
+			return -1;
+		id[0] = inline_letter[kind];
+		id[1] = ':';
+		memcpy(id + 2, line, n + 1);
+		return 0;
+	}
+	if (bs != NULL)
 		r = snprintf(id, len, "%c:%" PRIx64, stored_letter[kind], put(bs, line));
 	else
 		return -1;

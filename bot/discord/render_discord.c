@@ -472,9 +472,12 @@ write_buttons(const struct reply_msg *m, struct discord_buttons *bs, struct buf 
 		                       id, sizeof(id)) < 0)
 			continue;
 		ll = utf8_cut(label, ll, DISCORD_LABEL_MAX);
-		snprintf(lab, sizeof(lab), "%.*s", (int)ll, ll > 0 ? label : "Run");
-		if (ll == 0)
-			snprintf(lab, sizeof(lab), "Run");
+		if (ll == 0) {
+			label = "Run";
+			ll = 3;
+		}
+		memcpy(lab, label, ll);
+		lab[ll] = '\0';
 		if (n == 0)
 			json_write_lit(out, ",\"components\":[");
 		if (n % DISCORD_ROW_BUTTONS == 0) {
