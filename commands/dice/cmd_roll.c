@@ -15,6 +15,7 @@
 #include "commands/dice/rollchan.h"
 #include "commands/gm/gm_screen.h"
 #include "rules/base/buf.h"
+#include "rules/base/num.h"
 #include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 #include "rules/dice/dice.h"
@@ -263,6 +264,17 @@ saved_adv_error(const char *typed, size_t at, size_t n, const char *expanded, ch
 		saved_reads(typed, at, n, expanded, err, errlen);
 }
 
+/* dst (size bytes) = b's text, and "…" when some of it was refused (as
+ * much of that as fits). b holds at most size - 1 bytes. */
+static void
+log_text(char *dst, size_t size, const struct buf *b)
+{
+	if (!b->toobig)
+		memcpy(dst, buf_str(b), b->len + 1);
+	else
+		snprintf(dst, size, "%s…", buf_str(b));
+}
+
 /* Logs a roll (roll_log_keep): its canonical text (with label, the
  * label option's when the text has none) and its totals; a secret one
  * (gm: the key of the GM it went to, else NULL) in the GM's secret log. */
@@ -282,17 +294,22 @@ log_roll(struct invocation *inv, const struct dice_result *res, const char *labe
 		if (e->nrepeats > 1)
 			buf_addf(&w, "%zux ", e->nrepeats);
 		buf_adds(&w, e->source);
-		for (size_t k = 0; k < e->nrepeats; k++)
-			buf_addf(&t, "%s%lld", t.len > 0 ? ", " : "",
-			         (long long)e->repeats[k].total);
+		for (size_t k = 0; k < e->nrepeats; k++) {
+			char piece[2 + NUM_TEXT_MAX]; /* ", " and the total, added whole */
+			size_t sep = t.len > 0 ? 2 : 0;
+
+			memcpy(piece, ", ", sep);
+			buf_add(&t, piece,
+			        sep + num_text((long long)e->repeats[k].total, piece + sep));
+		}
 	}
 	if (dice_result_label(res) != NULL || label != NULL)
 		buf_addf(&w, " # %s",
 		         dice_result_label(res) != NULL ? dice_result_label(res) : label);
 	/* A text too long for the log is cut (by the log, on a character);
 	 * "…" says so. */
-	snprintf(what, sizeof(what), "%s%s", buf_str(&w), w.toobig ? "…" : "");
-	snprintf(result, sizeof(result), "%s%s", buf_str(&t), t.toobig ? "…" : "");
+	log_text(what, sizeof(what), &w);
+	log_text(result, sizeof(result), &t);
 	roll_log_keep(inv, what, result, gm);
 	buf_free(&w);
 	buf_free(&t);
