@@ -73,6 +73,11 @@ reply_fmt_quick(char *out, size_t size, const char *fmt, va_list ap)
 			} else {
 				return SIZE_MAX;
 			}
+		} else {
+			/* A run of literal text up to the next conversion: one copy. */
+			while (f[len] != '%' && f[len] != '\0')
+				len++;
+			f += len - 1;
 		}
 		if (len >= size - n)
 			return SIZE_MAX;

@@ -11,6 +11,7 @@
 
 #include "bot/console/render_text.h"
 #include "commands/core/reply.h"
+#include "commands/core/reply_fmt.h"
 #include "rules/base/buf.h"
 
 static char *
@@ -529,6 +530,45 @@ list_separators(void **unused)
 	}
 }
 
+static size_t
+quick(char *out, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	n = reply_fmt_quick(out, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* reply_fmt_quick copies literal text a run at a time: runs before,
+ * between and after conversions, "%%", and the text that exactly fills
+ * the buffer or is one byte too long for it (printf's turn then). */
+static void
+quick_formats_literal_runs(void **unused)
+{
+	char out[16];
+
+	assert_int_equal(quick(out, sizeof(out), "Tension %s %d/%d", "up", 4, 10), 15);
+	assert_string_equal(out, "Tension up 4/10");
+	assert_int_equal(quick(out, sizeof(out), "100%% sure"), 9);
+	assert_string_equal(out, "100% sure");
+	assert_int_equal(quick(out, sizeof(out), "%s", "plain"), 5);
+	assert_string_equal(out, "plain");
+	assert_int_equal(quick(out, sizeof(out), "abcdefghijklmno"), 15);
+	assert_string_equal(out, "abcdefghijklmno");
+	assert_int_equal(quick(out, sizeof(out), "abcdefghijklmnop"), SIZE_MAX);
+	assert_int_equal(quick(out, sizeof(out), "abcdefghijklm%d", 12), 15);
+	assert_string_equal(out, "abcdefghijklm12");
+	assert_int_equal(quick(out, sizeof(out), "abcdefghijklmn%d", 12), SIZE_MAX);
+	assert_int_equal(quick(out, sizeof(out), "%dabcdefghijklmn", 1), 15);
+	assert_string_equal(out, "1abcdefghijklmn");
+	assert_int_equal(quick(out, sizeof(out), "%x", 1), SIZE_MAX);
+	assert_int_equal(quick(out, sizeof(out), ""), 0);
+	assert_string_equal(out, "");
+}
+
 int
 main(void)
 {
@@ -551,6 +591,7 @@ main(void)
 	    cmocka_unit_test(test_gm_audience),
 	    cmocka_unit_test(list_separators),
 	    cmocka_unit_test(error_capital_and_sentence),
+	    cmocka_unit_test(quick_formats_literal_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
