@@ -32,12 +32,14 @@ struct discord_json {
 	struct block *head; /* the block allocations come from; the first one last */
 };
 
-/* p and end are in the arena's copy of the text: strings are cut out of
- * it in place (parse_string). *end (a PAD byte) is always readable and is
- * zero, which no test for a particular character takes. */
+/* The parse's position p is passed along and returned (NULL: refused),
+ * kept in a register rather than here. p and end are in the arena's copy
+ * of the text: strings are cut out of it in place (parse_string). *end (a
+ * PAD byte) is always readable and is zero, which no test for a
+ * particular character takes. */
 struct parser {
 	struct discord_json *a;
-	unsigned char *p, *end;
+	const unsigned char *end;
 	int depth;
 };
 
@@ -109,11 +111,12 @@ node_new(struct parser *ps)
 	return n;
 }
 
-static void
-skip_space(struct parser *ps)
+static inline unsigned char *
+skip_space(unsigned char *p, const unsigned char *end)
 {
-	while (*ps->p <= 32 && ps->p < ps->end)
-		ps->p++;
+	while (*p <= 32 && p < end)
+		p++;
+	return p;
 }
 
 /* Four hex digits; 0 when any is not one (cJSON's parse_hex4). */
@@ -287,36 +290,37 @@ unescape(unsigned char *s, unsigned char *e)
 	return true;
 }
 
-/* The string at ps->p (its opening quote), NUL-terminated where it stands
- * in the arena's copy of the text: its closing quote (or, after escapes
- * are decoded in place, a byte before it) becomes the NUL. */
-static inline char *
-parse_string(struct parser *ps)
+/* The string at p (its opening quote), NUL-terminated where it stands in
+ * the arena's copy of the text: its closing quote (or, after escapes are
+ * decoded in place, a byte before it) becomes the NUL. Returns the
+ * position after it, with *out the string. */
+static inline unsigned char *
+parse_string(unsigned char *p, const unsigned char *end, char **out)
 {
-	unsigned char *s = ps->p + 1, *e = s;
+	unsigned char *s = p + 1, *e = s;
 	bool plain = true;
 
-	if (*ps->p != '"')
+	if (*p != '"')
 		return NULL;
 	/* The closing quote is the first one not escaped: a backslash takes
 	 * the byte after it, which may be a quote. */
 	for (;;) {
-		e = find_quote_or_backslash(e, ps->end);
+		e = find_quote_or_backslash(e, end);
 		if (e == NULL)
 			return NULL;
 		if (*e == '"')
 			break;
 		plain = false;
 		e += 2;
-		if (e > ps->end)
+		if (e > end)
 			return NULL;
 	}
-	ps->p = e + 1;
-	if (plain) {
+	if (plain)
 		*e = '\0';
-		return (char *)s;
-	}
-	return unescape(s, e) ? (char *)s : NULL;
+	else if (!unescape(s, e))
+		return NULL;
+	*out = (char *)s;
+	return e + 1;
 }
 
 static bool
@@ -327,10 +331,9 @@ number_char(unsigned char c)
 
 /* A number as cJSON reads one: the longest run of number characters, of
  * which strtod takes what it can. */
-static bool
-parse_number(struct parser *ps, cJSON *n)
+static unsigned char *
+parse_number(struct parser *ps, unsigned char *p, cJSON *n)
 {
-	const unsigned char *p = ps->p;
 	size_t run = 0, digits = 0;
 	bool neg = *p == '-';
 	double v;
@@ -346,7 +349,7 @@ parse_number(struct parser *ps, cJSON *n)
 		for (size_t i = neg; i < run; i++)
 			u = u * 10 + (uint64_t)(p[i] - '0');
 		v = neg ? -(double)u : (double)u;
-		ps->p += run;
+		p += run;
 	} else {
 		char stack[NUMBER_STACK], *after;
 		char *buf = run < sizeof(stack) ? stack : arena_alloc(ps->a, run + 1);
@@ -357,8 +360,8 @@ parse_number(struct parser *ps, cJSON *n)
 		buf[run] = '\0';
 		v = strtod(buf, &after);
 		if (after == buf)
-			return false;
-		ps->p += after - buf;
+			return NULL;
+		p += after - buf;
 	}
 	n->type = cJSON_Number;
 	n->valuedouble = v;
@@ -368,49 +371,48 @@ parse_number(struct parser *ps, cJSON *n)
 		n->valueint = INT_MIN;
 	else
 		n->valueint = (int)v;
-	return true;
+	return p;
 }
 
-static bool parse_value(struct parser *ps, cJSON *n);
+static unsigned char *parse_value(struct parser *ps, unsigned char *p, cJSON *n);
 
-/* The elements of an array or the members of an object, from ps->p at its
+/* The elements of an array or the members of an object, from p at its
  * opening bracket. */
-static bool
-parse_container(struct parser *ps, cJSON *n, bool object)
+static unsigned char *
+parse_container(struct parser *ps, unsigned char *p, cJSON *n, bool object)
 {
+	const unsigned char *end = ps->end;
 	unsigned char close = object ? '}' : ']';
 	cJSON *last = NULL;
 
 	if (ps->depth >= NESTING_LIMIT)
-		return false;
+		return NULL;
 	ps->depth++;
 	n->type = object ? cJSON_Object : cJSON_Array;
-	ps->p++;
-	skip_space(ps);
-	if (*ps->p == close)
+	p = skip_space(p + 1, end);
+	if (*p == close)
 		goto done;
 	for (;;) {
 		cJSON *item = node_new(ps);
 
-		skip_space(ps);
+		p = skip_space(p, end);
 		if (object) {
-			item->string = parse_string(ps);
-			if (item->string == NULL)
-				return false;
-			skip_space(ps);
-			if (*ps->p != ':')
-				return false;
-			ps->p++;
-			skip_space(ps);
+			p = parse_string(p, end, &item->string);
+			if (p == NULL)
+				return NULL;
+			p = skip_space(p, end);
+			if (*p != ':')
+				return NULL;
+			p = skip_space(p + 1, end);
 		}
-		if (*ps->p == '"') { /* most values: no call through parse_value */
+		if (*p == '"') { /* most values: no call through parse_value */
 			item->type = cJSON_String;
-			item->valuestring = parse_string(ps);
-			if (item->valuestring == NULL)
-				return false;
-		} else if (!parse_value(ps, item)) {
-			return false;
+			p = parse_string(p, end, &item->valuestring);
+		} else {
+			p = parse_value(ps, p, item);
 		}
+		if (p == NULL)
+			return NULL;
 		if (last == NULL) {
 			n->child = item;
 		} else {
@@ -418,52 +420,49 @@ parse_container(struct parser *ps, cJSON *n, bool object)
 			item->prev = last;
 		}
 		last = item;
-		skip_space(ps);
-		if (*ps->p == ',') {
-			ps->p++;
+		p = skip_space(p, end);
+		if (*p == ',') {
+			p++;
 			continue;
 		}
-		if (*ps->p != close)
-			return false;
+		if (*p != close)
+			return NULL;
 		break;
 	}
 	n->child->prev = last; /* cJSON's convention: the head points at the tail */
 done:
 	ps->depth--;
-	ps->p++;
-	return true;
+	return p + 1;
 }
 
-static bool
-literal(struct parser *ps, const char *word, size_t len)
+static unsigned char *
+literal(unsigned char *p, const unsigned char *end, const char *word, size_t len)
 {
-	if ((size_t)(ps->end - ps->p) < len || memcmp(ps->p, word, len) != 0)
-		return false;
-	ps->p += len;
-	return true;
+	if ((size_t)(end - p) < len || memcmp(p, word, len) != 0)
+		return NULL;
+	return p + len;
 }
 
-static bool
-parse_value(struct parser *ps, cJSON *n)
+static unsigned char *
+parse_value(struct parser *ps, unsigned char *p, cJSON *n)
 {
-	switch (*ps->p) {
+	switch (*p) {
 	case '"':
-		n->valuestring = parse_string(ps);
 		n->type = cJSON_String;
-		return n->valuestring != NULL;
+		return parse_string(p, ps->end, &n->valuestring);
 	case '{':
 	case '[':
-		return parse_container(ps, n, *ps->p == '{');
+		return parse_container(ps, p, n, *p == '{');
 	case 'n':
 		n->type = cJSON_NULL;
-		return literal(ps, "null", 4);
+		return literal(p, ps->end, "null", 4);
 	case 'f':
 		n->type = cJSON_False;
-		return literal(ps, "false", 5);
+		return literal(p, ps->end, "false", 5);
 	case 't':
 		n->type = cJSON_True;
 		n->valueint = 1;
-		return literal(ps, "true", 4);
+		return literal(p, ps->end, "true", 4);
 	case '-':
 	case '0':
 	case '1':
@@ -475,9 +474,9 @@ parse_value(struct parser *ps, cJSON *n)
 	case '7':
 	case '8':
 	case '9':
-		return parse_number(ps, n);
+		return parse_number(ps, p, n);
 	default:
-		return false;
+		return NULL;
 	}
 }
 
@@ -485,24 +484,25 @@ const cJSON *
 discord_json_parse(struct discord_json *a, const char *text, size_t len)
 {
 	struct parser ps = {.a = a};
+	unsigned char *p;
 	cJSON *root;
 
 	arena_reset(a);
 	if (text == NULL || len == 0)
 		return NULL;
 	/* The tree's strings are cut out of this copy (parse_string). */
-	ps.p = arena_alloc(a, len + PAD);
-	memcpy(ps.p, text, len);
-	memset(ps.p + len, 0, PAD);
-	ps.end = ps.p + len;
+	p = arena_alloc(a, len + PAD);
+	memcpy(p, text, len);
+	memset(p + len, 0, PAD);
+	ps.end = p + len;
 	if (len > 4 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-		ps.p += 3;
-	skip_space(&ps);
+		p += 3;
+	p = skip_space(p, ps.end);
 	root = node_new(&ps);
-	if (!parse_value(&ps, root))
+	p = parse_value(&ps, p, root);
+	if (p == NULL)
 		return NULL;
-	skip_space(&ps);
-	return ps.p == ps.end ? root : NULL;
+	return skip_space(p, ps.end) == ps.end ? root : NULL;
 }
 
 /* Whether the 8 bytes of w are all ASCII digits: each byte's high nibble
