@@ -93,7 +93,7 @@ reply_fmt_quick(char *out, size_t size, const char *fmt, va_list ap)
 static bool
 clean(const char *s, size_t n)
 {
-	return utf8_valid(s, n) && textsafe_ok(s, n);
+	return textsafe_ok_utf8(s, n);
 }
 
 /* A copy of s[0..n) in the arena with every ill-formed byte replaced by

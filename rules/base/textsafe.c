@@ -68,8 +68,10 @@ kept(const unsigned char *s, size_t n, size_t i, size_t len, uint32_t cp, uint32
 	return false;
 }
 
-bool
-textsafe_ok(const char *str, size_t n)
+/* textsafe_ok, and with strict, false at a byte that starts no
+ * well-formed sequence (else read as decode() reads it). */
+static bool
+ok(const char *str, size_t n, bool strict)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	uint32_t cp, prev = 0;
@@ -92,12 +94,25 @@ textsafe_ok(const char *str, size_t n)
 	if (i > 0)
 		prev = s[i - 1];
 	for (; i < n; i += len) {
-		len = decode(s + i, n - i, &cp);
-		if (!kept(s, n, i, len, cp, prev))
+		len = strict ? utf8_decode((const char *)s + i, n - i, &cp)
+		             : decode(s + i, n - i, &cp);
+		if (len == 0 || !kept(s, n, i, len, cp, prev))
 			return false;
 		prev = cp;
 	}
 	return true;
+}
+
+bool
+textsafe_ok(const char *s, size_t n)
+{
+	return ok(s, n, false);
+}
+
+bool
+textsafe_ok_utf8(const char *s, size_t n)
+{
+	return ok(s, n, true);
 }
 
 bool

@@ -34,6 +34,10 @@
  * on ASCII text without controls. */
 bool textsafe_ok(const char *s, size_t n);
 
+/* Whether s[0..n) is well-formed UTF-8 that holds nothing textsafe
+ * removes: utf8_valid() and textsafe_ok() in one walk. */
+bool textsafe_ok_utf8(const char *s, size_t n);
+
 /* Whether well-formed UTF-8 s[0..n) shows as nothing once textsafe has
  * made it safe: it holds only spaces and what textsafe removes or turns
  * into a space. */

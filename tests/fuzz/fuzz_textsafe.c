@@ -14,6 +14,7 @@
  * writes is always textsafe_ok, valid UTF-8 and never longer than its input
  * (a removed character is at least as long as the space that may replace
  * it); text that is already ok comes out unchanged; cleaning is idempotent.
+ * textsafe_ok_utf8 is utf8_valid and textsafe_ok at once, on any bytes.
  * An invisible character textsafe_invisible_find() finds is one cleaning
  * removes, and cleaned text has none; textsafe_quote()'s quote is ok text.
  */
@@ -95,6 +96,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf_init(&once, 1 << 20);
 	buf_init(&twice, 1 << 20);
 	if (utf8_valid(s, size) != (failures == 0) || utf8_repair(&in, s, size) != failures)
+		__builtin_trap();
+	if (textsafe_ok_utf8(s, size) != (failures == 0 && textsafe_ok(s, size)))
 		__builtin_trap();
 	changed = textsafe_clean(&once, buf_str(&in), in.len);
 	if (!textsafe_ok(buf_str(&once), once.len) || !utf8_valid(buf_str(&once), once.len) ||

@@ -10,6 +10,7 @@
 
 #include "rules/base/buf.h"
 #include "rules/base/textsafe.h"
+#include "rules/base/utf8.h"
 
 static size_t
 find(const char *s, uint32_t *cp)
@@ -126,6 +127,43 @@ quoted_for_printf(void **unused)
 	assert_string_equal(small, "'\xc3\xa9\xc3\xa9\xc3\xa9");
 }
 
+/* textsafe_ok_utf8 is utf8_valid() && textsafe_ok() in one walk: plain and
+ * non-ASCII text, a control, a bidi control, a joiner that shows and one
+ * that does not, and ill-formed bytes (a lone continuation byte, a
+ * truncated sequence, an overlong one, a surrogate) at the start, in the
+ * middle and at the end, after ASCII long enough for the word-at-a-time
+ * path. */
+static void
+ok_utf8_is_valid_and_ok(void **unused)
+{
+	static const char *const texts[] = {
+	    "",
+	    "Tension 4/10",
+	    "Tension \xe2\x96\x88\xe2\x96\x91 4/10",
+	    "a\tb",
+	    "abc\xe2\x80\xaexyz",
+	    "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9",
+	    "a\xe2\x80\x8d b",
+	    "\x80"
+	    "abcdefghijkl",
+	    "abcdefghijkl\x80mnop",
+	    "abcdefghijklmnop\xe2\x96",
+	    "abcdefghijkl\xc0\xafmnop",
+	    "abcdefghijkl\xed\xa0\x80",
+	    "abcdefghijkl\xe2\x96\x88\x80",
+	};
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		size_t n = strlen(texts[i]);
+
+		assert_int_equal(textsafe_ok_utf8(texts[i], n),
+		                 utf8_valid(texts[i], n) && textsafe_ok(texts[i], n));
+	}
+	assert_true(textsafe_ok_utf8("Tension \xe2\x96\x88 4/10", 16));
+	assert_false(textsafe_ok_utf8("abcdefghijkl\x80mnop", 17));
+	assert_false(textsafe_ok_utf8("abc\xe2\x80\xaexyz", 9));
+}
+
 int
 main(void)
 {
@@ -136,6 +174,7 @@ main(void)
 	    cmocka_unit_test(invisible_characters_are_named),
 	    cmocka_unit_test(refused_values_are_quoted),
 	    cmocka_unit_test(quoted_for_printf),
+	    cmocka_unit_test(ok_utf8_is_valid_and_ok),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
