@@ -240,6 +240,69 @@ send_log(struct store_pg *p, struct op *o, size_t i, bool clear)
 	return true;
 }
 
+/* Sends row i's statements (a channel's log with its record). Returns
+ * false when libpq refused one. */
+static bool
+send_row(struct store_pg *p, struct op *o, size_t i)
+{
+	const struct store_row *r = o->rows[i];
+	char used[24], ver[16], gen[24];
+	const char *v[6];
+	int len[6] = {0, 0, 0, 0, 0, 0}, fmt[6] = {0, 0, 0, 1, 0, 0};
+	bool chan = r->kind == STORE_CHANNEL;
+	enum stmt s;
+	int np;
+
+	snprintf(used, sizeof(used), "%" PRId64, r->last_used);
+	snprintf(ver, sizeof(ver), "%d", r->version);
+	snprintf(gen, sizeof(gen), "%" PRIu64, r->generation);
+	v[0] = r->key;
+	if (r->kind == STORE_HANDLED && r->rec == NULL) {
+		s = ST_DELETE;
+		v[0] = used;
+		np = 1;
+		fmt[3] = 0;
+	} else if (r->kind == STORE_HANDLED) {
+		s = ST_INSERT;
+		v[1] = used;
+		v[2] = r->rec;
+		len[2] = (int)r->rec_len;
+		fmt[2] = 1;
+		fmt[3] = 0;
+		np = 3;
+	} else if (r->log_only) {
+		s = ST_CURRENT;
+		v[1] = gen;
+		np = 2;
+		fmt[3] = 0;
+	} else if (r->rec == NULL) {
+		s = r->generation == 0 ? ST_EXISTS : ST_DELETE;
+		v[1] = gen;
+		np = r->generation == 0 ? 1 : 2;
+		fmt[3] = 0;
+	} else {
+		s = r->generation == 0 ? ST_INSERT : ST_UPDATE;
+		v[1] = used;
+		v[2] = ver;
+		v[3] = r->rec;
+		len[3] = (int)r->rec_len;
+		v[4] = gen;
+		np = r->generation == 0 ? 4 : 5;
+		/* A channel's at_start follows (stmt_sql). */
+		if (chan)
+			v[np++] = r->at_start ? "true" : "false";
+	}
+	if (!send_stmt(p, o, i, s, np, v, len, fmt))
+		return false;
+	return !chan || send_log(p, o, i, !r->log_only && (r->rec == NULL || r->generation == 0));
+}
+
+static bool
+is_mark(const struct store_row *r)
+{
+	return r->kind == STORE_HANDLED && r->rec != NULL;
+}
+
 /* The batch's statements: its marks first, so that when its event was
  * handled by another process the batch's conflict is that mark's (the
  * first conflict ends the section: store_backend.h), whatever records it
@@ -247,64 +310,12 @@ send_log(struct store_pg *p, struct op *o, size_t i, bool clear)
 static bool
 send_commit(struct store_pg *p, struct op *o)
 {
-	for (size_t k = 0; k < 2 * o->n; k++) {
-		size_t i = k % o->n;
-		const struct store_row *r = o->rows[i];
-		char used[24], ver[16], gen[24];
-		const char *v[6];
-		int len[6] = {0, 0, 0, 0, 0, 0}, fmt[6] = {0, 0, 0, 1, 0, 0};
-		bool chan = r->kind == STORE_CHANNEL;
-		bool mark = r->kind == STORE_HANDLED && r->rec != NULL;
-		enum stmt s;
-		int np;
-
-		if (mark != (k < o->n))
-			continue;
-		snprintf(used, sizeof(used), "%" PRId64, r->last_used);
-		snprintf(ver, sizeof(ver), "%d", r->version);
-		snprintf(gen, sizeof(gen), "%" PRIu64, r->generation);
-		v[0] = r->key;
-		if (r->kind == STORE_HANDLED && r->rec == NULL) {
-			s = ST_DELETE;
-			v[0] = used;
-			np = 1;
-			fmt[3] = 0;
-		} else if (r->kind == STORE_HANDLED) {
-			s = ST_INSERT;
-			v[1] = used;
-			v[2] = r->rec;
-			len[2] = (int)r->rec_len;
-			fmt[2] = 1;
-			fmt[3] = 0;
-			np = 3;
-		} else if (r->log_only) {
-			s = ST_CURRENT;
-			v[1] = gen;
-			np = 2;
-			fmt[3] = 0;
-		} else if (r->rec == NULL) {
-			s = r->generation == 0 ? ST_EXISTS : ST_DELETE;
-			v[1] = gen;
-			np = r->generation == 0 ? 1 : 2;
-			fmt[3] = 0;
-		} else {
-			s = r->generation == 0 ? ST_INSERT : ST_UPDATE;
-			v[1] = used;
-			v[2] = ver;
-			v[3] = r->rec;
-			len[3] = (int)r->rec_len;
-			v[4] = gen;
-			np = r->generation == 0 ? 4 : 5;
-			/* A channel's at_start follows (stmt_sql). */
-			if (chan)
-				v[np++] = r->at_start ? "true" : "false";
-		}
-		if (!send_stmt(p, o, i, s, np, v, len, fmt))
+	for (size_t i = 0; i < o->n; i++)
+		if (is_mark(o->rows[i]) && !send_row(p, o, i))
 			return false;
-		if (chan &&
-		    !send_log(p, o, i, !r->log_only && (r->rec == NULL || r->generation == 0)))
+	for (size_t i = 0; i < o->n; i++)
+		if (!is_mark(o->rows[i]) && !send_row(p, o, i))
 			return false;
-	}
 	return true;
 }
 
