@@ -41,10 +41,11 @@
  *   is refused with STORE_CONFLICT like a stale row, and nothing of its
  *   batch is written; so an event's changes are applied once, whichever
  *   process commits first. A process never writes one mark twice (a
- *   replayed event is told handled from its mark before it runs). A
- *   conflicting mark is always reported as one, even when a row of its
- *   batch conflicts too (PostgreSQL, which stops at the first conflict,
- *   writes a batch's marks before its other rows).
+ *   replayed event is told handled from its mark before it runs). Every
+ *   conflicting mark of a batch is reported as one, even when a row of
+ *   the batch conflicts too (PostgreSQL tries all of a batch's marks
+ *   before its other rows), so that each event handled elsewhere is left
+ *   to its handler and the rest of the batch, sent again, commits once.
  */
 #ifndef DELVER_STORE_BACKEND_H
 #define DELVER_STORE_BACKEND_H

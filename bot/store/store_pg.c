@@ -192,7 +192,8 @@ submit(struct store_pg *p, struct op *o, bool (*send)(struct store_pg *, struct 
 	store_pg__finish(p, o);
 }
 
-/* Sends one statement of row i; its result will be the next one of o.
+/* Sends one statement of row i (NO_ROW: the marks' check); its result
+ * will be the next one of o.
  * Returns false when libpq refused it. */
 static bool
 send_stmt(struct store_pg *p, struct op *o, size_t i, enum stmt s, int np, const char *const *v,
@@ -205,7 +206,8 @@ send_stmt(struct store_pg *p, struct op *o, size_t i, enum stmt s, int np, const
 		o->stmt_row = xrealloc(o->stmt_row, o->stmt_cap * sizeof(*o->stmt_row));
 	}
 	o->stmt_row[o->nstmt++] = i;
-	store_pg_tables_stmt_name(name, sizeof(name), o->rows[i]->kind, s);
+	store_pg_tables_stmt_name(name, sizeof(name),
+	                          i == NO_ROW ? STORE_HANDLED : o->rows[i]->kind, s);
 	return PQsendQueryPrepared(p->conn, name, np, v, len, fmt, 0) != 0;
 }
 
@@ -303,16 +305,25 @@ is_mark(const struct store_row *r)
 	return r->kind == STORE_HANDLED && r->rec != NULL;
 }
 
-/* The batch's statements: its marks first, so that when its event was
- * handled by another process the batch's conflict is that mark's (the
- * first conflict ends the section: store_backend.h), whatever records it
- * also changed; then its other rows, in order. */
+/* The batch's statements: its marks first, each tried, then their check,
+ * which rolls the batch back when one was refused (its event was handled
+ * by another process), so that every refused mark is known whatever
+ * records the batch also changed (the first failure ends the section);
+ * then its other rows, in order. */
 static bool
 send_commit(struct store_pg *p, struct op *o)
 {
-	for (size_t i = 0; i < o->n; i++)
-		if (is_mark(o->rows[i]) && !send_row(p, o, i))
+	bool marks = false;
+
+	for (size_t i = 0; i < o->n; i++) {
+		if (!is_mark(o->rows[i]))
+			continue;
+		if (!send_row(p, o, i))
 			return false;
+		marks = true;
+	}
+	if (marks && !send_stmt(p, o, NO_ROW, ST_MARKS_CHECK, 0, NULL, NULL, NULL))
+		return false;
 	for (size_t i = 0; i < o->n; i++)
 		if (!is_mark(o->rows[i]) && !send_row(p, o, i))
 			return false;

@@ -211,6 +211,45 @@ schedule_reconnect(struct store_pg *p)
 	p->backoff_ms = p->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : p->backoff_ms * 2;
 }
 
+/* Statement i of commit o wrote a mark: whether its answer r says it was
+ * refused (stmt_sql: the mark's key is stored already). */
+static bool
+mark_refused(const struct op *o, size_t i, const PGresult *r)
+{
+	const struct store_row *row;
+
+	if (i >= o->nstmt || o->stmt_row[i] == NO_ROW)
+		return false;
+	row = o->rows[o->stmt_row[i]];
+	return row->kind == STORE_HANDLED && row->rec != NULL && PQntuples(r) == 1 &&
+	       PQnfields(r) >= 1 && strcmp(PQgetvalue(r, 0, 0), "1") == 0;
+}
+
+/* Why commit o was refused when its marks' check failed: the events of
+ * its refused marks, in the batch's order. */
+static void
+marks_refused_why(struct op *o)
+{
+	size_t n = 0, k = 0, at;
+
+	for (size_t i = 0; i < o->n; i++)
+		n += o->rows[i]->kind == STORE_HANDLED && o->row_status[i] == STORE_CONFLICT;
+	at = (size_t)snprintf(o->err, sizeof(o->err), "the event%s", n == 1 ? "" : "s");
+	for (size_t i = 0; i < o->n && at < sizeof(o->err); i++) {
+		if (o->rows[i]->kind != STORE_HANDLED || o->row_status[i] != STORE_CONFLICT)
+			continue;
+		k++;
+		at += (size_t)snprintf(o->err + at, sizeof(o->err) - at, "%s'%s'",
+		                       k == 1   ? " "
+		                       : k == n ? " and "
+		                                : ", ",
+		                       o->rows[i]->key);
+	}
+	if (at < sizeof(o->err))
+		snprintf(o->err + at, sizeof(o->err) - at, " %s handled by another process",
+		         n == 1 ? "was" : "were");
+}
+
 /* Takes one result of the pipeline for the op at the head of sent. Returns
  * true when the op is over (its Sync came). */
 static bool
@@ -225,11 +264,13 @@ take_result(struct store_pg *p, struct op *o, PGresult *r)
 		return true;
 	case PGRES_COMMAND_OK:
 	case PGRES_TUPLES_OK:
-		o->nresults++;
+		i = o->nresults++;
 		if (o->kind == OP_LOAD && o->got == NULL && PQntuples(r) >= 1) {
 			o->got = r;
 			return false;
 		}
+		if (o->kind == OP_COMMIT && mark_refused(o, i, r))
+			o->row_status[o->stmt_row[i]] = STORE_CONFLICT;
 		break;
 	case PGRES_PIPELINE_ABORTED:
 		o->nresults++;
@@ -237,20 +278,18 @@ take_result(struct store_pg *p, struct op *o, PGresult *r)
 	default: /* an error: the section's transaction is rolled back */
 		i = o->nresults++;
 		if (o->kind == OP_COMMIT && i < o->nstmt && o->status == STORE_OK &&
-		    store_pg_tables_conflict(r)) {
+		    store_pg_tables_conflict(r) && o->stmt_row[i] == NO_ROW) {
+			o->status = STORE_CONFLICT;
+			marks_refused_why(o);
+		} else if (o->kind == OP_COMMIT && i < o->nstmt && o->status == STORE_OK &&
+		           store_pg_tables_conflict(r)) {
 			i = o->stmt_row[i];
 			o->status = STORE_CONFLICT;
 			o->row_status[i] = STORE_CONFLICT;
-			if (o->rows[i]->kind == STORE_HANDLED)
-				snprintf(o->err, sizeof(o->err),
-				         "the event '%s' was handled by another process",
-				         o->rows[i]->key);
-			else
-				snprintf(o->err, sizeof(o->err),
-				         "the %s row '%s' was written by another process since "
-				         "it was read",
-				         o->rows[i]->kind == STORE_USER ? "user" : "channel",
-				         o->rows[i]->key);
+			snprintf(o->err, sizeof(o->err),
+			         "the %s row '%s' was written by another process since it was read",
+			         o->rows[i]->kind == STORE_USER ? "user" : "channel",
+			         o->rows[i]->key);
 		} else if (o->status == STORE_OK) {
 			char why[ERR_MAX];
 

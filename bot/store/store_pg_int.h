@@ -24,6 +24,7 @@
 #define OP_TIMEOUT_MS  10000 /* an answer slower than this: the server is unreachable */
 #define ERR_MAX        256   /* a reason from libpq, cut */
 #define OP_ERR_MAX     512   /* a sentence around it */
+#define NO_ROW         SIZE_MAX
 
 /* The prepared statements, for each of the two tables. */
 enum stmt {
@@ -37,6 +38,7 @@ enum stmt {
 	ST_LOG_TRIM,
 	ST_LOG_CLEAR,
 	ST_LOG_GET,
+	ST_MARKS_CHECK, /* marks: fails as a conflict when one of the batch was refused */
 	ST_COUNT
 };
 
@@ -58,7 +60,7 @@ struct op {
 	struct store_row **rows;
 	enum store_status *row_status;
 	size_t n;
-	size_t *stmt_row; /* the row each statement sent writes */
+	size_t *stmt_row; /* the row each statement sent writes (NO_ROW: the marks' check) */
 	size_t nstmt, stmt_cap;
 	store_commit_cb commit_done;
 	/* OP_LOAD */

@@ -48,14 +48,25 @@
 /* The marks of handled events (STORE_HANDLED): written once across every
  * process sharing the tables, so a mark whose key is stored already (the
  * event was handled by another process: two sessions of a fleet got it)
- * conflicts and its batch is rolled back (the key's unique index makes a
- * second writer wait for the first one's transaction, then conflict);
- * ST_DELETE expires the marks handled before $1; ST_GET reads one in the
- * tables' row shape. */
+ * is refused and its batch is rolled back (the key's unique index makes a
+ * second writer wait for the first one's transaction). ST_INSERT does not
+ * fail: it answers 0 (written) or 1 (refused) and counts the refused in
+ * the transaction's setting MARKS_REFUSED, so every mark of a batch is
+ * tried and each refused one is known; ST_MARKS_CHECK, sent after them,
+ * fails as a conflict when one was refused, which rolls the batch back
+ * before its other rows. ST_DELETE expires the marks handled before $1;
+ * ST_GET reads one in the tables' row shape. */
+#define MARKS_REFUSED                                                                              \
+	"coalesce(nullif(current_setting('delver.marks_refused', true), ''), '0')::int"
 #define MARK_STMTS                                                                                 \
 	{                                                                                          \
-		[ST_INSERT] = WRITTEN_ONCE("INSERT INTO handled(key, at, answer) "                 \
-		                           "VALUES($1, $2, $3) ON CONFLICT (key) DO NOTHING"),     \
+		[ST_INSERT] =                                                                      \
+		    "WITH w AS (INSERT INTO handled(key, at, answer) VALUES($1, $2, $3) "          \
+		    "ON CONFLICT (key) DO NOTHING RETURNING 1), "                                  \
+		    "s AS (SELECT 1 - count(*) AS refused FROM w) "                                \
+		    "SELECT refused, set_config('delver.marks_refused', "                          \
+		    "(" MARKS_REFUSED " + refused)::text, true) FROM s",                           \
+		[ST_MARKS_CHECK] = "SELECT 1 / (1 - sign(" MARKS_REFUSED "))",                     \
 		[ST_DELETE] = "DELETE FROM handled WHERE at < $1",                                 \
 		[ST_GET] = "SELECT key, at, 0::integer, answer, 0::bigint FROM handled "           \
 		           "WHERE key = $1",                                                       \
@@ -67,6 +78,7 @@ static const char *const stmt_sql[3][ST_COUNT] = {
 };
 #undef STMTS
 #undef MARK_STMTS
+#undef MARKS_REFUSED
 
 const char *const store_pg_tables_name[3] = {
     [STORE_CHANNEL] = "channels", [STORE_USER] = "users", [STORE_HANDLED] = "handled"};

@@ -424,6 +424,73 @@ marks_are_written_once_across_processes(void **state)
 	t_close(&a);
 }
 
+/*
+ * Several events of one batch were handled by another process: each of
+ * their marks is told as a conflict, not only the first (PostgreSQL stopped
+ * at the first, so persist sent the batch again with the second and was
+ * refused again, and that command was told its change was not kept though
+ * the other process kept it). Sent again without them, the rest commits.
+ */
+static void
+every_conflicting_mark_of_a_batch_is_told(void **state)
+{
+	struct t a, b;
+	struct commit_res c;
+	struct load_res l;
+	struct store_row rows[6];
+
+	(void)state;
+	t_open(&a);
+	t_open(&b);
+	rows[0] = mark("mm-ev1", "a1", 1000);
+	rows[1] = mark("mm-ev2", "a2", 1000);
+	rows[2] = mark("mm-ev3", "a3", 1000);
+	assert_int_equal(commit(&a, rows, 3, &c), STORE_OK);
+	/* two of b's three marks were a's */
+	rows[0] = chan("mm:x", "x", 0);
+	rows[1] = mark("mm-ev1", "b1", 1000);
+	rows[2] = mark("mm-ev4", "b4", 1000);
+	rows[3] = mark("mm-ev2", "b2", 1000);
+	assert_int_equal(commit(&b, rows, 4, &c), STORE_CONFLICT);
+	assert_int_equal(c.rows[0], STORE_NOT_WRITTEN);
+	assert_int_equal(c.rows[1], STORE_CONFLICT);
+	assert_int_equal(c.rows[2], STORE_NOT_WRITTEN);
+	assert_int_equal(c.rows[3], STORE_CONFLICT);
+	assert_string_equal(c.err, "the events 'mm-ev1' and 'mm-ev2' were handled by another "
+	                           "process");
+	/* three, behind a stale record */
+	rows[0] = chan("mm:y", "stale", 3);
+	rows[1] = mark("mm-ev3", "b3", 1000);
+	rows[2] = mark("mm-ev2", "b2", 1000);
+	rows[3] = mark("mm-ev5", "b5", 1000);
+	rows[4] = mark("mm-ev1", "b1", 1000);
+	assert_int_equal(commit(&b, rows, 5, &c), STORE_CONFLICT);
+	assert_int_equal(c.rows[0], STORE_NOT_WRITTEN);
+	assert_int_equal(c.rows[1], STORE_CONFLICT);
+	assert_int_equal(c.rows[2], STORE_CONFLICT);
+	assert_int_equal(c.rows[3], STORE_NOT_WRITTEN);
+	assert_int_equal(c.rows[4], STORE_CONFLICT);
+	assert_string_equal(c.err, "the events 'mm-ev3', 'mm-ev2' and 'mm-ev1' were handled by "
+	                           "another process");
+	/* nothing of either batch was written */
+	load(&a, STORE_HANDLED, "mm-ev4", &l);
+	assert_false(l.found);
+	load(&a, STORE_HANDLED, "mm-ev1", &l);
+	assert_string_equal(l.rec, "a1");
+	/* the rest of the first batch, sent again, commits once */
+	rows[0] = chan("mm:x", "x", 0);
+	rows[1] = mark("mm-ev4", "b4", 1000);
+	assert_int_equal(commit(&b, rows, 2, &c), STORE_OK);
+	assert_int_equal(c.rows[0], STORE_OK);
+	assert_int_equal(c.rows[1], STORE_OK);
+	load(&a, STORE_CHANNEL, "mm:x", &l);
+	assert_int_equal(l.gen, 1);
+	load(&a, STORE_HANDLED, "mm-ev4", &l);
+	assert_string_equal(l.rec, "b4");
+	t_close(&b);
+	t_close(&a);
+}
+
 static void
 deletes_keep_generations(void **state)
 {
@@ -1515,6 +1582,7 @@ main(void)
 	    cmocka_unit_test(logs_keep_their_contract),
 	    cmocka_unit_test(generations_refuse_stale_rows),
 	    cmocka_unit_test(marks_are_written_once_across_processes),
+	    cmocka_unit_test(every_conflicting_mark_of_a_batch_is_told),
 	    cmocka_unit_test(deletes_keep_generations),
 	    cmocka_unit_test(load_active_reads_recent_channels_and_all_users),
 	    cmocka_unit_test(snapshot_is_an_sqlite_file),
