@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <libpq-fe.h>
 
@@ -270,8 +273,9 @@ send_row(struct store_pg *p, struct op *o, size_t i)
 		v[2] = r->rec;
 		len[2] = (int)r->rec_len;
 		fmt[2] = 1;
+		v[3] = p->writer_text;
 		fmt[3] = 0;
-		np = 3;
+		np = 4;
 	} else if (r->log_only) {
 		s = ST_CURRENT;
 		v[1] = gen;
@@ -327,6 +331,76 @@ send_commit(struct store_pg *p, struct op *o)
 	for (size_t i = 0; i < o->n; i++)
 		if (!is_mark(o->rows[i]) && !send_row(p, o, i))
 			return false;
+	return true;
+}
+
+/* The first mark of commit o, or NULL. */
+static const struct store_row *
+first_mark(const struct op *o)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (is_mark(o->rows[i]))
+			return o->rows[i];
+	return NULL;
+}
+
+bool
+store_pg__doubt_ask(struct store_pg *p)
+{
+	struct op *o;
+
+	while ((o = store_pg__queue_pop(&p->doubt)) != NULL) {
+		const char *v[2] = {first_mark(o)->key, p->writer_text};
+
+		o->asking = true;
+		o->own = false;
+		o->status = STORE_OK;
+		o->err[0] = '\0';
+		o->sent_ms = store_pg__now_ms(p);
+		store_pg__queue_push(&p->sent, o);
+		if (!PQsendQueryParams(
+		        p->conn, "SELECT count(*) FROM handled WHERE key = $1 AND writer = $2", 2,
+		        NULL, v, NULL, NULL, 0) ||
+		    !PQpipelineSync(p->conn))
+			return false;
+	}
+	return true;
+}
+
+bool
+store_pg__doubt_answered(struct store_pg *p, struct op *o)
+{
+	bool asked = o->status == STORE_OK;
+
+	o->asking = false;
+	for (size_t i = 0; i < o->n; i++)
+		o->row_status[i] = STORE_OK;
+	if (asked && o->own) {
+		/* it went through: every row is written */
+		log_info("store: a commit whose answer was lost with the PostgreSQL connection "
+		         "went through (the mark of event '%s' is this process's)",
+		         first_mark(o)->key);
+		store_pg__finish(p, o);
+		return true;
+	}
+	if (!asked) {
+		o->status = STORE_UNAVAILABLE;
+		store_pg__finish(p, o);
+		return true;
+	}
+	log_info("store: a commit whose answer was lost with the PostgreSQL connection did not "
+	         "go through (event '%s' is not marked); it is sent again",
+	         first_mark(o)->key);
+	o->nstmt = 0;
+	o->nresults = 0;
+	o->sent_ms = store_pg__now_ms(p);
+	if (!send_commit(p, o) || !PQpipelineSync(p->conn)) {
+		o->status = STORE_UNAVAILABLE;
+		store_pg__first_line(o->err, sizeof(o->err), PQerrorMessage(p->conn));
+		store_pg__finish(p, o);
+		return false;
+	}
+	store_pg__queue_push(&p->sent, o);
 	return true;
 }
 
@@ -472,7 +546,8 @@ handle_closed(uv_handle_t *h)
 void
 store_pg__close_maybe(struct store_pg *p)
 {
-	if (p->sent.head != NULL || p->done.head != NULL || p->snapshots > 0 || p->open_handles > 0)
+	if (p->sent.head != NULL || p->done.head != NULL || p->doubt.head != NULL ||
+	    p->snapshots > 0 || p->open_handles > 0)
 		return;
 	if (p->conn != NULL) {
 		PQfinish(p->conn);
@@ -496,7 +571,7 @@ pg_close(struct store_backend *b, store_done_cb done, void *ctx)
 	p->closed_ctx = ctx;
 	store_pg_conn_reach_over(p, STORE_UNAVAILABLE);
 	uv_timer_stop(&p->retry);
-	if (p->connecting)
+	if (p->connecting || p->doubt.head != NULL)
 		store_pg_conn_lost(p, "closing");
 	store_pg__close_maybe(p);
 }
@@ -529,6 +604,9 @@ store_pg_open(uv_loop_t *loop, const struct store_pg_opts *o, char *err, size_t 
 	}
 	p->poll_fd = -1;
 	p->backoff_ms = BACKOFF_MIN_MS;
+	if (getrandom(&p->writer, sizeof(p->writer), 0) != (ssize_t)sizeof(p->writer))
+		p->writer = (uint64_t)time(NULL) << 24 ^ (uint64_t)getpid() ^ (uintptr_t)p;
+	snprintf(p->writer_text, sizeof(p->writer_text), "%" PRId64, (int64_t)p->writer);
 	p->conn = store_pg__connect_params(p, false);
 	if (p->conn == NULL || PQstatus(p->conn) != CONNECTION_OK) {
 		store_pg__first_line(why, sizeof(why),
@@ -587,4 +665,10 @@ int
 store_pg_connected(const struct store_backend *b)
 {
 	return ((const struct store_pg *)b)->up;
+}
+
+void
+store_pg_lose_next_answer(struct store_backend *b)
+{
+	((struct store_pg *)b)->lose_answer = true;
 }

@@ -19,13 +19,25 @@
  *   STORE_CONFLICT, the rest of the pipeline section is aborted and its
  *   transaction rolled back: nothing of the batch is written and the other
  *   rows get STORE_NOT_WRITTEN. Only the first conflicting row of a batch
- *   is found; persist sends the rest again. A delete with generation 0
+ *   is found, but every refused mark is (the marks are tried first, then
+ *   checked); persist sends the rest again. A delete with generation 0
  *   succeeds when no row is stored and conflicts when one is.
+ * - Marks (table handled: key text primary key, at bigint, answer bytea,
+ *   writer bigint): each stored with the writer, a random 64-bit number
+ *   drawn at open (one per process start; NULL in a mark an older delver
+ *   stored, the column added in place). A mark whose key is stored under
+ *   another writer is refused; one stored under this writer reads as
+ *   written (a commit of it whose answer was lost went through).
  * - The connection lost (server restarted, network): every commit or load
  *   in flight or asked for while it is down completes with
- *   STORE_UNAVAILABLE. A commit in flight may have been written anyway;
- *   its generation then moved on, so writing it again gets STORE_CONFLICT
- *   rather than a second copy. The backend reconnects with PQconnectStart
+ *   STORE_UNAVAILABLE, except a commit in flight with a mark: its answer
+ *   lost, it is held until the next connection is made, which asks
+ *   whether its first mark is stored under this writer; yes, it completes
+ *   as committed; no, it is sent again; that connection not made, it
+ *   completes with STORE_UNAVAILABLE. A commit in flight without a mark
+ *   may have been written anyway; its generation then moved on, so
+ *   writing it again gets STORE_CONFLICT rather than a second copy. The
+ *   backend reconnects with PQconnectStart
  *   and PQconnectPoll, waiting 200 ms, then twice as long each time up to
  *   5 s.
  * - Snapshot: a thread of libuv's pool opens its own connection, reads both
@@ -78,5 +90,9 @@ int store_pg_create_tables(struct pg_conn *c, char *why, size_t whylen);
 
 /* For tests: true while the connection is up (not reconnecting). */
 int store_pg_connected(const struct store_backend *b);
+/* For tests: the answer to the next commit is lost with the connection
+ * after the server gave it, as when the connection breaks between COMMIT
+ * and its answer. */
+void store_pg_lose_next_answer(struct store_backend *b);
 
 #endif

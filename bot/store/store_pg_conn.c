@@ -59,8 +59,23 @@ store_pg_conn_poll(struct store_pg *p, int fd, int events)
 	return 0;
 }
 
+/* Whether o, in flight when the connection was lost, is held in doubt
+ * (store_pg.h): a commit with a mark to ask about, not held before. */
+static bool
+doubtful(const struct op *o)
+{
+	if (o->kind != OP_COMMIT || o->doubted)
+		return false;
+	for (size_t i = 0; i < o->n; i++)
+		if (o->rows[i]->kind == STORE_HANDLED && o->rows[i]->rec != NULL)
+			return true;
+	return false;
+}
+
+/* Everything in flight fails with status, but the commits held in doubt
+ * (hold), which fail too when hold is false. */
 static void
-fail_all_sent(struct store_pg *p, enum store_status status, const char *why)
+fail_all_sent(struct store_pg *p, enum store_status status, const char *why, bool hold)
 {
 	struct op *o;
 
@@ -69,6 +84,16 @@ fail_all_sent(struct store_pg *p, enum store_status status, const char *why)
 			store_pg__free_op(o);
 			continue;
 		}
+		if (hold && doubtful(o)) {
+			o->doubted = true;
+			store_pg__queue_push(&p->doubt, o);
+			continue;
+		}
+		o->status = status;
+		snprintf(o->err, sizeof(o->err), "%s", why);
+		store_pg__finish(p, o);
+	}
+	while (!hold && (o = store_pg__queue_pop(&p->doubt)) != NULL) {
 		o->status = status;
 		snprintf(o->err, sizeof(o->err), "%s", why);
 		store_pg__finish(p, o);
@@ -92,6 +117,7 @@ void
 store_pg_conn_lost(struct store_pg *p, const char *why)
 {
 	char msg[ERR_MAX + 40];
+	bool hold = p->up && !p->closing;
 
 	if (p->up)
 		log_warnx("store: PostgreSQL connection lost: %s; reconnecting", why);
@@ -106,7 +132,7 @@ store_pg_conn_lost(struct store_pg *p, const char *why)
 		PQfinish(p->conn);
 		p->conn = NULL;
 	}
-	fail_all_sent(p, STORE_UNAVAILABLE, msg);
+	fail_all_sent(p, STORE_UNAVAILABLE, msg, hold);
 	if (p->closing)
 		store_pg__close_maybe(p);
 	else
@@ -128,7 +154,7 @@ static int
 go_up(struct store_pg *p, char *why, size_t whylen)
 {
 	if (PQsetnonblocking(p->conn, 1) != 0 || !PQenterPipelineMode(p->conn) ||
-	    store_pg_tables_send_setup(p) < 0) {
+	    store_pg_tables_send_setup(p) < 0 || !store_pg__doubt_ask(p)) {
 		store_pg__first_line(why, whylen, PQerrorMessage(p->conn));
 		return -1;
 	}
@@ -264,6 +290,10 @@ take_result(struct store_pg *p, struct op *o, PGresult *r)
 		return true;
 	case PGRES_COMMAND_OK:
 	case PGRES_TUPLES_OK:
+		if (o->asking) {
+			o->own = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "1") == 0;
+			break;
+		}
 		i = o->nresults++;
 		if (o->kind == OP_LOAD && o->got == NULL && PQntuples(r) >= 1) {
 			o->got = r;
@@ -277,8 +307,18 @@ take_result(struct store_pg *p, struct op *o, PGresult *r)
 		break;
 	default: /* an error: the section's transaction is rolled back */
 		i = o->nresults++;
-		if (o->kind == OP_COMMIT && i < o->nstmt && o->status == STORE_OK &&
-		    store_pg_tables_conflict(r) && o->stmt_row[i] == NO_ROW) {
+		if (o->asking && o->status == STORE_OK) {
+			char why[ERR_MAX];
+
+			o->status = STORE_FAILED;
+			store_pg__first_line(why, sizeof(why), PQresultErrorMessage(r));
+			snprintf(
+			    o->err, sizeof(o->err),
+			    "PostgreSQL cannot be asked whether a commit whose answer was lost "
+			    "went through: %s",
+			    why);
+		} else if (o->kind == OP_COMMIT && i < o->nstmt && o->status == STORE_OK &&
+		           store_pg_tables_conflict(r) && o->stmt_row[i] == NO_ROW) {
 			o->status = STORE_CONFLICT;
 			marks_refused_why(o);
 		} else if (o->kind == OP_COMMIT && i < o->nstmt && o->status == STORE_OK &&
@@ -325,9 +365,18 @@ read_results(struct store_pg *p)
 		}
 		nulls = 0;
 		if (take_result(p, p->sent.head, r)) {
-			struct op *o = store_pg__queue_pop(&p->sent);
+			struct op *o;
 
-			if (o->kind == OP_SETUP) {
+			if (p->lose_answer && p->sent.head->kind == OP_COMMIT &&
+			    !p->sent.head->asking) {
+				p->lose_answer = false; /* store_pg_lose_next_answer */
+				return -1;
+			}
+			o = store_pg__queue_pop(&p->sent);
+			if (o->asking) {
+				if (!store_pg__doubt_answered(p, o))
+					return -1;
+			} else if (o->kind == OP_SETUP) {
 				bool bad = o->status != STORE_OK;
 
 				store_pg__free_op(o);

@@ -63,6 +63,11 @@ struct op {
 	size_t *stmt_row; /* the row each statement sent writes (NO_ROW: the marks' check) */
 	size_t nstmt, stmt_cap;
 	store_commit_cb commit_done;
+	/* A commit whose answer was lost with the connection (its Sync sent):
+	 * held in the backend's doubt queue until a new connection says
+	 * whether its first mark is stored under this writer (asking), then
+	 * completed as committed (own) or sent again; doubted once at most. */
+	bool doubted, asking, own;
 	/* OP_LOAD */
 	enum store_kind kind_loaded;
 	char *key;
@@ -88,9 +93,15 @@ struct store_pg {
 	uv_timer_t retry; /* reconnection backoff */
 	uv_timer_t watch; /* answers too slow */
 	int backoff_ms;
-	uint64_t connect_ms;  /* when connecting began */
-	struct op_queue sent; /* on the connection, in order */
-	struct op_queue done; /* completions to run from the loop */
+	uint64_t connect_ms;   /* when connecting began */
+	struct op_queue sent;  /* on the connection, in order */
+	struct op_queue done;  /* completions to run from the loop */
+	struct op_queue doubt; /* commits whose answer was lost (struct op's doubted) */
+	/* Who writes the marks: random at open, so a mark stored under it was
+	 * written by this process (a commit whose answer was lost). */
+	uint64_t writer;
+	char writer_text[24]; /* as a bigint parameter */
+	bool lose_answer;     /* store_pg_lose_next_answer */
 	int snapshots;        /* running */
 	bool closing;
 	int open_handles;
@@ -119,6 +130,14 @@ void store_pg__finish(struct store_pg *p, struct op *o);
 /* store_pg.c: a new connection with p's conninfo and password, being made
  * (async: PQconnectStartParams) or made (PQconnectdbParams). */
 PGconn *store_pg__connect_params(const struct store_pg *p, bool async);
+/* store_pg.c: asks on the new connection about every commit in doubt
+ * (sent as ops of sent). Returns false when libpq refused (the connection
+ * broke). */
+bool store_pg__doubt_ask(struct store_pg *p);
+/* store_pg.c: the answer came for o, a commit in doubt asked about: it
+ * completes as committed, or it is sent again. Returns false when libpq
+ * refused to send it (o completed as unavailable; the connection broke). */
+bool store_pg__doubt_answered(struct store_pg *p, struct op *o);
 /* store_pg.c: frees p once nothing is under way (closing). */
 void store_pg__close_maybe(struct store_pg *p);
 

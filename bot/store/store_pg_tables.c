@@ -49,8 +49,10 @@
  * process sharing the tables, so a mark whose key is stored already (the
  * event was handled by another process: two sessions of a fleet got it)
  * is refused and its batch is rolled back (the key's unique index makes a
- * second writer wait for the first one's transaction). ST_INSERT does not
- * fail: it answers 0 (written) or 1 (refused) and counts the refused in
+ * second writer wait for the first one's transaction); $4 is the writer
+ * (store_pg.h), and a mark stored under it already reads as written.
+ * ST_INSERT does not fail: it answers 0 (written) or 1 (refused: stored
+ * under another writer, or none, or not visible yet) and counts the refused in
  * the transaction's setting MARKS_REFUSED, so every mark of a batch is
  * tried and each refused one is known; ST_MARKS_CHECK, sent after them,
  * fails as a conflict when one was refused, which rolls the batch back
@@ -61,9 +63,10 @@
 #define MARK_STMTS                                                                                 \
 	{                                                                                          \
 		[ST_INSERT] =                                                                      \
-		    "WITH w AS (INSERT INTO handled(key, at, answer) VALUES($1, $2, $3) "          \
-		    "ON CONFLICT (key) DO NOTHING RETURNING 1), "                                  \
-		    "s AS (SELECT 1 - count(*) AS refused FROM w) "                                \
+		    "WITH w AS (INSERT INTO handled(key, at, answer, writer) "                     \
+		    "VALUES($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING RETURNING 1), "           \
+		    "s AS (SELECT CASE WHEN EXISTS (SELECT 1 FROM w) OR EXISTS (SELECT 1 "         \
+		    "FROM handled WHERE key = $1 AND writer = $4) THEN 0 ELSE 1 END AS refused) "  \
 		    "SELECT refused, set_config('delver.marks_refused', "                          \
 		    "(" MARKS_REFUSED " + refused)::text, true) FROM s",                           \
 		[ST_MARKS_CHECK] = "SELECT 1 / (1 - sign(" MARKS_REFUSED "))",                     \
@@ -107,7 +110,12 @@ static const char *const schema_sql[] = {
     "CREATE TABLE IF NOT EXISTS logs(key text NOT NULL, seq bigint NOT NULL, "
     "rec bytea NOT NULL, PRIMARY KEY (key, seq))",
     "CREATE TABLE IF NOT EXISTS handled(key text PRIMARY KEY, at bigint NOT NULL, "
-    "answer bytea NOT NULL)",
+    "answer bytea NOT NULL, writer bigint)",
+    /* A mark's writer (store_pg.h), NULL in a mark an older delver
+     * stored: added where missing, as at_start. */
+    "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = "
+    "'handled'::regclass AND attname = 'writer' AND NOT attisdropped) THEN "
+    "ALTER TABLE handled ADD COLUMN writer bigint; END IF; END $$",
 };
 #define NSCHEMA (sizeof(schema_sql) / sizeof(schema_sql[0]))
 

@@ -2749,7 +2749,7 @@ test_sqlite_logs_keep_their_contract(void **state)
 	if (be == NULL)
 		fail_msg("%s", err);
 	storelog_check(be, &loop, "sqlitelog:");
-	storelog_check_marks(be, &loop, "sqlitelog:");
+	storelog_check_marks(be, NULL, &loop, "sqlitelog:");
 	be->ops->close(be, sqlite_closed, &closed);
 	while (!closed)
 		uv_run(&loop, UV_RUN_ONCE);

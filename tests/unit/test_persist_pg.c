@@ -21,6 +21,7 @@
 #include "bot/console/render_text.h"
 #include "bot/store/persist.h"
 #include "bot/store/store.h"
+#include "bot/store/store_pg.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
 #include "tests/unit/helpers/pgcluster.h"
@@ -58,6 +59,7 @@ struct bot {
 	struct rng *rng;
 	struct dispatch *d;
 	struct persist *p;
+	struct store_backend *be;
 };
 
 static void
@@ -86,7 +88,7 @@ bot_open_reach(unsigned stop_reach_ms)
 	b->st = state_new();
 	b->rng = rng_new_seeded(1);
 	b->d = dispatch_new(&(struct dispatch_opts){.state = b->st, .rng = b->rng});
-	be = store_open(&b->loop, &so, err, sizeof(err));
+	b->be = be = store_open(&b->loop, &so, err, sizeof(err));
 	if (be == NULL)
 		fail_msg("store_open: %s", err);
 	b->p = persist_open_backend(&b->loop, b->st, &o, be, err, sizeof(err));
@@ -314,6 +316,33 @@ a_replayed_event_is_not_applied_twice(void **state)
 	keyed(a, &k, "once", "/turn advance", "pg-2", true);
 	assert_int_equal(k.outcome, REQUEST_DONE);
 	assert_int_equal(turn_of(a, "once"), 2);
+	bot_close(a);
+}
+
+/* A command's commit whose answer is lost with the connection after the
+ * server committed it: the command is answered as kept, once, and its
+ * change is there; nothing is taken for a conflict. Before, it was told
+ * its change might be lost, and the batch written again conflicted on its
+ * own mark ("handled by another process"). */
+static void
+a_commit_whose_answer_was_lost_is_answered_kept(void **state)
+{
+	struct bot *a = bot_open();
+	struct keyed k;
+
+	say(a, "ann", "lost", "/gm claim");
+	store_pg_lose_next_answer(a->be);
+	keyed(a, &k, "lost", "/turn advance", "pg-lost-1", false);
+	assert_int_equal(k.outcome, REQUEST_DONE);
+	assert_int_equal(turn_of(a, "lost"), 1);
+	keyed(a, &k, "lost", "/turn advance", "pg-lost-2", false);
+	assert_int_equal(k.outcome, REQUEST_DONE);
+	assert_int_equal(turn_of(a, "lost"), 2);
+	assert_int_equal(stats(a).conflicts, 0);
+	assert_int_equal(stats(a).handled_elsewhere, 0);
+	bot_close(a);
+	a = bot_open();
+	assert_int_equal(turn_of(a, "lost"), 2);
 	bot_close(a);
 }
 
@@ -758,6 +787,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(state_survives_a_restart),
 	    cmocka_unit_test(a_replayed_event_is_not_applied_twice),
+	    cmocka_unit_test(a_commit_whose_answer_was_lost_is_answered_kept),
 	    cmocka_unit_test(conflict_drops_the_channel_and_reads_it_again),
 	    cmocka_unit_test(later_changes_on_the_stale_copy_are_not_kept),
 	    cmocka_unit_test(a_command_keeps_all_its_records_or_none),

@@ -237,11 +237,20 @@ static void
 logs_keep_their_contract(void **state)
 {
 	struct t t;
+	struct store_backend *other;
+	struct store_opts o = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = pgcluster_conninfo};
+	char err[600];
+	int closed = 0;
 
 	(void)state;
 	t_open(&t);
+	other = store_open(&t.loop, &o, err, sizeof(err));
+	assert_non_null(other);
 	storelog_check(t.b, &t.loop, "pglog:");
-	storelog_check_marks(t.b, &t.loop, "pglog:");
+	storelog_check_marks(t.b, other, &t.loop, "pglog:");
+	other->ops->close(other, closed_cb, &closed);
+	while (!closed)
+		turn(&t.loop);
 	t_close(&t);
 }
 
@@ -386,12 +395,15 @@ marks_are_written_once_across_processes(void **state)
 	assert_int_equal(commit(&b, rows, 2, &c), STORE_CONFLICT);
 	assert_int_equal(c.rows[0], STORE_NOT_WRITTEN);
 	assert_int_equal(c.rows[1], STORE_CONFLICT);
-	/* a mark of the process that wrote it is not written again either */
+	/* a mark of the process that wrote it reads as written (a commit of
+	 * it whose answer was lost went through): the batch commits */
 	rows[0] = chan("mk:b", "new", 0);
 	rows[1] = mark("mk-ev1", "answer of a", 1000);
-	assert_int_equal(commit(&a, rows, 2, &c), STORE_CONFLICT);
+	assert_int_equal(commit(&a, rows, 2, &c), STORE_OK);
 	load(&a, STORE_CHANNEL, "mk:b", &l);
-	assert_false(l.found);
+	assert_string_equal(l.rec, "new");
+	load(&a, STORE_HANDLED, "mk-ev1", &l);
+	assert_string_equal(l.rec, "answer of a");
 	/* expired, a mark's key may be written again */
 	rows[0] = mark("", NULL, 1001);
 	assert_int_equal(commit(&a, rows, 1, &c), STORE_OK);
@@ -488,6 +500,111 @@ every_conflicting_mark_of_a_batch_is_told(void **state)
 	load(&a, STORE_HANDLED, "mm-ev4", &l);
 	assert_string_equal(l.rec, "b4");
 	t_close(&b);
+	t_close(&a);
+}
+
+/* The value of a query of one row and column, as text, in out. */
+static void
+query1(const char *sql, char *out, size_t len)
+{
+	PGconn *c = PQconnectdb(pgcluster_conninfo);
+	PGresult *r = PQexec(c, sql);
+
+	assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+	assert_int_equal(PQntuples(r), 1);
+	snprintf(out, len, "%s", PQgetvalue(r, 0, 0));
+	PQclear(r);
+	PQfinish(c);
+}
+
+/*
+ * A commit whose answer is lost with the connection after the server
+ * committed it (COMMIT sent, the connection broken before its answer):
+ * the backend asks on its new connection whether the batch's mark is
+ * stored under its own name, and it is, so the commit completes as
+ * committed. Before, it completed as unavailable, its rows were written
+ * again, conflicted on their own mark, and the command was taken for one
+ * handled by another process. A commit refused by the server, its answer
+ * lost too, is sent again and refused again; one with no mark to ask
+ * about stays unavailable.
+ */
+static void
+a_commit_whose_answer_was_lost_is_known_kept(void **state)
+{
+	struct t a, b;
+	struct commit_res c;
+	struct load_res l;
+	struct store_row rows[2];
+	char v[64];
+
+	(void)state;
+	t_open(&a);
+	t_open(&b);
+	rows[0] = chan("la:a", "one", 0);
+	rows[1] = mark("la-ev1", "answer", 1000);
+	store_pg_lose_next_answer(a.b);
+	assert_int_equal(commit(&a, rows, 2, &c), STORE_OK);
+	assert_int_equal(c.rows[0], STORE_OK);
+	assert_int_equal(c.rows[1], STORE_OK);
+	load(&a, STORE_CHANNEL, "la:a", &l);
+	assert_string_equal(l.rec, "one");
+	assert_int_equal(l.gen, 1);
+	/* written once, by a; b's copy of the event is refused */
+	query1("SELECT count(DISTINCT writer) FROM handled WHERE key = 'la-ev1'", v, sizeof(v));
+	assert_string_equal(v, "1");
+	rows[0] = chan("la:b", "b", 0);
+	rows[1] = mark("la-ev1", "b's", 1000);
+	assert_int_equal(commit(&b, rows, 2, &c), STORE_CONFLICT);
+	assert_int_equal(c.rows[1], STORE_CONFLICT);
+	/* refused, its answer lost: sent again, refused again */
+	rows[0] = chan("la:a", "stale", 0);
+	rows[1] = mark("la-ev2", "answer", 1000);
+	store_pg_lose_next_answer(a.b);
+	assert_int_equal(commit(&a, rows, 2, &c), STORE_CONFLICT);
+	assert_int_equal(c.rows[0], STORE_CONFLICT);
+	assert_int_equal(c.rows[1], STORE_NOT_WRITTEN);
+	load(&a, STORE_HANDLED, "la-ev2", &l);
+	assert_false(l.found);
+	/* no mark: nothing tells whether it went through */
+	rows[0] = chan("la:c", "c", 0);
+	store_pg_lose_next_answer(a.b);
+	assert_int_equal(commit(&a, rows, 1, &c), STORE_UNAVAILABLE);
+	while (!store_pg_connected(a.b))
+		turn(&a.loop);
+	load(&a, STORE_CHANNEL, "la:c", &l);
+	assert_int_equal(l.gen, 1);
+	t_close(&b);
+	t_close(&a);
+}
+
+/* A database whose marks have no writer (made by a delver before marks
+ * had one) is brought up to date in place when opened; its old marks are
+ * nobody's own. */
+static void
+marks_of_an_older_database_are_kept(void **state)
+{
+	struct t a;
+	struct commit_res c;
+	struct store_row rows[2];
+	char v[64];
+
+	(void)state;
+	pgcluster_exec("ALTER TABLE handled DROP COLUMN writer");
+	pgcluster_exec("INSERT INTO handled(key, at, answer) VALUES('old-ev1', 1000, 'x')");
+	t_open(&a);
+	query1("SELECT count(*) FROM information_schema.columns WHERE table_name = 'handled' "
+	       "AND column_name = 'writer'",
+	       v, sizeof(v));
+	assert_string_equal(v, "1");
+	rows[0] = chan("old:a", "a", 0);
+	rows[1] = mark("old-ev1", "again", 1000);
+	assert_int_equal(commit(&a, rows, 2, &c), STORE_CONFLICT);
+	assert_int_equal(c.rows[1], STORE_CONFLICT);
+	rows[1] = mark("old-ev2", "new", 1000);
+	assert_int_equal(commit(&a, rows, 2, &c), STORE_OK);
+	query1("SELECT count(*) FROM handled WHERE writer IS NOT NULL AND key = 'old-ev2'", v,
+	       sizeof(v));
+	assert_string_equal(v, "1");
 	t_close(&a);
 }
 
@@ -1583,6 +1700,8 @@ main(void)
 	    cmocka_unit_test(generations_refuse_stale_rows),
 	    cmocka_unit_test(marks_are_written_once_across_processes),
 	    cmocka_unit_test(every_conflicting_mark_of_a_batch_is_told),
+	    cmocka_unit_test(a_commit_whose_answer_was_lost_is_known_kept),
+	    cmocka_unit_test(marks_of_an_older_database_are_kept),
 	    cmocka_unit_test(deletes_keep_generations),
 	    cmocka_unit_test(load_active_reads_recent_channels_and_all_users),
 	    cmocka_unit_test(snapshot_is_an_sqlite_file),

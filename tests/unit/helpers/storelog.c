@@ -188,7 +188,8 @@ storelog_check(struct store_backend *b, uv_loop_t *loop, const char *prefix)
 }
 
 void
-storelog_check_marks(struct store_backend *b, uv_loop_t *loop, const char *prefix)
+storelog_check_marks(struct store_backend *b, struct store_backend *other, uv_loop_t *loop,
+                     const char *prefix)
 {
 	char chan[64], ev[64];
 	/* a text key and a number (SQLite keeps those apart) */
@@ -213,7 +214,8 @@ storelog_check_marks(struct store_backend *b, uv_loop_t *loop, const char *prefi
 		 * conflicts and nothing of the batch is written. */
 		rows[0].generation = 1;
 		rows[0].rec = "again";
-		assert_int_equal(commit(b, loop, rows, 2, &d), STORE_CONFLICT);
+		assert_int_equal(commit(other != NULL ? other : b, loop, rows, 2, &d),
+		                 STORE_CONFLICT);
 		assert_int_equal(d.rows[0], STORE_NOT_WRITTEN);
 		assert_int_equal(d.rows[1], STORE_CONFLICT);
 		rows[0].rec = "first";

@@ -22,7 +22,11 @@ void storelog_check(struct store_backend *b, uv_loop_t *loop, const char *prefix
 /* Runs the checks of the marks (STORE_HANDLED) on b, its tables holding no
  * channel whose key starts with prefix and no mark of the event ids it
  * uses: a mark whose key is stored conflicts, and nothing of its batch is
- * written. */
-void storelog_check_marks(struct store_backend *b, uv_loop_t *loop, const char *prefix);
+ * written. other is a second process's backend on the same tables, on the
+ * same loop, which writes the second copy of each mark; NULL where there
+ * is none (SQLite: one process per file), and b writes it (a process's
+ * own mark conflicts there). */
+void storelog_check_marks(struct store_backend *b, struct store_backend *other, uv_loop_t *loop,
+                          const char *prefix);
 
 #endif
