@@ -325,6 +325,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	}
 	dc = xcalloc(1, sizeof(*dc));
 	dc->loop = loop;
+	dc->start_wall_ms = wall_ms();
 	dc->d = o->d;
 	dc->wsctx = discord_wsctx_new(loop, cfg->tls_verify);
 	if (dc->wsctx == NULL) {

@@ -59,16 +59,25 @@ on_summary_timer(uv_timer_t *t)
 static void
 late_say(struct discord *dc, bool summed)
 {
+	static const char *const where[DISCORD_LATE_KINDS] = {
+	    [DISCORD_LATE_DOWN] = "had waited out Discord's 3 s while delver was down",
+	    [DISCORD_LATE_START] = "waited out Discord's 3 s in this process's start and "
+	                           "queue (made after it started)"};
 	char period[32] = "";
 
 	if (summed)
 		snprintf(period, sizeof(period), " in the last %d s", SUMMARY_MS / 1000);
-	log_warnx("discord: %llu interaction%s replayed after the restart had waited out "
-	          "Discord's 3 s while delver was down and went unanswered%s; %llu since the "
-	          "start",
-	          (unsigned long long)dc->late_unsaid, dc->late_unsaid == 1 ? "" : "s", period,
-	          (unsigned long long)dc->shed_late);
-	dc->late_unsaid = 0;
+	for (int k = 0; k < DISCORD_LATE_KINDS; k++) {
+		uint64_t n = dc->late_unsaid[k];
+
+		if (n == 0)
+			continue;
+		log_warnx("discord: %llu interaction%s replayed after the restart %s and went "
+		          "unanswered%s; %llu since the start",
+		          (unsigned long long)n, n == 1 ? "" : "s", where[k], period,
+		          (unsigned long long)dc->late_since[k]);
+		dc->late_unsaid[k] = 0;
+	}
 	if (dc->stopped)
 		return;
 	dc->late_quiet = true;
@@ -81,7 +90,7 @@ on_late_timer(uv_timer_t *t)
 	struct discord *dc = t->data;
 
 	dc->late_quiet = false;
-	if (dc->late_unsaid > 0)
+	if (dc->late_unsaid[DISCORD_LATE_DOWN] + dc->late_unsaid[DISCORD_LATE_START] > 0)
 		late_say(dc, true);
 }
 
@@ -98,7 +107,8 @@ discord_answer_summary(struct discord *dc)
 		    "3 s and went unanswered in the last %d s (overload); %llu since the start",
 		    (unsigned long long)overload, overload == 1 ? "" : "s", SUMMARY_MS / 1000,
 		    (unsigned long long)(dc->stats.shed - dc->shed_late));
-	if (dc->stopped && dc->late_unsaid > 0)
+	if (dc->stopped &&
+	    dc->late_unsaid[DISCORD_LATE_DOWN] + dc->late_unsaid[DISCORD_LATE_START] > 0)
 		late_say(dc, true);
 	if (dc->summary_failed > (uint64_t)dc->failed_logged)
 		log_warnx("discord: %llu more answers failed in the last %d s",
@@ -128,12 +138,13 @@ discord_answer_count_shed(struct discord *dc)
 }
 
 void
-discord_answer_count_late(struct discord *dc)
+discord_answer_count_late(struct discord *dc, enum discord_late kind)
 {
 	dc->stats.shed++;
 	discord_opstats_add(OPSTATS_SHED);
 	dc->shed_late++;
-	dc->late_unsaid++;
+	dc->late_since[kind]++;
+	dc->late_unsaid[kind]++;
 	if (!dc->late_quiet || dc->stopped)
 		late_say(dc, false);
 }

@@ -76,13 +76,19 @@ bool discord_answer_original(const char *body, size_t len, bool *loading, bool *
 
 /* Counts an interaction shed (too late to answer). */
 void discord_answer_count_shed(struct discord *dc);
-/* Counts a replay shed: one that came past its 3 s, having waited them
- * out while no process ran, and that no process answered
- * (discord_answer_late.h). It is shed as any, but logged apart from
- * overload: the first of a burst at once (a process killed right after
- * leaves word of it), those after it summed up at most once per 10 s and
- * at stop. */
-void discord_answer_count_late(struct discord *dc);
+/* Where a replay shed spent its 3 s. */
+enum discord_late {
+	DISCORD_LATE_DOWN,  /* made before this process started: no process was serving */
+	DISCORD_LATE_START, /* made after: in this process's start (connecting, resuming)
+	                       and its own queue */
+	DISCORD_LATE_KINDS
+};
+/* Counts a replay shed: one that came past its 3 s and that no process
+ * answered (discord_answer_late.h), of kind. It is shed as any, but logged
+ * apart from overload, each kind in its own words: the first of a burst at
+ * once (a process killed right after leaves word of it), those after it
+ * summed up at most once per 10 s and at stop. */
+void discord_answer_count_late(struct discord *dc, enum discord_late kind);
 /* Ends the summary period: logs what was shed or failed in it. */
 void discord_answer_summary(struct discord *dc);
 

@@ -11,7 +11,9 @@
 #include "bot/discord/discord_answer.h"
 #include "bot/discord/discord_interact.h"
 #include "bot/discord/discord_proto.h"
+#include "bot/discord/discord_json.h"
 #include "bot/discord/discord_rest.h"
+#include "bot/discord/discord_shed.h"
 #include "bot/log.h"
 #include "rules/base/mem.h"
 
@@ -20,7 +22,23 @@
 struct late {
 	struct discord *dc;
 	char id[24];
+	enum discord_late kind;
 };
+
+/* Where the replay d spent its 3 s: made (its id's time, on this clock by
+ * the skew known) before this process started, or after. */
+static enum discord_late
+late_kind(const struct discord *dc, const char *id)
+{
+	uint64_t n;
+	int64_t made;
+
+	if (id == NULL || !discord_json_snowflake(id, &n))
+		return DISCORD_LATE_DOWN;
+	made = (int64_t)(n >> 22) + SHED_DISCORD_EPOCH_MS +
+	       (dc->shed != NULL ? discord_shed_skew_ms(dc->shed) : 0);
+	return made < dc->start_wall_ms ? DISCORD_LATE_DOWN : DISCORD_LATE_START;
+}
 
 /* Discord's word on a late replay: an original response (not a deferral
  * left loading) means an earlier process answered it, and it is counted
@@ -42,7 +60,7 @@ on_late_original(void *ctx, const struct rest_result *res)
 		          "before the restart",
 		          l->id);
 	} else {
-		discord_answer_count_late(dc);
+		discord_answer_count_late(dc, l->kind);
 	}
 	cJSON_Delete(j);
 	free(l);
@@ -65,7 +83,7 @@ discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
 	hook = discord_interact_webhook_of(d);
 	if (hook == NULL || id == NULL || strlen(id) >= sizeof(l->id) || dc->rest == NULL) {
 		free(hook);
-		discord_answer_count_late(dc);
+		discord_answer_count_late(dc, late_kind(dc, id));
 		return;
 	}
 	if (dc->late_checks >= DISCORD_LATE_CHECKS_MAX) {
@@ -83,6 +101,7 @@ discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
 	dc->late_checks++;
 	l = xcalloc(1, sizeof(*l));
 	l->dc = dc;
+	l->kind = late_kind(dc, id);
 	snprintf(l->id, sizeof(l->id), "%s", id);
 	snprintf(path, sizeof(path), "%s/messages/@original", hook);
 	free(hook);

@@ -19,6 +19,7 @@
 #include <uv.h>
 
 #include "bot/discord/discord.h"
+#include "bot/discord/discord_answer.h"
 
 struct rest;
 struct discord_wsctx;
@@ -65,10 +66,12 @@ struct discord {
 	uv_timer_t defer_timer;
 	uint64_t defer_armed;                  /* the uv_hrtime() defer_timer is set for, 0: none */
 	uint64_t summary_shed, summary_failed; /* since the last summary */
-	/* Shed replays (discord_answer_count_late): not yet logged, since the
-	 * start; late_quiet: one was logged in the last SUMMARY_MS. */
-	uint64_t late_unsaid, shed_late;
+	/* Shed replays (discord_answer_count_late): in all since the start
+	 * (shed_late); of each kind (enum discord_late), not yet logged and
+	 * since the start; late_quiet: one was logged in the last SUMMARY_MS. */
+	uint64_t shed_late, late_unsaid[DISCORD_LATE_KINDS], late_since[DISCORD_LATE_KINDS];
 	bool late_quiet;
+	int64_t start_wall_ms; /* the wall clock (ms since 1970) when discord_start ran */
 	/* Late replays of the resume under way checked with Discord
 	 * (discord_answer_late_replay), and whether the cap was logged. */
 	unsigned late_checks;
