@@ -480,6 +480,9 @@ app_run(const struct app_opts *o)
 		config_free(a.cfg);
 		return app_exit_error(APP_EXIT_CONFIG, "%s", err);
 	}
+	/* The run begins: its lines carry their time unless journald's do (a
+	 * refusal to start, above, is the answer to whoever started it). */
+	log_set_time(!log_to_journal());
 	/* The shipped unit never runs delver as root (DynamicUser=): said once,
 	 * when the network can reach it. */
 	if (geteuid() == 0 && !app_console_only(&a))

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rules/base/buf.h"
@@ -18,6 +19,7 @@
 
 static enum log_level level = LOG_LEVEL_INFO;
 static bool journal; /* prefix lines with "<priority>" */
+static bool stamped; /* else, prefix them with the time (log_set_time) */
 static char *secrets[LOG_SECRETS_MAX];
 static size_t nsecrets;
 
@@ -66,6 +68,32 @@ log_detect_journal(void)
 	ino = strtoull(end + 1, &end, 10);
 	journal = *end == '\0' && dev == (unsigned long long)st.st_dev &&
 	          ino == (unsigned long long)st.st_ino;
+}
+
+bool
+log_to_journal(void)
+{
+	return journal;
+}
+
+void
+log_set_time(bool on)
+{
+	stamped = on;
+}
+
+/* Appends the time now, UTC, ISO 8601 to the millisecond, and a space. */
+static void
+add_time(struct buf *line)
+{
+	struct timespec ts;
+	struct tm tm;
+	char s[32];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%S", &tm);
+	buf_addf(line, "%s.%03ldZ ", s, ts.tv_nsec / 1000000);
 }
 
 void
@@ -159,6 +187,8 @@ vlog(enum log_level l, int errnum, const char *fmt, va_list ap)
 	buf_init(&line, LOG_LINE_MAX);
 	if (journal)
 		buf_addf(&line, "<%d>", priorities[l]);
+	else if (stamped)
+		add_time(&line);
 	buf_addf(&line, "%s: ", names[l]);
 	buf_vaddf(&line, fmt, ap);
 	if (errnum != 0)

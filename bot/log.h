@@ -2,7 +2,8 @@
  * log: the one logging module (after OpenBSD ntpd's log.h).
  *
  * One line per event on stderr, prefixed with the level, so journald (or a
- * terminal) captures it. Secrets registered with log_secret() are replaced by
+ * terminal) captures it; outside journald, once log_set_time is on, with
+ * the time before the level. Secrets registered with log_secret() are replaced by
  * "[redacted]" in every line before it is written, as a second line of
  * defence: code must still never pass a secret to these functions.
  */
@@ -33,6 +34,14 @@ int log_parse_level(const char *s, enum log_level *out);
  * under systemd), prefixes every line with its syslog priority ("<3>error:
  * ...") so journald records each line's level. */
 void log_detect_journal(void);
+/* Whether log_detect_journal found the journal. */
+bool log_to_journal(void);
+/* With on, every later line not going to the journal starts with the time
+ * it was written, UTC, ISO 8601 to the millisecond, and a space
+ * ("2026-12-02T00:20:01.123Z warn: ..."): a daemon run by hand or under a
+ * supervisor other than systemd, whose log has no time of its own.
+ * Default off (a line of a command's answer, or a test's). */
+void log_set_time(bool on);
 /* Remembers a secret (copied) to scrub from every later line: wherever it
  * occurs, and so does any start of it 8 bytes or longer (a message cut in
  * the middle of a secret); a secret shorter than 4 bytes (an IRC channel

@@ -80,6 +80,12 @@ transcript() {
 	rm -f "$out"
 }
 
+# The log files given (stdin when none) without the time each line of a run
+# starts with outside journald (bot/log.h: UTC, ISO 8601, to the ms).
+unstamp() {
+	sed -E 's/^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{3}Z //' "$@"
+}
+
 step_check() {
 	if [ "$2" -ne 0 ]; then
 		echo "FAIL: $1: $3"

@@ -18,12 +18,12 @@ bot_wait_exit 10
 
 cannot="warn: discord: cannot reach $REST/gateway/bot: Couldn't connect to server; trying again in"
 want=$(printf '%s 1 s\n%s 2 s\n%s 4 s' "$cannot" "$cannot" "$cannot")
-got=$(grep -E '^(warn|error): discord:' "$BOT_LOG")
+got=$(unstamp "$BOT_LOG" | grep -E '^(warn|error): discord:')
 [ "$got" = "$want" ] || fail "the warnings are not one per try:
 $got"
-after=$(sed -n '/SIGTERM: stopping/,$p' "$BOT_LOG")
+after=$(unstamp "$BOT_LOG" | sed -n '/SIGTERM: stopping/,$p')
 [ -n "$after" ] || fail "the bot never said it took SIGTERM"
 echo "$after" | grep -q -E '^(warn|error):' && fail "a failure was logged after SIGTERM: $after"
-[ "$(tail -n 1 "$BOT_LOG")" = "info: discord: stopped (no shard had started)" ] ||
+[ "$(unstamp "$BOT_LOG" | tail -n 1)" = "info: discord: stopped (no shard had started)" ] ||
 	fail "the last line is not Discord's stop: $(tail -n 1 "$BOT_LOG")"
 echo "ok   one warning per try, none after SIGTERM, a last line that says Discord stopped"

@@ -62,8 +62,8 @@ refused() {
 	console_on "$4" < /dev/null
 	rc=$?
 	[ $rc -eq "$2" ] &&
-		grep -qxF -- "error: $3; exiting with status $2 (a restart will not mend it: see delver(8), EXIT STATUS)" "$top/err" &&
-		[ "$(grep -c '^error:' "$top/err")" -eq 1 ]
+		unstamp "$top/err" | grep -qxF -- "error: $3; exiting with status $2 (a restart will not mend it: see delver(8), EXIT STATUS)" &&
+		[ "$(unstamp "$top/err" | grep -c '^error:')" -eq 1 ]
 	step_check "$1" $? "exit $rc (want $2), or not one error line with '$3' and the status"
 }
 
@@ -78,8 +78,8 @@ console_on "$u" < /dev/null
 rc=$?
 exec 9>&-
 [ $rc -eq 1 ] &&
-	grep -qxF "error: the state directory $u is in use by another delver ($u/lock is locked); stop it or use another --state-dir; exiting with status 1" "$top/err" &&
-	[ "$(grep -c '^error:' "$top/err")" -eq 1 ]
+	unstamp "$top/err" | grep -qxF "error: the state directory $u is in use by another delver ($u/lock is locked); stop it or use another --state-dir; exiting with status 1" &&
+	[ "$(unstamp "$top/err" | grep -c '^error:')" -eq 1 ]
 step_check "a state directory in use: one line naming status 1" $? "exit $rc"
 
 d=$top/a/b/c

@@ -52,8 +52,8 @@ fixture_open(struct fixture *f)
 	f->st = state_new();
 	f->rng = rng_new_seeded(1);
 	f->dc.loop = &f->loop;
-	f->dc.d = dispatch_new(
-	    &(struct dispatch_opts){.state = f->st, .rng = f->rng, .commands = cmds});
+	f->dc.d =
+	    dispatch_new(&(struct dispatch_opts){.state = f->st, .rng = f->rng, .commands = cmds});
 	io.d = f->dc.d;
 	f->dc.it = discord_interact_new(&io);
 	f->dc.rest = discord_rest_new(&f->loop, &ro);
@@ -109,9 +109,9 @@ claim(struct fixture *f, const char *id)
 	         "\"claim\",\"type\":1}]}}",
 	         id, id);
 	d = cJSON_Parse(json);
-	assert_int_equal(discord_interact_event(f->dc.it, "INTERACTION_CREATE", d, 1000, &out,
-	                                        &req, 7, 0, 8),
-	                 INTERACT_REQUEST);
+	assert_int_equal(
+	    discord_interact_event(f->dc.it, "INTERACTION_CREATE", d, 1000, &out, &req, 7, 0, 8),
+	    INTERACT_REQUEST);
 	cJSON_Delete(d);
 	discord_interact_out_clear(&out);
 	dispatch_submit(f->dc.d, req);
@@ -163,8 +163,7 @@ handled_elsewhere_after_a_deferral_edits_it(void **state)
 	fixture_open(&f);
 	claim(&f, "5003");
 	item = discord_defer_add(f.dc.defer, 5003, 2, false, "/interactions/5003/tok-5003/callback",
-	                         "/webhooks/42/tok-5003", uv_hrtime(),
-	                         uv_hrtime() + 2500000000ull);
+	                         "/webhooks/42/tok-5003", uv_hrtime(), uv_hrtime() + 2500000000ull);
 	assert_non_null(item);
 	item->state = DEFER_SENT;
 	holdstore_commit(&f.h, 0, REQUEST_HANDLED_ELSEWHERE);

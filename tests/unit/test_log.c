@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bot/config/config.h"
@@ -26,6 +28,82 @@ logged(const char *line)
 	assert_int_equal(stderrcap_begin(&c), 0);
 	log_warnx("%s", line);
 	return stderrcap_end(&c);
+}
+
+/* The time of a stamped line ("2026-12-02T00:20:01.123Z "), in ms since
+ * 1970, or -1 when line does not start with one. */
+static int64_t
+stamp_ms(const char *line)
+{
+	struct tm tm = {0};
+	int ms = -1, n = 0;
+
+	if (strlen(line) < 25 ||
+	    sscanf(line, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ %n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+	           &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms, &n) != 7 ||
+	    n != 25 || line[4] != '-' || line[19] != '.')
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (int64_t)timegm(&tm) * 1000 + ms;
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Outside journald, a daemon's lines carry the time they were written
+ * (UTC, ISO 8601, to the millisecond) once the run began (log_set_time);
+ * before it was, none had a time, so an operator running delver by hand or
+ * under another supervisor could not tell when anything happened. Under
+ * journald (JOURNAL_STREAM names stderr), which stamps each line itself,
+ * the lines keep their priority prefix and no time.
+ */
+static void
+test_time_outside_the_journal(void **state)
+{
+	struct stderrcap c;
+	const char *out;
+	int64_t before, after, at;
+	char v[64];
+	struct stat st;
+
+	(void)state;
+	log_forget_secrets();
+	unsetenv("JOURNAL_STREAM");
+	log_detect_journal();
+	assert_false(log_to_journal());
+	log_set_time(true);
+	before = now_ms();
+	out = logged("a line");
+	after = now_ms();
+	at = stamp_ms(out);
+	assert_true(at >= before && at <= after);
+	assert_string_equal(out + 25, "warn: a line\n");
+	/* the journal: the priority, no time */
+	assert_int_equal(stderrcap_begin(&c), 0);
+	assert_int_equal(fstat(STDERR_FILENO, &st), 0);
+	snprintf(v, sizeof(v), "%llu:%llu", (unsigned long long)st.st_dev,
+	         (unsigned long long)st.st_ino);
+	setenv("JOURNAL_STREAM", v, 1);
+	log_detect_journal();
+	log_warnx("in the journal");
+	assert_string_equal(stderrcap_end(&c), "<4>warn: in the journal\n");
+	assert_true(log_to_journal());
+	/* a stream that is not stderr: stamped */
+	setenv("JOURNAL_STREAM", "1:2", 1);
+	log_detect_journal();
+	assert_true(stamp_ms(logged("elsewhere")) >= before);
+	unsetenv("JOURNAL_STREAM");
+	log_detect_journal();
+	log_set_time(false);
+	assert_string_equal(logged("plain"), "warn: plain\n");
 }
 
 static void
@@ -94,6 +172,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_whole_and_cut),
+	    cmocka_unit_test(test_time_outside_the_journal),
 	    cmocka_unit_test(test_short_secret_as_word),
 	    cmocka_unit_test(test_sasl_payload),
 	};
