@@ -35,17 +35,25 @@ logged(const char *line)
 static int64_t
 stamp_ms(const char *line)
 {
+	/* the shape, digit by digit: 'd' a digit, anything else itself */
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd.dddZ ";
+	static const int at[7] = {0, 5, 8, 11, 14, 17, 20}, len[7] = {4, 2, 2, 2, 2, 2, 3};
+	int v[7] = {0};
 	struct tm tm = {0};
-	int ms = -1, n = 0;
 
-	if (strlen(line) < 25 ||
-	    sscanf(line, "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ %n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-	           &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms, &n) != 7 ||
-	    n != 25 || line[4] != '-' || line[19] != '.')
-		return -1;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	return (int64_t)timegm(&tm) * 1000 + ms;
+	for (size_t k = 0; k < sizeof(shape) - 1; k++)
+		if (shape[k] == 'd' ? line[k] < '0' || line[k] > '9' : line[k] != shape[k])
+			return -1;
+	for (int f = 0; f < 7; f++)
+		for (int k = 0; k < len[f]; k++)
+			v[f] = v[f] * 10 + (line[at[f] + k] - '0');
+	tm.tm_year = v[0] - 1900;
+	tm.tm_mon = v[1] - 1;
+	tm.tm_mday = v[2];
+	tm.tm_hour = v[3];
+	tm.tm_min = v[4];
+	tm.tm_sec = v[5];
+	return (int64_t)timegm(&tm) * 1000 + v[6];
 }
 
 static int64_t
