@@ -45,7 +45,7 @@ screen() {
 # wait_line TEXT: waits up to 20 s for a screen line equal to TEXT.
 wait_line() {
 	i=0
-	while ! screen | grep -qxF -- "$1"; do
+	while ! screen | unstamp | grep -qxF -- "$1"; do
 		i=$((i + 1))
 		if [ "$i" -gt 200 ]; then
 			fail "no line '$1' on the screen; it shows:"

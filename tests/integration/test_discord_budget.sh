@@ -18,7 +18,7 @@ until [ "$(live)" = 2 ] && grep -q "session starts are left" "$BOT_LOG"; do
 	[ $i -gt 100 ] && fail "not 2 sessions and the budget's warning after 10 s: $(sessions)"
 	sleep 0.1
 done
-grep -q -E "^warn: discord: only 10 of today's 1000 session starts are left; no new gateway session starts until Discord resets the budget at [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} UTC \(in 1 min\); running sessions go on and resume as usual$" "$BOT_LOG" ||
+unstamp "$BOT_LOG" | grep -q -E "^warn: discord: only 10 of today's 1000 session starts are left; no new gateway session starts until Discord resets the budget at [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} UTC \(in 1 min\); running sessions go on and resume as usual$" ||
 	fail "the wait is not said as it should be: $(grep 'session starts' "$BOT_LOG")"
 sleep 1
 [ "$(stat gateway.identifies)" = 2 ] || fail "the bot identified again with the budget spent"
