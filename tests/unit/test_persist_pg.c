@@ -275,10 +275,10 @@ keyed_done(struct request *req, void *ctx)
 }
 
 /* "/line" by ann in chan as the answer to event key (a replay or not),
- * waited for. */
+ * submitted, not waited for. */
 static void
-keyed(struct bot *b, struct keyed *k, const char *chan, const char *line, const char *key,
-      bool replayed)
+keyed_start(struct bot *b, struct keyed *k, const char *chan, const char *line, const char *key,
+            bool replayed)
 {
 	struct origin o = {.platform = "console", .user_key = "console:ann", .user_name = "ann"};
 	struct request *req;
@@ -291,6 +291,14 @@ keyed(struct bot *b, struct keyed *k, const char *chan, const char *line, const 
 	if (replayed)
 		request_set_replayed(req);
 	dispatch_submit(b->d, req);
+}
+
+/* The same, waited for. */
+static void
+keyed(struct bot *b, struct keyed *k, const char *chan, const char *line, const char *key,
+      bool replayed)
+{
+	keyed_start(b, k, chan, line, key, replayed);
 	while (!k->ready || !persist_settled(b->p))
 		uv_run(&b->loop, UV_RUN_ONCE);
 }
@@ -316,6 +324,37 @@ a_replayed_event_is_not_applied_twice(void **state)
 	keyed(a, &k, "once", "/turn advance", "pg-2", true);
 	assert_int_equal(k.outcome, REQUEST_DONE);
 	assert_int_equal(turn_of(a, "once"), 2);
+	bot_close(a);
+}
+
+/* Two processes both get three events of one channel (a fleet whose shards
+ * overlap); the first handles two of them. The second runs all three in one
+ * batch (one read of the channel): both events handled by the first are
+ * left to it (not answered here, counted twice), the third, whose record
+ * went with theirs, is told it was not kept. Before, the second event's
+ * mark was not told as a conflict (PostgreSQL stopped at the first), and
+ * it was told "not kept, run again" though the first process kept it. */
+static void
+two_events_of_one_batch_handled_elsewhere_are_both_left(void **state)
+{
+	struct bot *a = bot_open(), *b = bot_open();
+	struct keyed k[3];
+
+	say(a, "ann", "twice", "/gm claim");
+	keyed(a, &k[0], "twice", "/turn advance", "pg-tw-1", false);
+	keyed(a, &k[1], "twice", "/turn advance", "pg-tw-2", false);
+	keyed_start(b, &k[0], "twice", "/turn advance", "pg-tw-1", false);
+	keyed_start(b, &k[1], "twice", "/turn advance", "pg-tw-2", false);
+	keyed_start(b, &k[2], "twice", "/turn advance", "pg-tw-3", false);
+	while (!k[0].ready || !k[1].ready || !k[2].ready || !persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(k[0].outcome, REQUEST_HANDLED_ELSEWHERE);
+	assert_int_equal(k[1].outcome, REQUEST_HANDLED_ELSEWHERE);
+	assert_int_equal(k[2].outcome, REQUEST_NOT_KEPT);
+	assert_int_equal(stats(b).handled_elsewhere, 2);
+	assert_int_equal(turn_of(a, "twice"), 2);
+	assert_int_equal(turn_of(b, "twice"), 2);
+	bot_close(b);
 	bot_close(a);
 }
 
@@ -788,6 +827,7 @@ main(void)
 	    cmocka_unit_test(state_survives_a_restart),
 	    cmocka_unit_test(a_replayed_event_is_not_applied_twice),
 	    cmocka_unit_test(a_commit_whose_answer_was_lost_is_answered_kept),
+	    cmocka_unit_test(two_events_of_one_batch_handled_elsewhere_are_both_left),
 	    cmocka_unit_test(conflict_drops_the_channel_and_reads_it_again),
 	    cmocka_unit_test(later_changes_on_the_stale_copy_are_not_kept),
 	    cmocka_unit_test(a_command_keeps_all_its_records_or_none),
