@@ -40,8 +40,12 @@
  *   process: a fleet whose shards overlap, as at a reshard, gets it twice)
  *   is refused with STORE_CONFLICT like a stale row, and nothing of its
  *   batch is written; so an event's changes are applied once, whichever
- *   process commits first. A process never writes one mark twice (a
- *   replayed event is told handled from its mark before it runs). Every
+ *   process commits first. A process never means to write one mark twice
+ *   (a replayed event is told handled from its mark before it runs); when
+ *   it does after all (PostgreSQL: a commit whose answer was lost with the
+ *   connection went through), a backend that knows each mark's writer
+ *   (store_pg.h) takes its own mark as written, and SQLite, one process
+ *   per file with no answer to lose, refuses it as any. Every
  *   conflicting mark of a batch is reported as one, even when a row of
  *   the batch conflicts too (PostgreSQL tries all of a batch's marks
  *   before its other rows), so that each event handled elsewhere is left
