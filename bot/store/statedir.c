@@ -5,6 +5,7 @@
 #include <linux/fs.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -355,4 +356,34 @@ int
 statedir_check_file(const char *path, const char *what, char *err, size_t errlen)
 {
 	return check(path, what, false, err, errlen);
+}
+
+bool
+statedir_full(const char *dir, char *mnt, size_t mntlen, unsigned long long *free_kb)
+{
+	char here[PATH_MAX_LEN], up[PATH_MAX_LEN];
+	struct statvfs vfs;
+	struct stat sb, upsb;
+	unsigned long long avail;
+
+	snprintf(mnt, mntlen, "%s", dir);
+	*free_kb = 0;
+	if (realpath(dir, here) != NULL && stat(here, &sb) == 0) {
+		/* Up from dir while the parent is on the same device. */
+		while (strcmp(here, "/") != 0) {
+			char *slash = strrchr(here, '/');
+
+			snprintf(up, sizeof(up), "%.*s", slash == here ? 1 : (int)(slash - here),
+			         here);
+			if (stat(up, &upsb) < 0 || upsb.st_dev != sb.st_dev)
+				break;
+			*(slash == here ? slash + 1 : slash) = '\0';
+		}
+		snprintf(mnt, mntlen, "%s", here);
+	}
+	if (statvfs(dir, &vfs) < 0)
+		return false;
+	avail = (unsigned long long)(geteuid() == 0 ? vfs.f_bfree : vfs.f_bavail) * vfs.f_frsize;
+	*free_kb = avail / 1024;
+	return avail < STATEDIR_FULL_BYTES;
 }

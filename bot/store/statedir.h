@@ -36,6 +36,7 @@
 #define DELVER_STATEDIR_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The errno of a refusal: the state cannot be kept there safely. */
@@ -81,5 +82,19 @@ int statedir_open(const char *path, int flags);
  * for a link) the clause that says delver refuses a link there and what to
  * do: "cannot write PATH: %s" reads as one sentence. */
 const char *statedir_strerror(int e);
+
+/* Below this many bytes free, the file system holding the state directory
+ * counts as full: SQLite cannot open its log files (a WAL and its 32 KiB
+ * index) with less. */
+#define STATEDIR_FULL_BYTES (256u * 1024u)
+
+/*
+ * Whether the file system holding dir is full (statvfs: fewer than
+ * STATEDIR_FULL_BYTES free to delver's user; root's own reserve counts for
+ * root). Always writes into mnt the directory that file system is mounted
+ * on (the highest directory on the way to dir on the same device; dir when
+ * it cannot tell) and into free_kb the KiB free there (0 when unknown).
+ */
+bool statedir_full(const char *dir, char *mnt, size_t mntlen, unsigned long long *free_kb);
 
 #endif

@@ -154,6 +154,47 @@ check_written(struct sqlite_backend *b, char *err, size_t errlen)
 	return -1;
 }
 
+/* The directory of the database (the state directory), into dir. */
+static void
+dir_of(const struct sqlite_backend *b, char *dir, size_t len)
+{
+	const char *slash = strrchr(b->path, '/');
+
+	snprintf(dir, len, "%.*s",
+	         slash == NULL      ? 1
+	         : slash == b->path ? 1
+	                            : (int)(slash - b->path),
+	         slash == NULL ? "." : b->path);
+}
+
+/*
+ * The check's read failed (SQLite's error on b->db): a full disk when
+ * SQLite says so (SQLITE_FULL) or an I/O error meets a full file system
+ * (opening the log files of a database stopped cleanly writes them), which
+ * freeing space mends, so errno ENOSPC (exit status 1); else damage.
+ */
+static void
+unreadable(struct sqlite_backend *b, char *err, size_t errlen)
+{
+	int code = sqlite3_extended_errcode(b->db) & 0xff;
+	char dir[4300], mnt[4300];
+	unsigned long long free_kb;
+	bool full;
+
+	dir_of(b, dir, sizeof(dir));
+	full = statedir_full(dir, mnt, sizeof(mnt), &free_kb);
+	if (code != SQLITE_FULL && !(code == SQLITE_IOERR && full)) {
+		damaged(b, sqlite3_errmsg(b->db), err, errlen);
+		return;
+	}
+	snprintf(err, errlen,
+	         "the disk holding the state directory %s is full (the file system mounted on %s "
+	         "has %llu KiB free), so the database %s cannot be opened (%s); delver leaves it "
+	         "as it is and starts on it once space is freed there",
+	         dir, mnt, free_kb, b->path, sqlite3_errmsg(b->db));
+	b->fail = ENOSPC;
+}
+
 /* Checks the whole database file before anything may write to it. */
 static int
 check_db(struct sqlite_backend *b, char *err, size_t errlen)
@@ -163,14 +204,18 @@ check_db(struct sqlite_backend *b, char *err, size_t errlen)
 	int rc;
 
 	if (sqlite3_prepare_v2(b->db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK) {
-		damaged(b, sqlite3_errmsg(b->db), err, errlen);
+		unreadable(b, err, errlen);
 		return -1;
 	}
 	rc = sqlite3_step(s);
 	res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
-	if (rc != SQLITE_ROW || res == NULL || strcmp(res, "ok") != 0) {
-		damaged(b, rc != SQLITE_ROW || res == NULL ? sqlite3_errmsg(b->db) : res, err,
-		        errlen);
+	if (rc != SQLITE_ROW || res == NULL) {
+		unreadable(b, err, errlen);
+		sqlite3_finalize(s);
+		return -1;
+	}
+	if (strcmp(res, "ok") != 0) {
+		damaged(b, res, err, errlen);
 		sqlite3_finalize(s);
 		return -1;
 	}
@@ -325,16 +370,11 @@ static int
 create_db(struct sqlite_backend *b, char *err, size_t errlen)
 {
 	char tmp[4300], dir[4300], sql[64];
-	const char *slash = strrchr(b->path, '/');
 	sqlite3 *db = NULL;
 	int e;
 
 	snprintf(tmp, sizeof(tmp), "%s.new", b->path);
-	snprintf(dir, sizeof(dir), "%.*s",
-	         slash == NULL      ? 1
-	         : slash == b->path ? 1
-	                            : (int)(slash - b->path),
-	         slash == NULL ? "." : b->path);
+	dir_of(b, dir, sizeof(dir));
 	snapfile_remove(tmp);
 	if (statedir_create_file(tmp) < 0) {
 		e = errno;

@@ -4,7 +4,7 @@
 # line; a roll's names the roll), nothing is in effect that was not saved, commands that change
 # nothing still answer, and what was saved before is intact; once space is
 # freed the same running delver saves changes again, and a restart finds
-# them. Needs a mount: as root directly, else in a user namespace
+# them. A start on a full disk says it is full and exits 1. Needs a mount: as root directly, else in a user namespace
 # (unshare -rm); where neither works it says SKIP (test_persist's
 # disk-full unit test covers the same logic through a fault VFS).
 . tests/integration/lib.sh
@@ -94,5 +94,28 @@ grep -q "blue" "$top/out"
 step_check "after a restart, the style saved after the recovery" $? "not blue"
 [ "$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA integrity_check").fetchone()[0])' "$state/delver.db")" = ok ]
 step_check "the database passes integrity_check" $? "it does not"
+
+# A start on the full disk after a clean stop (no log files beside the
+# database: opening it must write them) says the disk is full, not that the
+# database is damaged, exits 1 (a restart may mend it) and leaves the
+# file as it was; once space is freed it starts on it.
+cp "$state/delver.db" "$top/before.db"
+dd if=/dev/zero of="$mnt/fill" bs=4k > /dev/null 2>&1
+printf '/gm\n' | "$DELVER" --console --color never --user gm --state-dir "$state" \
+	> "$top/out" 2> "$top/err"
+rc=$?
+[ $rc -eq 1 ]
+step_check "a start on the full disk exits 1" $? "exit $rc"
+want="error: the disk holding the state directory $state is full (the file system mounted on $(realpath "$mnt") has 0 KiB free), so the database $state/delver.db cannot be opened (disk I/O error); delver leaves it as it is and starts on it once space is freed there; exiting with status 1"
+got=$(grep '^error:' "$top/err")
+[ "$got" = "$want" ]
+step_check "a start on the full disk says so" $? "got: $got"
+cmp -s "$state/delver.db" "$top/before.db" && [ ! -e "$state/delver.db-wal" ] &&
+	[ ! -e "$state/delver.db-shm" ]
+step_check "the database is left as it was" $? "$(ls -l "$state")"
+rm "$mnt/fill"
+printf '/gm\n' | "$DELVER" --console --color never --user gm --state-dir "$state" > "$top/out" 2> "$top/err"
+grep -q 'The GM here is gm.' "$top/out"
+step_check "once space is freed, it starts on it" $? "$(cat "$top/err")"
 
 [ "$fails" -eq 0 ]
