@@ -25,6 +25,7 @@
 
 #include "bot/config/config_int.h"
 #include "bot/config/config_keys.h"
+#include "bot/config/config_pem.h"
 #include "bot/config/config_secret.h"
 #include "bot/config/config_set.h"
 #include "bot/config/config_value.h"
@@ -468,6 +469,21 @@ check_token(struct parser *p, struct sect *s, struct config_discord *d)
 	             "[%s] token_source: the token read from %s %s", s->name, where, why);
 }
 
+/* Refuses a key naming a PEM file (config_pem.h) that cannot be used. */
+static void
+check_pem(struct parser *p, struct sect *s, const char *key, const char *path, enum config_pem kind)
+{
+	char why[700];
+
+	if (p->err_line != 0 || path == NULL || config_pem_check(path, kind, why, sizeof(why)) == 0)
+		return;
+	config__fail(p, s->key_line[config_keys_find(s->kind, key)], "[%s] %s: %s", s->name, key,
+	             why);
+}
+
+/* Reads the secrets of the transports in secrets, and checks the files
+ * their keys name (read as the secrets are, by the process that uses
+ * them). */
 static void
 resolve_secrets(struct parser *p, unsigned secrets)
 {
@@ -479,12 +495,15 @@ resolve_secrets(struct parser *p, unsigned secrets)
 
 			resolve(p, s, "token_source", d->token_source, &d->token);
 			check_token(p, s, d);
+			check_pem(p, s, "tls_ca_file", d->tls_ca_file, CONFIG_PEM_CA);
 		} else if (s->kind == &config_kinds[KIND_IRC] && (secrets & CONFIG_SECRETS_IRC)) {
 			struct config_irc *irc = s->base;
 
 			resolve(p, s, "password_source", irc->password_source, &irc->password);
 			resolve(p, s, "nickserv_password_source", irc->nickserv_source,
 			        &irc->nickserv_password);
+			check_pem(p, s, "tls_ca_file", irc->tls_ca_file, CONFIG_PEM_CA);
+			check_pem(p, s, "tls_cert_file", irc->tls_cert_file, CONFIG_PEM_CERT_KEY);
 		} else if (s->kind == &config_kinds[KIND_STORE] &&
 		           (secrets & CONFIG_SECRETS_STORE)) {
 			resolve(p, s, "password_source", p->c->store.password_source,

@@ -257,6 +257,87 @@ test_irc_password(void **state)
 	                         "DELVER_TEST_PASS is not set");
 }
 
+/* Loads [discord] with tls_ca_file = path (line 3), or [irc.n] with key =
+ * path (line 4). */
+static struct config *
+load_pem(const char *section, const char *key, const char *path)
+{
+	char text[512];
+
+	if (strcmp(section, "discord") == 0)
+		snprintf(text, sizeof(text),
+		         "[discord]\ntoken_source = env:DELVER_TEST_TOKEN\n%s = %s\n", key, path);
+	else
+		snprintf(text, sizeof(text), "[irc.n]\nhost = h\nnick = n\n%s = %s\n", key, path);
+	return load_text(text);
+}
+
+/* Asserts that section's key = path is refused at line with key: why. */
+static void
+pem_refused(const char *section, const char *key, const char *path, const char *why)
+{
+	char want[700];
+	struct config *c = load_pem(section, key, path);
+
+	if (c != NULL)
+		fail_msg("accepted %s = %s", key, path);
+	snprintf(want, sizeof(want), "t.conf:%d: [%s] %s: %s",
+	         strcmp(section, "discord") == 0 ? 3 : 4,
+	         strcmp(section, "discord") == 0 ? "discord" : "irc.n", key, why);
+	assert_string_equal(err, want);
+}
+
+/*
+ * A key naming a PEM file is refused as the configuration is read when the
+ * file is missing, not a file, or does not hold what the key needs; the
+ * connection would otherwise fail for ever at every attempt.
+ */
+static void
+test_pem_files_are_checked(void **state)
+{
+	char cmd[512], ca[128], both[128], none[128], why[400];
+	struct config *c;
+
+	snprintf(cmd, sizeof(cmd),
+	         "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+	         "-days 2 -subj /CN=t -keyout %s/key.pem -out %s/ca.pem 2> /dev/null && "
+	         "cat %s/ca.pem %s/key.pem > %s/both.pem",
+	         dir, dir, dir, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(ca, sizeof(ca), "%s/ca.pem", dir);
+	snprintf(both, sizeof(both), "%s/both.pem", dir);
+	snprintf(none, sizeof(none), "%s/none.pem", dir);
+	setenv("DELVER_TEST_TOKEN", TOKEN, 1);
+	c = load_pem("discord", "tls_ca_file", ca);
+	assert_non_null(c);
+	config_free(c);
+	snprintf(why, sizeof(why), "cannot read %s: No such file or directory", none);
+	pem_refused("discord", "tls_ca_file", none, why);
+	pem_refused("irc", "tls_ca_file", none, why);
+	pem_refused("irc", "tls_cert_file", none, why);
+	snprintf(why, sizeof(why), "%s is not a file; it must be a PEM file", dir);
+	pem_refused("discord", "tls_ca_file", dir, why);
+	put("text.pem", "not a certificate\n", 0600);
+	snprintf(why, sizeof(why),
+	         "%s/text.pem holds no certificate in PEM; it must be a PEM file of CA "
+	         "certificates",
+	         dir);
+	snprintf(cmd, sizeof(cmd), "%s/text.pem", dir);
+	pem_refused("discord", "tls_ca_file", cmd, why);
+	/* A client certificate needs its key beside it. */
+	snprintf(why, sizeof(why),
+	         "%s must hold the client certificate and its private key, in PEM", ca);
+	pem_refused("irc", "tls_cert_file", ca, why);
+	c = load_pem("irc", "tls_cert_file", both);
+	assert_non_null(c);
+	config_free(c);
+	c = load_pem("irc", "tls_ca_file", ca);
+	assert_non_null(c);
+	config_free(c);
+	log_forget_secrets();
+	unsetenv("DELVER_TEST_TOKEN");
+}
+
 /* A loaded secret is registered: no later log line can carry it. */
 static void
 test_secrets_are_scrubbed_from_logs(void **state)
@@ -299,6 +380,7 @@ main(void)
 	    cmocka_unit_test(test_credential),
 	    cmocka_unit_test(test_irc_password),
 	    cmocka_unit_test(test_secrets_are_scrubbed_from_logs),
+	    cmocka_unit_test(test_pem_files_are_checked),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
