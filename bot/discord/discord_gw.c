@@ -47,6 +47,7 @@ struct discord_gw {
 	int64_t clock;     /* the latest time the session was given */
 	int64_t abort_seq; /* seq at the last discord_gw_abort */
 	int aborts;        /* discord_gw_aborts in a row at abort_seq */
+	bool saved;        /* the session is the one discord_gw_restore gave, not resumed yet */
 
 	/* the connection */
 	bool reached_ready; /* this connection reached READY or RESUMED */
@@ -262,7 +263,12 @@ send_resume(struct discord_gw *g)
 
 	g->stats.resumes++;
 	discord_opstats_add(OPSTATS_RESUMES);
-	log_info("discord: resuming session at sequence %" PRId64, g->seq);
+	if (g->saved)
+		log_info("discord: shard %d: resuming the saved session at sequence %" PRId64,
+		         g->shard_id, g->seq);
+	else
+		log_info("discord: resuming session at sequence %" PRId64, g->seq);
+	g->saved = false;
 	queue(g, s, false, false);
 }
 
@@ -272,6 +278,7 @@ forget_session(struct discord_gw *g)
 	g->session_id[0] = '\0';
 	g->resume_url[0] = '\0';
 	g->seq = -1;
+	g->saved = false;
 }
 
 static bool
@@ -334,6 +341,7 @@ discord_gw_restore(struct discord_gw *g, const char *session_id, const char *res
 	         resume_url != NULL && strlen(resume_url) < sizeof(g->resume_url) ? resume_url
 	                                                                          : "");
 	g->seq = seq;
+	g->saved = true;
 }
 
 void
@@ -419,6 +427,7 @@ on_ready(struct discord_gw *g, const cJSON *d)
 	} else {
 		snprintf(g->session_id, sizeof(g->session_id), "%s", sid);
 	}
+	g->saved = false;
 	if (url != NULL && strlen(url) < sizeof(g->resume_url)) {
 		snprintf(g->resume_url, sizeof(g->resume_url), "%s", url);
 		while (strlen(g->resume_url) > 0 && g->resume_url[strlen(g->resume_url) - 1] == '/')

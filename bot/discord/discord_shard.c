@@ -239,8 +239,6 @@ session_load(struct discord_shard *s)
 		discord_roles_import(discord_interact_roles(dc->it), roles);
 		cJSON_Delete(roles);
 	}
-	log_info("discord: shard %d: resuming the saved session at sequence %" PRId64, s->id,
-	         s->saved.seq);
 }
 
 /* --- the gateway session's hooks --- */

@@ -3,7 +3,7 @@
 # bot is stopped with SIGTERM and started again at once (what `systemctl
 # restart` does), then while it is killed with SIGKILL and started again at
 # once. Each time the new process resumes the saved session (no new
-# IDENTIFY), the fake replays every event sent meanwhile (it checks that
+# IDENTIFY; logged once), the fake replays every event sent meanwhile (it checks that
 # none is missing from the replay), and every interaction is answered
 # within its 3 s window, measured from when the fake created it. The
 # session file in the state directory never holds the token, and keeps the
@@ -32,6 +32,8 @@ bot_wait_exit 10
 bot_start
 wait_until "g['resumed'] == 1 and g['ready']" 10
 grep -q "resuming the saved session" "$BOT_LOG" || fail "the new process did not resume"
+n=$(grep -c "resuming" "$BOT_LOG")
+[ "$n" = 1 ] || fail "the resume is logged $n times, not once: $(grep resuming "$BOT_LOG")"
 
 sleep 5
 # kill -9, then a new process at once
