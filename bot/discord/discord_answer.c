@@ -27,7 +27,8 @@
 #include "rules/base/utf8.h"
 
 #define LATENCY_MAX  (4u << 20)
-#define SUMMARY_MS   10000 /* shed and failed answers are summed up this often */
+#define SUMMARY_MS   10000 /* failed answers are summed up this often */
+#define TELL_MS      1000  /* unanswered interactions are summed up at most this often */
 #define FAIL_LOG_MAX 5     /* failed answers logged one by one per summary period */
 #define DUE_BATCH    64    /* deferrals taken from the table at a time */
 #define NS_PER_MS    1000000u
@@ -53,9 +54,7 @@ on_summary_timer(uv_timer_t *t)
 	discord_answer_summary(t->data);
 }
 
-/* Logs the late replays not yet told: the first of a burst at once, so
- * that a process killed right after still leaves word of them, and those
- * that follow it summed up once per SUMMARY_MS (late_timer). */
+/* Logs the late replays not yet told (tell). */
 static void
 late_say(struct discord *dc, bool summed)
 {
@@ -66,7 +65,7 @@ late_say(struct discord *dc, bool summed)
 	char period[32] = "";
 
 	if (summed)
-		snprintf(period, sizeof(period), " in the last %d s", SUMMARY_MS / 1000);
+		snprintf(period, sizeof(period), " in the last %d s", TELL_MS / 1000);
 	for (int k = 0; k < DISCORD_LATE_KINDS; k++) {
 		uint64_t n = dc->late_unsaid[k];
 
@@ -78,10 +77,70 @@ late_say(struct discord *dc, bool summed)
 		          (unsigned long long)dc->late_since[k]);
 		dc->late_unsaid[k] = 0;
 	}
+}
+
+/* The interactions of one kind that went unanswered, not yet told: n of
+ * them, total since the start; head follows "N interaction(s)", tail the
+ * period summed up. */
+static void
+unanswered_say(uint64_t n, uint64_t total, const char *head, const char *tail, bool summed)
+{
+	char period[32] = "";
+
+	if (summed)
+		snprintf(period, sizeof(period), " in the last %d s", TELL_MS / 1000);
+	log_warnx("discord: %llu interaction%s %s%s%s; %llu since the start", (unsigned long long)n,
+	          n == 1 ? "" : "s", head, period, tail, (unsigned long long)total);
+}
+
+/* The replays shed late not told yet, of every kind. */
+static uint64_t
+late_unsaid(const struct discord *dc)
+{
+	uint64_t n = 0;
+
+	for (int k = 0; k < DISCORD_LATE_KINDS; k++)
+		n += dc->late_unsaid[k];
+	return n;
+}
+
+/* The interactions that went unanswered and are not told yet. */
+static uint64_t
+unsaid(const struct discord *dc)
+{
+	return late_unsaid(dc) + dc->shed_unsaid + dc->ran_unsaid + dc->handled_unsaid;
+}
+
+/*
+ * Logs every count of interactions that went unanswered and was not told
+ * yet, then keeps quiet for TELL_MS (late_timer), after which what came
+ * meanwhile is summed up: the first of a burst is logged at once, so that
+ * a process killed right after still leaves word of it, and an operator
+ * can count what users lost from the log alone. At stop, what is left.
+ */
+static void
+tell(struct discord *dc, bool summed)
+{
+	if (dc->shed_unsaid > 0)
+		unanswered_say(
+		    dc->shed_unsaid, dc->shed_unrun,
+		    "could no longer be answered within Discord's 3 s and went unanswered",
+		    " (overload)", summed);
+	if (dc->ran_unsaid > 0)
+		unanswered_say(dc->ran_unsaid, dc->shed_ran, "went unanswered after running",
+		               " (answers ready past Discord's 3 s)", summed);
+	if (late_unsaid(dc) > 0)
+		late_say(dc, summed);
+	if (dc->handled_unsaid > 0)
+		unanswered_say(dc->handled_unsaid, dc->shed_handled,
+		               "replayed too late to answer had been run by the process before "
+		               "but not answered",
+		               " (changes kept)", summed);
+	dc->shed_unsaid = dc->ran_unsaid = dc->handled_unsaid = 0;
 	if (dc->stopped)
 		return;
 	dc->late_quiet = true;
-	uv_timer_start(&dc->late_timer, on_late_timer, SUMMARY_MS, 0);
+	uv_timer_start(&dc->late_timer, on_late_timer, TELL_MS, 0);
 }
 
 static void
@@ -90,31 +149,34 @@ on_late_timer(uv_timer_t *t)
 	struct discord *dc = t->data;
 
 	dc->late_quiet = false;
-	if (dc->late_unsaid[DISCORD_LATE_DOWN] + dc->late_unsaid[DISCORD_LATE_START] > 0)
-		late_say(dc, true);
+	if (unsaid(dc) > 0)
+		tell(dc, true);
 }
 
-/* The summary period's end (also at stop): what was shed or failed. */
+/* One more went unanswered: told at once unless one was in the last
+ * TELL_MS. */
+static void
+told_soon(struct discord *dc)
+{
+	dc->stats.shed++;
+	discord_opstats_add(OPSTATS_SHED);
+	if (!dc->late_quiet || dc->stopped)
+		tell(dc, false);
+}
+
+/* The summary period's end (also at stop): what failed, and what went
+ * unanswered and is not told yet. */
 void
 discord_answer_summary(struct discord *dc)
 {
-	uint64_t overload = dc->summary_shed;
-
 	dc->summary_due = false;
-	if (overload > 0)
-		log_warnx(
-		    "discord: %llu interaction%s could no longer be answered within Discord's "
-		    "3 s and went unanswered in the last %d s (overload); %llu since the start",
-		    (unsigned long long)overload, overload == 1 ? "" : "s", SUMMARY_MS / 1000,
-		    (unsigned long long)(dc->stats.shed - dc->shed_late));
-	if (dc->stopped &&
-	    dc->late_unsaid[DISCORD_LATE_DOWN] + dc->late_unsaid[DISCORD_LATE_START] > 0)
-		late_say(dc, true);
+	if (dc->stopped && unsaid(dc) > 0)
+		tell(dc, true);
 	if (dc->summary_failed > (uint64_t)dc->failed_logged)
 		log_warnx("discord: %llu more answers failed in the last %d s",
 		          (unsigned long long)(dc->summary_failed - (uint64_t)dc->failed_logged),
 		          SUMMARY_MS / 1000);
-	dc->summary_shed = dc->summary_failed = 0;
+	dc->summary_failed = 0;
 	dc->failed_logged = 0;
 }
 
@@ -131,22 +193,39 @@ summary_arm(struct discord *dc)
 void
 discord_answer_count_shed(struct discord *dc)
 {
-	dc->stats.shed++;
-	dc->summary_shed++;
-	discord_opstats_add(OPSTATS_SHED);
-	summary_arm(dc);
+	dc->shed_unrun++;
+	dc->shed_unsaid++;
+	told_soon(dc);
+}
+
+/* Counts an interaction whose command ran (or had run before a restart:
+ * handled_before) and whose answer can no longer go: shed, told apart. */
+static void
+count_shed_ran(struct discord *dc, bool handled_before)
+{
+	if (handled_before) {
+		discord_answer_count_handled_late(dc);
+		return;
+	}
+	dc->shed_ran++;
+	dc->ran_unsaid++;
+	told_soon(dc);
 }
 
 void
 discord_answer_count_late(struct discord *dc, enum discord_late kind)
 {
-	dc->stats.shed++;
-	discord_opstats_add(OPSTATS_SHED);
-	dc->shed_late++;
 	dc->late_since[kind]++;
 	dc->late_unsaid[kind]++;
-	if (!dc->late_quiet || dc->stopped)
-		late_say(dc, false);
+	told_soon(dc);
+}
+
+void
+discord_answer_count_handled_late(struct discord *dc)
+{
+	dc->shed_handled++;
+	dc->handled_unsaid++;
+	told_soon(dc);
 }
 
 /* Counts a failed answer; true when it may have a log line of its own. */
@@ -292,7 +371,7 @@ on_callback(void *ctx, const struct rest_result *res)
 		next_followup(a);
 		return;
 	} else if (res->expired) {
-		discord_answer_count_shed(dc); /* it waited in the queue past its deadline */
+		count_shed_ran(dc, false); /* it waited in the queue past its deadline */
 	} else if (res->status == 400 &&
 	           discord_rest_error_code(res) == DISCORD_ERROR_ALREADY_ACKNOWLEDGED) {
 		/* A replay after a restart re-sent an interaction the previous
@@ -424,7 +503,7 @@ on_deferred(void *ctx, const struct rest_result *res)
 		return;
 	}
 	if (res->expired)
-		discord_answer_count_shed(dc); /* it waited in the queue past its deadline */
+		count_shed_ran(dc, false); /* it waited in the queue past its deadline */
 	else if (res->status == 400 &&
 	         discord_rest_error_code(res) == DISCORD_ERROR_ALREADY_ACKNOWLEDGED)
 		log_debug("discord: interaction %llu was answered before the restart",
@@ -567,6 +646,7 @@ struct check {
 	struct discord_live_post *post; /* a /panel's panel, posted if not answered */
 	bool loading;                   /* the earlier process deferred it: the answer edits */
 	bool loading_private;           /* that deferral is ephemeral */
+	bool handled_before;            /* its mark was found: a process before ran it */
 };
 
 static void
@@ -599,7 +679,7 @@ check_answer(struct check *c, const char *refusal)
 		send_edit(dc, &item);
 		discord_interact_out_clear(&item.ready);
 	} else if (c->out.deadline != 0 && uv_hrtime() >= c->out.deadline) {
-		discord_answer_count_shed(dc);
+		count_shed_ran(dc, c->handled_before);
 		over(dc, c->out.id);
 	} else {
 		discord_answer_now(dc, &c->out);
@@ -705,7 +785,7 @@ answer_here(struct discord *dc, struct interact_out *out)
 	if (item != NULL)
 		discord_defer_remove(dc->defer, item); /* in time: no deferral */
 	if (out->deadline != 0 && uv_hrtime() >= out->deadline) {
-		discord_answer_count_shed(dc);
+		count_shed_ran(dc, false);
 		over(dc, out->id);
 	} else {
 		discord_answer_now(dc, out);
@@ -761,6 +841,7 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 	 * whether it had committed it (its mark found) or not (its
 	 * deferral, then a kill before the commit). */
 	bool check = request_replayed(req);
+	bool handled_before = request_outcome(req) == REQUEST_REPLAYED;
 	const char *hook = check ? discord_interact_webhook(req) : NULL;
 	/* Only a replay asks Discord about its answer (req's is freed with it). */
 	char *webhook = hook != NULL ? xstrdup(hook) : NULL;
@@ -793,6 +874,7 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 		c->out = *out;
 		c->webhook = webhook;
 		c->post = post;
+		c->handled_before = handled_before;
 		dc->stats.replayed++;
 		snprintf(path, sizeof(path), "%s/messages/@original", webhook);
 		discord_rest_call(dc->rest, "GET", path, NULL, REST_INTERACTION | REST_ESSENTIAL,

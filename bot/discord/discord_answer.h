@@ -74,7 +74,14 @@ void discord_answer_complete(struct discord *dc, struct interact_out *ans, bool 
  * body is no JSON. */
 bool discord_answer_original(const char *body, size_t len, bool *loading, bool *ephemeral);
 
-/* Counts an interaction shed (too late to answer). */
+/*
+ * Interactions that went unanswered are counted as shed and logged by
+ * kind: the first of a burst at once (a process killed right after still
+ * leaves word of it), those after it summed up at most once a second, and
+ * what is left at stop; each line gives the count since the start.
+ */
+/* Counts an interaction shed before it was worked out (too late already:
+ * overload). */
 void discord_answer_count_shed(struct discord *dc);
 /* Where a replay shed spent its 3 s. */
 enum discord_late {
@@ -83,13 +90,14 @@ enum discord_late {
 	                       and its own queue */
 	DISCORD_LATE_KINDS
 };
-/* Counts a replay shed: one that came past its 3 s and that no process
- * answered (discord_answer_late.h), of kind. It is shed as any, but logged
- * apart from overload, each kind in its own words: the first of a burst at
- * once (a process killed right after leaves word of it), those after it
- * summed up at most once per 10 s and at stop. */
+/* Counts a replay shed: one that came past its 3 s, of kind, and that no
+ * process answered nor ran (discord_answer_late.h). */
 void discord_answer_count_late(struct discord *dc, enum discord_late kind);
-/* Ends the summary period: logs what was shed or failed in it. */
+/* Counts a replay that came too late to answer and that a process before
+ * this one had run (its mark found) but not answered. */
+void discord_answer_count_handled_late(struct discord *dc);
+/* Ends the summary period: logs what failed in it (and, at stop, what
+ * went unanswered and is not told yet). */
 void discord_answer_summary(struct discord *dc);
 
 #endif

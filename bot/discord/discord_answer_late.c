@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bot/discord/discord_answer.h"
 #include "bot/discord/discord_interact.h"
@@ -15,6 +16,8 @@
 #include "bot/discord/discord_rest.h"
 #include "bot/discord/discord_shed.h"
 #include "bot/log.h"
+#include "commands/core/dispatch.h"
+#include "commands/core/request.h"
 #include "rules/base/mem.h"
 
 /* A replay that came past Discord's 3 s, not worked out (counted as shed
@@ -23,6 +26,8 @@ struct late {
 	struct discord *dc;
 	char id[24];
 	enum discord_late kind;
+	struct origin o; /* its channel and user, for the store's probe */
+	bool have_origin;
 };
 
 /* Where the replay d spent its 3 s: made (its id's time, on this clock by
@@ -38,6 +43,22 @@ late_kind(const struct discord *dc, const char *id)
 	made = (int64_t)(n >> 22) + SHED_DISCORD_EPOCH_MS +
 	       (dc->shed != NULL ? discord_shed_skew_ms(dc->shed) : 0);
 	return made < dc->start_wall_ms ? DISCORD_LATE_DOWN : DISCORD_LATE_START;
+}
+
+/* The store's word on a late replay nobody answered: marked (a process
+ * before ran it, then died or was too late to answer), or not (nobody ran
+ * it; also when the store cannot tell). */
+static void
+on_late_probe(struct request *req, void *ctx)
+{
+	struct late *l = ctx;
+
+	if (request_outcome(req) == REQUEST_REPLAYED)
+		discord_answer_count_handled_late(l->dc);
+	else
+		discord_answer_count_late(l->dc, l->kind);
+	request_free(req);
+	free(l);
 }
 
 /* Discord's word on a late replay: an original response (not a deferral
@@ -59,6 +80,16 @@ on_late_original(void *ctx, const struct rest_result *res)
 		log_debug("discord: interaction %s, replayed too late to answer, was answered "
 		          "before the restart",
 		          l->id);
+	} else if (l->have_origin && dc->d != NULL && !dc->stopped) {
+		/* A request that runs nothing: it reads the interaction's mark
+		 * (request.h). */
+		struct request *req = request_new(&l->o, (int64_t)time(NULL), on_late_probe, l);
+
+		request_set_key(req, l->id, NULL);
+		request_set_replayed(req);
+		dispatch_submit(dc->d, req);
+		cJSON_Delete(j);
+		return;
 	} else {
 		discord_answer_count_late(dc, l->kind);
 	}
@@ -103,6 +134,7 @@ discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
 	l->dc = dc;
 	l->kind = late_kind(dc, id);
 	snprintf(l->id, sizeof(l->id), "%s", id);
+	l->have_origin = discord_interact_origin_of(dc->it, d, &l->o);
 	snprintf(path, sizeof(path), "%s/messages/@original", hook);
 	free(hook);
 	dc->stats.replayed++;

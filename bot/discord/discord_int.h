@@ -59,17 +59,21 @@ struct discord {
 	bool register_tried; /* this process has checked the registration */
 	uint64_t intents;    /* as configured: a saved session with others is not resumed */
 	uv_timer_t retry_timer, stop_timer, summary_timer, stats_timer;
-	uv_timer_t late_timer; /* runs while late replays are being summed */
+	uv_timer_t late_timer; /* runs while unanswered interactions are being summed */
 	struct shed *shed;
 	struct defer *defer;       /* held answers, deferred when late (discord_defer) */
 	struct discord_live *live; /* the live panels (discord_live.h) */
 	uv_timer_t defer_timer;
-	uint64_t defer_armed;                  /* the uv_hrtime() defer_timer is set for, 0: none */
-	uint64_t summary_shed, summary_failed; /* since the last summary */
-	/* Shed replays (discord_answer_count_late): in all since the start
-	 * (shed_late); of each kind (enum discord_late), not yet logged and
-	 * since the start; late_quiet: one was logged in the last SUMMARY_MS. */
-	uint64_t shed_late, late_unsaid[DISCORD_LATE_KINDS], late_since[DISCORD_LATE_KINDS];
+	uint64_t defer_armed;    /* the uv_hrtime() defer_timer is set for, 0: none */
+	uint64_t summary_failed; /* since the last summary */
+	/* Interactions that went unanswered (discord_answer.h), by kind: not
+	 * yet logged, and since the start: shed before they ran (overload),
+	 * after they ran, replays too late (discord_answer_count_late, of each
+	 * enum discord_late), and late replays a process before had run;
+	 * late_quiet: a count was logged in the last TELL_MS (late_timer runs). */
+	uint64_t shed_unsaid, shed_unrun, ran_unsaid, shed_ran;
+	uint64_t late_unsaid[DISCORD_LATE_KINDS], late_since[DISCORD_LATE_KINDS];
+	uint64_t handled_unsaid, shed_handled;
 	bool late_quiet;
 	int64_t start_wall_ms; /* the wall clock (ms since 1970) when discord_start ran */
 	/* Late replays of the resume under way checked with Discord

@@ -653,6 +653,15 @@ discord_interact_webhook_of(const cJSON *d)
 	return webhook_path(snowflake_digits(app), token);
 }
 
+bool
+discord_interact_origin_of(struct interact *it, const cJSON *d, struct origin *o)
+{
+	struct fields f;
+
+	fields_of(d, &f);
+	return make_origin(it, &f, o);
+}
+
 static int
 interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_out *out,
             struct request **reqp, uint64_t rx_ns, uint64_t deadline, uint64_t now_ns)

@@ -128,6 +128,9 @@ const char *discord_interact_webhook(const struct request *req);
 /* The same for an INTERACTION_CREATE's d (owned by the caller), or NULL
  * when its token or application id is not valid. */
 char *discord_interact_webhook_of(const struct cJSON *d);
+/* The origin (channel and user) of an INTERACTION_CREATE's d, into o;
+ * false when d names no channel or user. */
+bool discord_interact_origin_of(struct interact *it, const struct cJSON *d, struct origin *o);
 /* The id of the guild a request's interaction came from, "" outside any
  * (a DM, a group DM) or for a request of no interaction. */
 const char *discord_interact_guild(const struct request *req);
