@@ -107,7 +107,7 @@ rc=$?
 [ $rc -eq 1 ]
 step_check "a start on the full disk exits 1" $? "exit $rc"
 want="error: the disk holding the state directory $state is full (the file system mounted on $(realpath "$mnt") has 0 KiB free), so the database $state/delver.db cannot be opened (disk I/O error); delver leaves it as it is and starts on it once space is freed there; exiting with status 1"
-got=$(grep '^error:' "$top/err")
+got=$(unstamp "$top/err" | grep '^error:')
 [ "$got" = "$want" ]
 step_check "a start on the full disk says so" $? "got: $got"
 cmp -s "$state/delver.db" "$top/before.db" && [ ! -e "$state/delver.db-wal" ] &&
