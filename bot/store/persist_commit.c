@@ -86,6 +86,37 @@ log_failure(struct persist *p, const char *key, const char *err)
 
 static void forget(struct persist *p, const char *id);
 
+/* The one line a batch rolled back by a conflict logs: why, and the
+ * records dropped (the first few named), read again from the store. */
+static void
+log_dropped(const struct persist *p, const char *why, struct id *drop)
+{
+	struct id *e, *tmp;
+	struct buf names;
+	size_t nrec = 0;
+
+	buf_init(&names, 1024);
+	HASH_ITER(hh, drop, e, tmp)
+	{
+		if (e->id[0] == 'h')
+			continue;
+		if (nrec < 4)
+			buf_addf(&names, "%s'%s'", nrec > 0 ? ", " : "", e->id + 2);
+		nrec++;
+	}
+	if (nrec > 4)
+		buf_addf(&names, " and %zu more", nrec - 4);
+	if (nrec == 0)
+		log_warnx("store: a commit to %s was rolled back: %s; what the commands concerned "
+		          "did here is not kept",
+		          p->path, why);
+	else
+		log_warnx("store: a commit to %s was rolled back: %s; the changes made here to %s "
+		          "are not kept (those records are read again)",
+		          p->path, why, buf_str(&names));
+	buf_free(&names);
+}
+
 /*
  * Another process wrote a row of the batch since this one read it (a
  * fleet, where a channel moved between shards), or handled one of its
@@ -105,25 +136,22 @@ static void
 drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 {
 	struct id *drop = NULL, *elsewhere = NULL, *e, *tmp;
-	size_t group = 0;
+	struct buf why;
 	bool grew;
 
+	buf_init(&why, 2048);
 	for (size_t i = 0; i < n && i < p->nbatch; i++) {
 		bool mark;
 
 		if (row_status[i] != STORE_CONFLICT)
 			continue;
 		mark = p->batch[i]->id[0] == 'h';
-		if (mark)
-			log_warnx("store: event '%s' was handled by another delver process sharing "
-			          "%s (its shards overlap this one's); the change made here for it "
-			          "is not kept",
-			          p->batch[i]->id + 2, p->path);
-		else
-			log_warnx("store: '%s' in %s was changed by another delver process since "
-			          "this one read it; the change made here is not kept and the "
-			          "record is read again",
-			          p->batch[i]->id + 2, p->path);
+		buf_addf(&why,
+		         mark ? "%sevent '%s' was handled by another delver process (its shards "
+		                "overlap this one's)"
+		              : "%s'%s' was changed by another delver process since this one read "
+		                "it",
+		         why.len > 0 ? "; " : "", p->batch[i]->id + 2);
 		p->stats.conflicts++;
 		persist__id_add(&drop, p->batch[i]->id);
 		if (mark)
@@ -153,19 +181,19 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 					p->stats.handled_elsewhere++;
 					break;
 				}
+			/* Dropped for a record: the other process may have
+			 * handled its event all the same (its mark written
+			 * since), so its mark is read before it is told. */
+			if (request_outcome(req) == REQUEST_NOT_KEPT && !p->sqlite &&
+			    request_key(req)[0] != '\0')
+				persist__check_mark(p, req);
 			for (i = 0; i < nc; i++)
-				if (persist__id_add(&drop, request_change(req, i))) {
+				if (persist__id_add(&drop, request_change(req, i)))
 					grew = true;
-					group++;
-				}
 		}
 	} while (grew);
-	if (group > 0)
-		log_warnx(
-		    "store: %zu more record%s changed by the same commands %s not kept either "
-		    "and %s read again",
-		    group, group == 1 ? "" : "s", group == 1 ? "is" : "are",
-		    group == 1 ? "is" : "are");
+	log_dropped(p, why.len > 0 ? buf_str(&why) : "a row conflicted", drop);
+	buf_free(&why);
 	for (size_t i = 0; i < p->nbatch; i++)
 		if (persist__id_find(drop, p->batch[i]->id) == NULL)
 			persist__id_add(&p->pending, p->batch[i]->id);

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <libpq-fe.h>
+
 #include "bot/console/render_text.h"
 #include "bot/store/persist.h"
 #include "bot/store/store.h"
@@ -25,6 +27,7 @@
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
 #include "tests/unit/helpers/pgcluster.h"
+#include "tests/unit/helpers/stderrcap.h"
 
 #define NOT_KEPT                                                                                   \
 	"This change was not kept: another delver process saved a change to the same state "       \
@@ -293,14 +296,30 @@ keyed_start(struct bot *b, struct keyed *k, const char *chan, const char *line, 
 	dispatch_submit(b->d, req);
 }
 
-/* The same, waited for. */
+/* Waits for k's answer and the store settled. */
+static void
+keyed_wait(struct bot *b, struct keyed *k)
+{
+	while (!k->ready || !persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+}
+
+/* The same, started and waited for. */
 static void
 keyed(struct bot *b, struct keyed *k, const char *chan, const char *line, const char *key,
       bool replayed)
 {
 	keyed_start(b, k, chan, line, key, replayed);
-	while (!k->ready || !persist_settled(b->p))
-		uv_run(&b->loop, UV_RUN_ONCE);
+	keyed_wait(b, k);
+}
+
+/* As keyed_start, waited for. */
+static void
+keyed(struct bot *b, struct keyed *k, const char *chan, const char *line, const char *key,
+      bool replayed)
+{
+	keyed_start(b, k, chan, line, key, replayed);
+	keyed_wait(b, k);
 }
 
 /* Exactly once on PostgreSQL: the mark of an event handled by one process
@@ -383,6 +402,140 @@ a_commit_whose_answer_was_lost_is_answered_kept(void **state)
 	a = bot_open();
 	assert_int_equal(turn_of(a, "lost"), 2);
 	bot_close(a);
+}
+
+/* A connection of the test's own to the cluster. */
+static PGconn *
+sql_conn(void)
+{
+	PGconn *c = PQconnectdb(pgcluster_conninfo);
+
+	if (PQstatus(c) != CONNECTION_OK)
+		fail_msg("cannot connect: %s", PQerrorMessage(c));
+	return c;
+}
+
+static void
+sql_ok(PGconn *c, const char *sql)
+{
+	PGresult *r = PQexec(c, sql);
+
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		fail_msg("%s: %s", sql, PQerrorMessage(c));
+	PQclear(r);
+}
+
+/* Runs b's loop until n server processes wait for a lock (at most 10 s). */
+static void
+until_waiting(struct bot *b, PGconn *c, int n)
+{
+	char sql[200];
+
+	snprintf(sql, sizeof(sql),
+	         "SELECT count(*) = %d FROM pg_stat_activity WHERE wait_event_type = 'Lock'", n);
+	for (int i = 0; i < 1000; i++) {
+		PGresult *r = PQexec(c, sql);
+		bool there = PQresultStatus(r) == PGRES_TUPLES_OK && PQgetvalue(r, 0, 0)[0] == 't';
+
+		PQclear(r);
+		if (there)
+			return;
+		uv_run(&b->loop, UV_RUN_NOWAIT);
+		uv_sleep(10);
+	}
+	fail_msg("no %d processes ever waited for a lock", n);
+}
+
+/* The one line logged when a batch that changed channel fleet is rolled
+ * back, why. */
+static const char *
+fleet_dropped(const char *why)
+{
+	static char line[512];
+
+	snprintf(line, sizeof(line),
+	         "warn: store: a commit to the postgresql store was rolled back: %s; the changes "
+	         "made here to 'console:fleet' are not kept (those records are read again)\n",
+	         why);
+	return line;
+}
+
+/*
+ * A fleet whose shards overlap gets each event twice. The race of F1: b's
+ * batch for event fl-1 writes its mark first, then its channel row, which
+ * another process is writing (the test's transaction w); that process's
+ * handling of fl-1 (the test's insert of its mark, m) waits for b's mark.
+ * w commits: b's row conflicts, b's batch is rolled back, m's mark is
+ * written. b must not tell fl-1 its change was not kept (run again, it
+ * would be made twice): its mark is stored, the other process answers it.
+ * An event nobody else handled (fl-2) is told so.
+ */
+static void
+a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it(void **state)
+{
+	struct bot *a = bot_open(), *b;
+	struct keyed ka, kb;
+	PGconn *w = sql_conn(), *m = sql_conn(), *look = sql_conn();
+	PGresult *r;
+	struct stderrcap cap;
+
+	(void)state;
+	say(a, "ann", "fleet", "/gm claim");
+	say(a, "ann", "fleet", "/thwacko style red"); /* b loads ann at open */
+	b = bot_open();
+	sql_ok(w, "BEGIN");
+	sql_ok(w, "UPDATE channels SET generation = generation + 1 WHERE key = 'console:fleet'");
+	keyed_start(b, &kb, "fleet", "/turn advance", "fl-1", false);
+	until_waiting(b, look, 1); /* b's row waits for w */
+	assert_int_equal(PQsendQuery(m, "INSERT INTO handled(key, at, answer) "
+	                                "VALUES ('fl-1', 0, 'answered there')"),
+	                 1);
+	until_waiting(b, look, 2); /* m's mark waits for b's */
+	sql_ok(w, "COMMIT");
+	/* m's mark is written once b's batch is rolled back, before b hears
+	 * of it (b's loop does not run meanwhile). */
+	while ((r = PQgetResult(m)) != NULL) {
+		assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+		PQclear(r);
+	}
+	assert_false(kb.ready);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	keyed_wait(b, &kb);
+	/* One line, naming the record (and every dropped one). */
+	assert_string_equal(stderrcap_end(&cap),
+	                    fleet_dropped("'console:fleet' was changed by another delver process "
+	                                  "since this one read it"));
+	assert_int_equal(kb.outcome, REQUEST_HANDLED_ELSEWHERE);
+	assert_int_equal(stats(b).conflicts, 1);
+	assert_int_equal(stats(b).handled_elsewhere, 1);
+	/* b's copy is stale again; this event reaches b alone. */
+	keyed(a, &ka, "fleet", "/turn advance", "fl-x", false);
+	assert_int_equal(ka.outcome, REQUEST_NOT_KEPT); /* a's copy was stale too */
+	keyed(a, &ka, "fleet", "/turn advance", "fl-y", false);
+	assert_int_equal(ka.outcome, REQUEST_DONE);
+	keyed(b, &kb, "fleet", "/turn advance", "fl-2", false);
+	assert_int_equal(kb.outcome, REQUEST_NOT_KEPT);
+	assert_int_equal(stats(b).conflicts, 2);
+	assert_int_equal(stats(b).handled_elsewhere, 1);
+	assert_int_equal(turn_of(a, "fleet"), 1);
+	/* Both get fl-3, a commits first: b's mark conflicts. */
+	assert_int_equal(turn_of(b, "fleet"), 1);
+	keyed(a, &ka, "fleet", "/turn advance", "fl-3", false);
+	assert_int_equal(ka.outcome, REQUEST_DONE);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	keyed(b, &kb, "fleet", "/turn advance", "fl-3", false);
+	assert_string_equal(stderrcap_end(&cap),
+	                    fleet_dropped("event 'fl-3' was handled by another delver process "
+	                                  "(its shards overlap this one's)"));
+	assert_int_equal(kb.outcome, REQUEST_HANDLED_ELSEWHERE);
+	assert_int_equal(stats(b).conflicts, 3);
+	assert_int_equal(stats(b).handled_elsewhere, 2);
+	assert_int_equal(turn_of(b, "fleet"), 2);
+	PQfinish(w);
+	PQfinish(m);
+	PQfinish(look);
+	bot_close(a);
+	bot_close(b);
 }
 
 /* Two processes with a copy of one channel: the second to commit is told
@@ -830,6 +983,7 @@ main(void)
 	    cmocka_unit_test(two_events_of_one_batch_handled_elsewhere_are_both_left),
 	    cmocka_unit_test(conflict_drops_the_channel_and_reads_it_again),
 	    cmocka_unit_test(later_changes_on_the_stale_copy_are_not_kept),
+	    cmocka_unit_test(a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it),
 	    cmocka_unit_test(a_command_keeps_all_its_records_or_none),
 	    cmocka_unit_test(user_conflict_reads_the_user_again),
 	    cmocka_unit_test(a_command_waits_for_its_channel_to_be_read),
