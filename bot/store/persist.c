@@ -339,7 +339,6 @@ persist__free(struct persist *p)
 	persist__id_clear(&p->pending);
 	persist__id_clear(&p->inflight);
 	persist__id_clear(&p->retry);
-	persist__id_clear(&p->checks);
 	while (p->fetches != NULL)
 		persist_read_free(p, p->fetches);
 	while (p->marks != NULL)

@@ -117,6 +117,19 @@ log_dropped(const struct persist *p, const char *why, struct id *drop)
 	buf_free(&names);
 }
 
+/* Whether the claim of req's event (its mark) is among the conflicted
+ * marks. */
+static bool
+claimed(struct id *conflicted, struct request *req)
+{
+	char id[KEY_MAX + 2];
+
+	if (conflicted == NULL || request_key(req)[0] == '\0')
+		return false;
+	persist__make_id(id, 'h', request_key(req));
+	return persist__id_find(conflicted, id) != NULL;
+}
+
 /*
  * Another process wrote a row of the batch since this one read it (a
  * fleet, where a channel moved between shards), or handled one of its
@@ -135,8 +148,9 @@ log_dropped(const struct persist *p, const char *why, struct id *drop)
 static void
 drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 {
-	struct id *drop = NULL, *elsewhere = NULL, *e, *tmp;
+	struct id *drop = NULL, *elsewhere = NULL, *claims = NULL, *e, *tmp;
 	struct buf why;
+	size_t nconflicts = 0, nclaimed = 0;
 	bool grew;
 
 	buf_init(&why, 2048);
@@ -153,6 +167,7 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 		                "it",
 		         why.len > 0 ? "; " : "", p->batch[i]->id + 2);
 		p->stats.conflicts++;
+		nconflicts++;
 		persist__id_add(&drop, p->batch[i]->id);
 		if (mark)
 			persist__id_add(&elsewhere, p->batch[i]->id);
@@ -163,7 +178,14 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 		     req = request_hold(req)->state_next) {
 			size_t i = 0, nc = request_nchanges(req);
 
-			/* One not kept before holds no change any more. */
+			/* One not kept before holds no change any more; its
+			 * claim of its event (below) conflicted when another
+			 * process handled the event: it is left to that one. */
+			if (request_outcome(req) == REQUEST_NOT_KEPT && claimed(elsewhere, req)) {
+				request_set_outcome(req, REQUEST_HANDLED_ELSEWHERE);
+				p->stats.handled_elsewhere++;
+				nclaimed++;
+			}
 			if (request_outcome(req) == REQUEST_NOT_KEPT ||
 			    request_outcome(req) == REQUEST_HANDLED_ELSEWHERE)
 				continue;
@@ -181,18 +203,32 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 					p->stats.handled_elsewhere++;
 					break;
 				}
-			/* Dropped for a record: the other process may have
-			 * handled its event all the same (its mark written
-			 * since), so its mark is read before it is told. */
+			/* Dropped for a record, its mark was not written: the
+			 * other process of an overlapping fleet may handle
+			 * its event now (or did, once this batch was rolled
+			 * back). Its reply waits for a claim of the event, a
+			 * mark with nothing kept, in the next batch: written,
+			 * nobody else applies it and "not kept" is true; in
+			 * conflict, the other process handled it. */
 			if (request_outcome(req) == REQUEST_NOT_KEPT && !p->sqlite &&
-			    request_key(req)[0] != '\0')
-				persist__check_mark(p, req);
+			    request_key(req)[0] != '\0') {
+				char id[KEY_MAX + 2];
+
+				persist__make_id(id, 'h', request_key(req));
+				persist__id_add(&claims, id);
+				request_hold(req)->seq = p->collect_seq;
+			}
 			for (i = 0; i < nc; i++)
 				if (persist__id_add(&drop, request_change(req, i)))
 					grew = true;
 		}
 	} while (grew);
-	log_dropped(p, why.len > 0 ? buf_str(&why) : "a row conflicted", drop);
+	/* Claims that conflicted only (their commands said so already) go
+	 * unsaid: a warning per command is what the stats line counts. */
+	if (nclaimed < nconflicts)
+		log_dropped(p, why.len > 0 ? buf_str(&why) : "a row conflicted", drop);
+	else
+		log_debug("store: %s; left to it", buf_str(&why));
 	buf_free(&why);
 	for (size_t i = 0; i < p->nbatch; i++)
 		if (persist__id_find(drop, p->batch[i]->id) == NULL)
@@ -204,8 +240,18 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 		forget(p, e->id);
 		persist__id_del(&p->pending, e->id);
 	}
+	HASH_ITER(hh, claims, e, tmp)
+	{
+		struct mark *m = xcalloc(1, sizeof(*m));
+
+		memcpy(m->id, e->id, sizeof(m->id));
+		m->at = persist__tick_clock(p);
+		m->answer = xstrdup("");
+		persist_mark_add(p, m);
+	}
 	persist__id_clear(&drop);
 	persist__id_clear(&elsewhere);
+	persist__id_clear(&claims);
 }
 
 static void

@@ -145,11 +145,7 @@ struct persist {
 	struct id *pending;  /* to write in the next batch */
 	struct id *inflight; /* in the batch being committed */
 	struct id *retry;    /* failed; back into pending at the next tick */
-	/* The marks ("h:KEY") of commands whose change a conflict dropped,
-	 * being read before they are told it was not kept
-	 * (persist__check_mark). */
-	struct id *checks;
-	struct id **batch; /* the batch's ids, in row order */
+	struct id **batch;   /* the batch's ids, in row order */
 	size_t nbatch, batch_cap;
 	/* The first rows' buffers, kept empty from one batch to the next
 	 * (persist_commit_start): a record is written into the room the one
@@ -270,13 +266,6 @@ void persist__reads_over(struct persist *p);
 /* persist_queue.c: answers every request whose answer may go: its outcome
  * is known and every earlier request of its channel was answered. */
 void persist__answer_ready(struct persist *p);
-/* persist_queue.c: req's change was dropped by a conflict on a record
- * (outcome REQUEST_NOT_KEPT) and it carries an event key: its answer waits
- * for a read of its mark, since another process of the fleet may have
- * handled the same event (its mark is stored, written after this one's
- * batch was rolled back). persist__reads_over settles it: mark stored,
- * REQUEST_HANDLED_ELSEWHERE (that process answers it); none, not kept. */
-void persist__check_mark(struct persist *p, struct request *req);
 /* persist_queue.c: whether a request waits to be run or answered. */
 bool persist__queue_busy(const struct persist *p);
 

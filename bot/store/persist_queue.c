@@ -11,7 +11,6 @@
 
 #include <uthash.h>
 
-#include "bot/log.h"
 #include "rules/base/mem.h"
 
 #undef uthash_fatal
@@ -380,31 +379,14 @@ persist__answer_ready(struct persist *p)
 	}
 }
 
-/* Whether req waits for the read of its mark (persist__check_mark). */
-static bool
-checking(const struct persist *p, struct request *req)
-{
-	char id[KEY_MAX + 2];
-
-	if (p->checks == NULL || request_outcome(req) != REQUEST_NOT_KEPT ||
-	    request_key(req)[0] == '\0')
-		return false;
-	persist__make_id(id, 'h', request_key(req));
-	return persist__id_find(p->checks, id) != NULL;
-}
-
 /* The requests that ran are in order of their commits (seq): those over
  * are the first of the list. */
 void
 persist__commit_over(struct persist *p, uint64_t seq, int lost)
 {
-	struct request *req, *next;
+	while (p->ran_head != NULL && request_hold(p->ran_head)->seq <= seq) {
+		struct request *req = p->ran_head;
 
-	for (req = p->ran_head; req != NULL && request_hold(req)->seq <= seq; req = next) {
-		next = request_hold(req)->state_next;
-		/* Its mark is being read: it stays until persist__reads_over. */
-		if (checking(p, req))
-			continue;
 		if (request_outcome(req) != REQUEST_NOT_KEPT &&
 		    request_outcome(req) != REQUEST_HANDLED_ELSEWHERE)
 			request_set_outcome(req, lost < 0   ? REQUEST_REFUSED_FULL
@@ -413,56 +395,6 @@ persist__commit_over(struct persist *p, uint64_t seq, int lost)
 		set_state(p, req, Q_DONE);
 	}
 	persist__answer_ready(p);
-}
-
-void
-persist__check_mark(struct persist *p, struct request *req)
-{
-	char id[KEY_MAX + 2];
-
-	persist__make_id(id, 'h', request_key(req));
-	persist__id_add(&p->checks, id);
-	persist_read_start(p, id);
-}
-
-/*
- * The reads of the marks checked after a conflict that are over settle
- * their commands, which leave the commits' list (their outcome no longer
- * depends on a commit). A read that failed leaves the store unable to
- * tell: the command is told its change was not kept (logged).
- */
-static void
-checks_over(struct persist *p)
-{
-	struct request *req, *next;
-
-	for (req = p->ran_head; req != NULL && p->checks != NULL; req = next) {
-		char id[KEY_MAX + 2];
-		struct fetch *f = NULL;
-
-		next = request_hold(req)->state_next;
-		if (!checking(p, req))
-			continue;
-		persist__make_id(id, 'h', request_key(req));
-		HASH_FIND_STR(p->fetches, id, f);
-		if (f == NULL) {
-			persist_read_start(p, id); /* another read took it: again */
-			continue;
-		}
-		if (f->state == FETCHING)
-			continue;
-		if (f->state == FETCHED && f->found) {
-			request_set_outcome(req, REQUEST_HANDLED_ELSEWHERE);
-			p->stats.handled_elsewhere++;
-		} else if (f->state == FETCH_FAILED) {
-			log_warnx("store: event '%s' is told its change was not kept, though %s "
-			          "cannot tell whether another delver process handled it",
-			          request_key(req), p->path);
-		}
-		persist_read_free(p, f);
-		persist__id_del(&p->checks, id);
-		set_state(p, req, Q_DONE);
-	}
 }
 
 /*
@@ -505,7 +437,6 @@ void
 persist__reads_over(struct persist *p)
 {
 	run_waiting(p);
-	checks_over(p);
 	persist__answer_ready(p);
 	persist__wake(p);
 }

@@ -467,8 +467,9 @@ fleet_dropped(const char *why)
  * handling of fl-1 (the test's insert of its mark, m) waits for b's mark.
  * w commits: b's row conflicts, b's batch is rolled back, m's mark is
  * written. b must not tell fl-1 its change was not kept (run again, it
- * would be made twice): its mark is stored, the other process answers it.
- * An event nobody else handled (fl-2) is told so.
+ * would be made twice): its claim of fl-1 conflicts with that mark, the
+ * other process answers it. An event nobody else handled (fl-2) is
+ * claimed and told so; then nobody may apply it (fl-2 from a conflicts).
  */
 static void
 a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it(void **state)
@@ -478,6 +479,7 @@ a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it(void **state)
 	PGconn *w = sql_conn(), *m = sql_conn(), *look = sql_conn();
 	PGresult *r;
 	struct stderrcap cap;
+	const char *logged;
 
 	(void)state;
 	say(a, "ann", "fleet", "/gm claim");
@@ -501,12 +503,13 @@ a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it(void **state)
 	assert_false(kb.ready);
 	assert_int_equal(stderrcap_begin(&cap), 0);
 	keyed_wait(b, &kb);
-	/* One line, naming the record (and every dropped one). */
-	assert_string_equal(stderrcap_end(&cap),
-	                    fleet_dropped("'console:fleet' was changed by another delver process "
-	                                  "since this one read it"));
+	logged = stderrcap_end(&cap);
 	assert_int_equal(kb.outcome, REQUEST_HANDLED_ELSEWHERE);
-	assert_int_equal(stats(b).conflicts, 1);
+	/* One line, naming the record (and every dropped one). */
+	assert_string_equal(logged, fleet_dropped("'console:fleet' was changed by another delver "
+	                                          "process since this one read it"));
+	/* The row, then b's claim of fl-1. */
+	assert_int_equal(stats(b).conflicts, 2);
 	assert_int_equal(stats(b).handled_elsewhere, 1);
 	/* b's copy is stale again; this event reaches b alone. */
 	keyed(a, &ka, "fleet", "/turn advance", "fl-x", false);
@@ -515,7 +518,9 @@ a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it(void **state)
 	assert_int_equal(ka.outcome, REQUEST_DONE);
 	keyed(b, &kb, "fleet", "/turn advance", "fl-2", false);
 	assert_int_equal(kb.outcome, REQUEST_NOT_KEPT);
-	assert_int_equal(stats(b).conflicts, 2);
+	keyed(a, &ka, "fleet", "/turn advance", "fl-2", false);
+	assert_int_equal(ka.outcome, REQUEST_HANDLED_ELSEWHERE);
+	assert_int_equal(stats(b).conflicts, 3);
 	assert_int_equal(stats(b).handled_elsewhere, 1);
 	assert_int_equal(turn_of(a, "fleet"), 1);
 	/* Both get fl-3, a commits first: b's mark conflicts. */
@@ -528,7 +533,7 @@ a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it(void **state)
 	                    fleet_dropped("event 'fl-3' was handled by another delver process "
 	                                  "(its shards overlap this one's)"));
 	assert_int_equal(kb.outcome, REQUEST_HANDLED_ELSEWHERE);
-	assert_int_equal(stats(b).conflicts, 3);
+	assert_int_equal(stats(b).conflicts, 4);
 	assert_int_equal(stats(b).handled_elsewhere, 2);
 	assert_int_equal(turn_of(b, "fleet"), 2);
 	PQfinish(w);
