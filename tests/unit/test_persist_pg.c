@@ -304,15 +304,6 @@ keyed_wait(struct bot *b, struct keyed *k)
 		uv_run(&b->loop, UV_RUN_ONCE);
 }
 
-/* The same, started and waited for. */
-static void
-keyed(struct bot *b, struct keyed *k, const char *chan, const char *line, const char *key,
-      bool replayed)
-{
-	keyed_start(b, k, chan, line, key, replayed);
-	keyed_wait(b, k);
-}
-
 /* As keyed_start, waited for. */
 static void
 keyed(struct bot *b, struct keyed *k, const char *chan, const char *line, const char *key,
