@@ -525,6 +525,27 @@ ends_in_records(const struct reply_msg *m)
 	       m->blocks[m->nblocks - 1].records;
 }
 
+/* Writes the max lines of a message ending in its results: its first
+ * line, a note of how many lines it leaves out, then the last lines of
+ * tmp (more than max of them). */
+static void
+cut_middle(struct irc_lines *tmp, const struct render_irc_opts *o, bool addr, size_t max,
+           struct irc_lines *out)
+{
+	size_t keep = max - 2;
+	char note[96];
+	int n;
+
+	take_lines(tmp, o, addr, 1, out);
+	n = snprintf(note, sizeof(note),
+	             "\x03%02d… %zu earlier lines not shown (too long for IRC)\x0f", C_GREY,
+	             tmp->n - 1 - keep);
+	if (n > 0 && (size_t)n < sizeof(note))
+		render_irc_lines_add(out, note, (size_t)n);
+	for (size_t i = tmp->n - keep; i < tmp->n; i++)
+		render_irc_lines_add(out, tmp->v[i], strlen(tmp->v[i]));
+}
+
 void
 render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct irc_lines *out)
 {
@@ -567,6 +588,11 @@ render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct ir
 	/* Cut: whole lines read better than a stream cut short. */
 	render_irc_lines_free(&tmp);
 	render_as(m, &ro, LAYOUT_BRIEF, PACK_WHOLE, addr, &tmp);
+	if (m->results_last) {
+		cut_middle(&tmp, &ro, addr, max, out);
+		render_irc_lines_free(&tmp);
+		return;
+	}
 	last = max > 2 && !ends_in_records(m);
 	take_lines(&tmp, &ro, addr, max - 1 - last, out);
 	n = snprintf(note, sizeof(note),

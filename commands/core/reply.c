@@ -393,6 +393,12 @@ reply_brief(struct reply *r)
 }
 
 void
+reply_results_last(struct reply *r)
+{
+	r->msg[r->cur].results_last = true;
+}
+
+void
 reply_line(struct reply *r, unsigned style, const char *fmt, ...)
 {
 	va_list ap;

@@ -156,6 +156,10 @@ struct reply_msg {
 	struct reply_block *blocks;
 	size_t nbuttons;
 	struct reply_button *buttons;
+	/* The message ends in its results (a combat turn's hits, deaths and
+	 * XP): a renderer that must cut it keeps its first line and its end,
+	 * cutting from the middle (reply_results_last). */
+	bool results_last;
 };
 
 enum reply_audience {
@@ -290,6 +294,9 @@ void reply_working(struct reply *r);
 /* Marks the block last ended as brief (struct reply_block.brief): shown
  * only in place of the working lines; nothing when there is none. */
 void reply_brief(struct reply *r);
+/* Marks the current message as ending in its results
+ * (struct reply_msg.results_last). */
+void reply_results_last(struct reply *r);
 /* A whole line of one style: reply_add then reply_nl. */
 void reply_line(struct reply *r, unsigned style, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

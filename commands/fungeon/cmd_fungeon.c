@@ -556,6 +556,24 @@ static const struct command fungeon_subs[] = {
     {0},
 };
 
+/* What /help fungeon points to: the rulings that hold all through, a page
+ * of their own so that the command's help fits IRC. */
+static const struct help_topic fungeon_topics[] = {
+    {.name = "rulings",
+     .desc = "the rulings that hold all through",
+     .text = "Ruling (the text says both \"whenever dice are rolled\" and \"only one "
+             "Thwack-O this turn\"): one Thwack-O a player in each roll, even one made for "
+             "their Fungeoneer and their trap or monster at once, and a combat turn is several "
+             "rolls (each step-1 roll, each ability, the Painful conflict), each with its own "
+             "Thwack-O dice and narrator. Ruling: every Fungeon die is a d6. Ruling: a tie for "
+             "the highest Thwack-O is broken by re-rolling the tied dice, shown. Costs: plain "
+             "points first, then one doubling per doubling feature. Ruling: an odd number of "
+             "Annoy dice costs as the next even number. Ruling: a tie at a rank of a Painful "
+             "conflict deals no damage. Ruling: XP use the level table unless the channel "
+             "chose the formula ({/fungeon xp-rule})."},
+    {0},
+};
+
 const struct command cmd_fungeon = {
     .name = "fungeon",
     .desc = "Fungeon: masterless dungeon crawling with Thwack-O dice",
@@ -563,20 +581,10 @@ const struct command cmd_fungeon = {
             "made, then the next hallway, until it heads back. Every player rolls in every "
             "conflict; each player's Thwack-O die replaces one of their dice (one per player "
             "per roll) and is drawn in their style ({/thwacko show}). The highest Thwack-O "
-            "narrates. Ruling (the text says both \"whenever dice are rolled\" and \"only one "
-            "Thwack-O this turn\"): one Thwack-O a player in each roll, even one made for their "
-            "Fungeoneer and their trap or monster at once, and a combat turn is several rolls "
-            "(each step-1 roll, each ability, the Painful conflict), each with its own "
-            "Thwack-O dice and narrator. Ruling: every Fungeon die is a d6. Ruling: a tie for "
-            "the highest "
-            "Thwack-O is broken by re-rolling the tied dice, shown. Costs: plain points "
-            "first, then one doubling per doubling "
-            "feature. Ruling: an odd number of Annoy dice costs as the next even number. "
-            "Ruling: a tie at a rank of a Painful conflict deals no damage. Ruling: XP use "
-            "the level table unless the channel chose the formula ({/fungeon xp-rule}). "
-            "Nobody runs the game: each player decides for their own Fungeoneer, whoever "
-            "made a trap or monster runs it, any player of the party moves it on, and the "
-            "GM, where a channel has one, may decide for anyone.",
+            "narrates. Nobody runs the game: each player decides for their own Fungeoneer, "
+            "whoever made a trap or monster runs it, any player of the party moves it on, and "
+            "the GM, where a channel has one, may decide for anyone.",
+    .topics = fungeon_topics,
     .subs = fungeon_subs,
     .default_sub = "party",
 };

@@ -734,6 +734,17 @@ say_waiting(const struct fungeon_channel *c, const struct turn *t, struct reply 
 		          c->m[d].player);
 	reply_add(out, RS_DIM, ".");
 	reply_nl(out);
+	if (n < 2)
+		return;
+	/* Where room is short the names give way to their count, so that
+	 * the turn's results are what stays. */
+	reply_working(out);
+	reply_add(out, RS_DIM, "%d monsters stay out of this turn (a turn takes at most %d): ", n,
+	          CF_PARTS_MAX);
+	reply_cmd(out, RS_DIM, "fungeon monster list", NULL);
+	reply_add(out, RS_DIM, " names them.");
+	reply_nl(out);
+	reply_brief(out);
 }
 
 /* While a monster of this fight stands and a Fungeoneer is in play to
@@ -782,6 +793,7 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 	}
 	fungeon_channel_styles(c, inv->state, styles);
 	reply_title(out, "Combat turn");
+	reply_results_last(out);
 	say_waiting(c, t, out);
 	step_effects(inv, c, t, styles, out);
 	step_abilities(inv, c, t, styles, out);

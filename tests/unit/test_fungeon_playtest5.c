@@ -20,7 +20,7 @@
  * turn"; Ruling: one a player in each roll, a combat turn holding
  * several): cy's ogre holds Al and Bo, so in one turn cy's Thwack-O is
  * in each of step 1's two rolls, in step 2's roll against Cy and in step
- * 3's conflict, each roll with its narrator; /help fungeon says so. */
+ * 3's conflict, each roll with its narrator; /help fungeon rulings says so. */
 static void
 q1_one_thwacko_a_player_in_each_roll(void **unused)
 {
@@ -47,7 +47,7 @@ q1_one_thwacko_a_player_in_each_roll(void **unused)
 	fgtable_holds(strstr(text, "3. Painful conflict\n"),
 	              "\nNarrative control: cy (Cy), Thwack-O 4.\n");
 	free(text);
-	text = fgtable_said(t, "bo", "/help fungeon");
+	text = fgtable_said(t, "bo", "/help fungeon rulings");
 	fgtable_holds(text, "Ruling (the text says both \"whenever dice are rolled\" and \"only "
 	                    "one Thwack-O this turn\"): one Thwack-O a player in each roll, even "
 	                    "one made for their Fungeoneer and their trap or monster at once, and "

@@ -1,0 +1,193 @@
+/* The outside recheck15's findings on Fungeon over IRC (F1-F6): each
+ * played at a table as the report found it, with the reply it wants. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/irc/irc_fmt.h"
+#include "bot/irc/render_irc.h"
+#include "rules/base/buf.h"
+#include "rules/fungeon/fungeon.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* The IRC budget of a bot whose nick has 30 characters: 510 bytes less
+ * ":" nick "!" user "@" host " PRIVMSG #big :" (user 9, host 20). */
+#define LONG_NICK_BUDGET (510 - (1 + 30 + 1 + 9 + 1 + 20 + 15))
+
+/* The IRC lines as one text, a line each, the formatting stripped. */
+static char *
+joined(const struct irc_lines *l)
+{
+	struct buf b;
+	char *s;
+
+	buf_init(&b, 16384);
+	for (size_t i = 0; i < l->n; i++) {
+		irc_fmt_strip(&b, l->v[i], strlen(l->v[i]));
+		buf_adds(&b, "\n");
+	}
+	s = strdup(buf_str(&b));
+	buf_free(&b);
+	return s;
+}
+
+/* Eight players of 30-character nicks, two of level 60 and six of level 1,
+ * in a room of 24 monsters of 24-character names; the first five have the
+ * abilities abilities[0..4] (NULL: none). */
+static struct fgtable *
+big_room(const char *const abilities[5])
+{
+	struct fgtable *t = fgtable_new(1501);
+	char *designs[25], line[300], nick[40];
+
+	for (int i = 0; i < 8; i++) {
+		snprintf(nick, sizeof(nick), "playerlongnick_%02d_abcdefghijklm", i + 1);
+		snprintf(line, sizeof(line), "/fungeon join HeroWithALongName%07d fighter %d", i + 1,
+		         i < 2 ? 60 : 1);
+		fgtable_ok(t, nick, line);
+	}
+	for (int i = 0; i < 24; i++) {
+		snprintf(line, sizeof(line), "/fungeon monster add MMMMMMMMMMMMMMMMMMMMMM%02d level 1%s",
+		         i, i < 5 && abilities[i] != NULL ? abilities[i] : "");
+		designs[i] = strdup(line);
+	}
+	designs[24] = NULL;
+	fgtable_room_made_by(t, "playerlongnick_01_abcdefghijklm", (const char *const *)designs);
+	for (int i = 0; i < 24; i++)
+		free(designs[i]);
+	return t;
+}
+
+/* Fails unless every result of the turn's Painful conflict (step 3) that
+ * changed something, its defeats and its XP, and the turn's last line are
+ * in irc. */
+static void
+results_kept(const char *text, const char *irc)
+{
+	const char *p = strstr(text, "3. Painful conflict");
+	char line[600], *flat = strdup(irc);
+
+	/* a line cut where it was full broke it at a space */
+	for (char *q = flat; *q != '\0'; q++)
+		if (*q == '\n')
+			*q = ' ';
+	assert_non_null(p);
+	while ((p = strchr(p, '\n')) != NULL && p[1] != '\0') {
+		size_t n = strcspn(++p, "\n");
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		if (strstr(line, " Thwack-O ") != NULL) /* its die marked on IRC only */
+			strstr(line, " Thwack-O ")[9] = '\0';
+		if (strstr(line, "defeated") != NULL || strstr(line, " XP") != NULL ||
+		    strncmp(line, "Narrative control", 17) == 0) {
+			if (strstr(flat, line) == NULL) {
+				fprintf(stderr, "on IRC:\n%s\n", irc);
+				fail_msg("'%s' is not on IRC", line);
+			}
+		}
+	}
+	free(flat);
+}
+
+/* F1: a combat turn's results stay on IRC whatever the size. 8 players,
+ * 24 monsters of 24-character names and a bot of a 30-character nick: the
+ * 19 monsters sitting the turn out are told by their count where the names
+ * would not fit, and a turn still too long loses its middle, never its
+ * results. */
+static void
+f1_a_combat_turn_keeps_its_results(void **unused)
+{
+	static const char *const four[5] = {
+	    " ability a1 annoy 2 pain 1 type t ability a2 annoy 2 pain 1 type t ability a3 "
+	    "annoy 2 pain 1 type t ability a4 annoy 2 pain 1 type t"};
+	static const char *const strong[5] = {
+	    " ability s annoy 9 pain 1 type t", " ability s annoy 9 pain 1 type t",
+	    " ability s annoy 9 pain 1 type t", " ability s annoy 9 pain 1 type t",
+	    " ability s annoy 9 pain 1 type t"};
+	const char *const *rooms[] = {four, strong};
+	struct render_irc_opts io = {.budget = LONG_NICK_BUDGET, .max_lines = 4, .prefix = "!"};
+
+	(void)unused;
+	for (int room = 0; room < 2; room++) {
+		struct fgtable *t = big_room(rooms[room]);
+
+		for (int turn = 0; turn < 2; turn++) {
+			struct irc_lines lines = {0};
+			char *text = fgtable_said(t, "playerlongnick_01_abcdefghijklm",
+			                          "/fungeon combat");
+			char *irc;
+
+			render_irc(reply_msg(t->last, REPLY_CHANNEL), &io, &lines);
+			irc = joined(&lines);
+			assert_true(lines.n <= 4);
+			results_kept(text, irc);
+			if (room == 0 && turn == 0) {
+				assert_null(strstr(irc, "not shown"));
+				fgtable_holds(irc, "Combat turn · 19 monsters stay out of this turn (a "
+				                   "turn takes at most 13): !fungeon monster list names "
+				                   "them. · ");
+			}
+			if (room == 1 && turn == 0)
+				fgtable_holds(irc, "earlier lines not shown (too long for IRC)\n");
+			/* the console keeps every name */
+			if (turn == 0)
+				fgtable_holds(text, "MMMMMMMMMMMMMMMMMMMMMM22 and MMMMMMMMMMMMMMMMMMMMMM23 "
+				                    "stay out of this turn: a turn takes at most 13 "
+				                    "participants");
+			free(irc);
+			render_irc_lines_free(&lines);
+			free(text);
+		}
+		fgtable_free(t);
+	}
+}
+
+/* F1: !help fungeon, from a bot of a 30-character nick, ends where a
+ * sentence does: the rulings have a page of their own, which it names, and
+ * nothing is left out. */
+static void
+f1_help_fungeon_ends_whole(void **unused)
+{
+	struct fgtable *t = fgtable_new(1502);
+	struct render_irc_opts io = {.budget = LONG_NICK_BUDGET, .max_lines = 4, .prefix = "!"};
+	struct irc_lines lines = {0};
+	char *text = fgtable_said(t, "playerlongnick_01_abcdefghijklm", "/help fungeon"), *irc;
+
+	(void)unused;
+	render_irc(reply_msg(t->last, REPLY_CHANNEL), &io, &lines);
+	irc = joined(&lines);
+	assert_true(lines.n <= 4);
+	assert_null(strstr(irc, "not shown"));
+	fgtable_holds(irc, "!help fungeon rulings");
+	assert_int_equal(irc[strlen(irc) - 2], '.');
+	free(irc);
+	render_irc_lines_free(&lines);
+	free(text);
+	text = fgtable_said(t, "al", "/help fungeon rulings");
+	render_irc(reply_msg(t->last, REPLY_CHANNEL), &io, &lines);
+	irc = joined(&lines);
+	assert_true(lines.n <= 4);
+	assert_null(strstr(irc, "not shown"));
+	fgtable_holds(irc, "Ruling: every Fungeon die is a d6.");
+	free(irc);
+	render_irc_lines_free(&lines);
+	free(text);
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(f1_a_combat_turn_keeps_its_results),
+	    cmocka_unit_test(f1_help_fungeon_ends_whole),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
