@@ -443,6 +443,29 @@ state_of(const struct fungeon_channel *c, enum fungeon_kind k, const struct fung
 		snprintf(state + strlen(state), len - strlen(state), ", uses %s", s->use);
 }
 
+/* In place of the monster table where room is short (IRC): the standing
+ * monsters with their hits, then how many are defeated. */
+static void
+monsters_brief(const struct fungeon_room *r, struct reply *out)
+{
+	int standing = 0;
+
+	reply_working(out);
+	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++) {
+		const struct fungeon_piece *s = &r->p[FUNGEON_MONSTER][i];
+
+		if (s->hits == 0)
+			continue;
+		reply_add(out, 0, "%s%s %d/%d", standing++ == 0 ? "Standing (hits): " : ", ",
+		          s->name, s->hits, fungeon_cost_monster_hits(s->d.level));
+	}
+	if (standing == 0)
+		reply_add(out, 0, "None standing");
+	reply_add(out, 0, "; %d defeated.", r->n[FUNGEON_MONSTER] - standing);
+	reply_nl(out);
+	reply_brief(out);
+}
+
 static void
 list_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 {
@@ -469,6 +492,8 @@ list_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 		state_of(c, k, s, state, sizeof(state));
 		reply_row(out, false, cells);
 	}
+	if (k == FUNGEON_MONSTER)
+		monsters_brief(r, out);
 	if (c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM)
 		fungeon_channel_budget_line(out, c, k, 0);
 }

@@ -48,13 +48,14 @@ big_room(const char *const abilities[5])
 
 	for (int i = 0; i < 8; i++) {
 		snprintf(nick, sizeof(nick), "playerlongnick_%02d_abcdefghijklm", i + 1);
-		snprintf(line, sizeof(line), "/fungeon join HeroWithALongName%07d fighter %d", i + 1,
-		         i < 2 ? 60 : 1);
+		snprintf(line, sizeof(line), "/fungeon join HeroWithALongName%07d fighter %d",
+		         i + 1, i < 2 ? 60 : 1);
 		fgtable_ok(t, nick, line);
 	}
 	for (int i = 0; i < 24; i++) {
-		snprintf(line, sizeof(line), "/fungeon monster add MMMMMMMMMMMMMMMMMMMMMM%02d level 1%s",
-		         i, i < 5 && abilities[i] != NULL ? abilities[i] : "");
+		snprintf(line, sizeof(line),
+		         "/fungeon monster add MMMMMMMMMMMMMMMMMMMMMM%02d level 1%s", i,
+		         i < 5 && abilities[i] != NULL ? abilities[i] : "");
 		designs[i] = strdup(line);
 	}
 	designs[24] = NULL;
@@ -119,8 +120,8 @@ f1_a_combat_turn_keeps_its_results(void **unused)
 
 		for (int turn = 0; turn < 2; turn++) {
 			struct irc_lines lines = {0};
-			char *text = fgtable_said(t, "playerlongnick_01_abcdefghijklm",
-			                          "/fungeon combat");
+			char *text =
+			    fgtable_said(t, "playerlongnick_01_abcdefghijklm", "/fungeon combat");
 			char *irc;
 
 			render_irc(reply_msg(t->last, REPLY_CHANNEL), &io, &lines);
@@ -129,17 +130,19 @@ f1_a_combat_turn_keeps_its_results(void **unused)
 			results_kept(text, irc);
 			if (room == 0 && turn == 0) {
 				assert_null(strstr(irc, "not shown"));
-				fgtable_holds(irc, "Combat turn · 19 monsters stay out of this turn (a "
-				                   "turn takes at most 13): !fungeon monster list names "
-				                   "them. · ");
+				fgtable_holds(irc,
+				              "Combat turn · 19 monsters stay out of this turn (a "
+				              "turn takes at most 13): !fungeon monster list names "
+				              "them. · ");
 			}
 			if (room == 1 && turn == 0)
 				fgtable_holds(irc, "earlier lines not shown (too long for IRC)\n");
 			/* the console keeps every name */
 			if (turn == 0)
-				fgtable_holds(text, "MMMMMMMMMMMMMMMMMMMMMM22 and MMMMMMMMMMMMMMMMMMMMMM23 "
-				                    "stay out of this turn: a turn takes at most 13 "
-				                    "participants");
+				fgtable_holds(
+				    text, "MMMMMMMMMMMMMMMMMMMMMM22 and MMMMMMMMMMMMMMMMMMMMMM23 "
+				          "stay out of this turn: a turn takes at most 13 "
+				          "participants");
 			free(irc);
 			render_irc_lines_free(&lines);
 			free(text);
@@ -181,12 +184,49 @@ f1_help_fungeon_ends_whole(void **unused)
 	fgtable_free(t);
 }
 
+/* F2: !fungeon monster list on IRC, 24 monsters of which 15 are
+ * defeated: where the table does not fit, the standing ones with their
+ * hits, then how many are defeated, rather than every name alike. */
+static void
+f2_a_long_monster_list_keeps_its_state(void **unused)
+{
+	static const char *const none[5] = {NULL};
+	struct fgtable *t = big_room(none);
+	struct render_irc_opts io = {.budget = LONG_NICK_BUDGET, .max_lines = 4, .prefix = "!"};
+	struct irc_lines lines = {0};
+	struct fungeon_channel *c = fgtable_fungeon(t);
+	char *text, *irc;
+
+	(void)unused;
+	for (int i = 0; i < 15; i++)
+		c->d.room.p[FUNGEON_MONSTER][i].hits = 0;
+	c->d.room.p[FUNGEON_MONSTER][16].hits = 2;
+	text = fgtable_said(t, "playerlongnick_01_abcdefghijklm", "/fungeon monster list");
+	render_irc(reply_msg(t->last, REPLY_CHANNEL), &io, &lines);
+	irc = joined(&lines);
+	assert_true(lines.n <= 4);
+	assert_null(strstr(irc, "not shown"));
+	fgtable_holds(irc,
+	              "Standing (hits): MMMMMMMMMMMMMMMMMMMMMM15 3/3, MMMMMMMMMMMMMMMMMMMMMM16 "
+	              "2/3, MMMMMMMMMMMMMMMMMMMMMM17 3/3, ");
+	fgtable_holds(irc, ", MMMMMMMMMMMMMMMMMMMMMM23 3/3; 15 defeated.");
+	assert_null(strstr(irc, "MMMMMMMMMMMMMMMMMMMMMM14"));
+	/* the console keeps the table and has no such line */
+	fgtable_holds(text, "defeated (made by ");
+	assert_null(strstr(text, "Standing (hits)"));
+	free(irc);
+	render_irc_lines_free(&lines);
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f1_a_combat_turn_keeps_its_results),
 	    cmocka_unit_test(f1_help_fungeon_ends_whole),
+	    cmocka_unit_test(f2_a_long_monster_list_keeps_its_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
