@@ -525,25 +525,31 @@ ends_in_records(const struct reply_msg *m)
 	       m->blocks[m->nblocks - 1].records;
 }
 
-/* Writes the max lines of a message ending in its results: its first
- * line, a note of how many lines it leaves out, then the last lines of
- * tmp (more than max of them). */
+/* Writes the max lines of m, a message ending in its results: its title
+ * with a note of how many lines it leaves out, then the last max - 1
+ * lines of tmp (m laid out, more than max lines). */
 static void
-cut_middle(struct irc_lines *tmp, const struct render_irc_opts *o, bool addr, size_t max,
-           struct irc_lines *out)
+cut_middle(const struct reply_msg *m, struct irc_lines *tmp, const struct render_irc_opts *o,
+           bool addr, size_t max, struct irc_lines *out)
 {
-	size_t keep = max - 2;
-	char note[96];
-	int n;
+	size_t keep = max - 1;
+	struct irc_lines first = {0};
+	struct buf b;
 
-	take_lines(tmp, o, addr, 1, out);
-	n = snprintf(note, sizeof(note),
-	             "\x03%02d… %zu earlier lines not shown (too long for IRC)\x0f", C_GREY,
-	             tmp->n - 1 - keep);
-	if (n > 0 && (size_t)n < sizeof(note))
-		render_irc_lines_add(out, note, (size_t)n);
+	buf_init(&b, LOGICAL_MAX);
+	if (m->title != NULL) {
+		buf_adds(&b, IRC_FMT_BOLD);
+		render_irc__clean(&b, m->title, o);
+		buf_adds(&b, IRC_FMT_RESET " · ");
+	}
+	buf_addf(&b, "\x03%02d… %zu earlier lines not shown (too long for IRC)\x0f", C_GREY,
+	         tmp->n - keep);
+	irc_fmt_split(buf_str(&b), b.len, o->budget, add_piece, &first);
+	take_lines(&first, o, addr, 1, out);
 	for (size_t i = tmp->n - keep; i < tmp->n; i++)
 		render_irc_lines_add(out, tmp->v[i], strlen(tmp->v[i]));
+	render_irc_lines_free(&first);
+	buf_free(&b);
 }
 
 void
@@ -589,7 +595,7 @@ render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct ir
 	render_irc_lines_free(&tmp);
 	render_as(m, &ro, LAYOUT_BRIEF, PACK_WHOLE, addr, &tmp);
 	if (m->results_last) {
-		cut_middle(&tmp, &ro, addr, max, out);
+		cut_middle(m, &tmp, &ro, addr, max, out);
 		render_irc_lines_free(&tmp);
 		return;
 	}

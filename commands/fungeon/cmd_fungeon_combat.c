@@ -592,6 +592,7 @@ use_ability(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 	struct fungeon_part parts[CF_PARTS_MAX];
 	int targets[FUNGEON_PARTY_MAX], nt = 0, np = 0, skipped = 0;
 	bool fails[FUNGEON_PARTY_MAX];
+	char what[FUNGEON_LABEL_MAX + 48];
 
 	fungeon_roll_obstacle_of(c, use, &o);
 	for (int f = 0; f < t->nfight; f++) {
@@ -625,7 +626,8 @@ use_ability(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 				a->fails[i] = false;
 		for (int i = 0; i < nt; i++)
 			fails[i] = a->fails[i];
-		fungeon_render_narration_lines(out, &a->nar, c, styles, NULL);
+		snprintf(what, sizeof(what), "Narrative control of the %s Annoy roll", o.label);
+		fungeon_render_narration_lines(out, &a->nar, c, styles, what);
 		free(a);
 	} else {
 		for (int i = 0; i < nt; i++)

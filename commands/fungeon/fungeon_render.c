@@ -224,10 +224,24 @@ fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
                      const struct thwacko_style *styles)
 {
 	char suffix[80], label[FUNGEON_LABEL_MAX], whole[256];
+	int resist = 0;
 
 	snprintf(suffix, sizeof(suffix), " → %d", a->res.obstacle_best);
 	fungeon_render_group_line(out, &a->roll.g[a->n], o->label, styles, suffix);
 	reply_working(out); /* its best shows in who fails */
+	/* in its place where room is short: what the others were measured
+	 * against, and how many resisted, as their lines are left out */
+	for (int i = 0; i < a->n; i++)
+		resist += !a->fails[i];
+	reply_add(out, 0, "%s → %d: ", o->label, a->res.obstacle_best);
+	if (resist == a->n)
+		reply_add(out, 0, "everyone resists.");
+	else if (resist == 0)
+		reply_add(out, 0, "nobody resists.");
+	else
+		reply_add(out, 0, "%d of %d %s.", resist, a->n, resist == 1 ? "resists" : "resist");
+	reply_nl(out);
+	reply_brief(out);
 	for (int i = 0; i < a->n; i++) {
 		const struct fungeon_member *m = &c->m[a->member[i]];
 

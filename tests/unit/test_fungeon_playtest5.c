@@ -43,7 +43,8 @@ q1_one_thwacko_a_player_in_each_roll(void **unused)
 	                    "Narrative control: cy (Cy), Thwack-O 4.\n"
 	                    "2. Special abilities\n");
 	fgtable_holds(text, "Cy (cy): 5 6 6 4 5 3 → 6, succeeds\n"
-	                    "Narrative control: cy (Cy), Thwack-O 5.\n3. Painful conflict\n");
+	                    "Narrative control of the ogre/grab Annoy roll: cy (Cy), Thwack-O "
+	                    "5.\n3. Painful conflict\n");
 	fgtable_holds(strstr(text, "3. Painful conflict\n"),
 	              "\nNarrative control: cy (Cy), Thwack-O 4.\n");
 	free(text);

@@ -39,11 +39,11 @@ joined(const struct irc_lines *l)
 
 /* Eight players of 30-character nicks, two of level 60 and six of level 1,
  * in a room of 24 monsters of 24-character names; the first five have the
- * abilities abilities[0..4] (NULL: none). */
+ * abilities abilities[0..4] (NULL: none); the rng seeded with seed. */
 static struct fgtable *
-big_room(const char *const abilities[5])
+big_room(const char *const abilities[5], uint64_t seed)
 {
-	struct fgtable *t = fgtable_new(1501);
+	struct fgtable *t = fgtable_new(seed);
 	char *designs[25], line[300], nick[40];
 
 	for (int i = 0; i < 8; i++) {
@@ -116,7 +116,7 @@ f1_a_combat_turn_keeps_its_results(void **unused)
 
 	(void)unused;
 	for (int room = 0; room < 2; room++) {
-		struct fgtable *t = big_room(rooms[room]);
+		struct fgtable *t = big_room(rooms[room], 1501);
 
 		for (int turn = 0; turn < 2; turn++) {
 			struct irc_lines lines = {0};
@@ -191,7 +191,7 @@ static void
 f2_a_long_monster_list_keeps_its_state(void **unused)
 {
 	static const char *const none[5] = {NULL};
-	struct fgtable *t = big_room(none);
+	struct fgtable *t = big_room(none, 1501);
 	struct render_irc_opts io = {.budget = LONG_NICK_BUDGET, .max_lines = 4, .prefix = "!"};
 	struct irc_lines lines = {0};
 	struct fungeon_channel *c = fgtable_fungeon(t);
@@ -220,6 +220,77 @@ f2_a_long_monster_list_keeps_its_state(void **unused)
 	fgtable_free(t);
 }
 
+/* F3: the IRC summary of a special ability says what the monster rolled,
+ * how many resisted (everyone, when all did), and whose Annoy roll its
+ * narrator belongs to. */
+static void
+f3_an_ability_summary_shows_its_roll(void **unused)
+{
+	static const char *const spit[5] = {" ability spit annoy 2 pain 1 type t"};
+	struct render_irc_opts io = {.budget = LONG_NICK_BUDGET, .max_lines = 10, .prefix = "!"};
+	bool all = false, some = false;
+
+	(void)unused;
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		struct fgtable *t = big_room(spit, seed);
+		struct irc_lines lines = {0};
+		char *text = fgtable_said(t, "playerlongnick_01_abcdefghijklm", "/fungeon combat");
+		char *irc, want[200];
+		const char *best = strstr(text, "MMMMMMMMMMMMMMMMMMMMMM00/spit: "), *arrow;
+		int fails = 0;
+
+		render_irc(reply_msg(t->last, REPLY_CHANNEL), &io, &lines);
+		irc = joined(&lines);
+		for (const char *p = text; (p = strstr(p, ", fails\n")) != NULL; p++)
+			fails++;
+		best = strstr(best, "\n") + 1; /* its roll line after the design */
+		arrow = strstr(best, "→ ");
+		assert_non_null(arrow);
+		if (fails == 0)
+			snprintf(want, sizeof(want),
+			         "MMMMMMMMMMMMMMMMMMMMMM00/spit → %d: everyone resists.",
+			         atoi(arrow + 4));
+		else
+			snprintf(want, sizeof(want),
+			         "MMMMMMMMMMMMMMMMMMMMMM00/spit → %d: %d of 8 resist",
+			         atoi(arrow + 4), 8 - fails);
+		all |= fails == 0;
+		some |= fails > 0;
+		fgtable_holds(irc, want);
+		fgtable_holds(irc, "Narrative control of the MMMMMMMMMMMMMMMMMMMMMM00/spit Annoy "
+		                   "roll: ");
+		/* the console's lines of each roll stay as they were */
+		assert_null(strstr(text, "resist."));
+		free(irc);
+		render_irc_lines_free(&lines);
+		free(text);
+		fgtable_free(t);
+	}
+	assert_true(some);
+	(void)all;
+	/* two level 60 Fungeoneers meet 61 dice with 60, a 6 each: they resist */
+	{
+		static const char *const d[] = {
+		    "/fungeon monster add boss level 60 ability spit annoy 1 pain 1 type t", NULL};
+		struct fgtable *t = fgtable_new(1503);
+		struct irc_lines lines = {0};
+		char *text, *irc;
+
+		fgtable_pair(t, 60, 60);
+		fgtable_room_made(t, d);
+		text = fgtable_said(t, "al", "/fungeon combat");
+		render_irc(reply_msg(t->last, REPLY_CHANNEL), &io, &lines);
+		irc = joined(&lines);
+		fgtable_holds(irc, "boss/spit → ");
+		fgtable_holds(irc, ": everyone resists. · Narrative control of the boss/spit Annoy "
+		                   "roll: ");
+		free(irc);
+		render_irc_lines_free(&lines);
+		free(text);
+		fgtable_free(t);
+	}
+}
+
 int
 main(void)
 {
@@ -227,6 +298,7 @@ main(void)
 	    cmocka_unit_test(f1_a_combat_turn_keeps_its_results),
 	    cmocka_unit_test(f1_help_fungeon_ends_whole),
 	    cmocka_unit_test(f2_a_long_monster_list_keeps_its_state),
+	    cmocka_unit_test(f3_an_ability_summary_shows_its_roll),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
