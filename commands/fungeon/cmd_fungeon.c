@@ -354,8 +354,9 @@ static const struct command fungeon_subs[] = {
      .desc = "Show or set the XP rule: table (default) or formula",
      .help = "Ruling: the level table is the default (level 3 at 40 XP); the prose "
              "formula, level up when XP >= 10 x 2^(current level - 1), disagrees from "
-             "level 3 on (20 XP) and is the alternative. Any player of the party sets it, "
-             "or the GM alone where one holds the seat. Ruling: "
+             "level 3 on (20 XP) and is the alternative. Any player of the party sets it in "
+             "town, between dungeons, or the GM alone, at any time, where one holds the seat; "
+             "the reply names who set it. Ruling: "
              "the table's heading \"(Party Min + Floor)\" is a slip; XP depend on neither.",
      .opts = xprule_opts,
      .fn = cmd_fungeon_xprule},

@@ -521,18 +521,29 @@ cmd_fungeon_adjust(struct invocation *inv, struct reply *out)
 }
 
 /* Whether the invoker may set the channel's XP rule: the GM's where a GM
- * holds the seat; in a masterless game (nobody holds it), any player of
- * the party's. Else an error reply. */
+ * holds the seat, at any time; in a masterless game (nobody holds it), any
+ * player of the party's, in town (between dungeons, where the party
+ * decides together). Else an error reply. */
 static bool
 may_set_xp_rule(struct invocation *inv, const struct fungeon_channel *c, struct reply *out)
 {
+	char where[96];
+
 	if (inv->is_gm || (inv->seat != NULL && channel_gm_name(inv->seat) != NULL))
 		return invocation_require_gm(inv, out);
-	if (fungeon_channel_member_of(c, inv->from->user_key) >= 0)
+	if (fungeon_channel_member_of(c, inv->from->user_key) < 0) {
+		reply_error(out, "With nobody in the GM seat, the XP rule is set by a player of "
+		                 "the party, and you have no Fungeoneer here; ");
+		fungeon_channel_join_how(out, RS_BAD, " makes one.");
+		return false;
+	}
+	if (c->d.phase == FUNGEON_TOWN)
 		return true;
-	reply_error(out, "With nobody in the GM seat, the XP rule is set by a player of the "
-	                 "party, and you have no Fungeoneer here; ");
-	fungeon_channel_join_how(out, RS_BAD, " makes one.");
+	fungeon_dungeon_where(&c->d, where, sizeof(where));
+	reply_error(out,
+	            "With nobody in the GM seat, a player of the party sets the XP rule only in "
+	            "town, between dungeons, and the party is %s.",
+	            where);
 	return false;
 }
 
@@ -543,10 +554,15 @@ cmd_fungeon_xprule(struct invocation *inv, struct reply *out)
 	const char *rule = invocation_str(inv, "rule");
 
 	if (rule != NULL) {
+		enum fungeon_xp_rule was = c->xp_rule;
+
 		if (!may_set_xp_rule(inv, c, out))
 			return;
 		c->xp_rule = strcmp(rule, "formula") ? FUNGEON_XP_TABLE : FUNGEON_XP_FORMULA;
 		channel_touch(inv->chan);
+		/* said to the channel, naming who set it and what it was */
+		reply_add(out, 0, "%s sets the XP rule (it was %s). ", inv->from->user_name,
+		          was == FUNGEON_XP_FORMULA ? "formula" : "table");
 	}
 	reply_add(out, 0, "XP rule here: ");
 	reply_add(out, RS_BOLD, "%s", c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");

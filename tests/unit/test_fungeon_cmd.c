@@ -599,8 +599,9 @@ xp_rule_setting(void **unused)
 	assert_int_equal(c->m[0].level, 2); /* the table: level 3 at 40 */
 	fgtable_ok(t, "alice", "/gm claim");
 	text = fgtable_run(t, "alice", "/fungeon xp-rule formula");
-	assert_string_equal(text, "XP rule here: formula (level up when XP >= 10 x 2^(current "
-	                          "level - 1): level 3 at 20).\n");
+	assert_string_equal(text, "alice sets the XP rule (it was table). XP rule here: formula "
+	                          "(level up when XP >= 10 x 2^(current level - 1): level 3 at "
+	                          "20).\n");
 	free(text);
 	json = fgtable_saved(t);
 	assert_non_null(strstr(json, "\"xp_rule\":\"formula\""));

@@ -291,6 +291,33 @@ f3_an_ability_summary_shows_its_roll(void **unused)
 	}
 }
 
+/* F4: with nobody in the GM seat a player sets the XP rule in town only,
+ * the reply naming who set it and what it was; in the dungeon it is
+ * refused, saying when it can be set; the GM sets it at any time. */
+static void
+f4_the_party_sets_the_xp_rule_in_town(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 1", NULL};
+	struct fgtable *t = fgtable_new(1504);
+	const struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_fighters(t, 2, 1);
+	c = fgtable_fungeon(t);
+	fgtable_says(t, "bo", "/fungeon xp-rule formula",
+	             "bo sets the XP rule (it was table). XP rule here: formula (level up when XP "
+	             ">= 10 x 2^(current level - 1): level 3 at 20).\n");
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "al", "/fungeon xp-rule table",
+	                        "With nobody in the GM seat, a player of the party sets the XP "
+	                        "rule only in town, between dungeons, and the party is in room 1 "
+	                        "on floor 1.");
+	assert_int_equal(c->xp_rule, FUNGEON_XP_FORMULA);
+	fgtable_gm(t, "/fungeon xp-rule table");
+	assert_int_equal(c->xp_rule, FUNGEON_XP_TABLE);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -299,6 +326,7 @@ main(void)
 	    cmocka_unit_test(f1_help_fungeon_ends_whole),
 	    cmocka_unit_test(f2_a_long_monster_list_keeps_its_state),
 	    cmocka_unit_test(f3_an_ability_summary_shows_its_roll),
+	    cmocka_unit_test(f4_the_party_sets_the_xp_rule_in_town),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
