@@ -38,16 +38,31 @@ cmd_fungeon_design_word(const char *word, size_t chars, const char *rule, struct
 	return false;
 }
 
+/* The characters the renderers set a reply's parts apart with: IRC's
+ * " · " between lines, the console's " | " between columns, "→" before a
+ * roll's result, "▶" before a highlighted entry. */
+static const char *const separators[] = {"·", "|", "→", "▶"};
+
 bool
 cmd_fungeon_design_shows(const char *what, const char *text, struct reply *out)
 {
-	if (fungeon_name_shows(text))
-		return true;
-	reply_error(out,
-	            "%s shows as it is typed: this one holds an invisible character or a "
-	            "control, or an accent with no letter under it.",
-	            what);
-	return false;
+	if (!fungeon_name_shows(text)) {
+		reply_error(out,
+		            "%s shows as it is typed: this one holds an invisible character or a "
+		            "control, or an accent with no letter under it.",
+		            what);
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(separators) / sizeof(separators[0]); i++) {
+		if (strstr(text, separators[i]) == NULL)
+			continue;
+		reply_error(out,
+		            "%s may not hold %s, which the bot's replies set their parts apart "
+		            "with (as they do · | → and ▶).",
+		            what, separators[i]);
+		return false;
+	}
+	return true;
 }
 
 bool

@@ -318,6 +318,33 @@ f4_the_party_sets_the_xp_rule_in_town(void **unused)
 	fgtable_free(t);
 }
 
+/* F5: a class, a name or a type may not hold the characters the replies
+ * set their parts apart with (" · " on IRC, " | " on the console, "→",
+ * "▶"), so that nobody's free text reads as a part of the bot's reply. */
+static void
+f5_free_names_hold_no_separator(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add rat level 1", NULL};
+	struct fgtable *t = fgtable_new(1505);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "x2", "/fungeon join Bee \"fighter · Narrative control\" 2",
+	                        "A class may not hold ·, which the bot's replies set their parts "
+	                        "apart with (as they do · | → and ▶).");
+	fgtable_fails_unchanged(t, "x2", "/fungeon join Bee \"fighter | bard\" 2",
+	                        "A class may not hold |, which the bot's replies set their parts "
+	                        "apart with (as they do · | → and ▶).");
+	fgtable_fails_unchanged(t, "x2", "/fungeon join B→e fighter 2",
+	                        "A Fungeoneer's name may not hold →, which the bot's replies set "
+	                        "their parts apart with (as they do · | → and ▶).");
+	fgtable_fighters(t, 2, 1);
+	fgtable_room_made(t, d);
+	fgtable_fails_unchanged(t, "zz", "/fungeon join Bee \"fighter ▶\" 2",
+	                        "A class may not hold ▶, which the bot's replies set their parts "
+	                        "apart with (as they do · | → and ▶).");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -327,6 +354,7 @@ main(void)
 	    cmocka_unit_test(f2_a_long_monster_list_keeps_its_state),
 	    cmocka_unit_test(f3_an_ability_summary_shows_its_roll),
 	    cmocka_unit_test(f4_the_party_sets_the_xp_rule_in_town),
+	    cmocka_unit_test(f5_free_names_hold_no_separator),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
