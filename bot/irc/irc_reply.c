@@ -86,11 +86,13 @@ reply_lines_max(const struct irc_bot *b)
 /*
  * Renders msg (NULL: nothing) for target and adds its lines to v. In a
  * channel the reply addresses nick (who asked), and no other nick in it
- * can notify anyone.
+ * can notify anyone. It goes plain where the command was typed (where)
+ * takes plain replies, a NOTICE to the one who typed it included.
  */
 static void
 render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, const char *target,
-           const char *nick, struct irc_lines *keep, struct irc_say **v, size_t *n)
+           const char *nick, const char *where, struct irc_lines *keep, struct irc_say **v,
+           size_t *n)
 {
 	struct nick_ctx nc = {b, target};
 	bool chan = irc_conn_is_channel(b->conn, target);
@@ -109,7 +111,7 @@ render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, cons
 	if (ro.budget < IRC_FMT_BUDGET_MIN)
 		ro.budget = IRC_FMT_BUDGET_MIN;
 	render_irc(msg, &ro, keep);
-	if (plain(b, target))
+	if (plain(b, target) || plain(b, where))
 		strip_lines(keep, first);
 	*v = xrealloc(*v, (*n + keep->n - first + 1) * sizeof(**v));
 	for (size_t i = first; i < keep->n; i++)
@@ -175,18 +177,19 @@ irc_reply_send(struct irc_bot *b, const struct reply *r, const char *nick, const
 	}
 	if (reply_is_error(r) || quiet) {
 		render_msg(b, reply_msg(r, REPLY_CHANNEL), irc_reply_private_cmd(b), nick, nick,
-		           &keep, &v, &n);
+		           where, &keep, &v, &n);
 	} else if (gm_away && !reply_gm_is_aside(r)) {
 		/* A secret roll that cannot reach the GM is not made. */
 		irc_conn_say_lane(b->conn, lane, irc_reply_private_cmd(b), nick, text);
 		return;
 	} else {
-		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, nick, &keep, &v, &n);
+		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, nick, where, &keep, &v,
+		           &n);
 		render_msg(b, reply_msg(r, REPLY_INVOKER), irc_reply_private_cmd(b), nick, nick,
-		           &keep, &v, &n);
+		           where, &keep, &v, &n);
 		if (reply_msg(r, REPLY_GM) != NULL && !gm_away)
 			render_msg(b, reply_msg(r, REPLY_GM), irc_reply_private_cmd(b), gm_to, nick,
-			           &keep, &v, &n);
+			           where, &keep, &v, &n);
 	}
 	/* A refusal is counted and summed up in the log by the session. */
 	if (irc_conn_say_group(b->conn, lane, v, n, 1) == IRC_SAY_FULL) {

@@ -23,9 +23,9 @@ static int
 render_irc_colour(enum ucolour c)
 {
 	/* gray, red, green, yellow, blue, pink, cyan, white, in mIRC numbers;
-	 * yellow and white are darkened a step to stay readable on light
-	 * backgrounds (orange, light grey). */
-	static const int map[UC_COUNT] = {14, 4, 3, 7, 12, 13, 10, 15};
+	 * white is darkened a step (light grey) to stay readable on light
+	 * backgrounds; yellow stays yellow, as the die is called. */
+	static const int map[UC_COUNT] = {14, 4, 3, 8, 12, 13, 10, 15};
 
 	return (int)c >= 0 && c < UC_COUNT ? map[c] : C_GREY;
 }

@@ -860,6 +860,11 @@ test_plain_formatting(void **state)
 	                            "1\x0f\r\n");
 	feed(f, ":alice!a@h PRIVMSG #B :!roll 2d1kh1");
 	assert_string_equal(out(f), "PRIVMSG #B :alice: 2d1kh1: [~~1~~, 1] = 1\r\n");
+	/* recheck15 F6: an error typed in a plain channel comes by NOTICE
+	 * plain too, as the channel's replies do */
+	feed(f, ":alice!a@h PRIVMSG #B :!gm x");
+	assert_string_equal(out(f), "NOTICE alice :Unknown subcommand 'x'; usage: !gm "
+	                            "<show|claim|release|secret-channel>\r\n");
 	f->cfg.formatting = false;
 	irc_bot_set_config(f->b, &f->cfg);
 	feed(f, ":alice!a@h PRIVMSG #a :!roll 2d1kh1");

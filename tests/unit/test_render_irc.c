@@ -145,6 +145,26 @@ msg(struct reply *r)
 
 static const struct render_irc_opts opts = {.budget = 400, .max_lines = 6, .prefix = "!"};
 
+/* recheck15 F6: a Thwack-O die in yellow is drawn in mIRC's yellow (08),
+ * not its orange (07), which clients show for a die called yellow. */
+static void
+test_render_yellow_is_yellow(void **state)
+{
+	struct reply *r = reply_new();
+	struct thwacko_style us = {.colour = UC_YELLOW, .mark = "●"};
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_add_user(r, &us, 0, "6");
+	reply_nl(r);
+	render_irc(msg(r), &opts, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "\x02\x03"
+	                            "08\x02\x02●6\x0f");
+	render_irc_lines_free(&l);
+	reply_free(r);
+}
+
 static void
 test_render_spans(void **state)
 {
@@ -763,6 +783,7 @@ main(void)
 	    cmocka_unit_test(test_render_table_rows_alike),
 	    cmocka_unit_test(test_split),
 	    cmocka_unit_test(test_render_spans),
+	    cmocka_unit_test(test_render_yellow_is_yellow),
 	    cmocka_unit_test(test_render_table_highlight),
 	    cmocka_unit_test(test_render_table_rolled_line),
 	    cmocka_unit_test(test_render_address_and_nicks),
