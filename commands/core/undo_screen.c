@@ -39,10 +39,21 @@ table_path(const char *path)
 	return strncmp(path, "table", 5) == 0 && (path[5] == ' ' || path[5] == '\0');
 }
 
+/* Whether the path changes which tables go behind the screen ("table
+ * hide", "table reveal"): the GM's alone to read whether Tension is
+ * hidden or open. */
+static bool
+marks_path(const char *path)
+{
+	return strcmp(path, "table hide") == 0 || strcmp(path, "table reveal") == 0;
+}
+
 bool
 undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension, bool screened,
                   bool seated)
 {
+	if (marks_path(path))
+		return true;
 	return tension_state_hidden(ch) &&
 	       (screened || changed_tension || gm_path(path) || (seated && table_path(path)));
 }

@@ -13,7 +13,9 @@
  * the GM made it behind the screen (a hidden tension roll or wandering
  * check, whatever its command's role): what /undo says of it to the
  * channel or to a player names neither the command nor what it changed;
- * the GM alone is told.
+ * the GM alone is told. A change to which tables go behind the screen
+ * (/table hide, /table reveal) is behind it with Tension open too: the
+ * GM alone reads those marks (commands/tables/cmd_table.c).
  */
 #ifndef DELVER_UNDO_SCREEN_H
 #define DELVER_UNDO_SCREEN_H

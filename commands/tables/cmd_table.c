@@ -518,9 +518,22 @@ newly_marked(const struct tables_state *s, const bool *base, size_t me, struct b
 			buf_addf(names, "%s%s", names->len ? ", " : "", s->v[i].name);
 }
 
+/* What the channel reads of a change to the marks while Tension is open:
+ * which tables go behind the screen once it is hidden is the GM's alone
+ * to read, so the rest of the reply goes to the GM (the change is made
+ * behind the screen, as /undo tells it: undo_screen.h). */
+static void
+marks_open(struct invocation *inv, struct reply *out)
+{
+	invocation_screen(inv, out, RS_ITALIC,
+	                  "The GM changed which tables go behind the screen while Tension is "
+	                  "hidden.");
+}
+
 /* /table hide: marks one of the channel's tables behind the GM's screen,
  * with the tables it names. While Tension is hidden the channel learns only
- * that the GM put a table there (it reads as none to the players now). */
+ * that the GM put a table there (it reads as none to the players now);
+ * while it is open, only that the GM changed the marks (marks_open). */
 static void
 table_hide(struct invocation *inv, struct reply *out)
 {
@@ -556,6 +569,8 @@ table_hide(struct invocation *inv, struct reply *out)
 	newly_marked(s, base, (size_t)at, &with);
 	if (tension_state_hidden(inv->chan))
 		invocation_screen(inv, out, RS_ITALIC, "The GM put a table behind the screen.");
+	else
+		marks_open(inv, out);
 	reply_add(out, 0, "Put the table ");
 	reply_add(out, RS_BOLD, "%s", name);
 	if (with.len > 0)
@@ -613,7 +628,9 @@ still_named(struct invocation *inv, const struct tables_state *s, size_t i, stru
 }
 
 /* /table reveal: takes the mark off one of the channel's tables, unless
- * its name or a marked table's reference keeps it behind the screen. */
+ * its name or a marked table's reference keeps it behind the screen.
+ * While Tension is hidden the channel reads it (the players may read the
+ * table now); while it is open, only that the GM changed the marks. */
 static void
 table_reveal(struct invocation *inv, struct reply *out)
 {
@@ -652,6 +669,8 @@ table_reveal(struct invocation *inv, struct reply *out)
 	}
 	tables_state_mark(s, (size_t)at, false);
 	channel_touch(inv->chan);
+	if (!tension_state_hidden(inv->chan))
+		marks_open(inv, out);
 	reply_add(out, 0, "Took the table ");
 	reply_add(out, RS_BOLD, "%s", name);
 	reply_add(out, 0,

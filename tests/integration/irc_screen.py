@@ -89,6 +89,18 @@ flood_interval_ms = 100
     check(len(shown) == 1, "bob read lair's entry %d times, not once (when revealed): %r"
           % (len(shown), shown))
 
+    step("with Tension open, the channel reads only that the marks changed")
+    gm.say("#crawl", "!tension mode open")
+    gm.say("#crawl", "!table reveal lair")
+    bob.expect(BOT + r"PRIVMSG #crawl :\S*The G\S*M changed which tables go behind the "
+               r"screen while Tension is hidden\.\S*$")
+    gm.expect(BOT + r"NOTICE gm :Took the table lair out from behind the G\S*M's screen")
+    gm.say("#crawl", "!undo")
+    bob.expect(BOT + r"PRIVMSG #crawl :g\S*m undid a change made behind the G\S*M's screen\. ")
+    gm.expect(BOT + r"NOTICE gm :Undid gm's \S*!table reveal lair")
+    named = [l for _, l in bob.seen if l.startswith(":delver!") and "reveal lair" in l]
+    check(not named, "bob read which table the GM revealed: %r" % named)
+
     bot.stop()
     server.stop()
 

@@ -476,12 +476,25 @@ hide_and_reveal(void **unused)
 	     "Tables here: 5 of 32, 59 of 32000 bytes of text\n  coins | d6 | 1 | \n"
 	     "  encounter | d6 | 1 | encounters: hazard die, wandering checks, Tension\n"
 	     "  gemsxyz | d6 | 1 | \n  lairxyz | d6 | 1 | \n  trove | d6 | 1 | \n");
+	/* with Tension open the marks are the GM's to read alone */
 	says(t, "gm", "/table hide coins",
-	     "Put the table coins behind the GM's screen: while Tension is hidden, the players "
-	     "can neither show, roll nor list it; /table reveal coins takes it out.\n");
+	     "The GM changed which tables go behind the screen while Tension is hidden.\n"
+	     "[private]\nPut the table coins behind the GM's screen: while Tension is hidden, "
+	     "the players can neither show, roll nor list it; /table reveal coins takes it "
+	     "out.\n");
+	says(t, "alice", "/undo",
+	     "The last change here was made behind the GM's screen; only the GM can undo it.\n");
 	says(t, "gm", "/undo",
-	     "Undid gm's /table hide coins: the channel's tables are as they were before.\n8 more "
-	     "changes can be undone; the next is gm's /tension mode open.\n");
+	     "gm undid a change made behind the GM's screen.\n8 more changes can be undone; the "
+	     "next is gm's /tension mode open.\n[private]\nUndid gm's /table hide coins: the "
+	     "channel's tables are as they were before.\n8 more changes can be undone; the next "
+	     "is gm's /tension mode open.\n");
+	says(t, "gm", "/table reveal lairxyz",
+	     "The GM changed which tables go behind the screen while Tension is hidden.\n"
+	     "[private]\nTook the table lairxyz out from behind the GM's screen: the players can "
+	     "show and roll it whether Tension is hidden or open.\nStill behind the screen among "
+	     "the tables lairxyz names: gemsxyz (reveal each you mean to open).\n");
+	fgtable_ok(t, "gm", "/undo");
 	fgtable_ok(t, "gm", "/tension mode hidden");
 	says(t, "alice", "/table show coins", "Table coins: d6, 1 entry\n1-6: copper\n");
 	fgtable_free(t);
