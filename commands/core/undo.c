@@ -12,6 +12,7 @@
 #include "commands/core/registry.h"
 #include "commands/core/undo_delta.h"
 #include "commands/core/undo_hist.h"
+#include "commands/tension/tension_state.h"
 #include "commands/core/undo_screen.h"
 #include "rules/base/buf.h"
 #include "rules/base/json.h"
@@ -253,6 +254,7 @@ undo_after(struct invocation *inv, struct undo_snap *snap)
 			p.flags |= UNDO_ROLLED;
 		if (screened)
 			p.flags |= UNDO_SCREENED;
+		p.flags |= tension_state_hidden(inv->chan) ? UNDO_SHUT : UNDO_OPEN;
 		s = undo_step_pack(&p, &size);
 		undo_hist_push(channel_mod(inv->chan, CHANMOD_UNDO), s, size);
 		/* A screened step of nothing is still a change of the channel:
@@ -335,6 +337,22 @@ hidden_step(const struct invocation *inv, const struct undo_step *s)
 	    (undo_step_flags(s) & UNDO_SCREENED) != 0, undo_step_text(s, UNDO_SCREEN)[0] != '\0');
 }
 
+/* Whether what /undo says of step s stays behind the GM's screen once
+ * every newer step is undone: Tension's mode then is as it was once s was
+ * made (as the current one for a step saved without it). */
+static bool
+hidden_then(const struct invocation *inv, const struct undo_step *s)
+{
+	uint8_t f = undo_step_flags(s);
+
+	return undo_screen_hides_when(
+	    f & UNDO_OPEN   ? false
+	    : f & UNDO_SHUT ? true
+	                    : tension_state_hidden(inv->chan),
+	    undo_step_text(s, UNDO_PATH), (undo_step_has(s) & 1) != 0, /* undo_ids[0] */
+	    (f & UNDO_SCREENED) != 0, undo_step_text(s, UNDO_SCREEN)[0] != '\0');
+}
+
 /* Whether what s is stays out of what the invoker is told (hidden: s is
  * behind the screen, hidden_step): a hidden step is told to the GM behind
  * whose screen it was made alone, and only in the GM's private part
@@ -388,7 +406,7 @@ told_left(const struct invocation *inv, const struct undo_hist *h, size_t n, siz
 
 	for (size_t k = 0; k < left; k++) {
 		const struct undo_step *s = undo_hist_step(h, n - 1 - k);
-		bool v = veiled(inv, s, k == 0 ? first_hidden : hidden_step(inv, s), gm_part);
+		bool v = veiled(inv, s, k == 0 ? first_hidden : hidden_then(inv, s), gm_part);
 
 		if (!v || !was_veiled)
 			told++;
@@ -570,14 +588,13 @@ undo_fn(struct invocation *inv, struct reply *out)
 	next = n > 1 ? undo_hist_step(h, n - 2) : NULL;
 	/* s is read while Tension's state is still the step's: the channel
 	 * hears of it as it was when it was made. Undoing may change the mode
-	 * (undoing /tension mode open hides Tension again): next is behind
-	 * the screen when it is so before or after. */
+	 * (undoing /tension mode open hides Tension again): next is read once
+	 * s is undone, as the next /undo will tell it. */
 	s_hidden = hidden_step(inv, s);
-	next_hidden = next != NULL && hidden_step(inv, next);
 	for (int m = 0; m < UNDO_NMODS; m++)
 		if (undo_step_has(s) >> m & 1)
 			channel_mod_set(inv->chan, undo_ids[m], fresh[m]);
-	next_hidden = next_hidden || (next != NULL && hidden_step(inv, next));
+	next_hidden = next != NULL && hidden_step(inv, next);
 	left = undoable_left(h, n - 1);
 	say_undone(out, inv, h, n - 1, s, next, left, s_hidden, next_hidden, false);
 	if ((s_hidden || next_hidden) && inv->is_gm) {

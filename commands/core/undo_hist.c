@@ -25,7 +25,8 @@ struct undo_step {
 	uint8_t has;   /* bit m: module m changed in this step */
 	uint8_t none;  /* bit m: it had no state before */
 	uint8_t whole; /* bit m: its delta holds the whole previous encoding (a saved full form) */
-	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED, UNDO_SCREENED, SELF_SCREEN */
+	uint8_t
+	    flags; /* UNDO_ROLLED, UNDO_SEATED, UNDO_SCREENED, UNDO_OPEN, UNDO_SHUT, SELF_SCREEN */
 	char data[];
 };
 
@@ -415,6 +416,10 @@ write_step(const struct undo_step *s, struct buf *out)
 		json_write_lit(out, ",\"rolled\":true");
 	if (s->flags & UNDO_SCREENED)
 		json_write_lit(out, ",\"screened\":true");
+	if (s->flags & UNDO_OPEN)
+		json_write_lit(out, ",\"open\":true");
+	else if (s->flags & UNDO_SHUT)
+		json_write_lit(out, ",\"open\":false");
 	/* "deltas" and "mods" in the order of the first module each holds,
 	 * as they were always written. */
 	for (int m = 0; m < UNDO_NMODS; m++) {
@@ -503,7 +508,7 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 	static const char *const names[UNDO_TEXTS] = {"who", "name", "path", "args", "screen"};
 	static const size_t sizes[UNDO_TEXTS] = {KEY_MAX, NAME_MAX_LEN, UNDO_PATH_MAX,
 	                                         UNDO_WHAT_MAX, KEY_MAX};
-	const cJSON *rolled, *seated, *screened;
+	const cJSON *rolled, *seated, *screened, *open;
 
 	memset(&p, 0, sizeof(p));
 	if (!cJSON_IsObject(so)) {
@@ -513,6 +518,7 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 	rolled = cJSON_GetObjectItemCaseSensitive(so, "rolled");
 	seated = cJSON_GetObjectItemCaseSensitive(so, "seated");
 	screened = cJSON_GetObjectItemCaseSensitive(so, "screened");
+	open = cJSON_GetObjectItemCaseSensitive(so, "open");
 	for (int i = 0; i < UNDO_TEXTS; i++) {
 		/* A step saved before screens were kept has none. */
 		if (i == UNDO_SCREEN && cJSON_GetObjectItemCaseSensitive(so, names[i]) == NULL)
@@ -541,6 +547,13 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 	}
 	if (cJSON_IsTrue(screened))
 		p.flags |= UNDO_SCREENED;
+	/* A step saved before Tension's mode was kept with it has neither. */
+	if (open != NULL && !cJSON_IsBool(open)) {
+		snprintf(err, errlen, "An undo step's \"open\" is not true or false.");
+		return NULL;
+	}
+	if (open != NULL)
+		p.flags |= cJSON_IsTrue(open) ? UNDO_OPEN : UNDO_SHUT;
 	mods = cJSON_GetObjectItemCaseSensitive(so, "mods");
 	deltas = cJSON_GetObjectItemCaseSensitive(so, "deltas");
 	if (deltas != NULL && !cJSON_IsObject(deltas)) {

@@ -7,7 +7,8 @@
  * it was made ("" when nobody was: the seat was empty and the maker was no
  * GM) and whether that one held the GM seat (UNDO_SEATED), whether it
  * rolled dice (UNDO_ROLLED), whether the GM made it behind the screen
- * (UNDO_SCREENED), and for each game module it changed a delta
+ * (UNDO_SCREENED), whether Tension was open or hidden once it was made
+ * (UNDO_OPEN, UNDO_SHUT), and for each game module it changed a delta
  * (undo_delta.h) that rebuilds the module's earlier encoding, or "no
  * state before". Only a step made behind the screen may have changed no
  * module: it is kept so that its being there tells players nothing.
@@ -34,6 +35,11 @@
 #define UNDO_SEATED 0x02u
 /* The GM made it behind the screen (invocation_screen marked it). */
 #define UNDO_SCREENED 0x04u
+/* Tension was open (UNDO_OPEN) or hidden (UNDO_SHUT) once it was made,
+ * as it will be when /undo next finds it the newest step; neither in a
+ * step saved before this was kept. */
+#define UNDO_OPEN 0x08u
+#define UNDO_SHUT 0x10u
 
 /* A step's texts. */
 enum undo_text {
@@ -59,7 +65,7 @@ struct undo_parts {
 	uint8_t has;   /* bit m: module m changed */
 	uint8_t none;  /* bit m: it had no state before */
 	uint8_t whole; /* bit m: its delta holds the whole previous encoding */
-	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED, UNDO_SCREENED */
+	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED, UNDO_SCREENED, UNDO_OPEN, UNDO_SHUT */
 	struct undo_delta d[UNDO_NMODS];
 };
 

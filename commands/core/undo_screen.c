@@ -49,11 +49,19 @@ marks_path(const char *path)
 }
 
 bool
-undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension, bool screened,
-                  bool seated)
+undo_screen_hides_when(bool hidden, const char *path, bool changed_tension, bool screened,
+                       bool seated)
 {
 	if (marks_path(path))
 		return true;
-	return tension_state_hidden(ch) &&
+	return hidden &&
 	       (screened || changed_tension || gm_path(path) || (seated && table_path(path)));
+}
+
+bool
+undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension, bool screened,
+                  bool seated)
+{
+	return undo_screen_hides_when(tension_state_hidden(ch), path, changed_tension, screened,
+	                              seated);
 }

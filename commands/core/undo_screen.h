@@ -30,5 +30,9 @@
  * behind the screen in ch now. */
 bool undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension,
                        bool screened, bool seated);
+/* The same with Tension hidden (hidden true) or open, whatever it is now:
+ * as it will be when /undo reaches a step deeper in the history. */
+bool undo_screen_hides_when(bool hidden, const char *path, bool changed_tension, bool screened,
+                            bool seated);
 
 #endif

@@ -331,6 +331,39 @@ the_count_hides_how_many_secret_changes(void **unused)
 	}
 }
 
+/* What /undo says the next change is, and how many are left, reads as
+ * the next /undo will tell them: the next is read once the change is
+ * undone (undoing /tension mode hidden opens what was made before it),
+ * and a change made while Tension was open is not folded into a run of
+ * changes behind the screen (recheck16 F2; before, "1 more change" and
+ * "the next is a change made behind the GM's screen" twice). */
+static void
+the_next_reads_as_the_next_undo_tells_it(void **unused)
+{
+	struct fgtable *t = fgtable_new(4);
+
+	(void)unused;
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_ok(t, "gm", "/table set pub 1-6: a");
+	fgtable_ok(t, "gm", "/tension mode hidden");
+	fgtable_ok(t, "gm", "/tension raise amount:1 reason:x");
+	says(t, "gm", "/undo",
+	     "gm undid a change made behind the GM's screen.\n2 more changes can be undone; the "
+	     "next is a change made behind the GM's screen.\n[private]\nUndid gm's /tension "
+	     "raise amount:1 reason:x: Tension state is as it was before.\n2 more changes can be "
+	     "undone; the "
+	     "next is gm's /tension mode hidden.\n");
+	says(t, "gm", "/undo",
+	     "gm undid a change made behind the GM's screen.\n1 more change can be undone; the "
+	     "next is gm's /table set pub 1-6: a.\n[private]\nUndid gm's /tension mode hidden: "
+	     "Tension state is as it was before.\n1 more change can be undone; the next is gm's "
+	     "/table set pub 1-6: a.\n");
+	says(t, "gm", "/undo",
+	     "Undid gm's /table set pub 1-6: a: the channel's tables are as they were before.\n"
+	     "Nothing more can be undone here.\n");
+	fgtable_free(t);
+}
+
 /* What a player reads of a table they may not read, and of a name no
  * table has: the same sentence. */
 #define UNSEEN(name)                                                                               \
@@ -485,7 +518,7 @@ hide_and_reveal(void **unused)
 	says(t, "alice", "/undo",
 	     "The last change here was made behind the GM's screen; only the GM can undo it.\n");
 	says(t, "gm", "/undo",
-	     "gm undid a change made behind the GM's screen.\n8 more changes can be undone; the "
+	     "gm undid a change made behind the GM's screen.\n2 more changes can be undone; the "
 	     "next is gm's /tension mode open.\n[private]\nUndid gm's /table hide coins: the "
 	     "channel's tables are as they were before.\n8 more changes can be undone; the next "
 	     "is gm's /tension mode open.\n");
@@ -597,6 +630,7 @@ main(void)
 	    cmocka_unit_test(screens_are_saved),
 	    cmocka_unit_test(undoing_the_opening_keeps_the_earlier_screen),
 	    cmocka_unit_test(the_count_hides_how_many_secret_changes),
+	    cmocka_unit_test(the_next_reads_as_the_next_undo_tells_it),
 	    cmocka_unit_test(a_table_keeps_the_screen_when_its_reference_goes),
 	    cmocka_unit_test(hide_and_reveal),
 	    cmocka_unit_test(marks_are_saved),

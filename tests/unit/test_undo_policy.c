@@ -500,6 +500,40 @@ the_mark_survives_a_restart(void **unused)
 	                "An undo step's \"rolled\" is not true or false.");
 }
 
+/* Whether Tension was open once a step was made is saved with it and read
+ * back: /undo's count folds the run behind the screen as the next /undo
+ * will read it, a change made in the open apart (recheck16 F2). A step
+ * saved without it reads as made under Tension's mode now. */
+static void
+tensions_mode_survives_a_restart(void **unused)
+{
+	char *t;
+
+	(void)unused;
+	run("gm", "/gm claim");
+	run("gm", "/light add torch");
+	t = newest_step();
+	assert_non_null(strstr(t, "\"open\":true"));
+	free(t);
+	run("gm", "/tension mode hidden");
+	run("gm", "/tension raise 1 # x");
+	t = newest_step();
+	assert_non_null(strstr(t, "\"open\":false"));
+	free(t);
+	history_reloaded();
+	assert_string_equal(run("gm", "/undo"),
+	                    "gm undid a change made behind the GM's screen.\n"
+	                    "2 more changes can be undone; the next is a change made behind the "
+	                    "GM's screen.\n"
+	                    "(only you) Undid gm's /tension raise 1 # x: Tension state is as it "
+	                    "was before.\n"
+	                    "2 more changes can be undone; the next is gm's /tension mode "
+	                    "hidden.\n");
+	refused_history("{\"steps\":[{\"who\":\"a\",\"name\":\"a\",\"path\":\"x\",\"args\":\"\","
+	                "\"open\":1,\"deltas\":{\"tension\":null}}]}",
+	                "An undo step's \"open\" is not true or false.");
+}
+
 int
 main(void)
 {
@@ -511,6 +545,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(a_change_without_dice_stays_undoable, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_machinery_sees_the_dice, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_mark_survives_a_restart, setup, teardown),
+	    cmocka_unit_test_setup_teardown(tensions_mode_survives_a_restart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_play_leaves_the_same_trace, setup, teardown),
 	    cmocka_unit_test_setup_teardown(a_screened_step_of_nothing_survives_a_restart, setup,
 	                                    teardown),
