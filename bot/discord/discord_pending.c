@@ -136,9 +136,13 @@ on_probe(struct request *req, void *ctx)
 	memset(&out, 0, sizeof(out));
 	if (how == REQUEST_REPLAYED &&
 	    discord_interact_render_kept(kept, len, p->webhook, &out) == 0) {
+		/* A refusal kept is a claim's (persist_commit.c): nothing was
+		 * done. */
 		log_info("discord: interaction %s, deferred by the process before, is answered "
-		         "with what it had committed",
-		         p->id);
+		         "with %s",
+		         p->id,
+		         out.error ? "the refusal it had stored (nothing was done)"
+		                   : "what it had committed");
 	} else if (how == REQUEST_DONE || how == REQUEST_REPLAYED) {
 		/* REPLAYED without an answer to read: committed, but what it
 		 * said is lost; the change stays, and the user is told that

@@ -148,9 +148,10 @@ claimed(struct id *conflicted, struct request *req)
 static void
 drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 {
-	struct id *drop = NULL, *elsewhere = NULL, *claims = NULL, *e, *tmp;
+	struct id *drop = NULL, *elsewhere = NULL, *e, *tmp;
+	struct mark **claims = NULL;
 	struct buf why;
-	size_t nconflicts = 0, nclaimed = 0;
+	size_t nconflicts = 0, nclaimed = 0, nclaims = 0;
 	bool grew;
 
 	buf_init(&why, 2048);
@@ -209,13 +210,14 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 			 * back). Its reply waits for a claim of the event, a
 			 * mark with nothing kept, in the next batch: written,
 			 * nobody else applies it and "not kept" is true; in
-			 * conflict, the other process handled it. */
+			 * conflict, the other process handled it. The claim
+			 * keeps that refusal as the event's answer: a replay
+			 * (a restart before the answer went) gives it again. */
 			if (request_outcome(req) == REQUEST_NOT_KEPT && !p->sqlite &&
 			    request_key(req)[0] != '\0') {
-				char id[KEY_MAX + 2];
-
-				persist__make_id(id, 'h', request_key(req));
-				persist__id_add(&claims, id);
+				request_refuse(req);
+				claims = xrealloc(claims, (nclaims + 1) * sizeof(*claims));
+				claims[nclaims++] = persist_mark_new(p, req);
 				request_hold(req)->seq = p->collect_seq;
 			}
 			for (i = 0; i < nc; i++)
@@ -240,18 +242,11 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 		forget(p, e->id);
 		persist__id_del(&p->pending, e->id);
 	}
-	HASH_ITER(hh, claims, e, tmp)
-	{
-		struct mark *m = xcalloc(1, sizeof(*m));
-
-		memcpy(m->id, e->id, sizeof(m->id));
-		m->at = persist__tick_clock(p);
-		m->answer = xstrdup("");
-		persist_mark_add(p, m);
-	}
+	for (size_t i = 0; i < nclaims; i++)
+		persist_mark_add(p, claims[i]);
+	free(claims);
 	persist__id_clear(&drop);
 	persist__id_clear(&elsewhere);
-	persist__id_clear(&claims);
 }
 
 static void

@@ -52,8 +52,8 @@ persist_mark_add(struct persist *p, struct mark *m)
 	persist__wake(p);
 }
 
-void
-persist__mark(struct persist *p, struct request *req)
+struct mark *
+persist_mark_new(struct persist *p, struct request *req)
 {
 	struct mark *m = xcalloc(1, sizeof(*m));
 	struct buf b;
@@ -68,6 +68,14 @@ persist__mark(struct persist *p, struct request *req)
 	m->answer[b.len] = '\0';
 	m->len = b.len;
 	buf_free(&b);
+	return m;
+}
+
+void
+persist__mark(struct persist *p, struct request *req)
+{
+	struct mark *m = persist_mark_new(p, req);
+
 	request_add_change(req, m->id);
 	if (p->known_marks != NULL)
 		markset_add(p->known_marks, request_key(req), m->at);

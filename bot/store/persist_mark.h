@@ -15,6 +15,7 @@
 
 struct persist;
 struct mark;
+struct request;
 struct store_row;
 
 /* The mark of a handled event as a row (pointing into m). */
@@ -23,5 +24,8 @@ void persist_mark_row(const struct mark *m, struct store_row *row);
 void persist_mark_free(struct persist *p, const char *id);
 /* Queues the mark m (owned by p from now on) for the next commit. */
 void persist_mark_add(struct persist *p, struct mark *m);
+/* The mark of req's event (the caller's until persist_mark_add), with what
+ * the transport keeps of req's answer as it stands (request_keep). */
+struct mark *persist_mark_new(struct persist *p, struct request *req);
 
 #endif

@@ -354,6 +354,12 @@ tell_outcome(struct request *req)
 }
 
 void
+request_refuse(struct request *req)
+{
+	tell_outcome(req);
+}
+
+void
 request_on_kept(struct request *req, request_on_kept_fn fn, void *ctx)
 {
 	req->on_kept = fn;

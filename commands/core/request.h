@@ -185,5 +185,10 @@ void request_orphan(struct request *req);
  * durable adds a warning) and calls the answer function, which takes the
  * request; an orphan is freed instead. */
 void request_answer(struct request *req);
+/* Writes now the refusal req's outcome gives into its reply, as
+ * request_answer will (so that keep, request_set_key, writes the answer
+ * the invoker gets). Only for an outcome that refuses (not REQUEST_DONE,
+ * REQUEST_REPLAYED or REQUEST_NOT_DURABLE). */
+void request_refuse(struct request *req);
 
 #endif

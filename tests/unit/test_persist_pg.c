@@ -250,17 +250,21 @@ state_survives_a_restart(void **state)
 	bot_close(a);
 }
 
-/* What a keyed request keeps with its event's mark. */
+/* What a keyed request keeps with its event's mark: its refusal too, when
+ * it is refused. */
 static int
 keep_key(struct request *req, struct buf *out)
 {
+	if (reply_is_error(request_reply(req)))
+		return buf_addf(out, "answer to %s: %s", request_key(req),
+		                reply_error_text(request_reply(req)));
 	return buf_addf(out, "answer to %s", request_key(req));
 }
 
 struct keyed {
 	bool ready;
 	enum request_outcome outcome;
-	char kept[64];
+	char kept[256];
 };
 
 static void
@@ -460,7 +464,8 @@ fleet_dropped(const char *why)
  * written. b must not tell fl-1 its change was not kept (run again, it
  * would be made twice): its claim of fl-1 conflicts with that mark, the
  * other process answers it. An event nobody else handled (fl-2) is
- * claimed and told so; then nobody may apply it (fl-2 from a conflicts).
+ * claimed and told so; then nobody may apply it (fl-2 from a conflicts),
+ * and a replay of it gets the refusal kept with the claim.
  */
 static void
 a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it(void **state)
@@ -511,6 +516,14 @@ a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it(void **state)
 	assert_int_equal(kb.outcome, REQUEST_NOT_KEPT);
 	keyed(a, &ka, "fleet", "/turn advance", "fl-2", false);
 	assert_int_equal(ka.outcome, REQUEST_HANDLED_ELSEWHERE);
+	/* The claim keeps the refusal as fl-2's answer: a replay (b died
+	 * before answering) says that nothing was done (fleet16's edge case:
+	 * before, an empty answer, read as "carried out, answer lost"). */
+	keyed(a, &ka, "fleet", "/turn advance", "fl-2", true);
+	assert_int_equal(ka.outcome, REQUEST_REPLAYED);
+	assert_string_equal(ka.kept, "answer to fl-2: This change was not kept: another delver "
+	                             "process saved a change to the same state first; run the "
+	                             "command again.");
 	assert_int_equal(stats(b).conflicts, 3);
 	assert_int_equal(stats(b).handled_elsewhere, 1);
 	assert_int_equal(turn_of(a, "fleet"), 1);
