@@ -2,6 +2,7 @@
 #include "bot/discord/discord.h"
 #include "bot/discord/discord_int.h"
 #include "bot/discord/discord_answer.h"
+#include "bot/discord/discord_answer_gm.h"
 #include "bot/discord/discord_answer_late.h"
 #include "bot/discord/discord_pending.h"
 
@@ -352,6 +353,8 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	discord_register_read_hash(dc, o->state_dir);
 	dc->rng = rng_new_seeded(uv_hrtime() ^ (uint64_t)getpid());
 	io.answer_ctx = dc;
+	io.unreachable = discord_answer_gm_unreachable;
+	io.unreachable_ctx = dc;
 	dc->it = discord_interact_new(&io);
 	ro.ctx = dc;
 	dc->rest = discord_rest_new(loop, &ro);

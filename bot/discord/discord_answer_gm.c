@@ -22,6 +22,7 @@ struct discord_answer_gm {
 	char gm_name[64];
 	char gm_what[96]; /* what the GM's message is, for the invoker: "your secret roll" */
 	bool gm_aside;    /* an aside to the answer (reply_gm_aside), not a secret roll */
+	bool command;     /* the interaction is a command's (its @original, its answer) */
 	char gm_chan[24]; /* where it goes when the GM takes no DMs, or "" */
 	char *dm_body;
 	char dm_chan[DISCORD_DM_ID]; /* the DM channel the message went to */
@@ -43,6 +44,7 @@ discord_answer_gm_take(struct interact_out *out)
 	memcpy(g->gm_name, out->gm_name, sizeof(g->gm_name));
 	memcpy(g->gm_what, out->gm_what, sizeof(g->gm_what));
 	g->gm_aside = out->gm_aside;
+	g->command = out->type == DISCORD_INTERACTION_COMMAND;
 	memcpy(g->gm_chan, out->gm_chan, sizeof(g->gm_chan));
 	g->dm_body = out->dm_body;
 	out->dm_body = NULL;
@@ -95,6 +97,26 @@ tell_invoker(struct discord_answer_gm *g, const char *text)
 	                  REST_INTERACTION | REST_OPTIONAL, NULL, NULL);
 	free(body);
 	gm_over(g);
+}
+
+/* A player's secret roll went to nobody, learnt only once its answer told
+ * the channel that the GM sees it: that message (@original, a command's
+ * answer, which Discord shows under the roller's use of the command) is
+ * edited to say so. An aside's answer is the channel's own and stays. */
+static void
+untell_channel(struct discord_answer_gm *g)
+{
+	struct discord *dc = g->dc;
+	char path[4200];
+
+	if (g->gm_aside || !g->command || g->followup_path == NULL || dc->rest == NULL ||
+	    strlen(g->followup_path) + 32 > sizeof(path))
+		return;
+	snprintf(path, sizeof(path), "%s/messages/@original", g->followup_path);
+	discord_rest_call(dc->rest, "PATCH", path,
+	                  "{\"content\":\"This secret roll went to nobody: the GM takes no direct "
+	                  "messages from delver.\",\"allowed_mentions\":{\"parse\":[]}}",
+	                  REST_INTERACTION | REST_OPTIONAL, NULL, NULL);
 }
 
 /* The message to the GM's channel for secret rolls went, or not. */
@@ -154,6 +176,9 @@ dm_refused(struct discord_answer_gm *g, long status, bool closed, bool known)
 		log_warnx("discord: the direct message to the GM for interaction %s failed "
 		          "(%ld%s)",
 		          g->id, status, closed ? ": the GM takes no direct messages" : "");
+	/* Known before, the channel's line said so (cmd_roll_secret_to). */
+	if (closed && !known)
+		untell_channel(g);
 	if (closed)
 		snprintf(text, sizeof(text),
 		         "The GM, %s, takes no direct messages from delver, so nobody saw %s; "
@@ -254,6 +279,15 @@ dm_start(struct discord_answer_gm *g)
 	}
 	snprintf(body, sizeof(body), "{\"recipient_id\":\"%s\"}", g->gm_user);
 	discord_rest_call(g->dc->rest, "POST", "/users/@me/channels", body, 0, on_dm_channel, g);
+}
+
+bool
+discord_answer_gm_unreachable(const struct origin *o, const char *user_key)
+{
+	struct discord *dc = o->name_ctx;
+
+	return dc != NULL && strncmp(user_key, "discord:", 8) == 0 &&
+	       discord_dm_refused(dc->dm, user_key + 8, (int64_t)uv_now(dc->loop));
 }
 
 void

@@ -19,8 +19,11 @@
 #ifndef DELVER_DISCORD_ANSWER_GM_H
 #define DELVER_DISCORD_ANSWER_GM_H
 
+#include <stdbool.h>
+
 struct discord;
 struct interact_out;
+struct origin;
 
 struct discord_answer_gm;
 
@@ -38,6 +41,11 @@ struct discord_answer_gm *discord_answer_gm_take(struct interact_out *out);
  * dc's REST must be running. */
 void discord_answer_gm_send(struct discord *dc, struct discord_answer_gm *g, const char *id,
                             char *followup_path);
+
+/* Whether user_key ("discord:<id>") is known to take no direct messages
+ * from the bot (a refusal not long ago, discord_dm.h), so that none is
+ * tried: struct origin's unreachable, o->name_ctx the struct discord. */
+bool discord_answer_gm_unreachable(const struct origin *o, const char *user_key);
 
 /* Frees g unsent (takes NULL). */
 void discord_answer_gm_free(struct discord_answer_gm *g);

@@ -48,6 +48,8 @@ discord_interact_new(const struct interact_opts *o)
 	it->commands = o->commands != NULL ? o->commands : dispatch_commands(o->d);
 	it->answer = o->answer;
 	it->answer_ctx = o->answer_ctx;
+	it->unreachable = o->unreachable;
+	it->unreachable_ctx = o->unreachable_ctx;
 	it->roles = discord_roles_new(o->gm_role);
 	it->buttons = discord_buttons_new(BUTTONS_KEPT, discord_buttons_first());
 	it->seen = xcalloc(SEEN_MAX, sizeof(*it->seen));
@@ -298,6 +300,8 @@ make_origin(struct interact *it, const struct fields *f, struct origin *o)
 	memset(o, 0, sizeof(*o));
 	o->platform = "discord";
 	o->channel_named = discord_interact_channel_named;
+	o->unreachable = it->unreachable;
+	o->name_ctx = it->unreachable_ctx;
 	if (chan == NULL)
 		chan = cJSON_GetObjectItemCaseSensitive(channel, "id");
 	user_id = cJSON_GetObjectItemCaseSensitive(user, "id");

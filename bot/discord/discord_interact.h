@@ -45,6 +45,10 @@ struct interact_opts {
 	/* The answer function of the requests made (request_new). */
 	request_answer_fn answer;
 	void *answer_ctx;
+	/* The origins' unreachable, with unreachable_ctx as their name_ctx
+	 * (struct origin); NULL: none. */
+	bool (*unreachable)(const struct origin *o, const char *user_key);
+	void *unreachable_ctx;
 };
 
 /* What answers one interaction. Every string is owned by the struct. */

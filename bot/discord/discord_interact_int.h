@@ -30,6 +30,8 @@ struct interact {
 	struct discord_interact_stats stats;
 	request_answer_fn answer;
 	void *answer_ctx;
+	bool (*unreachable)(const struct origin *o, const char *user_key);
+	void *unreachable_ctx;
 };
 
 /* A request's tag: what its answer needs of its interaction, as the event

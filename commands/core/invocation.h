@@ -46,13 +46,20 @@ struct origin {
 	 * is renamed by it (an IRC GM who changed nick is named by the new
 	 * one before running a command again). */
 	const char *(*name_now)(void *ctx, const char *user_key);
-	void *name_ctx; /* the transport's: name_now's ctx, read by channel_named too */
+	void *name_ctx; /* the transport's: name_now's ctx, read by channel_named and
+	                 * unreachable too */
 	/* Reads text (a user's words naming a channel, as this platform writes
 	 * one) as the key of that channel into key (KEY_MAX bytes); returns
 	 * false when text names no channel. o is this origin (its keys tell the network, its
 	 * name_ctx the connection, whose case folding an IRC server sets). Filled by the transport;
 	 * NULL where no channel can be named. */
 	bool (*channel_named)(const struct origin *o, const char *text, char *key);
+	/* Whether user_key (the GM) is known to refuse what the transport
+	 * sends one user alone (Discord: a GM who takes no direct messages
+	 * from the bot, known from a recent refusal), so that what goes to
+	 * the GM reaches nobody. o is this origin (its name_ctx the
+	 * transport's). NULL where the transport cannot tell. */
+	bool (*unreachable)(const struct origin *o, const char *user_key);
 };
 
 struct cmd_arg {

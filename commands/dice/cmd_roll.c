@@ -338,6 +338,15 @@ cmd_roll_secret_to(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
 		reply_add(out, 0, " (GM) rolls behind the screen.");
 		reply_nl(out);
+	} else if (channel_gm(inv->seat) != NULL && gm_screen_unreachable(inv)) {
+		/* Known before it goes: the channel is told the truth. */
+		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+		reply_add(out, 0, " rolls in secret, but the GM, ");
+		reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
+		reply_add(out, 0,
+		          ", takes no direct messages from delver, so the result goes to "
+		          "nobody.");
+		reply_nl(out);
 	} else if (channel_gm(inv->seat) != NULL) {
 		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
 		reply_add(out, 0, " rolls in secret: only the GM, ");

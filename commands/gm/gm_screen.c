@@ -26,6 +26,18 @@ gm_screen_to(struct invocation *inv, struct reply *out)
 }
 
 bool
+gm_screen_unreachable(const struct invocation *inv)
+{
+	const char *gm = channel_gm(inv->seat), *fallback = rollchan_secret_to(inv->seat);
+
+	if (inv->from->unreachable == NULL || gm == NULL || inv->is_gm)
+		return false;
+	if (fallback != NULL && strcmp(fallback, channel_key(inv->chan)) != 0)
+		return false;
+	return inv->from->unreachable(inv->from, gm);
+}
+
+bool
 gm_screen_aside(struct invocation *inv, struct reply *out, const char *what)
 {
 	if (gm_screen_to(inv, out) == NULL) {

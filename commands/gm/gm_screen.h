@@ -31,4 +31,9 @@ const char *gm_screen_to(struct invocation *inv, struct reply *out);
  */
 bool gm_screen_aside(struct invocation *inv, struct reply *out, const char *what);
 
+/* Whether what a player sends behind the screen is known to reach nobody:
+ * the seat's holder refuses the transport's private messages (struct
+ * origin's unreachable) and no channel for secret rolls is set elsewhere. */
+bool gm_screen_unreachable(const struct invocation *inv);
+
 #endif

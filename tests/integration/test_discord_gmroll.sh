@@ -62,19 +62,28 @@ one "$(roll 2 '1d12')"
 wait_until "r['dms'] == 4" 10
 [ "$(stat rest.dm_channels)" = 2 ] || fail "the new DM channel was not kept"
 
-# The GM closes their DMs: the roller is told, ephemerally.
+# The GM closes their DMs: the roller is told, ephemerally, and the
+# channel's line, which said the GM sees the roll, is edited to say that
+# nobody did.
 ctl dmclosed 1
 before=$(stat interactions.followups)
-one "$(roll 2 '1d6')"
+edits=$(stat interactions.edits)
+one "$(roll 2 '1d6' ',"may_edit":true')"
 wait_until "r['dms_refused'] == 1 and i['followups'] == $((before + 1))" 10
 log_wait "the GM takes no direct messages" 10
 [ "$(stat rest.dms)" = 4 ] || fail "a DM went to a GM whose DMs are closed"
+wait_until "i['edits'] == $((edits + 1))" 10
+last=$(curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+import json, sys
+print([m for m in json.load(sys.stdin) if not m.get("flags", 0) & 64][-1]["content"])')
+[ "$last" = "This secret roll went to nobody: the GM takes no direct messages from delver." ] ||
+	fail "the channel's line of a roll nobody saw is: $last"
 
 # The next secret roll is not tried: Discord counts every 403 toward its
 # ban of the bot's address, and the GM's refusal is known. The roller is
 # still told.
 invalid=$(stat rest.invalid)
-one "$(roll 2 '1d4')"
+one "$(roll 2 '1d4' ',"parts":["rolls in secret, but the GM","takes no direct messages from delver, so the result goes to nobody"],"forbid":["only the GM"],"forbid_public":true')"
 wait_until "i['followups'] == $((before + 2))" 10
 [ "$(stat rest.dms_refused)" = 1 ] || fail "a known refusal was asked again ($(stat rest.dms_refused) refusals)"
 [ "$(stat rest.invalid)" = "$invalid" ] || fail "the known refusal made invalid requests"

@@ -22,7 +22,8 @@ refused() {
 	inject "{\"count\":$1,\"rate\":1000,\"channels\":5,\"users\":3,\"templates\":[$(tmpl help '[]' '' null)]}"
 	wait_until "i['created'] == $n and r['invalid'] == $2" 30
 }
-secret() { tmpl gmroll '[{"type":3,"name":"expression","value":"1d20"}]' '' false ',"user":2'; }
+# The first refused DM edits the secret roll's channel line to say nobody saw it.
+secret() { tmpl gmroll '[{"type":3,"name":"expression","value":"1d20"}]' '' false ',"user":2,"may_edit":true'; }
 
 one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
 ctl dmclosed 1

@@ -114,7 +114,11 @@
  *                             everyone in the channel sees; "submit":
  *                             {CUSTOM_ID: TEXT}, for type 5: the newest
  *                             modal the bot opened for that user there is
- *                             filled in and submitted, see gateway.c)
+ *                             filled in and submitted, see gateway.c;
+ *                             "may_edit": true, its answer may be edited
+ *                             without a deferral, as Discord allows: a
+ *                             secret roll's channel line once the GM's
+ *                             DM was refused)
  *   GET  /_control/stats      counters and the first violations, as JSON
  *   GET  /_control/sessions   every session: [{"id","shard":[i,n],"live",
  *                             "ended","interactions","seq"}], oldest first

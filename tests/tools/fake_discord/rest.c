@@ -647,10 +647,12 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 		fake_answer(a, 404, "{\"message\":\"Unknown Message\",\"code\":10008}");
 		return;
 	}
-	if (edit && found->deferred == 0) {
-		/* The bot edits only a deferral, so this is its mistake; but
-		 * Discord edits a type-4 answer (there is one: see above) as it
-		 * does a deferral's, so the edit is made. */
+	if (edit && found->deferred == 0 &&
+	    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(found->tmpl, "may_edit"))) {
+		/* The bot edits only a deferral (or what the template says it
+		 * may), so this is its mistake; but Discord edits a type-4
+		 * answer (there is one: see above) as it does a deferral's, so
+		 * the edit is made. */
 		fake_violation("interaction %" PRIu64 ": its original response was edited "
 		               "without a deferral",
 		               found->id);
