@@ -86,35 +86,76 @@ log_failure(struct persist *p, const char *key, const char *err)
 
 static void forget(struct persist *p, const char *id);
 
-/* The one line a batch rolled back by a conflict logs: why, and the
- * records dropped (the first few named), read again from the store. */
+/* How many names a line of a rolled-back batch gives of each kind (the
+ * rest are counted: "and N more"), so that its length is bounded. */
+#define DROPPED_NAMED 4
+
+/* The one line a batch rolled back by a conflict logs: why (the first
+ * few conflicts), the records dropped (the first few named), read again
+ * from the store, and the events of the commands told "not kept" (told[],
+ * ntold of them; the first few with an event id named), so that an
+ * operator can match a user's report. On a store shared by a fleet those
+ * replies wait for the event's claim: a command whose event another
+ * process handled is left to it instead. */
 static void
-log_dropped(const struct persist *p, const char *why, struct id *drop)
+log_dropped(const struct persist *p, const char *why, size_t nwhy, struct id *drop,
+            struct request *const *told, size_t ntold)
 {
 	struct id *e, *tmp;
-	struct buf names;
-	size_t nrec = 0;
+	struct buf names, events, whymore;
+	size_t nrec = 0, nev = 0;
 
 	buf_init(&names, 1024);
+	buf_init(&events, 1024);
+	buf_init(&whymore, 64);
+	if (nwhy > DROPPED_NAMED)
+		buf_addf(&whymore, " (and %zu more conflicts)", nwhy - DROPPED_NAMED);
 	HASH_ITER(hh, drop, e, tmp)
 	{
 		if (e->id[0] == 'h')
 			continue;
-		if (nrec < 4)
+		if (nrec < DROPPED_NAMED)
 			buf_addf(&names, "%s'%s'", nrec > 0 ? ", " : "", e->id + 2);
 		nrec++;
 	}
-	if (nrec > 4)
-		buf_addf(&names, " and %zu more", nrec - 4);
+	if (nrec > DROPPED_NAMED)
+		buf_addf(&names, " and %zu more", nrec - DROPPED_NAMED);
+	for (size_t i = 0; i < ntold; i++)
+		if (request_key(told[i])[0] != '\0')
+			nev++;
+	if (ntold > 0) {
+		size_t named = 0;
+
+		buf_addf(&events, "; %zu command%s told %s change was not kept", ntold,
+		         ntold == 1 ? " is" : "s are", ntold == 1 ? "its" : "their");
+		if (!p->sqlite && nev > 0)
+			buf_addf(&events, " unless another delver process handled %s",
+			         ntold == 1 ? "its event" : "their events");
+		for (size_t i = 0; i < ntold && named < DROPPED_NAMED; i++)
+			if (request_key(told[i])[0] != '\0')
+				buf_addf(&events, "%s'%s'",
+				         named++ > 0 ? ", "
+				         : nev == 1  ? " (event "
+				                     : " (events ",
+				         request_key(told[i]));
+		if (nev > DROPPED_NAMED)
+			buf_addf(&events, " and %zu more", nev - DROPPED_NAMED);
+		if (nev > 0)
+			buf_adds(&events, ")");
+	}
 	if (nrec == 0)
-		log_warnx("store: a commit to %s was rolled back: %s; what the commands concerned "
-		          "did here is not kept",
-		          p->path, why);
+		log_warnx(
+		    "store: a commit to %s was rolled back: %s%s; what the commands concerned "
+		    "did here is not kept%s",
+		    p->path, why, buf_str(&whymore), buf_str(&events));
 	else
-		log_warnx("store: a commit to %s was rolled back: %s; the changes made here to %s "
-		          "are not kept (those records are read again)",
-		          p->path, why, buf_str(&names));
+		log_warnx(
+		    "store: a commit to %s was rolled back: %s%s; the changes made here to %s "
+		    "are not kept (those records are read again)%s",
+		    p->path, why, buf_str(&whymore), buf_str(&names), buf_str(&events));
 	buf_free(&names);
+	buf_free(&events);
+	buf_free(&whymore);
 }
 
 /* Whether the claim of req's event (its mark) is among the conflicted
@@ -151,7 +192,8 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 	struct id *drop = NULL, *elsewhere = NULL, *e, *tmp;
 	struct mark **claims = NULL;
 	struct buf why;
-	size_t nconflicts = 0, nclaimed = 0, nclaims = 0;
+	struct request **told = NULL;
+	size_t nconflicts = 0, nclaimed = 0, nclaims = 0, ntold = 0, nkept = 0;
 	bool grew;
 
 	buf_init(&why, 2048);
@@ -161,12 +203,14 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 		if (row_status[i] != STORE_CONFLICT)
 			continue;
 		mark = p->batch[i]->id[0] == 'h';
-		buf_addf(&why,
-		         mark ? "%sevent '%s' was handled by another delver process (its shards "
-		                "overlap this one's)"
-		              : "%s'%s' was changed by another delver process since this one read "
-		                "it",
-		         why.len > 0 ? "; " : "", p->batch[i]->id + 2);
+		if (nconflicts < DROPPED_NAMED)
+			buf_addf(
+			    &why,
+			    mark ? "%sevent '%s' was handled by another delver process (its "
+			           "shards overlap this one's)"
+			         : "%s'%s' was changed by another delver process since this one "
+			           "read it",
+			    why.len > 0 ? "; " : "", p->batch[i]->id + 2);
 		p->stats.conflicts++;
 		nconflicts++;
 		persist__id_add(&drop, p->batch[i]->id);
@@ -204,6 +248,10 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 					p->stats.handled_elsewhere++;
 					break;
 				}
+			if (request_outcome(req) == REQUEST_NOT_KEPT) {
+				told = xrealloc(told, (ntold + 1) * sizeof(*told));
+				told[ntold++] = req;
+			}
 			/* Dropped for a record, its mark was not written: the
 			 * other process of an overlapping fleet may handle
 			 * its event now (or did, once this batch was rolled
@@ -227,11 +275,16 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 	} while (grew);
 	/* Claims that conflicted only (their commands said so already) go
 	 * unsaid: a warning per command is what the stats line counts. */
+	for (size_t i = 0; i < ntold; i++)
+		if (request_outcome(told[i]) == REQUEST_NOT_KEPT)
+			told[nkept++] = told[i];
 	if (nclaimed < nconflicts)
-		log_dropped(p, why.len > 0 ? buf_str(&why) : "a row conflicted", drop);
+		log_dropped(p, why.len > 0 ? buf_str(&why) : "a row conflicted", nconflicts, drop,
+		            told, nkept);
 	else
 		log_debug("store: %s; left to it", buf_str(&why));
 	buf_free(&why);
+	free(told);
 	for (size_t i = 0; i < p->nbatch; i++)
 		if (persist__id_find(drop, p->batch[i]->id) == NULL)
 			persist__id_add(&p->pending, p->batch[i]->id);

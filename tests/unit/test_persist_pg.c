@@ -444,14 +444,14 @@ until_waiting(struct bot *b, PGconn *c, int n)
 /* The one line logged when a batch that changed channel fleet is rolled
  * back, why. */
 static const char *
-fleet_dropped(const char *why)
+fleet_dropped(const char *why, const char *told)
 {
-	static char line[512];
+	static char line[768];
 
 	snprintf(line, sizeof(line),
 	         "warn: store: a commit to the postgresql store was rolled back: %s; the changes "
-	         "made here to 'console:fleet' are not kept (those records are read again)\n",
-	         why);
+	         "made here to 'console:fleet' are not kept (those records are read again)%s\n",
+	         why, told);
 	return line;
 }
 
@@ -501,9 +501,14 @@ a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it(void **state)
 	keyed_wait(b, &kb);
 	logged = stderrcap_end(&cap);
 	assert_int_equal(kb.outcome, REQUEST_HANDLED_ELSEWHERE);
-	/* One line, naming the record (and every dropped one). */
-	assert_string_equal(logged, fleet_dropped("'console:fleet' was changed by another delver "
-	                                          "process since this one read it"));
+	/* One line, naming the record (and every dropped one) and the event
+	 * of the command whose reply waited for its claim. */
+	assert_string_equal(logged,
+	                    fleet_dropped("'console:fleet' was changed by another delver "
+	                                  "process since this one read it",
+	                                  "; 1 command is told its change was not kept unless "
+	                                  "another delver process handled its event (event "
+	                                  "'fl-1')"));
 	/* The row, then b's claim of fl-1. */
 	assert_int_equal(stats(b).conflicts, 2);
 	assert_int_equal(stats(b).handled_elsewhere, 1);
@@ -535,7 +540,8 @@ a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it(void **state)
 	keyed(b, &kb, "fleet", "/turn advance", "fl-3", false);
 	assert_string_equal(stderrcap_end(&cap),
 	                    fleet_dropped("event 'fl-3' was handled by another delver process "
-	                                  "(its shards overlap this one's)"));
+	                                  "(its shards overlap this one's)",
+	                                  ""));
 	assert_int_equal(kb.outcome, REQUEST_HANDLED_ELSEWHERE);
 	assert_int_equal(stats(b).conflicts, 4);
 	assert_int_equal(stats(b).handled_elsewhere, 2);
@@ -543,6 +549,56 @@ a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it(void **state)
 	PQfinish(w);
 	PQfinish(m);
 	PQfinish(look);
+	bot_close(a);
+	bot_close(b);
+}
+
+/*
+ * Two processes both get six events of one channel (a fleet whose shards
+ * overlap); the first handles them, then the second runs them and six
+ * events of its own in one batch. The one line it logs names the first
+ * four conflicts, records and events of the commands told "not kept" and
+ * counts the rest, so that an operator can match a user's report and the
+ * line stays bounded. Before, it named no event and listed every
+ * conflict of the batch.
+ */
+static void
+a_rolled_back_batch_names_the_events_told_not_kept(void **state)
+{
+	struct bot *a = bot_open(), *b = bot_open();
+	struct keyed k[12];
+	struct stderrcap cap;
+	const char *logged;
+	char key[16];
+
+	(void)state;
+	say(a, "ann", "six", "/gm claim");
+	for (int i = 0; i < 6; i++) {
+		snprintf(key, sizeof(key), "six-%d", i);
+		keyed(a, &k[i], "six", "/turn advance", key, false);
+	}
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	for (int i = 0; i < 12; i++) {
+		snprintf(key, sizeof(key), i < 6 ? "six-%d" : "new-%d", i % 6);
+		keyed_start(b, &k[i], "six", "/turn advance", key, false);
+	}
+	for (int i = 0; i < 12; i++)
+		keyed_wait(b, &k[i]);
+	logged = stderrcap_end(&cap);
+	for (int i = 0; i < 12; i++)
+		assert_int_equal(k[i].outcome,
+		                 i < 6 ? REQUEST_HANDLED_ELSEWHERE : REQUEST_NOT_KEPT);
+	assert_string_equal(
+	    logged,
+	    "warn: store: a commit to the postgresql store was rolled back: event 'six-0' was "
+	    "handled by another delver process (its shards overlap this one's); event 'six-1' was "
+	    "handled by another delver process (its shards overlap this one's); event 'six-2' was "
+	    "handled by another delver process (its shards overlap this one's); event 'six-3' was "
+	    "handled by another delver process (its shards overlap this one's) (and 2 more "
+	    "conflicts); the changes made here to 'console:six' are not kept (those records are "
+	    "read again); 6 commands are told their change was not kept unless another delver "
+	    "process handled their events (events 'new-0', 'new-1', 'new-2', 'new-3' and 2 "
+	    "more)\n");
 	bot_close(a);
 	bot_close(b);
 }
@@ -993,6 +1049,7 @@ main(void)
 	    cmocka_unit_test(conflict_drops_the_channel_and_reads_it_again),
 	    cmocka_unit_test(later_changes_on_the_stale_copy_are_not_kept),
 	    cmocka_unit_test(a_command_handled_elsewhere_after_a_record_conflict_is_left_to_it),
+	    cmocka_unit_test(a_rolled_back_batch_names_the_events_told_not_kept),
 	    cmocka_unit_test(a_command_keeps_all_its_records_or_none),
 	    cmocka_unit_test(user_conflict_reads_the_user_again),
 	    cmocka_unit_test(a_command_waits_for_its_channel_to_be_read),
