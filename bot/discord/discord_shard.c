@@ -34,6 +34,9 @@ struct discord_shard {
 	char *session_path;
 	struct discord_session saved;
 	bool saving, save_again;
+	/* the last write's failure, logged once until a write succeeds or
+	 * fails otherwise (a stop retries every 20 ms) */
+	char save_err[512];
 	uv_timer_t save_timer;
 	struct seqs *seqs; /* its interactions whose answer is not over */
 	bool started, stopped;
@@ -60,12 +63,15 @@ session_written(uv_work_t *req, int status)
 	struct discord_shard *s = sw->s;
 
 	s->saving = false;
-	if (sw->r == 0)
+	if (sw->r == 0) {
 		s->saved = sw->ses;
-	else
+		s->save_err[0] = '\0';
+	} else if (strcmp(sw->err, s->save_err) != 0) {
 		log_warnx("discord: cannot save shard %d's gateway session (a restart will start a "
 		          "new one): %s",
 		          s->id, sw->err);
+		snprintf(s->save_err, sizeof(s->save_err), "%s", sw->err);
+	}
 	free(sw->path);
 	free(sw);
 	if (s->save_again) {

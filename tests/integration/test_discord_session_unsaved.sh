@@ -1,0 +1,21 @@
+#!/bin/sh
+# A session file that cannot be written (its temporary file's name taken
+# by a directory, as a full disk refuses it too): the warning is logged
+# once, though the stop retries the write every 20 ms until its time is
+# up, and the stop still exits 0. (It was logged at each retry: ~100 lines
+# in the stop's 2 s on a full disk.)
+. tests/integration/lib.sh
+. tests/integration/discord_lib.sh
+
+fake_start --heartbeat 41250
+mkdir -p "$WORK/state/discord-session-0.json.tmp"
+bot_start
+wait_until "g['ready']" 15
+inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$(tmpl roll '[{"type":3,"name":"expression","value":"1d1"}]' "1" false)]}"
+wait_until "i['left_to_inject'] == 0 and i['answered'] == i['created']" 15
+bot_stop
+want="warn: discord: cannot save shard 0's gateway session (a restart will start a new one): cannot create $WORK/state/discord-session-0.json.tmp: Is a directory"
+got=$(unstamp "$BOT_LOG" | grep -F "cannot save shard")
+[ "$got" = "$want" ] || fail "not the one warning: $got"
+echo "ok   a session file that cannot be written: one warning in the run and its stop"
+finish
