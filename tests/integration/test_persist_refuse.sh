@@ -81,6 +81,19 @@ exec 9>&-
 	unstamp "$top/err" | grep -qxF "error: the state directory $u is in use by another delver ($u/lock is locked); stop it or use another --state-dir; exiting with status 1" &&
 	[ "$(unstamp "$top/err" | grep -c '^error:')" -eq 1 ]
 step_check "a state directory in use: one line naming status 1" $? "exit $rc"
+# It comes once the run has begun: like the warnings before it, it carries
+# the time (delver(8), LOGGING), while a refusal of the configuration,
+# found before, is the plain answer with none.
+stamped='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{3}Z '
+grep -qE "${stamped}error: the state directory $u is in use" "$top/err" &&
+	[ "$(grep -cvE "$stamped" "$top/err")" -eq 0 ]
+step_check "a state directory in use: every line carries the time" $? "$(cat "$top/err")"
+printf '[bot]\nlog_level = loud\n' > "$top/loud.conf"
+"$DELVER" --config "$top/loud.conf" --console --state-dir "$u" < /dev/null > "$top/out" 2> "$top/err"
+rc=$?
+[ $rc -eq 3 ] && [ "$(grep -c '^error: ' "$top/err")" -eq 1 ] &&
+	[ "$(grep -cE "$stamped" "$top/err")" -eq 0 ]
+step_check "a refused configuration: one line with no time" $? "exit $rc"
 
 d=$top/a/b/c
 chmod 0777 "$d"
