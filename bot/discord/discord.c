@@ -146,7 +146,7 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 		/* Not even worked out: too late already. A replay may be one an
 		 * earlier process answered: Discord says which. */
 		if (discord_gw_state(discord_shard_gw(s)) == DISCORD_GW_RESUMING)
-			discord_answer_late_replay(dc, d);
+			discord_answer_late_replay(dc, s, d);
 		else
 			discord_answer_count_shed(dc);
 	} else if (rc == INTERACT_ANSWER && dc->rest != NULL) {
@@ -467,6 +467,7 @@ on_stop_timer(uv_timer_t *t)
 	/* The answers that went since the stop moved the resume points on:
 	 * written before the end, unless time is up. */
 	if (idle && now < dc->stop_deadline) {
+		discord_answer_tell_held(dc);
 		for (int i = 0; i < dc->nshards; i++)
 			discord_shard_save(dc->shards[i]);
 		idle = !shards_busy(dc);
@@ -539,6 +540,7 @@ discord_free(struct discord *dc)
 		free(dc->token);
 	}
 	free(dc->lat);
+	free(dc->late_held);
 	free(dc);
 }
 

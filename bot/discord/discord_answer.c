@@ -137,6 +137,9 @@ tell(struct discord *dc, bool summed)
 		               "but not answered",
 		               " (changes kept)", summed);
 	dc->shed_unsaid = dc->ran_unsaid = dc->handled_unsaid = 0;
+	for (size_t i = 0; i < dc->nlate_held; i++)
+		discord_interaction_over(dc, dc->late_held[i]);
+	dc->nlate_held = 0;
 	if (dc->stopped)
 		return;
 	dc->late_quiet = true;
@@ -162,6 +165,26 @@ told_soon(struct discord *dc)
 	discord_opstats_add(OPSTATS_SHED);
 	if (!dc->late_quiet || dc->stopped)
 		tell(dc, false);
+}
+
+void
+discord_answer_tell_held(struct discord *dc)
+{
+	if (dc->nlate_held > 0)
+		tell(dc, true);
+}
+
+/* Holds id (0: none) in flight until it is told. */
+static void
+hold(struct discord *dc, uint64_t id)
+{
+	if (id == 0)
+		return;
+	if (dc->nlate_held == dc->caplate_held) {
+		dc->caplate_held = dc->caplate_held > 0 ? 2 * dc->caplate_held : 16;
+		dc->late_held = xrealloc(dc->late_held, dc->caplate_held * sizeof(*dc->late_held));
+	}
+	dc->late_held[dc->nlate_held++] = id;
 }
 
 /* The summary period's end (also at stop): what failed, and what went
@@ -204,7 +227,7 @@ static void
 count_shed_ran(struct discord *dc, bool handled_before)
 {
 	if (handled_before) {
-		discord_answer_count_handled_late(dc);
+		discord_answer_count_handled_late(dc, 0);
 		return;
 	}
 	dc->shed_ran++;
@@ -213,16 +236,18 @@ count_shed_ran(struct discord *dc, bool handled_before)
 }
 
 void
-discord_answer_count_late(struct discord *dc, enum discord_late kind)
+discord_answer_count_late(struct discord *dc, enum discord_late kind, uint64_t id)
 {
+	hold(dc, id);
 	dc->late_since[kind]++;
 	dc->late_unsaid[kind]++;
 	told_soon(dc);
 }
 
 void
-discord_answer_count_handled_late(struct discord *dc)
+discord_answer_count_handled_late(struct discord *dc, uint64_t id)
 {
+	hold(dc, id);
 	dc->shed_handled++;
 	dc->handled_unsaid++;
 	told_soon(dc);

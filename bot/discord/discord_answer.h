@@ -91,13 +91,19 @@ enum discord_late {
 	DISCORD_LATE_KINDS
 };
 /* Counts a replay shed: one that came past its 3 s, of kind, and that no
- * process answered nor ran (discord_answer_late.h). */
-void discord_answer_count_late(struct discord *dc, enum discord_late kind);
+ * process answered nor ran (discord_answer_late.h). id (0: none) is the
+ * interaction, in flight on its shard (discord_shard_interaction): it is
+ * over once the line that counts it is logged, so that a process killed
+ * before leaves it to the next one's replay to count, never to nobody. */
+void discord_answer_count_late(struct discord *dc, enum discord_late kind, uint64_t id);
 /* Counts a replay that came too late to answer and that a process before
- * this one had run (its mark found) but not answered. */
-void discord_answer_count_handled_late(struct discord *dc);
+ * this one had run (its mark found) but not answered; id as above. */
+void discord_answer_count_handled_late(struct discord *dc, uint64_t id);
 /* Ends the summary period: logs what failed in it (and, at stop, what
  * went unanswered and is not told yet). */
 void discord_answer_summary(struct discord *dc);
+/* Logs at once the counts that hold an interaction in flight (above), so
+ * that a stop's last session file resumes past them. */
+void discord_answer_tell_held(struct discord *dc);
 
 #endif

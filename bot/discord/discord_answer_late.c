@@ -14,6 +14,7 @@
 #include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_json.h"
 #include "bot/discord/discord_rest.h"
+#include "bot/discord/discord_shard.h"
 #include "bot/discord/discord_shed.h"
 #include "bot/log.h"
 #include "commands/core/dispatch.h"
@@ -25,6 +26,7 @@
 struct late {
 	struct discord *dc;
 	char id[24];
+	uint64_t n; /* id as a number, in flight on its shard (0: not) */
 	enum discord_late kind;
 	struct origin o; /* its channel and user, for the store's probe */
 	bool have_origin;
@@ -54,9 +56,9 @@ on_late_probe(struct request *req, void *ctx)
 	struct late *l = ctx;
 
 	if (request_outcome(req) == REQUEST_REPLAYED)
-		discord_answer_count_handled_late(l->dc);
+		discord_answer_count_handled_late(l->dc, l->n);
 	else
-		discord_answer_count_late(l->dc, l->kind);
+		discord_answer_count_late(l->dc, l->kind, l->n);
 	request_free(req);
 	free(l);
 }
@@ -80,6 +82,8 @@ on_late_original(void *ctx, const struct rest_result *res)
 		log_debug("discord: interaction %s, replayed too late to answer, was answered "
 		          "before the restart",
 		          l->id);
+		if (l->n != 0)
+			discord_interaction_over(dc, l->n);
 	} else if (l->have_origin && dc->d != NULL && !dc->stopped) {
 		/* A request that runs nothing: it reads the interaction's mark
 		 * (request.h). */
@@ -91,19 +95,20 @@ on_late_original(void *ctx, const struct rest_result *res)
 		cJSON_Delete(j);
 		return;
 	} else {
-		discord_answer_count_late(dc, l->kind);
+		discord_answer_count_late(dc, l->kind, l->n);
 	}
 	cJSON_Delete(j);
 	free(l);
 }
 
 void
-discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
+discord_answer_late_replay(struct discord *dc, struct discord_shard *s, const struct cJSON *d)
 {
 	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "id"));
 	char *hook;
 	char path[2200];
 	struct late *l;
+	uint64_t n = 0;
 
 	if (discord_interact_is_autocomplete(d)) {
 		dc->stats.replayed_autocompletes++;
@@ -111,10 +116,16 @@ discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
 		          id != NULL ? id : "?");
 		return;
 	}
+	/* In flight until counted and told, or found answered. */
+	if (s != NULL && id != NULL && discord_json_snowflake(id, &n) &&
+	    dc->late_checks < DISCORD_LATE_CHECKS_MAX)
+		discord_shard_interaction(s, n);
+	else
+		n = 0;
 	hook = discord_interact_webhook_of(d);
 	if (hook == NULL || id == NULL || strlen(id) >= sizeof(l->id) || dc->rest == NULL) {
 		free(hook);
-		discord_answer_count_late(dc, late_kind(dc, id));
+		discord_answer_count_late(dc, late_kind(dc, id), n);
 		return;
 	}
 	if (dc->late_checks >= DISCORD_LATE_CHECKS_MAX) {
@@ -133,6 +144,7 @@ discord_answer_late_replay(struct discord *dc, const struct cJSON *d)
 	l = xcalloc(1, sizeof(*l));
 	l->dc = dc;
 	l->kind = late_kind(dc, id);
+	l->n = n;
 	snprintf(l->id, sizeof(l->id), "%s", id);
 	l->have_origin = discord_interact_origin_of(dc->it, d, &l->o);
 	snprintf(path, sizeof(path), "%s/messages/@original", hook);

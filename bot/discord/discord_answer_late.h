@@ -30,10 +30,14 @@
 
 struct cJSON;
 struct discord;
+struct discord_shard;
 
-/* d, an INTERACTION_CREATE's data replayed after a resume, came too late
- * to answer: counted as above. */
-void discord_answer_late_replay(struct discord *dc, const struct cJSON *d);
+/* d, an INTERACTION_CREATE's data replayed on shard s after a resume,
+ * came too late to answer: counted as above. Until it is counted and that
+ * count logged (or found answered), it holds s's resume point
+ * (discord_shard_interaction; s NULL: none): a process killed meanwhile
+ * leaves it to the next one's replay. */
+void discord_answer_late_replay(struct discord *dc, struct discord_shard *s, const struct cJSON *d);
 
 /* A shard's replays are over (RESUMED, or a READY that starts anew): the
  * next resume may check DISCORD_LATE_CHECKS_MAX again. */

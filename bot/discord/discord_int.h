@@ -75,6 +75,10 @@ struct discord {
 	uint64_t late_unsaid[DISCORD_LATE_KINDS], late_since[DISCORD_LATE_KINDS];
 	uint64_t handled_unsaid, shed_handled;
 	bool late_quiet;
+	/* The late replays counted in the *_unsaid counts, in flight on their
+	 * shards until those counts are logged (discord_answer_count_late). */
+	uint64_t *late_held;
+	size_t nlate_held, caplate_held;
 	int64_t start_wall_ms; /* the wall clock (ms since 1970) when discord_start ran */
 	/* Late replays of the resume under way checked with Discord
 	 * (discord_answer_late_replay), and whether the cap was logged. */

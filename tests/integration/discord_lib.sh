@@ -357,6 +357,16 @@ print(sum(json.loads(bytes(r[0])[9:]).get("mods", {}).get("procedure", {}).get("
           for r in c.execute("SELECT rec FROM channels")))' "$WORK/state/delver.db"
 }
 
+# session_keep FILE: starts a bot and, once it is ready and has written its
+# session file FILE, keeps a copy as $WORK/session.first (to put back, as a
+# kill -9 leaves a resume point that lagged).
+session_keep() {
+	bot_start
+	wait_until "g['ready']" 15
+	file_wait "$1" 20 || fail "no session file after 20 s"
+	cp "$1" "$WORK/session.first"
+}
+
 # late_replays_resume N: a bot answers N /turn advance and stops; the next
 # one, at log level debug, resumes 4 s later from the point saved before
 # them (the session file put back, as a kill -9 leaves a resume point that
@@ -365,10 +375,7 @@ print(sum(json.loads(bytes(r[0])[9:]).get("mods", {}).get("procedure", {}).get("
 late_replays_resume() {
 	late_turn='{"data":{"type":1,"name":"turn","options":[{"type":1,"name":"advance"}]},"expect":"turn passes","private":false,"permissions":"8"}'
 	late_session=$WORK/state/discord-session-0.json
-	bot_start
-	wait_until "g['ready']" 15
-	file_wait "$late_session" 20 || fail "no session file after 20 s"
-	cp "$late_session" "$WORK/session.first"
+	session_keep "$late_session"
 	inject "{\"count\":$1,\"rate\":50,\"channels\":1,\"users\":2,\"templates\":[$late_turn]}"
 	wait_until "i['answered'] == $1" 20
 	bot_stop
@@ -377,6 +384,35 @@ late_replays_resume() {
 	BOT_EXTRA='log_level = debug'
 	bot_start
 	wait_until "g['resumed'] == 1 and g['ready']" 10
+}
+
+# The words of the lines that count interactions whose command ran but
+# whose answer could not go, and replays of them too late to answer.
+RAN_UNANSWERED="went unanswered after running(| in the last 1 s) \(answers ready past Discord's 3 s\)"
+RAN_BEFORE="replayed too late to answer had been run by the process before but not answered(| in the last 1 s) \(changes kept\)"
+
+# ran_unanswered N: a bot started runs N /turn advance, applies them and
+# answers none (every callback refused with 503 until Discord's 3 s are
+# over); the log counts them, the first at once, and it is killed -9 right
+# after. Its session file is put back to the point saved before them (the
+# fake lenient, its faults cleared), and 4 s later every replay of them is
+# past its 3 s.
+ran_unanswered() {
+	ran_turn='{"data":{"type":1,"name":"turn","options":[{"type":1,"name":"advance"}]},"expect":"turn passes","private":false,"permissions":"8"}'
+	ran_session=$WORK/state/discord-session-0.json
+	session_keep "$ran_session"
+	ctl lenient on # the answers that cannot go are the point
+	ctl "rest5xx match=/callback count=1000 status=503"
+	inject "{\"count\":$1,\"rate\":50,\"channels\":1,\"users\":2,\"templates\":[$ran_turn]}"
+	wait_until "i['left_to_inject'] == 0" 10
+	log_wait "warn: discord: 1 interaction $RAN_UNANSWERED; 1 since the start$" 5
+	log_wait "warn: discord: [0-9]+ interactions? $RAN_UNANSWERED; $1 since the start$" 5
+	kill -KILL "$BOT_PID"
+	wait "$BOT_PID" 2>/dev/null
+	BOT_PID=""
+	ctl restclear
+	cp "$WORK/session.first" "$ran_session"
+	sleep 4 # every replay past its 3 s
 }
 
 finish() {

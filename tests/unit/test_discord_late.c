@@ -43,7 +43,7 @@ replay(struct discord *dc, int64_t ms)
 	cJSON *d = made_at(ms);
 
 	assert_int_equal(stderrcap_begin(&cap), 0);
-	discord_answer_late_replay(dc, d);
+	discord_answer_late_replay(dc, NULL, d);
 	cJSON_Delete(d);
 	return stderrcap_end(&cap);
 }
