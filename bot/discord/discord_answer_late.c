@@ -131,6 +131,7 @@ discord_answer_late_replay(struct discord *dc, struct discord_shard *s, const st
 	if (dc->late_checks >= DISCORD_LATE_CHECKS_MAX) {
 		free(hook);
 		dc->stats.replayed_unknown++;
+		dc->late_unchecked++;
 		if (!dc->late_cap_said)
 			log_warnx(
 			    "discord: more than %d interactions were replayed too late to "
@@ -157,6 +158,16 @@ discord_answer_late_replay(struct discord *dc, struct discord_shard *s, const st
 void
 discord_answer_late_over(struct discord *dc)
 {
+	if (dc->late_unchecked > 0)
+		log_warnx(
+		    "discord: %llu interaction%s replayed too late to answer since the resume "
+		    "%s not checked with Discord (past the first %d), so whether %s went "
+		    "unanswered is not known; %llu since the start",
+		    (unsigned long long)dc->late_unchecked, dc->late_unchecked == 1 ? "" : "s",
+		    dc->late_unchecked == 1 ? "was" : "were", DISCORD_LATE_CHECKS_MAX,
+		    dc->late_unchecked == 1 ? "it" : "they",
+		    (unsigned long long)dc->stats.replayed_unknown);
+	dc->late_unchecked = 0;
 	dc->late_checks = 0;
 	dc->late_cap_said = false;
 }

@@ -39,8 +39,10 @@ struct discord_shard;
  * leaves it to the next one's replay. */
 void discord_answer_late_replay(struct discord *dc, struct discord_shard *s, const struct cJSON *d);
 
-/* A shard's replays are over (RESUMED, or a READY that starts anew): the
- * next resume may check DISCORD_LATE_CHECKS_MAX again. */
+/* A shard's replays are over (RESUMED, or a READY that starts anew): how
+ * many were past the cap is logged (so that the unanswered counts of the
+ * log have a known bound), and the next resume may check
+ * DISCORD_LATE_CHECKS_MAX again. */
 void discord_answer_late_over(struct discord *dc);
 
 #endif

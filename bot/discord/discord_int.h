@@ -84,7 +84,8 @@ struct discord {
 	 * (discord_answer_late_replay), and whether the cap was logged. */
 	unsigned late_checks;
 	bool late_cap_said;
-	int failed_logged; /* lines in this summary period */
+	uint64_t late_unchecked; /* those past the cap in this resume */
+	int failed_logged;       /* lines in this summary period */
 	bool summary_due;
 	int gateway_tries;
 	bool stopping, stopped;

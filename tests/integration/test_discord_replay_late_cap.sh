@@ -5,8 +5,10 @@
 # Discord for its original response (GET @original); one resume asks that
 # of DISCORD_LATE_CHECKS_MAX (100) of them, not of all: a process down for
 # long is replayed thousands, each GET a request of its own. The others are
-# counted as not known, said once in the log, and neither counted as shed
-# nor applied again.
+# counted as not known, said once in the log and counted once the replays
+# are over (recheck17: 64 such replays left the log's unanswered counts
+# short, with no line saying how many), and neither counted as shed nor
+# applied again.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
@@ -23,6 +25,10 @@ said=$(grep -c "more than $CAP interactions were replayed too late to answer sin
 echo "late replays: 130 answered before the restart, GET @original $gets, the cap said $said time(s)"
 [ "$gets" = $CAP ] || fail "$gets GET @original for 130 late replays, not $CAP"
 [ "$said" = 1 ] || fail "the replays past the cap were logged $said times, not once"
+# Once the replays are over, how many were not checked: the bound of what
+# may have gone unanswered without a line counting it.
+unstamp "$BOT_LOG" | grep -qxF "warn: discord: 30 interactions replayed too late to answer since the resume were not checked with Discord (past the first $CAP), so whether they went unanswered is not known; 30 since the start" ||
+	fail "no line counting the 30 replays past the cap"
 [ "$(grep -c 'replayed too late to answer, was answered before the restart' "$BOT_LOG")" = $CAP ] ||
 	fail "not every late replay checked was counted as answered by the earlier process"
 grep "overload" "$BOT_LOG" && fail "late replays past the cap were logged as overload"
