@@ -474,10 +474,12 @@ table_delete(struct invocation *inv, struct reply *out)
 		                      out);
 		return;
 	}
+	/* Told as the table stood before: once deleted, nothing keeps it
+	 * behind the screen any more. */
+	screen(inv, name, out);
 	s = tables_state_of(inv->chan);
 	tables_state_delete(s, (size_t)at);
 	channel_touch(inv->chan);
-	screen(inv, name, out);
 	reply_add(out, 0, "Deleted the table ");
 	reply_add(out, RS_BOLD, "%s", name);
 	reply_add(out, 0, "; ");

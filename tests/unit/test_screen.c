@@ -618,10 +618,42 @@ a_kept_table_reads_as_none_to_a_player(void **unused)
 	fgtable_free(t);
 }
 
+/* recheck18 F1: with Tension hidden, the GM's /table delete of a table
+ * behind the screen (by a reference, or by /table hide) tells the channel
+ * only that the GM changed a table there; the name and the hidden tables
+ * naming it reach the GM alone. Before, the reply was worked out after
+ * the deletion, when the table no longer counted as behind the screen. */
+static void
+deleting_a_hidden_table_is_told_behind_the_screen(void **unused)
+{
+	struct fgtable *t = fgtable_new(11);
+
+	(void)unused;
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_ok(t, "gm", "/tension mode hidden");
+	fgtable_ok(t, "gm", "/table set encounter 1-3: [[lair]]; 4-6: a rat");
+	fgtable_ok(t, "gm", "/table set lair 1-6: dragon [[gems]]");
+	fgtable_ok(t, "gm", "/table set gems 1-6: ruby");
+	fgtable_ok(t, "gm", "/table set loot 1-6: gold");
+	fgtable_ok(t, "gm", "/table hide loot");
+	says(t, "gm", "/table delete gems",
+	     "The GM changed a table behind the screen.\n[private]\nDeleted the table gems; "
+	     "/undo brings it back.\nStill naming [[gems]], which rolls now leave as written: "
+	     "lair.\n");
+	says(t, "gm", "/table delete loot",
+	     "The GM changed a table behind the screen.\n[private]\nDeleted the table loot; "
+	     "/undo brings it back.\n");
+	/* An open table's deletion is the channel's, as before. */
+	fgtable_ok(t, "gm", "/table set pub 1-6: ale");
+	says(t, "gm", "/table delete pub", "Deleted the table pub; /undo brings it back.\n");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(deleting_a_hidden_table_is_told_behind_the_screen),
 	    cmocka_unit_test(the_next_gm_reads_the_value_alone),
 	    cmocka_unit_test(no_word_when_nothing_is_hidden),
 	    cmocka_unit_test(opening_shows_the_openers_screen),
