@@ -226,6 +226,17 @@ retry_failed(struct persist *p)
 	persist__wake(p);
 }
 
+/* The backend reached its server again: the changes that failed go now,
+ * not at the next tick. */
+static void
+backend_back(void *ctx)
+{
+	struct persist *p = ctx;
+
+	if (p->retry != NULL && !p->closing)
+		retry_failed(p);
+}
+
 static void
 tick_cb(uv_timer_t *t)
 {
@@ -486,6 +497,8 @@ persist_open_backend(uv_loop_t *loop, struct state *st, const struct persist_opt
 		return NULL;
 	}
 	p->be = be;
+	be->back = backend_back;
+	be->back_ctx = p;
 	p->sqlite = be->ops == store_sqlite_ops();
 	snprintf(p->path, sizeof(p->path), "the %s store", be->ops->name);
 	if (open_rest(p, err, errlen) < 0) {

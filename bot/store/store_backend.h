@@ -161,10 +161,16 @@ struct store_backend_ops {
 	void (*close)(struct store_backend *b, store_done_cb done, void *ctx);
 };
 
-/* Every backend's struct starts with this. */
+/* Every backend's struct starts with this (zeroed at open). */
 struct store_backend {
 	const struct store_backend_ops *ops;
 	uv_loop_t *loop;
+	/* Set by the backend's user, or NULL: called (from the loop, never
+	 * inside an operation's call) when a backend that had lost its server
+	 * reaches it again, so that changes that failed meanwhile can be
+	 * written at once rather than at their next retry. */
+	void (*back)(void *ctx);
+	void *back_ctx;
 };
 
 #endif

@@ -179,6 +179,8 @@ submit(struct store_pg *p, struct op *o, bool (*send)(struct store_pg *, struct 
 		o->status = STORE_UNAVAILABLE;
 		snprintf(o->err, sizeof(o->err), "PostgreSQL cannot be reached: %s",
 		         p->lost_why[0] != '\0' ? p->lost_why : "reconnecting");
+		if (o->kind == OP_COMMIT)
+			store_pg_conn_hurry(p);
 	} else if (!send(p, o) || !PQpipelineSync(p->conn)) {
 		/* libpq refuses only when the connection broke */
 		o->status = STORE_UNAVAILABLE;
@@ -665,6 +667,16 @@ int
 store_pg_connected(const struct store_backend *b)
 {
 	return ((const struct store_pg *)b)->up;
+}
+
+uint64_t
+store_pg_retry_wait_ms(const struct store_backend *b, unsigned long *scheduled)
+{
+	const struct store_pg *p = (const struct store_pg *)b;
+
+	if (scheduled != NULL)
+		*scheduled = p->retries_scheduled;
+	return p->retry_wait_ms;
 }
 
 void

@@ -39,7 +39,9 @@
  *   writing it again gets STORE_CONFLICT rather than a second copy. The
  *   backend reconnects with PQconnectStart
  *   and PQconnectPoll, waiting 200 ms, then twice as long each time up to
- *   5 s.
+ *   5 s; but at most 1 s while changes wait to be saved (a commit failed
+ *   as unavailable since the connection was lost, or one is in doubt), so
+ *   that they are written within about 1 s of the server's return.
  * - Snapshot: a thread of libuv's pool opens its own connection, reads both
  *   tables in one REPEATABLE READ READ ONLY transaction (one consistent
  *   image, the loop keeps committing) and writes them into an SQLite file
@@ -62,6 +64,7 @@
 #define DELVER_STORE_PG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <uv.h>
 
@@ -90,6 +93,9 @@ int store_pg_create_tables(struct pg_conn *c, char *why, size_t whylen);
 
 /* For tests: true while the connection is up (not reconnecting). */
 int store_pg_connected(const struct store_backend *b);
+/* For tests: the wait (ms) of the reconnection scheduled last, and in
+ * *scheduled (unless NULL) how many have been scheduled since the open. */
+uint64_t store_pg_retry_wait_ms(const struct store_backend *b, unsigned long *scheduled);
 /* For tests: the answer to the next commit is lost with the connection
  * after the server gave it, as when the connection breaks between COMMIT
  * and its answer. */

@@ -161,6 +161,7 @@ go_up(struct store_pg *p, char *why, size_t whylen)
 	p->up = true;
 	p->connecting = false;
 	p->backoff_ms = BACKOFF_MIN_MS;
+	p->waiting = false;
 	store_pg_conn_step(p);
 	return 0;
 }
@@ -191,6 +192,8 @@ connect_step(struct store_pg *p)
 		}
 		log_info("store: PostgreSQL connection back");
 		store_pg_conn_reach_over(p, STORE_OK);
+		if (p->base.back != NULL && !p->closing && p->up)
+			p->base.back(p->base.back_ctx);
 		return;
 	default:
 		store_pg_conn_lost_conn(p);
@@ -233,8 +236,30 @@ schedule_reconnect(struct store_pg *p)
 		       : p->reach_until_ms - store_pg__now_ms(p) < wait
 		           ? p->reach_until_ms - store_pg__now_ms(p)
 		           : wait;
+	if (store_pg_conn_waiting(p) && wait > WAITING_MAX_MS)
+		wait = WAITING_MAX_MS;
+	p->retry_wait_ms = wait;
+	p->retries_scheduled++;
 	uv_timer_start(&p->retry, store_pg_conn_retry, wait, 0);
 	p->backoff_ms = p->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : p->backoff_ms * 2;
+}
+
+bool
+store_pg_conn_waiting(const struct store_pg *p)
+{
+	return p->waiting || p->doubt.head != NULL;
+}
+
+void
+store_pg_conn_hurry(struct store_pg *p)
+{
+	p->waiting = true;
+	if (p->closing || p->up || p->connecting || !uv_is_active((uv_handle_t *)&p->retry) ||
+	    uv_timer_get_due_in(&p->retry) <= WAITING_MAX_MS)
+		return;
+	p->retry_wait_ms = WAITING_MAX_MS;
+	p->retries_scheduled++;
+	uv_timer_start(&p->retry, store_pg_conn_retry, WAITING_MAX_MS, 0);
 }
 
 /* Statement i of commit o wrote a mark: whether its answer r says it was

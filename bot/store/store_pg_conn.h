@@ -38,6 +38,14 @@ void store_pg_conn_lost_conn(struct store_pg *p);
 /* Ends the reach under way, if any, with status. */
 void store_pg_conn_reach_over(struct store_pg *p, enum store_status status);
 
+/* Whether changes wait to be saved: a commit failed while the connection
+ * was down, or commits are in doubt. While they do, reconnections come at
+ * most WAITING_MAX_MS apart; otherwise the backoff grows to BACKOFF_MAX_MS. */
+bool store_pg_conn_waiting(const struct store_pg *p);
+/* A commit failed for want of a connection: marks changes as waiting and
+ * brings a reconnection due later than WAITING_MAX_MS forward to it. */
+void store_pg_conn_hurry(struct store_pg *p);
+
 /* The retry timer's callback (its data is p): connects again, or ends a
  * reach whose time is over. */
 void store_pg_conn_retry(uv_timer_t *t);

@@ -20,6 +20,8 @@
 
 #define BACKOFF_MIN_MS 200
 #define BACKOFF_MAX_MS 5000
+/* The longest wait between reconnections while changes wait to be saved. */
+#define WAITING_MAX_MS 1000
 #define WATCH_MS       1000
 #define OP_TIMEOUT_MS  10000 /* an answer slower than this: the server is unreachable */
 #define ERR_MAX        256   /* a reason from libpq, cut */
@@ -93,10 +95,15 @@ struct store_pg {
 	uv_timer_t retry; /* reconnection backoff */
 	uv_timer_t watch; /* answers too slow */
 	int backoff_ms;
-	uint64_t connect_ms;   /* when connecting began */
-	struct op_queue sent;  /* on the connection, in order */
-	struct op_queue done;  /* completions to run from the loop */
-	struct op_queue doubt; /* commits whose answer was lost (struct op's doubted) */
+	/* A commit failed while down: changes wait until the next connection
+	 * (so do the commits in doubt). */
+	bool waiting;
+	uint64_t retry_wait_ms;          /* the wait of the reconnection last scheduled */
+	unsigned long retries_scheduled; /* for tests */
+	uint64_t connect_ms;             /* when connecting began */
+	struct op_queue sent;            /* on the connection, in order */
+	struct op_queue done;            /* completions to run from the loop */
+	struct op_queue doubt;           /* commits whose answer was lost (struct op's doubted) */
 	/* Who writes the marks: random at open, so a mark stored under it was
 	 * written by this process (a commit whose answer was lost). */
 	uint64_t writer;

@@ -3250,6 +3250,37 @@ test_reply_waits_for_a_slow_commit(void **state)
 	on_sqlite = true;
 }
 
+/* A backend that reaches its server again says so (its back hook): the
+ * failed change is handed to it at once, not at the next second's retry. */
+static void
+test_a_failed_change_goes_once_the_backend_is_back(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply claim;
+
+	released = 0;
+	assert_true(start(b, &claim, "hall", "/gm claim"));
+	run_until_commit(b, f, &claim);
+	fake_complete(f, STORE_FAILED);
+	while (!claim.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(stats(b).retry_pending, 1);
+	assert_int_equal(f->commits, 1);
+	assert_non_null(f->base.back);
+	f->base.back(f->base.back_ctx);
+	for (int i = 0; i < 5; i++)
+		uv_run(&b->loop, UV_RUN_NOWAIT);
+	assert_int_equal(f->commits, 2);
+	assert_int_equal(f->n, 1);
+	fake_complete(f, STORE_OK);
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(stats(b).retry_pending, 0);
+	reply_free(claim.r);
+	bot_free(b);
+}
+
 static void
 test_failed_commit_says_the_change_may_be_lost(void **state)
 {
@@ -3891,6 +3922,7 @@ main(void)
 	    cmocka_unit_test(test_a_record_holding_its_log_moves_it_to_rows),
 	    cmocka_unit_test(test_reply_waits_for_a_slow_commit),
 	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
+	    cmocka_unit_test(test_a_failed_change_goes_once_the_backend_is_back),
 	    cmocka_unit_test(test_a_stop_reaches_the_store_then_writes_again),
 	    cmocka_unit_test(test_a_stop_on_a_failing_disk_counts_what_it_lost),
 	    cmocka_unit_test(test_a_failed_stop_snapshot_is_left_to_the_next_start),

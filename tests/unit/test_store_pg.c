@@ -1420,6 +1420,59 @@ down_server_refuses_at_once(void **state)
 	t_close(&t);
 }
 
+/* Runs the loop until the backend has scheduled its next reconnection;
+ * returns that reconnection's wait (ms). */
+static uint64_t
+next_retry(struct t *t)
+{
+	unsigned long n0, n;
+
+	store_pg_retry_wait_ms(t->b, &n0);
+	n = n0;
+	for (int i = 0; i < 400 && n == n0; i++) {
+		uv_run(&t->loop, UV_RUN_ONCE);
+		store_pg_retry_wait_ms(t->b, &n);
+	}
+	assert_int_not_equal(n, n0);
+	return store_pg_retry_wait_ms(t->b, NULL);
+}
+
+/* While a change waits to be saved the backend reconnects at most 1 s
+ * apart, so it is written within about a second of the server's return;
+ * with nothing waiting its backoff doubles from 0.2 s past that. */
+static void
+a_waiting_change_keeps_reconnections_a_second_apart(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct load_res l;
+	struct store_row r = chan("waiting:a", "x", 0);
+
+	(void)state;
+	t_open(&t);
+	for (int round = 0; round < 2; round++) {
+		assert_int_equal(pgcluster_run("stop", NULL, 0), 0);
+		/* A load finds the server gone; it leaves no change waiting. */
+		assert_int_equal(load(&t, STORE_CHANNEL, "waiting:a", &l), STORE_UNAVAILABLE);
+		for (uint64_t wait = 400; wait <= 1600; wait *= 2)
+			assert_int_equal(next_retry(&t), wait);
+		if (round == 1)
+			break;
+		/* The change that fails now waits: the reconnection due in
+		 * 1.6 s comes in 1 s, and so does each one after it. */
+		assert_int_equal(commit(&t, &r, 1, &c), STORE_UNAVAILABLE);
+		assert_int_equal(store_pg_retry_wait_ms(t.b, NULL), 1000);
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(next_retry(&t), 1000);
+		assert_int_equal(pgcluster_run("start", NULL, 0), 0);
+		wait_connected(&t);
+		assert_int_equal(commit(&t, &r, 1, &c), STORE_OK);
+	}
+	assert_int_equal(pgcluster_run("start", NULL, 0), 0);
+	wait_connected(&t);
+	t_close(&t);
+}
+
 /* --- a fleet: two processes, channels moving between them --- */
 
 enum {
@@ -1711,6 +1764,7 @@ main(void)
 	    cmocka_unit_test(restore_puts_one_channel_back),
 	    cmocka_unit_test(restore_makes_and_locks_its_state_directory),
 	    cmocka_unit_test(server_restarted_mid_stream),
+	    cmocka_unit_test(a_waiting_change_keeps_reconnections_a_second_apart),
 	    cmocka_unit_test(down_server_refuses_at_once),
 	    cmocka_unit_test(silent_server_is_unavailable),
 	    cmocka_unit_test(reset_connection_says_the_server_closed_it),
