@@ -176,7 +176,9 @@ dm_refused(struct discord_answer_gm *g, long status, bool closed, bool known)
 		log_warnx("discord: the direct message to the GM for interaction %s failed "
 		          "(%ld%s)",
 		          g->id, status, closed ? ": the GM takes no direct messages" : "");
-	/* Known before, the channel's line said so (cmd_roll_secret_to). */
+	/* Known before, a secret roll is refused (cmd_roll_secret_to): what
+	 * comes here known is an aside, whose line never said the GM sees it,
+	 * or a roll made just before the refusal was learnt (left as it is). */
 	if (closed && !known)
 		untell_channel(g);
 	if (closed)

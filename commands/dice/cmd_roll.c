@@ -329,7 +329,9 @@ enum roll_audience {
  * whom, nothing else (not the dice, which give the modifier away, nor the
  * label), and the roll goes behind the GM's screen (gm_screen.h): the GM's
  * own secret roll (or that of anyone who may act as GM here) to the invoker
- * alone, a player's to the seat's holder.
+ * alone, a player's to the seat's holder. Returns NULL, the refusal in out,
+ * when nobody holds the seat or the transport knows the GM cannot receive
+ * it (struct origin's unreachable): the roll is then not made.
  */
 const char *
 cmd_roll_secret_to(struct invocation *inv, struct reply *out)
@@ -339,14 +341,18 @@ cmd_roll_secret_to(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, " (GM) rolls behind the screen.");
 		reply_nl(out);
 	} else if (channel_gm(inv->seat) != NULL && gm_screen_unreachable(inv)) {
-		/* Known before it goes: the channel is told the truth. */
-		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
-		reply_add(out, 0, " rolls in secret, but the GM, ");
-		reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
-		reply_add(out, 0,
-		          ", takes no direct messages from delver, so the result goes to "
-		          "nobody.");
-		reply_nl(out);
+		/* Known before it goes: not made, as on IRC when the GM is
+		 * away. */
+		reply_error(out,
+		            "The GM, %.64s, takes no direct messages from delver, so a secret "
+		            "roll would reach nobody; the GM can accept them or name a channel for "
+		            "secret rolls with ",
+		            channel_gm_name(inv->seat));
+		reply_cmd(out, RS_BAD, "gm secret-channel", NULL);
+		reply_add(out, RS_BAD, ", or roll in the open with ");
+		reply_cmd(out, RS_BAD, "roll", NULL);
+		reply_add(out, RS_BAD, ".");
+		return NULL;
 	} else if (channel_gm(inv->seat) != NULL) {
 		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
 		reply_add(out, 0, " rolls in secret: only the GM, ");

@@ -23,23 +23,28 @@ refused() {
 	wait_until "i['created'] == $n and r['invalid'] == $2" 30
 }
 # The first refused DM edits the secret roll's channel line to say nobody saw it.
-secret() { tmpl gmroll '[{"type":3,"name":"expression","value":"1d20"}]' '' false ',"user":2,"may_edit":true'; }
+# Once a GM's refusal is known their secret rolls are refused up front, with no
+# DM and no note, so each roll here goes to a GM not yet tried: user 1 in
+# channel 0, then user 3 in channel 2.
+secret() { tmpl gmroll '[{"type":3,"name":"expression","value":"1d20"}]' '' false ",\"user\":2,\"channel\":$1,\"may_edit\":true"; }
 
 one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
+one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":3,"channel":2')"
 ctl dmclosed 1
+ctl dmclosed 3
 
 # 1,990 invalid requests, then the GM's refused DM (one more): the roller
 # is still told.
 refused 1990 1990
 notes=$(stat interactions.followups)
-one "$(secret)"
+one "$(secret 0)"
 wait_until "r['invalid'] == 1991 and i['followups'] == $((notes + 1))" 10
 
 # Past 2,000 the note is optional and no longer sent; the secret roll's own
-# answer goes.
+# answer goes. (Its DM, refused, is the 2,001st invalid request.)
 refused 9 2000
 answered=$(stat interactions.answered)
-one "$(secret)"
+one "$(secret 2)"
 sleep 1
 [ "$(stat interactions.followups)" = $((notes + 1)) ] || fail "the optional note went past 2,000 invalid requests"
 [ "$(stat interactions.answered)" = $((answered + 1)) ] || fail "the secret roll was not answered"
@@ -47,7 +52,7 @@ sleep 1
 	fail "no single line says optional requests are shed"
 
 # Past 5,000 a long reply's follow-ups are shed too; its answer goes.
-refused 3000 5000
+refused 2999 5000
 answered=$(stat interactions.answered)
 one "$(tmpl roll '[{"type":3,"name":"expression","value":"10x 1000d1000"}]' 'rolls' false ',"user":3')"
 sleep 1
@@ -56,12 +61,13 @@ sleep 1
 [ "$(grep -c "all requests but interaction answers are not sent until they fall below 5000" "$BOT_LOG")" = 1 ] ||
 	fail "no single line says all but answers are shed"
 
-# The figure is the fake's: 5,000 in the last 10 minutes; 2 requests shed
-# (the second note, and the long roll's first follow-up, after which the
-# rest of that answer is dropped); no ban.
+# The figure is the fake's: 5,000 in the last 10 minutes; 3 requests shed
+# (the second note and the edit of the second roll's channel line, and the
+# long roll's first follow-up, after which the rest of that answer is
+# dropped); no ban.
 bot_stats
 line=$(grep "discord stats:" "$BOT_LOG")
-echo "$line" | grep -q "invalid in the last 10 min 5000, shed 2;" ||
+echo "$line" | grep -q "invalid in the last 10 min 5000, shed 3;" ||
 	fail "the stats line does not give the invalid requests: $line"
 [ "$(stat rest.invalid_10min)" = 5000 ] || fail "the fake counts $(stat rest.invalid_10min)"
 [ "$(stat rest.bans)" = 0 ] || fail "the fake banned the bot"
