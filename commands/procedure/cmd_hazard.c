@@ -12,6 +12,7 @@
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
 #include "commands/gm/gm_screen.h"
+#include "commands/tables/tables_state.h"
 #include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
@@ -53,7 +54,7 @@ withheld_line(const struct tables_lookup *tl, const struct roll_table_trace *tr,
 
 		/* one screened through references reads as a name no table has */
 		if (!tr->step[i].missing || !tables_lookup_withheld(tl, tr->step[i].name) ||
-		    !tables_use_screened(tr->step[i].name))
+		    !tables_state_named_screen(tr->step[i].name))
 			continue;
 		snprintf(quoted, sizeof(quoted), "[[%s]]", tr->step[i].name);
 		if (strstr(names, quoted) != NULL)

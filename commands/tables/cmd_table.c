@@ -415,7 +415,7 @@ table_set(struct invocation *inv, struct reply *out)
 		reply_nl(out);
 	}
 	missing_line(inv, !inv->is_gm, &missing, &seen, out);
-	if (tables_use_screened(name)) {
+	if (tables_state_named_screen(name)) {
 		char used[ROLL_TABLE_NAME_MAX];
 		const char *kind = strncmp(name, "effects", 7) == 0 ? "effects" : "encounter";
 

@@ -165,7 +165,7 @@ trace_lines(struct reply *out, const struct roll_table_trace *tr, const struct t
 		/* a table screened by name is known to be; one screened through
 		 * references reads as a name no table has */
 		if (s->missing && tables_lookup_withheld(tl, s->name) &&
-		    tables_use_screened(s->name)) {
+		    tables_state_named_screen(s->name)) {
 			reply_add(out, RS_DIM,
 			          "[[%s]]: behind the GM's screen while Tension is hidden, so not "
 			          "rolled where all see it.",

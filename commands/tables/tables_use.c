@@ -166,19 +166,13 @@ tables_use_pick_text(const struct tension_pick *p, const char *table, const char
 		         table[0] ? table : kind, table[0] ? "" : " table", p->sides, p->total);
 }
 
-bool
-tables_use_screened(const char *name)
-{
-	return tables_state_named_screen(name);
-}
-
 int
 tables_use_level_ok(const char *name, char *err, size_t errlen)
 {
 	const char *digits;
 	size_t n;
 
-	if (!tables_use_screened(name) || (digits = strchr(name, '-')) == NULL)
+	if (!tables_state_named_screen(name) || (digits = strchr(name, '-')) == NULL)
 		return 0;
 	digits++;
 	n = strlen(digits);
@@ -198,7 +192,7 @@ tables_use_screened_in(const struct channel *ch, const char *name)
 	const struct tables_state *s = tables_state_peek(ch);
 	int at;
 
-	if (tables_use_screened(name))
+	if (tables_state_named_screen(name))
 		return true;
 	return (at = tables_state_find(s, name)) >= 0 && s->v[at].screened;
 }

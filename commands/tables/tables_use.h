@@ -104,11 +104,6 @@ int tables_use_room(const struct channel *ch, const char *name, size_t len, bool
 void tables_use_pick_text(const struct tension_pick *p, const char *table, const char *kind,
                           char *buf, size_t len);
 
-/* Whether a table of that name stays behind the GM's screen while Tension
- * is hidden: one a procedure rolls there ("encounter", "effects", and
- * their "-<level>" tables). */
-bool tables_use_screened(const char *name);
-
 /* Checks that a level's table ("encounter-<digits>", "effects-<digits>")
  * names a level /turn level can set: 0 to LEVEL_MAX, no leading zero.
  * Returns 0 (any other name too), or -1 with one sentence in err. */
