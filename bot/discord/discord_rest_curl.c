@@ -64,7 +64,28 @@ on_prereq(void *ctx, char *ip, char *local_ip, int port, int local_port)
 {
 	struct req *q = ctx;
 
-	return discord_rest__sending(q->r, q) ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT;
+	if (!discord_rest__sending(q->r, q))
+		return CURL_PREREQFUNC_ABORT;
+	q->went = true;
+	return CURL_PREREQFUNC_OK;
+}
+
+/* The longest a connection for q (NULL: for none in particular) may take
+ * to be made: CONNECT_MS, at most the transfer's limit, at most what is
+ * left to q's deadline (at least 1 ms: 0 would be libcurl's default). */
+static long
+connect_ms(const struct rest *r, const struct req *q)
+{
+	uint64_t ms = r->timeout_ms < CONNECT_MS ? r->timeout_ms : CONNECT_MS;
+
+	if (q != NULL && q->deadline_ns != 0) {
+		uint64_t now_ns = uv_hrtime();
+		uint64_t left = q->deadline_ns > now_ns ? (q->deadline_ns - now_ns) / 1000000u : 0;
+
+		if (left < ms)
+			ms = left > 0 ? left : 1;
+	}
+	return (long)ms;
 }
 
 void
@@ -73,7 +94,7 @@ discord_rest_curl_conn_opts(struct rest *r, CURL *e, struct curlio *io)
 	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, discord_rest_io_close_socket);
 	curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, io);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_MS);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)connect_ms(r, NULL));
 	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r->tls_verify ? 1L : 0L);
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r->tls_verify ? 2L : 0L);
@@ -135,7 +156,9 @@ discord_rest_curl_start(struct rest *r, struct req *q)
 	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST,
 	                 strcmp(q->method, "GET") != 0 && strcmp(q->method, "POST") != 0 ? q->method
 	                                                                                 : NULL);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, connect_ms(r, q));
 	q->easy = e;
+	q->went = false;
 	buf_reset(&q->resp);
 	q->hd.seen = 0;
 	curl_multi_add_handle(r->io.multi, e);
@@ -189,6 +212,11 @@ discord_rest_curl_check(struct rest *r)
 			curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
 		if (status != 0 && (q->flags & REST_CALLBACK))
 			discord_opstats_add(OPSTATS_CALLBACKS_CURL);
+		/* Not sent (no connection in time) and its deadline passed: it
+		 * could only expire, not be tried again. */
+		if (rc != CURLE_OK && !q->went && q->deadline_ns != 0 &&
+		    uv_hrtime() >= q->deadline_ns)
+			q->expired = true;
 		/* (e keeps the answer's headers until its next transfer) */
 		curl_multi_remove_handle(r->io.multi, e);
 		q->easy = NULL; /* e goes to the pool: a next try may not be libcurl's */

@@ -37,7 +37,9 @@ struct conn {
 	struct buf out; /* the request's bytes; off of them went out */
 	size_t off;
 	uint64_t deadline; /* uv_now() past which the answer is too late */
-	size_t got;        /* bytes of the answer read */
+	/* While CONNECTING with q: the uv_now() at which q leaves for libcurl. */
+	uint64_t slow_at;
+	size_t got; /* bytes of the answer read */
 	struct discord_rest_h1_answer a;
 };
 
@@ -166,6 +168,23 @@ room(struct h1 *h)
 	return !h->closing && (h->nconns < h->max || idle(h) != NULL);
 }
 
+/* When q, on a connection still connecting, leaves it for libcurl:
+ * DISCORD_REST_H1_SLOW_MS from now, or sooner when its deadline would leave
+ * less than DISCORD_REST_H1_WAIT_MS then (see discord_rest_h1.h). */
+static uint64_t
+slow_at(const struct h1 *h, const struct req *q)
+{
+	uint64_t now = uv_now(h->r->loop), now_ns, left_ms;
+
+	if (q->deadline_ns == 0)
+		return now + DISCORD_REST_H1_SLOW_MS;
+	now_ns = uv_hrtime();
+	left_ms = q->deadline_ns > now_ns ? (q->deadline_ns - now_ns) / 1000000u : 0;
+	if (left_ms >= DISCORD_REST_H1_SLOW_MS + DISCORD_REST_H1_WAIT_MS)
+		return now + DISCORD_REST_H1_SLOW_MS;
+	return now + (left_ms > DISCORD_REST_H1_WAIT_MS ? left_ms - DISCORD_REST_H1_WAIT_MS : 0);
+}
+
 /* q goes on a connection: an idle one, else a new one; false when none
  * can take it. */
 static bool
@@ -199,6 +218,8 @@ take(struct h1 *h, struct req *q)
 		h->connects++;
 		c->q = q;
 		r->nh1++;
+		c->slow_at = slow_at(h, q);
+		arm(h, c->slow_at);
 		curl_multi_add_handle(r->connect_io.multi, c->easy);
 		return true;
 	}
@@ -327,7 +348,9 @@ again(struct conn *c)
 	c->q = NULL;
 	r->nh1--;
 	conn_close(c);
-	if (!take(h, q))
+	if (!discord_rest__sending(r, q)) /* never sent late: expired */
+		discord_rest__done(r, q, 0, CURLE_ABORTED_BY_CALLBACK, NULL);
+	else if (!take(h, q))
 		discord_rest_curl_spill(r, q);
 	return true;
 }
@@ -432,6 +455,7 @@ check_connected(struct rest *r)
 			continue;
 		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&c);
 		q = c->q;
+		h = c->h;
 		if (m->data.result == CURLE_OK &&
 		    curl_easy_getinfo(c->easy, CURLINFO_ACTIVESOCKET, &fd) == CURLE_OK &&
 		    fd != CURL_SOCKET_BAD && uv_poll_init_socket(r->loop, &c->poll, fd) == 0) {
@@ -441,11 +465,15 @@ check_connected(struct rest *r)
 			c->state = BUSY;
 			uv_poll_start(&c->poll, UV_READABLE, on_poll);
 			c->events = UV_READABLE;
+			if (q == NULL) { /* its request left it, slow: kept for the next */
+				c->state = IDLE;
+				serve(h);
+				continue;
+			}
 			if (!discord_rest__sending(r, q)) {
 				c->q = NULL;
 				r->nh1--;
 				c->state = IDLE;
-				h = c->h;
 				discord_rest__done(r, q, 0, CURLE_ABORTED_BY_CALLBACK, NULL);
 				serve(h);
 				continue;
@@ -455,14 +483,19 @@ check_connected(struct rest *r)
 			continue;
 		}
 		/* libcurl says why when it tries the same: the request goes
-		 * there, with its retries and their log lines, and those
-		 * waiting after it. */
-		c->q = NULL;
-		r->nh1--;
-		h = c->h;
+		 * there, with its retries and their log lines. Those waiting
+		 * go too when the connection was refused (the road cannot
+		 * connect now); one that stalled until its timeout concerns
+		 * none but its own request: they go on other connections. */
 		conn_close(c);
-		discord_rest_curl_spill(r, q);
-		spill_waiting(h);
+		if (q != NULL) {
+			r->nh1--;
+			discord_rest_curl_spill(r, q);
+		}
+		if (m->data.result == CURLE_OPERATION_TIMEDOUT)
+			serve(h);
+		else
+			spill_waiting(h);
 	}
 }
 
@@ -477,6 +510,18 @@ on_timer(uv_timer_t *t)
 		discord_rest_curl_spill(h->r, wait_pop(h));
 	for (c = h->conns; c != NULL; c = nx) {
 		nx = c->next;
+		if (c->state == CONNECTING && c->q != NULL) {
+			if (c->slow_at <= now) { /* q goes; c goes on connecting */
+				struct req *q = c->q;
+
+				c->q = NULL;
+				h->r->nh1--;
+				discord_rest_curl_spill(h->r, q);
+			} else if (c->slow_at < next) {
+				next = c->slow_at;
+			}
+			continue;
+		}
 		if (c->state != BUSY)
 			continue;
 		if (c->deadline <= now) {

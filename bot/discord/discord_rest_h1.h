@@ -21,7 +21,12 @@
  * handshakes, more CPU). It goes through libcurl instead, and nothing is
  * lost, when:
  * - its connection could not be made (then every request waiting goes
- *   too: the road cannot connect now);
+ *   too when it was refused: the road cannot connect now; when it timed
+ *   out, stalled, those waiting go on other connections);
+ * - its connection is still connecting (a TCP or TLS handshake stalled)
+ *   DISCORD_REST_H1_SLOW_MS after it took it, or when its deadline is
+ *   DISCORD_REST_H1_WAIT_MS away, if sooner: the connection goes on
+ *   connecting, for the requests after it;
  * - it has waited DISCORD_REST_H1_WAIT_MS;
  * - its deadline (discord_rest_call_until) is less than twice
  *   DISCORD_REST_H1_WAIT_MS away when it comes: it does not wait at all,
@@ -33,7 +38,8 @@
  * one more handshake of libcurl's. Every answer ends in
  * discord_rest__finish, as libcurl's do (429, 5xx, retries, buckets).
  * A kept connection the server closed before any byte of the answer came
- * is not a failed try: the request goes once more on a fresh one.
+ * is not a failed try: the request goes once more on a fresh one, unless
+ * its deadline passed meanwhile (then it completes expired, unsent).
  * An idle connection is watched: the server closing it closes it here;
  * readable without application data (TLS 1.3 session tickets) is nothing.
  */
@@ -45,6 +51,8 @@
 #define DISCORD_REST_H1_CONNS   16
 #define DISCORD_REST_H1_WAIT_MS 250 /* the longest a request waits for a connection */
 #define DISCORD_REST_H1_WAITERS 64  /* requests waiting at most */
+/* The longest a request waits on a connection still connecting. */
+#define DISCORD_REST_H1_SLOW_MS 1000
 
 struct rest;
 struct req;

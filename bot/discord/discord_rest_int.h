@@ -43,6 +43,7 @@ struct req {
 	int tries, limited;
 	int64_t not_before;
 	CURL *easy;    /* libcurl's, while it carries q; else NULL */
+	bool went;     /* libcurl began to send this try (it had a connection) */
 	bool h1_again; /* sent again on a fresh connection once already */
 	/* Waiting for one of discord_rest_h1's connections: the next in line,
 	 * and the uv_now() at which it goes through libcurl instead. */

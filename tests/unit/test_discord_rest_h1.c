@@ -22,10 +22,12 @@
 
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_rest.h"
+#include "bot/discord/discord_rest_h1.h"
 #include "tests/unit/helpers/stderrcap.h"
 
 #define STEPS 8
-#define HOLD  "" /* an answer that never comes */
+#define HOLD  ""     /* an answer that never comes */
+#define LATE  "\x01" /* closes the connection 400 ms after the request, unanswered */
 
 #define CONNS_MAX 8
 
@@ -34,12 +36,16 @@
  * they come) is answered answers[i]; NULL closes the connection once the
  * request is read, unanswered; close_after[i] closes it after the
  * answer. Each connection is served on a thread of its own. It keeps the
- * bytes of every request, and counts connections.
+ * bytes of every request, and counts connections. The first silent
+ * connections are sent nothing (a TLS handshake that stalls) until the
+ * client goes; with drop_others, every later one is closed at once.
  */
 struct script {
 	int listener, port;
 	const char *answers[STEPS];
 	bool close_after[STEPS];
+	int silent;
+	bool drop_others;
 	int n, accepts;
 	char req[STEPS][1024];
 	pthread_mutex_t lock;
@@ -48,7 +54,7 @@ struct script {
 
 struct served {
 	struct script *s;
-	int fd;
+	int fd, nth; /* nth: 0 for the first connection accepted */
 };
 
 /* One request (head and Content-Length body) into out; false at the end. */
@@ -95,6 +101,18 @@ serve_conn(void *arg)
 	int fd = sv->fd;
 	char buf[4096];
 
+	if (sv->nth < s->silent) {
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+		free(sv);
+		return NULL;
+	}
+	if (s->drop_others) {
+		close(fd);
+		free(sv);
+		return NULL;
+	}
 	free(sv);
 	while (read_request(fd, buf, sizeof(buf))) {
 		int i;
@@ -106,6 +124,10 @@ serve_conn(void *arg)
 		pthread_mutex_unlock(&s->lock);
 		if (i < 0 || s->answers[i] == NULL)
 			break;
+		if (s->answers[i][0] == '\x01') { /* LATE */
+			usleep(400000);
+			break;
+		}
 		if (s->answers[i][0] == '\0') { /* HOLD: until the client goes */
 			while (read(fd, buf, sizeof(buf)) > 0)
 				;
@@ -140,6 +162,7 @@ serve(void *arg)
 		pthread_mutex_lock(&s->lock);
 		i = s->accepts++; /* counted before any answer on it goes */
 		pthread_mutex_unlock(&s->lock);
+		sv->nth = i;
 		assert_int_equal(pthread_create(&s->conn_th[i], NULL, serve_conn, sv), 0);
 	}
 	return NULL;
@@ -177,6 +200,7 @@ struct got {
 	long status;
 	char body[64];
 	const char *error;
+	bool expired;
 	uint64_t at;
 };
 
@@ -192,6 +216,7 @@ got_it(void *ctx, const struct rest_result *res)
 	g->status = res->status;
 	snprintf(g->body, sizeof(g->body), "%.*s", (int)res->len, res->body);
 	g->error = res->error;
+	g->expired = res->expired;
 	g->at = uv_hrtime();
 }
 
@@ -207,16 +232,22 @@ struct run {
 };
 
 static void
-run_open(struct run *u, struct script *s, int h1_conns, unsigned timeout_ms)
+run_open_on(struct run *u, struct script *s, const char *scheme, int h1_conns, unsigned timeout_ms)
 {
 	char base[64];
 	struct rest_opts o = {.token = "t", .h1_conns = h1_conns, .timeout_ms = timeout_ms};
 
 	script_start(s);
 	uv_loop_init(&u->loop);
-	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", s->port);
+	snprintf(base, sizeof(base), "%s://127.0.0.1:%d/api/v10", scheme, s->port);
 	o.base_url = base;
 	u->r = discord_rest_new(&u->loop, &o);
+}
+
+static void
+run_open(struct run *u, struct script *s, int h1_conns, unsigned timeout_ms)
+{
+	run_open_on(u, s, "http", h1_conns, timeout_ms);
 }
 
 /* One callback, waited for (at most 10 s). */
@@ -591,6 +622,112 @@ a_callback_tried_on_both_roads_closes_once(void **unused)
 	assert_int_equal(g[1].status, 0);
 }
 
+/* A callback with body {"n":n} and a deadline ms from now, not waited
+ * for; its deadline (uv_hrtime()) returned. */
+static uint64_t
+callback_until(struct run *u, int n, unsigned flags, uint64_t ms, struct got *g)
+{
+	char body[32];
+	uint64_t deadline = uv_hrtime() + ms * 1000000u;
+
+	memset(g, 0, sizeof(*g));
+	snprintf(body, sizeof(body), "{\"n\":%d}", n);
+	discord_rest_call_until(u->r, "POST", "/interactions/1/tok/callback", body,
+	                        REST_CALLBACK | REST_INTERACTION | REST_ESSENTIAL | flags, deadline,
+	                        got_it, g);
+	return deadline;
+}
+
+/*
+ * A callback on a connection whose TLS handshake stalls leaves it for
+ * libcurl DISCORD_REST_H1_SLOW_MS later, or DISCORD_REST_H1_WAIT_MS before
+ * its deadline when that is sooner: well before its deadline, not at the
+ * connection's 5 s timeout. (libcurl's connection is refused here: its
+ * error comes back, REST_ONCE.)
+ */
+static void
+slow_connect_leaves(uint64_t deadline_ms)
+{
+	struct script s = {.silent = 1, .drop_others = true};
+	struct run u;
+	struct got g;
+	uint64_t t0, deadline;
+
+	run_open_on(&u, &s, "https", 1, 0);
+	t0 = uv_hrtime();
+	deadline = callback_until(&u, 1, REST_ONCE, deadline_ms, &g);
+	wait_for(&u, &g);
+	assert_int_equal(g.status, 0);
+	assert_false(g.expired);
+	assert_non_null(g.error);
+	assert_true(g.at < deadline);
+	assert_true(g.at - t0 >= (deadline_ms < DISCORD_REST_H1_SLOW_MS + DISCORD_REST_H1_WAIT_MS
+	                              ? deadline_ms - DISCORD_REST_H1_WAIT_MS
+	                              : DISCORD_REST_H1_SLOW_MS) *
+	                             1000000u);
+	assert_int_equal(s.accepts, 2);
+	run_close(&u, &s);
+}
+
+static void
+a_callback_leaves_a_stalled_handshake(void **unused)
+{
+	slow_connect_leaves(2500);
+	slow_connect_leaves(900);
+}
+
+/*
+ * A kept connection dropped unanswered after its deadline passed: the
+ * callback is not sent again on the other idle connection, late; it
+ * expires, unsent.
+ */
+static void
+a_callback_is_never_sent_again_late(void **unused)
+{
+	struct script s = {.answers = {ok204, ok204, LATE, ok204}};
+	struct run u;
+	struct got g[2];
+
+	run_open(&u, &s, 2, 0);
+	callback_n(&u, 1, 0, &g[0]);
+	callback_n(&u, 2, 0, &g[1]);
+	wait_for(&u, &g[0]);
+	wait_for(&u, &g[1]);
+	assert_int_equal(s.accepts, 2);
+	callback_until(&u, 3, 0, 200, &g[0]);
+	wait_for(&u, &g[0]);
+	assert_int_equal(g[0].status, 0);
+	assert_true(g[0].expired);
+	assert_int_equal(s.n, 3);
+	run_close(&u, &s);
+}
+
+/*
+ * Through libcurl, a connection that stalls is given up at the callback's
+ * deadline, not at the 5 s connect timeout: the callback expires, unsent,
+ * with no retry logged.
+ */
+static void
+libcurls_connect_ends_at_the_deadline(void **unused)
+{
+	struct script s = {.silent = 1};
+	struct run u;
+	struct got g;
+	struct stderrcap cap;
+	uint64_t deadline;
+
+	run_open_on(&u, &s, "https", -1, 0);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	deadline = callback_until(&u, 1, 0, 600, &g);
+	wait_for(&u, &g);
+	assert_string_equal(stderrcap_end(&cap), "");
+	assert_int_equal(g.status, 0);
+	assert_true(g.expired);
+	assert_true(g.at - deadline < 1000000000u);
+	assert_int_equal(s.accepts, 1);
+	run_close(&u, &s);
+}
+
 int
 main(void)
 {
@@ -604,6 +741,9 @@ main(void)
 	    cmocka_unit_test(a_waiting_callback_goes_through_libcurl_in_time),
 	    cmocka_unit_test(the_caller_names_the_callbacks),
 	    cmocka_unit_test(a_callback_tried_on_both_roads_closes_once),
+	    cmocka_unit_test(a_callback_leaves_a_stalled_handshake),
+	    cmocka_unit_test(a_callback_is_never_sent_again_late),
+	    cmocka_unit_test(libcurls_connect_ends_at_the_deadline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
