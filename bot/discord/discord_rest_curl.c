@@ -72,7 +72,8 @@ on_prereq(void *ctx, char *ip, char *local_ip, int port, int local_port)
 
 /* The longest a connection for q (NULL: for none in particular) may take
  * to be made: CONNECT_MS, at most the transfer's limit, at most what is
- * left to q's deadline (at least 1 ms: 0 would be libcurl's default). */
+ * left to q's deadline, rounded up: a connection given up for it ends
+ * past it (and at least 1 ms: 0 would be libcurl's default). */
 static long
 connect_ms(const struct rest *r, const struct req *q)
 {
@@ -80,7 +81,8 @@ connect_ms(const struct rest *r, const struct req *q)
 
 	if (q != NULL && q->deadline_ns != 0) {
 		uint64_t now_ns = uv_hrtime();
-		uint64_t left = q->deadline_ns > now_ns ? (q->deadline_ns - now_ns) / 1000000u : 0;
+		uint64_t left =
+		    q->deadline_ns > now_ns ? (q->deadline_ns - now_ns + 999999u) / 1000000u : 0;
 
 		if (left < ms)
 			ms = left > 0 ? left : 1;

@@ -450,13 +450,15 @@ check_connected(struct rest *r)
 		struct h1 *h;
 		curl_socket_t fd = CURL_SOCKET_BAD;
 		struct req *q;
+		CURLcode rc; /* (m is the handle's: gone with it) */
 
 		if (m->msg != CURLMSG_DONE)
 			continue;
+		rc = m->data.result;
 		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&c);
 		q = c->q;
 		h = c->h;
-		if (m->data.result == CURLE_OK &&
+		if (rc == CURLE_OK &&
 		    curl_easy_getinfo(c->easy, CURLINFO_ACTIVESOCKET, &fd) == CURLE_OK &&
 		    fd != CURL_SOCKET_BAD && uv_poll_init_socket(r->loop, &c->poll, fd) == 0) {
 			c->poll.data = c;
@@ -492,7 +494,7 @@ check_connected(struct rest *r)
 			r->nh1--;
 			discord_rest_curl_spill(r, q);
 		}
-		if (m->data.result == CURLE_OPERATION_TIMEDOUT)
+		if (rc == CURLE_OPERATION_TIMEDOUT)
 			serve(h);
 		else
 			spill_waiting(h);

@@ -728,6 +728,33 @@ libcurls_connect_ends_at_the_deadline(void **unused)
 	run_close(&u, &s);
 }
 
+/*
+ * The one connection's handshake stalls until its connect timeout (the
+ * transfer's limit, 100 ms here): that fails its own callback over to
+ * libcurl, but the callback waiting behind it tries a connection of the
+ * road again rather than going to libcurl with it. (Every connection but
+ * the first is refused here: that one too then goes to libcurl.)
+ */
+static void
+a_stalled_connection_fails_over_its_own_callback_alone(void **unused)
+{
+	struct script s = {.silent = 1, .drop_others = true};
+	struct run u;
+	struct got g[2];
+
+	run_open_on(&u, &s, "https", 1, 100);
+	callback_n(&u, 1, REST_ONCE, &g[0]);
+	callback_n(&u, 2, REST_ONCE, &g[1]);
+	wait_for(&u, &g[0]);
+	wait_for(&u, &g[1]);
+	assert_int_equal(g[0].status, 0);
+	assert_int_equal(g[1].status, 0);
+	/* the stalled one, libcurl's for the first, the road's second for the
+	 * other, then libcurl's for it */
+	assert_int_equal(s.accepts, 4);
+	run_close(&u, &s);
+}
+
 int
 main(void)
 {
@@ -744,6 +771,7 @@ main(void)
 	    cmocka_unit_test(a_callback_leaves_a_stalled_handshake),
 	    cmocka_unit_test(a_callback_is_never_sent_again_late),
 	    cmocka_unit_test(libcurls_connect_ends_at_the_deadline),
+	    cmocka_unit_test(a_stalled_connection_fails_over_its_own_callback_alone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
