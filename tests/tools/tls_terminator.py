@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A TLS terminator for tests: TLS on loopback in front of a plain TCP port.
 
-tls_terminator.py CERT KEY BACKEND_PORT PORT_FILE STATS_FILE
+tls_terminator.py CERT KEY BACKEND_PORT PORT_FILE STATS_FILE [STALLS]
 
 Listens on 127.0.0.1 (a free port, written to PORT_FILE once listening),
 takes TLS (python's ssl: TLS 1.3 where the client offers it, with its two
@@ -9,6 +9,8 @@ session tickets sent after each handshake) and relays each connection's
 bytes to 127.0.0.1:BACKEND_PORT. STATS_FILE holds the count of TCP
 connections accepted, rewritten at each. SIGUSR1 closes every connection
 that has been quiet for 100 ms (an idle kept connection the server drops).
+SIGUSR2 stalls the TLS handshakes of the next STALLS connections (0 unless
+given): nothing is sent on them until the client closes them.
 """
 import os
 import select
@@ -20,6 +22,8 @@ import threading
 import time
 
 cert, key, backend, port_file, stats_file = sys.argv[1:6]
+stalls = int(sys.argv[6]) if len(sys.argv) > 6 else 0
+to_stall = 0
 ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
 ctx.load_cert_chain(cert, key)
 accepts = 0
@@ -32,6 +36,15 @@ def write_stats():
     with open(tmp, "w") as f:
         f.write("%d\n" % accepts)
     os.replace(tmp, stats_file)
+
+
+def stall(raw):
+    try:
+        while raw.recv(65536):
+            pass
+    except OSError:
+        pass
+    raw.close()
 
 
 def relay(raw):
@@ -72,7 +85,13 @@ def on_usr1(sig, frame):
     drop_gen += 1
 
 
+def on_usr2(sig, frame):
+    global to_stall
+    to_stall = stalls
+
+
 signal.signal(signal.SIGUSR1, on_usr1)
+signal.signal(signal.SIGUSR2, on_usr2)
 ls = socket.socket()
 ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 ls.bind(("127.0.0.1", 0))
@@ -88,4 +107,8 @@ while True:
         continue
     accepts += 1
     write_stats()
-    threading.Thread(target=relay, args=(c,), daemon=True).start()
+    serve = relay
+    if to_stall > 0:
+        to_stall -= 1
+        serve = stall
+    threading.Thread(target=serve, args=(c,), daemon=True).start()

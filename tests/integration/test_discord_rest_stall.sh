@@ -1,0 +1,38 @@
+#!/bin/sh
+# Interaction callbacks whose own connections stall in the TLS handshake:
+# the fake Discord's REST side behind tests/tools/tls_terminator.py, which
+# on SIGUSR2 holds the handshakes of the next 4 connections unanswered.
+# 4 interactions at once take 4 new connections of discord_rest_h1, all
+# stalled: each callback leaves its connection for libcurl 1 s later
+# (DISCORD_REST_H1_SLOW_MS), in time for Discord's 3 s, rather than waiting
+# for the 5 s connect timeout and going unanswered.
+. tests/integration/lib.sh
+. tests/integration/discord_lib.sh
+
+command -v openssl > /dev/null || fail "openssl is needed"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+	-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+	-keyout "$WORK/tls.key" -out "$WORK/tls.pem" > "$WORK/openssl.log" 2>&1 ||
+	fail "openssl cannot make a certificate: $(cat "$WORK/openssl.log")"
+
+fake_start
+python3 tests/tools/tls_terminator.py "$WORK/tls.pem" "$WORK/tls.key" "$PORT" \
+	"$WORK/tls-port" "$WORK/tls-accepts" 4 > "$WORK/tls.log" 2>&1 &
+TLS_PID=$!
+OTHER_PIDS="$TLS_PID"
+file_wait "$WORK/tls-port" 5 || fail "the TLS terminator did not start"
+REST="https://127.0.0.1:$(cat "$WORK/tls-port")/api/v10"
+bot_start "tls_ca_file=$WORK/tls.pem"
+wait_until "g['ready'] and r['registrations'] == 1" 10
+
+kill -USR2 "$TLS_PID"
+sleep 0.2
+T="$(tmpl help '[]' 'delver commands' false)"
+inject "{\"count\":4,\"rate\":0,\"channels\":2,\"users\":2,\"templates\":[$T]}"
+wait_until "i['answered'] == 4" 10
+grep -E "discord: .*(unanswered|not answered|giving up)" "$BOT_LOG" &&
+	fail "a callback went unanswered behind a stalled handshake"
+bot_stats
+grep -q "callbacks answered on own connections 0, through libcurl 4;" "$BOT_LOG" ||
+	fail "the callbacks did not leave the stalled connections: $(grep "discord stats:" "$BOT_LOG")"
+finish
