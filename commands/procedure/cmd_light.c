@@ -118,8 +118,27 @@ light_flicker_cmd(struct invocation *inv, struct reply *out)
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	struct light l;
 	char name[100];
+	int ruled = turn_flicker(&s->clock, &l);
 
-	if (turn_flicker(&s->clock, &l) < 0) {
+	if (ruled == 1) {
+		char id[16];
+		int left = light_left(&l, s->proc);
+
+		snprintf(id, sizeof(id), "%d", l.id);
+		procedure_render_light_name(&l, true, name, sizeof(name));
+		reply_add(out, 0,
+		          "%s was just lit, so this turn's Light result already only made it "
+		          "flicker: it keeps burning with ",
+		          name);
+		reply_add(out, RS_BOLD, "%d", left);
+		reply_add(out, 0,
+		          " %s left; the GM may still put it out: ", left == 1 ? "turn" : "turns");
+		reply_cmd(out, 0, "light out", "which", id, NULL);
+		reply_add(out, 0, ".");
+		reply_nl(out);
+		return;
+	}
+	if (ruled < 0) {
 		reply_error(out, "There is no Light result this turn to rule a flicker (or the "
 		                 "lights changed since); ");
 		reply_cmd(out, RS_BAD, "light add", NULL);
@@ -275,8 +294,9 @@ static const struct command light_subs[] = {
      .help = "A Light result (a torch sputters out, or lantern oil runs low) is pressure, "
              "not a straitjacket: until the next turn the GM may rule it only flickered, "
              "and the source is as it was. Rulings: it falls on the oldest lit source; one "
-             "lit just before the turn only flickers ominously ({/light out} still puts it "
-             "out); a torch or candle goes out; a lantern's oil runs low to at most 6 turns "
+             "lit just before the turn only flickers ominously already (this says so; "
+             "{/light out} still puts it out); a torch or candle goes out; a lantern's oil runs "
+             "low to at most 6 turns "
              "(an hour) left, which the GM changes with {/light low}.",
      .role = ROLE_GM,
      .fn = light_flicker_cmd},

@@ -146,6 +146,8 @@ proc_save(const void *p)
 	cJSON_AddNumberToObject(o, "next_light", c->lights.next_id);
 	if (c->flagged)
 		cJSON_AddItemToObject(o, "flagged", light_json(&c->flag_was));
+	if (c->flickered != 0)
+		cJSON_AddNumberToObject(o, "flickered", c->flickered);
 	cJSON_AddStringToObject(o, "table", hazard_table_name(s->table));
 	cJSON_AddStringToObject(o, "procedure", hazard_procedure_name(s->proc));
 	cJSON_AddItemToObject(o, "chance", chance_json(s->chance));
@@ -396,6 +398,10 @@ load_clock(struct turn_clock *c, const cJSON *o, char *err, size_t errlen)
 			return -1;
 		c->flagged = true;
 	}
+	/* "flickered" is saved while this turn's Light result only flickered */
+	if (cJSON_GetObjectItemCaseSensitive(o, "flickered") != NULL &&
+	    get_int(o, "flickered", 1, 100000, &c->flickered, err, errlen) < 0)
+		return -1;
 	return 0;
 }
 

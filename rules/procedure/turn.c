@@ -264,6 +264,8 @@ turn_light_fails(struct turn_clock *c, enum procedure p, int low, struct turn_re
 		return;
 	case LIGHT_FLAG_FLICKER:
 		add(r, TE_FLAG_FLICKER, c->turn, 0, &was);
+		c->flagged = false;
+		c->flickered = was.id;
 		return;
 	case LIGHT_FLAG_OUT:
 		add(r, TE_FLAG_OUT, c->turn, 0, &was);
@@ -274,6 +276,7 @@ turn_light_fails(struct turn_clock *c, enum procedure p, int low, struct turn_re
 	}
 	c->flagged = true;
 	c->flag_was = was;
+	c->flickered = 0;
 }
 
 /* What the hazard result does this turn. */
@@ -370,7 +373,7 @@ turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 
 	if (c->turn < TURN_MAX)
 		c->turn++;
-	c->flagged = false;
+	turn_flag_clear(c);
 	c->fatigue_due = false;
 	/* Time passes first (the hazard result can flag only what is still
 	 * lit), but what the result did is reported first. */
@@ -411,8 +414,15 @@ turn_flicker(struct turn_clock *c, struct light *l)
 	struct lights *ls = &c->lights;
 	int at;
 
-	if (!c->flagged)
+	if (!c->flagged) {
+		for (size_t i = 0; c->flickered != 0 && i < ls->n; i++) {
+			if (ls->l[i].id == c->flickered) {
+				*l = ls->l[i];
+				return 1;
+			}
+		}
 		return -1;
+	}
 	for (size_t i = 0; i < ls->n; i++) {
 		if (ls->l[i].id == c->flag_was.id && ls->l[i].kind == c->flag_was.kind) {
 			ls->l[i] = c->flag_was;
@@ -433,6 +443,7 @@ void
 turn_flag_clear(struct turn_clock *c)
 {
 	c->flagged = false;
+	c->flickered = 0;
 }
 
 bool

@@ -55,6 +55,8 @@ struct turn_clock {
 	struct lights lights;
 	bool flagged;          /* this turn's Light result may still be ruled a flicker */
 	struct light flag_was; /* the flagged source before it sputtered */
+	int flickered;         /* the id of the source this turn's Light result
+	                          only flickered (it was just lit), 0 if none */
 	enum turn_pace pace;   /* how the party moves; running blows candles out */
 };
 
@@ -222,11 +224,13 @@ void turn_advance(struct turn_clock *c, enum procedure p, int n, struct turn_rep
 void turn_light_fails(struct turn_clock *c, enum procedure p, int low, struct turn_report *r);
 
 /* The GM rules the last Light result only flickered: the source is as it
- * was. Returns 0 and copies it to *l, or -1 when there is nothing to undo
- * (no Light result this turn, or the lights changed since). */
+ * was. Returns 0 and copies it to *l; 1 when that result fell on a source
+ * lit just before the turn, which therefore already only flickered (copied
+ * to *l, unchanged); -1 when there is nothing to undo (no Light result
+ * this turn, or the lights changed since). */
 int turn_flicker(struct turn_clock *c, struct light *l);
 
-/* Forgets a pending flicker (call on any change to the lights). */
+/* Forgets this turn's Light result (call on any change to the lights). */
 void turn_flag_clear(struct turn_clock *c);
 
 /* An encounter met outside a turn (a wandering check, a tension roll) is

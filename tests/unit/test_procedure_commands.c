@@ -1067,6 +1067,17 @@ light_result_and_lantern_oil(void **unused)
 	assert_non_null(strstr(text, "Lantern #1 was just lit, so it only flickers ominously; the "
 	                             "GM may still put it out: /light out 1.\n"));
 	free(text);
+	/* that result was already only a flicker, and the GM is told so */
+	saved = state_text("console:table");
+	assert_non_null(strstr(saved, "\"flickered\":1"));
+	free(saved);
+	ok("gm", "light flicker");
+	text = reply_plain(cr.last);
+	assert_string_equal(text,
+	                    "Lantern #1 was just lit, so this turn's Light result already only "
+	                    "made it flicker: it keeps burning with 35 turns left; the GM may "
+	                    "still put it out: /light out 1.\n");
+	free(text);
 	ok("gm", "turn advance 4");
 	ok("gm", "hazard");
 	text = reply_plain(cr.last);

@@ -197,13 +197,16 @@ light_result_and_flicker(void **unused)
 	assert_int_equal(turn_flicker(&c, &l), -1);
 	light_add(&c.lights, LIGHT_TORCH, 2, NULL, err, sizeof(err));
 	/* lit just before this turn: it only flickers, and that is not a
-	 * result the GM can take back */
+	 * result the GM can take back: it is already a flicker */
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	EXPECT(TE_FLAG_FLICKER);
 	assert_int_equal(r.ev[0].light.id, 1);
 	assert_int_equal(r.ev[0].light.burned, 1); /* time passed first */
 	assert_int_equal(c.lights.n, 2);
-	assert_int_equal(turn_flicker(&c, &l), -1);
+	assert_int_equal(turn_flicker(&c, &l), 1);
+	assert_int_equal(l.id, 1);
+	assert_int_equal(l.burned, 1);
+	assert_int_equal(c.lights.n, 2);
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	EXPECT(TE_FLAG_OUT);
 	assert_int_equal(r.ev[0].light.id, 1);
@@ -245,9 +248,23 @@ light_result_and_flicker(void **unused)
 	EXPECT(TE_LIGHT_OUT);
 	/* a change to the lights forgets the flag */
 	light_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err));
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
+	assert_int_equal(r.ev[0].kind, TE_FLAG_OUT);
 	turn_flag_clear(&c);
 	assert_int_equal(turn_flicker(&c, &l), -1);
+	/* and a flicker, which also lasts only its turn */
+	for (int clear = 0; clear < 2; clear++) {
+		turn_clock_init(&c);
+		light_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err));
+		pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
+		EXPECT(TE_FLAG_FLICKER);
+		if (clear)
+			turn_flag_clear(&c);
+		else
+			pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
+		assert_int_equal(turn_flicker(&c, &l), -1);
+	}
 }
 
 static void
