@@ -12,6 +12,20 @@
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
 
+/* Whether the channel's hazard table has a Light row. */
+static bool
+has_light_row(const struct procedure_state *s)
+{
+	struct hazard_view v;
+
+	if (hazard_view(s->table, s->chance, s->custom, s->proc, &v) < 0)
+		return false;
+	for (size_t i = 0; i < v.n; i++)
+		if (v.rows[i].effect == HZ_LIGHT)
+			return true;
+	return false;
+}
+
 void
 cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s)
 {
@@ -25,12 +39,14 @@ cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s)
 		          "turns (the expedition).",
 		          LIGHT_EXPEDITION);
 	reply_nl(out);
-	reply_add(out, 0, "A Light result leaves a lantern at most ");
-	reply_add(out, RS_BOLD, "%d", s->lantern_low);
-	reply_add(out, 0, " %s of oil (", s->lantern_low == 1 ? "turn" : "turns");
-	reply_cmd(out, 0, "light low", NULL);
-	reply_add(out, 0, "); a source lit just before the turn only flickers.");
-	reply_nl(out);
+	if (has_light_row(s)) {
+		reply_add(out, 0, "A Light result leaves a lantern at most ");
+		reply_add(out, RS_BOLD, "%d", s->lantern_low);
+		reply_add(out, 0, " %s of oil (", s->lantern_low == 1 ? "turn" : "turns");
+		reply_cmd(out, 0, "light low", NULL);
+		reply_add(out, 0, "); a source lit just before the turn only flickers.");
+		reply_nl(out);
+	}
 	/* Fatigue's damage matters only where Fatigue deals damage (the
 	 * delving procedure), the classic odds only to the classic die. */
 	if (s->proc != PROC_EXPLORATION) {

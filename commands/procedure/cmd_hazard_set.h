@@ -18,8 +18,9 @@ void cmd_hazard_set_who(struct invocation *inv, struct reply *out);
 void cmd_hazard_set_sign(struct invocation *inv, struct reply *out);
 void cmd_hazard_set_fatigue(struct invocation *inv, struct reply *out);
 
-/* The settings as lines: procedure, light lives, the Light result's mark,
- * delving Fatigue's damage, classic odds, who rolls. */
+/* The settings as lines: procedure, light lives, the Light result's mark
+ * (when the table has a Light row), delving Fatigue's damage, classic
+ * odds, who rolls. */
 void cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s);
 
 #endif

@@ -1142,10 +1142,11 @@ delving_fatigue_damage(void **unused)
 
 /* The settings a table shows are those its die uses: Fatigue's damage
  * under the delving procedure only, the classic odds on the classic die
- * only. */
+ * only, the Light result's mark on a table with a Light row only. */
 static void
 settings_shown_are_the_dies(void **unused)
 {
+	static const char mark[] = "A Light result leaves a lantern";
 	char *text;
 
 	ok("gm", "gm claim");
@@ -1153,17 +1154,28 @@ settings_shown_are_the_dies(void **unused)
 	text = reply_plain(cr.last);
 	assert_null(strstr(text, "Delving Fatigue"));
 	assert_null(strstr(text, "Classic odds"));
+	assert_non_null(strstr(text, mark));
 	assert_non_null(strstr(text, "\nWho rolls: anyone.\n"));
 	free(text);
 	ok("gm", "hazard chance 2 6");
 	text = reply_plain(cr.last);
 	assert_null(strstr(text, "Delving Fatigue"));
+	assert_null(strstr(text, mark));
 	assert_non_null(strstr(text, "\nClassic odds: 2-in-6. Who rolls: anyone.\n"));
 	free(text);
 	ok("gm", "hazard table delving");
 	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, "\nDelving Fatigue: 1 damage"));
 	assert_null(strstr(text, "Classic odds"));
+	assert_null(strstr(text, mark));
+	free(text);
+	ok("gm", "hazard show");
+	text = reply_plain(cr.last);
+	assert_null(strstr(text, mark));
+	free(text);
+	ok("gm", "hazard custom d2 \"1 Burn; 2 Light: the draft\"");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, mark));
 	free(text);
 }
 
