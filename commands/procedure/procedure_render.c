@@ -96,6 +96,36 @@ rest_due(struct reply *out, const struct turn_event *e, enum procedure p)
 	}
 }
 
+/* Exploration Fatigue on the turn the hourly rest falls due or is skipped
+ * (e, the rest's event): both ask for a rest or a CON save, so one line
+ * says how many saves there are and which a rest now spares. */
+static void
+fatigue_and_rest(struct reply *out, const struct turn_event *e)
+{
+	if (e->kind == TE_REST_SKIPPED) {
+		reply_add(out, RS_BAD, "The rest was skipped");
+		reply_add(out, 0, " and Fatigue came up: each character makes a CON save DC ");
+		reply_add(out, RS_BOLD, "12");
+		reply_add(out, 0,
+		          " now for the skipped rest, and a second one for Fatigue unless "
+		          "the party rests 1 turn now (");
+	} else {
+		reply_add(out, RS_BOLD, "%d", e->value);
+		reply_add(out, 0,
+		          " turns without a rest, and Fatigue came up: each character makes "
+		          "a CON save DC ");
+		reply_add(out, RS_BOLD, "12");
+		reply_add(out, 0,
+		          " for Fatigue, and a second one next turn for the skipped rest, "
+		          "unless the party rests 1 turn now (");
+	}
+	reply_cmd(out, 0, "rest", NULL);
+	reply_add(out, 0, ")%s; on each failure gain ",
+	          e->kind == TE_REST_SKIPPED ? "" : ", which answers both");
+	reply_add(out, RS_BOLD, "1");
+	reply_add(out, 0, " Fatigue.");
+}
+
 /* A delving Sign: the creature rolled on the encounter table, or left to
  * the GM. */
 static void
@@ -378,6 +408,11 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 		reply_add(out, 0, "No torch is lit, so none burns out.");
 		break;
 	case TE_FATIGUE_CHOICE:
+		if (i + 1 < r->n && r->ev[i + 1].turn == e->turn &&
+		    (r->ev[i + 1].kind == TE_REST_SKIPPED || r->ev[i + 1].kind == TE_REST_DUE)) {
+			fatigue_and_rest(out, &r->ev[i + 1]);
+			return i + 2;
+		}
 		reply_add(out, 0, "Rest 1 turn now (");
 		reply_cmd(out, 0, "rest", NULL);
 		reply_add(out, 0, "), or ");

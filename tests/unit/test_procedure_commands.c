@@ -1140,6 +1140,45 @@ delving_fatigue_damage(void **unused)
 	free(text);
 }
 
+/* Text 002: a Fatigue result asks for a rest now or a CON save, and so
+ * does the hourly rest. When both come on one turn, one line says how
+ * many saves there are and what resting now spares. */
+static void
+fatigue_on_the_rests_turn_is_one_line(void **unused)
+{
+	char *text;
+
+	ok("gm", "gm claim");
+	ok("gm", "hazard custom d2 \"1-2 Fatigue\"");
+	ok("gm", "turn advance 5");
+	ok("gm", "hazard");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text,
+	                       "\n6 turns without a rest, and Fatigue came up: each character "
+	                       "makes a CON save DC 12 for Fatigue, and a second one next turn "
+	                       "for the skipped rest, unless the party rests 1 turn now (/rest), "
+	                       "which answers both; on each failure gain 1 Fatigue.\n"));
+	assert_null(strstr(text, "Rest 1 turn now"));
+	assert_null(strstr(text, "rest next turn"));
+	free(text);
+	ok("gm", "hazard");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text,
+	                       "\nThe rest was skipped and Fatigue came up: each character "
+	                       "makes a CON save DC 12 now for the skipped rest, and a second "
+	                       "one for Fatigue unless the party rests 1 turn now (/rest); on "
+	                       "each failure gain 1 Fatigue.\n"));
+	assert_null(strstr(text, "Rest 1 turn now"));
+	assert_null(strstr(text, "The rest was skipped:"));
+	free(text);
+	ok("gm", "hazard");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text,
+	                       "\nRest 1 turn now (/rest), or each character makes a CON save "
+	                       "DC 12; on a failure gain 1 Fatigue.\n"));
+	free(text);
+}
+
 /* The settings a table shows are those its die uses: Fatigue's damage
  * under the delving procedure only, the classic odds on the classic die
  * only, the Light result's mark on a table with a Light row only. */
@@ -1930,6 +1969,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(light_result_and_lantern_oil, setup, teardown),
 	    cmocka_unit_test_setup_teardown(delving_fatigue_damage, setup, teardown),
 	    cmocka_unit_test_setup_teardown(settings_shown_are_the_dies, setup, teardown),
+	    cmocka_unit_test_setup_teardown(fatigue_on_the_rests_turn_is_one_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bargain_once_per_item, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bargain_says_to_quote_names_of_several_words, setup,
 	                                    teardown),
