@@ -53,8 +53,14 @@ caught_party(struct invocation *inv, struct reply *out, int caught, int n, int m
 	} else {
 		reply_title(out, "Surprise");
 	}
-	procedure_render_surprised(out, caught);
-	reply_add(out, 0, " and makes no check");
+	/* The bot cannot know every encounter (a room's own is the GM's), so
+	 * this speaks of any encounter, not of one it rolled. */
+	if (caught < 0)
+		reply_add(out, 0, "In total darkness any encounter ");
+	else
+		reply_add(out, 0, "The party is %s, so any encounter ", turn_pace_name(caught));
+	reply_add(out, RS_BAD, "surprises %s", caught < 0 ? "the party" : "it");
+	reply_add(out, 0, ", and it makes no check");
 	if (hint) {
 		reply_add(out, 0, " (");
 		reply_cmd(out, 0, "surprise", "monsters:", "N", NULL);

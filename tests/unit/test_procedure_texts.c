@@ -86,8 +86,8 @@ delving_party_surprised_by_every_encounter(void **unused)
 	holds(gm("tension roll exits:20"), walking);
 	assert_string_equal(gm("surprise 3 monsters:2"),
 	                    "Surprise: WIS check DC 12 (d20), the monsters only\n"
-	                    "The party is walking, so it is surprised by this encounter and makes "
-	                    "no check.\n"
+	                    "The party is walking, so any encounter surprises it, and it makes no "
+	                    "check.\n"
 	                    "  1 | 1 surprised\n"
 	                    "  2 | 7 surprised\n"
 	                    "Party: 3 of 3 surprised.\n"
@@ -95,8 +95,8 @@ delving_party_surprised_by_every_encounter(void **unused)
 	                    "The surprised cannot act in the first round of combat.\n");
 	assert_string_equal(gm("surprise 2"),
 	                    "Surprise\n"
-	                    "The party is walking, so it is surprised by this encounter and makes "
-	                    "no check (/surprise monsters:N checks the monsters).\n"
+	                    "The party is walking, so any encounter surprises it, and it makes no "
+	                    "check (/surprise monsters:N checks the monsters).\n"
 	                    "Party: 2 of 2 surprised.\n"
 	                    "The surprised cannot act in the first round of combat.\n");
 	gm("turn move running");
@@ -109,7 +109,8 @@ delving_party_surprised_by_every_encounter(void **unused)
 	gm("light out all");
 	holds(gm("wander classic 6"), dark);
 	holds(gm("tension roll exits:20"), dark);
-	holds(gm("surprise 1"), "In total darkness the party is surprised");
+	holds(gm("surprise 1"),
+	      "In total darkness any encounter surprises the party, and it makes no check");
 }
 
 /* 003's walking and running are paces, and a party resting is not moving:
@@ -143,12 +144,13 @@ delving_party_resting_is_not_walking(void **unused)
 	holds(gm("wander tension exits:20"), spared);
 	holds(gm("tension roll exits:20"), spared);
 	gm("light out all");
-	holds(gm("surprise 1"), "In total darkness the party is surprised");
+	holds(gm("surprise 1"),
+	      "In total darkness any encounter surprises the party, and it makes no check");
 	holds(gm("tension roll exits:20"),
 	      "In total darkness the party is surprised by this encounter.");
 	gm("light add torch");
 	gm("turn advance");
-	holds(gm("surprise 1"), "The party is walking, so it is surprised");
+	holds(gm("surprise 1"), "The party is walking, so any encounter surprises it");
 	holds(gm("tension roll exits:20"), walking);
 }
 
