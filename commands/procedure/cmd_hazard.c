@@ -14,6 +14,7 @@
 #include "commands/gm/gm_screen.h"
 #include "commands/tables/tables_state.h"
 #include "commands/tables/tables_use.h"
+#include "commands/tables/cmd_table_show.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
 #include "rules/base/buf.h"
@@ -92,11 +93,13 @@ entry_roll(struct invocation *inv, const struct roll_table *t, size_t row, struc
 /* The entry's own line with what was rolled in it: "3 giant rats (1d4:
  * 3)"; frees e. */
 static void
-entry_line(struct reply *out, struct entry_roll *e)
+entry_line(struct invocation *inv, struct reply *out, struct entry_roll *e)
 {
 	if (e->shown)
 		reply_line(out, RS_BOLD, "%s%s", buf_str(&e->b), e->b.toobig ? "…" : "");
 	withheld_line(&e->tl, &e->tr, out);
+	cmd_table_behind(inv, &e->tl, &e->tr, "what your hazard roll put behind the GM's screen",
+	                 out);
 	buf_free(&e->b);
 	tables_lookup_clear(&e->tl);
 }
@@ -178,7 +181,7 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 	if (rollchan_compact(inv->chan) && v->table == HAZARD_CUSTOM)
 		procedure_render_hazard_table(out, v, (int)row, true);
 	if (er != NULL) {
-		entry_line(out, er);
+		entry_line(inv, out, er);
 		free(er);
 	}
 	procedure_render_report(out, &rep, s, false, hidden);

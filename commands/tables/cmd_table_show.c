@@ -8,6 +8,7 @@
 #include "commands/dice/cmd_roll.h"
 #include "commands/dice/roll_log.h"
 #include "commands/dice/rollchan.h"
+#include "commands/gm/gm_screen.h"
 #include "commands/tables/tables_state.h"
 #include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
@@ -200,6 +201,69 @@ trace_lines(struct reply *out, const struct roll_table_trace *tr, const struct t
 		    ROLL_TABLE_ROLLS_MAX);
 }
 
+/* Whether step i of tr is the first for its name that tl withheld. */
+static bool
+withheld_first(const struct tables_lookup *tl, const struct roll_table_trace *tr, size_t i)
+{
+	if (!tr->step[i].missing || !tables_lookup_withheld(tl, tr->step[i].name))
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(tr->step[j].name, tr->step[i].name) == 0)
+			return false;
+	return true;
+}
+
+void
+cmd_table_behind(struct invocation *inv, const struct tables_lookup *tl,
+                 const struct roll_table_trace *tr, const char *what, struct reply *out)
+{
+	struct tables_lookup gm;
+	struct roll_table_trace *gtr;
+	size_t k = 0;
+	bool named = false;
+
+	for (size_t i = 0; i < tr->n; i++)
+		if (withheld_first(tl, tr, i)) {
+			k++;
+			named = named || tables_state_named_screen(tr->step[i].name);
+		}
+	if (k == 0 || (!named && !inv->is_gm) || !gm_screen_aside(inv, out, what))
+		return;
+	tables_lookup_init(&gm, inv->chan);
+	gtr = xmalloc(sizeof(*gtr));
+	for (size_t i = 0; i < tr->n; i++) {
+		const struct roll_table *t;
+		struct roll_table_pick p;
+		struct buf res;
+		char die[32];
+
+		if (!withheld_first(tl, tr, i) ||
+		    (t = tables_lookup_find(&gm, tr->step[i].name)) == NULL)
+			continue;
+		memset(gtr, 0, sizeof(*gtr));
+		buf_init(&res, RESULT_MAX);
+		roll_table_pick(inv->rng, t, 0, &p);
+		if (!p.struck)
+			roll_table_expand(inv->rng, t, (size_t)p.index, &gm.lk, gtr, &res);
+		roll_table_die_text(t, die, sizeof(die));
+		reply_add(out, 0, "Behind the screen, [[%s]] (%s): ", tr->step[i].name, die);
+		reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%d", p.result);
+		reply_add(out, 0, " → ");
+		if (p.struck)
+			reply_add(out, RS_STRUCK, "%s", p.index >= 0 ? t->e[p.index].text : "");
+		else
+			reply_add(out, RS_BOLD, "%s%s", buf_str(&res), res.toobig ? "…" : "");
+		if (p.struck)
+			reply_add(out, 0, " is struck, so nothing comes of it.");
+		reply_nl(out);
+		trace_lines(out, gtr, &gm);
+		buf_free(&res);
+	}
+	free(gtr);
+	tables_lookup_clear(&gm);
+	reply_to(out, REPLY_CHANNEL);
+}
+
 /* Logs the roll on the table called name (roll_log_keep): a secret
  * one (gm: the key of the GM it went to, else NULL) in the GM's secret
  * log. */
@@ -260,6 +324,7 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 	}
 	reply_nl(out);
 	trace_lines(out, &tr, &tl);
+	cmd_table_behind(inv, &tl, &tr, "what your table roll put behind the GM's screen", out);
 	/* Behind the screen, the GM who rolls it keeps it. */
 	log_roll(inv, name, p.struck ? "struck" : buf_str(&res),
 	         secret   ? gm

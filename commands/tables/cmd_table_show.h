@@ -9,6 +9,9 @@
 
 #include "commands/core/registry.h"
 
+struct roll_table_trace;
+struct tables_lookup;
+
 /* The name option's canonical table name into canon
  * (ROLL_TABLE_NAME_MAX bytes); an error reply and false when it is none. */
 bool cmd_table_name(struct invocation *inv, char *canon, struct reply *out);
@@ -36,6 +39,19 @@ void cmd_table_screen(struct invocation *inv, const char *name, const char *what
  * GM's screen while Tension is hidden, unless the GM (cmd_table_unknown's
  * refusal otherwise, a secret roll's too). */
 bool cmd_table_may_read(struct invocation *inv, const char *name, struct reply *out);
+
+/*
+ * The GM's side of a roll all see (tl's screen set) whose [[references]]
+ * left tables behind the GM's screen as written (trace tr): each such
+ * table rolled and expanded, to the one behind the screen
+ * (gm_screen_aside, named what for a player who rolled), and out back to
+ * the channel. A player's roll whose withheld tables are all screened
+ * through references alone (read by the players as names no table has)
+ * sends nothing, as even a word that something went behind the screen
+ * would tell them such a table exists.
+ */
+void cmd_table_behind(struct invocation *inv, const struct tables_lookup *tl,
+                      const struct roll_table_trace *tr, const char *what, struct reply *out);
 
 void cmd_table_roll(struct invocation *inv, struct reply *out);
 void cmd_table_show(struct invocation *inv, struct reply *out);

@@ -804,6 +804,8 @@ empty_seat_keeps_the_screen(void **unused)
 static void
 hidden_tables_are_not_rolled_through_references(void **unused)
 {
+	const char *gm, *private;
+
 	(void)unused;
 	ok("gm", "gm claim");
 	ok("gm", "table set encounter-2 1-6: a basilisk");
@@ -818,10 +820,35 @@ hidden_tables_are_not_rolled_through_references(void **unused)
 	    "↳ loot: d6 4 → gold and [[encounter-2]]\n"
 	    "  ↳ [[encounter-2]]: behind the GM's screen while Tension is hidden, so not rolled "
 	    "where all see it.\n");
-	hasnt("basilisk");
-	hasnt("chill");
+	/* the GM alone gets what they hide, rolled (recheck18 F4) */
+	assert_string_equal(reply_gm_key(cr.last), "console:gm");
+	assert_true(reply_gm_is_aside(cr.last));
+	gm = strstr(text, "[to the GM, gm]\n");
+	assert_non_null(gm);
+	assert_true(strstr(text, "Behind the screen, [[effects]] (d6): ") > gm);
+	assert_true(strstr(text, " → a chill\n") > gm);
+	assert_true(strstr(text, "Behind the screen, [[encounter-2]] (d6): ") > gm);
+	assert_true(strstr(text, " → a basilisk\n") > gm);
 	ok("gm", "table roll loot");
-	hasnt("basilisk");
+	private = strstr(text, "[private]\n");
+	assert_non_null(private);
+	assert_true(strstr(text, "Behind the screen, [[encounter-2]] (d6): ") > private);
+	assert_true(strstr(text, "a basilisk") > private);
+	assert_null(reply_msg(cr.last, REPLY_GM));
+	/* a table screened through references alone reads as none to the
+	 * players: nothing goes behind the screen, so nothing tells of it */
+	ok("gm", "table set encounter-2 1-6: [[lair]]");
+	ok("gm", "table set lair 1-6: a wyrm");
+	ok("gm", "table set den 1-6: [[lair]]");
+	ok("al", "table roll den");
+	has("↳ [[lair]]: no table here has that name.\n");
+	assert_null(reply_msg(cr.last, REPLY_GM));
+	hasnt("wyrm");
+	hasnt("screen");
+	ok("gm", "table roll den");
+	assert_true(strstr(text, "Behind the screen, [[lair]] (d6): ") >
+	            strstr(text, "[private]\n"));
+	ok("gm", "table set encounter-2 1-6: a basilisk");
 	run("al", "log");
 	hasnt("basilisk");
 	ok("al", "table roll loot secret:true");

@@ -542,6 +542,8 @@ entries_saved_past_a_limit_load_and_roll(void **unused)
 static void
 hazard_entry_keeps_hidden_tables_behind_the_screen(void **unused)
 {
+	const char *gm;
+
 	(void)unused;
 	run("gm", "gm claim");
 	run("gm", "table set encounter 1-6: a basilisk");
@@ -553,8 +555,12 @@ hazard_entry_keeps_hidden_tables_behind_the_screen(void **unused)
 	has("Shift: a pit and [[encounter]] and [[effects-1]]\n"
 	    "[[encounter]], [[effects-1]] are behind the GM's screen while Tension is hidden, so "
 	    "not rolled where all see it.\n");
-	hasnt("basilisk");
-	hasnt("chill");
+	/* the GM alone gets them, rolled (recheck18 F4) */
+	gm = strstr(text, "[to the GM, gm]\n");
+	assert_non_null(gm);
+	has("\n[to the GM, gm]\nBehind the screen, [[encounter]] (d6): 4 → a basilisk\n"
+	    "Behind the screen, [[effects-1]] (d6): 3 → a chill\n");
+	assert_true(strstr(text, "basilisk") > gm && strstr(text, "chill") > gm);
 	run("gm", "tension mode open");
 	run("al", "hazard");
 	has("Shift: a pit and a basilisk and a chill\n");
@@ -577,6 +583,7 @@ hazard_entry_reads_a_referenced_screened_table_as_none(void **unused)
 	has("Shift: [[kin]] and [[ghosts]]\n");
 	hasnt("basilisk");
 	hasnt("behind the GM's screen while Tension is hidden");
+	assert_null(reply_msg(cr.last, REPLY_GM));
 }
 
 /* /tension roll shows what an entry's [[reference]] rolled, as the other
