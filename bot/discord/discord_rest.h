@@ -5,8 +5,10 @@
  * uv_poll and a uv_timer, after curl's docs/examples/multi-uv.c), so
  * requests never block the loop that carries the gateway's heartbeats.
  * Connections are reused (HTTP/2 multiplexing to discord.com, keep-alive
- * on HTTP/1.1). Interaction callbacks (REST_CALLBACK) go on up to 16 HTTP/1.1
- * connections of their own, kept alive (discord_rest_h1.h), which cost far less CPU. Every request
+ * on HTTP/1.1). What an interaction's token authorises with a JSON body
+ * (its callback, follow-ups, edits: POST and PATCH) goes on up to 16
+ * HTTP/1.1 connections of their own, kept alive (discord_rest_h1.h),
+ * which cost far less CPU. Every request
  * carries "Authorization: Bot <token>" and "User-Agent: DiscordBot (<url>, <version>)".
  *
  * Requests wait for their rate-limit bucket (discord_ratelimit): a 429
@@ -48,7 +50,7 @@
  * have deleted) and says what it means itself: it is not logged here. */
 #define REST_GONE_OK 0x10u
 /* An interaction's callback (POST /interactions/{id}/{token}/callback,
- * with a JSON body): it goes on discord_rest_h1's road when there is one. */
+ * with a JSON body): counted apart in the stats line, by the road it took. */
 #define REST_CALLBACK 0x20u
 
 #define DISCORD_INVALID_LIMIT         10000 /* Discord's: invalid requests in 10 min */

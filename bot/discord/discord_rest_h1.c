@@ -65,16 +65,16 @@ static void on_timer(uv_timer_t *t);
 static void check_connected(struct rest *r);
 static void serve(struct h1 *h);
 
-/* What the caller marked a callback, when the road is open and the
- * request is one compose() writes as libcurl would (a small body, the
- * headers of a route the interaction's token authorises). */
+/* A request compose() writes as libcurl would, when the road is open: a
+ * POST or PATCH with a small body on a route the interaction's token
+ * authorises (its headers are the same for every such route). */
 bool
 discord_rest_h1_wants(const struct rest *r, const struct req *q)
 {
-	return r->h1 != NULL && (q->flags & REST_CALLBACK) && q->token_route &&
-	       strcmp(q->method, "POST") == 0 && q->body != NULL &&
-	       q->body_len <= DISCORD_REST_WIRE_EXPECT_THRESHOLD && q->target != NULL &&
-	       q->target[0] == '/';
+	return r->h1 != NULL && q->token_route &&
+	       (strcmp(q->method, "POST") == 0 || strcmp(q->method, "PATCH") == 0) &&
+	       q->body != NULL && q->body_len <= DISCORD_REST_WIRE_EXPECT_THRESHOLD &&
+	       q->target != NULL && q->target[0] == '/';
 }
 
 static void
@@ -141,7 +141,7 @@ conn_done(struct conn *c, bool keep, long status, CURLcode rc)
 	} else {
 		conn_close(c);
 	}
-	if (status != 0)
+	if (status != 0 && (q->flags & REST_CALLBACK))
 		discord_opstats_add(OPSTATS_CALLBACKS_OWN);
 	discord_rest__done(r, q, status, rc, lb);
 	free(lb);
@@ -305,7 +305,8 @@ discord_rest_h1_send(struct h1 *h, struct req *q)
 		return false;
 	if (h->wait_head == NULL && take(h, q))
 		return true;
-	return wait_push(h, q);
+	/* Only callbacks wait: the others are not the ones Discord times. */
+	return (q->flags & REST_CALLBACK) && wait_push(h, q);
 }
 
 /* The request's bytes, as libcurl 7.88 writes them with the options
@@ -317,7 +318,8 @@ compose(struct conn *c)
 	struct req *q = c->q;
 
 	buf_reset(&c->out);
-	buf_adds(&c->out, "POST ");
+	buf_adds(&c->out, q->method);
+	buf_addc(&c->out, ' ');
 	buf_adds(&c->out, q->target);
 	buf_adds(&c->out, " HTTP/1.1\r\n");
 	buf_adds(&c->out, h->host);

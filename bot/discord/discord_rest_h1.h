@@ -1,5 +1,7 @@
 /*
- * discord_rest_h1: the road of interaction callbacks, for discord_rest.
+ * discord_rest_h1: the road of what an interaction's token authorises,
+ * for discord_rest: callbacks, follow-ups and edits (POST and PATCH with a
+ * JSON body on /interactions/... and /webhooks/{id}/{token}...).
  *
  * POST /interactions/{id}/{token}/callback is what every interaction
  * waits on. Through libcurl 7.88 one costs about 78,000 instructions
@@ -15,7 +17,9 @@
  * /roll 219,378 -> 170,667.
  *
  * Up to DISCORD_REST_H1_CONNS connections, one request at a time each.
- * A request that finds them all busy or still connecting waits, in order
+ * A request other than a callback (REST_CALLBACK) that finds none free
+ * goes through libcurl at once. A callback that finds them all busy or
+ * still connecting waits, in order
  * of arrival, for the next one free (a burst faster than TLS handshakes
  * would otherwise have libcurl make connections of its own: more
  * handshakes, more CPU). It goes through libcurl instead, and nothing is
@@ -60,7 +64,7 @@ struct h1;
 
 /* The road for r, with at most conns connections (0: none, NULL). */
 struct h1 *discord_rest_h1_new(struct rest *r, int conns);
-/* Whether q is an interaction callback (REST_CALLBACK) this road carries. */
+/* Whether q is a request this road carries (see above). */
 bool discord_rest_h1_wants(const struct rest *r, const struct req *q);
 /* Takes q (counted active already; never completes it here), on a
  * connection or to wait for one: false when it cannot (see above), and q

@@ -301,34 +301,56 @@ wait_for(struct run *u, const struct got *g)
 	}
 }
 
+/* One request, waited for (at most 10 s). */
+static void
+request(struct run *u, const char *path, unsigned flags, struct got *g)
+{
+	memset(g, 0, sizeof(*g));
+	discord_rest_call(u->r, "POST", path, "{\"type\":4}", flags, got_it, g);
+	wait_for(u, g);
+}
+
 static const char ok204[] = "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n";
 
-/* The bytes of a callback are those libcurl sends for it. */
+/* The bytes of a callback, a follow-up and an edit are those libcurl
+ * sends for them. */
 static void
 request_bytes_are_libcurls(void **unused)
 {
-	struct script a = {.answers = {ok204}}, b = {.answers = {ok204}};
+	struct script a = {.answers = {ok204, ok204, ok204}},
+	              b = {.answers = {ok204, ok204, ok204}};
+	struct script *both[] = {&a, &b};
 	struct run u;
 	struct got g;
 	char *at;
 
-	run_open(&u, &a, -1, 0);
-	callback(&u, 0, &g);
-	assert_int_equal(g.status, 204);
-	run_close(&u, &a);
-	run_open(&u, &b, 0, 0);
-	callback(&u, 0, &g);
-	assert_int_equal(g.status, 204);
-	run_close(&u, &b);
-	/* The ports differ: the Host lines are compared apart. */
-	at = strstr(a.req[0], "Host: 127.0.0.1:");
-	assert_non_null(at);
-	memset(at + 16, 'P', 5);
-	at = strstr(b.req[0], "Host: 127.0.0.1:");
-	assert_non_null(at);
-	memset(at + 16, 'P', 5);
-	assert_string_equal(b.req[0], a.req[0]);
+	for (int road = 0; road < 2; road++) {
+		run_open(&u, both[road], road == 0 ? -1 : 0, 0);
+		callback(&u, 0, &g);
+		assert_int_equal(g.status, 204);
+		request(&u, "/webhooks/7/tok", REST_INTERACTION, &g);
+		assert_int_equal(g.status, 204);
+		memset(&g, 0, sizeof(g));
+		discord_rest_call(u.r, "PATCH", "/webhooks/7/tok/messages/@original",
+		                  "{\"content\":\"x\"}", REST_INTERACTION, got_it, &g);
+		wait_for(&u, &g);
+		assert_int_equal(g.status, 204);
+		run_close(&u, both[road]);
+	}
+	assert_int_equal(b.accepts, 1); /* (all three on the road) */
+	for (int i = 0; i < 3; i++) {
+		/* The ports differ: the Host lines are compared apart. */
+		at = strstr(a.req[i], "Host: 127.0.0.1:");
+		assert_non_null(at);
+		memset(at + 16, 'P', 5);
+		at = strstr(b.req[i], "Host: 127.0.0.1:");
+		assert_non_null(at);
+		memset(at + 16, 'P', 5);
+		assert_string_equal(b.req[i], a.req[i]);
+	}
 	assert_non_null(strstr(b.req[0], "POST /api/v10/interactions/1/tok/callback HTTP/1.1\r\n"));
+	assert_non_null(
+	    strstr(b.req[2], "PATCH /api/v10/webhooks/7/tok/messages/@original HTTP/1.1\r\n"));
 }
 
 /*
@@ -515,6 +537,38 @@ callbacks_wait_for_the_connection_in_order(void **unused)
 }
 
 /*
+ * A follow-up that finds the one connection busy does not wait behind
+ * the callbacks: it goes through libcurl at once, answered while the
+ * callback on the connection is still held (sooner than a waiting
+ * callback would leave the line).
+ */
+static void
+a_follow_up_does_not_wait_for_the_connection(void **unused)
+{
+	struct script s = {.answers = {HOLD, ok204}};
+	struct run u;
+	struct got g[2];
+	uint64_t t0;
+
+	discord_opstats_reset();
+	run_open(&u, &s, 1, 5000);
+	callback_n(&u, 1, REST_ONCE, &g[0]);
+	while (s.n == 0) /* the callback is on the connection */
+		uv_run(&u.loop, UV_RUN_NOWAIT);
+	t0 = uv_hrtime();
+	memset(&g[1], 0, sizeof(g[1]));
+	discord_rest_call(u.r, "POST", "/webhooks/7/tok", "{\"n\":2}", REST_INTERACTION | REST_ONCE,
+	                  got_it, &g[1]);
+	wait_for(&u, &g[1]);
+	assert_int_equal(g[1].status, 204);
+	/* (a waiter would leave the line after DISCORD_REST_H1_WAIT_MS) */
+	assert_true(uv_hrtime() - t0 < (uint64_t)DISCORD_REST_H1_WAIT_MS * 1000000u);
+	assert_int_equal(g[0].done, 0);
+	assert_int_equal(s.accepts, 2);
+	run_close(&u, &s);
+}
+
+/*
  * A callback waits DISCORD_REST_H1_WAIT_MS for the connection at most:
  * the one on it held unanswered, it goes through libcurl and is answered
  * first.
@@ -540,24 +594,17 @@ a_waiting_callback_goes_through_libcurl_in_time(void **unused)
 	assert_int_equal(g[0].done, 1);
 }
 
-/* One request, waited for (at most 10 s). */
-static void
-request(struct run *u, const char *path, unsigned flags, struct got *g)
-{
-	memset(g, 0, sizeof(*g));
-	discord_rest_call(u->r, "POST", path, "{\"type\":4}", flags, got_it, g);
-	wait_for(u, g);
-}
-
 /*
- * What goes on the road is what the caller says is a callback, whatever
- * its path: with a query (?with_response=true) on it, without
- * REST_CALLBACK through libcurl (a connection of its own).
+ * What goes on the road is what an interaction's token authorises, POST
+ * or PATCH with a body: a callback with a query (?with_response=true), a
+ * follow-up and an edit of the first answer, on the one connection; a
+ * route the bot's token authorises goes through libcurl (a connection of
+ * its own). Only what the caller says is a callback counts as one.
  */
 static void
-the_caller_names_the_callbacks(void **unused)
+the_token_routes_go_on_the_road(void **unused)
 {
-	struct script s = {.answers = {ok204, ok204, ok204}};
+	struct script s = {.answers = {ok204, ok204, ok204, ok204, ok204}};
 	const unsigned cb = REST_CALLBACK | REST_INTERACTION | REST_ESSENTIAL | REST_ONCE;
 	struct run u;
 	struct got g;
@@ -568,13 +615,25 @@ the_caller_names_the_callbacks(void **unused)
 	assert_int_equal(g.status, 204);
 	request(&u, "/interactions/1/tok/callback?with_response=true", cb, &g);
 	assert_int_equal(g.status, 204);
+	request(&u, "/webhooks/7/tok", REST_INTERACTION | REST_ONCE, &g);
+	assert_int_equal(g.status, 204);
+	memset(&g, 0, sizeof(g));
+	discord_rest_call(u.r, "PATCH", "/webhooks/7/tok/messages/@original", "{\"content\":\"x\"}",
+	                  REST_INTERACTION | REST_ONCE, got_it, &g);
+	wait_for(&u, &g);
+	assert_int_equal(g.status, 204);
 	assert_int_equal(s.accepts, 1);
-	request(&u, "/interactions/1/tok/callback", cb & ~REST_CALLBACK, &g);
+	request(&u, "/channels/5/messages", REST_ONCE, &g);
 	assert_int_equal(g.status, 204);
 	assert_int_equal(s.accepts, 2);
 	assert_non_null(strstr(s.req[1], "POST /api/v10/interactions/1/tok/callback"
 	                                 "?with_response=true HTTP/1.1\r\n"));
-	/* (the last was no callback: not counted) */
+	assert_non_null(strstr(s.req[2], "POST /api/v10/webhooks/7/tok HTTP/1.1\r\n"));
+	assert_non_null(
+	    strstr(s.req[3], "PATCH /api/v10/webhooks/7/tok/messages/@original HTTP/1.1\r\n"));
+	assert_non_null(strstr(s.req[4], "Authorization: Bot t\r\n"));
+	/* (the follow-up, the edit and the bot's message were no callbacks:
+	 * not counted) */
 	assert_int_equal(discord_opstats_get(OPSTATS_CALLBACKS_OWN), 2);
 	assert_int_equal(discord_opstats_get(OPSTATS_CALLBACKS_CURL), 0);
 	run_close(&u, &s);
@@ -766,7 +825,8 @@ main(void)
 	    cmocka_unit_test(a_429_waits),
 	    cmocka_unit_test(callbacks_wait_for_the_connection_in_order),
 	    cmocka_unit_test(a_waiting_callback_goes_through_libcurl_in_time),
-	    cmocka_unit_test(the_caller_names_the_callbacks),
+	    cmocka_unit_test(a_follow_up_does_not_wait_for_the_connection),
+	    cmocka_unit_test(the_token_routes_go_on_the_road),
 	    cmocka_unit_test(a_callback_tried_on_both_roads_closes_once),
 	    cmocka_unit_test(a_callback_leaves_a_stalled_handshake),
 	    cmocka_unit_test(a_callback_is_never_sent_again_late),
