@@ -34,9 +34,9 @@ struct turn {
 	bool held[FUNGEON_PARTY_MAX]; /* by member index */
 	/* each one's target, by member index and by mon index; firm: named in
 	 * this turn's targets option (else a standing order, or none) */
-	char maim[FUNGEON_PARTY_MAX][FUNGEON_NAME_MAX + 1];
+	char maim[FUNGEON_PARTY_MAX][FUNGEON_NAME_MAX * 2 + 2];
 	bool mfirm[FUNGEON_PARTY_MAX];
-	char naim[CF_PARTS_MAX][FUNGEON_NAME_MAX + 1];
+	char naim[CF_PARTS_MAX][FUNGEON_NAME_MAX * 2 + 2];
 	bool nfirm[CF_PARTS_MAX];
 	/* the monster effects each member suffered as the turn began: its one
 	 * Annoy roll a turn against those sources is in step 1 */
@@ -383,7 +383,7 @@ pick_targets(struct invocation *inv, struct fungeon_channel *c, const char *list
 	n = step3_parts(c, t, parts);
 	for (int k = 0; k < nw; k++) {
 		const char *gt = strchr(w[k], '>');
-		char who[sizeof(word_t)], name[FUNGEON_SOURCE_MAX];
+		char who[sizeof(word_t)], name[FUNGEON_SOURCE_MAX], aim[sizeof(word_t)];
 		int i = 0;
 
 		if (gt == NULL || gt == w[k] || gt[1] == '\0') {
@@ -393,6 +393,9 @@ pick_targets(struct invocation *inv, struct fungeon_channel *c, const char *list
 			return -1;
 		}
 		snprintf(who, sizeof(who), "%.*s", (int)(gt - w[k]), w[k]);
+		if (fungeon_roll_names_two(c, who, out) ||
+		    fungeon_roll_target_name(c, gt + 1, aim, sizeof(aim), out) < 0)
+			return -1;
 		while (
 		    i < n &&
 		    utf8_casecmp(fungeon_roll_part_name(c, &parts[i], name, sizeof(name)), who) &&
@@ -409,14 +412,13 @@ pick_targets(struct invocation *inv, struct fungeon_channel *c, const char *list
 		if (!fungeon_rights_may_direct(c, inv, &parts[i], out))
 			return -1;
 		if (parts[i].kind == FGP_MEMBER) {
-			snprintf(t->maim[parts[i].member], sizeof(t->maim[0]), "%.*s",
-			         FUNGEON_NAME_MAX, gt + 1);
+			snprintf(t->maim[parts[i].member], sizeof(t->maim[0]), "%s", aim);
 			t->mfirm[parts[i].member] = true;
 		}
 		for (int m = 0; m < t->nmon && parts[i].kind != FGP_MEMBER; m++) {
 			if (t->mon[m].s != parts[i].s)
 				continue;
-			snprintf(t->naim[m], sizeof(t->naim[0]), "%.*s", FUNGEON_NAME_MAX, gt + 1);
+			snprintf(t->naim[m], sizeof(t->naim[0]), "%s", aim);
 			t->nfirm[m] = true;
 		}
 	}

@@ -356,6 +356,28 @@ mark_taken_here(struct invocation *inv, const struct fungeon_channel *c, int i, 
 	reply_nl(out);
 }
 
+/* Says so when m's player is called as a piece of the room is: where a
+ * command takes either, that name is refused (fungeon_roll_part_resolve()),
+ * so the line says what reaches each. */
+static void
+name_is_a_piece(const struct fungeon_channel *c, const struct fungeon_member *m, struct reply *out)
+{
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
+		const char *kind = fungeon_cost_kind_name((enum fungeon_kind)k);
+		const struct fungeon_piece *s =
+		    fungeon_room_find(&c->d.room, (enum fungeon_kind)k, m->player);
+
+		if (s == NULL)
+			continue;
+		reply_line(out, 0,
+		           "%s is also the name of the room's %s %s: where a command takes either, "
+		           "say %s for your Fungeoneer; the %s's maker or the GM may rename it "
+		           "(/fungeon %s rename %s NEW).",
+		           m->player, kind, s->name, m->name, kind, kind, s->name);
+		return;
+	}
+}
+
 /* Says that the word typed after m's class, where the level goes, became
  * its class type: the text's classes are of several words (line 16:
  * "Shadow Mage or Drazzorian Puddle Thumper"), so "join Shade Shadow Mage
@@ -467,6 +489,7 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	else if (m->fresh)
 		reply_add(out, 0, " %s joins the party in the next hallway.", m->name);
 	reply_nl(out);
+	name_is_a_piece(c, m, out);
 	mark_taken_here(inv, c, (int)(m - c->m), out);
 	entrance_follows(c, out);
 }

@@ -374,17 +374,18 @@ fungeon_channel_deaths(struct fungeon_channel *c, const bool *dead_before)
 	return n;
 }
 
-/* Forgets every standing aim at the participant called name. */
+/* Forgets every standing aim at the participant called name (an aim holds
+ * its target's own name, so another that folds alike keeps its own). */
 static void
 unaim(struct fungeon_channel *c, const char *name)
 {
 	struct fungeon_room *r = &c->d.room;
 
 	for (int i = 0; i < c->n; i++)
-		if (!utf8_casecmp(c->m[i].aim, name))
+		if (!strcmp(c->m[i].aim, name))
 			c->m[i].aim[0] = '\0';
 	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++)
-		if (!utf8_casecmp(r->p[FUNGEON_MONSTER][i].aim, name))
+		if (!strcmp(r->p[FUNGEON_MONSTER][i].aim, name))
 			r->p[FUNGEON_MONSTER][i].aim[0] = '\0';
 }
 

@@ -80,16 +80,18 @@ same_part(const struct fungeon_part *a, const struct fungeon_part *b)
 	return a->s == b->s && (a->kind != FGP_ABILITY || a->ability == b->ability);
 }
 
-/* Whether participant k is called name: its own name, its player's, or
- * (a monster using an ability) its monster's. */
+/* Whether participant k is the one a target names: name is a Fungeoneer's
+ * or monster's own name (fungeon_roll_target_name()), so it matches that
+ * name alone, byte for byte: never a player's name, nor another name that
+ * folds alike (a monster using an ability is its monster). */
 static bool
 called(const struct fungeon_channel *c, const struct fungeon_part *k, const char *name)
 {
 	char own[FUNGEON_SOURCE_MAX];
 
-	return !utf8_casecmp(fungeon_roll_part_name(c, k, own, sizeof(own)), name) ||
-	       (k->kind == FGP_MEMBER && !utf8_casecmp(c->m[k->member].player, name)) ||
-	       (k->kind == FGP_ABILITY && !utf8_casecmp(k->s->name, name));
+	if (k->kind == FGP_ABILITY)
+		return strcmp(k->s->name, name) == 0;
+	return strcmp(fungeon_roll_part_name(c, k, own, sizeof(own)), name) == 0;
 }
 
 /* Resolves participant i's target among the others: a Fungeoneer's of

@@ -114,6 +114,44 @@ resolve_ability(struct fungeon_channel *c, const char *word, struct fungeon_part
 	return -1;
 }
 
+/* The room's piece of one of the kinds allowed that is called name, or
+ * NULL. */
+static struct fungeon_piece *
+piece_of_kinds(struct fungeon_channel *c, const char *name, unsigned kinds)
+{
+	struct fungeon_piece *s = NULL;
+
+	if (kinds & FGP_TRAP)
+		s = fungeon_channel_piece(c, FUNGEON_TRAP, name);
+	if (s == NULL && (kinds & FGP_MONSTER))
+		s = fungeon_channel_piece(c, FUNGEON_MONSTER, name);
+	return s;
+}
+
+/* Whether name, which finds member i, is also a piece of one of the kinds
+ * allowed (a player joined, or took a nick, that a piece has): then an
+ * error reply names both and what to type for each. */
+static bool
+piece_clash(struct fungeon_channel *c, int i, const char *name, unsigned kinds, struct reply *err)
+{
+	const struct fungeon_member *m = &c->m[i];
+	const struct fungeon_piece *s = piece_of_kinds(c, name, kinds);
+	bool by_player = utf8_casecmp(m->name, name) != 0;
+	const char *kind;
+
+	if (s == NULL)
+		return false;
+	kind = fungeon_channel_piece(c, FUNGEON_TRAP, name) == s ? "trap" : "monster";
+	reply_error(err,
+	            "'%.40s' names both %s %s and the room's %s %s; say %s for the first, and "
+	            "for the second its maker or the GM renames it first (/fungeon %s rename %s "
+	            "NEW).",
+	            name, by_player ? "the player" : "the Fungeoneer",
+	            by_player ? m->player : m->name, kind, s->name, by_player ? m->name : m->player,
+	            kind, s->name);
+	return true;
+}
+
 int
 fungeon_roll_part_resolve(struct fungeon_channel *c, const char *word, unsigned kinds,
                           struct fungeon_part *out, struct reply *err)
@@ -126,12 +164,14 @@ fungeon_roll_part_resolve(struct fungeon_channel *c, const char *word, unsigned 
 	out->member = -1;
 	out->target = -1;
 	snprintf(name, sizeof(name), "%.*s", gt ? (int)(gt - word) : (int)strlen(word), word);
-	if (gt != NULL)
-		snprintf(out->target_name, sizeof(out->target_name), "%s", gt + 1);
+	if (gt != NULL && fungeon_roll_target_name(c, gt + 1, out->target_name,
+	                                           sizeof(out->target_name), err) < 0)
+		return -1;
 	if (strchr(name, '/') != NULL && (kinds & FGP_ABILITY))
 		return resolve_ability(c, name, out, err);
 	if ((kinds & FGP_MEMBER) && (i = fungeon_channel_member_named(c, name)) >= 0) {
-		if (fungeon_channel_name_clash(c, i, name, err))
+		if (fungeon_channel_name_clash(c, i, name, err) ||
+		    piece_clash(c, i, name, kinds, err))
 			return -1;
 		out->kind = FGP_MEMBER;
 		out->member = i;
@@ -147,6 +187,33 @@ fungeon_roll_part_resolve(struct fungeon_channel *c, const char *word, unsigned 
 		return 0;
 	}
 	return resolve_error(c, name, kinds, err);
+}
+
+bool
+fungeon_roll_names_two(struct fungeon_channel *c, const char *word, struct reply *err)
+{
+	int i = fungeon_channel_member_named(c, word);
+
+	return i >= 0 && (fungeon_channel_name_clash(c, i, word, err) ||
+	                  piece_clash(c, i, word, FGP_MONSTER | FGP_TRAP, err));
+}
+
+int
+fungeon_roll_target_name(struct fungeon_channel *c, const char *word, char *name, size_t len,
+                         struct reply *err)
+{
+	struct fungeon_part p;
+	struct reply *scratch;
+
+	if (fungeon_roll_names_two(c, word, err))
+		return -1;
+	scratch = reply_new();
+	if (fungeon_roll_part_resolve(c, word, FGP_MEMBER | FGP_MONSTER, &p, scratch) == 0)
+		fungeon_roll_part_name(c, &p, name, len);
+	else
+		snprintf(name, len, "%s", word);
+	reply_free(scratch);
+	return 0;
 }
 
 int

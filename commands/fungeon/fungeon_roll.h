@@ -20,6 +20,18 @@
  * Returns 0, or -1 with an error reply listing what exists. */
 int fungeon_roll_part_resolve(struct fungeon_channel *c, const char *word, unsigned kinds,
                               struct fungeon_part *out, struct reply *err);
+/* Whether word names two participants (a Fungeoneer or a player, and
+ * another player or a trap or monster): then an error reply says which
+ * name reaches each (as fungeon_roll_part_resolve() refuses it). */
+bool fungeon_roll_names_two(struct fungeon_channel *c, const char *word, struct reply *err);
+/* The name a target word ("goblin" of "Alba>goblin") stands for: the
+ * Fungeoneer's or monster's own name when it names one (by either of a
+ * member's names, in any case), else the word as typed (which matches no
+ * one). Returns 0, or -1 with an error reply when the word names two
+ * (fungeon_roll_part_resolve()). A target is then matched by that name
+ * alone, byte for byte. */
+int fungeon_roll_target_name(struct fungeon_channel *c, const char *word, char *name, size_t len,
+                             struct reply *err);
 /* Resolves a use word for the monsters the invoker directs: "monster/
  * ability" into the ability (FGP_ABILITY), "monster/none" into the monster
  * (FGP_MONSTER: it uses none). Whether the invoker directs the monster is
