@@ -99,6 +99,18 @@ complete_fg_trap(struct invocation *inv, const char *partial, struct completions
 }
 
 void
+complete_fg_monster(struct invocation *inv, const char *partial, struct completions *out)
+{
+	designs(fg(inv), FUNGEON_MONSTER, "", partial, false, out);
+}
+
+void
+complete_fg_treasure(struct invocation *inv, const char *partial, struct completions *out)
+{
+	designs(fg(inv), FUNGEON_TREASURE, "", partial, false, out);
+}
+
+void
 complete_fg_monsters(struct invocation *inv, const char *partial, struct completions *out)
 {
 	char prefix[VALUE_MAX + 1];

@@ -37,6 +37,9 @@ void complete_fg_who(struct invocation *inv, const char *partial, struct complet
 void complete_fg_abilities(struct invocation *inv, const char *partial, struct completions *out);
 /* The room's traps. */
 void complete_fg_trap(struct invocation *inv, const char *partial, struct completions *out);
+/* The room's monsters, and its treasure (one name). */
+void complete_fg_monster(struct invocation *inv, const char *partial, struct completions *out);
+void complete_fg_treasure(struct invocation *inv, const char *partial, struct completions *out);
 /* Stored monsters (a list). */
 void complete_fg_monsters(struct invocation *inv, const char *partial, struct completions *out);
 /* The Tension table's entries (the table option's, else encounter): not

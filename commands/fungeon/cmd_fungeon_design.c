@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/core/complete.h"
 #include "commands/fungeon/cmd_fungeon_hallway.h"
 #include "commands/fungeon/cmd_fungeon_town.h"
 #include "commands/fungeon/fungeon_channel.h"
@@ -568,6 +569,95 @@ remove_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 	cmd_fungeon_hallway_waiver_check(c, k, out);
 }
 
+/* Whether the invoker may rename piece s: its maker, the GM, or, when its
+ * maker is no longer of the party, any player of it; else an error. */
+static bool
+may_rename(const struct invocation *inv, const struct fungeon_channel *c,
+           const struct fungeon_piece *s, enum fungeon_kind k, struct reply *out)
+{
+	int maker = fungeon_channel_member_of(c, s->maker);
+
+	if (inv->is_gm || strcmp(s->maker, inv->from->user_key) == 0 ||
+	    (maker < 0 && fungeon_channel_member_of(c, inv->from->user_key) >= 0))
+		return true;
+	if (maker >= 0)
+		reply_error(out,
+		            "The %s %s is %s's, and only its maker renames it (the GM may rename "
+		            "any; a player of the party may once its maker has left).",
+		            fungeon_cost_kind_name(k), s->name, c->m[maker].player);
+	else
+		reply_error(out,
+		            "Only a player of the party or the GM renames the %s %s, whose maker "
+		            "has left the party.",
+		            fungeon_cost_kind_name(k), s->name);
+	return false;
+}
+
+/* What a piece of kind k called from is called by elsewhere follows it to
+ * its new name to: the Fungeoneers' standing aims at a monster, and the
+ * continuous effects it (its maker's piece of that name) left on them
+ * ("spider/web" becomes "crawler/web"). */
+static void
+renamed_refs(struct fungeon_channel *c, enum fungeon_kind k, const struct fungeon_piece *s,
+             const char *from, const char *to)
+{
+	size_t n = strlen(from);
+
+	for (int i = 0; i < c->n; i++) {
+		struct fungeon_member *m = &c->m[i];
+
+		if (k == FUNGEON_MONSTER && strcmp(m->aim, from) == 0)
+			snprintf(m->aim, sizeof(m->aim), "%s", to);
+		for (int e = 0; e < m->neffects && k != FUNGEON_TREASURE; e++) {
+			struct fungeon_effect *ef = &m->effects[e];
+			char was[FUNGEON_SOURCE_MAX];
+			bool mine =
+			    strcmp(ef->maker, s->maker) == 0 &&
+			    (k == FUNGEON_TRAP
+			         ? ef->from == FUNGEON_FROM_TRAP && strcmp(ef->source, from) == 0
+			         : ef->from == FUNGEON_FROM_MONSTER &&
+			               strncmp(ef->source, from, n) == 0 && ef->source[n] == '/');
+
+			if (!mine)
+				continue;
+			snprintf(was, sizeof(was), "%s", ef->source + n);
+			snprintf(ef->source, sizeof(ef->source), "%s%s", to, was);
+		}
+	}
+}
+
+static void
+rename_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *to = invocation_str(inv, "new");
+	struct fungeon_piece *s = need_piece(c, k, invocation_str(inv, "name"), out);
+	char from[FUNGEON_NAME_MAX + 1];
+
+	if (s == NULL || !may_rename(inv, c, s, k, out))
+		return;
+	if (strcmp(s->name, to) == 0) {
+		reply_error(out, "The %s is called %s already; give it another name.",
+		            fungeon_cost_kind_name(k), s->name);
+		return;
+	}
+	if (!cmd_fungeon_design_word(to, FUNGEON_NAME_CHARS, "a " CMD_FUNGEON_DESIGN_NAME_RULE,
+	                             out) ||
+	    !cmd_fungeon_design_shows("A name", to, out) || !cmd_fungeon_design_name_free(to, out))
+		return;
+	/* the piece itself aside: a new case of its own name is no clash */
+	snprintf(from, sizeof(from), "%s", s->name);
+	s->name[0] = '\0';
+	if (fungeon_channel_name_used(c, to, NULL, out)) {
+		snprintf(s->name, sizeof(s->name), "%s", from);
+		return;
+	}
+	snprintf(s->name, sizeof(s->name), "%s", to);
+	renamed_refs(c, k, s, from, to);
+	channel_touch(inv->chan);
+	reply_line(out, 0, "The %s %s is now called %s.", fungeon_cost_kind_name(k), from, s->name);
+}
+
 #define KIND_HANDLERS(kind, suffix)                                                                \
 	static void add_##suffix(struct invocation *inv, struct reply *out)                        \
 	{                                                                                          \
@@ -580,6 +670,10 @@ remove_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 	static void remove_##suffix(struct invocation *inv, struct reply *out)                     \
 	{                                                                                          \
 		remove_cmd(inv, out, kind);                                                        \
+	}                                                                                          \
+	static void rename_##suffix(struct invocation *inv, struct reply *out)                     \
+	{                                                                                          \
+		rename_cmd(inv, out, kind);                                                        \
 	}
 
 KIND_HANDLERS(FUNGEON_TRAP, trap)
@@ -606,7 +700,25 @@ static const struct cmd_opt add_opts[] = {
     DESIGN_OPT("Design words (see the help on fungeon cost)"),
     {0},
 };
-static const struct cmd_opt name_opts[] = {NAME_OPT, {0}};
+/* The name of a piece of the room, completed from those of its kind, and
+ * a new name. */
+#define PIECE_OPT(fn)                                                                              \
+	{                                                                                          \
+		.name = "name", .desc = "Its name", .type = OPT_STRING,                            \
+		.flags = OPT_REQUIRED | OPT_AUTOCOMPLETE, .max = OPT_STRING_MAX, .complete = (fn)  \
+	}
+#define NEW_OPT                                                                                    \
+	{                                                                                          \
+		.name = "new", .desc = "Its new name (no spaces)", .type = OPT_STRING,             \
+		.flags = OPT_REQUIRED, .max = OPT_STRING_MAX                                       \
+	}
+#define PIECE_OPTS(suffix, fn)                                                                     \
+	static const struct cmd_opt name_opts_##suffix[] = {PIECE_OPT(fn), {0}};                   \
+	static const struct cmd_opt rename_opts_##suffix[] = {PIECE_OPT(fn), NEW_OPT, {0}};
+
+PIECE_OPTS(trap, complete_fg_trap)
+PIECE_OPTS(monster, complete_fg_monster)
+PIECE_OPTS(treasure, complete_fg_treasure)
 
 const struct command cmd_fungeon_design_cost_subs[] = {
     {.name = "trap",
@@ -640,8 +752,16 @@ const struct command cmd_fungeon_design_cost_subs[] = {
 		     .read_only = true},                                                           \
 		    {.name = "remove",                                                             \
 		     .desc = "Unmake a " kind " of this room, in the hallway",                     \
-		     .opts = name_opts,                                                            \
+		     .opts = name_opts_##suffix,                                                   \
 		     .fn = remove_##suffix},                                                       \
+		    {.name = "rename",                                                             \
+		     .desc = "Rename a " kind " of this room (its maker, or the GM)",              \
+		     .help =                                                                       \
+		         "The " kind "'s maker renames it, or the GM; once its maker has left "    \
+		         "the party, any player of it may. The new name follows the rules of "     \
+		         "a new one's, and orders and effects naming it follow it.",               \
+		     .opts = rename_opts_##suffix,                                                 \
+		     .fn = rename_##suffix},                                                       \
 		    {0},                                                                           \
 	}
 

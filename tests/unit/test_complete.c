@@ -179,6 +179,17 @@ test_obstacles(void **state)
 	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"combat\",\"options\":"
 	        "[{\"type\":3,\"name\":\"monsters\",\"value\":\"o\",\"focused\":true}]}]}",
 	        monsters);
+	/* the piece to rename, of its own kind */
+	suggest(*state, "3",
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":2,\"name\":\"monster\",\"options\":"
+	        "[{\"type\":1,\"name\":\"rename\",\"options\":[{\"type\":3,\"name\":\"name\","
+	        "\"value\":\"\",\"focused\":true}]}]}]}",
+	        monsters);
+	suggest(*state, "3",
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":2,\"name\":\"trap\",\"options\":"
+	        "[{\"type\":1,\"name\":\"rename\",\"options\":[{\"type\":3,\"name\":\"name\","
+	        "\"value\":\"\",\"focused\":true}]}]}]}",
+	        traps);
 }
 
 #define STRIKE(value, more)                                                                        \

@@ -269,6 +269,46 @@ test_command_table_valid(void **state)
 		                    "or the GM)\",\"options\":[]}");
 		free(undo);
 	}
+	/* /fungeon trap, monster and treasure each register rename NAME NEW,
+	 * the name completed. */
+	cJSON_ArrayForEach(c, arr)
+	{
+		const cJSON *group;
+		int renames = 0;
+
+		if (strcmp(cJSON_GetObjectItem(c, "name")->valuestring, "fungeon") != 0)
+			continue;
+		cJSON_ArrayForEach(group, cJSON_GetObjectItem(c, "options"))
+		{
+			const char *g = cJSON_GetObjectItem(group, "name")->valuestring;
+			const cJSON *sub;
+
+			if (strcmp(g, "trap") != 0 && strcmp(g, "monster") != 0 &&
+			    strcmp(g, "treasure") != 0)
+				continue;
+			cJSON_ArrayForEach(sub, cJSON_GetObjectItem(group, "options"))
+			{
+				const cJSON *o = cJSON_GetObjectItem(sub, "options");
+
+				if (strcmp(cJSON_GetObjectItem(sub, "name")->valuestring,
+				           "rename") != 0)
+					continue;
+				renames++;
+				assert_int_equal(cJSON_GetArraySize(o), 2);
+				assert_string_equal(
+				    cJSON_GetObjectItem(cJSON_GetArrayItem(o, 0), "name")
+				        ->valuestring,
+				    "name");
+				assert_true(cJSON_IsTrue(
+				    cJSON_GetObjectItem(cJSON_GetArrayItem(o, 0), "autocomplete")));
+				assert_string_equal(
+				    cJSON_GetObjectItem(cJSON_GetArrayItem(o, 1), "name")
+				        ->valuestring,
+				    "new");
+			}
+		}
+		assert_int_equal(renames, 3);
+	}
 	cJSON_ArrayForEach(c, arr)
 	{
 		assert_true(counted(c) <= 8000);

@@ -85,12 +85,96 @@ an_order_hits_the_one_it_names(void **unused)
 	assert_true(hits > 0);
 }
 
+/* /fungeon monster rename: its maker renames it (the GM any; a player of
+ * the party once the maker has left), by the rules of a new name; the
+ * orders and effects naming it follow; /undo takes it back. */
+static void
+a_monster_is_renamed(void **unused)
+{
+	struct fgtable *t = fgtable_new(9);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_three(t, two_monsters);
+	fgtable_ok(t, "al", "/fungeon orders targets:Al>ooze");
+	fgtable_held(t, 1, "ooze/grab", 2, "slime");
+	fgtable_fails_unchanged(t, "al", "/fungeon monster rename ooze goo",
+	                        "The monster ooze is cy's, and only its maker renames it (the GM "
+	                        "may rename any; a player of the party may once its maker has "
+	                        "left).");
+	fgtable_fails_unchanged(t, "cy", "/fungeon monster rename ooze bat",
+	                        "The name bat is taken here by a monster of the room; pick "
+	                        "another.");
+	fgtable_fails_unchanged(t, "cy", "/fungeon monster rename ooze al",
+	                        "The name al is taken here by al's Fungeoneer; pick another.");
+	fgtable_fails_unchanged(t, "cy", "/fungeon monster rename ooze g>o",
+	                        "A name is 1 to 24 characters with no spaces or : , > / \" #.");
+	fgtable_fails_unchanged(t, "cy", "/fungeon monster rename ooze none", NULL);
+	fgtable_fails_unchanged(t, "cy", "/fungeon monster rename ooze ooze",
+	                        "The monster is called ooze already; give it another name.");
+	fgtable_fails_unchanged(t, "cy", "/fungeon trap rename ooze goo", NULL);
+	fgtable_says(t, "cy", "/fungeon monster rename ooze goo",
+	             "The monster ooze is now called goo.");
+	c = fgtable_fungeon(t);
+	assert_string_equal(c->d.room.p[FUNGEON_MONSTER][0].name, "goo");
+	assert_string_equal(c->m[0].aim, "goo");
+	assert_string_equal(c->m[1].effects[0].source, "goo/grab");
+	text = fgtable_said(t, "al", "/fungeon orders");
+	fgtable_holds(text, "Al (al) aims at goo.");
+	free(text);
+	/* a new case of its own name is no clash */
+	fgtable_says(t, "cy", "/fungeon monster rename goo Goo",
+	             "The monster goo is now called Goo.");
+	fgtable_ok(t, "cy", "/undo");
+	c = fgtable_fungeon(t);
+	assert_string_equal(c->d.room.p[FUNGEON_MONSTER][0].name, "goo");
+	/* the GM renames any */
+	fgtable_gm(t, "/fungeon monster rename bat rat");
+	/* its maker gone, any player of the party */
+	fgtable_ok(t, "cy", "/fungeon leave");
+	fgtable_fails_unchanged(t, "zz", "/fungeon monster rename rat mouse",
+	                        "Only a player of the party or the GM renames the monster rat, "
+	                        "whose maker has left the party.");
+	fgtable_says(t, "bo", "/fungeon monster rename rat mouse",
+	             "The monster rat is now called mouse.");
+	fgtable_free(t);
+}
+
+/* /help names rename under each kind, with who may. */
+static void
+rename_is_in_help(void **unused)
+{
+	struct fgtable *t = fgtable_new(1);
+	static const char *const kinds[] = {"trap", "monster", "treasure"};
+
+	(void)unused;
+	for (int k = 0; k < 3; k++) {
+		char line[64], want[128];
+		char *text;
+
+		snprintf(line, sizeof(line), "/help fungeon %s", kinds[k]);
+		text = fgtable_said(t, "al", line);
+		snprintf(want, sizeof(want), "Rename a %s of this room (its maker, or the GM)",
+		         kinds[k]);
+		fgtable_holds(text, want);
+		free(text);
+		snprintf(line, sizeof(line), "/help fungeon %s rename", kinds[k]);
+		text = fgtable_said(t, "al", line);
+		fgtable_holds(text, "once its maker has left the party, any player of it may.");
+		free(text);
+	}
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(a_player_called_as_a_monster),
 	    cmocka_unit_test(an_order_hits_the_one_it_names),
+	    cmocka_unit_test(a_monster_is_renamed),
+	    cmocka_unit_test(rename_is_in_help),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
