@@ -58,7 +58,7 @@ claims=build/integration-claims
 # The longest first (each took 45 to 200 s in four lanes on a quiet 2-core
 # machine, most of it waiting); the others follow in name order. A script
 # named in none of the lists below runs in the lanes.
-long="test_discord_replay test_discord_panel test_discord_soak test_discord_gmroll
+long="test_discord_replay test_discord_panel test_discord_soak test_discord_gmroll test_irc_fungeon_turn
 test_discord_panel_restart test_discord_panel_refused test_discord_deferred_restart
 test_irc_fair test_persist_crash test_irc_identity test_discord_replay_late
 test_persist_pg_stop test_irc_ngircd test_discord_shards test_discord_resume

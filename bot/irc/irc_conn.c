@@ -608,6 +608,13 @@ int
 irc_conn_say_group(struct irc_conn *c, const char *lane, const struct irc_say *v, size_t n,
                    size_t reserve)
 {
+	return irc_conn_say_parts(c, lane, v, n, NULL, 0, reserve);
+}
+
+int
+irc_conn_say_parts(struct irc_conn *c, const char *lane, const struct irc_say *v, size_t n,
+                   const size_t *starts, size_t nstarts, size_t reserve)
+{
 	char(*buf)[IRC_LINE_MAX + 1];
 	const char **lines;
 	int r = IRC_SAY_OK;
@@ -626,7 +633,8 @@ irc_conn_say_group(struct irc_conn *c, const char *lane, const struct irc_say *v
 			r = IRC_SAY_BAD;
 		lines[i] = buf[i];
 	}
-	if (r == IRC_SAY_OK && irc_flood_push_group(c->flood, lane, lines, n, reserve) < 0) {
+	if (r == IRC_SAY_OK &&
+	    irc_flood_push_parts(c->flood, lane, lines, n, starts, nstarts, reserve) < 0) {
 		r = IRC_SAY_FULL;
 		drops_note(c, true);
 	}

@@ -129,6 +129,11 @@ enum {
  */
 int irc_conn_say_group(struct irc_conn *c, const char *lane, const struct irc_say *v, size_t n,
                        size_t reserve);
+/* irc_conn_say_group() for a reply sent in parts: v[starts[k]] begins a
+ * part that takes its turn among the lanes as a reply of its own
+ * (irc_flood_push_parts()); all the parts are queued, or none. */
+int irc_conn_say_parts(struct irc_conn *c, const char *lane, const struct irc_say *v, size_t n,
+                       const size_t *starts, size_t nstarts, size_t reserve);
 /* irc_conn_say() in lane's queue instead of target's. */
 int irc_conn_say_lane(struct irc_conn *c, const char *lane, const char *cmd, const char *target,
                       const char *text);

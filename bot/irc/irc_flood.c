@@ -227,7 +227,15 @@ int
 irc_flood_push_group(struct irc_flood *f, const char *lane, const char *const *lines, size_t n,
                      size_t reserve)
 {
+	return irc_flood_push_parts(f, lane, lines, n, NULL, 0, reserve);
+}
+
+int
+irc_flood_push_parts(struct irc_flood *f, const char *lane, const char *const *lines, size_t n,
+                     const size_t *starts, size_t nstarts, size_t reserve)
+{
 	struct fifo *q;
+	size_t k = 0;
 
 	if (n == 0)
 		return 0;
@@ -239,8 +247,13 @@ irc_flood_push_group(struct irc_flood *f, const char *lane, const char *const *l
 			drop_queue(f, (size_t)(q - f->q));
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++)
-		fifo_push(q, lines[i], strlen(lines[i]), i + 1 < n);
+	for (size_t i = 0; i < n; i++) {
+		while (k < nstarts && starts[k] <= i)
+			k++;
+		/* a line holds the next to it unless that one starts a part */
+		fifo_push(q, lines[i], strlen(lines[i]),
+		          i + 1 < n && !(k < nstarts && starts[k] == i + 1));
+	}
 	f->total += n;
 	return 0;
 }

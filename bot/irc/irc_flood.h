@@ -55,6 +55,13 @@ int irc_flood_push(struct irc_flood *f, const char *lane, const char *line, size
 int irc_flood_push_group(struct irc_flood *f, const char *lane, const char *const *lines, size_t n,
                          size_t reserve);
 
+/* irc_flood_push_group() for a reply sent in parts: lines[starts[k]]
+ * (starts ascending, each in 1..n-1) begins a part of its own, a group that
+ * takes its turn among the lanes as another reply would; the parts are
+ * queued all or none. */
+int irc_flood_push_parts(struct irc_flood *f, const char *lane, const char *const *lines, size_t n,
+                         const size_t *starts, size_t nstarts, size_t reserve);
+
 /* Queues a line ahead of everything, outside the bucket. Returns 0, or -1
  * when the urgent queue is full (IRC_FLOOD_TARGET_MAX lines). */
 int irc_flood_push_urgent(struct irc_flood *f, const char *line, size_t len);

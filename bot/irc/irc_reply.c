@@ -33,14 +33,18 @@ plain(struct irc_bot *b, const char *target)
 }
 
 /* Removes the formatting codes of l->v[first..], dropping lines left
- * without text. */
+ * without text (a part then starts at the next line kept). */
 static void
 strip_lines(struct irc_lines *l, size_t first)
 {
-	size_t kept = first;
+	size_t kept = first, k = 0;
 	struct buf t;
 
+	while (k < l->nparts && l->part[k] < first) /* an earlier message's */
+		k++;
 	for (size_t i = first; i < l->n; i++) {
+		for (; k < l->nparts && l->part[k] == i; k++)
+			l->part[k] = kept;
 		buf_init(&t, IRC_LINE_MAX);
 		irc_fmt_strip(&t, l->v[i], strlen(l->v[i]));
 		free(l->v[i]);
@@ -50,6 +54,12 @@ strip_lines(struct irc_lines *l, size_t first)
 		buf_free(&t);
 	}
 	l->n = kept;
+	/* a part left without lines, or starting where another does, is none */
+	k = 0;
+	for (size_t i = 0; i < l->nparts; i++)
+		if (l->part[i] < kept && (k == 0 || l->part[k - 1] < l->part[i]))
+			l->part[k++] = l->part[i];
+	l->nparts = k;
 }
 
 /* What is_nick needs: the channel whose members a mention would notify. */
@@ -113,6 +123,7 @@ render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, cons
 	render_irc(msg, &ro, keep);
 	if (plain(b, target) || plain(b, where))
 		strip_lines(keep, first);
+	/* v holds keep's lines, line for line: a part of keep is one of v */
 	*v = xrealloc(*v, (*n + keep->n - first + 1) * sizeof(**v));
 	for (size_t i = first; i < keep->n; i++)
 		(*v)[(*n)++] = (struct irc_say){cmd, target, keep->v[i]};
@@ -192,7 +203,7 @@ irc_reply_send(struct irc_bot *b, const struct reply *r, const char *nick, const
 			           where, &keep, &v, &n);
 	}
 	/* A refusal is counted and summed up in the log by the session. */
-	if (irc_conn_say_group(b->conn, lane, v, n, 1) == IRC_SAY_FULL) {
+	if (irc_conn_say_parts(b->conn, lane, v, n, keep.part, keep.nparts, 1) == IRC_SAY_FULL) {
 		irc_conn_say_lane(
 		    b->conn, lane, irc_reply_private_cmd(b), nick,
 		    "delver has too many replies waiting to be sent, so it dropped its "

@@ -43,8 +43,11 @@ render_irc_lines_free(struct irc_lines *l)
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
 	free(l->v);
+	free(l->part);
 	l->v = NULL;
 	l->n = 0;
+	l->part = NULL;
+	l->nparts = 0;
 }
 
 static void
@@ -525,31 +528,46 @@ ends_in_records(const struct reply_msg *m)
 	       m->blocks[m->nblocks - 1].records;
 }
 
-/* Writes the max lines of m, a message ending in its results: its title
- * with a note of how many lines it leaves out, then the last max - 1
- * lines of tmp (m laid out, more than max lines). */
+/* Writes m, a message ending in its results that is longer than max
+ * lines, whole, in parts of at most max lines: each part after the first
+ * starts with m's title and "(continued) · " (every line is laid out short
+ * enough to take it), and is recorded in out->part. */
 static void
-cut_middle(const struct reply_msg *m, struct irc_lines *tmp, const struct render_irc_opts *o,
-           bool addr, size_t max, struct irc_lines *out)
+in_parts(const struct reply_msg *m, const struct render_irc_opts *o, bool addr, size_t max,
+         struct irc_lines *out)
 {
-	size_t keep = max - 1;
-	struct irc_lines first = {0};
-	struct buf b;
+	struct irc_lines tmp = {0};
+	struct render_irc_opts po = *o;
+	struct buf pre, line;
 
-	buf_init(&b, LOGICAL_MAX);
+	buf_init(&pre, LOGICAL_MAX);
 	if (m->title != NULL) {
-		buf_adds(&b, IRC_FMT_BOLD);
-		render_irc__clean(&b, m->title, o);
-		buf_adds(&b, IRC_FMT_RESET " · ");
+		buf_adds(&pre, IRC_FMT_BOLD);
+		render_irc__clean(&pre, m->title, o);
+		buf_adds(&pre, " (continued)" IRC_FMT_RESET " · ");
+	} else {
+		buf_adds(&pre, "\x03"
+		               "14(continued)" IRC_FMT_RESET " · ");
 	}
-	buf_addf(&b, "\x03%02d… %zu earlier lines not shown (too long for IRC)\x0f", C_GREY,
-	         tmp->n - keep);
-	irc_fmt_split(buf_str(&b), b.len, o->budget, add_piece, &first);
-	take_lines(&first, o, addr, 1, out);
-	for (size_t i = tmp->n - keep; i < tmp->n; i++)
-		render_irc_lines_add(out, tmp->v[i], strlen(tmp->v[i]));
-	render_irc_lines_free(&first);
-	buf_free(&b);
+	if (po.budget > pre.len + IRC_FMT_BUDGET_MIN)
+		po.budget -= pre.len;
+	render_as(m, &po, LAYOUT_BRIEF, PACK_WHOLE, addr, &tmp);
+	take_lines(&tmp, &po, addr, max, out);
+	for (size_t i = max; i < tmp.n; i++) {
+		if ((i % max) != 0) {
+			render_irc_lines_add(out, tmp.v[i], strlen(tmp.v[i]));
+			continue;
+		}
+		out->part = xrealloc(out->part, (out->nparts + 1) * sizeof(*out->part));
+		out->part[out->nparts++] = out->n;
+		buf_init(&line, LOGICAL_MAX);
+		buf_add(&line, pre.p, pre.len);
+		buf_adds(&line, tmp.v[i]);
+		render_irc_lines_add(out, buf_str(&line), line.len);
+		buf_free(&line);
+	}
+	render_irc_lines_free(&tmp);
+	buf_free(&pre);
 }
 
 void
@@ -595,8 +613,8 @@ render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct ir
 	render_irc_lines_free(&tmp);
 	render_as(m, &ro, LAYOUT_BRIEF, PACK_WHOLE, addr, &tmp);
 	if (m->results_last) {
-		cut_middle(m, &tmp, &ro, addr, max, out);
 		render_irc_lines_free(&tmp);
+		in_parts(m, &ro, addr, max, out);
 		return;
 	}
 	last = max > 2 && !ends_in_records(m);

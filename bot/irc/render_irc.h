@@ -30,7 +30,11 @@
  * lines that stand for them (shown only then) come in; what
  * still does not fit is cut in the middle: the first lines stay, then a
  * line saying how many were left out, then the message's last line (its
- * turn, total or outcome), as on Discord. With max_lines 2, or when the
+ * turn, total or outcome), as on Discord. A message that ends in its
+ * results (reply_results_last: a combat turn) is never cut: it goes in
+ * parts of at most max_lines lines (the brief layout), each part after the
+ * first starting with its title and "(continued) · " ("Combat turn
+ * (continued) · "), each recorded in out->part. With max_lines 2, or when the
  * message ends in a table of records (newest first), the first lines and
  * the note alone stay.
  * Each logical line is cut to the budget (irc_fmt_split).
@@ -65,6 +69,10 @@ struct render_irc_opts {
 struct irc_lines {
 	size_t n;
 	char **v;
+	/* Where a message goes in parts: v[part[k]] begins a part of its own
+	 * (nparts indices, ascending; none for a message sent whole). */
+	size_t nparts;
+	size_t *part;
 };
 
 /* Appends the rendered lines of m to out (which starts zeroed). */

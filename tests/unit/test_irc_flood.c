@@ -203,6 +203,31 @@ test_groups(void **state)
 	irc_flood_free(f);
 }
 
+/* A reply in parts: each part takes its turn as a reply would, so another
+ * lane's reply goes between them; all the parts are queued, or none. */
+static void
+test_parts(void **state)
+{
+	struct irc_flood *f = irc_flood_new(1, 0);
+	const char *turn[] = {"t1", "t2", "t3", "t4", "t5"}, *one[] = {"b1"};
+	const size_t starts[] = {2, 4};
+	const char *want[] = {"t1", "t2", "b1", "t3", "t4", "b1", "t5"};
+
+	(void)state;
+	assert_int_equal(irc_flood_push_parts(f, "alice", turn, 5, starts, 2, 0), 0);
+	assert_int_equal(irc_flood_push_group(f, "bob", one, 1, 0), 0);
+	assert_int_equal(irc_flood_push_group(f, "bob", one, 1, 0), 0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_string_equal(pop(f, 0), want[i]);
+	assert_int_equal(irc_flood_pending(f), 0);
+	/* no room for every part: none is queued */
+	for (int i = 0; i < IRC_FLOOD_TARGET_MAX - 3; i++)
+		push(f, "alice", "x");
+	assert_int_equal(irc_flood_push_parts(f, "alice", turn, 5, starts, 2, 0), -1);
+	assert_int_equal(irc_flood_pending(f), IRC_FLOOD_TARGET_MAX - 3);
+	irc_flood_free(f);
+}
+
 /* Users who were not waiting go ahead of a flooder, in the order they
  * came; the flooder keeps its turn after them. */
 static void
@@ -330,6 +355,7 @@ main(void)
 	    cmocka_unit_test(test_set_rate),
 	    cmocka_unit_test(test_groups),
 	    cmocka_unit_test(test_group_refused_whole),
+	    cmocka_unit_test(test_parts),
 	    cmocka_unit_test(test_newcomers_first),
 	    cmocka_unit_test(test_trickle_keeps_place),
 	    cmocka_unit_test(test_finish),
