@@ -141,6 +141,45 @@ a_monster_is_renamed(void **unused)
 	fgtable_free(t);
 }
 
+/* A trap and a treasure are renamed by their makers; the continuous
+ * damage a trap left follows it, one of another maker's trap of that name
+ * (an earlier room's) keeps its name. */
+static void
+a_trap_and_a_treasure_are_renamed(void **unused)
+{
+	static const char *const designs[] = {"/fungeon trap add Needle annoy 2 pain 1 type poison",
+	                                      "/fungeon treasure add gem mundane", NULL};
+	struct fgtable *t = fgtable_new(3);
+	struct fungeon_channel *c;
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_DAMAGE,
+	                           .from = FUNGEON_FROM_TRAP,
+	                           .source = "Needle",
+	                           .annoy = 2,
+	                           .pain = 1,
+	                           .type = "poison"};
+	const char *traps, *treasure;
+
+	(void)unused;
+	fgtable_fighters(t, 3, 2);
+	fgtable_room_made(t, designs);
+	traps = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	treasure = fgtable_holder(t, FUNGEON_CAT_TREASURE);
+	c = fgtable_fungeon(t);
+	snprintf(e.maker, sizeof(e.maker), "console:%s", traps);
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	snprintf(e.maker, sizeof(e.maker), "console:nobody");
+	assert_int_equal(fungeon_effect_add(&c->m[1], &e), 0);
+	fgtable_says(t, traps, "/fungeon trap rename needle Spike",
+	             "The trap Needle is now called Spike.");
+	fgtable_says(t, treasure, "/fungeon treasure rename gem Ruby",
+	             "The treasure gem is now called Ruby.");
+	c = fgtable_fungeon(t);
+	assert_string_equal(c->m[0].effects[0].source, "Spike");
+	assert_string_equal(c->m[1].effects[0].source, "Needle");
+	assert_string_equal(c->d.room.p[FUNGEON_TREASURE][0].name, "Ruby");
+	fgtable_free(t);
+}
+
 /* /help names rename under each kind, with who may. */
 static void
 rename_is_in_help(void **unused)
@@ -174,6 +213,7 @@ main(void)
 	    cmocka_unit_test(a_player_called_as_a_monster),
 	    cmocka_unit_test(an_order_hits_the_one_it_names),
 	    cmocka_unit_test(a_monster_is_renamed),
+	    cmocka_unit_test(a_trap_and_a_treasure_are_renamed),
 	    cmocka_unit_test(rename_is_in_help),
 	};
 
