@@ -874,6 +874,77 @@ test_plain_formatting(void **state)
 	                            "<show|claim|release|secret-channel>\r\n");
 }
 
+/* A combat turn longer than max_lines (4) in a plain channel: whole, in
+ * parts of at most 4 lines, each after the first starting "Combat turn
+ * (continued) · ", and another user's reply, asked for while the turn
+ * waited, goes out between two parts. */
+static void
+test_combat_turn_in_parts(void **state)
+{
+	struct ircfix *f = *state;
+	static char *plain_chans[] = {"#b"};
+	char line[200], first[600], *all, *at;
+	int parts = 1, lines = 0, run = 1;
+
+	f->cfg.plain_channels[0] = plain_chans[0];
+	f->cfg.nplain_channels = 1;
+	irc_bot_set_config(f->b, &f->cfg);
+	feed(f, ":alice!a@h PRIVMSG #B :!fungeon join Alba fighter 60");
+	feed(f, ":carol!c@h PRIVMSG #B :!fungeon join Cora fighter 1");
+	feed(f, ":alice!a@h PRIVMSG #B :!gm claim");
+	feed(f, ":alice!a@h PRIVMSG #B :!fungeon hallway");
+	/* whoever the draw puts first takes Monsters (the other's pick is
+	 * refused), and makes eight monsters of 7 points */
+	for (int k = 0; k < 3; k++) {
+		static const char *const cats[] = {"monsters", "traps", "treasure"};
+
+		for (int who = 0; who < 2; who++) {
+			snprintf(line, sizeof(line), ":%s PRIVMSG #B :!fungeon pick %s",
+			         who ? "carol!c@h" : "alice!a@h", cats[k]);
+			feed(f, line);
+		}
+	}
+	for (int i = 0; i < 16; i++) {
+		snprintf(
+		    line, sizeof(line),
+		    ":%s PRIVMSG #B :!fungeon monster add wasp%d level 1 ability sting annoy 9 "
+		    "pain 1 type poison",
+		    i % 2 ? "carol!c@h" : "alice!a@h", i / 2);
+		feed(f, line);
+	}
+	feed(f, ":alice!a@h PRIVMSG #B :!fungeon enter waive:true");
+	out(f);
+	feed(f, ":alice!a@h PRIVMSG #B :!fungeon combat");
+	/* the turn's first line is out when carol asks */
+	assert_true(irc_conn_pop(f->c, f->now, first, sizeof(first)) > 0);
+	assert_memory_equal(first, "PRIVMSG #B :Combat turn · ", 26);
+	feed(f, ":carol!c@h PRIVMSG #B :!roll 1d1");
+	all = strdup(out(f));
+	at = strstr(all, "PRIVMSG #B :carol: 1d1: [1] = 1\r\n");
+	assert_non_null(at);
+	/* after the first part, before the next */
+	assert_true(at > all);
+	assert_non_null(strstr(at, "PRIVMSG #B :Combat turn (continued) · "));
+	assert_null(strstr(all, "PRIVMSG #B :Combat turn (continued) · ") < at
+	                ? strstr(all, "PRIVMSG #B :Combat turn (continued) · ")
+	                : NULL);
+	assert_null(strstr(all, "not shown"));
+	assert_null(strchr(all, '\x02'));
+	for (char *l = all; *l != '\0'; l = strstr(l, "\r\n") + 2) {
+		if (strncmp(l, "PRIVMSG #B :carol:", 18) == 0)
+			continue;
+		lines++;
+		if (strncmp(l, "PRIVMSG #B :Combat turn (continued) · ", 39) == 0) {
+			parts++;
+			run = 0;
+		}
+		assert_true(++run <= 4);
+	}
+	assert_true(parts > 1);
+	assert_true(lines > 4);
+	free(all);
+}
+
 /* "delver: gm" in a channel is a command; help goes to the asker alone. */
 static void
 test_addressed_and_help(void **state)
@@ -1400,6 +1471,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_reply_whole_or_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_nick_identity, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_plain_formatting, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_combat_turn_in_parts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_addressed_and_help, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_owner_commands, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_undo, setup, teardown),
