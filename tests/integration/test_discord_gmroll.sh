@@ -68,7 +68,7 @@ wait_until "r['dms'] == 4" 10
 ctl dmclosed 1
 before=$(stat interactions.followups)
 edits=$(stat interactions.edits)
-one "$(roll 2 '1d6' ',"may_edit":true')"
+one "$(roll 2 '1d6')"
 wait_until "r['dms_refused'] == 1 and i['followups'] == $((before + 1))" 10
 log_wait "the GM takes no direct messages" 10
 [ "$(stat rest.dms)" = 4 ] || fail "a DM went to a GM whose DMs are closed"

@@ -26,7 +26,7 @@ refused() {
 # Once a GM's refusal is known their secret rolls are refused up front, with no
 # DM and no note, so each roll here goes to a GM not yet tried: user 1 in
 # channel 0, then user 3 in channel 2.
-secret() { tmpl gmroll '[{"type":3,"name":"expression","value":"1d20"}]' '' false ",\"user\":2,\"channel\":$1,\"may_edit\":true"; }
+secret() { tmpl gmroll '[{"type":3,"name":"expression","value":"1d20"}]' '' false ",\"user\":2,\"channel\":$1"; }
 
 one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
 one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":3,"channel":2')"

@@ -8,6 +8,11 @@
  *              [--max-concurrency N] [--identify-interval MS]
  *              [--clock-offset MS]
  *
+ * --record FILE writes one JSON line per event: {"t","dir","what","body"},
+ * dir "rest" (a request of the bot's), "gw-in" (a gateway payload it
+ * sent) or "made" (an interaction as the fake made it, whether or not a
+ * session took it), the bot token replaced by "[token]".
+ *
  * Shards as Discord routes them: the bot is in --guilds guilds (1 by
  * default; guild i's id is the first's plus i << 22), GET /gateway/bot
  * recommends --shards, and each guild's events (READY's guild list,
@@ -56,10 +61,16 @@
  * message). That message is the one checked against the template's
  * "expect" and "private" (type 5: private as the deferral was), starts its
  * "parts", and is what "ok" and "kept" report; later follow-ups continue
- * the parts as after a type-4 callback. An edit
- * of @original without a deferral (the bot never edits anything else), an
- * edit of a follow-up, or a second callback after a deferral is a
- * violation; so is, at exit, a deferral whose answer never came (unless
+ * the parts as after a type-4 callback. Edits, as Discord allows them
+ * within the token's 15 minutes: PATCH .../messages/@original edits the
+ * message the answer made (type 4 or 5; after type 6 or 7, the
+ * component's message), and PATCH .../messages/ID one the token made (a
+ * follow-up, "followup_edits"); an interaction with no such message
+ * (answered with a modal or suggestions, refused, late, or another's
+ * message) gets 404 Unknown Message (10008), a violation ("edits_unknown"
+ * counts every 404, a deleted message's too). A second callback after a
+ * deferral is a violation; so is, at exit, a deferral whose answer never
+ * came (unless
  * lenient). "deferred_open" counts the deferrals still waiting for theirs.
  *
  * It listens on an ephemeral port of 127.0.0.1, writes "PORT\n" to the port
@@ -114,11 +125,7 @@
  *                             everyone in the channel sees; "submit":
  *                             {CUSTOM_ID: TEXT}, for type 5: the newest
  *                             modal the bot opened for that user there is
- *                             filled in and submitted, see gateway.c;
- *                             "may_edit": true, its answer may be edited
- *                             without a deferral, as Discord allows: a
- *                             secret roll's channel line once the GM's
- *                             DM was refused)
+ *                             filled in and submitted, see gateway.c)
  *   GET  /_control/stats      counters and the first violations, as JSON
  *   GET  /_control/sessions   every session: [{"id","shard":[i,n],"live",
  *                             "ended","interactions","seq"}], oldest first
@@ -273,6 +280,8 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "messages", (double)F.st.messages);
 	cJSON_AddNumberToObject(i, "deferred_open", F.deferred_open);
 	cJSON_AddNumberToObject(i, "edits", (double)F.st.edits);
+	cJSON_AddNumberToObject(i, "followup_edits", (double)F.st.followup_edits);
+	cJSON_AddNumberToObject(i, "edits_unknown", (double)F.st.edits_unknown);
 	cJSON_AddNumberToObject(i, "parts_missing", F.parts_missing);
 	cJSON_AddNumberToObject(i, "max_answer_ms", (double)F.st.max_answer_ms);
 	cJSON_AddNumberToObject(i, "left_to_inject", gw_fake_left());

@@ -122,7 +122,7 @@ struct inter {
 	int deferred;      /* 0, or the deferral's callback type */
 	bool deferred_eph; /* the type-5 deferral asked for flags 64 */
 	bool completed;    /* the deferred answer came */
-	int edits;         /* PATCHes of @original */
+	int edits;         /* PATCHes of its messages (@original or a follow-up) */
 	uint64_t user;     /* who made it */
 	/* A MODAL callback's data (the form the user then fills in and
 	 * submits, a type-5 interaction), owned; NULL when it had none. */
@@ -267,6 +267,8 @@ struct fake {
 		uint64_t missing_access;    /* channel routes refused 403 (50001) */
 		uint64_t unknown_messages;  /* channel routes refused 404 (10008) */
 		uint64_t edits;             /* PATCHes of an interaction's @original accepted */
+		uint64_t followup_edits;    /* PATCHes of an interaction's follow-up accepted */
+		uint64_t edits_unknown;     /* PATCHes of a message the token never made (404) */
 		/* of the deferrals, those of type 6 (a component's) */
 		uint64_t deferred_updates;
 	} st;
@@ -487,6 +489,11 @@ void msgs_fake_channel(uint64_t id, int kind);
 uint64_t msgs_fake_post(uint64_t chan, uint64_t inter, const cJSON *body, bool ephemeral);
 /* Changes the fields body names; -1 when there is no such message. */
 int msgs_fake_edit(uint64_t id, const cJSON *body);
+/* The interaction that message answers; 0 for a channel message, or when
+ * there is no such message (never made, forgotten, or deleted). */
+uint64_t msgs_fake_answers(uint64_t id);
+/* Whether that message is ephemeral (false when there is none). */
+bool msgs_fake_ephemeral(uint64_t id);
 /* A message's content, or NULL. */
 const char *msgs_fake_content(uint64_t id);
 /* The newest message of chan with a button labelled label (its custom_id

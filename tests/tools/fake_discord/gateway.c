@@ -876,6 +876,9 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 	if (mtext != NULL)
 		buf_addf(&b, "\"message\":%s,", mtext);
 	payload_fake_write(&b, &w, buf_str(&who), user, perms, gm_role);
+	/* recorded as made, whether or not a session takes it: a test that
+	 * plays the bot with curl reads its id and token there */
+	fake_record("made", "INTERACTION_CREATE", buf_str(&b));
 	it->sessions = gw_fake_route(w.guild, "INTERACTION_CREATE", buf_str(&b));
 	if (it->sessions > 0)
 		F.st.delivered++;

@@ -204,6 +204,22 @@ msgs_fake_edit(uint64_t id, const cJSON *body)
 	return 0;
 }
 
+uint64_t
+msgs_fake_answers(uint64_t id)
+{
+	struct fmsg *m = find(id);
+
+	return m != NULL && !m->deleted ? m->inter : 0;
+}
+
+bool
+msgs_fake_ephemeral(uint64_t id)
+{
+	struct fmsg *m = find(id);
+
+	return m != NULL && m->ephemeral;
+}
+
 const char *
 msgs_fake_content(uint64_t id)
 {

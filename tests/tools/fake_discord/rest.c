@@ -605,62 +605,94 @@ original(const char *path, struct http_answer *a)
 	fake_answer(a, 200, body);
 }
 
+/* Answers 200 with message msg as Discord shows it. */
 static void
-webhook(const char *method, const char *path, const char *body, size_t len, struct http_answer *a)
+answer_message(struct http_answer *a, uint64_t msg)
 {
-	const char *p = path + strlen("/webhooks/");
-	const char *tok = strchr(p, '/');
-	struct inter *found = NULL;
-	uint64_t msg = 0;
-	cJSON *j;
-	bool edit, ok;
+	cJSON *m = msgs_fake_json(msg);
+	char *out = json_print(m);
 
-	if (tok == NULL || strncmp(p, F.app_id, strlen(F.app_id)) != 0) {
-		fake_violation("a webhook call for another application: %.60s", p);
-		fake_answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
-		return;
-	}
-	tok++;
-	HASH_FIND(hh_token, F.by_token, tok, strcspn(tok, "/"), found);
-	/* The token serves follow-ups and edits for 15 minutes only after an
-	 * initial response: one that got none within its 3 s has its token
-	 * invalidated (receiving-and-responding, "Responding to an
-	 * Interaction"), so no later call can answer it. */
-	if (found == NULL || found->answers == 0) {
-		fake_violation("a follow-up for an interaction %s",
-		               found == NULL ? "never sent" : "not yet acknowledged");
-		fake_answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
-		return;
-	}
-	if (fake_now() - found->created > FAKE_TOKEN_MS) {
-		fake_violation("interaction %" PRIu64
-		               ": a follow-up after its token expired (15 min)",
-		               found->id);
-		fake_answer(a, 401, "{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
-		return;
-	}
-	edit = strcmp(method, "PATCH") == 0;
-	if (edit && strcmp(tok + strcspn(tok, "/"), "/messages/@original") != 0) {
-		fake_violation("interaction %" PRIu64 ": an edit of a follow-up (the bot edits "
-		               "only its deferred original response)",
-		               found->id);
+	fake_answer(a, 200, out);
+	free(out);
+	cJSON_Delete(m);
+}
+
+/*
+ * PATCH /webhooks/APP/TOKEN/messages/TARGET (rest: "/messages/TARGET"):
+ * Edit Original Interaction Response (TARGET @original) or Edit Followup
+ * Message (TARGET a message id), within the token's 15 minutes. @original
+ * is the message the callback made (type 4), the deferral's (type 5), or
+ * the component's message (type 6 or 7); an interaction answered with a
+ * modal or autocomplete choices, or whose callback was refused or came
+ * late, has none: 404 Unknown Message (10008), and the bot's mistake, a
+ * violation. A message id must be one the token made (a follow-up, or
+ * the original response), else the same. The first edit of a type-5
+ * deferral completes it. An edit cannot make a message ephemeral.
+ */
+static void
+edit_message(struct inter *it, const char *rest, const char *body, size_t len,
+             struct http_answer *a)
+{
+	bool orig = strcmp(rest, "/messages/@original") == 0;
+	uint64_t msg =
+	    orig ? it->original
+	         : (strncmp(rest, "/messages/", 10) == 0 ? strtoull(rest + 10, NULL, 10) : 0);
+	cJSON *j;
+	bool ok;
+
+	if (msg == 0 || (!orig && msgs_fake_answers(msg) != it->id)) {
+		F.st.edits_unknown++;
+		fake_violation("interaction %" PRIu64 ": an edit of %s, which it has no message "
+		               "for (answered with a modal or suggestions, refused, late, or "
+		               "another's message)",
+		               it->id, orig ? "@original" : "a follow-up");
 		fake_answer(a, 404, "{\"message\":\"Unknown Message\",\"code\":10008}");
 		return;
 	}
-	if (edit && found->deferred == 0 &&
-	    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(found->tmpl, "may_edit"))) {
-		/* The bot edits only a deferral (or what the template says it
-		 * may), so this is its mistake; but Discord edits a type-4
-		 * answer (there is one: see above) as it does a deferral's, so
-		 * the edit is made. */
-		fake_violation("interaction %" PRIu64 ": its original response was edited "
-		               "without a deferral",
-		               found->id);
+	if (msgs_fake_content(msg) == NULL) { /* deleted by someone, or forgotten */
+		F.st.edits_unknown++;
+		fake_answer(a, 404, "{\"message\":\"Unknown Message\",\"code\":10008}");
+		return;
 	}
-	if (!edit && found->followups >= FAKE_FOLLOWUPS)
+	j = cJSON_ParseWithLength(body, len);
+	ok = check_message(j, "edit") == 0;
+	it->edits++;
+	if (ephemeral(j))
+		fake_violation("interaction %" PRIu64 ": an edit cannot make a message "
+		               "ephemeral (flags 64): the deferral decides",
+		               it->id);
+	if (orig)
+		F.st.edits++;
+	else
+		F.st.followup_edits++;
+	if (orig && it->deferred != 0 && !it->completed)
+		complete(it, j, ok,
+		         it->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE ? it->deferred_eph
+		                                                           : false);
+	else if (ok)
+		forbid_seen(it, j, msgs_fake_ephemeral(msg));
+	if (ok && msgs_fake_edit(msg, j) == 0 && orig &&
+	    it->deferred == DISCORD_CALLBACK_DEFERRED_UPDATE)
+		F.st.updates++;
+	cJSON_Delete(j);
+	answer_message(a, msg);
+}
+
+/* POST /webhooks/APP/TOKEN: Create Followup Message, after a type-5
+ * deferral the message that completes it. */
+static void
+followup(struct inter *found, const char *body, size_t len, struct http_answer *a)
+{
+	bool becomes_original =
+	    found->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE && !found->completed;
+	uint64_t msg = 0;
+	cJSON *j;
+	bool ok;
+
+	if (found->followups >= FAKE_FOLLOWUPS)
 		fake_violation("interaction %" PRIu64 ": more than %d follow-ups", found->id,
 		               FAKE_FOLLOWUPS);
-	if (!edit && found->user_only && found->followups >= FAKE_USER_FOLLOWUPS) {
+	if (found->user_only && found->followups >= FAKE_USER_FOLLOWUPS) {
 		/* "Apps are limited to 5 followup messages per interaction if it
 		 * was initiated from a user-installed app and isn't installed in
 		 * the server" (receiving-and-responding, Create Followup Message). */
@@ -674,62 +706,72 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 		    "messages\",\"code\":40094}");
 		return;
 	}
-	if (!edit && limits_fake_channel_followup(found->chan, a))
+	if (limits_fake_channel_followup(found->chan, a))
 		return;
 	j = cJSON_ParseWithLength(body, len);
-	ok = check_message(j, edit ? "edit" : "follow-up") == 0;
-	if (edit) {
-		found->edits++;
-		F.st.edits++;
-		if (ephemeral(j))
-			fake_violation("interaction %" PRIu64 ": an edit cannot make a message "
-			               "ephemeral (flags 64): the deferral decides",
-			               found->id);
-		if (found->deferred != 0 && !found->completed)
-			complete(found, j, ok,
-			         found->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE
-			             ? found->deferred_eph
-			             : false);
-		if (ok && found->original != 0 && msgs_fake_edit(found->original, j) == 0 &&
-		    found->deferred == DISCORD_CALLBACK_DEFERRED_UPDATE)
-			F.st.updates++;
+	ok = check_message(j, "follow-up") == 0;
+	if (found->deferred != 0 && !found->completed)
+		/* After type 5 the first follow-up becomes the deferred
+		 * response (private as the deferral was); after type 6 it
+		 * is a new message. */
+		complete(found, j, ok,
+		         found->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE ? found->deferred_eph
+		                                                              : ephemeral(j));
+	else if (ok) {
+		parts_seen(found, j);
+		forbid_seen(found, j, ephemeral(j));
+	}
+	if (becomes_original && ok) {
+		msgs_fake_edit(found->original, j);
 		msg = found->original;
-	} else {
-		bool becomes_original =
-		    found->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE && !found->completed;
-
-		if (found->deferred != 0 && !found->completed)
-			/* After type 5 the first follow-up becomes the deferred
-			 * response (private as the deferral was); after type 6 it
-			 * is a new message. */
-			complete(found, j, ok,
-			         found->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE
-			             ? found->deferred_eph
-			             : ephemeral(j));
-		else if (ok) {
-			parts_seen(found, j);
-			forbid_seen(found, j, ephemeral(j));
-		}
-		if (becomes_original && ok) {
-			msgs_fake_edit(found->original, j);
-			msg = found->original;
-		} else if (ok) {
-			msg = msgs_fake_post(found->chan, found->id, j, ephemeral(j));
-		}
-		found->followups++;
-		F.st.followups++;
+	} else if (ok) {
+		msg = msgs_fake_post(found->chan, found->id, j, ephemeral(j));
 	}
+	found->followups++;
+	F.st.followups++;
 	cJSON_Delete(j);
-	if (msg != 0) {
-		cJSON *m = msgs_fake_json(msg);
-		char *out = json_print(m);
-
-		fake_answer(a, 200, out);
-		free(out);
-		cJSON_Delete(m);
-	} else {
+	if (msg != 0)
+		answer_message(a, msg);
+	else
 		fake_answer(a, 200, "{\"id\":\"1600000000000000000\",\"type\":0,\"content\":\"\"}");
+}
+
+static void
+webhook(const char *method, const char *path, const char *body, size_t len, struct http_answer *a)
+{
+	const char *p = path + strlen("/webhooks/");
+	const char *tok = strchr(p, '/');
+	struct inter *found = NULL;
+	bool edit = strcmp(method, "PATCH") == 0;
+
+	if (tok == NULL || strncmp(p, F.app_id, strlen(F.app_id)) != 0) {
+		fake_violation("a webhook call for another application: %.60s", p);
+		fake_answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
+		return;
 	}
+	tok++;
+	HASH_FIND(hh_token, F.by_token, tok, strcspn(tok, "/"), found);
+	/* The token serves follow-ups for 15 minutes only after an initial
+	 * response: one that got none within its 3 s has its token invalidated
+	 * (receiving-and-responding, "Responding to an Interaction"), so no
+	 * later call can answer it. An edit finds no message then (below). */
+	if (found == NULL || (!edit && found->answers == 0)) {
+		fake_violation("a follow-up for an interaction %s",
+		               found == NULL ? "never sent" : "not yet acknowledged");
+		fake_answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
+		return;
+	}
+	if (fake_now() - found->created > FAKE_TOKEN_MS) {
+		fake_violation("interaction %" PRIu64
+		               ": a follow-up or edit after its token expired (15 min)",
+		               found->id);
+		fake_answer(a, 401, "{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
+		return;
+	}
+	if (edit)
+		edit_message(found, tok + strcspn(tok, "/"), body, len, a);
+	else
+		followup(found, body, len, a);
 }
 
 /* Applies the first matching scripted fault. Returns true when it answered. */
