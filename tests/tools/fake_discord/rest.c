@@ -763,7 +763,7 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 	}
 	if (fake_now() - found->created > FAKE_TOKEN_MS) {
 		fake_violation("interaction %" PRIu64
-		               ": a follow-up or edit after its token expired (15 min)",
+		               ": a follow-up after its token expired (15 min)",
 		               found->id);
 		fake_answer(a, 401, "{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
 		return;
