@@ -148,7 +148,7 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 		if (discord_gw_state(discord_shard_gw(s)) == DISCORD_GW_RESUMING)
 			discord_answer_late_replay(dc, s, d);
 		else
-			discord_answer_count_shed(dc);
+			discord_unanswered_count(dc, DISCORD_UNANSWERED_SHED, 0);
 	} else if (rc == INTERACT_ANSWER && dc->rest != NULL) {
 		discord_answer_now(dc, &out);
 	} else if (rc == INTERACT_REQUEST) {
@@ -467,7 +467,7 @@ on_stop_timer(uv_timer_t *t)
 	/* The answers that went since the stop moved the resume points on:
 	 * written before the end, unless time is up. */
 	if (idle && now < dc->stop_deadline) {
-		discord_answer_tell_held(dc);
+		discord_unanswered_tell_held(dc);
 		for (int i = 0; i < dc->nshards; i++)
 			discord_shard_save(dc->shards[i]);
 		idle = !shards_busy(dc);
@@ -540,7 +540,7 @@ discord_free(struct discord *dc)
 		free(dc->token);
 	}
 	free(dc->lat);
-	free(dc->late_held);
+	discord_unanswered_free(&dc->unanswered);
 	free(dc);
 }
 

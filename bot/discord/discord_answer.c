@@ -20,6 +20,7 @@
 #include "bot/discord/discord_rest.h"
 #include "bot/discord/discord_roles.h"
 #include "bot/discord/discord_shed.h"
+#include "bot/discord/discord_unanswered.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
 #include "rules/base/json.h"
@@ -28,7 +29,6 @@
 
 #define LATENCY_MAX  (4u << 20)
 #define SUMMARY_MS   10000 /* failed answers are summed up this often */
-#define TELL_MS      1000  /* unanswered interactions are summed up at most this often */
 #define FAIL_LOG_MAX 5     /* failed answers logged one by one per summary period */
 #define DUE_BATCH    64    /* deferrals taken from the table at a time */
 #define NS_PER_MS    1000000u
@@ -46,145 +46,10 @@ struct answer {
 	bool noted;
 };
 
-static void on_late_timer(uv_timer_t *t);
-
 static void
 on_summary_timer(uv_timer_t *t)
 {
 	discord_answer_summary(t->data);
-}
-
-/* Logs the late replays not yet told (tell). */
-static void
-late_say(struct discord *dc, bool summed)
-{
-	static const char *const where[DISCORD_LATE_KINDS] = {
-	    [DISCORD_LATE_DOWN] = "had waited out Discord's 3 s while delver was down",
-	    [DISCORD_LATE_START] = "waited out Discord's 3 s in this process's start and "
-	                           "queue (made after it started)"};
-	char period[32] = "";
-
-	if (summed)
-		snprintf(period, sizeof(period), " in the last %d s", TELL_MS / 1000);
-	for (int k = 0; k < DISCORD_LATE_KINDS; k++) {
-		uint64_t n = dc->late_unsaid[k];
-
-		if (n == 0)
-			continue;
-		log_warnx("discord: %llu interaction%s replayed after the restart %s and went "
-		          "unanswered%s; %llu since the start",
-		          (unsigned long long)n, n == 1 ? "" : "s", where[k], period,
-		          (unsigned long long)dc->late_since[k]);
-		dc->late_unsaid[k] = 0;
-	}
-}
-
-/* The interactions of one kind that went unanswered, not yet told: n of
- * them, total since the start; head follows "N interaction(s)", tail the
- * period summed up. */
-static void
-unanswered_say(uint64_t n, uint64_t total, const char *head, const char *tail, bool summed)
-{
-	char period[32] = "";
-
-	if (summed)
-		snprintf(period, sizeof(period), " in the last %d s", TELL_MS / 1000);
-	log_warnx("discord: %llu interaction%s %s%s%s; %llu since the start", (unsigned long long)n,
-	          n == 1 ? "" : "s", head, period, tail, (unsigned long long)total);
-}
-
-/* The replays shed late not told yet, of every kind. */
-static uint64_t
-late_unsaid(const struct discord *dc)
-{
-	uint64_t n = 0;
-
-	for (int k = 0; k < DISCORD_LATE_KINDS; k++)
-		n += dc->late_unsaid[k];
-	return n;
-}
-
-/* The interactions that went unanswered and are not told yet. */
-static uint64_t
-unsaid(const struct discord *dc)
-{
-	return late_unsaid(dc) + dc->shed_unsaid + dc->ran_unsaid + dc->handled_unsaid;
-}
-
-/*
- * Logs every count of interactions that went unanswered and was not told
- * yet, then keeps quiet for TELL_MS (late_timer), after which what came
- * meanwhile is summed up: the first of a burst is logged at once, so that
- * a process killed right after still leaves word of it, and an operator
- * can count what users lost from the log alone. At stop, what is left.
- */
-static void
-tell(struct discord *dc, bool summed)
-{
-	if (dc->shed_unsaid > 0)
-		unanswered_say(
-		    dc->shed_unsaid, dc->shed_unrun,
-		    "could no longer be answered within Discord's 3 s and went unanswered",
-		    " (overload)", summed);
-	if (dc->ran_unsaid > 0)
-		unanswered_say(dc->ran_unsaid, dc->shed_ran, "went unanswered after running",
-		               " (answers ready past Discord's 3 s)", summed);
-	if (late_unsaid(dc) > 0)
-		late_say(dc, summed);
-	if (dc->handled_unsaid > 0)
-		unanswered_say(dc->handled_unsaid, dc->shed_handled,
-		               "replayed too late to answer had been run by the process before "
-		               "but not answered",
-		               " (changes kept)", summed);
-	dc->shed_unsaid = dc->ran_unsaid = dc->handled_unsaid = 0;
-	for (size_t i = 0; i < dc->nlate_held; i++)
-		discord_interaction_over(dc, dc->late_held[i]);
-	dc->nlate_held = 0;
-	if (dc->stopped)
-		return;
-	dc->late_quiet = true;
-	uv_timer_start(&dc->late_timer, on_late_timer, TELL_MS, 0);
-}
-
-static void
-on_late_timer(uv_timer_t *t)
-{
-	struct discord *dc = t->data;
-
-	dc->late_quiet = false;
-	if (unsaid(dc) > 0)
-		tell(dc, true);
-}
-
-/* One more went unanswered: told at once unless one was in the last
- * TELL_MS. */
-static void
-told_soon(struct discord *dc)
-{
-	dc->stats.shed++;
-	discord_opstats_add(OPSTATS_SHED);
-	if (!dc->late_quiet || dc->stopped)
-		tell(dc, false);
-}
-
-void
-discord_answer_tell_held(struct discord *dc)
-{
-	if (dc->nlate_held > 0)
-		tell(dc, true);
-}
-
-/* Holds id (0: none) in flight until it is told. */
-static void
-hold(struct discord *dc, uint64_t id)
-{
-	if (id == 0)
-		return;
-	if (dc->nlate_held == dc->caplate_held) {
-		dc->caplate_held = dc->caplate_held > 0 ? 2 * dc->caplate_held : 16;
-		dc->late_held = xrealloc(dc->late_held, dc->caplate_held * sizeof(*dc->late_held));
-	}
-	dc->late_held[dc->nlate_held++] = id;
 }
 
 /* The summary period's end (also at stop): what failed, and what went
@@ -193,8 +58,8 @@ void
 discord_answer_summary(struct discord *dc)
 {
 	dc->summary_due = false;
-	if (dc->stopped && unsaid(dc) > 0)
-		tell(dc, true);
+	if (dc->stopped && discord_unanswered_pending(dc))
+		discord_unanswered_tell(dc, true);
 	if (dc->summary_failed > (uint64_t)dc->failed_logged)
 		log_warnx("discord: %llu more answers failed in the last %d s",
 		          (unsigned long long)(dc->summary_failed - (uint64_t)dc->failed_logged),
@@ -213,44 +78,13 @@ summary_arm(struct discord *dc)
 	uv_timer_start(&dc->summary_timer, on_summary_timer, SUMMARY_MS, 0);
 }
 
-void
-discord_answer_count_shed(struct discord *dc)
-{
-	dc->shed_unrun++;
-	dc->shed_unsaid++;
-	told_soon(dc);
-}
-
 /* Counts an interaction whose command ran (or had run before a restart:
  * handled_before) and whose answer can no longer go: shed, told apart. */
 static void
 count_shed_ran(struct discord *dc, bool handled_before)
 {
-	if (handled_before) {
-		discord_answer_count_handled_late(dc, 0);
-		return;
-	}
-	dc->shed_ran++;
-	dc->ran_unsaid++;
-	told_soon(dc);
-}
-
-void
-discord_answer_count_late(struct discord *dc, enum discord_late kind, uint64_t id)
-{
-	hold(dc, id);
-	dc->late_since[kind]++;
-	dc->late_unsaid[kind]++;
-	told_soon(dc);
-}
-
-void
-discord_answer_count_handled_late(struct discord *dc, uint64_t id)
-{
-	hold(dc, id);
-	dc->shed_handled++;
-	dc->handled_unsaid++;
-	told_soon(dc);
+	discord_unanswered_count(
+	    dc, handled_before ? DISCORD_UNANSWERED_HANDLED : DISCORD_UNANSWERED_RAN, 0);
 }
 
 /* Counts a failed answer; true when it may have a log line of its own. */

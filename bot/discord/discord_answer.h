@@ -74,36 +74,8 @@ void discord_answer_complete(struct discord *dc, struct interact_out *ans, bool 
  * body is no JSON. */
 bool discord_answer_original(const char *body, size_t len, bool *loading, bool *ephemeral);
 
-/*
- * Interactions that went unanswered are counted as shed and logged by
- * kind: the first of a burst at once (a process killed right after still
- * leaves word of it), those after it summed up at most once a second, and
- * what is left at stop; each line gives the count since the start.
- */
-/* Counts an interaction shed before it was worked out (too late already:
- * overload). */
-void discord_answer_count_shed(struct discord *dc);
-/* Where a replay shed spent its 3 s. */
-enum discord_late {
-	DISCORD_LATE_DOWN,  /* made before this process started: no process was serving */
-	DISCORD_LATE_START, /* made after: in this process's start (connecting, resuming)
-	                       and its own queue */
-	DISCORD_LATE_KINDS
-};
-/* Counts a replay shed: one that came past its 3 s, of kind, and that no
- * process answered nor ran (discord_answer_late.h). id (0: none) is the
- * interaction, in flight on its shard (discord_shard_interaction): it is
- * over once the line that counts it is logged, so that a process killed
- * before leaves it to the next one's replay to count, never to nobody. */
-void discord_answer_count_late(struct discord *dc, enum discord_late kind, uint64_t id);
-/* Counts a replay that came too late to answer and that a process before
- * this one had run (its mark found) but not answered; id as above. */
-void discord_answer_count_handled_late(struct discord *dc, uint64_t id);
 /* Ends the summary period: logs what failed in it (and, at stop, what
- * went unanswered and is not told yet). */
+ * went unanswered and is not told yet: discord_unanswered.h). */
 void discord_answer_summary(struct discord *dc);
-/* Logs at once the counts that hold an interaction in flight (above), so
- * that a stop's last session file resumes past them. */
-void discord_answer_tell_held(struct discord *dc);
 
 #endif

@@ -27,24 +27,25 @@ struct late {
 	struct discord *dc;
 	char id[24];
 	uint64_t n; /* id as a number, in flight on its shard (0: not) */
-	enum discord_late kind;
+	enum discord_unanswered_kind kind;
 	struct origin o; /* its channel and user, for the store's probe */
 	bool have_origin;
 };
 
 /* Where the replay d spent its 3 s: made (its id's time, on this clock by
  * the skew known) before this process started, or after. */
-static enum discord_late
+static enum discord_unanswered_kind
 late_kind(const struct discord *dc, const char *id)
 {
 	uint64_t n;
 	int64_t made;
 
 	if (id == NULL || !discord_json_snowflake(id, &n))
-		return DISCORD_LATE_DOWN;
+		return DISCORD_UNANSWERED_LATE_DOWN;
 	made = (int64_t)(n >> 22) + SHED_DISCORD_EPOCH_MS +
 	       (dc->shed != NULL ? discord_shed_skew_ms(dc->shed) : 0);
-	return made < dc->start_wall_ms ? DISCORD_LATE_DOWN : DISCORD_LATE_START;
+	return made < dc->start_wall_ms ? DISCORD_UNANSWERED_LATE_DOWN
+	                                : DISCORD_UNANSWERED_LATE_START;
 }
 
 /* The store's word on a late replay nobody answered: marked (a process
@@ -56,9 +57,9 @@ on_late_probe(struct request *req, void *ctx)
 	struct late *l = ctx;
 
 	if (request_outcome(req) == REQUEST_REPLAYED)
-		discord_answer_count_handled_late(l->dc, l->n);
+		discord_unanswered_count(l->dc, DISCORD_UNANSWERED_HANDLED, l->n);
 	else
-		discord_answer_count_late(l->dc, l->kind, l->n);
+		discord_unanswered_count(l->dc, l->kind, l->n);
 	request_free(req);
 	free(l);
 }
@@ -95,7 +96,7 @@ on_late_original(void *ctx, const struct rest_result *res)
 		cJSON_Delete(j);
 		return;
 	} else {
-		discord_answer_count_late(dc, l->kind, l->n);
+		discord_unanswered_count(dc, l->kind, l->n);
 	}
 	cJSON_Delete(j);
 	free(l);
@@ -125,7 +126,7 @@ discord_answer_late_replay(struct discord *dc, struct discord_shard *s, const st
 	hook = discord_interact_webhook_of(d);
 	if (hook == NULL || id == NULL || strlen(id) >= sizeof(l->id) || dc->rest == NULL) {
 		free(hook);
-		discord_answer_count_late(dc, late_kind(dc, id), n);
+		discord_unanswered_count(dc, late_kind(dc, id), n);
 		return;
 	}
 	if (dc->late_checks >= DISCORD_LATE_CHECKS_MAX) {

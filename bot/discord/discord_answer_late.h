@@ -7,7 +7,7 @@
  * tells which: its original response (GET @original) exists, and is no
  * deferral left loading, when an earlier process answered it; the
  * interaction is counted so (discord_stats' replayed_answered), else as
- * shed, summed up apart from overload (discord_answer_count_late). A
+ * shed, summed up apart from overload (discord_unanswered.h). A
  * resume asks that of DISCORD_LATE_CHECKS_MAX replays at most (a process
  * down for long is replayed thousands, and each GET is a request of its
  * own); those past it are counted as not known (replayed_unknown) and the

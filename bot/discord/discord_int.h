@@ -20,6 +20,7 @@
 
 #include "bot/discord/discord.h"
 #include "bot/discord/discord_answer.h"
+#include "bot/discord/discord_unanswered.h"
 
 struct rest;
 struct discord_wsctx;
@@ -64,21 +65,9 @@ struct discord {
 	struct defer *defer;       /* held answers, deferred when late (discord_defer) */
 	struct discord_live *live; /* the live panels (discord_live.h) */
 	uv_timer_t defer_timer;
-	uint64_t defer_armed;    /* the uv_hrtime() defer_timer is set for, 0: none */
-	uint64_t summary_failed; /* since the last summary */
-	/* Interactions that went unanswered (discord_answer.h), by kind: not
-	 * yet logged, and since the start: shed before they ran (overload),
-	 * after they ran, replays too late (discord_answer_count_late, of each
-	 * enum discord_late), and late replays a process before had run;
-	 * late_quiet: a count was logged in the last TELL_MS (late_timer runs). */
-	uint64_t shed_unsaid, shed_unrun, ran_unsaid, shed_ran;
-	uint64_t late_unsaid[DISCORD_LATE_KINDS], late_since[DISCORD_LATE_KINDS];
-	uint64_t handled_unsaid, shed_handled;
-	bool late_quiet;
-	/* The late replays counted in the *_unsaid counts, in flight on their
-	 * shards until those counts are logged (discord_answer_count_late). */
-	uint64_t *late_held;
-	size_t nlate_held, caplate_held;
+	uint64_t defer_armed;                 /* the uv_hrtime() defer_timer is set for, 0: none */
+	uint64_t summary_failed;              /* since the last summary */
+	struct discord_unanswered unanswered; /* discord_unanswered.h */
 	int64_t start_wall_ms; /* the wall clock (ms since 1970) when discord_start ran */
 	/* Late replays of the resume under way checked with Discord
 	 * (discord_answer_late_replay), and whether the cap was logged. */

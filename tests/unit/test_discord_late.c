@@ -91,8 +91,8 @@ late_replays_say_where_they_waited(void **state)
 	                    "Discord's 3 s in this process's start and queue (made after it "
 	                    "started) and went unanswered; 3 since the start\n");
 	assert_int_equal(dc.stats.shed, 5);
-	assert_int_equal(dc.late_since[DISCORD_LATE_DOWN], 2);
-	assert_int_equal(dc.late_since[DISCORD_LATE_START], 3);
+	assert_int_equal(dc.unanswered.since[DISCORD_UNANSWERED_LATE_DOWN], 2);
+	assert_int_equal(dc.unanswered.since[DISCORD_UNANSWERED_LATE_START], 3);
 	uv_close((uv_handle_t *)&dc.late_timer, NULL);
 	uv_close((uv_handle_t *)&dc.summary_timer, NULL);
 	uv_run(&loop, UV_RUN_DEFAULT);
