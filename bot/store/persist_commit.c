@@ -171,6 +171,174 @@ claimed(struct id *conflicted, struct request *req)
 	return persist__id_find(conflicted, id) != NULL;
 }
 
+/* What drop_conflicts works out, then applies. */
+struct dropping {
+	struct id *drop;      /* the records (and marks) dropped */
+	struct id *elsewhere; /* the marks in conflict: events another process handled */
+	struct buf why;       /* the first conflicts, named */
+	size_t nconflicts;
+	size_t nclaimed;       /* commands left to the process that handled their event */
+	struct request **told; /* the commands told "not kept" */
+	size_t ntold;
+	struct mark **claims; /* the claims of their events, for the next batch */
+	size_t nclaims;
+};
+
+/* Notes the batch's rows in conflict: each is dropped, a mark also noted
+ * as handled elsewhere, and the first few named in why. */
+static void
+conflicts_note(struct persist *p, struct dropping *d, const enum store_status *row_status, size_t n)
+{
+	for (size_t i = 0; i < n && i < p->nbatch; i++) {
+		bool mark;
+
+		if (row_status[i] != STORE_CONFLICT)
+			continue;
+		mark = p->batch[i]->id[0] == 'h';
+		if (d->nconflicts < DROPPED_NAMED)
+			buf_addf(
+			    &d->why,
+			    mark ? "%sevent '%s' was handled by another delver process (its "
+			           "shards overlap this one's)"
+			         : "%s'%s' was changed by another delver process since this one "
+			           "read it",
+			    d->why.len > 0 ? "; " : "", p->batch[i]->id + 2);
+		p->stats.conflicts++;
+		d->nconflicts++;
+		persist__id_add(&d->drop, p->batch[i]->id);
+		if (mark)
+			persist__id_add(&d->elsewhere, p->batch[i]->id);
+	}
+}
+
+/* Whether req changed a record that is dropped. */
+static bool
+touches_dropped(const struct dropping *d, struct request *req)
+{
+	size_t nc = request_nchanges(req);
+
+	for (size_t i = 0; i < nc; i++)
+		if (persist__id_find(d->drop, request_change(req, i)) != NULL)
+			return true;
+	return false;
+}
+
+/* A command whose change is dropped: not kept, unless its own event was
+ * handled by another process (its mark conflicted), which made the change
+ * and answers it, so this one does not say it was not kept. */
+static void
+outcome_set(struct persist *p, struct dropping *d, struct request *req)
+{
+	size_t nc = request_nchanges(req);
+
+	request_set_outcome(req, REQUEST_NOT_KEPT);
+	for (size_t i = 0; i < nc; i++)
+		if (persist__id_find(d->elsewhere, request_change(req, i)) != NULL) {
+			request_set_outcome(req, REQUEST_HANDLED_ELSEWHERE);
+			p->stats.handled_elsewhere++;
+			return;
+		}
+	d->told = xrealloc(d->told, (d->ntold + 1) * sizeof(*d->told));
+	d->told[d->ntold++] = req;
+}
+
+/*
+ * Dropped for a record, req's mark was not written: the other process of
+ * an overlapping fleet may handle its event now (or did, once this batch
+ * was rolled back). Its reply waits for a claim of the event, a mark with
+ * nothing kept, in the next batch: written, nobody else applies it and
+ * "not kept" is true; in conflict, the other process handled it. The claim
+ * keeps that refusal as the event's answer: a replay (a restart before the
+ * answer went) gives it again.
+ */
+static void
+claim_event(struct persist *p, struct dropping *d, struct request *req)
+{
+	if (request_outcome(req) != REQUEST_NOT_KEPT || p->sqlite || request_key(req)[0] == '\0')
+		return;
+	request_refuse(req);
+	d->claims = xrealloc(d->claims, (d->nclaims + 1) * sizeof(*d->claims));
+	d->claims[d->nclaims++] = persist_mark_new(p, req);
+	request_hold(req)->seq = p->collect_seq;
+}
+
+/* One held command, in a pass over them: dropped when it changed a dropped
+ * record, with every record it changed. Returns whether the drop grew. */
+static bool
+drop_request(struct persist *p, struct dropping *d, struct request *req)
+{
+	size_t nc = request_nchanges(req);
+	bool grew = false;
+
+	/* One not kept before holds no change any more; its claim of its
+	 * event (claim_event) conflicted when another process handled the
+	 * event: it is left to that one. */
+	if (request_outcome(req) == REQUEST_NOT_KEPT && claimed(d->elsewhere, req)) {
+		request_set_outcome(req, REQUEST_HANDLED_ELSEWHERE);
+		p->stats.handled_elsewhere++;
+		d->nclaimed++;
+	}
+	if (request_outcome(req) == REQUEST_NOT_KEPT ||
+	    request_outcome(req) == REQUEST_HANDLED_ELSEWHERE || !touches_dropped(d, req))
+		return false;
+	outcome_set(p, d, req);
+	claim_event(p, d, req);
+	for (size_t i = 0; i < nc; i++)
+		if (persist__id_add(&d->drop, request_change(req, i)))
+			grew = true;
+	return grew;
+}
+
+/* The log line of the roll-back; claims that conflicted only (their
+ * commands said so already) go unsaid: a warning per command is what the
+ * stats line counts. */
+static void
+drop_log(const struct persist *p, struct dropping *d)
+{
+	size_t nkept = 0;
+
+	for (size_t i = 0; i < d->ntold; i++)
+		if (request_outcome(d->told[i]) == REQUEST_NOT_KEPT)
+			d->told[nkept++] = d->told[i];
+	if (d->nclaimed < d->nconflicts)
+		log_dropped(p, d->why.len > 0 ? buf_str(&d->why) : "a row conflicted",
+		            d->nconflicts, d->drop, d->told, nkept);
+	else
+		log_debug("store: %s; left to it", buf_str(&d->why));
+}
+
+/* The rest of the batch goes back to be sent again; the dropped records
+ * leave memory (read again from a shared store); the claims join the next
+ * batch. */
+static void
+drop_apply(struct persist *p, struct dropping *d)
+{
+	struct id *e, *tmp;
+
+	for (size_t i = 0; i < p->nbatch; i++)
+		if (persist__id_find(d->drop, p->batch[i]->id) == NULL)
+			persist__id_add(&p->pending, p->batch[i]->id);
+	HASH_ITER(hh, d->drop, e, tmp)
+	{
+		if (!p->sqlite && e->id[0] != 'h')
+			persist_read_start(p, e->id);
+		forget(p, e->id);
+		persist__id_del(&p->pending, e->id);
+	}
+	for (size_t i = 0; i < d->nclaims; i++)
+		persist_mark_add(p, d->claims[i]);
+}
+
+static void
+dropping_free(struct dropping *d)
+{
+	buf_free(&d->why);
+	free(d->told);
+	free(d->claims);
+	persist__id_clear(&d->drop);
+	persist__id_clear(&d->elsewhere);
+}
+
 /*
  * Another process wrote a row of the batch since this one read it (a
  * fleet, where a channel moved between shards), or handled one of its
@@ -189,117 +357,20 @@ claimed(struct id *conflicted, struct request *req)
 static void
 drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 {
-	struct id *drop = NULL, *elsewhere = NULL, *e, *tmp;
-	struct mark **claims = NULL;
-	struct buf why;
-	struct request **told = NULL;
-	size_t nconflicts = 0, nclaimed = 0, nclaims = 0, ntold = 0, nkept = 0;
+	struct dropping d = {0};
 	bool grew;
 
-	buf_init(&why, 2048);
-	for (size_t i = 0; i < n && i < p->nbatch; i++) {
-		bool mark;
-
-		if (row_status[i] != STORE_CONFLICT)
-			continue;
-		mark = p->batch[i]->id[0] == 'h';
-		if (nconflicts < DROPPED_NAMED)
-			buf_addf(
-			    &why,
-			    mark ? "%sevent '%s' was handled by another delver process (its "
-			           "shards overlap this one's)"
-			         : "%s'%s' was changed by another delver process since this one "
-			           "read it",
-			    why.len > 0 ? "; " : "", p->batch[i]->id + 2);
-		p->stats.conflicts++;
-		nconflicts++;
-		persist__id_add(&drop, p->batch[i]->id);
-		if (mark)
-			persist__id_add(&elsewhere, p->batch[i]->id);
-	}
+	buf_init(&d.why, 2048);
+	conflicts_note(p, &d, row_status, n);
 	do {
 		grew = false;
 		for (struct request *req = p->ran_head; req != NULL;
-		     req = request_hold(req)->state_next) {
-			size_t i = 0, nc = request_nchanges(req);
-
-			/* One not kept before holds no change any more; its
-			 * claim of its event (below) conflicted when another
-			 * process handled the event: it is left to that one. */
-			if (request_outcome(req) == REQUEST_NOT_KEPT && claimed(elsewhere, req)) {
-				request_set_outcome(req, REQUEST_HANDLED_ELSEWHERE);
-				p->stats.handled_elsewhere++;
-				nclaimed++;
-			}
-			if (request_outcome(req) == REQUEST_NOT_KEPT ||
-			    request_outcome(req) == REQUEST_HANDLED_ELSEWHERE)
-				continue;
-			while (i < nc && persist__id_find(drop, request_change(req, i)) == NULL)
-				i++;
-			if (i == nc)
-				continue;
-			/* Its own event handled by another process (its mark
-			 * conflicted): that process made the change and answers
-			 * it, so this one does not say it was not kept. */
-			request_set_outcome(req, REQUEST_NOT_KEPT);
-			for (i = 0; i < nc; i++)
-				if (persist__id_find(elsewhere, request_change(req, i)) != NULL) {
-					request_set_outcome(req, REQUEST_HANDLED_ELSEWHERE);
-					p->stats.handled_elsewhere++;
-					break;
-				}
-			if (request_outcome(req) == REQUEST_NOT_KEPT) {
-				told = xrealloc(told, (ntold + 1) * sizeof(*told));
-				told[ntold++] = req;
-			}
-			/* Dropped for a record, its mark was not written: the
-			 * other process of an overlapping fleet may handle
-			 * its event now (or did, once this batch was rolled
-			 * back). Its reply waits for a claim of the event, a
-			 * mark with nothing kept, in the next batch: written,
-			 * nobody else applies it and "not kept" is true; in
-			 * conflict, the other process handled it. The claim
-			 * keeps that refusal as the event's answer: a replay
-			 * (a restart before the answer went) gives it again. */
-			if (request_outcome(req) == REQUEST_NOT_KEPT && !p->sqlite &&
-			    request_key(req)[0] != '\0') {
-				request_refuse(req);
-				claims = xrealloc(claims, (nclaims + 1) * sizeof(*claims));
-				claims[nclaims++] = persist_mark_new(p, req);
-				request_hold(req)->seq = p->collect_seq;
-			}
-			for (i = 0; i < nc; i++)
-				if (persist__id_add(&drop, request_change(req, i)))
-					grew = true;
-		}
+		     req = request_hold(req)->state_next)
+			grew |= drop_request(p, &d, req);
 	} while (grew);
-	/* Claims that conflicted only (their commands said so already) go
-	 * unsaid: a warning per command is what the stats line counts. */
-	for (size_t i = 0; i < ntold; i++)
-		if (request_outcome(told[i]) == REQUEST_NOT_KEPT)
-			told[nkept++] = told[i];
-	if (nclaimed < nconflicts)
-		log_dropped(p, why.len > 0 ? buf_str(&why) : "a row conflicted", nconflicts, drop,
-		            told, nkept);
-	else
-		log_debug("store: %s; left to it", buf_str(&why));
-	buf_free(&why);
-	free(told);
-	for (size_t i = 0; i < p->nbatch; i++)
-		if (persist__id_find(drop, p->batch[i]->id) == NULL)
-			persist__id_add(&p->pending, p->batch[i]->id);
-	HASH_ITER(hh, drop, e, tmp)
-	{
-		if (!p->sqlite && e->id[0] != 'h')
-			persist_read_start(p, e->id);
-		forget(p, e->id);
-		persist__id_del(&p->pending, e->id);
-	}
-	for (size_t i = 0; i < nclaims; i++)
-		persist_mark_add(p, claims[i]);
-	free(claims);
-	persist__id_clear(&drop);
-	persist__id_clear(&elsewhere);
+	drop_log(p, &d);
+	drop_apply(p, &d);
+	dropping_free(&d);
 }
 
 static void
