@@ -44,8 +44,7 @@ struct discord_unanswered {
 
 /* Counts one interaction of kind that went unanswered; id (0: none) is a
  * replay held in flight until its line is logged (above). */
-void discord_unanswered_count(struct discord *dc, enum discord_unanswered_kind kind,
-                              uint64_t id);
+void discord_unanswered_count(struct discord *dc, enum discord_unanswered_kind kind, uint64_t id);
 /* Whether some count is not logged yet. */
 bool discord_unanswered_pending(const struct discord *dc);
 /* Logs every count not logged yet (summed: "in the last 1 s"). */

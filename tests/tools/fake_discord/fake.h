@@ -491,7 +491,7 @@ uint64_t msgs_fake_post(uint64_t chan, uint64_t inter, const cJSON *body, bool e
 int msgs_fake_edit(uint64_t id, const cJSON *body);
 /* The interaction that message answers; 0 for a channel message, or when
  * there is no such message (never made, forgotten, or deleted). */
-uint64_t msgs_fake_answers(uint64_t id);
+uint64_t msgs_fake_inter(uint64_t id);
 /* Whether that message is ephemeral (false when there is none). */
 bool msgs_fake_ephemeral(uint64_t id);
 /* A message's content, or NULL. */
@@ -499,6 +499,8 @@ const char *msgs_fake_content(uint64_t id);
 /* The newest message of chan with a button labelled label (its custom_id
  * into *custom_id, valid until messages change), or 0. */
 uint64_t msgs_fake_find_button(uint64_t chan, const char *label, const char **custom_id);
+/* Answers 200 with message id as Discord shows it. */
+void msgs_fake_answer(struct http_answer *a, uint64_t id);
 /* The message as Discord shows it (owned by the caller), or NULL. */
 cJSON *msgs_fake_json(uint64_t id);
 /* chan's messages as a JSON list (owned by the caller). */

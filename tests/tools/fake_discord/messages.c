@@ -205,7 +205,7 @@ msgs_fake_edit(uint64_t id, const cJSON *body)
 }
 
 uint64_t
-msgs_fake_answers(uint64_t id)
+msgs_fake_inter(uint64_t id)
 {
 	struct fmsg *m = find(id);
 
@@ -485,8 +485,8 @@ msgs_fake_free(void)
 	}
 }
 
-static void
-answer_msg(struct http_answer *a, uint64_t id)
+void
+msgs_fake_answer(struct http_answer *a, uint64_t id)
 {
 	cJSON *o = msgs_fake_json(id);
 	char *s = json_print(o);
@@ -550,7 +550,7 @@ msgs_fake_route(const char *method, const char *path, const char *route, const c
 			fake_answer(a, 403, "{\"message\":\"Missing Access\",\"code\":50001}");
 			return;
 		}
-		answer_msg(a, id);
+		msgs_fake_answer(a, id);
 		return;
 	}
 	if (strcmp(method, "DELETE") == 0 && m != NULL) {
@@ -575,14 +575,14 @@ msgs_fake_route(const char *method, const char *path, const char *route, const c
 		}
 		msgs_fake_edit(id, j);
 		F.st.channel_edits++;
-		answer_msg(a, id);
+		msgs_fake_answer(a, id);
 	} else if (strcmp(method, "POST") == 0 && m == NULL && strcmp(rest, "/messages") == 0 &&
 	           chan_find(chan) != NULL && chan_find(chan)->nosend) {
 		F.st.posts_refused++;
 		fake_answer(a, 403, "{\"message\":\"Missing Permissions\",\"code\":50013}");
 	} else if (strcmp(method, "POST") == 0 && m == NULL && strcmp(rest, "/messages") == 0) {
 		F.st.channel_posts++;
-		answer_msg(a, msgs_fake_post(chan, 0, j, false));
+		msgs_fake_answer(a, msgs_fake_post(chan, 0, j, false));
 	} else {
 		fake_violation("%s is not a route the bot should use", route);
 		fake_answer(a, 404, "{\"message\":\"404: Not Found\",\"code\":0}");

@@ -605,18 +605,6 @@ original(const char *path, struct http_answer *a)
 	fake_answer(a, 200, body);
 }
 
-/* Answers 200 with message msg as Discord shows it. */
-static void
-answer_message(struct http_answer *a, uint64_t msg)
-{
-	cJSON *m = msgs_fake_json(msg);
-	char *out = json_print(m);
-
-	fake_answer(a, 200, out);
-	free(out);
-	cJSON_Delete(m);
-}
-
 /*
  * PATCH /webhooks/APP/TOKEN/messages/TARGET (rest: "/messages/TARGET"):
  * Edit Original Interaction Response (TARGET @original) or Edit Followup
@@ -640,7 +628,7 @@ edit_message(struct inter *it, const char *rest, const char *body, size_t len,
 	cJSON *j;
 	bool ok;
 
-	if (msg == 0 || (!orig && msgs_fake_answers(msg) != it->id)) {
+	if (msg == 0 || (!orig && msgs_fake_inter(msg) != it->id)) {
 		F.st.edits_unknown++;
 		fake_violation("interaction %" PRIu64 ": an edit of %s, which it has no message "
 		               "for (answered with a modal or suggestions, refused, late, or "
@@ -675,7 +663,7 @@ edit_message(struct inter *it, const char *rest, const char *body, size_t len,
 	    it->deferred == DISCORD_CALLBACK_DEFERRED_UPDATE)
 		F.st.updates++;
 	cJSON_Delete(j);
-	answer_message(a, msg);
+	msgs_fake_answer(a, msg);
 }
 
 /* POST /webhooks/APP/TOKEN: Create Followup Message, after a type-5
@@ -731,7 +719,7 @@ followup(struct inter *found, const char *body, size_t len, struct http_answer *
 	F.st.followups++;
 	cJSON_Delete(j);
 	if (msg != 0)
-		answer_message(a, msg);
+		msgs_fake_answer(a, msg);
 	else
 		fake_answer(a, 200, "{\"id\":\"1600000000000000000\",\"type\":0,\"content\":\"\"}");
 }
