@@ -649,6 +649,12 @@ discord_rest_pending(const struct rest *r)
 	return r->npending + r->nactive;
 }
 
+int
+discord_rest_waiting(const struct rest *r)
+{
+	return discord_rest_h1_waiting(r->h1);
+}
+
 const char *
 discord_rest_base(const struct rest *r)
 {

@@ -132,6 +132,9 @@ uint64_t discord_rest_backlog_ns(const struct rest *r, uint64_t now_ns);
 
 /* Requests queued or in flight. */
 size_t discord_rest_pending(const struct rest *r);
+/* Of those, the interaction requests waiting in line for one of the
+ * callbacks' own connections (discord_rest_h1). */
+int discord_rest_waiting(const struct rest *r);
 /* The base URL as a log line may show it (no user or password), e.g.
  * "https://discord.com/api/v10"; valid until discord_rest_close. */
 const char *discord_rest_base(const struct rest *r);

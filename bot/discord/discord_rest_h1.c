@@ -47,7 +47,6 @@ struct h1 {
 	struct rest *r;
 	struct conn *conns;
 	int nconns, max;
-	unsigned connects;
 	char *host;         /* "Host: ...\r\n" as libcurl writes it */
 	char *fixed;        /* the headers after Host, before Content-Length */
 	uv_timer_t timer;   /* the earliest deadline of a busy connection or a waiter */
@@ -215,7 +214,6 @@ take(struct h1 *h, struct req *q)
 			h->conns->prev = c;
 		h->conns = c;
 		h->nconns++;
-		h->connects++;
 		c->q = q;
 		r->nh1++;
 		c->slow_at = slow_at(h, q);
@@ -656,8 +654,8 @@ discord_rest_h1_close(struct h1 *h)
 	uv_close((uv_handle_t *)&h->timer, on_timer_closed);
 }
 
-unsigned
-discord_rest_h1_connects(const struct h1 *h)
+int
+discord_rest_h1_waiting(const struct h1 *h)
 {
-	return h != NULL ? h->connects : 0;
+	return h != NULL ? h->nwait : 0;
 }

@@ -74,7 +74,7 @@ bool discord_rest_h1_send(struct h1 *h, struct req *q);
  * left in r's active list, for discord_rest_close to complete. Frees h once its handles
  * closed (counted in r's open handles). */
 void discord_rest_h1_close(struct h1 *h);
-/* The connections made so far (for tests). */
-unsigned discord_rest_h1_connects(const struct h1 *h);
+/* The requests waiting for a connection of h's now. */
+int discord_rest_h1_waiting(const struct h1 *h);
 
 #endif
