@@ -3,6 +3,7 @@
 #include "bot/discord/discord_rest_answer.h"
 
 #include <cJSON.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -39,6 +40,39 @@ header_copy(char *out, size_t size, const char *v, size_t vn)
 	return true;
 }
 
+/* The number v (vn bytes) as strtod reads it. Plain decimals of at most
+ * 15 digits ("1470173023.123", "0.5") are read here: their digits as an
+ * integer over a power of ten, both exact in a double, and one division
+ * rounded as strtod rounds. Anything else (signs, exponents, more digits,
+ * blanks) goes to strtod; a value of 64 bytes or more reads as its first
+ * 63, as a copy into num[64] did. */
+static double
+header_number(const char *v, size_t vn)
+{
+	static const double tens[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+	                              1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+	char num[64];
+	uint64_t m = 0;
+	size_t digits = 0, frac = 0, i = 0;
+	bool dot = false;
+
+	for (; i < vn; i++) {
+		if (v[i] >= '0' && v[i] <= '9') {
+			m = m * 10 + (uint64_t)(v[i] - '0');
+			digits++;
+			frac += dot;
+		} else if (v[i] == '.' && !dot) {
+			dot = true;
+		} else {
+			break;
+		}
+	}
+	if (i == vn && digits > 0 && digits <= 15)
+		return (double)m / tens[frac];
+	header_copy(num, sizeof(num), v, vn < sizeof(num) ? vn : sizeof(num) - 1);
+	return strtod(num, NULL);
+}
+
 /* The first X-RateLimit-Global or -Scope (which: its seen bit) says the
  * limit is global when its value is word. */
 static void
@@ -68,8 +102,7 @@ discord_rest_answer_header(char *p, size_t size, size_t n, void *ctx)
 	} else if (!(a->seen & DISCORD_REST_ANSWER_RETRY_AFTER) &&
 	           header_is(p, n, "Retry-After", &v, &vn)) {
 		a->seen |= DISCORD_REST_ANSWER_RETRY_AFTER;
-		header_copy(num, sizeof(num), v, vn < sizeof(num) ? vn : sizeof(num) - 1);
-		a->retry_after = strtod(num, NULL);
+		a->retry_after = header_number(v, vn);
 	} else if (n > 12 && strncasecmp(p, "X-RateLimit-", 12) == 0) {
 		if (!(a->seen & (DISCORD_REST_ANSWER_BUCKET | DISCORD_REST_ANSWER_LONG_BUCKET)) &&
 		    header_is(p, n, "X-RateLimit-Bucket", &v, &vn))
@@ -85,14 +118,12 @@ discord_rest_answer_header(char *p, size_t size, size_t n, void *ctx)
 		         header_copy(num, sizeof(num), v, vn))
 			a->seen |= DISCORD_REST_ANSWER_REMAINING, a->remaining = atoi(num);
 		else if (!(a->seen & DISCORD_REST_ANSWER_RESET_AFTER) &&
-		         header_is(p, n, "X-RateLimit-Reset-After", &v, &vn) &&
-		         header_copy(num, sizeof(num), v, vn))
+		         header_is(p, n, "X-RateLimit-Reset-After", &v, &vn) && vn < sizeof(num))
 			a->seen |= DISCORD_REST_ANSWER_RESET_AFTER,
-			    a->reset_after = strtod(num, NULL);
+			    a->reset_after = header_number(v, vn);
 		else if (!(a->seen & DISCORD_REST_ANSWER_RESET) &&
-		         header_is(p, n, "X-RateLimit-Reset", &v, &vn) &&
-		         header_copy(num, sizeof(num), v, vn))
-			a->seen |= DISCORD_REST_ANSWER_RESET, a->reset = strtod(num, NULL);
+		         header_is(p, n, "X-RateLimit-Reset", &v, &vn) && vn < sizeof(num))
+			a->seen |= DISCORD_REST_ANSWER_RESET, a->reset = header_number(v, vn);
 		else if (!(a->seen & DISCORD_REST_ANSWER_GLOBAL_SEEN) &&
 		         header_is(p, n, "X-RateLimit-Global", &v, &vn))
 			global_is(a, DISCORD_REST_ANSWER_GLOBAL_SEEN, v, vn, "true");

@@ -8,6 +8,8 @@
 #include <cmocka.h>
 
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bot/discord/discord_rest_answer.h"
@@ -120,6 +122,56 @@ rate_headers(void **unused)
 	assert_true(a.reset_after == 1.0);
 }
 
+/* A reset, a reset-after and a Retry-After read as strtod reads their
+ * values, bit for bit: plain decimals, and the forms strtod alone takes
+ * (exponents, signs, more digits than a double holds exactly, trailing
+ * words, nothing at all). */
+static void
+numbers_as_strtod_reads_them(void **unused)
+{
+	static const char *const values[] = {"0",
+	                                     "5",
+	                                     "0.5",
+	                                     "1.000",
+	                                     "0.1",
+	                                     "0.3",
+	                                     "2.675",
+	                                     ".5",
+	                                     "7.",
+	                                     "1796097586.652",
+	                                     "999999999999999",
+	                                     "99999999999999.9",
+	                                     "0.000000000000001",
+	                                     "1234567890123456",
+	                                     "0.1234567890123456",
+	                                     "12345678901234567890",
+	                                     "1e3",
+	                                     "-2.5",
+	                                     "+0.25",
+	                                     "1.5s",
+	                                     "1..5",
+	                                     "",
+	                                     "abc",
+	                                     "0x10",
+	                                     "inf",
+	                                     "3.14159265358979"};
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		char reset[128], after[128], retry[128];
+		const char *const lines[] = {reset, after, retry, NULL};
+		struct discord_rest_answer a;
+		double want = strtod(values[i], NULL);
+
+		snprintf(reset, sizeof(reset), "X-RateLimit-Reset: %s\r\n", values[i]);
+		snprintf(after, sizeof(after), "X-RateLimit-Reset-After: %s\r\n", values[i]);
+		snprintf(retry, sizeof(retry), "Retry-After: %s\r\n", values[i]);
+		feed(&a, lines);
+		assert_memory_equal(&a.reset, &want, sizeof(want));
+		assert_memory_equal(&a.reset_after, &want, sizeof(want));
+		assert_memory_equal(&a.retry_after, &want, sizeof(want));
+	}
+}
+
 int
 main(void)
 {
@@ -128,6 +180,7 @@ main(void)
 	    cmocka_unit_test(the_scope),
 	    cmocka_unit_test(a_new_answer_forgets),
 	    cmocka_unit_test(rate_headers),
+	    cmocka_unit_test(numbers_as_strtod_reads_them),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
