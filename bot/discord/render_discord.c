@@ -109,7 +109,9 @@ units_add(struct units *u, enum ukind kind, bool fenced, struct buf *text)
 	}
 	x = &u->v[u->n++];
 	memset(x, 0, sizeof(*x));
-	x->text = buf_take(text);
+	/* A copy of the exact size: text keeps its memory for the next line. */
+	x->text = xstrndup(buf_str(text), len);
+	buf_reset(text);
 	x->len = len_of(x->text, len);
 	x->kind = kind;
 	x->fenced = fenced;
@@ -543,6 +545,9 @@ one_block(const struct units *u, size_t a, size_t b)
 	return runs > 1;
 }
 
+/* Room reserved at once for a part: most parts fit without a regrowth. */
+#define PART_ROOM 1024
+
 /* The content of units [a, b) as one message; a part that starts inside
  * a table repeats the table's header. */
 static char *
@@ -552,6 +557,7 @@ assemble_part(struct units *u, size_t a, size_t b)
 	struct buf out;
 
 	buf_init(&out, RENDER_DISCORD_TEXT_MAX);
+	buf_reserve(&out, PART_ROOM);
 	if (a < b && u->v[a].head != SIZE_MAX && u->v[a].head < a) {
 		buf_adds(&out, FENCE_OPEN);
 		buf_adds(&out, u->v[u->v[a].head].text);
