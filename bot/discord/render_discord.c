@@ -681,7 +681,9 @@ message(char *content, bool ephemeral, const char *head, const struct reply_msg 
 		buf_free(&b);
 	}
 	buf_init(&out, SIZE_MAX);
-	buf_reserve(&out, strlen(content) + comps.len + 80);
+	/* The room json_write_string takes for the content (six bytes a byte,
+	 * at the longest escape) and the rest: one allocation, no regrowth. */
+	buf_reserve(&out, 6 * strlen(content) + comps.len + 80);
 	json_write_lit(&out, "{\"content\":");
 	json_write_string(content, &out);
 	free(content);
