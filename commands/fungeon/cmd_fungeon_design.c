@@ -636,6 +636,17 @@ rename_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 
 	if (s == NULL || !may_rename(inv, c, s, k, out))
 		return;
+	/* A taken treasure is its carrier's item, carried under the name it
+	 * was taken by (numbered beside one of that name), perhaps used up
+	 * or sold since: no one else renames what a Fungeoneer carries. */
+	if (k == FUNGEON_TREASURE && s->taken[0]) {
+		reply_error(
+		    out,
+		    "The treasure %s was taken by %s and is carried under that name now, so "
+		    "it keeps it; only a treasure left to take is renamed.",
+		    s->name, s->taken);
+		return;
+	}
 	if (strcmp(s->name, to) == 0) {
 		reply_error(out, "The %s is called %s already; give it another name.",
 		            fungeon_cost_kind_name(k), s->name);

@@ -180,6 +180,30 @@ a_trap_and_a_treasure_are_renamed(void **unused)
 	fgtable_free(t);
 }
 
+/* A treasure once taken is its carrier's item, under the name it was
+ * taken by: a rename of it is refused (recheck20 finding 1), for the GM
+ * too, and the carried item keeps its name for /fungeon use. */
+static void
+a_taken_treasure_keeps_its_name(void **unused)
+{
+	static const char *const d[] = {"/fungeon treasure add potion fancy heal 4", NULL};
+	struct fgtable *t = fgtable_new(18);
+	struct fungeon_channel *c;
+	const char *refusal = "The treasure potion was taken by Al and is carried under that name "
+	                      "now, so it keeps it; only a treasure left to take is renamed.";
+
+	(void)unused;
+	fgtable_into_room(t, 3, d);
+	fgtable_ok(t, "al", "/fungeon take potion");
+	fgtable_fails_unchanged(t, "al", "/fungeon treasure rename potion tonic", refusal);
+	fgtable_gm(t, "/fungeon treasure list");
+	fgtable_fails_unchanged(t, "gm", "/fungeon treasure rename potion tonic", refusal);
+	c = fgtable_fungeon(t);
+	assert_string_equal(c->d.room.p[FUNGEON_TREASURE][0].name, "potion");
+	assert_string_equal(c->m[0].items[0].name, "potion");
+	fgtable_free(t);
+}
+
 /* /help names rename under each kind, with who may. */
 static void
 rename_is_in_help(void **unused)
@@ -214,6 +238,7 @@ main(void)
 	    cmocka_unit_test(an_order_hits_the_one_it_names),
 	    cmocka_unit_test(a_monster_is_renamed),
 	    cmocka_unit_test(a_trap_and_a_treasure_are_renamed),
+	    cmocka_unit_test(a_taken_treasure_keeps_its_name),
 	    cmocka_unit_test(rename_is_in_help),
 	};
 
