@@ -378,6 +378,53 @@ name_is_a_piece(const struct fungeon_channel *c, const struct fungeon_member *m,
 	}
 }
 
+/* The member other than but whose Fungeoneer is called name (case
+ * folded), or -1. */
+static int
+fungeoneer_called(const struct fungeon_channel *c, const char *name, int but)
+{
+	for (int i = 0; i < c->n; i++)
+		if (i != but && utf8_casecmp(c->m[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* Refuses a player called as a Fungeoneer already is when that
+ * Fungeoneer's other name, its player's, is a Fungeoneer's too: both its
+ * names would then name two (fungeon_channel_name_clash()), and nobody,
+ * the GM included, could reach it. */
+static int
+no_one_stranded(const struct fungeon_channel *c, const char *player, struct reply *out)
+{
+	int i = fungeoneer_called(c, player, -1), k;
+
+	if (i < 0 || (k = fungeoneer_called(c, c->m[i].player, i)) < 0)
+		return 0;
+	reply_error(out,
+	            "You may not join under the name %s: it is %s's Fungeoneer's, whose other "
+	            "name, %s, is %s's Fungeoneer's too, so no command could name %s's %s any "
+	            "more; join under another nick, or once %s's %s has left the party.",
+	            player, c->m[i].player, c->m[i].player, c->m[k].player, c->m[i].player,
+	            c->m[i].name, c->m[i].player, c->m[i].name);
+	return -1;
+}
+
+/* Says so when m's player is called as another's Fungeoneer is: a
+ * command given that name then picks neither (fungeon_channel_name_clash()),
+ * so the line says what reaches each. */
+static void
+name_is_a_fungeoneer(const struct fungeon_channel *c, const struct fungeon_member *m,
+                     struct reply *out)
+{
+	int i = fungeoneer_called(c, m->player, (int)(m - c->m));
+
+	if (i >= 0)
+		reply_line(out, 0,
+		           "%s is also the name of %s's Fungeoneer: a command given it picks "
+		           "neither, so say %s for that Fungeoneer and %s for yours.",
+		           m->player, c->m[i].player, c->m[i].player, m->name);
+}
+
 /* Says that the word typed after m's class, where the level goes, became
  * its class type: the text's classes are of several words (line 16:
  * "Shadow Mage or Drazzorian Puddle Thumper"), so "join Shade Shadow Mage
@@ -434,7 +481,8 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BAD, " first.");
 		return;
 	}
-	if (join_words(inv, c, out) < 0)
+	if (join_words(inv, c, out) < 0 ||
+	    (me < 0 && no_one_stranded(c, inv->from->user_name, out) < 0))
 		return;
 	if (!replacing && c->n == FUNGEON_PARTY_MAX) {
 		reply_error(out, "The party is full (%d Fungeoneers).", FUNGEON_PARTY_MAX);
@@ -489,6 +537,7 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	else if (m->fresh)
 		reply_add(out, 0, " %s joins the party in the next hallway.", m->name);
 	reply_nl(out);
+	name_is_a_fungeoneer(c, m, out);
 	name_is_a_piece(c, m, out);
 	mark_taken_here(inv, c, (int)(m - c->m), out);
 	entrance_follows(c, out);

@@ -204,6 +204,34 @@ a_taken_treasure_keeps_its_name(void **unused)
 	fgtable_free(t);
 }
 
+/* A player may join under a Fungeoneer's name, and is told what reaches
+ * each; but not when that Fungeoneer's other name, its player's, is
+ * another Fungeoneer's: nobody could name it then (recheck20 finding 2). */
+static void
+a_chain_of_names_is_refused(void **unused)
+{
+	struct fgtable *t = fgtable_new(3);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	fgtable_ok(t, "alice", "/fungeon join bob wizard 2");
+	fgtable_says(t, "bob", "/fungeon join Al fighter 2",
+	             "bob is also the name of alice's Fungeoneer: a command given it picks "
+	             "neither, so say alice for that Fungeoneer and Al for yours.");
+	fgtable_fails_unchanged(t, "Al", "/fungeon join Zed thief 2",
+	                        "You may not join under the name Al: it is bob's Fungeoneer's, "
+	                        "whose other name, bob, is alice's Fungeoneer's too, so no "
+	                        "command could name bob's Al any more; join under another nick, "
+	                        "or once bob's Al has left the party.");
+	c = fgtable_fungeon(t);
+	assert_int_equal(c->n, 2);
+	/* bob's Al gone, Al joins, and is told */
+	fgtable_ok(t, "bob", "/fungeon leave");
+	fgtable_ok(t, "bob", "/fungeon join Bert fighter 2");
+	fgtable_says(t, "Al", "/fungeon join Zed thief 2", "Al joins as Zed");
+	fgtable_free(t);
+}
+
 /* /help names rename under each kind, with who may. */
 static void
 rename_is_in_help(void **unused)
@@ -239,6 +267,7 @@ main(void)
 	    cmocka_unit_test(a_monster_is_renamed),
 	    cmocka_unit_test(a_trap_and_a_treasure_are_renamed),
 	    cmocka_unit_test(a_taken_treasure_keeps_its_name),
+	    cmocka_unit_test(a_chain_of_names_is_refused),
 	    cmocka_unit_test(rename_is_in_help),
 	};
 
