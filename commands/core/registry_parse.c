@@ -459,9 +459,11 @@ registry_parse_check_required(struct invocation *inv, struct reply *out)
 			/* what the option is, from its description ("A range ..."
 			 * reads "a range ..."; "IRC ..." keeps its capitals) */
 			if (d[0] == '\0')
-				snprintf(what, sizeof(what), "no %s given", c->opts[i].name);
+				snprintf(what, sizeof(what), "no value given for %s",
+				         c->opts[i].name);
 			else
-				snprintf(what, sizeof(what), "no %s given (%c%s)", c->opts[i].name,
+				snprintf(what, sizeof(what), "no value given for %s (%c%s)",
+				         c->opts[i].name,
 				         !isupper((unsigned char)d[1])
 				             ? tolower((unsigned char)d[0])
 				             : d[0],

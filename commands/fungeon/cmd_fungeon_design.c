@@ -16,6 +16,7 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
+#include "rules/fungeon/fungeon.h"
 #include "rules/fungeon/fungeon_name.h"
 
 static const char *const kind_label[] = {"Traps", "Monsters", "Treasure"};
@@ -69,11 +70,24 @@ cmd_fungeon_design_shows(const char *what, const char *text, struct reply *out)
 bool
 cmd_fungeon_design_name_free(const char *name, struct reply *out)
 {
-	if (!fungeon_name_reserved(name))
+	int n;
+	enum fungeon_level_form form = fungeon_level_typed(name, &n);
+
+	if (fungeon_name_reserved(name)) {
+		reply_error(out,
+		            "'%s' reads as a number or as a word the bot's replies and options use "
+		            "(none, all, tie, dead); pick another name.",
+		            name);
+		return false;
+	}
+	/* "III" and "L3" name a level where /fungeon join takes one, as "Ⅲ"
+	 * and "3" do */
+	if (form != FUNGEON_LEVEL_ROMAN &&
+	    (form != FUNGEON_LEVEL_LABELLED || fungeon_level_label(name)))
 		return true;
 	reply_error(out,
-	            "'%s' reads as a number or as a word the bot's replies and options use "
-	            "(none, all, tie, dead); pick another name.",
+	            "'%s' reads as a level, as /fungeon join takes one (a Roman numeral, or a "
+	            "level's label with its number); pick another name.",
 	            name);
 	return false;
 }
@@ -720,7 +734,7 @@ static const struct cmd_opt add_opts[] = {
 	}
 #define NEW_OPT                                                                                    \
 	{                                                                                          \
-		.name = "new", .desc = "Its new name (no spaces)", .type = OPT_STRING,             \
+		.name = "new", .desc = "Its new name, one word", .type = OPT_STRING,               \
 		.flags = OPT_REQUIRED, .max = OPT_STRING_MAX                                       \
 	}
 #define PIECE_OPTS(suffix, fn)                                                                     \
@@ -766,7 +780,8 @@ const struct command cmd_fungeon_design_cost_subs[] = {
 		     .opts = name_opts_##suffix,                                                   \
 		     .fn = remove_##suffix},                                                       \
 		    {.name = "rename",                                                             \
-		     .desc = "Rename a " kind " of this room (its maker, or the GM)",              \
+		     .desc = "Rename a " kind " of this room (its maker, the GM, or any party "    \
+		             "player once its maker left)",                                        \
 		     .help =                                                                       \
 		         "The " kind "'s maker renames it, or the GM; once its maker has left "    \
 		         "the party, any player of it may. The new name follows the rules of "     \

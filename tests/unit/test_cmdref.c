@@ -418,8 +418,9 @@ usage_per_platform(void **unused)
 	assert_non_null(strstr(con, "; usage: /encumbrance <str> <weight>\n"));
 	assert_non_null(strstr(i, "!encumbrance <str> <weight>"));
 	assert_non_null(strstr(d, "; usage: `/encumbrance str:N weight:N`"));
-	assert_string_equal(reply_error_text(r), "No weight given (load carried, in pounds "
-	                                         "(0-100000)); usage: /encumbrance <str> <weight>");
+	assert_string_equal(reply_error_text(r),
+	                    "No value given for weight (load carried, in pounds "
+	                    "(0-100000)); usage: /encumbrance <str> <weight>");
 	free(d);
 	free(i);
 	free(con);

@@ -813,7 +813,8 @@ test_options_bound(void **state)
 	               true);
 	/* A required option missing, and a fractional integer. */
 	interaction(f, "1052", 2, ALICE, "{\"name\":\"pick\"}");
-	assert_true(strstr(f->out.callback_body, "No who given (a player); usage") != NULL);
+	assert_true(strstr(f->out.callback_body, "No value given for who (a player); usage") !=
+	            NULL);
 	interaction(
 	    f, "1053", 2, ALICE,
 	    "{\"name\":\"pick\",\"options\":[{\"name\":\"who\",\"type\":6,\"value\":\"888\"},"

@@ -111,6 +111,18 @@ a_monster_is_renamed(void **unused)
 	fgtable_fails_unchanged(t, "cy", "/fungeon monster rename ooze g>o",
 	                        "A name is 1 to 24 characters with no spaces or : , > / \" #.");
 	fgtable_fails_unchanged(t, "cy", "/fungeon monster rename ooze none", NULL);
+	/* what /fungeon join reads as a level, as "Ⅲ" and "3" are refused */
+	fgtable_fails_unchanged(t, "cy", "/fungeon monster rename ooze III",
+	                        "'III' reads as a level, as /fungeon join takes one (a Roman "
+	                        "numeral, or a level's label with its number); pick another "
+	                        "name.");
+	fgtable_fails_unchanged(t, "cy", "/fungeon monster rename ooze Lvl3",
+	                        "'Lvl3' reads as a level, as /fungeon join takes one (a Roman "
+	                        "numeral, or a level's label with its number); pick another "
+	                        "name.");
+	fgtable_fails_unchanged(t, "cy", "/fungeon monster rename ooze",
+	                        "No value given for new (its new name, one word); usage: /fungeon "
+	                        "monster rename <name> <new>");
 	fgtable_fails_unchanged(t, "cy", "/fungeon monster rename ooze ooze",
 	                        "The monster is called ooze already; give it another name.");
 	fgtable_fails_unchanged(t, "cy", "/fungeon trap rename ooze goo", NULL);
@@ -246,7 +258,9 @@ rename_is_in_help(void **unused)
 
 		snprintf(line, sizeof(line), "/help fungeon %s", kinds[k]);
 		text = fgtable_said(t, "al", line);
-		snprintf(want, sizeof(want), "Rename a %s of this room (its maker, or the GM)",
+		snprintf(want, sizeof(want),
+		         "Rename a %s of this room (its maker, the GM, or any party player once "
+		         "its maker left)",
 		         kinds[k]);
 		fgtable_holds(text, want);
 		free(text);

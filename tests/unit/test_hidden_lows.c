@@ -267,11 +267,15 @@ strike_without_an_entry(void **unused)
 	                                "tension mode hidden", "tension set 8 # ambush", NULL};
 	static const struct step play[] = {
 	    {"alice", "tension strike", TENSION_STRIKE(""), PLAYVIEW_INVOKER,
-	     "No entry given (a range (9-12), a result (10) or part of the entry's text); usage: "},
+	     "No value given for entry (a range (9-12), a result (10) or part of the entry's "
+	     "text); "
+	     "usage: "},
 	    {"alice", "tension strike table:effects",
 	     TENSION_STRIKE("{\"name\":\"table\",\"type\":3,\"value\":\"effects\"}"),
 	     PLAYVIEW_INVOKER,
-	     "No entry given (a range (9-12), a result (10) or part of the entry's text); usage: "},
+	     "No value given for entry (a range (9-12), a result (10) or part of the entry's "
+	     "text); "
+	     "usage: "},
 	    {"alice", "tension strike Gloamjaw",
 	     TENSION_STRIKE("{\"name\":\"entry\",\"type\":3,\"value\":\"Gloamjaw\"}"),
 	     PLAYVIEW_INVOKER, "Only the GM"},

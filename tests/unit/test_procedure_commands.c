@@ -128,9 +128,10 @@ bad_input_leaves_state(void **unused)
 	    {"hazard chance odds:7 in 6", "7-in-6 is not a chance; X must be from 1 to 6 on a d6."},
 	    /* recheck6 F6: blank odds are none given, not quoted blanks */
 	    {"hazard chance odds:\"  \"",
-	     "No odds given (encounter on X or less on a dN: X-in-N (2-in-6, 2 in 6 or 2 6), or X "
+	     "No value given for odds (encounter on X or less on a dN: X-in-N "
+	     "(2-in-6, 2 in 6 or 2 6), or X "
 	     "alone for X-in-6); usage: /hazard chance <odds>"},
-	    {"hazard chance odds:\"\xe2\x80\x8b\"", "No odds given"},
+	    {"hazard chance odds:\"\xe2\x80\x8b\"", "No value given for odds"},
 	    /* recheck6 F10: a subcommand's name but for an invisible
 	     * character is no table of /hazard roll, and no "did you mean"
 	     * offers the word shown */
@@ -257,7 +258,8 @@ bad_input_leaves_state(void **unused)
 	    {"wander retreat 0 a:1", "Floor must be a whole number from 1 to 20"},
 	    {"wander retreat 2 alice", "'alice' is not a player"},
 	    {"wander retreat 2",
-	     "No players given (players as name:level, +N for extra dice: alice:2 bob:3+1); usage"},
+	     "No value given for players (players as name:level, +N for extra dice: "
+	     "alice:2 bob:3+1); usage"},
 	    {"light add lamp", "kind must be one of torch, lantern, candle"},
 	    {"light add torch 19", "2 sources are lit and 19 more would pass the limit of 20"},
 	    {"light add torch 0", "Count must be a whole number from 1 to 20"},

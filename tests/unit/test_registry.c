@@ -221,9 +221,9 @@ values_go_where_they_fit(void **state)
 	invocation_clear(&f->inv);
 	/* a number past the colour is the coats: the colour is still asked */
 	assert_int_equal(parse(f, "room set paint 2"), -1);
-	assert_string_equal(
-	    reply_error_text(f->out),
-	    "No colour given (a colour); usage: /room set paint <red|green> [coats] [note]");
+	assert_string_equal(reply_error_text(f->out),
+	                    "No value given for colour (a colour); usage: /room set paint "
+	                    "<red|green> [coats] [note]");
 }
 
 /* A command whose options apply by its first one (struct cmd_opt's when),
@@ -552,9 +552,9 @@ errors_say_what_is_allowed(void **state)
 	assert_int_equal(parse(f, "room set paint red 1 a:b"), 0);
 	assert_string_equal(invocation_str(&f->inv, "note"), "a:b");
 	invocation_clear(&f->inv);
-	expect_error(
-	    f, "room set paint",
-	    "No colour given (a colour); usage: /room set paint <red|green> [coats] [note]");
+	expect_error(f, "room set paint",
+	             "No value given for colour (a colour); usage: /room set paint <red|green> "
+	             "[coats] [note]");
 	/* play-test 2: type:fire type:ice kept ice without a word */
 	expect_error(f, "room set paint red coats:1 coats:2",
 	             "The option coats: is given twice (the second: coats:2); give each option "
@@ -567,7 +567,8 @@ errors_say_what_is_allowed(void **state)
 	    "Loud must be true or false, yes or no, on or off, 1 or 0 (got 'maybe'); usage: /say "
 	    "<text> [loud:true|false] [times:N]");
 	expect_error(f, "say",
-	             "No text given (what to say); usage: /say <text> [loud:true|false] [times:N]");
+	             "No value given for text (what to say); usage: /say <text> [loud:true|false] "
+	             "[times:N]");
 	expect_error(f, "room set", "A subcommand is needed; usage: /room set <paint|wipe>");
 	expect_error(f, "room set fly", "Unknown subcommand 'fly'; usage: /room set <paint|wipe>");
 	expect_error(f, "room dance", "Unknown subcommand 'dance'; usage: /room <look|set>");
