@@ -12,16 +12,16 @@
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
 
-/* Whether the channel's hazard table has a Light row. */
+/* Whether the channel's hazard table has a row with effect e. */
 static bool
-has_light_row(const struct procedure_state *s)
+has_row(const struct procedure_state *s, enum hazard_effect e)
 {
 	struct hazard_view v;
 
 	if (hazard_view(s->table, s->chance, s->custom, s->proc, &v) < 0)
 		return false;
 	for (size_t i = 0; i < v.n; i++)
-		if (v.rows[i].effect == HZ_LIGHT)
+		if (v.rows[i].effect == e)
 			return true;
 	return false;
 }
@@ -39,7 +39,7 @@ cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s)
 		          "turns (the expedition).",
 		          LIGHT_EXPEDITION);
 	reply_nl(out);
-	if (has_light_row(s)) {
+	if (has_row(s, HZ_LIGHT)) {
 		reply_add(out, 0, "A Light result leaves a lantern at most ");
 		reply_add(out, RS_BOLD, "%d", s->lantern_low);
 		reply_add(out, 0, " %s of oil (", s->lantern_low == 1 ? "turn" : "turns");
@@ -47,9 +47,10 @@ cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s)
 		reply_add(out, 0, "); a source lit just before the turn only flickers.");
 		reply_nl(out);
 	}
-	/* Fatigue's damage matters only where Fatigue deals damage (the
-	 * delving procedure), the classic odds only to the classic die. */
-	if (s->proc != PROC_EXPLORATION) {
+	/* Fatigue's damage matters only where a Fatigue row deals damage
+	 * (the delving table, or a custom one read under the delving
+	 * procedure), the classic odds only to the classic die. */
+	if (has_row(s, HZ_FATIGUE_DAMAGE)) {
 		reply_add(out, 0, "Delving Fatigue: ");
 		reply_add(out, RS_BOLD, "%d", s->fatigue_damage);
 		reply_add(out, 0, " damage to each party member unless the party rests (");

@@ -1182,7 +1182,7 @@ fatigue_on_the_rests_turn_is_one_line(void **unused)
 }
 
 /* The settings a table shows are those its die uses: Fatigue's damage
- * under the delving procedure only, the classic odds on the classic die
+ * where a row deals it only, the classic odds on the classic die
  * only, the Light result's mark on a table with a Light row only. */
 static void
 settings_shown_are_the_dies(void **unused)
@@ -1217,6 +1217,34 @@ settings_shown_are_the_dies(void **unused)
 	ok("gm", "hazard custom d2 \"1 Burn; 2 Light: the draft\"");
 	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, mark));
+	free(text);
+	/* recheck20 item 3: Fatigue's damage follows the table shown, not
+	 * the procedure. */
+	ok("gm", "hazard table classic");
+	ok("gm", "hazard procedure delving");
+	ok("gm", "hazard show");
+	text = reply_plain(cr.last);
+	assert_null(strstr(text, "Fatigue"));
+	free(text);
+	ok("gm", "hazard table delving");
+	ok("gm", "hazard fatigue 3");
+	ok("gm", "hazard procedure exploration");
+	ok("gm", "hazard show");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, "\nDelving Fatigue: 3 damage to each party member"));
+	free(text);
+	ok("gm", "hazard custom d2 \"1-2 Fatigue\"");
+	text = reply_plain(cr.last);
+	assert_null(strstr(text, "Delving Fatigue"));
+	free(text);
+	ok("gm", "hazard procedure delving");
+	ok("gm", "hazard show");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, "\nDelving Fatigue: 3 damage to each party member"));
+	free(text);
+	ok("gm", "hazard");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, "Each party member takes 3 damage unless the party rests"));
 	free(text);
 }
 
