@@ -8,6 +8,7 @@
 #include "commands/procedure/cmd_hazard.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
+#include "commands/gm/gm_screen.h"
 #include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
@@ -187,7 +188,8 @@ turn_reset_fn(struct invocation *inv, struct reply *out)
 }
 
 /* Which table the level's encounters come from; behind the screen, which
- * levels have a table of their own is the GM's to know. */
+ * levels have a table of their own is the GM's to know: the GM reads it
+ * privately, whoever set the level, and with the seat empty nobody does. */
 static void
 level_table_line(struct invocation *inv, struct reply *out)
 {
@@ -195,14 +197,14 @@ level_table_line(struct invocation *inv, struct reply *out)
 	char name[ROLL_TABLE_NAME_MAX];
 	bool hidden = tension_state_hidden(inv->chan);
 
-	if (hidden && !inv->is_gm)
-		return;
 	t = xmalloc(sizeof(*t));
-	if (hidden)
-		reply_to(out, REPLY_INVOKER);
-	if (tables_use_kind(inv->chan, "encounter", t, name))
+	if (tables_use_kind(inv->chan, "encounter", t, name) &&
+	    (!hidden || gm_screen_to(inv, out) != NULL)) {
+		if (hidden && !inv->is_gm)
+			reply_gm_aside(out, "which table the level's encounters come from");
 		reply_line(out, RS_DIM, "Encounters here come from the table %s.", name);
-	reply_to(out, REPLY_CHANNEL);
+		reply_to(out, REPLY_CHANNEL);
+	}
 	free(t);
 }
 

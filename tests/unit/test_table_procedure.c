@@ -414,7 +414,8 @@ hidden_struck_entry_reaches_the_gm_alone(void **unused)
 
 /* While Tension is hidden, /turn level tells a player nothing of which
  * levels have an encounter table of their own (hidden4 H6), nor the
- * channel when the GM sets the level; the GM reads it privately. */
+ * channel when the GM sets the level; the GM reads it privately, whoever
+ * sets it. */
 static void
 hidden_level_tables_are_the_gms(void **unused)
 {
@@ -422,10 +423,17 @@ hidden_level_tables_are_the_gms(void **unused)
 	run("gm", "gm claim");
 	run("gm", "table set encounter-3 1-6: a basilisk");
 	run("gm", "tension mode hidden");
-	run("al", "turn level 3");
-	assert_string_equal(text, "The party is on dungeon level 3.\n");
+	run("al", "turn level 4");
+	assert_string_equal(text, "The party is on dungeon level 4.\n");
+	/* recheck20 item 6: the GM is told which table a player's level
+	 * uses, as a hazard roll's hidden part reaches the GM */
+	run("al", "turn level 3 turn:false");
+	assert_string_equal(text, "The party is on dungeon level 3.\n[to the GM, gm]\n"
+	                          "Encounters here come from the table encounter-3.\n");
+	run("gm", "gm release");
 	run("al", "turn level 4 turn:false");
 	assert_string_equal(text, "The party is on dungeon level 4.\n");
+	run("gm", "gm claim");
 	run("gm", "turn level 3 turn:false");
 	assert_string_equal(text, "The party is on dungeon level 3.\n[private]\nEncounters here "
 	                          "come from the table encounter-3.\n");
