@@ -391,28 +391,21 @@ undoable_left(const struct undo_hist *h, size_t n)
 	return k;
 }
 
-/* How many changes the reader of a part (gm_part: the GM's private one)
- * is told can still be undone, of the left undoable steps beneath the
- * newest remaining one: a run of steps veiled to that reader counts as
- * one, as /tension's history shows it as one row, so that the count
- * tells nobody how many changes were made behind a screen they may not
- * look behind. */
-static size_t
-told_left(const struct invocation *inv, const struct undo_hist *h, size_t n, size_t left,
-          bool first_hidden, bool gm_part)
+/* Whether any of the left undoable steps beneath the newest remaining
+ * one is veiled to the reader of a part (gm_part: the GM's private one).
+ * Such a part tells no count of them, so that nobody learns how many
+ * changes were made behind a screen they may not look behind. */
+static bool
+left_veiled(const struct invocation *inv, const struct undo_hist *h, size_t n, size_t left,
+            bool first_hidden, bool gm_part)
 {
-	size_t told = 0;
-	bool was_veiled = false;
-
 	for (size_t k = 0; k < left; k++) {
 		const struct undo_step *s = undo_hist_step(h, n - 1 - k);
-		bool v = veiled(inv, s, k == 0 ? first_hidden : hidden_then(inv, s), gm_part);
 
-		if (!v || !was_veiled)
-			told++;
-		was_veiled = v;
+		if (veiled(inv, s, k == 0 ? first_hidden : hidden_then(inv, s), gm_part))
+			return true;
 	}
-	return told;
+	return false;
 }
 
 /* "gm's /tension set 8", or, when veiled, what the channel may know of it. */
@@ -429,7 +422,8 @@ put_step(struct reply *out, unsigned style, const struct undo_step *s, bool veil
 
 /* What /undo says once s is undone (next: the step now newest, or NULL;
  * h's n steps remain beneath s, next the newest of them;
- * left: how many of them can be undone, undoable_left, told as told_left;
+ * left: how many of them can be undone, undoable_left, told unless
+ * left_veiled;
  * s_hidden, next_hidden: whether each is
  * behind the screen), in the channel's part or the GM's. */
 static void
@@ -481,9 +475,11 @@ say_undone(struct reply *out, const struct invocation *inv, const struct undo_hi
 		reply_nl(out);
 		return;
 	}
-	left = told_left(inv, h, n, left, next_hidden, gm_part);
-	reply_add(out, 0, "%zu more change%s can be undone; the next is ", left,
-	          left == 1 ? "" : "s");
+	if (left_veiled(inv, h, n, left, next_hidden, gm_part))
+		reply_add(out, 0, "More can be undone; the next is ");
+	else
+		reply_add(out, 0, "%zu more change%s can be undone; the next is ", left,
+		          left == 1 ? "" : "s");
 	put_step(out, 0, next, veiled(inv, next, next_hidden, gm_part));
 	reply_add(out, 0, ".");
 	reply_nl(out);

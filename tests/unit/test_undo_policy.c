@@ -470,8 +470,8 @@ a_screened_step_of_nothing_survives_a_restart(void **unused)
 	assert_string_equal(
 	    run("gm", "/undo"),
 	    "gm undid a change made behind the GM's screen.\n"
-	    /* the channel counts the run of secret steps beneath as one */
-	    "2 more changes can be undone; the next is alice's /light add torch.\n"
+	    /* the channel is told no count of steps with secret ones beneath */
+	    "More can be undone; the next is alice's /light add torch.\n"
 	    "(only you) Undid gm's /tension roll 0 and the dice it rolled: it had "
 	    "changed nothing that is kept.\n"
 	    "4 more changes can be undone; the next is alice's /light add torch.\n");
@@ -523,7 +523,7 @@ tensions_mode_survives_a_restart(void **unused)
 	history_reloaded();
 	assert_string_equal(run("gm", "/undo"),
 	                    "gm undid a change made behind the GM's screen.\n"
-	                    "2 more changes can be undone; the next is a change made behind the "
+	                    "More can be undone; the next is a change made behind the "
 	                    "GM's screen.\n"
 	                    "(only you) Undid gm's /tension raise 1 # x: Tension state is as it "
 	                    "was before.\n"
