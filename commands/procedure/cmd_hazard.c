@@ -42,35 +42,6 @@ has_event(const struct turn_report *r, enum turn_event_kind k)
 	return false;
 }
 
-/* Names the tables behind the GM's screen that the entry's references
- * left as written. */
-static void
-withheld_line(const struct tables_lookup *tl, const struct roll_table_trace *tr, struct reply *out)
-{
-	char names[ROLL_TABLE_ROLLS_MAX * (ROLL_TABLE_NAME_MAX + 6)] = "";
-	size_t len = 0, k = 0;
-
-	for (size_t i = 0; i < tr->n; i++) {
-		char quoted[ROLL_TABLE_NAME_MAX + 6];
-
-		/* one screened through references reads as a name no table has */
-		if (!tr->step[i].missing || !tables_lookup_withheld(tl, tr->step[i].name) ||
-		    !tables_state_named_screen(tr->step[i].name))
-			continue;
-		snprintf(quoted, sizeof(quoted), "[[%s]]", tr->step[i].name);
-		if (strstr(names, quoted) != NULL)
-			continue;
-		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", k ? ", " : "",
-		                        quoted);
-		k++;
-	}
-	if (k > 0)
-		reply_line(out, RS_DIM,
-		           "%s %s behind the GM's screen while Tension is hidden, so not rolled "
-		           "where all see it.",
-		           names, k == 1 ? "is" : "are");
-}
-
 /* A custom entry rolled: its dice ("1d4 giant rats") and the tables it
  * names ("[[shifts]]"). */
 struct entry_roll {
@@ -97,7 +68,7 @@ entry_line(struct invocation *inv, struct reply *out, struct entry_roll *e)
 {
 	if (e->shown)
 		reply_line(out, RS_BOLD, "%s%s", buf_str(&e->b), e->b.toobig ? "…" : "");
-	withheld_line(&e->tl, &e->tr, out);
+	cmd_table_trace_lines(out, &e->tr, &e->tl);
 	cmd_table_behind(inv, &e->tl, &e->tr, "what your hazard roll put behind the GM's screen",
 	                 out);
 	buf_free(&e->b);

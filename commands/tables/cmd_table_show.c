@@ -155,9 +155,9 @@ die_line(struct reply *out, const struct roll_table *t, const struct roll_table_
 		reply_add(out, 0, " (tens %d, units %d)", p->result / 10, p->result % 10);
 }
 
-/* The tables the entry's references rolled, one line each. */
-static void
-trace_lines(struct reply *out, const struct roll_table_trace *tr, const struct tables_lookup *tl)
+void
+cmd_table_trace_lines(struct reply *out, const struct roll_table_trace *tr,
+                      const struct tables_lookup *tl)
 {
 	for (size_t i = 0; i < tr->n; i++) {
 		const struct roll_table_step *s = &tr->step[i];
@@ -201,16 +201,22 @@ trace_lines(struct reply *out, const struct roll_table_trace *tr, const struct t
 		    ROLL_TABLE_ROLLS_MAX);
 }
 
-/* Whether step i of tr is the first for its name that tl withheld. */
+/* Whether step i of tr is a table tl withheld. */
 static bool
-withheld_first(const struct tables_lookup *tl, const struct roll_table_trace *tr, size_t i)
+withheld(const struct tables_lookup *tl, const struct roll_table_trace *tr, size_t i)
 {
-	if (!tr->step[i].missing || !tables_lookup_withheld(tl, tr->step[i].name))
-		return false;
-	for (size_t j = 0; j < i; j++)
-		if (strcmp(tr->step[j].name, tr->step[i].name) == 0)
-			return false;
-	return true;
+	return tr->step[i].missing && tables_lookup_withheld(tl, tr->step[i].name);
+}
+
+/* The table whose entry named step i of tr, or NULL for the entry first
+ * rolled. */
+static const char *
+named_by(const struct roll_table_trace *tr, size_t i)
+{
+	for (size_t j = i; j-- > 0;)
+		if (tr->step[j].depth == tr->step[i].depth - 1)
+			return tr->step[j].name;
+	return NULL;
 }
 
 void
@@ -223,7 +229,7 @@ cmd_table_behind(struct invocation *inv, const struct tables_lookup *tl,
 	bool named = false;
 
 	for (size_t i = 0; i < tr->n; i++)
-		if (withheld_first(tl, tr, i)) {
+		if (withheld(tl, tr, i)) {
 			k++;
 			named = named || tables_state_named_screen(tr->step[i].name);
 		}
@@ -237,8 +243,7 @@ cmd_table_behind(struct invocation *inv, const struct tables_lookup *tl,
 		struct buf res;
 		char die[32];
 
-		if (!withheld_first(tl, tr, i) ||
-		    (t = tables_lookup_find(&gm, tr->step[i].name)) == NULL)
+		if (!withheld(tl, tr, i) || (t = tables_lookup_find(&gm, tr->step[i].name)) == NULL)
 			continue;
 		memset(gtr, 0, sizeof(*gtr));
 		buf_init(&res, RESULT_MAX);
@@ -246,7 +251,10 @@ cmd_table_behind(struct invocation *inv, const struct tables_lookup *tl,
 		if (!p.struck)
 			roll_table_expand(inv->rng, t, (size_t)p.index, &gm.lk, gtr, &res);
 		roll_table_die_text(t, die, sizeof(die));
-		reply_add(out, 0, "Behind the screen, [[%s]] (%s): ", tr->step[i].name, die);
+		reply_add(out, 0, "Behind the screen, [[%s]] (%s", tr->step[i].name, die);
+		if (named_by(tr, i) != NULL)
+			reply_add(out, 0, ", named by %s", named_by(tr, i));
+		reply_add(out, 0, "): ");
 		reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%d", p.result);
 		reply_add(out, 0, " → ");
 		if (p.struck)
@@ -256,7 +264,7 @@ cmd_table_behind(struct invocation *inv, const struct tables_lookup *tl,
 		if (p.struck)
 			reply_add(out, 0, " is struck, so nothing comes of it.");
 		reply_nl(out);
-		trace_lines(out, gtr, &gm);
+		cmd_table_trace_lines(out, gtr, &gm);
 		buf_free(&res);
 	}
 	free(gtr);
@@ -323,7 +331,7 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BOLD, "%s%s", buf_str(&res), res.toobig ? "…" : "");
 	}
 	reply_nl(out);
-	trace_lines(out, &tr, &tl);
+	cmd_table_trace_lines(out, &tr, &tl);
 	cmd_table_behind(inv, &tl, &tr, "what your table roll put behind the GM's screen", out);
 	/* Behind the screen, the GM who rolls it keeps it. */
 	log_roll(inv, name, p.struck ? "struck" : buf_str(&res),

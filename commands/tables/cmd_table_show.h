@@ -53,6 +53,13 @@ bool cmd_table_may_read(struct invocation *inv, const char *name, struct reply *
 void cmd_table_behind(struct invocation *inv, const struct tables_lookup *tl,
                       const struct roll_table_trace *tr, const char *what, struct reply *out);
 
+/* The tables a roll's [[references]] rolled (trace tr, looked up in tl),
+ * one line each under the roll's, "↳ loot: d6 5 → a key"; a table tl
+ * withheld reads as behind the screen when screened by name, else as a
+ * name no table has. */
+void cmd_table_trace_lines(struct reply *out, const struct roll_table_trace *tr,
+                           const struct tables_lookup *tl);
+
 void cmd_table_roll(struct invocation *inv, struct reply *out);
 void cmd_table_show(struct invocation *inv, struct reply *out);
 void cmd_table_list(struct invocation *inv, struct reply *out);

@@ -827,7 +827,7 @@ hidden_tables_are_not_rolled_through_references(void **unused)
 	assert_non_null(gm);
 	assert_true(strstr(text, "Behind the screen, [[effects]] (d6): ") > gm);
 	assert_true(strstr(text, " → a chill\n") > gm);
-	assert_true(strstr(text, "Behind the screen, [[encounter-2]] (d6): ") > gm);
+	assert_true(strstr(text, "Behind the screen, [[encounter-2]] (d6, named by loot): ") > gm);
 	assert_true(strstr(text, " → a basilisk\n") > gm);
 	ok("gm", "table roll loot");
 	private = strstr(text, "[private]\n");

@@ -561,18 +561,50 @@ hazard_entry_keeps_hidden_tables_behind_the_screen(void **unused)
 	run("gm", "tension mode hidden");
 	run("al", "hazard");
 	has("Shift: a pit and [[encounter]] and [[effects-1]]\n"
-	    "[[encounter]], [[effects-1]] are behind the GM's screen while Tension is hidden, so "
-	    "not rolled where all see it.\n");
+	    "↳ trap: d6 4 → a pit and [[encounter]]\n"
+	    "  ↳ [[encounter]]: behind the GM's screen while Tension is hidden, so not rolled "
+	    "where all see it.\n"
+	    "↳ [[effects-1]]: behind the GM's screen while Tension is hidden, so not rolled "
+	    "where all see it.\n");
 	/* the GM alone gets them, rolled (recheck18 F4) */
 	gm = strstr(text, "[to the GM, gm]\n");
 	assert_non_null(gm);
-	has("\n[to the GM, gm]\nBehind the screen, [[encounter]] (d6): 4 → a basilisk\n"
+	has("\n[to the GM, gm]\nBehind the screen, [[encounter]] (d6, named by trap): 4 → a "
+	    "basilisk\n"
 	    "Behind the screen, [[effects-1]] (d6): 3 → a chill\n");
 	assert_true(strstr(text, "basilisk") > gm && strstr(text, "chill") > gm);
 	run("gm", "tension mode open");
 	run("al", "hazard");
 	has("Shift: a pit and a basilisk and a chill\n");
 	hasnt("behind the GM's screen");
+}
+
+/* One table behind the screen named twice in a custom hazard entry,
+ * directly and through an open table: the channel reads each reference
+ * as /table roll gives it, the open table's roll too, and the GM gets
+ * each rolled (recheck20 item 5; before, one expansion for the GM and no
+ * line for the open table). */
+static void
+hazard_entry_names_a_hidden_table_twice(void **unused)
+{
+	const char *gm = NULL;
+
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set encounter 1-6: a basilisk");
+	run("gm", "table set vault 1-6: a gem");
+	run("gm", "table set loot 1-6: [[vault]]");
+	run("gm", "table hide vault");
+	run("gm", "hazard custom d2 \"1-2 Shift: [[vault]] and [[loot]]\"");
+	run("gm", "tension mode hidden");
+	run("gm", "hazard");
+	has("\nShift: [[vault]] and [[vault]]\n↳ [[vault]]: no table here has that name.\n"
+	    "↳ loot: d6 4 → [[vault]]\n  ↳ [[vault]]: no table here has that name.\n");
+	gm = strstr(text, "[private]\n");
+	assert_non_null(gm);
+	assert_string_equal(gm, "[private]\nBehind the screen, [[vault]] (d6): 4 → a gem\n"
+	                        "Behind the screen, [[vault]] (d6, named by loot): 3 → a gem\n");
+	assert_true(strstr(text, "a gem") > gm);
 }
 
 /* A custom hazard entry naming a table screened only through references
@@ -634,6 +666,8 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(hazard_entry_keeps_hidden_tables_behind_the_screen,
 	                                    setup, teardown),
+	    cmocka_unit_test_setup_teardown(hazard_entry_names_a_hidden_table_twice, setup,
+	                                    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
