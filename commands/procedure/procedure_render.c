@@ -230,11 +230,13 @@ veiled_line(struct reply *out, const struct turn_report *r, const struct turn_ev
 	if (why == TURN_NOT_SURPRISED)
 		return;
 	reply_nl(out);
-	if (why < 0)
+	if (why < 0) {
 		reply_add(out, 0, "In total darkness, an encounter ");
-	else
+		reply_add(out, RS_BAD, "surprises the party");
+	} else {
 		reply_add(out, 0, "The party is %s, so an encounter ", turn_pace_name(why));
-	reply_add(out, RS_BAD, "surprises it");
+		reply_add(out, RS_BAD, "surprises it");
+	}
 	reply_add(out, 0, ".");
 }
 

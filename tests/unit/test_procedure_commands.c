@@ -723,6 +723,21 @@ exploration_pace_is_its_own(void **unused)
  * line the channel reads of a rest turn's encounter says no surprise for
  * running (it had said one while the GM's line said none), and /wander
  * rest's monsters do not catch a running party out. */
+/* recheck20 item 8: in the dark, what an encounter surprises is named */
+static void
+darkness_surprises_the_party(void **unused)
+{
+	char pub[4000];
+
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "hazard procedure delving");
+	ok("gm", "hazard custom d2 \"1-2 Encounter\"");
+	ok("gm", "tension mode hidden");
+	public_text("gm", "hazard", pub, sizeof(pub));
+	assert_non_null(strstr(pub, "In total darkness, an encounter surprises the party."));
+}
+
 static void
 resting_party_is_not_caught_by_its_pace(void **unused)
 {
@@ -2025,6 +2040,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(dim_light_and_the_vendors_level_are_said, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(exploration_pace_is_its_own, setup, teardown),
+	    cmocka_unit_test_setup_teardown(darkness_surprises_the_party, setup, teardown),
 	    cmocka_unit_test_setup_teardown(resting_party_is_not_caught_by_its_pace, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(wander_numbers_go_where_the_check_takes_them, setup,
