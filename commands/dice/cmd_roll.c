@@ -333,8 +333,21 @@ enum roll_audience {
  * when nobody holds the seat or the transport knows the GM cannot receive
  * it (struct origin's unreachable): the roll is then not made.
  */
+/* ", or roll in the open with /roll." (or /table roll TABLE, see
+ * cmd_roll_secret_to) at the end of a refusal. */
+static void
+open_instead(struct reply *out, const char *table)
+{
+	reply_add(out, RS_BAD, ", or roll in the open with ");
+	if (table != NULL)
+		reply_cmd(out, RS_BAD, "table roll", "name", table, NULL);
+	else
+		reply_cmd(out, RS_BAD, "roll", NULL);
+	reply_add(out, RS_BAD, ".");
+}
+
 const char *
-cmd_roll_secret_to(struct invocation *inv, struct reply *out)
+cmd_roll_secret_to(struct invocation *inv, struct reply *out, const char *table)
 {
 	if (inv->is_gm) {
 		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
@@ -349,9 +362,7 @@ cmd_roll_secret_to(struct invocation *inv, struct reply *out)
 		            "secret rolls with ",
 		            channel_gm_name(inv->seat));
 		reply_cmd(out, RS_BAD, "gm secret-channel", NULL);
-		reply_add(out, RS_BAD, ", or roll in the open with ");
-		reply_cmd(out, RS_BAD, "roll", NULL);
-		reply_add(out, RS_BAD, ".");
+		open_instead(out, table);
 		return NULL;
 	} else if (channel_gm(inv->seat) != NULL) {
 		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
@@ -363,9 +374,7 @@ cmd_roll_secret_to(struct invocation *inv, struct reply *out)
 		reply_error(out, "Nobody is GM here, so a secret roll would reach nobody; the GM "
 		                 "takes the seat with ");
 		reply_cmd(out, RS_BAD, "gm claim", NULL);
-		reply_add(out, RS_BAD, ", or roll in the open with ");
-		reply_cmd(out, RS_BAD, "roll", NULL);
-		reply_add(out, RS_BAD, ".");
+		open_instead(out, table);
 		return NULL;
 	}
 	return gm_screen_to(inv, out);
@@ -543,7 +552,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, cons
 	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
 	if (private)
 		reply_to(out, REPLY_INVOKER);
-	if (who == ROLL_SECRET && (to = cmd_roll_secret_to(inv, out)) == NULL) {
+	if (who == ROLL_SECRET && (to = cmd_roll_secret_to(inv, out, NULL)) == NULL) {
 		dice_result_free(res);
 		return;
 	}

@@ -18,8 +18,10 @@ extern const struct command cmd_gmroll;
  * who rolls in secret and nothing else, and what the caller adds next goes
  * to the GM seat's holder alone (or, for the GM's own roll, to the invoker
  * alone): commands/gm/gm_screen.h. Returns the key of the one it goes to,
- * or NULL, with an error reply, when nobody holds the seat.
+ * or NULL, with an error reply, when nobody holds the seat; the refusal
+ * suggests rolling in the open with /roll, or with /table roll TABLE when
+ * table (the table a secret table roll was for) is not NULL.
  */
-const char *cmd_roll_secret_to(struct invocation *inv, struct reply *out);
+const char *cmd_roll_secret_to(struct invocation *inv, struct reply *out, const char *table);
 
 #endif

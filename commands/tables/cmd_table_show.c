@@ -306,7 +306,7 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 	buf_init(&res, RESULT_MAX);
 	if (!find_table(inv, &tl, name, t, out))
 		goto done;
-	if (secret && (gm = cmd_roll_secret_to(inv, out)) == NULL)
+	if (secret && (gm = cmd_roll_secret_to(inv, out, name)) == NULL)
 		goto done;
 	hidden =
 	    secret || (tension_state_hidden(inv->chan) && tables_use_screened_in(inv->chan, name));

@@ -565,9 +565,10 @@ secret_rolls_reach_the_gm_alone(void **unused)
 
 	(void)unused;
 	ok("al", "table set trap 1-6: a hidden pit");
+	/* recheck20 item 8: the open roll suggested is the table roll (before, /roll) */
 	refused("al", "table roll trap secret:true",
 	        "Nobody is GM here, so a secret roll would reach nobody; the GM takes the seat "
-	        "with /gm claim, or roll in the open with /roll.");
+	        "with /gm claim, or roll in the open with /table roll trap.");
 	ok("gm", "gm claim");
 	ok("al", "table roll trap secret:true");
 	m = reply_msg(cr.last, REPLY_CHANNEL);
