@@ -138,6 +138,18 @@ light_flicker_cmd(struct invocation *inv, struct reply *out)
 		reply_nl(out);
 		return;
 	}
+	if (ruled == 2) {
+		procedure_render_light_name(&l, true, name, sizeof(name));
+		reply_add(out, 0,
+		          "The GM already ruled this turn's Light result only a flicker: %s keeps "
+		          "burning with ",
+		          name);
+		reply_add(out, RS_BOLD, "%d", light_left(&l, s->proc));
+		reply_add(out, 0, " %s left, and nothing changes.",
+		          light_left(&l, s->proc) == 1 ? "turn" : "turns");
+		reply_nl(out);
+		return;
+	}
 	if (ruled < 0) {
 		reply_error(out, "There is no Light result this turn to rule a flicker (or the "
 		                 "lights changed since); ");

@@ -148,6 +148,8 @@ proc_save(const void *p)
 		cJSON_AddItemToObject(o, "flagged", light_json(&c->flag_was));
 	if (c->flickered != 0)
 		cJSON_AddNumberToObject(o, "flickered", c->flickered);
+	if (c->flicker_ruled)
+		cJSON_AddBoolToObject(o, "flicker_ruled", true);
 	cJSON_AddStringToObject(o, "table", hazard_table_name(s->table));
 	cJSON_AddStringToObject(o, "procedure", hazard_procedure_name(s->proc));
 	cJSON_AddItemToObject(o, "chance", chance_json(s->chance));
@@ -401,6 +403,10 @@ load_clock(struct turn_clock *c, const cJSON *o, char *err, size_t errlen)
 	/* "flickered" is saved while this turn's Light result only flickered */
 	if (cJSON_GetObjectItemCaseSensitive(o, "flickered") != NULL &&
 	    get_int(o, "flickered", 1, 100000, &c->flickered, err, errlen) < 0)
+		return -1;
+	/* "flicker_ruled" is saved while that flicker is the GM's ruling */
+	if (cJSON_GetObjectItemCaseSensitive(o, "flicker_ruled") != NULL &&
+	    get_bool(o, "flicker_ruled", &c->flicker_ruled, err, errlen) < 0)
 		return -1;
 	return 0;
 }

@@ -266,6 +266,7 @@ turn_light_fails(struct turn_clock *c, enum procedure p, int low, struct turn_re
 		add(r, TE_FLAG_FLICKER, c->turn, 0, &was);
 		c->flagged = false;
 		c->flickered = was.id;
+		c->flicker_ruled = false;
 		return;
 	case LIGHT_FLAG_OUT:
 		add(r, TE_FLAG_OUT, c->turn, 0, &was);
@@ -277,6 +278,7 @@ turn_light_fails(struct turn_clock *c, enum procedure p, int low, struct turn_re
 	c->flagged = true;
 	c->flag_was = was;
 	c->flickered = 0;
+	c->flicker_ruled = false;
 }
 
 /* What the hazard result does this turn. */
@@ -412,30 +414,32 @@ int
 turn_flicker(struct turn_clock *c, struct light *l)
 {
 	struct lights *ls = &c->lights;
-	int at;
+	int at = -1;
 
 	if (!c->flagged) {
 		for (size_t i = 0; c->flickered != 0 && i < ls->n; i++) {
 			if (ls->l[i].id == c->flickered) {
 				*l = ls->l[i];
-				return 1;
+				return c->flicker_ruled ? 2 : 1;
 			}
 		}
 		return -1;
 	}
 	for (size_t i = 0; i < ls->n; i++) {
 		if (ls->l[i].id == c->flag_was.id && ls->l[i].kind == c->flag_was.kind) {
+			at = (int)i;
 			ls->l[i] = c->flag_was;
-			*l = ls->l[i];
-			c->flagged = false;
-			return 0;
+			break;
 		}
 	}
-	at = light_restore(ls, &c->flag_was);
+	if (at < 0)
+		at = light_restore(ls, &c->flag_was);
 	if (at < 0)
 		return -1;
 	*l = ls->l[at];
 	c->flagged = false;
+	c->flickered = l->id;
+	c->flicker_ruled = true;
 	return 0;
 }
 
@@ -444,6 +448,7 @@ turn_flag_clear(struct turn_clock *c)
 {
 	c->flagged = false;
 	c->flickered = 0;
+	c->flicker_ruled = false;
 }
 
 bool

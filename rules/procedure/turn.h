@@ -56,7 +56,9 @@ struct turn_clock {
 	bool flagged;          /* this turn's Light result may still be ruled a flicker */
 	struct light flag_was; /* the flagged source before it sputtered */
 	int flickered;         /* the id of the source this turn's Light result
-	                          only flickered (it was just lit), 0 if none */
+	                          only flickered (it was just lit, or the GM
+	                          ruled so), 0 if none */
+	bool flicker_ruled;    /* flickered is the GM's ruling (turn_flicker) */
 	enum turn_pace pace;   /* how the party moves; running blows candles out */
 };
 
@@ -226,8 +228,9 @@ void turn_light_fails(struct turn_clock *c, enum procedure p, int low, struct tu
 /* The GM rules the last Light result only flickered: the source is as it
  * was. Returns 0 and copies it to *l; 1 when that result fell on a source
  * lit just before the turn, which therefore already only flickered (copied
- * to *l, unchanged); -1 when there is nothing to undo (no Light result
- * this turn, or the lights changed since). */
+ * to *l, unchanged); 2 when the GM already ruled it a flicker (copied to
+ * *l, unchanged); -1 when there is nothing to undo (no Light result this
+ * turn, or the lights changed since). */
 int turn_flicker(struct turn_clock *c, struct light *l);
 
 /* Forgets this turn's Light result (call on any change to the lights). */

@@ -1102,6 +1102,22 @@ light_result_and_lantern_oil(void **unused)
 	                             "may rule it only flickers: /light flicker.\n"));
 	free(text);
 	ok("gm", "light flicker");
+	saved = state_text("console:table");
+	assert_non_null(strstr(saved, "\"flickered\":1,\"flicker_ruled\":true"));
+	free(saved);
+	/* a second ruling says the first stands and changes nothing
+	 * (recheck20 item 8: it said there was no Light result) */
+	saved = state_text("console:table");
+	ok("gm", "light flicker");
+	text = reply_plain(cr.last);
+	assert_string_equal(text, "The GM already ruled this turn's Light result only a flicker: "
+	                          "Lantern #1 keeps burning with 30 turns left, and nothing "
+	                          "changes.\n");
+	free(text);
+	text = state_text("console:table");
+	assert_string_equal(text, saved);
+	free(text);
+	free(saved);
 	refused("gm", "light low 0", "Turns must be a whole number from 1 to 48");
 	refused("gm", "light low 49", "Turns must be a whole number from 1 to 48");
 	ok("gm", "light low 2");

@@ -114,6 +114,23 @@ full_state(void **unused)
 	assert_true(s->clock.fatigue_due);
 	round_trip(s);
 	{
+		/* the GM's ruling of a flicker is kept too */
+		struct procedure_state *t;
+		struct light l;
+		char *text;
+
+		assert_int_equal(turn_flicker(&s->clock, &l), 0);
+		round_trip(s);
+		text = save_text(s);
+		assert_int_equal(load_text(text, &t, err, sizeof(err)), 0);
+		assert_int_equal(turn_flicker(&t->clock, &l), 2);
+		free(text);
+		procedure_state_mod.destroy(t);
+		s->clock.flagged = true;
+		s->clock.flicker_ruled = false;
+		s->clock.flickered = 0;
+	}
+	{
 		char *text = save_text(s);
 		struct procedure_state *t;
 

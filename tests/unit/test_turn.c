@@ -217,7 +217,11 @@ light_result_and_flicker(void **unused)
 	assert_int_equal(l.id, 1);
 	assert_int_equal(c.lights.n, 2);
 	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 4);
-	assert_int_equal(turn_flicker(&c, &l), -1); /* only once */
+	/* only once: again, it says it is already ruled, unchanged */
+	assert_int_equal(turn_flicker(&c, &l), 2);
+	assert_int_equal(l.id, 1);
+	assert_int_equal(c.lights.n, 2);
+	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 4);
 	/* a flag lasts only its turn */
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
