@@ -133,6 +133,16 @@ surprise_fn(struct invocation *inv, struct reply *out)
 		reply_error(out, "forced:true is about the monsters; give monsters:N too (1-20).");
 		return;
 	}
+	/* Text 004: monsters do not go to a safe area, and no fighting
+	 * happens there, so nobody is caught off guard. */
+	if (ps != NULL && ps->safe) {
+		reply_add(out, RS_GOOD,
+		          "No surprise check: no encounter comes to a safe area and no fighting "
+		          "happens there (");
+		procedure_render_safe_exit(out, RS_GOOD, ps);
+		reply_line(out, RS_GOOD, ").");
+		return;
+	}
 	if (caught != TURN_NOT_SURPRISED) {
 		caught_party(inv, out, caught, n, side ? m : 0, m == 0);
 	} else {
@@ -178,7 +188,8 @@ const struct command cmd_surprise = {
             "or in total darkness is surprised by every encounter: only the monsters check (a "
             "party resting this turn, only in darkness). A "
             "forced door always alerts the "
-            "room's inhabitants (forced:true). Ruling: Edge or Setback from circumstances (a "
+            "room's inhabitants (forced:true). In a safe area no encounter comes, so "
+            "there is no check. Ruling: Edge or Setback from circumstances (a "
             "party creeping through darkness, or arguing loudly) is the GM's, given as mod:.",
     .opts = surprise_opts,
     .fn = surprise_fn,

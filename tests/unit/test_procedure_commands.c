@@ -602,6 +602,11 @@ level_0_names_the_stair(void **unused)
 	assert_non_null(strstr(public_text("gm", "wander", pub, sizeof(pub)), stair));
 	assert_non_null(strstr(public_text("gm", "tension roll", pub, sizeof(pub)), stair));
 	assert_null(strstr(pub, "safe off"));
+	/* no encounter comes there, so nobody is surprised (recheck20 item 8) */
+	assert_string_equal(public_text("alice", "surprise 2 monsters:3", pub, sizeof(pub)),
+	                    "No surprise check: no encounter comes to a safe area and no "
+	                    "fighting happens there (the party leaves it by the stair, /turn "
+	                    "level 1).\n");
 	/* pressed, the button takes the stair: the party leaves the safe area */
 	assert_non_null(strstr(public_text("gm", action, pub, sizeof(pub)),
 	                       "The party leaves the safe area of level 0.\n"));
