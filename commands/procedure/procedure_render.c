@@ -441,7 +441,10 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 		          "apparitions or vermin); the GM describes it.");
 		break;
 	case TE_FATIGUE_AVOIDED:
-		reply_add(out, RS_GOOD, "The party rested after the Fatigue: no damage.");
+		reply_add(out, RS_GOOD, "The party rested after the Fatigue: %s",
+		          e->value == 0   ? "no damage."
+		          : e->value == 1 ? "no CON save for it."
+		                          : "no CON save for it, nor for the hourly rest.");
 		break;
 	case TE_FATIGUE_DAMAGE:
 		reply_add(out, RS_BAD, "The party did not rest after the Fatigue:");

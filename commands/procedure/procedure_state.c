@@ -148,6 +148,8 @@ proc_save(const void *p)
 		cJSON_AddItemToObject(o, "flagged", light_json(&c->flag_was));
 	if (c->flickered != 0)
 		cJSON_AddNumberToObject(o, "flickered", c->flickered);
+	if (c->fatigue_asked != 0)
+		cJSON_AddNumberToObject(o, "fatigue_asked", c->fatigue_asked);
 	if (c->flicker_ruled)
 		cJSON_AddBoolToObject(o, "flicker_ruled", true);
 	cJSON_AddStringToObject(o, "table", hazard_table_name(s->table));
@@ -403,6 +405,10 @@ load_clock(struct turn_clock *c, const cJSON *o, char *err, size_t errlen)
 	/* "flickered" is saved while this turn's Light result only flickered */
 	if (cJSON_GetObjectItemCaseSensitive(o, "flickered") != NULL &&
 	    get_int(o, "flickered", 1, 100000, &c->flickered, err, errlen) < 0)
+		return -1;
+	/* "fatigue_asked" is saved while a Fatigue waits for a rest */
+	if (cJSON_GetObjectItemCaseSensitive(o, "fatigue_asked") != NULL &&
+	    get_int(o, "fatigue_asked", 1, 2, &c->fatigue_asked, err, errlen) < 0)
 		return -1;
 	/* "flicker_ruled" is saved while that flicker is the GM's ruling */
 	if (cJSON_GetObjectItemCaseSensitive(o, "flicker_ruled") != NULL &&

@@ -366,17 +366,35 @@ rest_clock(struct turn_clock *c, enum procedure p, bool resting, struct turn_rep
 	}
 }
 
+/* What this turn's exploration Fatigue asks a rest next turn to answer
+ * (turn_clock.fatigue_asked), from the events of turn in r. */
+static int
+fatigue_asked(const struct turn_report *r, int turn)
+{
+	bool choice = false, due = false;
+
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->ev[i].turn != turn)
+			continue;
+		choice = choice || r->ev[i].kind == TE_FATIGUE_CHOICE;
+		due = due || r->ev[i].kind == TE_REST_DUE;
+	}
+	return choice ? 1 + due : 0;
+}
+
 void
 turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *how, struct turn_report *r)
 {
 	struct light_change ch[LIGHT_MAX];
 	size_t nch;
 	bool fatigue_was_due = c->fatigue_due;
+	int asked = c->fatigue_asked;
 
 	if (c->turn < TURN_MAX)
 		c->turn++;
 	turn_flag_clear(c);
 	c->fatigue_due = false;
+	c->fatigue_asked = 0;
 	/* Time passes first (the hazard result can flag only what is still
 	 * lit), but what the result did is reported first. */
 	nch = light_burn(&c->lights, p, ch);
@@ -392,6 +410,8 @@ turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 	}
 	if (fatigue_was_due)
 		add(r, how->resting ? TE_FATIGUE_AVOIDED : TE_FATIGUE_DAMAGE, c->turn, 0, NULL);
+	else if (asked > 0 && how->resting)
+		add(r, TE_FATIGUE_AVOIDED, c->turn, asked, NULL);
 	for (size_t i = 0; i < nch; i++) {
 		if (ch[i].out)
 			add(r, TE_LIGHT_OUT, c->turn, 0, &ch[i].light);
@@ -399,6 +419,7 @@ turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 			add(r, TE_LIGHT_WARN, c->turn, 0, &ch[i].light);
 	}
 	rest_clock(c, p, how->resting, r);
+	c->fatigue_asked = fatigue_asked(r, c->turn);
 }
 
 void

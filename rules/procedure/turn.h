@@ -49,6 +49,9 @@ struct turn_clock {
 	int since_rest;           /* turns since the last rest (or the start) */
 	int rest_mark;            /* since_rest when the rest count last started again */
 	bool fatigue_due;         /* delving Fatigue: damage unless the next turn is a rest */
+	int fatigue_asked;        /* exploration: the last turn's Fatigue asked for a rest
+	                             now: 1, for its CON save; 2, for the hourly rest's
+	                             save too (the rest fell due); 0, none */
 	bool sign_set;            /* a sign's creature is remembered as the next encounter */
 	int sign_turn;            /* the turn its sign was met */
 	char sign[TURN_SIGN_MAX]; /* that creature, "" until someone names it */
@@ -87,7 +90,8 @@ enum turn_event_kind {
 	TE_SURPRISED,        /* delving: the party is surprised by this encounter
 	                        (value: its pace, or -1 for total darkness) */
 	/* what time did */
-	TE_FATIGUE_AVOIDED, /* the party rested after delving Fatigue */
+	TE_FATIGUE_AVOIDED, /* the party rested after Fatigue (value: 0 delving;
+	                       exploration, the saves it answered, as fatigue_asked) */
 	TE_FATIGUE_DAMAGE,  /* it did not: 1 damage to each member */
 	TE_LIGHT_WARN,      /* a source has one turn left */
 	TE_LIGHT_OUT,       /* a source burned out */

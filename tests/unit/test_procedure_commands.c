@@ -1215,6 +1215,27 @@ fatigue_on_the_rests_turn_is_one_line(void **unused)
 	                       "\nRest 1 turn now (/rest), or each character makes a CON save "
 	                       "DC 12; on a failure gain 1 Fatigue.\n"));
 	free(text);
+	/* a rest next turn says which saves it answered, as delving's does
+	 * (recheck20 item 8); only the turn right after the Fatigue */
+	ok("gm", "rest hazard:false");
+	text = reply_plain(cr.last);
+	assert_non_null(
+	    strstr(text, "\nThe party rested after the Fatigue: no CON save for it.\n"));
+	free(text);
+	ok("gm", "rest hazard:false");
+	text = reply_plain(cr.last);
+	assert_null(strstr(text, "after the Fatigue"));
+	free(text);
+	ok("gm", "turn advance 5");
+	ok("gm", "hazard");
+	text = state_text("console:table");
+	assert_non_null(strstr(text, "\"fatigue_asked\":2"));
+	free(text);
+	ok("gm", "rest hazard:false");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, "\nThe party rested after the Fatigue: no CON save for it, "
+	                             "nor for the hourly rest.\n"));
+	free(text);
 }
 
 /* The settings a table shows are those its die uses: Fatigue's damage

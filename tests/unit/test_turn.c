@@ -156,8 +156,14 @@ exploration_fatigue(void **unused)
 	pass(PROC_EXPLORATION, HZ_FATIGUE_SAVE, false, false);
 	EXPECT(TE_FATIGUE_CHOICE);
 	assert_false(c.fatigue_due);
+	assert_int_equal(c.fatigue_asked, 1);
+	/* the rest answers the last turn's Fatigue, and this turn's */
 	pass(PROC_EXPLORATION, HZ_FATIGUE_SAVE, true, false);
-	EXPECT(TE_FATIGUE_RESTING, TE_RESTED);
+	EXPECT(TE_FATIGUE_RESTING, TE_FATIGUE_AVOIDED, TE_RESTED);
+	assert_int_equal(r.ev[1].value, 1);
+	assert_int_equal(c.fatigue_asked, 0);
+	pass(PROC_EXPLORATION, HZ_NOTHING, true, false);
+	EXPECT(TE_RESTED);
 }
 
 static void
