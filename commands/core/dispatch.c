@@ -42,7 +42,7 @@ run_handler(struct invocation *inv, struct reply *out)
 	inv->screened = false;
 	inv->rolled = false;
 	inv->cmd->fn(inv, out);
-	undo_after(inv, &snap);
+	undo_after(inv, &snap, out);
 	if (channel_touched(inv->chan))
 		return;
 	for (int i = 0; i < CHANMOD_COUNT; i++)

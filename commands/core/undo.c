@@ -192,8 +192,23 @@ put_what(struct reply *out, unsigned style, const struct undo_step *s)
 		reply_add(out, style, " %s", undo_step_text(s, UNDO_ARGS));
 }
 
+/* Whether the channel read all of the change p (UNDO_PUBLIC): not made
+ * behind the screen, nothing in its reply out for the invoker or the GM
+ * alone, and neither Tension nor the tables changed (their hidden parts
+ * are the GM's, and a step keeps no table's name). */
+static bool
+fully_public(const struct undo_parts *p, bool screened, const struct reply *out)
+{
+	for (int m = 0; m < UNDO_NMODS; m++)
+		if ((p->has >> m & 1) &&
+		    (undo_ids[m] == CHANMOD_TENSION || undo_ids[m] == CHANMOD_TABLES))
+			return false;
+	return !screened && reply_msg(out, REPLY_INVOKER) == NULL &&
+	       reply_msg(out, REPLY_GM) == NULL;
+}
+
 void
-undo_after(struct invocation *inv, struct undo_snap *snap)
+undo_after(struct invocation *inv, struct undo_snap *snap, const struct reply *out)
 {
 	struct undo_parts p;
 	char *now[UNDO_NMODS] = {NULL};
@@ -254,6 +269,8 @@ undo_after(struct invocation *inv, struct undo_snap *snap)
 			p.flags |= UNDO_ROLLED;
 		if (screened)
 			p.flags |= UNDO_SCREENED;
+		if (fully_public(&p, screened, out))
+			p.flags |= UNDO_PUBLIC;
 		p.flags |= tension_state_hidden(inv->chan) ? UNDO_SHUT : UNDO_OPEN;
 		s = undo_step_pack(&p, &size);
 		undo_hist_push(channel_mod(inv->chan, CHANMOD_UNDO), s, size);
@@ -328,13 +345,28 @@ decode_step(struct channel *ch, const struct undo_step *s, void *fresh[UNDO_NMOD
 	return 0;
 }
 
+/* Step s as undo_screen reads it. */
+static struct undo_screen_step
+screen_step(const struct undo_step *s)
+{
+	uint8_t f = undo_step_flags(s);
+
+	return (struct undo_screen_step){
+	    .path = undo_step_text(s, UNDO_PATH),
+	    .changed_tension = (undo_step_has(s) & 1) != 0, /* undo_ids[0] */
+	    .screened = (f & UNDO_SCREENED) != 0,
+	    .seated = undo_step_text(s, UNDO_SCREEN)[0] != '\0',
+	    .public = (f & UNDO_PUBLIC) != 0,
+	};
+}
+
 /* Whether what /undo says of step s stays behind the GM's screen. */
 static bool
 hidden_step(const struct invocation *inv, const struct undo_step *s)
 {
-	return undo_screen_hides(
-	    inv->chan, undo_step_text(s, UNDO_PATH), (undo_step_has(s) & 1) != 0, /* undo_ids[0] */
-	    (undo_step_flags(s) & UNDO_SCREENED) != 0, undo_step_text(s, UNDO_SCREEN)[0] != '\0');
+	struct undo_screen_step ss = screen_step(s);
+
+	return undo_screen_hides(inv->chan, &ss);
 }
 
 /* Whether what /undo says of step s stays behind the GM's screen once
@@ -344,13 +376,12 @@ static bool
 hidden_then(const struct invocation *inv, const struct undo_step *s)
 {
 	uint8_t f = undo_step_flags(s);
+	struct undo_screen_step ss = screen_step(s);
 
-	return undo_screen_hides_when(
-	    f & UNDO_OPEN   ? false
-	    : f & UNDO_SHUT ? true
-	                    : tension_state_hidden(inv->chan),
-	    undo_step_text(s, UNDO_PATH), (undo_step_has(s) & 1) != 0, /* undo_ids[0] */
-	    (f & UNDO_SCREENED) != 0, undo_step_text(s, UNDO_SCREEN)[0] != '\0');
+	return undo_screen_hides_when(f & UNDO_OPEN   ? false
+	                              : f & UNDO_SHUT ? true
+	                                              : tension_state_hidden(inv->chan),
+	                              &ss);
 }
 
 /* Whether what s is stays out of what the invoker is told (hidden: s is

@@ -65,11 +65,12 @@ struct undo_snap {
 /* Before inv runs: marks whether it is undoable and, when it is, encodes
  * the modules into snap. */
 void undo_before(struct invocation *inv, struct undo_snap *snap);
-/* After inv ran: records the step when it changed a game module, or when
- * the GM ran it behind the screen (inv->screened, while Tension is
- * hidden) whatever it changed, and frees what snap holds (call it after
- * every undo_before()). */
-void undo_after(struct invocation *inv, struct undo_snap *snap);
+/* After inv ran, answered with out: records the step when it changed a
+ * game module, or when the GM ran it behind the screen (inv->screened,
+ * while Tension is hidden) whatever it changed, marked public when the
+ * channel read all of it (undo_hist.h's UNDO_PUBLIC), and frees what snap
+ * holds (call it after every undo_before()). */
+void undo_after(struct invocation *inv, struct undo_snap *snap, const struct reply *out);
 
 /* How many steps the channel's history holds (tests). */
 size_t undo_depth(const struct channel *ch);

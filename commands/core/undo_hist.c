@@ -25,8 +25,8 @@ struct undo_step {
 	uint8_t has;   /* bit m: module m changed in this step */
 	uint8_t none;  /* bit m: it had no state before */
 	uint8_t whole; /* bit m: its delta holds the whole previous encoding (a saved full form) */
-	uint8_t
-	    flags; /* UNDO_ROLLED, UNDO_SEATED, UNDO_SCREENED, UNDO_OPEN, UNDO_SHUT, SELF_SCREEN */
+	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED, UNDO_SCREENED, UNDO_OPEN, UNDO_SHUT,
+	                  UNDO_PUBLIC, SELF_SCREEN */
 	char data[];
 };
 
@@ -416,6 +416,8 @@ write_step(const struct undo_step *s, struct buf *out)
 		json_write_lit(out, ",\"rolled\":true");
 	if (s->flags & UNDO_SCREENED)
 		json_write_lit(out, ",\"screened\":true");
+	if (s->flags & UNDO_PUBLIC)
+		json_write_lit(out, ",\"public\":true");
 	if (s->flags & UNDO_OPEN)
 		json_write_lit(out, ",\"open\":true");
 	else if (s->flags & UNDO_SHUT)
@@ -498,6 +500,23 @@ load_mod_index(const cJSON *v, const struct undo_parts *p, char *err, size_t err
 	return m;
 }
 
+/* Sets bit in *flags when the step so's member name is true; nothing
+ * when it is false or absent; -1 with err set when it is neither true nor
+ * false. */
+static int
+load_flag(const cJSON *so, const char *name, uint8_t bit, uint8_t *flags, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(so, name);
+
+	if (v != NULL && !cJSON_IsBool(v)) {
+		snprintf(err, errlen, "An undo step's \"%s\" is not true or false.", name);
+		return -1;
+	}
+	if (cJSON_IsTrue(v))
+		*flags |= bit;
+	return 0;
+}
+
 static struct undo_step *
 load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 {
@@ -508,16 +527,13 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 	static const char *const names[UNDO_TEXTS] = {"who", "name", "path", "args", "screen"};
 	static const size_t sizes[UNDO_TEXTS] = {KEY_MAX, NAME_MAX_LEN, UNDO_PATH_MAX,
 	                                         UNDO_WHAT_MAX, KEY_MAX};
-	const cJSON *rolled, *seated, *screened, *open;
+	const cJSON *open;
 
 	memset(&p, 0, sizeof(p));
 	if (!cJSON_IsObject(so)) {
 		snprintf(err, errlen, "An undo step is not an object.");
 		return NULL;
 	}
-	rolled = cJSON_GetObjectItemCaseSensitive(so, "rolled");
-	seated = cJSON_GetObjectItemCaseSensitive(so, "seated");
-	screened = cJSON_GetObjectItemCaseSensitive(so, "screened");
 	open = cJSON_GetObjectItemCaseSensitive(so, "open");
 	for (int i = 0; i < UNDO_TEXTS; i++) {
 		/* A step saved before screens were kept has none. */
@@ -527,26 +543,14 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 			return NULL;
 		p.text[i] = text[i];
 	}
-	if (rolled != NULL && !cJSON_IsBool(rolled)) {
-		snprintf(err, errlen, "An undo step's \"rolled\" is not true or false.");
-		return NULL;
-	}
-	if (cJSON_IsTrue(rolled))
-		p.flags |= UNDO_ROLLED;
 	/* A step saved before seats were kept reads as made with the seat
-	 * empty: its rolls stand for good. */
-	if (seated != NULL && !cJSON_IsBool(seated)) {
-		snprintf(err, errlen, "An undo step's \"seated\" is not true or false.");
+	 * empty: its rolls stand for good. One saved before UNDO_PUBLIC was
+	 * kept reads as not public: /undo says of it what it always did. */
+	if (load_flag(so, "rolled", UNDO_ROLLED, &p.flags, err, errlen) < 0 ||
+	    load_flag(so, "seated", UNDO_SEATED, &p.flags, err, errlen) < 0 ||
+	    load_flag(so, "screened", UNDO_SCREENED, &p.flags, err, errlen) < 0 ||
+	    load_flag(so, "public", UNDO_PUBLIC, &p.flags, err, errlen) < 0)
 		return NULL;
-	}
-	if (cJSON_IsTrue(seated))
-		p.flags |= UNDO_SEATED;
-	if (screened != NULL && !cJSON_IsBool(screened)) {
-		snprintf(err, errlen, "An undo step's \"screened\" is not true or false.");
-		return NULL;
-	}
-	if (cJSON_IsTrue(screened))
-		p.flags |= UNDO_SCREENED;
 	/* A step saved before Tension's mode was kept with it has neither. */
 	if (open != NULL && !cJSON_IsBool(open)) {
 		snprintf(err, errlen, "An undo step's \"open\" is not true or false.");

@@ -8,7 +8,8 @@
  * GM) and whether that one held the GM seat (UNDO_SEATED), whether it
  * rolled dice (UNDO_ROLLED), whether the GM made it behind the screen
  * (UNDO_SCREENED), whether Tension was open or hidden once it was made
- * (UNDO_OPEN, UNDO_SHUT), and for each game module it changed a delta
+ * (UNDO_OPEN, UNDO_SHUT), whether the channel read all of it
+ * (UNDO_PUBLIC), and for each game module it changed a delta
  * (undo_delta.h) that rebuilds the module's earlier encoding, or "no
  * state before". Only a step made behind the screen may have changed no
  * module: it is kept so that its being there tells players nothing.
@@ -40,6 +41,11 @@
  * step saved before this was kept. */
 #define UNDO_OPEN 0x08u
 #define UNDO_SHUT 0x10u
+/* Fully public: the channel read all there was of it when it was made
+ * (not made behind the screen, no part for the invoker or the GM alone,
+ * Tension and the tables untouched), so /undo names it to everyone
+ * (undo_screen.h); never in a step saved before this was kept. */
+#define UNDO_PUBLIC 0x20u
 
 /* A step's texts. */
 enum undo_text {
@@ -65,7 +71,8 @@ struct undo_parts {
 	uint8_t has;   /* bit m: module m changed */
 	uint8_t none;  /* bit m: it had no state before */
 	uint8_t whole; /* bit m: its delta holds the whole previous encoding */
-	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED, UNDO_SCREENED, UNDO_OPEN, UNDO_SHUT */
+	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED, UNDO_SCREENED, UNDO_OPEN, UNDO_SHUT,
+	                  UNDO_PUBLIC */
 	struct undo_delta d[UNDO_NMODS];
 };
 

@@ -49,19 +49,17 @@ marks_path(const char *path)
 }
 
 bool
-undo_screen_hides_when(bool hidden, const char *path, bool changed_tension, bool screened,
-                       bool seated)
+undo_screen_hides_when(bool hidden, const struct undo_screen_step *s)
 {
-	if (marks_path(path))
+	if (marks_path(s->path))
 		return true;
-	return hidden &&
-	       (screened || changed_tension || gm_path(path) || (seated && table_path(path)));
+	return hidden && !s->public &&
+	       (s->screened || s->changed_tension || gm_path(s->path) ||
+	        (s->seated && table_path(s->path)));
 }
 
 bool
-undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension, bool screened,
-                  bool seated)
+undo_screen_hides(const struct channel *ch, const struct undo_screen_step *s)
 {
-	return undo_screen_hides_when(tension_state_hidden(ch), path, changed_tension, screened,
-	                              seated);
+	return undo_screen_hides_when(tension_state_hidden(ch), s);
 }

@@ -13,7 +13,11 @@
  * the GM made it behind the screen (a hidden tension roll or wandering
  * check, whatever its command's role): what /undo says of it to the
  * channel or to a player names neither the command nor what it changed;
- * the GM alone is told. A change to which tables go behind the screen
+ * the GM alone is told. A GM's change the channel read all of when it
+ * was made (a public /light fail: no part for the GM alone, not made
+ * behind the screen, Tension and the tables untouched; the undo step's
+ * UNDO_PUBLIC) holds nothing hidden and is named to everyone. A change to which tables go behind
+ * the screen
  * (/table hide, /table reveal) is behind it with Tension open too: the
  * GM alone reads those marks (commands/tables/cmd_table.c).
  */
@@ -24,15 +28,19 @@
 
 #include "commands/core/state.h"
 
-/* Whether the change (its command path as /undo keeps it, "tension set";
- * whether it changed Tension; whether the GM made it behind the screen;
- * whether someone held the GM seat or acted as GM when it was made) is
- * behind the screen in ch now. */
-bool undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension,
-                       bool screened, bool seated);
+/* What undo_screen decides from: a change as its undo step keeps it. */
+struct undo_screen_step {
+	const char *path;     /* its command path, "tension set" */
+	bool changed_tension; /* it changed Tension */
+	bool screened;        /* the GM made it behind the screen */
+	bool seated;          /* someone held the GM seat or acted as GM when it was made */
+	bool public;          /* the channel read all of it (UNDO_PUBLIC) */
+};
+
+/* Whether the change s is behind the screen in ch now. */
+bool undo_screen_hides(const struct channel *ch, const struct undo_screen_step *s);
 /* The same with Tension hidden (hidden true) or open, whatever it is now:
  * as it will be when /undo reaches a step deeper in the history. */
-bool undo_screen_hides_when(bool hidden, const char *path, bool changed_tension, bool screened,
-                            bool seated);
+bool undo_screen_hides_when(bool hidden, const struct undo_screen_step *s);
 
 #endif

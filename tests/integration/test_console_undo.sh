@@ -1,7 +1,9 @@
 #!/bin/sh
 # /undo on the console: a mistaken kill undone by its maker, a refusal to
 # another player, a wrong Tension raise and a light undone by the GM, steps
-# back to an empty channel; then the history survives a restart.
+# back to an empty channel; then the history survives a restart. With
+# Tension hidden, the GM's /light fail, which the channel read whole, is
+# named to everyone by /undo, not as made behind the screen.
 . tests/integration/lib.sh
 transcript undo 7 || exit 1
 
@@ -26,6 +28,21 @@ Hits 10/10 · class bonus 1 · XP 0 (level 3 at 40)
 W
 if ! diff -u "$sdir/want" "$out"; then
 	echo "the undo history did not survive a restart"
+	exit 1
+fi
+printf '%s\n' '/gm claim' '/tension mode hidden' '/as alice' '/light add torch' \
+	'/as gm' '/light fail' '/as alice' '/undo' '/as gm' '/undo' |
+	"$DELVER" --console --seed 1 --color never --user gm --state-dir "$sdir/hidden" \
+		2>&1 | grep -A1 '/undo$' > "$out"
+cat > "$sdir/want" <<'W'
+alice> /undo
+The last change here is gm's /light fail; only gm or the GM can undo it.
+--
+gm> /undo
+Undid gm's /light fail: dungeon procedure state is as it was before.
+W
+if ! diff -u "$sdir/want" "$out"; then
+	echo "a public change of the GM's read as made behind the screen"
 	exit 1
 fi
 echo "ok   console_undo"

@@ -97,6 +97,17 @@ newest_step(void)
 	return t;
 }
 
+/* Whether the saved form of the newest undo step holds what. */
+static bool
+newest_holds(const char *what)
+{
+	char *t = newest_step();
+	bool holds = strstr(t, what) != NULL;
+
+	free(t);
+	return holds;
+}
+
 /* The play-test's reroll: a bargain taken back and tried again until the
  * price is better; and a bad hazard roll taken back by its roller. With
  * nobody in the GM seat, nobody takes them back. */
@@ -507,19 +518,13 @@ the_mark_survives_a_restart(void **unused)
 static void
 tensions_mode_survives_a_restart(void **unused)
 {
-	char *t;
-
 	(void)unused;
 	run("gm", "/gm claim");
 	run("gm", "/light add torch");
-	t = newest_step();
-	assert_non_null(strstr(t, "\"open\":true"));
-	free(t);
+	assert_true(newest_holds("\"open\":true"));
 	run("gm", "/tension mode hidden");
 	run("gm", "/tension raise 1 # x");
-	t = newest_step();
-	assert_non_null(strstr(t, "\"open\":false"));
-	free(t);
+	assert_true(newest_holds("\"open\":false"));
 	history_reloaded();
 	assert_string_equal(run("gm", "/undo"),
 	                    "gm undid a change made behind the GM's screen.\n"
@@ -534,6 +539,38 @@ tensions_mode_survives_a_restart(void **unused)
 	                "An undo step's \"open\" is not true or false.");
 }
 
+/* recheck20 F4: a GM's change the channel read all of while Tension is
+ * hidden (a public /light fail) holds nothing behind the screen: /undo
+ * names it to everyone, in the channel's part alone, and its maker's rule
+ * holds; the mark is saved with the step. A GM's change to Tension keeps
+ * the screen's wording. */
+static void
+a_public_gm_change_is_named_to_everyone(void **unused)
+{
+	(void)unused;
+	run("gm", "/gm claim");
+	run("gm", "/tension mode hidden");
+	run("alice", "/light add torch");
+	run("gm", "/light fail");
+	assert_true(newest_holds("\"public\":true"));
+	history_reloaded();
+	assert_string_equal(run("alice", "/undo"),
+	                    "The last change here is gm's /light fail; only gm or the GM can "
+	                    "undo it.");
+	assert_string_equal(run("gm", "/undo"),
+	                    "Undid gm's /light fail: dungeon procedure state is as it was "
+	                    "before.\n"
+	                    "More can be undone; the next is alice's /light add torch.\n");
+	run("gm", "/tension raise 1 # x");
+	assert_false(newest_holds("\"public\""));
+	assert_string_equal(run("alice", "/undo"),
+	                    "The last change here was made behind the GM's screen; only the GM "
+	                    "can undo it.");
+	refused_history("{\"steps\":[{\"who\":\"a\",\"name\":\"a\",\"path\":\"x\",\"args\":\"\","
+	                "\"public\":1,\"deltas\":{\"tension\":null}}]}",
+	                "An undo step's \"public\" is not true or false.");
+}
+
 int
 main(void)
 {
@@ -546,6 +583,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(the_machinery_sees_the_dice, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_mark_survives_a_restart, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tensions_mode_survives_a_restart, setup, teardown),
+	    cmocka_unit_test_setup_teardown(a_public_gm_change_is_named_to_everyone, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(hidden_play_leaves_the_same_trace, setup, teardown),
 	    cmocka_unit_test_setup_teardown(a_screened_step_of_nothing_survives_a_restart, setup,
 	                                    teardown),
