@@ -27,6 +27,7 @@ struct buf;
 struct cJSON;
 struct channel;
 struct invocation;
+struct reply;
 
 /* The module slots of a channel record. Add a game's slot here and its
  * struct chanmod to chanmod_table in commands/core/commands.c. */
@@ -62,11 +63,13 @@ struct chanmod {
 	int (*rekey)(void *, const char *from, const char *to);
 	/* Names each player the state holds by user key by the name the
 	 * platform knows them by now (invocation_name_now(): an IRC nick after
-	 * a NICK). Returns whether a name changed. The dispatcher calls it
-	 * once before each command in the channel, where it renames the GM
-	 * seat, and touches the channel when it returns true. NULL: the state
-	 * names no player. */
-	bool (*names_now)(void *, const struct invocation *inv);
+	 * a NICK), or keeps the old name where the state cannot take the new
+	 * one, saying so in out (the command's reply, empty yet) when that
+	 * concerns the invoker. Returns whether a name changed. The dispatcher
+	 * calls it once before each command in the channel, where it renames
+	 * the GM seat, and touches the channel when it returns true. NULL: the
+	 * state names no player. */
+	bool (*names_now)(void *, const struct invocation *inv, struct reply *out);
 	/* Whether a channel holding this state is to be in memory from every
 	 * start, however long it was idle (a transport looks after it then:
 	 * a live panel). The store keeps the answer beside the record, so a

@@ -55,10 +55,11 @@ run_handler(struct invocation *inv, struct reply *out)
  * the invoker's own command, another's new IRC nick), once before the
  * command: the GM seat's holder, where a secret roll is sent on IRC (a
  * NOTICE to that nick), and every player a module's state names (struct
- * chanmod's names_now).
+ * chanmod's names_now), which may tell the invoker in out of a new name
+ * not taken.
  */
 static void
-names_now(struct invocation *inv)
+names_now(struct invocation *inv, struct reply *out)
 {
 	const char *gm = channel_gm(inv->chan);
 
@@ -74,7 +75,8 @@ names_now(struct invocation *inv)
 		const struct chanmod *m = chanmod_table[i];
 		void *state = channel_mod_peek(inv->chan, (enum chanmod_id)i);
 
-		if (m != NULL && m->names_now != NULL && state != NULL && m->names_now(state, inv))
+		if (m != NULL && m->names_now != NULL && state != NULL &&
+		    m->names_now(state, inv, out))
 			channel_touch(inv->chan);
 	}
 }
@@ -114,7 +116,7 @@ run(void *ctx, struct request *req)
 	user_set_last_used(inv->user, inv->now);
 	channel_set_last_used(inv->chan, inv->now);
 	invocation_seat(inv);
-	names_now(inv);
+	names_now(inv, out);
 	/* the channel's default is known now (registry.h, channel_default):
 	 * the words split in parse are bound with it */
 	if (inv->read_later && registry_parse_later(inv, out) < 0)

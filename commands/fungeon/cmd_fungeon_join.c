@@ -378,17 +378,6 @@ name_is_a_piece(const struct fungeon_channel *c, const struct fungeon_member *m,
 	}
 }
 
-/* The member other than but whose Fungeoneer is called name (case
- * folded), or -1. */
-static int
-fungeoneer_called(const struct fungeon_channel *c, const char *name, int but)
-{
-	for (int i = 0; i < c->n; i++)
-		if (i != but && utf8_casecmp(c->m[i].name, name) == 0)
-			return i;
-	return -1;
-}
-
 /* Refuses a player called as a Fungeoneer already is when that
  * Fungeoneer's other name, its player's, is a Fungeoneer's too: both its
  * names would then name two (fungeon_channel_name_clash()), and nobody,
@@ -396,9 +385,9 @@ fungeoneer_called(const struct fungeon_channel *c, const char *name, int but)
 static int
 no_one_stranded(const struct fungeon_channel *c, const char *player, struct reply *out)
 {
-	int i = fungeoneer_called(c, player, -1), k;
+	int k, i = fungeon_channel_strands(c, -1, player, &k);
 
-	if (i < 0 || (k = fungeoneer_called(c, c->m[i].player, i)) < 0)
+	if (i < 0)
 		return 0;
 	reply_error(out,
 	            "You may not join under the name %s: it is %s's Fungeoneer's, whose other "
@@ -416,7 +405,7 @@ static void
 name_is_a_fungeoneer(const struct fungeon_channel *c, const struct fungeon_member *m,
                      struct reply *out)
 {
-	int i = fungeoneer_called(c, m->player, (int)(m - c->m));
+	int i = fungeon_channel_called(c, m->player, (int)(m - c->m));
 
 	if (i >= 0)
 		reply_line(out, 0,

@@ -192,6 +192,38 @@ fungeon_channel_member_named(const struct fungeon_channel *c, const char *name)
 	return -1;
 }
 
+int
+fungeon_channel_called(const struct fungeon_channel *c, const char *name, int but)
+{
+	for (int i = 0; i < c->n; i++)
+		if (i != but && utf8_casecmp(c->m[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int
+fungeon_channel_strands(const struct fungeon_channel *c, int j, const char *player, int *k)
+{
+	int i = fungeon_channel_called(c, player, j);
+
+	if (i < 0)
+		return -1;
+	/* i's other name, its player's */
+	*k = fungeon_channel_called(c, c->m[i].player, i);
+	if (*k >= 0)
+		return i;
+	if (j < 0)
+		return -1;
+	/* j's own Fungeoneer, whose player's name player is i's Fungeoneer's */
+	for (int l = 0; l < c->n; l++) {
+		if (l != j && utf8_casecmp(c->m[l].player, c->m[j].name) == 0) {
+			*k = i;
+			return j;
+		}
+	}
+	return -1;
+}
+
 bool
 fungeon_channel_name_clash(const struct fungeon_channel *c, int i, const char *name,
                            struct reply *out)

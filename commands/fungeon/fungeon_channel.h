@@ -57,6 +57,20 @@ int fungeon_channel_member_of(const struct fungeon_channel *c, const char *user_
  * two saved before names were folded in full that read alike now), or
  * -1. */
 int fungeon_channel_member_named(const struct fungeon_channel *c, const char *name);
+/* The member other than but (-1: none) whose Fungeoneer is called name
+ * (case folded), or -1. */
+int fungeon_channel_called(const struct fungeon_channel *c, const char *name, int but);
+/*
+ * The member nobody could name any more were member j's player (a
+ * joiner's, j < 0) called player: one whose Fungeoneer is called player
+ * while its player's name is another Fungeoneer's, or j itself when its
+ * Fungeoneer is called as another player is while player is another's
+ * Fungeoneer's name. Both its names would then name two
+ * (fungeon_channel_name_clash()), the GM's commands included. Returns
+ * that member, *k the other member whose Fungeoneer holds its player's
+ * name; or -1.
+ */
+int fungeon_channel_strands(const struct fungeon_channel *c, int j, const char *player, int *k);
 /* Whether name, which names member i's Fungeoneer, is also the name of
  * another member's player (one who joined after the Fungeoneer took the
  * name): then an error reply names both and how to say which (the first

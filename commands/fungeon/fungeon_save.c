@@ -722,20 +722,58 @@ fg_rekey(void *mod, const char *from, const char *to)
 	return moved;
 }
 
+/* Tells the invoker, whose new name now the party does not take (it
+ * would leave member i's Fungeoneer, k's holding i's other name, with no
+ * name that names it alone: fungeon_channel_strands()), what it still
+ * calls them, on a /fungeon command, where the party's names matter. */
+static void
+name_kept(const struct fungeon_channel *c, const struct invocation *inv, int me, const char *now,
+          int i, int k, struct reply *out)
+{
+	const struct fungeon_member *m = &c->m[me];
+
+	if (strcmp(inv->from->user_key, m->user_key) != 0 || inv->path[0] == NULL ||
+	    strcmp(inv->path[0]->name, "fungeon") != 0)
+		return;
+	reply_to(out, REPLY_INVOKER);
+	if (i == me)
+		reply_line(out, 0,
+		           "This party still calls you %s, not %s: %s is %s's Fungeoneer's name "
+		           "and your Fungeoneer's, %s, is another player's, so no command could "
+		           "name your %s any more; take another nick.",
+		           m->player, now, now, c->m[k].player, m->name, m->name);
+	else
+		reply_line(out, 0,
+		           "This party still calls you %s, not %s: %s is %s's Fungeoneer's name, "
+		           "whose other name, %s, is %s's Fungeoneer's too, so no command could "
+		           "name %s's %s any more; take another nick, or this one once %s's %s "
+		           "has left the party.",
+		           m->player, now, now, c->m[i].player, c->m[i].player, c->m[k].player,
+		           c->m[i].player, c->m[i].name, c->m[i].player, c->m[i].name);
+	reply_to(out, REPLY_CHANNEL);
+}
+
 /* Names each member's player as the platform knows them now (struct
- * chanmod's names_now). */
+ * chanmod's names_now), but for a name that would leave a Fungeoneer
+ * nobody can name (fungeon_channel_strands(), which /fungeon join
+ * refuses too): that member keeps the name it had. */
 static bool
-fg_names_now(void *mod, const struct invocation *inv)
+fg_names_now(void *mod, const struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = mod;
 	bool changed = false;
 
-	for (int i = 0; i < c->n; i++) {
-		struct fungeon_member *m = &c->m[i];
+	for (int j = 0; j < c->n; j++) {
+		struct fungeon_member *m = &c->m[j];
 		const char *now = invocation_name_now(inv, m->user_key);
+		int i, k;
 
 		if (now == NULL || now[0] == '\0' || strcmp(now, m->player) == 0)
 			continue;
+		if ((i = fungeon_channel_strands(c, j, now, &k)) >= 0) {
+			name_kept(c, inv, j, now, i, k, out);
+			continue;
+		}
 		snprintf(m->player, sizeof(m->player), "%s", now);
 		changed = true;
 	}

@@ -206,6 +206,55 @@ f14_the_nick_now_comes_before_every_command(void **unused)
 	fgtable_free(t);
 }
 
+/* recheck20 finding 2 by a NICK: a new nick that would leave a
+ * Fungeoneer nobody can name (bob's Al, once a player is called Al while
+ * bob is alice's Fungeoneer's name), which /fungeon join refuses, is not
+ * taken either: the party keeps the old one, and tells its player so on
+ * a /fungeon command, in one sentence to them alone. The same for a nick
+ * that would strand the player's own Fungeoneer. */
+static void
+a_nick_that_strands_a_fungeoneer_is_not_taken(void **unused)
+{
+	struct fgtable *t = fgtable_new(2020);
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "alice", "/fungeon join bob wizard 2");
+	fgtable_ok(t, "bob", "/fungeon join Al fighter 2");
+	fgtable_ok(t, "carl", "/fungeon join Zed thief 2");
+	fgtable_ok(t, "zara", "/fungeon join Zed2 thief 2");
+	renamed_key = "console:carl";
+	renamed_to = "Al";
+	text = typed_as(t, "alice", "alice", "/fungeon party");
+	fgtable_holds(text, "Zed | carl");
+	assert_null(strstr(text, "This party still calls"));
+	free(text);
+	text = typed_as(t, "carl", "Al", "/fungeon sheet");
+	assert_string_equal(
+	    text, "Zed (carl): level 2 thief\nHits 10/10 · class bonus 1 · XP 0 (level 3 at 40)\n"
+	          "[private]\nThis party still calls you carl, not Al: Al is bob's Fungeoneer's "
+	          "name, whose "
+	          "other name, bob, is alice's Fungeoneer's too, so no command could name bob's Al "
+	          "any more; take another nick, or this one once bob's Al has left the party.\n");
+	free(text);
+	fgtable_says(t, "alice", "/fungeon sheet Al", "Al (bob)");
+	/* carl's own Zed: called bob, carl would clash with alice's bob, and
+	 * Zed with the player zara, were she called Zed */
+	renamed_key = "console:zara";
+	renamed_to = "Zed";
+	free(typed_as(t, "alice", "alice", "/fungeon party"));
+	renamed_key = "console:carl";
+	renamed_to = "bob";
+	text = typed_as(t, "carl", "bob", "/fungeon sheet");
+	fgtable_holds(text, "This party still calls you carl, not bob: bob is alice's "
+	                    "Fungeoneer's name and your Fungeoneer's, Zed, is another player's, so "
+	                    "no command could name your Zed any more; take another nick.");
+	free(text);
+	fgtable_says(t, "alice", "/fungeon sheet carl", "Zed (carl)");
+	renamed_key = NULL;
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -213,6 +262,7 @@ main(void)
 	    cmocka_unit_test(f7_a_quoted_level_is_no_class),
 	    cmocka_unit_test(f8_a_class_of_several_words_is_pointed_out),
 	    cmocka_unit_test(f14_a_player_is_named_by_the_nick_now),
+	    cmocka_unit_test(a_nick_that_strands_a_fungeoneer_is_not_taken),
 	    cmocka_unit_test(f14_the_nick_now_comes_before_every_command),
 	};
 
