@@ -7,6 +7,15 @@
 #
 # fake_start [fake_discord args]   start the fake Discord; sets PORT (and
 #                                  IDENTIFY_MS: its --identify-interval)
+# tls_start [STALLS]               the fake's REST side behind a TLS terminator
+#                                  on loopback (tests/tools/tls_terminator.py,
+#                                  after fake_start), with a certificate made
+#                                  here: sets TLS_PID (in OTHER_PIDS), REST
+#                                  and TLS_CA (for bot_start
+#                                  "tls_ca_file=$TLS_CA"); it counts its
+#                                  accepts in $WORK/tls-accepts, and SIGUSR2
+#                                  stalls the handshakes of the next STALLS
+#                                  (0 by default) connections
 # bot_start [transport args]       start the bot against it; sets BOT_PID
 #                                  ($BOT_EXTRA: more [bot] lines, $BOT_STATE:
 #                                  its state directory, $WORK/state by default)
@@ -104,6 +113,21 @@ fake_start() {
 	file_wait "$WORK/port" 5 || fail "the fake Discord did not start"
 	PORT=$(cat "$WORK/port")
 	REST="http://127.0.0.1:$PORT/api/v10"
+}
+
+tls_start() {
+	command -v openssl > /dev/null || fail "openssl is needed"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+		-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+		-keyout "$WORK/tls.key" -out "$WORK/tls.pem" > "$WORK/openssl.log" 2>&1 ||
+		fail "openssl cannot make a certificate: $(cat "$WORK/openssl.log")"
+	python3 tests/tools/tls_terminator.py "$WORK/tls.pem" "$WORK/tls.key" "$PORT" \
+		"$WORK/tls-port" "$WORK/tls-accepts" "${1:-0}" > "$WORK/tls.log" 2>&1 &
+	TLS_PID=$!
+	OTHER_PIDS="$OTHER_PIDS $TLS_PID"
+	file_wait "$WORK/tls-port" 5 || fail "the TLS terminator did not start"
+	REST="https://127.0.0.1:$(cat "$WORK/tls-port")/api/v10"
+	TLS_CA="$WORK/tls.pem"
 }
 
 # bot_start [KEY=VALUE ...]: delver with a configuration file whose

@@ -9,20 +9,9 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-command -v openssl > /dev/null || fail "openssl is needed"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
-	-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
-	-keyout "$WORK/tls.key" -out "$WORK/tls.pem" > "$WORK/openssl.log" 2>&1 ||
-	fail "openssl cannot make a certificate: $(cat "$WORK/openssl.log")"
-
 fake_start
-python3 tests/tools/tls_terminator.py "$WORK/tls.pem" "$WORK/tls.key" "$PORT" \
-	"$WORK/tls-port" "$WORK/tls-accepts" 4 > "$WORK/tls.log" 2>&1 &
-TLS_PID=$!
-OTHER_PIDS="$TLS_PID"
-file_wait "$WORK/tls-port" 5 || fail "the TLS terminator did not start"
-REST="https://127.0.0.1:$(cat "$WORK/tls-port")/api/v10"
-bot_start "tls_ca_file=$WORK/tls.pem"
+tls_start 4
+bot_start "tls_ca_file=$TLS_CA"
 wait_until "g['ready'] and r['registrations'] == 1" 10
 
 kill -USR2 "$TLS_PID"
