@@ -403,7 +403,8 @@ static const struct command hazard_subs[] = {
     {.name = "procedure",
      .desc = "Keep light and rest the exploration or the delving way",
      .help = "exploration: torch 6 turns, lantern 36, candle 6; skipping a due rest costs a "
-             "CON save DC 12 per character. delving: torches last until a Burn, candles and "
+             "CON save DC " FATIGUE_SAVE_DC_TEXT
+             " per character. delving: torches last until a Burn, candles and "
              "lanterns the expedition (48 turns); Fatigue is damage unless the party rests. "
              "Rulings: a source keeps the turns it burned, so one that burned longer than the "
              "new procedure lets it last goes out at the switch; a pace belongs to its "

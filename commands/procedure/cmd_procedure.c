@@ -46,9 +46,10 @@ static const struct card_row exploration_card[] = {
     {"Quick reference", "1 turn each: move cautious; move rushing (setback to spot danger); "
                         "search (WIS vs concealment); force a door (STR vs door); pick a lock "
                         "(DEX vs lock); listen at a door (WIS); rest."},
-    {"Rest", "1 turn of sitting, eating, drinking and catching breath, nothing strenuous. "
-             "After 6 turns without one, rest or each character makes a CON save DC 12 (1 "
-             "Fatigue on a failure)."},
+    {"Rest",
+     "1 turn of sitting, eating, drinking and catching breath, nothing strenuous. "
+     "After 6 turns without one, rest or each character makes a CON save DC " FATIGUE_SAVE_DC_TEXT
+     " (1 Fatigue on a failure)."},
     {"One turn each", "Move along a corridor to the next room; deal with monsters; deal with "
                       "a room's challenges; search a room; rest; pass through a clear room; "
                       "take a stair."},

@@ -414,7 +414,8 @@ const struct command cmd_turn = {
     .help =
         "Turns pass with {/hazard roll} (a roll), {/rest} (a rest turn) or {/turn advance} (GM, no "
         "roll). After 6 turns without a rest the bot reminds the party. Rulings: in "
-        "exploration, a seventh turn without rest calls for the CON save DC 12 (1 Fatigue "
+        "exploration, a seventh turn without rest calls for the CON save DC " FATIGUE_SAVE_DC_TEXT
+        " (1 Fatigue "
         "on a failure) once, and the count starts again; in delving the reminder repeats "
         "every 6 turns and has no cost of its own.",
     .subs = turn_subs,

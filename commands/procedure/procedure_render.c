@@ -74,7 +74,7 @@ static void
 con_save(struct reply *out)
 {
 	reply_add(out, 0, "each character makes a CON save DC ");
-	reply_add(out, RS_BOLD, "12");
+	reply_add(out, RS_BOLD, "%d", FATIGUE_SAVE_DC);
 	reply_add(out, 0, "; on a failure gain ");
 	reply_add(out, RS_BOLD, "1");
 	reply_add(out, 0, " Fatigue.");

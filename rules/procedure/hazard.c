@@ -17,7 +17,8 @@ static const struct hazard_row exploration_rows[] = {
     {2, 2, HZ_SIGN, "Sign: noise, smell, tracks or a shadow hint at nearby danger"},
     {3, 3, HZ_LIGHT, "Light: a torch sputters out or lantern oil runs low"},
     {4, 4, HZ_FATIGUE_SAVE,
-     "Fatigue: rest 1 turn now, or each character makes a CON save DC 12; on a failure gain "
+     "Fatigue: rest 1 turn now, or each character makes a CON save DC " FATIGUE_SAVE_DC_TEXT
+     "; on a failure gain "
      "1 Fatigue"},
     {5, 6, HZ_NOTHING, nothing_text},
 };

@@ -42,6 +42,13 @@ enum hazard_table {
 	HAZARD_TABLE_COUNT
 };
 
+/* The exploration Fatigue's CON save (a due rest skipped, a Fatigue
+ * result): its DC, as a number and as text for the help and table texts. */
+#define FATIGUE_SAVE_DC      12
+#define FATIGUE_SAVE_DC_TEXT HAZARD_STR(FATIGUE_SAVE_DC)
+#define HAZARD_STR_(x)       #x
+#define HAZARD_STR(x)        HAZARD_STR_(x)
+
 enum hazard_effect {
 	HZ_NOTHING = 0,    /* the turn passes */
 	HZ_ENCOUNTER,      /* a wandering monster (or the remembered sign's creature) */
@@ -49,7 +56,7 @@ enum hazard_effect {
 	HZ_SIGN_CREATURE,  /* delving: meet a creature's sign; it is the next encounter */
 	HZ_LIGHT,          /* exploration: the oldest lit source sputters or runs low */
 	HZ_BURN,           /* delving: lit torches burn out */
-	HZ_FATIGUE_SAVE,   /* exploration: rest now, or CON save DC 12 per character */
+	HZ_FATIGUE_SAVE,   /* exploration: rest now, or CON save per character */
 	HZ_FATIGUE_DAMAGE, /* delving: 1 damage each unless the party rests next turn */
 	HZ_SHIFT,          /* delving: the environment changes */
 	HZ_TEXT,           /* a custom entry with no bookkeeping */

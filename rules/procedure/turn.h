@@ -11,8 +11,8 @@
  *
  * The rest clock: after 6 turns without a rest the party is reminded. In
  * exploration, a seventh turn without rest means each character makes a
- * CON save DC 12 (1 Fatigue on a failure) and the count starts again; in
- * delving the reminder repeats every 6 turns (delving Fatigue comes from
+ * CON save against FATIGUE_SAVE_DC (hazard.h; 1 Fatigue on a failure) and
+ * the count starts again; in delving the reminder repeats every 6 turns (delving Fatigue comes from
  * the hazard die instead).
  *
  * A struct turn_clock is a plain value; every function here is pure.
