@@ -118,9 +118,9 @@ light_flicker_cmd(struct invocation *inv, struct reply *out)
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	struct light l;
 	char name[100];
-	int ruled = turn_flicker(&s->clock, &l);
+	enum turn_light_result was = turn_flicker(&s->clock, &l);
 
-	if (ruled == 1) {
+	if (was == TURN_LIGHT_FLICKERED) {
 		char id[16];
 		int left = light_left(&l, s->proc);
 
@@ -138,7 +138,7 @@ light_flicker_cmd(struct invocation *inv, struct reply *out)
 		reply_nl(out);
 		return;
 	}
-	if (ruled == 2) {
+	if (was == TURN_LIGHT_RULED) {
 		procedure_render_light_name(&l, true, name, sizeof(name));
 		reply_add(out, 0,
 		          "The GM already ruled this turn's Light result only a flicker: %s keeps "
@@ -150,7 +150,7 @@ light_flicker_cmd(struct invocation *inv, struct reply *out)
 		reply_nl(out);
 		return;
 	}
-	if (ruled < 0) {
+	if (was == TURN_LIGHT_NONE) {
 		reply_error(out, "There is no Light result this turn to rule a flicker (or the "
 		                 "lights changed since); ");
 		reply_cmd(out, RS_BAD, "light add", NULL);

@@ -144,13 +144,14 @@ proc_save(const void *p)
 		cJSON_AddItemToArray(lights, light_json(&c->lights.l[i]));
 	cJSON_AddItemToObject(o, "lights", lights);
 	cJSON_AddNumberToObject(o, "next_light", c->lights.next_id);
-	if (c->flagged)
-		cJSON_AddItemToObject(o, "flagged", light_json(&c->flag_was));
-	if (c->flickered != 0)
-		cJSON_AddNumberToObject(o, "flickered", c->flickered);
+	/* the Light result's state as three fields, as it was always saved */
+	if (c->light_result == TURN_LIGHT_FLAGGED)
+		cJSON_AddItemToObject(o, "flagged", light_json(&c->light_was));
+	if (c->light_result == TURN_LIGHT_FLICKERED || c->light_result == TURN_LIGHT_RULED)
+		cJSON_AddNumberToObject(o, "flickered", c->light_was.id);
 	if (c->fatigue_asked != 0)
 		cJSON_AddNumberToObject(o, "fatigue_asked", c->fatigue_asked);
-	if (c->flicker_ruled)
+	if (c->light_result == TURN_LIGHT_RULED)
 		cJSON_AddBoolToObject(o, "flicker_ruled", true);
 	cJSON_AddStringToObject(o, "table", hazard_table_name(s->table));
 	cJSON_AddStringToObject(o, "procedure", hazard_procedure_name(s->proc));
@@ -355,6 +356,8 @@ load_clock(struct turn_clock *c, const cJSON *o, char *err, size_t errlen)
 	const cJSON *sign = cJSON_GetObjectItemCaseSensitive(o, "sign");
 	const cJSON *flag = cJSON_GetObjectItemCaseSensitive(o, "flagged");
 	const cJSON *l;
+	int flickered = 0;
+	bool ruled = false;
 
 	if (get_int(o, "turn", 0, TURN_MAX, &c->turn, err, errlen) < 0 ||
 	    get_int(o, "since_rest", 0, TURN_MAX, &c->since_rest, err, errlen) < 0 ||
@@ -398,13 +401,13 @@ load_clock(struct turn_clock *c, const cJSON *o, char *err, size_t errlen)
 		c->lights.n++;
 	}
 	if (flag != NULL) {
-		if (get_light(flag, &c->flag_was, err, errlen) < 0)
+		if (get_light(flag, &c->light_was, err, errlen) < 0)
 			return -1;
-		c->flagged = true;
+		c->light_result = TURN_LIGHT_FLAGGED;
 	}
 	/* "flickered" is saved while this turn's Light result only flickered */
 	if (cJSON_GetObjectItemCaseSensitive(o, "flickered") != NULL &&
-	    get_int(o, "flickered", 1, 100000, &c->flickered, err, errlen) < 0)
+	    get_int(o, "flickered", 1, 100000, &flickered, err, errlen) < 0)
 		return -1;
 	/* "fatigue_asked" is saved while a Fatigue waits for a rest */
 	if (cJSON_GetObjectItemCaseSensitive(o, "fatigue_asked") != NULL &&
@@ -412,8 +415,14 @@ load_clock(struct turn_clock *c, const cJSON *o, char *err, size_t errlen)
 		return -1;
 	/* "flicker_ruled" is saved while that flicker is the GM's ruling */
 	if (cJSON_GetObjectItemCaseSensitive(o, "flicker_ruled") != NULL &&
-	    get_bool(o, "flicker_ruled", &c->flicker_ruled, err, errlen) < 0)
+	    get_bool(o, "flicker_ruled", &ruled, err, errlen) < 0)
 		return -1;
+	/* a flagged result is the one in force when both are saved, as it
+	 * always was (turn_flicker() reads it first) */
+	if (flag == NULL && flickered != 0) {
+		c->light_result = ruled ? TURN_LIGHT_RULED : TURN_LIGHT_FLICKERED;
+		c->light_was = (struct light){.id = flickered};
+	}
 	return 0;
 }
 

@@ -264,9 +264,8 @@ turn_light_fails(struct turn_clock *c, enum procedure p, int low, struct turn_re
 		return;
 	case LIGHT_FLAG_FLICKER:
 		add(r, TE_FLAG_FLICKER, c->turn, 0, &was);
-		c->flagged = false;
-		c->flickered = was.id;
-		c->flicker_ruled = false;
+		c->light_result = TURN_LIGHT_FLICKERED;
+		c->light_was = (struct light){.id = was.id};
 		return;
 	case LIGHT_FLAG_OUT:
 		add(r, TE_FLAG_OUT, c->turn, 0, &was);
@@ -275,10 +274,8 @@ turn_light_fails(struct turn_clock *c, enum procedure p, int low, struct turn_re
 		add(r, TE_FLAG_LOW, c->turn, light_left(&c->lights.l[0], p), &was);
 		break;
 	}
-	c->flagged = true;
-	c->flag_was = was;
-	c->flickered = 0;
-	c->flicker_ruled = false;
+	c->light_result = TURN_LIGHT_FLAGGED;
+	c->light_was = was;
 }
 
 /* What the hazard result does this turn. */
@@ -431,45 +428,45 @@ turn_advance(struct turn_clock *c, enum procedure p, int n, struct turn_report *
 		turn_pass(c, p, &how, r);
 }
 
-int
+enum turn_light_result
 turn_flicker(struct turn_clock *c, struct light *l)
 {
 	struct lights *ls = &c->lights;
 	int at = -1;
 
-	if (!c->flagged) {
-		for (size_t i = 0; c->flickered != 0 && i < ls->n; i++) {
-			if (ls->l[i].id == c->flickered) {
+	if (c->light_result == TURN_LIGHT_NONE)
+		return TURN_LIGHT_NONE;
+	if (c->light_result != TURN_LIGHT_FLAGGED) {
+		for (size_t i = 0; i < ls->n; i++) {
+			if (ls->l[i].id == c->light_was.id) {
 				*l = ls->l[i];
-				return c->flicker_ruled ? 2 : 1;
+				return c->light_result;
 			}
 		}
-		return -1;
+		return TURN_LIGHT_NONE;
 	}
 	for (size_t i = 0; i < ls->n; i++) {
-		if (ls->l[i].id == c->flag_was.id && ls->l[i].kind == c->flag_was.kind) {
+		if (ls->l[i].id == c->light_was.id && ls->l[i].kind == c->light_was.kind) {
 			at = (int)i;
-			ls->l[i] = c->flag_was;
+			ls->l[i] = c->light_was;
 			break;
 		}
 	}
 	if (at < 0)
-		at = light_restore(ls, &c->flag_was);
+		at = light_restore(ls, &c->light_was);
 	if (at < 0)
-		return -1;
+		return TURN_LIGHT_NONE;
 	*l = ls->l[at];
-	c->flagged = false;
-	c->flickered = l->id;
-	c->flicker_ruled = true;
-	return 0;
+	c->light_result = TURN_LIGHT_RULED;
+	c->light_was = (struct light){.id = l->id};
+	return TURN_LIGHT_FLAGGED;
 }
 
 void
 turn_flag_clear(struct turn_clock *c)
 {
-	c->flagged = false;
-	c->flickered = 0;
-	c->flicker_ruled = false;
+	c->light_result = TURN_LIGHT_NONE;
+	c->light_was = (struct light){0};
 }
 
 bool

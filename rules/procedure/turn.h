@@ -44,6 +44,15 @@ enum turn_pace {
 	PACE_COUNT
 };
 
+/* What this turn's Light result left (turn_light_fails, turn_flicker);
+ * saved as the fields "flagged", "flickered" and "flicker_ruled". */
+enum turn_light_result {
+	TURN_LIGHT_NONE = 0,  /* none this turn, or it is forgotten (turn_flag_clear) */
+	TURN_LIGHT_FLAGGED,   /* it put out or dimmed a source: the GM may rule it a flicker */
+	TURN_LIGHT_FLICKERED, /* it fell on a source lit just before, which only flickered */
+	TURN_LIGHT_RULED,     /* the GM ruled it only a flicker */
+};
+
 struct turn_clock {
 	int turn;                 /* turns passed since the expedition began */
 	int since_rest;           /* turns since the last rest (or the start) */
@@ -56,13 +65,11 @@ struct turn_clock {
 	int sign_turn;            /* the turn its sign was met */
 	char sign[TURN_SIGN_MAX]; /* that creature, "" until someone names it */
 	struct lights lights;
-	bool flagged;          /* this turn's Light result may still be ruled a flicker */
-	struct light flag_was; /* the flagged source before it sputtered */
-	int flickered;         /* the id of the source this turn's Light result
-	                          only flickered (it was just lit, or the GM
-	                          ruled so), 0 if none */
-	bool flicker_ruled;    /* flickered is the GM's ruling (turn_flicker) */
-	enum turn_pace pace;   /* how the party moves; running blows candles out */
+	enum turn_light_result light_result; /* what this turn's Light result left */
+	/* TURN_LIGHT_FLAGGED: the source before it sputtered; FLICKERED,
+	 * RULED: the id of the source that only flickered, the rest zero */
+	struct light light_was;
+	enum turn_pace pace; /* how the party moves; running blows candles out */
 };
 
 enum turn_event_kind {
@@ -229,13 +236,15 @@ void turn_advance(struct turn_clock *c, enum procedure p, int n, struct turn_rep
  * (turn_flicker). */
 void turn_light_fails(struct turn_clock *c, enum procedure p, int low, struct turn_report *r);
 
-/* The GM rules the last Light result only flickered: the source is as it
- * was. Returns 0 and copies it to *l; 1 when that result fell on a source
- * lit just before the turn, which therefore already only flickered (copied
- * to *l, unchanged); 2 when the GM already ruled it a flicker (copied to
- * *l, unchanged); -1 when there is nothing to undo (no Light result this
- * turn, or the lights changed since). */
-int turn_flicker(struct turn_clock *c, struct light *l);
+/* The GM rules the last Light result only flickered. Returns what that
+ * result had left: TURN_LIGHT_FLAGGED when it is ruled a flicker now (the
+ * source is as it was, copied to *l); TURN_LIGHT_FLICKERED when it fell
+ * on a source lit just before the turn, which therefore already only
+ * flickered (copied to *l, unchanged); TURN_LIGHT_RULED when the GM
+ * already ruled it a flicker (copied to *l, unchanged); TURN_LIGHT_NONE
+ * when there is nothing to rule (no Light result this turn, or the lights
+ * changed since). */
+enum turn_light_result turn_flicker(struct turn_clock *c, struct light *l);
 
 /* Forgets this turn's Light result (call on any change to the lights). */
 void turn_flag_clear(struct turn_clock *c);

@@ -110,25 +110,24 @@ full_state(void **unused)
 	s->lantern_low = 3;
 	s->clock.pace = PACE_WALKING;
 	s->fatigue_damage = 4;
-	assert_true(s->clock.flagged);
+	assert_int_equal(s->clock.light_result, TURN_LIGHT_FLAGGED);
 	assert_true(s->clock.fatigue_due);
 	round_trip(s);
 	{
 		/* the GM's ruling of a flicker is kept too */
 		struct procedure_state *t;
-		struct light l;
+		struct light l, was = s->clock.light_was;
 		char *text;
 
-		assert_int_equal(turn_flicker(&s->clock, &l), 0);
+		assert_int_equal(turn_flicker(&s->clock, &l), TURN_LIGHT_FLAGGED);
 		round_trip(s);
 		text = save_text(s);
 		assert_int_equal(load_text(text, &t, err, sizeof(err)), 0);
-		assert_int_equal(turn_flicker(&t->clock, &l), 2);
+		assert_int_equal(turn_flicker(&t->clock, &l), TURN_LIGHT_RULED);
 		free(text);
 		procedure_state_mod.destroy(t);
-		s->clock.flagged = true;
-		s->clock.flicker_ruled = false;
-		s->clock.flickered = 0;
+		s->clock.light_result = TURN_LIGHT_FLAGGED;
+		s->clock.light_was = was;
 	}
 	{
 		char *text = save_text(s);
@@ -150,6 +149,53 @@ full_state(void **unused)
 		procedure_state_mod.destroy(t);
 	}
 	procedure_state_mod.destroy(s);
+}
+
+/* The Light result's state as procedure records saved before it was one
+ * enum hold it (copied from records the bot wrote): flagged, only
+ * flickered (just lit), and ruled a flicker by the GM. Each loads as
+ * that state, saves back byte for byte, and /light flicker reads it as
+ * it did (turn_flicker's 0, 1 and 2 then). */
+static void
+light_results_saved_before_load_the_same(void **unused)
+{
+	static const char *const head =
+	    "{\"turn\":2,\"since_rest\":2,\"rest_mark\":0,\"fatigue_due\":false,\"lights\":";
+	static const char *const tail =
+	    "\"table\":\"exploration\",\"procedure\":\"exploration\",\"chance\":[1,6],\"who\":"
+	    "\"anyone\",\"wander\":\"corridor\",\"wander_chance\":[1,6],\"safe\":false}";
+	static const struct {
+		const char *mid;
+		enum turn_light_result result, rules, after;
+	} saved[] = {
+	    {"[],\"next_light\":2,\"flagged\":{\"id\":1,\"kind\":\"torch\",\"burned\":2,\"who\":"
+	     "\"\"},",
+	     TURN_LIGHT_FLAGGED, TURN_LIGHT_FLAGGED, TURN_LIGHT_RULED},
+	    {"[{\"id\":1,\"kind\":\"torch\",\"burned\":0,\"who\":\"\"}],\"next_light\":2,"
+	     "\"flickered\":1,",
+	     TURN_LIGHT_FLICKERED, TURN_LIGHT_FLICKERED, TURN_LIGHT_FLICKERED},
+	    {"[{\"id\":1,\"kind\":\"torch\",\"burned\":2,\"who\":\"\"}],\"next_light\":2,"
+	     "\"flickered\":1,\"flicker_ruled\":true,",
+	     TURN_LIGHT_RULED, TURN_LIGHT_RULED, TURN_LIGHT_RULED},
+	};
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(saved) / sizeof(saved[0]); i++) {
+		char text[1024], err[200] = "", *again;
+		struct procedure_state *t;
+		struct light l;
+
+		snprintf(text, sizeof(text), "%s%s%s", head, saved[i].mid, tail);
+		assert_int_equal(load_text(text, &t, err, sizeof(err)), 0);
+		assert_int_equal(t->clock.light_result, saved[i].result);
+		again = save_text(t);
+		assert_string_equal(again, text);
+		free(again);
+		assert_int_equal(turn_flicker(&t->clock, &l), saved[i].rules);
+		assert_int_equal(l.id, 1);
+		assert_int_equal(t->clock.light_result, saved[i].after);
+		procedure_state_mod.destroy(t);
+	}
 }
 
 /* Vendors at every limit the commands allow (a name of VENDOR_NAME_MAX bytes,
@@ -253,6 +299,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(fresh_state),
 	    cmocka_unit_test(full_state),
+	    cmocka_unit_test(light_results_saved_before_load_the_same),
 	    cmocka_unit_test(vendors_at_their_limits),
 	    cmocka_unit_test(bad_records),
 	};

@@ -200,7 +200,7 @@ light_result_and_flicker(void **unused)
 	turn_clock_init(&c);
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	EXPECT(TE_FLAG_NONE);
-	assert_int_equal(turn_flicker(&c, &l), -1);
+	assert_int_equal(turn_flicker(&c, &l), TURN_LIGHT_NONE);
 	light_add(&c.lights, LIGHT_TORCH, 2, NULL, err, sizeof(err));
 	/* lit just before this turn: it only flickers, and that is not a
 	 * result the GM can take back: it is already a flicker */
@@ -209,7 +209,7 @@ light_result_and_flicker(void **unused)
 	assert_int_equal(r.ev[0].light.id, 1);
 	assert_int_equal(r.ev[0].light.burned, 1); /* time passed first */
 	assert_int_equal(c.lights.n, 2);
-	assert_int_equal(turn_flicker(&c, &l), 1);
+	assert_int_equal(turn_flicker(&c, &l), TURN_LIGHT_FLICKERED);
 	assert_int_equal(l.id, 1);
 	assert_int_equal(l.burned, 1);
 	assert_int_equal(c.lights.n, 2);
@@ -219,19 +219,19 @@ light_result_and_flicker(void **unused)
 	assert_int_equal(r.ev[0].light.burned, 2);
 	assert_int_equal(c.lights.n, 1);
 	/* the GM rules it only flickered */
-	assert_int_equal(turn_flicker(&c, &l), 0);
+	assert_int_equal(turn_flicker(&c, &l), TURN_LIGHT_FLAGGED);
 	assert_int_equal(l.id, 1);
 	assert_int_equal(c.lights.n, 2);
 	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 4);
 	/* only once: again, it says it is already ruled, unchanged */
-	assert_int_equal(turn_flicker(&c, &l), 2);
+	assert_int_equal(turn_flicker(&c, &l), TURN_LIGHT_RULED);
 	assert_int_equal(l.id, 1);
 	assert_int_equal(c.lights.n, 2);
 	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 4);
 	/* a flag lasts only its turn */
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
-	assert_int_equal(turn_flicker(&c, &l), -1);
+	assert_int_equal(turn_flicker(&c, &l), TURN_LIGHT_NONE);
 	/* a lantern runs low to an hour of oil (the default mark), and the
 	 * flicker gives its oil back */
 	turn_clock_init(&c);
@@ -242,7 +242,7 @@ light_result_and_flicker(void **unused)
 	assert_int_equal(r.ev[0].value, 6);
 	assert_int_equal(light_left(&r.ev[0].light, PROC_EXPLORATION), 34);
 	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 6);
-	assert_int_equal(turn_flicker(&c, &l), 0);
+	assert_int_equal(turn_flicker(&c, &l), TURN_LIGHT_FLAGGED);
 	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 34);
 	/* the channel's own mark (how.lantern_low); unflickered, the low
 	 * lantern goes out the next turn */
@@ -262,7 +262,7 @@ light_result_and_flicker(void **unused)
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	assert_int_equal(r.ev[0].kind, TE_FLAG_OUT);
 	turn_flag_clear(&c);
-	assert_int_equal(turn_flicker(&c, &l), -1);
+	assert_int_equal(turn_flicker(&c, &l), TURN_LIGHT_NONE);
 	/* and a flicker, which also lasts only its turn */
 	for (int clear = 0; clear < 2; clear++) {
 		turn_clock_init(&c);
@@ -273,7 +273,7 @@ light_result_and_flicker(void **unused)
 			turn_flag_clear(&c);
 		else
 			pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
-		assert_int_equal(turn_flicker(&c, &l), -1);
+		assert_int_equal(turn_flicker(&c, &l), TURN_LIGHT_NONE);
 	}
 }
 
