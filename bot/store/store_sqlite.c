@@ -393,6 +393,7 @@ free_backend(struct sqlite_backend *b)
 	sqlite3_close(b->rdb);
 	sqlite3_close(b->cdb);
 	sqlite3_close(b->db);
+	free(b->gens);
 	free(b->path);
 	free(b);
 }
