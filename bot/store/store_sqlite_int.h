@@ -106,6 +106,7 @@ struct sqlite_backend {
 	uint32_t gen_epoch;
 	bool everysec;
 	struct job *head, *tail; /* waiting; head is running when running */
+	struct job *spare;       /* a finished job, kept for the next one, or NULL */
 	bool running;
 	/* The writer's thread: woken by go (one post per job), it takes the
 	 * job in todo and leaves it in finished (under mu), then wakes the
