@@ -355,6 +355,7 @@ persist__free(struct persist *p)
 	while (p->marks != NULL)
 		persist_mark_free(p, p->marks->id);
 	free(p->batch);
+	free(p->qchan_spare);
 	for (size_t i = 0; i < PERSIST_ROWBUFS_KEPT; i++)
 		buf_free(&p->rowbufs[i]);
 	free(p->ready);

@@ -650,6 +650,62 @@ cannot:
 	return -1;
 }
 
+/* The arrays of a batch of cap rows into *rows, *bufs (empty buffers) and
+ * *logs (NULL each): p's own when they hold it, else allocated, the first
+ * buffers taken from p's (batch_arrays_done gives them back). */
+static void
+batch_arrays(struct persist *p, size_t cap, struct store_row **rows, struct buf **bufs,
+             struct store_log_row ***logs)
+{
+	if (cap <= PERSIST_ROWBUFS_KEPT) {
+		*rows = p->rows_kept;
+		*bufs = p->rowbufs;
+		*logs = p->logs_kept;
+		memset(*rows, 0, cap * sizeof(**rows));
+		memset(*logs, 0, cap * sizeof(**logs));
+		for (size_t i = 0; i < cap; i++)
+			if ((*bufs)[i].p == NULL)
+				buf_init(&(*bufs)[i], STORE_RECORD_LINE_MAX * 2);
+		return;
+	}
+	*rows = xcalloc(cap, sizeof(**rows));
+	*bufs = xcalloc(cap, sizeof(**bufs));
+	*logs = xcalloc(cap, sizeof(**logs));
+	for (size_t i = 0; i < cap; i++) {
+		if (i < PERSIST_ROWBUFS_KEPT && p->rowbufs[i].p != NULL) {
+			(*bufs)[i] = p->rowbufs[i];
+			buf_init(&p->rowbufs[i], 0); /* taken until the batch is handed over */
+		} else {
+			buf_init(&(*bufs)[i], STORE_RECORD_LINE_MAX * 2);
+		}
+	}
+}
+
+/* Once the batch is handed over: the logs freed, the first buffers kept
+ * empty (unless grown past PERSIST_ROWBUF_KEEP_MAX), the rest freed. */
+static void
+batch_arrays_done(struct persist *p, size_t cap, struct store_row *rows, struct buf *bufs,
+                  struct store_log_row **logs)
+{
+	for (size_t i = 0; i < cap; i++) {
+		if (i < PERSIST_ROWBUFS_KEPT && bufs[i].cap <= PERSIST_ROWBUF_KEEP_MAX) {
+			buf_reset(&bufs[i]);
+			p->rowbufs[i] = bufs[i];
+		} else {
+			buf_free(&bufs[i]);
+			if (i < PERSIST_ROWBUFS_KEPT)
+				p->rowbufs[i] = bufs[i];
+		}
+		free(logs[i]);
+		logs[i] = NULL;
+	}
+	if (rows != p->rows_kept) {
+		free(logs);
+		free(bufs);
+		free(rows);
+	}
+}
+
 /* Hands everything collected to the backend as one transaction. */
 void
 persist_commit_start(struct persist *p)
@@ -663,17 +719,7 @@ persist_commit_start(struct persist *p)
 	uv_idle_stop(&p->idle);
 	if (p->committing || p->pending == NULL)
 		return;
-	rows = xcalloc(cap, sizeof(*rows));
-	bufs = xcalloc(cap, sizeof(*bufs));
-	logs = xcalloc(cap, sizeof(*logs));
-	for (size_t i = 0; i < cap; i++) {
-		if (i < PERSIST_ROWBUFS_KEPT && p->rowbufs[i].p != NULL) {
-			bufs[i] = p->rowbufs[i];
-			buf_init(&p->rowbufs[i], 0); /* taken until the batch is handed over */
-		} else {
-			buf_init(&bufs[i], STORE_RECORD_LINE_MAX * 2);
-		}
-	}
+	batch_arrays(p, cap, &rows, &bufs, &logs);
 	if (cap > p->batch_cap) {
 		p->batch_cap = cap;
 		p->batch = xrealloc(p->batch, cap * sizeof(*p->batch));
@@ -708,18 +754,7 @@ persist_commit_start(struct persist *p)
 	p->batch_seq = p->collect_seq++;
 	p->stats.commits++;
 	p->be->ops->commit(p->be, rows, n, commit_done, p);
-	for (size_t i = 0; i < cap; i++) {
-		if (i < PERSIST_ROWBUFS_KEPT && bufs[i].cap <= PERSIST_ROWBUF_KEEP_MAX) {
-			buf_reset(&bufs[i]);
-			p->rowbufs[i] = bufs[i];
-		} else {
-			buf_free(&bufs[i]);
-		}
-		free(logs[i]);
-	}
-	free(logs);
-	free(bufs);
-	free(rows);
+	batch_arrays_done(p, cap, rows, bufs, logs);
 }
 
 /* The turn after changes were collected or answers became ready: the

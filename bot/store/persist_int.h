@@ -151,6 +151,10 @@ struct persist {
 	 * (persist_commit_start): a record is written into the room the one
 	 * before it made. */
 	struct buf rowbufs[PERSIST_ROWBUFS_KEPT];
+	/* A batch of up to PERSIST_ROWBUFS_KEPT rows is built in these (with
+	 * rowbufs), allocating nothing. */
+	struct store_row rows_kept[PERSIST_ROWBUFS_KEPT];
+	struct store_log_row *logs_kept[PERSIST_ROWBUFS_KEPT];
 	int batch_lost;       /* records of the batch that could not be encoded */
 	int lost_carried;     /* those of a batch rolled back by a conflict */
 	uint64_t collect_seq; /* the batch being collected */
@@ -162,6 +166,7 @@ struct persist {
 	/* the requests in flight (persist_queue.c): the one list, oldest first */
 	struct request *qhead, *qtail;
 	struct qchan *qchans;
+	struct qchan *qchan_spare; /* the last one emptied, for the next, or NULL */
 	struct quser *qusers;
 	size_t nwaiting; /* requests waiting to run */
 	bool marks_now;  /* SQLite: a replay reads its mark on the loop, waits for no read */

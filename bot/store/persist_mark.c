@@ -63,11 +63,8 @@ persist_mark_new(struct persist *p, struct request *req)
 	buf_init(&b, STORE_RECORD_LINE_MAX);
 	if (request_keep(req, &b) < 0 || b.toobig)
 		buf_reset(&b);
-	m->answer = xmalloc(b.len + 1);
-	memcpy(m->answer, b.p != NULL ? b.p : "", b.len);
-	m->answer[b.len] = '\0';
 	m->len = b.len;
-	buf_free(&b);
+	m->answer = buf_take(&b); /* NUL-terminated */
 	return m;
 }
 

@@ -25,7 +25,13 @@ chan_get(struct persist *p, const char *key)
 
 	HASH_FIND_STR(p->qchans, key, c);
 	if (c == NULL) {
-		c = xcalloc(1, sizeof(*c));
+		if (p->qchan_spare != NULL) {
+			c = p->qchan_spare;
+			p->qchan_spare = NULL;
+			memset(c, 0, sizeof(*c));
+		} else {
+			c = xcalloc(1, sizeof(*c));
+		}
 		memcpy(c->key, key, strnlen(key, KEY_MAX - 1));
 		HASH_ADD_STR(p->qchans, key, c);
 	}
@@ -356,7 +362,10 @@ unlink_req(struct persist *p, struct request *req)
 	c->head = h->chan_next;
 	if (c->head == NULL) {
 		HASH_DEL(p->qchans, c);
-		free(c);
+		if (p->qchan_spare == NULL)
+			p->qchan_spare = c;
+		else
+			free(c);
 	} else if (request_hold(c->head)->state == Q_DONE) {
 		ready_push(p, c->head);
 	}

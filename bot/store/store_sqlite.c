@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ struct job {
 	struct store_row **rows; /* copies (store_row_dup) */
 	size_t n;
 	enum store_status *row_status;
+	size_t row_status_cap; /* room in row_status */
 	store_commit_cb commit_done;
 	bool begun; /* its transaction opened on the loop (commit_here) */
 	/* load */
@@ -140,13 +142,41 @@ job_work(struct job *j)
 static void
 job_free(struct job *j)
 {
+	struct sqlite_backend *b = j->b;
+
 	for (size_t i = 0; j->rows != NULL && i < j->n; i++)
 		free(j->rows[i]);
 	free(j->rows);
-	free(j->row_status);
 	free(j->found);
 	free(j->key);
+	if (b != NULL && b->spare == NULL && !b->closing) {
+		b->spare = j; /* its row_status kept for the next commit */
+		return;
+	}
+	free(j->row_status);
 	free(j);
+}
+
+/* A job of kind, zeroed but for the room of a spare's row_status. */
+static struct job *
+job_new(struct sqlite_backend *b, enum job_kind kind)
+{
+	struct job *j = b->spare;
+
+	if (j == NULL) {
+		j = xcalloc(1, sizeof(*j));
+	} else {
+		enum store_status *rs = j->row_status;
+		size_t cap = j->row_status_cap;
+
+		b->spare = NULL;
+		memset(j, 0, offsetof(struct job, err));
+		j->err[0] = '\0';
+		j->row_status = rs;
+		j->row_status_cap = cap;
+	}
+	j->kind = kind;
+	return j;
 }
 
 static void run_next(struct sqlite_backend *b);
@@ -291,10 +321,13 @@ sqlite_commit(struct store_backend *base, const struct store_row *rows, size_t n
               store_commit_cb done, void *ctx)
 {
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
-	struct job *j = xcalloc(1, sizeof(*j));
+	struct job *j = job_new(b, JOB_COMMIT);
 
-	j->kind = JOB_COMMIT;
-	j->row_status = xcalloc(n > 0 ? n : 1, sizeof(*j->row_status));
+	if (j->row_status_cap < (n > 0 ? n : 1)) {
+		free(j->row_status);
+		j->row_status_cap = n > 0 ? n : 1;
+		j->row_status = xcalloc(j->row_status_cap, sizeof(*j->row_status));
+	}
 	j->n = n;
 	j->commit_done = done;
 	j->ctx = ctx;
@@ -311,9 +344,8 @@ sqlite_load(struct store_backend *base, enum store_kind kind, const char *key, s
             void *ctx)
 {
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
-	struct job *j = xcalloc(1, sizeof(*j));
+	struct job *j = job_new(b, JOB_LOAD);
 
-	j->kind = JOB_LOAD;
 	j->load_kind = kind;
 	j->key = xstrdup(key);
 	j->load_done = done;
@@ -327,10 +359,9 @@ static void
 sqlite_reach(struct store_backend *base, unsigned within_ms, store_done_cb done, void *ctx)
 {
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
-	struct job *j = xcalloc(1, sizeof(*j));
+	struct job *j = job_new(b, JOB_REACH);
 
 	(void)within_ms;
-	j->kind = JOB_REACH;
 	j->reach_done = done;
 	j->ctx = ctx;
 	enqueue(b, j);
@@ -393,6 +424,11 @@ free_backend(struct sqlite_backend *b)
 	sqlite3_close(b->rdb);
 	sqlite3_close(b->cdb);
 	sqlite3_close(b->db);
+	if (b->spare != NULL) {
+		free(b->spare->row_status);
+		free(b->spare);
+	}
+	free(b->gens);
 	free(b->path);
 	free(b);
 }

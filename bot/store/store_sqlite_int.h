@@ -70,6 +70,17 @@ enum stmt {
 
 struct job;
 
+/* The generations known stored (store_sqlite_write.c): a direct-mapped
+ * cache of channel keys, each slot valid while its epoch is the
+ * backend's. */
+#define GEN_SLOTS   1024
+#define GEN_KEY_MAX 48 /* longer keys are not cached */
+struct gen_slot {
+	uint32_t epoch;
+	char key[GEN_KEY_MAX];
+	uint64_t generation;
+};
+
 struct sqlite_backend {
 	struct store_backend base;
 	char *path;
@@ -81,8 +92,21 @@ struct sqlite_backend {
 	sqlite3_stmt *rget[5]; /* on rdb: channel, user, a channel's log, mark, mark by id */
 	int sync;              /* asked: 0 OFF, 1 NORMAL, 2 FULL */
 	int sync_set;          /* in force on db (changed by the worker) */
+	/* What the last checked commit left: the data version of db's file
+	 * (SQLITE_FCNTL_DATA_VERSION, which moves with every commit to the
+	 * file, this connection's or another's), valid when versioned, and
+	 * the generation it knows stored for each channel it wrote or checked
+	 * (gens, allocated at the first commit; the slots of gen_epoch). While
+	 * the version has not moved, those generations are still stored, and
+	 * a log-only row is checked against them without a read. Used by the
+	 * writer only, one job at a time. */
+	unsigned data_version;
+	bool versioned;
+	struct gen_slot *gens;
+	uint32_t gen_epoch;
 	bool everysec;
 	struct job *head, *tail; /* waiting; head is running when running */
+	struct job *spare;       /* a finished job, kept for the next one, or NULL */
 	bool running;
 	/* The writer's thread: woken by go (one post per job), it takes the
 	 * job in todo and leaves it in finished (under mu), then wakes the

@@ -11,6 +11,7 @@
 
 #include "bot/store/store_sqlite_int.h"
 #include "bot/store/store_sqlite_read.h"
+#include "rules/base/mem.h"
 
 /* The result of the calling thread's last step_reset
  * (store_sqlite_write_rows tells a full disk from it: the rollback that
@@ -54,6 +55,81 @@ stored_generation(struct sqlite_backend *b, const struct store_row *r, uint64_t 
 		*stored = (uint64_t)sqlite3_column_int64(g, 0);
 	sqlite3_reset(g);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The data version of b's database file into *v: 0, or -1 when SQLite
+ * cannot tell. */
+static int
+data_version(struct sqlite_backend *b, unsigned *v)
+{
+	return sqlite3_file_control(b->db, "main", SQLITE_FCNTL_DATA_VERSION, v) == SQLITE_OK ? 0
+	                                                                                      : -1;
+}
+
+/* The slot of key in b's cache of generations (FNV-1a), or NULL when key
+ * is too long to be cached. */
+static struct gen_slot *
+gen_slot(struct sqlite_backend *b, const char *key)
+{
+	uint32_t h = 2166136261u;
+	size_t len = 0;
+
+	for (const unsigned char *k = (const unsigned char *)key; *k != '\0'; k++, len++)
+		h = (h ^ *k) * 16777619u;
+	if (len >= GEN_KEY_MAX)
+		return NULL;
+	if (b->gens == NULL)
+		b->gens = xcalloc(GEN_SLOTS, sizeof(*b->gens));
+	return &b->gens[h % GEN_SLOTS];
+}
+
+/* The generation cached for key: 1 with *stored, 0 when none is. */
+static int
+gen_cached(struct sqlite_backend *b, const char *key, uint64_t *stored)
+{
+	const struct gen_slot *g = gen_slot(b, key);
+
+	if (g == NULL || g->epoch != b->gen_epoch || strcmp(g->key, key) != 0)
+		return 0;
+	*stored = g->generation;
+	return 1;
+}
+
+/* Notes r's row as its commit left it: stored at generation g, or gone. */
+static void
+gen_note(struct sqlite_backend *b, const struct store_row *r, bool gone, uint64_t g)
+{
+	struct gen_slot *s = gen_slot(b, r->key);
+
+	if (s == NULL)
+		return;
+	if (gone) {
+		if (s->epoch == b->gen_epoch && strcmp(s->key, r->key) == 0)
+			s->epoch = b->gen_epoch - 1;
+		return;
+	}
+	s->epoch = b->gen_epoch;
+	memcpy(s->key, r->key, strlen(r->key) + 1);
+	s->generation = g;
+}
+
+/* After the commit of rows[0..n) (checked, each written): every channel
+ * row's stored generation into the cache, and the file's data version. */
+static void
+gens_committed(struct sqlite_backend *b, struct store_row *const *rows,
+               const struct store_row *plain, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct store_row *r = rows != NULL ? rows[i] : &plain[i];
+
+		if (r->kind != STORE_CHANNEL)
+			continue;
+		if (r->log_only)
+			gen_note(b, r, false, r->generation);
+		else
+			gen_note(b, r, r->rec == NULL, r->generation + 1);
+	}
+	b->versioned = data_version(b, &b->data_version) == 0;
 }
 
 /* Runs a statement of the log on key (ST_LOG_CLEAR, or ST_LOG_TRIM up to
@@ -154,8 +230,12 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 		return step_reset(s) == 0 ? STORE_OK : STORE_FAILED;
 	}
 	if (r->log_only) {
-		/* The record is as stored: its generation must still be. */
-		rc = stored_generation(b, r, &stored);
+		/* The record is as stored: its generation must still be (as
+		 * this process last committed or read it, while nothing else
+		 * was committed to the file since). */
+		rc = gen_cached(b, r->key, &stored);
+		if (rc == 0)
+			rc = stored_generation(b, r, &stored);
 		if (rc < 0)
 			return STORE_FAILED;
 		if (rc == 1 ? stored != r->generation : r->generation != 0)
@@ -212,13 +292,26 @@ store_sqlite_write_rows(struct sqlite_backend *b, struct store_row *const *rows,
 {
 	enum store_status why = STORE_FAILED;
 	size_t conflicts = 0;
+	bool versioned = b->versioned;
+	unsigned v;
 
+	/* Only a checked commit that goes through vouches for the cache. */
+	b->versioned = false;
 	if (!begun && step_reset(b->stmt[ST_BEGIN]) < 0) {
 		snprintf(err, errlen, "cannot begin a transaction on %s: %s", b->path,
 		         sqlite3_errmsg(b->db));
 		if ((step_rc & 0xff) == SQLITE_FULL)
 			why = STORE_FULL;
 		goto failed;
+	}
+	if (!check || !versioned || data_version(b, &v) < 0 || v != b->data_version) {
+		/* The file may have been written otherwise: every slot is void
+		 * (epoch 0 is never current). */
+		if (++b->gen_epoch == 0) {
+			if (b->gens != NULL)
+				memset(b->gens, 0, GEN_SLOTS * sizeof(*b->gens));
+			b->gen_epoch = 1;
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct store_row *r = rows != NULL ? rows[i] : &plain[i];
@@ -246,8 +339,11 @@ store_sqlite_write_rows(struct sqlite_backend *b, struct store_row *const *rows,
 				status[i] = STORE_NOT_WRITTEN;
 		return -2;
 	}
-	if (step_reset(b->stmt[ST_COMMIT]) == 0)
+	if (step_reset(b->stmt[ST_COMMIT]) == 0) {
+		if (check)
+			gens_committed(b, rows, plain, n);
 		return 0;
+	}
 	snprintf(err, errlen, "cannot commit to %s: %s", b->path, sqlite3_errmsg(b->db));
 rollback:
 	if ((step_rc & 0xff) == SQLITE_FULL)

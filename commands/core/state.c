@@ -166,25 +166,35 @@ state_user_peek(const struct state *st, const char *key)
 	return u;
 }
 
-struct user *
-state_user_read(struct state *st, const char *key, bool *failed)
+/* The user with key: in memory, else from the loader. With none stored,
+ * create makes an empty one of the record the loader left as it was given
+ * (its contract), else NULL. NULL with *failed when the loader failed. */
+static struct user *
+user_read(struct state *st, const char *key, bool *failed, bool create)
 {
 	struct user *u = state_user_peek(st, key);
-	int r;
+	int r = 0;
 
 	*failed = false;
-	if (u != NULL || st->load_user == NULL)
+	if (u != NULL || (st->load_user == NULL && !create))
 		return u;
 	u = record_alloc(struct user, key);
 	u->owner = st;
-	r = st->load_user(u, st->load_user_ctx);
-	if (r == 1) {
+	if (st->load_user != NULL)
+		r = st->load_user(u, st->load_user_ctx);
+	if (r == 1 || (r == 0 && create)) {
 		HASH_ADD_STR(st->users, key, u);
 		return u;
 	}
 	*failed = r < 0;
 	user_destroy(u);
 	return NULL;
+}
+
+struct user *
+state_user_read(struct state *st, const char *key, bool *failed)
+{
+	return user_read(st, key, failed, false);
 }
 
 struct user *
@@ -199,14 +209,8 @@ struct user *
 state_user(struct state *st, const char *key)
 {
 	bool failed;
-	struct user *u = state_user_read(st, key, &failed);
 
-	if (u != NULL || failed)
-		return u;
-	u = record_alloc(struct user, key);
-	u->owner = st;
-	HASH_ADD_STR(st->users, key, u);
-	return u;
+	return user_read(st, key, &failed, true);
 }
 
 bool

@@ -69,7 +69,9 @@ void state_set_loader(struct state *st, int (*load)(struct channel *fresh, void 
  * command). state_user_find never creates one; state_user_read tells a
  * loader failure (*failed) from no record; state_user_peek looks in memory
  * only. The loader has the channel loader's contract (1 found, 0 none, -1
- * failed) and must not call the state_ functions.
+ * failed), leaves fresh as it was given when it returns 0 (state_user
+ * keeps that record as the new empty user), and must not call the state_
+ * functions.
  */
 void state_set_user_loader(struct state *st, int (*load)(struct user *fresh, void *ctx), void *ctx);
 struct user *state_user(struct state *st, const char *key);
