@@ -73,22 +73,20 @@ global_is(struct discord_rest_answer *a, unsigned which, const char *v, size_t v
  * what follows without the blanks around it (and the line's CR LF). The
  * length of the name picks the few names it may be; a name is read only
  * the first time it comes. */
-size_t
-discord_rest_answer_header(char *p, size_t size, size_t n, void *ctx)
+void
+discord_rest_answer_line(const char *p, size_t n, struct discord_rest_answer *a)
 {
-	struct discord_rest_answer *a = ctx;
 	const char *colon, *v;
 	size_t k, vn;
 	char num[64];
 
-	n *= size;
 	if (n >= 5 && memcmp(p, "HTTP/", 5) == 0) { /* a new answer (after a 1xx) */
 		a->seen = 0;
-		return n;
+		return;
 	}
 	colon = memchr(p, ':', n);
 	if (colon == NULL)
-		return n;
+		return;
 	k = (size_t)(colon - p);
 	v = colon + 1;
 	vn = n - k - 1;
@@ -149,7 +147,13 @@ discord_rest_answer_header(char *p, size_t size, size_t n, void *ctx)
 	default:
 		break;
 	}
-	return n;
+}
+
+size_t
+discord_rest_answer_header(char *p, size_t size, size_t n, void *ctx)
+{
+	discord_rest_answer_line(p, n * size, ctx);
+	return n * size;
 }
 
 double
