@@ -66,9 +66,8 @@ h1read(const char *text, size_t size, size_t k, size_t body_max, struct h1read *
 static inline bool
 h1read_same(const struct h1read *a, const struct h1read *b)
 {
-	return a->r == b->r && a->status == b->status && a->used == b->used &&
-	       a->keep == b->keep && memcmp(&a->hd, &b->hd, sizeof(a->hd)) == 0 &&
-	       a->body.len == b->body.len &&
+	return a->r == b->r && a->status == b->status && a->used == b->used && a->keep == b->keep &&
+	       memcmp(&a->hd, &b->hd, sizeof(a->hd)) == 0 && a->body.len == b->body.len &&
 	       (a->body.len == 0 || memcmp(a->body.p, b->body.p, a->body.len) == 0) &&
 	       (a->long_bucket == NULL) == (b->long_bucket == NULL) &&
 	       (a->long_bucket == NULL || strcmp(a->long_bucket, b->long_bucket) == 0);
