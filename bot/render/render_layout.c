@@ -24,6 +24,13 @@ render_layout_channel(const char *key)
 void
 render_layout_pad(struct buf *out, size_t n)
 {
+	if (n > 0 && buf_reserve(out, n) == 0) {
+		memset(out->p + out->len, ' ', n);
+		out->len += n;
+		out->p[out->len] = '\0';
+		return;
+	}
+	/* Past the cap: as many as fit, one at a time. */
 	while (n-- > 0)
 		buf_addc(out, ' ');
 }
