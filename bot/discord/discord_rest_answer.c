@@ -8,25 +8,11 @@
 #include <string.h>
 #include <strings.h>
 
-/* Whether the header line p (n bytes, "Name: value") has name; *v and *vn
- * are then its value without the blanks around it. */
+/* Whether the header name p (k bytes) is name (k bytes too), in either case. */
 static bool
-header_is(const char *p, size_t n, const char *name, const char **v, size_t *vn)
+name_is(const char *p, size_t k, const char *name)
 {
-	size_t k = strlen(name);
-
-	if (n <= k || p[k] != ':' || strncasecmp(p, name, k) != 0)
-		return false;
-	p += k + 1;
-	n -= k + 1;
-	while (n > 0 && (*p == ' ' || *p == '\t'))
-		p++, n--;
-	while (n > 0 &&
-	       (p[n - 1] == '\r' || p[n - 1] == '\n' || p[n - 1] == ' ' || p[n - 1] == '\t'))
-		n--;
-	*v = p;
-	*vn = n;
-	return true;
+	return strncasecmp(p, name, k) == 0;
 }
 
 /* Copies v (vn bytes) into out (size bytes) when it fits. */
@@ -83,55 +69,91 @@ global_is(struct discord_rest_answer *a, unsigned which, const char *v, size_t v
 		a->seen |= DISCORD_REST_ANSWER_GLOBAL;
 }
 
+/* The line's name is the bytes before its first colon, and its value
+ * what follows without the blanks around it (and the line's CR LF). The
+ * length of the name picks the few names it may be; a name is read only
+ * the first time it comes. */
+void
+discord_rest_answer_line(const char *p, size_t n, struct discord_rest_answer *a)
+{
+	const char *colon, *v;
+	size_t k, vn;
+	char num[64];
+
+	if (n >= 5 && memcmp(p, "HTTP/", 5) == 0) { /* a new answer (after a 1xx) */
+		a->seen = 0;
+		return;
+	}
+	colon = memchr(p, ':', n);
+	if (colon == NULL)
+		return;
+	k = (size_t)(colon - p);
+	v = colon + 1;
+	vn = n - k - 1;
+	while (vn > 0 && (*v == ' ' || *v == '\t'))
+		v++, vn--;
+	while (vn > 0 &&
+	       (v[vn - 1] == '\r' || v[vn - 1] == '\n' || v[vn - 1] == ' ' || v[vn - 1] == '\t'))
+		vn--;
+	switch (k) {
+	case 4:
+		if (!(a->seen & DISCORD_REST_ANSWER_DATE) && name_is(p, k, "Date") &&
+		    header_copy(a->date, sizeof(a->date), v, vn))
+			a->seen |= DISCORD_REST_ANSWER_DATE;
+		break;
+	case 11:
+		if (!(a->seen & DISCORD_REST_ANSWER_RETRY_AFTER) && name_is(p, k, "Retry-After")) {
+			a->seen |= DISCORD_REST_ANSWER_RETRY_AFTER;
+			a->retry_after = header_number(v, vn);
+		}
+		break;
+	case 17: /* X-RateLimit-Limit, -Reset, -Scope */
+		if (name_is(p, k, "X-RateLimit-Limit")) {
+			if (!(a->seen & DISCORD_REST_ANSWER_LIMIT) &&
+			    header_copy(num, sizeof(num), v, vn))
+				a->seen |= DISCORD_REST_ANSWER_LIMIT, a->limit = atoi(num);
+		} else if (name_is(p, k, "X-RateLimit-Reset")) {
+			if (!(a->seen & DISCORD_REST_ANSWER_RESET) && vn < sizeof(num))
+				a->seen |= DISCORD_REST_ANSWER_RESET,
+				    a->reset = header_number(v, vn);
+		} else if (!(a->seen & DISCORD_REST_ANSWER_SCOPE_SEEN) &&
+		           name_is(p, k, "X-RateLimit-Scope")) {
+			global_is(a, DISCORD_REST_ANSWER_SCOPE_SEEN, v, vn, "global");
+		}
+		break;
+	case 18: /* X-RateLimit-Bucket, -Global */
+		if (name_is(p, k, "X-RateLimit-Bucket")) {
+			if (!(a->seen &
+			      (DISCORD_REST_ANSWER_BUCKET | DISCORD_REST_ANSWER_LONG_BUCKET)))
+				a->seen |= header_copy(a->bucket, sizeof(a->bucket), v, vn)
+				               ? DISCORD_REST_ANSWER_BUCKET
+				               : DISCORD_REST_ANSWER_LONG_BUCKET;
+		} else if (!(a->seen & DISCORD_REST_ANSWER_GLOBAL_SEEN) &&
+		           name_is(p, k, "X-RateLimit-Global")) {
+			global_is(a, DISCORD_REST_ANSWER_GLOBAL_SEEN, v, vn, "true");
+		}
+		break;
+	case 21:
+		if (!(a->seen & DISCORD_REST_ANSWER_REMAINING) &&
+		    name_is(p, k, "X-RateLimit-Remaining") && header_copy(num, sizeof(num), v, vn))
+			a->seen |= DISCORD_REST_ANSWER_REMAINING, a->remaining = atoi(num);
+		break;
+	case 23:
+		if (!(a->seen & DISCORD_REST_ANSWER_RESET_AFTER) &&
+		    name_is(p, k, "X-RateLimit-Reset-After") && vn < sizeof(num))
+			a->seen |= DISCORD_REST_ANSWER_RESET_AFTER,
+			    a->reset_after = header_number(v, vn);
+		break;
+	default:
+		break;
+	}
+}
+
 size_t
 discord_rest_answer_header(char *p, size_t size, size_t n, void *ctx)
 {
-	struct discord_rest_answer *a = ctx;
-	const char *v;
-	size_t vn;
-	char num[64];
-
-	n *= size;
-	if (n >= 5 && memcmp(p, "HTTP/", 5) == 0) { /* a new answer (after a 1xx) */
-		a->seen = 0;
-		return n;
-	}
-	if (!(a->seen & DISCORD_REST_ANSWER_DATE) && header_is(p, n, "Date", &v, &vn)) {
-		if (header_copy(a->date, sizeof(a->date), v, vn))
-			a->seen |= DISCORD_REST_ANSWER_DATE;
-	} else if (!(a->seen & DISCORD_REST_ANSWER_RETRY_AFTER) &&
-	           header_is(p, n, "Retry-After", &v, &vn)) {
-		a->seen |= DISCORD_REST_ANSWER_RETRY_AFTER;
-		a->retry_after = header_number(v, vn);
-	} else if (n > 12 && strncasecmp(p, "X-RateLimit-", 12) == 0) {
-		if (!(a->seen & (DISCORD_REST_ANSWER_BUCKET | DISCORD_REST_ANSWER_LONG_BUCKET)) &&
-		    header_is(p, n, "X-RateLimit-Bucket", &v, &vn))
-			a->seen |= header_copy(a->bucket, sizeof(a->bucket), v, vn)
-			               ? DISCORD_REST_ANSWER_BUCKET
-			               : DISCORD_REST_ANSWER_LONG_BUCKET;
-		else if (!(a->seen & DISCORD_REST_ANSWER_LIMIT) &&
-		         header_is(p, n, "X-RateLimit-Limit", &v, &vn) &&
-		         header_copy(num, sizeof(num), v, vn))
-			a->seen |= DISCORD_REST_ANSWER_LIMIT, a->limit = atoi(num);
-		else if (!(a->seen & DISCORD_REST_ANSWER_REMAINING) &&
-		         header_is(p, n, "X-RateLimit-Remaining", &v, &vn) &&
-		         header_copy(num, sizeof(num), v, vn))
-			a->seen |= DISCORD_REST_ANSWER_REMAINING, a->remaining = atoi(num);
-		else if (!(a->seen & DISCORD_REST_ANSWER_RESET_AFTER) &&
-		         header_is(p, n, "X-RateLimit-Reset-After", &v, &vn) && vn < sizeof(num))
-			a->seen |= DISCORD_REST_ANSWER_RESET_AFTER,
-			    a->reset_after = header_number(v, vn);
-		else if (!(a->seen & DISCORD_REST_ANSWER_RESET) &&
-		         header_is(p, n, "X-RateLimit-Reset", &v, &vn) && vn < sizeof(num))
-			a->seen |= DISCORD_REST_ANSWER_RESET, a->reset = header_number(v, vn);
-		else if (!(a->seen & DISCORD_REST_ANSWER_GLOBAL_SEEN) &&
-		         header_is(p, n, "X-RateLimit-Global", &v, &vn))
-			global_is(a, DISCORD_REST_ANSWER_GLOBAL_SEEN, v, vn, "true");
-		else if (!(a->seen & DISCORD_REST_ANSWER_SCOPE_SEEN) &&
-		         header_is(p, n, "X-RateLimit-Scope", &v, &vn))
-			global_is(a, DISCORD_REST_ANSWER_SCOPE_SEEN, v, vn, "global");
-	}
-	return n;
+	discord_rest_answer_line(p, n * size, ctx);
+	return n * size;
 }
 
 double

@@ -44,6 +44,9 @@ enum {
  * (curl_easy_header() walks every header for each name asked); a status
  * line (a new answer, after a 1xx) forgets what an earlier one said. */
 size_t discord_rest_answer_header(char *p, size_t size, size_t n, void *ctx);
+/* The same for one header line p (n bytes, its CR LF optional), read
+ * where it stands. */
+void discord_rest_answer_line(const char *p, size_t n, struct discord_rest_answer *a);
 
 /* The wait a 429 asks for, in seconds (0 to 3600), from its body (len
  * bytes of JSON: retry_after) or else its Retry-After header (in a), and

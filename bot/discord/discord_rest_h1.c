@@ -16,6 +16,7 @@
 #include "bot/log.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/base/num.h"
 
 enum conn_state {
 	CONNECTING,
@@ -314,6 +315,7 @@ compose(struct conn *c)
 {
 	struct h1 *h = c->h;
 	struct req *q = c->q;
+	char length[NUM_TEXT_MAX];
 
 	buf_reset(&c->out);
 	buf_adds(&c->out, q->method);
@@ -322,7 +324,9 @@ compose(struct conn *c)
 	buf_adds(&c->out, " HTTP/1.1\r\n");
 	buf_adds(&c->out, h->host);
 	buf_adds(&c->out, h->fixed);
-	buf_addf(&c->out, "Content-Length: %zu\r\n\r\n", q->body_len);
+	buf_adds(&c->out, "Content-Length: ");
+	buf_add(&c->out, length, num_text((long long)q->body_len, length));
+	buf_adds(&c->out, "\r\n\r\n");
 	buf_add(&c->out, q->body, q->body_len);
 	c->off = 0;
 	c->got = 0;

@@ -1,9 +1,11 @@
 /*
  * discord_rest_h1_answer: one HTTP/1.1 answer read by http_parser 2.9.4,
  * for discord_rest_h1: its status, its headers handed line by line to
- * discord_rest_answer_header (as libcurl's header callback is), its body
+ * discord_rest_answer_line (as libcurl's header callback is), its body
  * into a capped buffer. A 1xx answer (100 Continue) is skipped: what it
- * said is forgotten when the next begins. No I/O.
+ * said is forgotten when the next begins. An answer that arrives whole in
+ * the first bytes read and has the plain shape Discord's answers have is
+ * read there without http_parser, to the same result. No I/O.
  *
  * Ownership: the caller owns the struct, the headers' and the body's
  * storage it is given; long_bucket is the struct's until taken.
@@ -26,6 +28,8 @@ struct discord_rest_h1_answer {
 	char *long_bucket; /* an X-RateLimit-Bucket too long for hd (malloc'd) */
 	long status;
 	bool complete, too_big, in_value;
+	bool fed;   /* http_parser was given some of the answer */
+	bool plain; /* read whole at once, without http_parser (kept alive) */
 };
 
 enum discord_rest_h1_read {

@@ -1,6 +1,7 @@
 /* render_discord_text: reply spans as Discord text; see render_discord_text.h. */
 #include "bot/discord/render_discord_text.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,14 +15,34 @@
 #define DICE_STYLES (RS_CRIT | RS_FUMBLE | RS_STRUCK | RS_USER | RS_HIGHLIGHT | RS_DIM)
 #define BOLD_STYLES (RS_BOLD | RS_CRIT | RS_FUMBLE | RS_HIGHLIGHT)
 
+/* Whether none of the 8 bytes at s is a control character (below 0x20,
+ * or 0x7f) or a backquote: each test finds whether some byte is one,
+ * exactly (a borrow only ever marks a byte after one that is). */
+static bool
+eight_fence_plain(const char *s)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t x, del, tick;
+
+	memcpy(&x, s, 8);
+	del = x ^ (ones * 0x7f);
+	tick = x ^ (ones * '`');
+	return ((((x - ones * 0x20) & ~x) | ((del - ones) & ~del) | ((tick - ones) & ~tick)) &
+	        highs) == 0;
+}
+
 void
 render_discord_text_fenced(struct buf *b, const char *s)
 {
-	while (*s != '\0') {
+	const char *end = s + strlen(s);
+
+	while (s < end) {
 		const char *run = s;
 		unsigned char c;
 
 		/* Plain characters go in as one run: this runs for every line. */
+		while (end - s >= 8 && eight_fence_plain(s))
+			s += 8;
 		while ((c = (unsigned char)*s) >= 0x20 && c != 0x7f && c != '`')
 			s++;
 		buf_add(b, run, (size_t)(s - run));

@@ -1,6 +1,8 @@
 /* render_layout: layout shared by the renderers; see render_layout.h. */
 #include "bot/render/render_layout.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <utf8proc.h>
@@ -22,8 +24,29 @@ render_layout_channel(const char *key)
 void
 render_layout_pad(struct buf *out, size_t n)
 {
+	if (n > 0 && buf_reserve(out, n) == 0) {
+		memset(out->p + out->len, ' ', n);
+		out->len += n;
+		out->p[out->len] = '\0';
+		return;
+	}
+	/* Past the cap: as many as fit, one at a time. */
 	while (n-- > 0)
 		buf_addc(out, ' ');
+}
+
+/* Whether the 8 bytes at p are all printable ASCII (0x20 to 0x7e): none
+ * has its high bit, none is below 0x20 (subtracting 0x20 sets the high bit
+ * of the first that is), none is 0x7f (adding 1 sets it). A borrow or a
+ * carry only ever reaches a byte after one that already failed. */
+static bool
+eight_printable(const utf8proc_uint8_t *p)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	return (((x - ones * 0x20) | x | (x + ones)) & highs) == 0;
 }
 
 size_t
@@ -37,6 +60,12 @@ render_layout_width(const char *s)
 		utf8proc_int32_t cp;
 		utf8proc_ssize_t n;
 
+		if (left >= 8 && eight_printable(p)) { /* a column a byte */
+			w += 8;
+			p += 8;
+			left -= 8;
+			continue;
+		}
 		if (*p >= 0x20 && *p < 0x7f) { /* printable ASCII: one column */
 			w++;
 			p++;

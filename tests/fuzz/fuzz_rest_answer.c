@@ -8,16 +8,18 @@
  * was given; the body never passes its cap; the end of the connection
  * ends the answer (done or cut); a DONE answer's status is no 1xx (those
  * are skipped) and at most 999; an X-RateLimit-Bucket is kept aside only
- * when it was too long for the headers' struct. A broken promise aborts.
+ * when it was too long for the headers' struct. And an answer read whole
+ * at once without http_parser (a plain one, read_plain) reads as
+ * http_parser reads it: the same bytes again, one at a time, give the
+ * same status, headers, body, length and keep-alive. A broken promise
+ * aborts.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "bot/discord/discord_rest_h1_answer.h"
-#include "rules/base/buf.h"
+#include "tests/h1read.h"
 
 #define BODY_MAX 4096
 
@@ -33,34 +35,24 @@ check(bool ok)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct discord_rest_h1_answer a;
-	struct discord_rest_answer hd;
-	struct buf body;
-	enum discord_rest_h1_read r = DISCORD_REST_H1_MORE;
-	size_t k, off = 1, used;
+	const char *text = (const char *)data + 1;
+	struct h1read whole, bytes;
 
 	if (size < 1)
 		return 0;
-	k = data[0] != 0 ? data[0] : size;
-	buf_init(&body, BODY_MAX);
-	discord_rest_h1_answer_init(&a);
-	discord_rest_h1_answer_begin(&a, &hd, &body);
-	while (r == DISCORD_REST_H1_MORE) {
-		size_t n = size - off < k ? size - off : k;
-
-		r = discord_rest_h1_answer_read(&a, (const char *)data + off, n, &used);
-		check(used <= n);
-		check(body.len <= BODY_MAX);
-		if (n == 0)
-			check(r != DISCORD_REST_H1_MORE);
-		off += n;
+	h1read(text, size - 1, data[0] != 0 ? data[0] : size, BODY_MAX, &whole);
+	check(!whole.taken_too_much && !whole.ended_in_more);
+	check(whole.body.len <= BODY_MAX);
+	if (whole.r == DISCORD_REST_H1_DONE) {
+		check(whole.status <= 999 && !(whole.status >= 100 && whole.status < 200));
+		if (whole.long_bucket != NULL)
+			check((whole.hd.seen & DISCORD_REST_ANSWER_LONG_BUCKET) != 0);
 	}
-	if (r == DISCORD_REST_H1_DONE) {
-		check(a.status <= 999 && !(a.status >= 100 && a.status < 200));
-		if (a.long_bucket != NULL)
-			check((hd.seen & DISCORD_REST_ANSWER_LONG_BUCKET) != 0);
+	if (whole.plain) {
+		h1read(text, size - 1, 1, BODY_MAX, &bytes);
+		check(!bytes.plain && h1read_same(&whole, &bytes));
+		h1read_free(&bytes);
 	}
-	discord_rest_h1_answer_free(&a);
-	buf_free(&body);
+	h1read_free(&whole);
 	return 0;
 }
