@@ -34,6 +34,7 @@ struct discord_shard {
 	char *session_path;
 	struct discord_session saved;
 	bool saving, save_again;
+	bool tell_saved; /* discord_shard_save_settled: log once the file is written */
 	/* the last write's failure, logged once until a write succeeds or
 	 * fails otherwise (a stop retries every 20 ms) */
 	char save_err[512];
@@ -55,6 +56,18 @@ struct session_write {
 };
 
 static void session_save(struct discord_shard *s);
+
+/* The line discord_shard_save_settled promised, once the write it asked
+ * for is over (or none was needed). */
+static void
+tell_saved(struct discord_shard *s)
+{
+	if (!s->tell_saved || s->saving)
+		return;
+	s->tell_saved = false;
+	log_info("discord: shard %d: %s; its session file resumes at sequence %lld", s->id,
+	         s->dc->burst.said, (long long)s->saved.seq);
+}
 
 static void
 session_written(uv_work_t *req, int status)
@@ -78,6 +91,7 @@ session_written(uv_work_t *req, int status)
 		s->save_again = false;
 		session_save(s);
 	}
+	tell_saved(s);
 }
 
 static void
@@ -412,6 +426,16 @@ discord_shard_save(struct discord_shard *s)
 {
 	if (s->started)
 		session_save(s);
+}
+
+void
+discord_shard_save_settled(struct discord_shard *s)
+{
+	if (!s->started || s->session_path == NULL)
+		return;
+	s->tell_saved = true;
+	session_save(s);
+	tell_saved(s);
 }
 
 bool
