@@ -80,9 +80,17 @@ session_written(uv_work_t *req, int status)
 		s->saved = sw->ses;
 		s->save_err[0] = '\0';
 	} else if (strcmp(sw->err, s->save_err) != 0) {
-		log_warnx("discord: cannot save shard %d's gateway session (a restart will start a "
-		          "new one): %s",
-		          s->id, sw->err);
+		/* What a restart finds: the file written or read last, or none. */
+		if (s->saved.session_id[0] != '\0')
+			log_warnx(
+			    "discord: cannot save shard %d's gateway session (a restart resumes "
+			    "it from the point saved before, sequence %lld, and Discord replays "
+			    "the events since): %s",
+			    s->id, (long long)s->saved.seq, sw->err);
+		else
+			log_warnx("discord: cannot save shard %d's gateway session (a restart will "
+			          "start a new one): %s",
+			          s->id, sw->err);
 		snprintf(s->save_err, sizeof(s->save_err), "%s", sw->err);
 	}
 	free(sw->path);
