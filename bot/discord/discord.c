@@ -4,6 +4,7 @@
 #include "bot/discord/discord_answer.h"
 #include "bot/discord/discord_answer_gm.h"
 #include "bot/discord/discord_answer_late.h"
+#include "bot/discord/discord_burst.h"
 #include "bot/discord/discord_pending.h"
 
 #include <cJSON.h>
@@ -127,6 +128,8 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 	discord_shard_touch(s); /* the resume point changed */
 	if (strcmp(t, "RESUMED") == 0 || strcmp(t, "READY") == 0)
 		discord_answer_late_over(dc);
+	if (strcmp(t, "RESUMED") == 0)
+		discord_burst_resumed(dc);
 	if (strcmp(t, "INTERACTION_CREATE") == 0 &&
 	    (deadline =
 	         deadline_of(dc, d, rx_ns,
@@ -159,8 +162,10 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 		uint64_t idn = 0;
 
 		(void)discord_json_snowflake(out.id, &idn); /* interaction() checked it */
-		if (replayed)
+		if (replayed) {
 			request_set_replayed(req);
+			discord_burst_run(dc, idn);
+		}
 		discord_shard_interaction(s, idn);
 		/* The command's road (commands/core/request.h); its answer
 		 * comes to discord_answer_request. A replay is not deferred:
@@ -483,7 +488,8 @@ discord_interaction_over(struct discord *dc, uint64_t id)
 {
 	for (int i = 0; i < dc->nshards; i++)
 		if (discord_shard_answered(dc->shards[i], id))
-			return;
+			break;
+	discord_burst_settled(dc, id);
 }
 
 void
@@ -541,6 +547,7 @@ discord_free(struct discord *dc)
 	}
 	free(dc->lat);
 	discord_unanswered_free(&dc->unanswered);
+	discord_burst_free(&dc->burst);
 	free(dc);
 }
 

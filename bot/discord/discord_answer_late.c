@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "bot/discord/discord_answer.h"
+#include "bot/discord/discord_burst.h"
 #include "bot/discord/discord_interact.h"
 #include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_json.h"
@@ -61,6 +62,7 @@ on_late_probe(struct request *req, void *ctx)
 	else
 		discord_unanswered_count(l->dc, l->kind, l->n);
 	request_free(req);
+	discord_burst_check_done(l->dc, false);
 	free(l);
 }
 
@@ -74,12 +76,14 @@ on_late_original(void *ctx, const struct rest_result *res)
 	struct discord *dc = l->dc;
 	cJSON *j = NULL;
 	const cJSON *flags;
+	bool answered = false;
 
 	if (res->status >= 200 && res->status <= 299 &&
 	    (j = cJSON_ParseWithLength(res->body, res->len)) != NULL &&
 	    (flags = cJSON_GetObjectItemCaseSensitive(j, "flags"),
 	     !cJSON_IsNumber(flags) || ((unsigned)flags->valueint & DISCORD_FLAG_LOADING) == 0)) {
 		dc->stats.replayed_answered++;
+		answered = true;
 		log_debug("discord: interaction %s, replayed too late to answer, was answered "
 		          "before the restart",
 		          l->id);
@@ -100,6 +104,7 @@ on_late_original(void *ctx, const struct rest_result *res)
 	}
 	cJSON_Delete(j);
 	free(l);
+	discord_burst_check_done(dc, answered);
 }
 
 void
@@ -152,6 +157,7 @@ discord_answer_late_replay(struct discord *dc, struct discord_shard *s, const st
 	snprintf(path, sizeof(path), "%s/messages/@original", hook);
 	free(hook);
 	dc->stats.replayed++;
+	discord_burst_check_start(dc);
 	discord_rest_call(dc->rest, "GET", path, NULL, REST_INTERACTION | REST_OPTIONAL,
 	                  on_late_original, l);
 }

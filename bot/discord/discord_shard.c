@@ -34,6 +34,7 @@ struct discord_shard {
 	char *session_path;
 	struct discord_session saved;
 	bool saving, save_again;
+	bool tell_saved; /* discord_shard_save_settled: log once the file is written */
 	/* the last write's failure, logged once until a write succeeds or
 	 * fails otherwise (a stop retries every 20 ms) */
 	char save_err[512];
@@ -56,6 +57,18 @@ struct session_write {
 
 static void session_save(struct discord_shard *s);
 
+/* The line discord_shard_save_settled promised, once the write it asked
+ * for is over (or none was needed). */
+static void
+tell_saved(struct discord_shard *s)
+{
+	if (!s->tell_saved || s->saving)
+		return;
+	s->tell_saved = false;
+	log_info("discord: shard %d: %s; its session file resumes at sequence %lld", s->id,
+	         s->dc->burst.said, (long long)s->saved.seq);
+}
+
 static void
 session_written(uv_work_t *req, int status)
 {
@@ -67,9 +80,17 @@ session_written(uv_work_t *req, int status)
 		s->saved = sw->ses;
 		s->save_err[0] = '\0';
 	} else if (strcmp(sw->err, s->save_err) != 0) {
-		log_warnx("discord: cannot save shard %d's gateway session (a restart will start a "
-		          "new one): %s",
-		          s->id, sw->err);
+		/* What a restart finds: the file written or read last, or none. */
+		if (s->saved.session_id[0] != '\0')
+			log_warnx(
+			    "discord: cannot save shard %d's gateway session (a restart resumes "
+			    "it from the point saved before, sequence %lld, and Discord replays "
+			    "the events since): %s",
+			    s->id, (long long)s->saved.seq, sw->err);
+		else
+			log_warnx("discord: cannot save shard %d's gateway session (a restart will "
+			          "start a new one): %s",
+			          s->id, sw->err);
 		snprintf(s->save_err, sizeof(s->save_err), "%s", sw->err);
 	}
 	free(sw->path);
@@ -78,6 +99,7 @@ session_written(uv_work_t *req, int status)
 		s->save_again = false;
 		session_save(s);
 	}
+	tell_saved(s);
 }
 
 static void
@@ -412,6 +434,16 @@ discord_shard_save(struct discord_shard *s)
 {
 	if (s->started)
 		session_save(s);
+}
+
+void
+discord_shard_save_settled(struct discord_shard *s)
+{
+	if (!s->started || s->session_path == NULL)
+		return;
+	s->tell_saved = true;
+	session_save(s);
+	tell_saved(s);
 }
 
 bool

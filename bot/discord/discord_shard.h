@@ -86,5 +86,9 @@ bool discord_shard_answered(struct discord_shard *s, uint64_t id);
 /* Writes the resume point now, if it moved (after the stop: the answers
  * that went since moved it). */
 void discord_shard_save(struct discord_shard *s);
+/* The same at the end of a replay burst (discord_burst.h): once the file
+ * is written (or held the point already), one info line gives
+ * dc->burst.said and the sequence the file resumes at. */
+void discord_shard_save_settled(struct discord_shard *s);
 
 #endif

@@ -263,18 +263,33 @@ tick_cb(uv_timer_t *t)
 
 /* --- opening and closing --- */
 
+/* How soon after a start that found commits no snapshot holds the first
+ * snapshot is written (the interval when that is shorter): a process that
+ * systemd restarts every few seconds still leaves snapshots of them,
+ * where an interval begun again at each start would never end. */
+#define UNSNAPPED_SOON_MS 5000
+
+/* When the first snapshot of this process is due, in ms from now. */
+static uint64_t
+first_snapshot_ms(const struct persist *p)
+{
+	uint64_t every = (uint64_t)p->o.snapshot_interval * 1000;
+
+	return p->unsnapped && every > UNSNAPPED_SOON_MS ? UNSNAPPED_SOON_MS : every;
+}
+
 /* The database may hold commits that no snapshot holds (why says how it
- * is known): the next snapshot is due even if this process commits
- * nothing. Logged once. */
+ * is known): the first snapshot is due soon (first_snapshot_ms), even if
+ * this process commits nothing. Logged once. */
 static void
 unsnapped_before(struct persist *p, const char *why)
 {
 	if (p->unsnapped)
 		return;
 	p->unsnapped = true;
-	log_info("store: the database may hold commits that no snapshot holds (%s): the next "
-	         "snapshot is written even if nothing changes",
-	         why);
+	log_info("store: the database may hold commits that no snapshot holds (%s): a snapshot "
+	         "is written %llu s after the start, even if nothing changes",
+	         why, (unsigned long long)(first_snapshot_ms(p) / 1000));
 }
 
 /* Makes and checks the state directory (statedir.h) and takes its lock;
@@ -428,7 +443,7 @@ open_rest(struct persist *p, char *err, size_t errlen)
 	uv_timer_start(&p->tick, tick_cb, TICK_MS, TICK_MS);
 	uv_unref((uv_handle_t *)&p->tick);
 	p->next_sweep_ms = uv_now(p->loop) + sweep_ms(p);
-	p->next_snapshot_ms = uv_now(p->loop) + (uint64_t)p->o.snapshot_interval * 1000;
+	p->next_snapshot_ms = uv_now(p->loop) + first_snapshot_ms(p);
 	p->next_expiry_ms = uv_now(p->loop) + MARK_SWEEP_MS;
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -18,6 +19,7 @@
 #include "bot/store/statedir.h"
 #include "bot/store/store_sqlite.h"
 #include "bot/store/store_sqlite_int.h"
+#include "bot/store/walcheck.h"
 
 /* Writes checked against generations (store_backend.h): a new row (?5 is
  * 1) only where none is, a changed one only at the generation it was read
@@ -406,6 +408,21 @@ create_db(struct sqlite_backend *b, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Reads the log beside the database before SQLite recovers it, which drops
+ * every frame from the first unreadable one on and later writes over the
+ * log: a damaged log is copied aside and named in one warning (walcheck.h),
+ * and the start goes on with what SQLite recovers.
+ */
+static void
+check_log(const struct sqlite_backend *b)
+{
+	char msg[9000];
+
+	if (walcheck_keep(b->path, time(NULL), msg, sizeof(msg)) != 0)
+		log_warnx("store: %s", msg);
+}
+
 int
 store_sqlite_schema_open(struct sqlite_backend *b, char *err, size_t errlen)
 {
@@ -425,6 +442,7 @@ store_sqlite_schema_open(struct sqlite_backend *b, char *err, size_t errlen)
 	if (stat(b->path, &sb) < 0 && errno == ENOENT && create_db(b, err, errlen) < 0)
 		return -1;
 	store_sqlite_logs_present(b->path, had);
+	check_log(b);
 	rc = sqlite3_open_v2(b->path, &b->db,
 	                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
 	                     NULL);

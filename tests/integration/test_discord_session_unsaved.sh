@@ -18,4 +18,25 @@ want="warn: discord: cannot save shard 0's gateway session (a restart will start
 got=$(unstamp "$BOT_LOG" | grep -F "cannot save shard")
 [ "$got" = "$want" ] || fail "not the one warning: $got"
 echo "ok   a session file that cannot be written: one warning in the run and its stop"
+
+# The same once a session file was written (as on a disk that filled up
+# after it): a restart resumes from the point that file holds, and the
+# warning says so, not that a new session starts.
+rmdir "$WORK/state/discord-session-0.json.tmp"
+bot_start
+wait_until "g['ready'] and g['identifies'] == 2" 15
+file_wait "$WORK/state/discord-session-0.json" 20 || fail "no session file after 20 s"
+bot_stop
+seq=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["seq"])' \
+	"$WORK/state/discord-session-0.json")
+mkdir -p "$WORK/state/discord-session-0.json.tmp"
+bot_start
+wait_until "g['resumed'] == 1 and g['ready']" 15
+inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$(tmpl roll '[{"type":3,"name":"expression","value":"1d1"}]' "1" false)]}"
+wait_until "i['left_to_inject'] == 0 and i['answered'] == i['created']" 15
+bot_stop
+want="warn: discord: cannot save shard 0's gateway session (a restart resumes it from the point saved before, sequence $seq, and Discord replays the events since): cannot create $WORK/state/discord-session-0.json.tmp: Is a directory"
+got=$(unstamp "$BOT_LOG" | grep -F "cannot save shard")
+[ "$got" = "$want" ] || fail "not the one warning naming the older point: $got"
+echo "ok   with an older session file: the warning says a restart resumes from it"
 finish
