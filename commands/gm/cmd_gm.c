@@ -92,6 +92,60 @@ gm_claim(struct invocation *inv, struct reply *out)
 	secret_road(inv, target, out);
 }
 
+/* The reminder, to the GM leaving the seat, that whoever claims it next
+ * reads what is behind their screen; the "/gm claim" that takes it back
+ * is said after it by the caller. */
+static void
+release_reminder(struct reply *out)
+{
+	reply_add(out, 0,
+	          " whoever claims the seat next reads its value, the tables behind the screen "
+	          "and a Sign's creature still to come, and runs the game from them (the changes, "
+	          "secret rolls and undo history behind your screen stay yours); ");
+	reply_cmd(out, 0, "gm claim", NULL);
+	reply_add(out, 0, " takes the seat back while nobody has.");
+	reply_nl(out);
+}
+
+/*
+ * Tension is hidden and the seat of gm (its holder's key) is being
+ * released: its holder is told, privately, what the next holder will read
+ * and how to take the seat back. A GM releasing their own seat reads it in
+ * their reply; when a channel admin releases it, it goes to the GM as what
+ * is behind the screen goes (gm_screen.h: a direct message, a NOTICE, the
+ * GM's channel for secret rolls), and the admin reads what the next holder
+ * reads, not the GM's own words.
+ */
+static void
+release_warning(struct invocation *inv, const char *gm, struct reply *out)
+{
+	const char *fallback = rollchan_secret_to(inv->seat);
+
+	reply_to(out, REPLY_INVOKER);
+	reply_add(out, RS_BAD, "Tension is behind the GM's screen here:");
+	if (strcmp(gm, inv->from->user_key) == 0) {
+		release_reminder(out);
+		reply_to(out, REPLY_CHANNEL);
+		return;
+	}
+	reply_add(out, 0,
+	          " whoever claims the seat next reads its value, the tables behind the screen "
+	          "and a Sign's creature still to come; the changes, secret rolls and undo "
+	          "history behind ");
+	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
+	reply_add(out, 0, "'s screen stay theirs.");
+	reply_nl(out);
+	reply_to_gm(out, gm, channel_gm_name(inv->seat));
+	if (fallback != NULL && strcmp(fallback, channel_key(inv->chan)) != 0)
+		reply_gm_fallback(out, fallback);
+	reply_gm_aside(out, "the warning that whoever claims the seat next reads what is behind "
+	                    "their screen");
+	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+	reply_add(out, RS_BAD, " released your GM seat while Tension is behind your screen:");
+	release_reminder(out);
+	reply_to(out, REPLY_CHANNEL);
+}
+
 static void
 gm_release(struct invocation *inv, struct reply *out)
 {
@@ -124,20 +178,10 @@ gm_release(struct invocation *inv, struct reply *out)
 	reply_cmd(out, 0, "gm claim", NULL);
 	reply_add(out, 0, ".");
 	reply_nl(out);
-	/* What stays behind the screen, and what the next GM reads. */
-	if (tension_state_hidden(inv->chan) || tension_state_hidden(inv->seat)) {
-		reply_to(out, REPLY_INVOKER);
-		reply_add(out, RS_BAD, "Tension is behind the GM's screen here:");
-		reply_add(out, 0,
-		          " whoever claims the seat next reads its value, the tables behind the "
-		          "screen and a Sign's creature still to come, and runs the game from them "
-		          "(the changes, secret rolls and undo history behind your screen stay "
-		          "yours); ");
-		reply_cmd(out, 0, "gm claim", NULL);
-		reply_add(out, 0, " takes the seat back while nobody has.");
-		reply_nl(out);
-		reply_to(out, REPLY_CHANNEL);
-	}
+	/* What stays behind the screen, and what the next GM reads: said to
+	 * the GM whose screen it is, privately, whoever released the seat. */
+	if (tension_state_hidden(inv->chan) || tension_state_hidden(inv->seat))
+		release_warning(inv, gm, out);
 	channel_clear_gm(inv->seat);
 	channel_touch(inv->seat);
 }

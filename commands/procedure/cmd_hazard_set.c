@@ -269,7 +269,7 @@ cmd_hazard_set_sign(struct invocation *inv, struct reply *out)
 		return;
 	}
 	if (hidden)
-		invocation_screen(inv, out, 0,
+		invocation_screen(inv, out, RS_ITALIC,
 		                  "The GM changed the sign's creature behind the screen.");
 	if (forget && !met) {
 		if (!hidden) {

@@ -414,7 +414,7 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		return;
 	}
 	if (hidden)
-		invocation_screen(inv, out, 0,
+		invocation_screen(inv, out, RS_ITALIC,
 		                  "The GM makes a wandering check (tension) behind the screen.");
 	/* The monsters that come are the creature a Sign announced, else
 	 * the channel's own encounter table's (by its die; the tension check

@@ -747,7 +747,9 @@ done:
 	free(t);
 }
 
-/* Suggests the tables the channel's rolls find: its own, and Tension's. */
+/* Suggests the tables the channel's rolls find that the invoker may read:
+ * its own, and Tension's; to a player while Tension is hidden, none behind
+ * the GM's screen (Tension's own are). */
 static void
 complete_name(struct invocation *inv, const char *partial, struct completions *out)
 {
@@ -764,7 +766,7 @@ complete_name(struct invocation *inv, const char *partial, struct completions *o
 			if (hit != NULL && (hit == s->v[i].name) == (pass == 0))
 				completions_add(out, s->v[i].name);
 		}
-		for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
+		for (int k = 0; !screen && k < TENSION_TABLE_COUNT; k++) {
 			const char *kind = tension_table_name((enum tension_table)k);
 			const char *hit = strcasestr(kind, partial);
 

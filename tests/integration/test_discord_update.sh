@@ -5,7 +5,8 @@
 # the GM's press turns the message into the new state (and the opposite
 # button), in place, twice; a player's press is refused to that player
 # alone (ephemeral) and leaves the message as it was. "Roll again" still
-# posts a new message: its roll is a new event.
+# posts a new message: its roll is a new event. A button on an ephemeral
+# message is pressed by the user who saw it alone.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
@@ -53,5 +54,23 @@ before=$(messages count)
 one "$(press 'Roll again' 3 'rolls' false)"
 [ "$(messages count)" = $((before + 1)) ] || fail "Roll again did not post a new message"
 [ "$(stat interactions.updates)" = 2 ] || fail "Roll again updated its message"
+[ "$(stat interactions.press_missing)" = 0 ] || fail "a press found no such button"
+
+# An ephemeral message's button is the pressing user's alone (Discord shows
+# the message to nobody else): the GM's press finds the GM's own private
+# roll of a table behind the screen; the GM's newer one is not what a
+# player presses: the player's "Roll again" is the public roll's.
+one "$(tmpl tension '[{"type":1,"name":"mode","options":[{"type":3,"name":"mode","value":"hidden"}]}]' 'hidden behind' false ',"user":1')"
+one "$(tmpl table '[{"type":1,"name":"set","options":[{"type":3,"name":"name","value":"encounter"},{"type":3,"name":"entries","value":"1-6: a ghost"}]}]' 'changed a table behind the screen' false ',"user":1')"
+one "$(tmpl table '[{"type":1,"name":"roll","options":[{"type":3,"name":"name","value":"encounter"}]}]' 'rolls on a table behind the screen' false ',"user":1,"parts":["a ghost"]')"
+[ "$(curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+import json, sys
+m = max(json.load(sys.stdin), key=lambda x: int(x["id"]))
+print(m["flags"] & 64, [c["label"] for r in m["components"] for c in r["components"]])')" = \
+	"64 ['Roll again']" ] || fail "the GM's private roll has no Roll again of its own"
+one "$(press 'Roll again' 1 'rolls on a table behind the screen' false ',"parts":["a ghost"]')"
+before=$(messages count)
+one "$(press 'Roll again' 3 'rolls' false)"
+[ "$(messages count)" = $((before + 1)) ] || fail "a player's Roll again did not roll in the open"
 [ "$(stat interactions.press_missing)" = 0 ] || fail "a press found no such button"
 finish

@@ -117,8 +117,9 @@
  *                             must hold, in this order; "where", "install",
  *                             "locale": the place, see payload.c; "press":
  *                             LABEL, for type 3: the newest button so
- *                             labelled in the channel is pressed, see
- *                             messages.c; "channel": N, channel N
+ *                             labelled in the channel that the user sees
+ *                             (not on another's ephemeral message) is
+ *                             pressed, see messages.c; "channel": N, channel N
  *                             whatever the stream's count; "forbid":
  *                             [strings] no message answering it may hold,
  *                             "forbid_public": true checking only those

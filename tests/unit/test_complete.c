@@ -236,22 +236,25 @@ test_tension_entries(void **state)
 
 /* While Tension is hidden, a player's autocomplete of a table's name
  * offers no table behind the GM's screen (check-26 F4): not its name, nor
- * that it exists; the GM's offers it; once Tension is open, anyone's. */
+ * that it exists; nor Tension's own encounter and effects, which are
+ * behind it too (hide23 F3: a player was offered them, then told no table
+ * they may read has that name); the GM's offers them all; once Tension is
+ * open, anyone's. */
 static void
 test_table_names_behind_the_screen(void **state)
 {
 	static const char *const gm[] = {"effects-9", "loot", "encounter", "effects", NULL};
-	static const char *const player[] = {"loot", "encounter", "effects", NULL};
+	static const char *const player[] = {"loot", NULL};
 	static const char *const e_gm[] = {"effects-9", "encounter", "effects", NULL};
-	static const char *const e_player[] = {"encounter", "effects", NULL};
+	static const char *const none[] = {NULL};
 	static const struct {
 		const char *sub, *value, *user;
 		const char *const *want;
 	} hidden[] = {
-	    {"show", "", "1", gm},
-	    {"show", "", "3", player},
-	    {"roll", "e", "1", e_gm},
-	    {"roll", "e", "3", e_player},
+	    {"show", "", "1", gm},      {"show", "", "3", player},   {"roll", "e", "1", e_gm},
+	    {"roll", "e", "3", none},   {"roll", "", "3", player},   {"set", "", "3", player},
+	    {"set", "e", "3", none},    {"delete", "", "3", player}, {"delete", "e", "3", none},
+	    {"delete", "e", "1", e_gm},
 	};
 	char data[512];
 

@@ -1385,6 +1385,28 @@ test_compact_heading(void **state)
 	            "03\x02\x02no wandering monsters\x0f.\r\n");
 }
 
+/* A line or paragraph separator (U+2028, U+2029) or a next-line control
+ * (U+0085) in a label, a reason or a table entry reaches the channel as a
+ * space, as a bidi control is taken out: nothing a user types breaks the
+ * bot's line (hide23 F4). */
+static void
+test_line_separators_are_spaces(void **state)
+{
+	struct ircfix *f = *state;
+
+	f->cfg.formatting = false;
+	irc_bot_set_config(f->b, &f->cfg);
+	feed(f, ":alice!a@h PRIVMSG #a :!r 1d20 # a\xe2\x80\xa8"
+	        "b\xe2\x80\xa9"
+	        "c\xc2\x85"
+	        "d");
+	assert_string_equal(out(f), "PRIVMSG #a :alice: a b c d · 1d20: [15] = 15\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!table set foo 1-6: p\xe2\x80\xa8q");
+	assert_non_null(strstr(out(f), "foo"));
+	feed(f, ":alice!a@h PRIVMSG #a :!table show foo");
+	assert_string_equal(out(f), "PRIVMSG #a :Table foo: d6, 1 entry · 1-6: p q\r\n");
+}
+
 /* Issue 15's shortcuts on IRC: adv, the natural 20 mark, /log, "did you
  * mean" for a slip, and a label's bidi override removed. */
 static void
@@ -1481,6 +1503,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_hazard_behind_the_screen, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_compact_heading, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_roll_shortcuts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_line_separators_are_spaces, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reply_held_until_committed, setup, teardown),
 	};
 

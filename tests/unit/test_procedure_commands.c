@@ -448,6 +448,20 @@ msg_text(const struct reply *r, enum reply_audience a, char *buf, size_t len)
 		snprintf(buf + off, len - off, "%s\n", m->title);
 }
 
+/* Checks that the channel reads r's screen line want alone, in italics as
+ * every line standing for something behind the GM's screen (hide23 F2). */
+static void
+screen_line(const struct reply *r, const char *want)
+{
+	const struct reply_msg *m = reply_msg(r, REPLY_CHANNEL);
+
+	assert_non_null(m);
+	assert_int_equal(m->nblocks, 1);
+	assert_int_equal(m->blocks[0].nspans, 1);
+	assert_string_equal(m->blocks[0].spans[0].text, want);
+	assert_int_equal(m->blocks[0].spans[0].style, RS_ITALIC);
+}
+
 /* recheck10 F9: a custom Encounter entry that names its creature is the
  * encounter, one per result: no table is rolled beside it, and a
  * remembered sign's creature comes instead of it (text 003: the next
@@ -902,9 +916,8 @@ tension_check_uses_the_channels_tension(void **unused)
 	refused("alice", "wander tension tension:3", "only the GM makes the tension check");
 	ok("alice", "wander corridor");
 	ok("gm", "wander tension exits:12");
-	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
 	msg_text(cr.last, REPLY_INVOKER, priv, sizeof(priv));
-	assert_string_equal(pub, "The GM makes a wandering check (tension) behind the screen.\n");
+	screen_line(cr.last, "The GM makes a wandering check (tension) behind the screen.");
 	assert_non_null(strstr(priv, "(exits 12, Tension 4)"));
 	assert_non_null(strstr(priv, "Encounter table: d10 + Tension = "));
 }
@@ -958,14 +971,11 @@ sign_rolls_the_encounter_table(void **unused)
 	                             "basilisk (encounter table, d10 + Tension = "));
 	/* naming it is private too, and forgetting it reads the same */
 	ok("gm", "hazard sign a cockatrice");
-	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
-	assert_string_equal(pub, "The GM changed the sign's creature behind the screen.\n");
+	screen_line(cr.last, "The GM changed the sign's creature behind the screen.");
 	ok("gm", "hazard sign none");
-	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
-	assert_string_equal(pub, "The GM changed the sign's creature behind the screen.\n");
+	screen_line(cr.last, "The GM changed the sign's creature behind the screen.");
 	ok("gm", "hazard sign none");
-	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
-	assert_string_equal(pub, "The GM changed the sign's creature behind the screen.\n");
+	screen_line(cr.last, "The GM changed the sign's creature behind the screen.");
 	msg_text(cr.last, REPLY_INVOKER, priv, sizeof(priv));
 	assert_string_equal(priv, "No sign's creature is remembered, so nothing changed.\n");
 	/* "forget" forgets as "none" does: no creature is called that

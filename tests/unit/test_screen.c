@@ -122,6 +122,60 @@ no_word_when_nothing_is_hidden(void **unused)
 	fgtable_free(t);
 }
 
+/* Checks that line run by user, a channel admin who does not hold the
+ * seat, says want (exactly). */
+static void
+admin_says(struct fgtable *t, const char *user, const char *line, const char *want)
+{
+	struct origin o = {.platform = "console", .platform_admin = true};
+	char *text;
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:t");
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	reply_clear(t->last);
+	dispatch_line(t->d, &o, line, strlen(line), 1000, t->last);
+	text = reply_plain(t->last);
+	assert_string_equal(text, want);
+	free(text);
+}
+
+/* A channel admin who releases the seat while Tension is hidden reads
+ * what the next holder reads; the GM who lost the seat is told, as what
+ * is behind the screen reaches them, with the way back (hide23 F1:
+ * before, the admin read the GM's own words and the GM nothing). */
+static void
+an_admin_release_tells_the_gm(void **unused)
+{
+	struct fgtable *t = fgtable_new(11);
+
+	(void)unused;
+	play_behind_the_screen(t);
+	admin_says(t, "ops", "/gm release",
+	           "gm is no longer the GM; anyone may /gm claim.\n[private]\nTension is behind "
+	           "the GM's screen here: whoever claims the seat next reads its value, the tables "
+	           "behind the screen and a Sign's creature still to come; the changes, secret "
+	           "rolls and undo history behind gm's screen stay theirs.\n[to the GM, gm]\nops "
+	           "released your GM seat while Tension is behind your screen: whoever claims the "
+	           "seat next reads its value, the tables behind the screen and a Sign's creature "
+	           "still to come, and runs the game from them (the changes, secret rolls and undo "
+	           "history behind your screen stay yours); /gm claim takes the seat back while "
+	           "nobody has.\n");
+	assert_string_equal(reply_gm_what(t->last), "the warning that whoever claims the seat "
+	                                            "next reads what is behind their screen");
+	/* An admin who holds the seat releases it as its GM. */
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_ok(t, "gm", "/gm release");
+	admin_says(t, "ops", "/gm claim", "ops is now the GM of this channel.\n");
+	admin_says(t, "ops", "/gm release",
+	           "ops is no longer the GM; anyone may /gm claim.\n[private]\nTension is behind "
+	           "the GM's screen here: whoever claims the seat next reads its value, the "
+	           "tables behind the screen and a Sign's creature still to come, and runs the "
+	           "game from them (the changes, secret rolls and undo history behind your "
+	           "screen stay yours); /gm claim takes the seat back while nobody has.\n");
+	fgtable_free(t);
+}
+
 /* After a second GM's hidden change, the first GM's stays behind their
  * screen even once they are back; opening the screen shows the channel
  * the opener's changes, not the earlier GM's. */
@@ -659,6 +713,7 @@ main(void)
 	    cmocka_unit_test(deleting_a_hidden_table_is_told_behind_the_screen),
 	    cmocka_unit_test(the_next_gm_reads_the_value_alone),
 	    cmocka_unit_test(no_word_when_nothing_is_hidden),
+	    cmocka_unit_test(an_admin_release_tells_the_gm),
 	    cmocka_unit_test(opening_shows_the_openers_screen),
 	    cmocka_unit_test(the_earlier_gm_reads_no_hidden_row_aloud),
 	    cmocka_unit_test(hidden_changes_are_not_counted),

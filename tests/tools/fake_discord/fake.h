@@ -484,9 +484,10 @@ enum {
 };
 /* Notes what the bot may do in channel id (FAKE_CHAN_*). */
 void msgs_fake_channel(uint64_t id, int kind);
-/* Keeps a message the bot made in chan (answering interaction inter, or 0);
- * returns its id. */
-uint64_t msgs_fake_post(uint64_t chan, uint64_t inter, const cJSON *body, bool ephemeral);
+/* Keeps a message the bot made in chan (answering interaction inter, or 0,
+ * made by user, who alone sees it when it is ephemeral); returns its id. */
+uint64_t msgs_fake_post(uint64_t chan, uint64_t inter, uint64_t user, const cJSON *body,
+                        bool ephemeral);
 /* Changes the fields body names; -1 when there is no such message. */
 int msgs_fake_edit(uint64_t id, const cJSON *body);
 /* The interaction that message answers; 0 for a channel message, or when
@@ -496,9 +497,12 @@ uint64_t msgs_fake_inter(uint64_t id);
 bool msgs_fake_ephemeral(uint64_t id);
 /* A message's content, or NULL. */
 const char *msgs_fake_content(uint64_t id);
-/* The newest message of chan with a button labelled label (its custom_id
- * into *custom_id, valid until messages change), or 0. */
-uint64_t msgs_fake_find_button(uint64_t chan, const char *label, const char **custom_id);
+/* The newest message of chan with a button labelled label that user sees
+ * (an ephemeral message only its own user does: Discord shows it to nobody
+ * else), its custom_id into *custom_id (valid until messages change); or
+ * 0. */
+uint64_t msgs_fake_find_button(uint64_t chan, uint64_t user, const char *label,
+                               const char **custom_id);
 /* Answers 200 with message id as Discord shows it. */
 void msgs_fake_answer(struct http_answer *a, uint64_t id);
 /* The message as Discord shows it (owned by the caller), or NULL. */

@@ -679,15 +679,16 @@ gw_fake_snowflake(int age_ms)
 	return age_ms > 0 ? snowflake_aged(age_ms) : snowflake_now();
 }
 
-/* A component's press (the template's "press": a button label): the
- * newest message of the channel with that button, as Discord carries it
- * (data.custom_id, message). Returns the message's id, 0 when none has it. */
+/* A component's press (the template's "press": a button label) by user:
+ * the newest message of the channel with that button that user sees, as
+ * Discord carries it (data.custom_id, message). Returns the message's id,
+ * 0 when none has it. */
 static uint64_t
-press(const cJSON *t, const struct where *w, char **data, char **msg)
+press(const cJSON *t, const struct where *w, uint64_t user, char **data, char **msg)
 {
 	const char *label = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "press"));
 	const char *cid = NULL;
-	uint64_t id = label != NULL ? msgs_fake_find_button(w->chan, label, &cid) : 0;
+	uint64_t id = label != NULL ? msgs_fake_find_button(w->chan, user, label, &cid) : 0;
 	cJSON *d, *m;
 
 	if (id == 0)
@@ -816,13 +817,13 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 		F.st.not_offered++;
 		return;
 	}
+	if (cJSON_IsNumber(u))
+		user = 1400000000000000000ull + (uint64_t)u->valuedouble;
 	if (cJSON_GetObjectItemCaseSensitive(t, "press") != NULL &&
-	    (on = press(t, &w, &dtext, &mtext)) == 0) {
+	    (on = press(t, &w, user, &dtext, &mtext)) == 0) {
 		F.st.press_missing++;
 		return;
 	}
-	if (cJSON_IsNumber(u))
-		user = 1400000000000000000ull + (uint64_t)u->valuedouble;
 	if (itype == DISCORD_INTERACTION_MODAL_SUBMIT) {
 		if ((dtext = submit(t, w.chan, user)) == NULL) {
 			F.st.submit_missing++;

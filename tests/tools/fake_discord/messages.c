@@ -6,7 +6,10 @@
  * callback of type 4, or the message a deferral became), its follow-ups,
  * and messages posted with the bot token to a channel. A component
  * interaction is pressed on one of them (a template's "press": the newest
- * message of its channel with a button of that label), and carries it, as
+ * message of its channel with a button of that label that the presser
+ * sees: an ephemeral message is seen by the user of the interaction it
+ * answers alone, and Discord delivers no other user's press on it), and
+ * carries it, as
  * Discord does, in its "message" field; a callback of type 7
  * (UPDATE_MESSAGE), or an edit of @original after a type 6, changes that
  * message in place.
@@ -70,6 +73,7 @@
 struct fmsg {
 	uint64_t id, chan;
 	uint64_t inter; /* the interaction it answers (0: a channel message) */
+	uint64_t user;  /* who made that interaction: an ephemeral message's one reader */
 	bool ephemeral;
 	char *content;     /* owned */
 	cJSON *components; /* owned copy, or NULL */
@@ -172,13 +176,14 @@ set_body(struct fmsg *m, const cJSON *body)
 }
 
 uint64_t
-msgs_fake_post(uint64_t chan, uint64_t inter, const cJSON *body, bool ephemeral)
+msgs_fake_post(uint64_t chan, uint64_t inter, uint64_t user, const cJSON *body, bool ephemeral)
 {
 	struct fmsg *m = xcalloc(1, sizeof(*m)), *old;
 
 	m->id = gw_fake_snowflake(msg_age_ms);
 	m->chan = chan;
 	m->inter = inter;
+	m->user = user;
 	m->ephemeral = ephemeral;
 	set_body(m, body);
 	if (nmsgs == MSGS_KEPT && (old = find(ring[ring_next])) != NULL)
@@ -250,13 +255,14 @@ button_of(const struct fmsg *m, const char *label)
 }
 
 uint64_t
-msgs_fake_find_button(uint64_t chan, const char *label, const char **custom_id)
+msgs_fake_find_button(uint64_t chan, uint64_t user, const char *label, const char **custom_id)
 {
 	struct fmsg *best = NULL, *m, *tmp;
 
 	HASH_ITER(hh, msgs, m, tmp)
 	{
-		if (m->chan != chan || m->deleted || button_of(m, label) == NULL)
+		if (m->chan != chan || m->deleted || button_of(m, label) == NULL ||
+		    (m->ephemeral && m->user != user))
 			continue;
 		if (best == NULL || m->id > best->id)
 			best = m;
@@ -582,7 +588,7 @@ msgs_fake_route(const char *method, const char *path, const char *route, const c
 		fake_answer(a, 403, "{\"message\":\"Missing Permissions\",\"code\":50013}");
 	} else if (strcmp(method, "POST") == 0 && m == NULL && strcmp(rest, "/messages") == 0) {
 		F.st.channel_posts++;
-		msgs_fake_answer(a, msgs_fake_post(chan, 0, j, false));
+		msgs_fake_answer(a, msgs_fake_post(chan, 0, 0, j, false));
 	} else {
 		fake_violation("%s is not a route the bot should use", route);
 		fake_answer(a, 404, "{\"message\":\"404: Not Found\",\"code\":0}");

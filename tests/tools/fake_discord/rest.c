@@ -370,7 +370,7 @@ deferred(struct inter *it, int type, const cJSON *data)
 		return;
 	/* The "thinking..." message, which the answer edits. */
 	it->deferred_eph = ephemeral(data);
-	it->original = msgs_fake_post(it->chan, it->id, NULL, it->deferred_eph);
+	it->original = msgs_fake_post(it->chan, it->id, it->user, NULL, it->deferred_eph);
 	if (data == NULL)
 		return;
 	if (!cJSON_IsObject(data)) {
@@ -517,7 +517,8 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 			    ephemeral(data));
 			parts_seen(it, data);
 			forbid_seen(it, data, ephemeral(data));
-			it->original = msgs_fake_post(it->chan, it->id, data, ephemeral(data));
+			it->original =
+			    msgs_fake_post(it->chan, it->id, it->user, data, ephemeral(data));
 		}
 	} else if (type->valueint == DISCORD_CALLBACK_UPDATE_MESSAGE &&
 	           it->type == DISCORD_INTERACTION_COMPONENT) {
@@ -713,7 +714,7 @@ followup(struct inter *found, const char *body, size_t len, struct http_answer *
 		msgs_fake_edit(found->original, j);
 		msg = found->original;
 	} else if (ok) {
-		msg = msgs_fake_post(found->chan, found->id, j, ephemeral(j));
+		msg = msgs_fake_post(found->chan, found->id, found->user, j, ephemeral(j));
 	}
 	found->followups++;
 	F.st.followups++;
