@@ -130,19 +130,16 @@ nick_char(unsigned char c)
  * characters that are not letters or digits: clients match a mention as a
  * word (each with its own idea of which characters a word holds), which
  * the joiner breaks without showing. The longest nick at a place wins.
- * The first keep bytes (a command's words the bot tells users to type)
- * go as they are, so that what is copied from them still runs.
  */
 static void
-guard_nicks(struct buf *out, const char *s, const struct render_irc_opts *o, size_t keep)
+guard_nicks(struct buf *out, const char *s, const struct render_irc_opts *o)
 {
-	size_t len = strlen(s), i = keep;
+	size_t len = strlen(s), i = 0;
 
 	if (o->is_nick == NULL) {
 		buf_add(out, s, len);
 		return;
 	}
-	buf_add(out, s, keep);
 	while (i < len) {
 		size_t run = i, hit = 0;
 
@@ -167,28 +164,11 @@ guard_nicks(struct buf *out, const char *s, const struct render_irc_opts *o, siz
 	}
 }
 
-/* The bytes at the start of cleaned text s that are the words of the
- * command path (NULL: none) after the network's prefix: "!gm claim" of
- * "!gm claim" or "!gm claim name:x"; 0 when s does not start so. */
-static size_t
-command_words(const char *s, const char *path, const struct render_irc_opts *o)
-{
-	const char *prefix = o->prefix != NULL ? o->prefix : "/";
-	size_t plen = strlen(prefix), n;
-
-	if (path == NULL || strncmp(s, prefix, plen) != 0)
-		return 0;
-	n = strlen(path);
-	if (strncmp(s + plen, path, n) != 0 || (s[plen + n] != '\0' && s[plen + n] != ' '))
-		return 0;
-	return plen + n;
-}
-
-/* Cleans s into out as render_irc__clean() does; path, when not NULL, is
- * the command s refers to (a span of a command reference), whose words
- * no nick guard breaks. */
-static void
-clean_ref(struct buf *out, const char *s, const struct render_irc_opts *o, const char *path)
+/* Cleans s into out (irc_fmt_clean), writing each command reference with
+ * the network's prefix (help and hints say /roll, IRC users type !roll)
+ * and breaking nicks (guard_nicks). */
+void
+render_irc__clean(struct buf *out, const char *s, const struct render_irc_opts *o)
 {
 	const char *prefix = o->prefix;
 	struct buf t, c;
@@ -207,17 +187,8 @@ clean_ref(struct buf *out, const char *s, const struct render_irc_opts *o, const
 		irc_fmt_clean(&c, buf_str(&t));
 		buf_free(&t);
 	}
-	guard_nicks(out, buf_str(&c), o, command_words(buf_str(&c), path, o));
+	guard_nicks(out, buf_str(&c), o);
 	buf_free(&c);
-}
-
-/* Cleans s into out (irc_fmt_clean), writing each command reference with
- * the network's prefix (help and hints say /roll, IRC users type !roll)
- * and breaking nicks (guard_nicks). */
-void
-render_irc__clean(struct buf *out, const char *s, const struct render_irc_opts *o)
-{
-	clean_ref(out, s, o, NULL);
 }
 
 /* Writes s. Its formatting stays open (*open) when the next span has the
@@ -234,8 +205,7 @@ span(const struct reply_span *s, const struct reply_span *next, const struct ren
 		irc_fmt_clean(out, s->user.mark);
 	if (s->style & RS_STRUCK)
 		buf_adds(out, "~~"); /* read where strike-through is not shown */
-	clean_ref(out, s->style & RS_CHANNEL ? render_layout_channel(s->text) : s->text, o,
-	          s->cmd != NULL ? s->cmd->path : NULL);
+	render_irc__clean(out, s->style & RS_CHANNEL ? render_layout_channel(s->text) : s->text, o);
 	if (s->style & RS_STRUCK)
 		buf_adds(out, "~~");
 	*open = opened && next != NULL && (next->style & ~RS_CMD) == st && !(st & RS_USER);

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "bot/irc/irc_fmt.h"
 #include "bot/irc/render_irc.h"
@@ -772,44 +771,6 @@ test_render_address_and_nicks(void **state)
 	reply_free(r);
 }
 
-static bool
-gm_table(void *ctx, const char *word, size_t len)
-{
-	(void)ctx;
-	return (len == 2 && strncasecmp(word, "gm", 2) == 0) ||
-	       (len == 5 && strncasecmp(word, "table", 5) == 0);
-}
-
-/* With nicks "gm" and "table" in the channel, a command the bot tells
- * users to type keeps its words as they are, so that it runs when copied
- * (hide23 F5: "!g<U+200D>m claim" was answered "Unknown command"); the
- * same words elsewhere, and the values of the command's options, are
- * guarded as ever. */
-static void
-test_render_command_words_unguarded(void **state)
-{
-	struct render_irc_opts o = opts;
-	struct reply *r = reply_new();
-	struct irc_lines l = {0};
-
-	(void)state;
-	o.is_nick = gm_table;
-	reply_add(r, 0, "Nobody is GM here yet; ");
-	reply_cmd(r, 0, "gm claim", NULL);
-	reply_add(r, 0, " makes you the GM; ");
-	reply_cmd(r, 0, "table show", "name", "gm", NULL);
-	reply_add(r, 0, " or ");
-	reply_cmd(r, 0, "gm", NULL);
-	reply_add(r, 0, ".");
-	reply_nl(r);
-	render_irc(msg(r), &o, &l);
-	assert_int_equal(l.n, 1);
-	assert_string_equal(l.v[0], "Nobody is G\xe2\x80\x8dM here yet; !gm claim makes you the "
-	                            "G\xe2\x80\x8dM; !table show g\xe2\x80\x8dm or !gm.");
-	render_irc_lines_free(&l);
-	reply_free(r);
-}
-
 int
 main(void)
 {
@@ -826,7 +787,6 @@ main(void)
 	    cmocka_unit_test(test_render_table_highlight),
 	    cmocka_unit_test(test_render_table_rolled_line),
 	    cmocka_unit_test(test_render_address_and_nicks),
-	    cmocka_unit_test(test_render_command_words_unguarded),
 	    cmocka_unit_test(test_render_table_cell_user),
 	    cmocka_unit_test(test_render_injection),
 	    cmocka_unit_test(test_render_long_line_split),
