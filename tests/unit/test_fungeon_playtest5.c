@@ -193,25 +193,26 @@ q2_a_disarmed_trap_is_not_listed_as_triggered(void **unused)
 
 /* Q3: a held Fungeoneer's dice line says both why it deals nothing and
  * how many of its dice a Resist took: Bo, a level 2 fire-mage (class type
- * fire, bonus 1), is held by the beetle's bite, which resists fire. */
+ * fire, bonus 1), held by the beetle's grab, fails the Annoy roll against
+ * its fire bite, which resists fire, and meets it in the bite's Painful
+ * conflict. (A monster's attacks in step 3 are universal: no class bonus
+ * there for a Resist to take.) */
 static void
 q3_held_and_resisted_both_shown(void **unused)
 {
-	static const char *const d[] = {"/fungeon monster add beetle level 2 ability bite annoy 1 "
-	                                "pain 1 resist 1 fire type bite",
+	static const char *const d[] = {"/fungeon monster add beetle level 2 ability bite annoy 4 "
+	                                "pain 1 resist 1 fire type fire",
 	                                NULL};
-	struct fgtable *t = fgtable_new(1);
+	struct fgtable *t = fgtable_new(3);
 	char *text;
 
 	(void)unused;
 	fgtable_ok(t, "bo", "/fungeon join Bo fire-mage 2 type:fire");
 	fgtable_into_room(t, 2, d);
-	fgtable_held(t, 0, "beetle/bite", 4, "bite");
+	fgtable_held(t, 0, "beetle/grab", 9, "crush");
 	text = fgtable_said(t, "al", "/fungeon combat");
-	fgtable_holds(text, "Bo (bo): 4 3 → 4, fails\n");
 	/* 2 dice: level 2 + class bonus 1 - 1 resisted */
-	fgtable_holds(text,
-	              "3. Painful conflict\nBo (bo, held: deals no damage, 1 resisted): 5 4\n");
+	fgtable_holds(text, "Bo (bo, held: deals no damage, 1 resisted): 6 6\n");
 	free(text);
 	fgtable_free(t);
 }

@@ -1,0 +1,74 @@
+/* The outsider's play of Fungeon against rule text 000 (notes/fun23.md,
+ * F1 to F7), each finding played at a table as the report found it, with
+ * what the text wants instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* Cuts text after the end of its first line that starts at from; returns
+ * from, which must be in text. */
+static char *
+line_at(char *from)
+{
+	char *end;
+
+	assert_non_null(from);
+	end = strchr(from, '\n');
+	if (end != NULL)
+		end[1] = '\0';
+	return from;
+}
+
+/* The part of text from its "3. Painful conflict" line on. */
+static char *
+step3(char *text)
+{
+	char *s = strstr(text, "3. Painful conflict\n");
+
+	assert_non_null(s);
+	return s;
+}
+
+static const char *const rat_room[] = {"/fungeon monster add rat level 6", NULL};
+
+/* F1 (lines 123, 140): a monster's attacks are Universal Damage, so in
+ * step 3 nobody adds a class bonus against them: a level 2 fire mage of
+ * class type fire rolls 2 dice against a rat of no type, and bonus:
+ * naming a Fungeoneer adds no die there either. */
+static void
+f1_no_class_bonus_against_monster_attacks(void **unused)
+{
+	struct fgtable *t = fgtable_new(1);
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_ok(t, "bo", "/fungeon join Brix fire-mage 2 type:fire");
+	fgtable_room_made(t, rat_room);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	assert_string_equal(line_at(strstr(step3(text), "Brix (bo): ")), "Brix (bo): 5 1\n");
+	free(text);
+	text = fgtable_said(t, "al", "/fungeon combat bonus:Al");
+	assert_string_equal(line_at(strstr(step3(text), "Al (al): ")), "Al (al): 6 5\n");
+	free(text);
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(f1_no_class_bonus_against_monster_attacks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
