@@ -161,6 +161,7 @@ static const struct cmd_opt trigger_opts[] = {
     TRAP_OPT,
     WHO_LIST("Whose action springs it: yours; its maker or the GM names whose, or all "
              "(default: yours)"),
+    BONUS,
     {0},
 };
 static const struct cmd_opt disarm_opts[] = {
@@ -370,7 +371,7 @@ static const struct command fungeon_subs[] = {
              "several at once, each level recomputing class bonus and max hits and healing "
              "5 hits; (3) continuous damage, from traps and monsters, is rolled (a success "
              "against a trap's earns its cost in XP; a trap's Annoy roll is rolled as when "
-             "triggered, with no class bonus; an ability's with it if the class fits), and "
+             "triggered, the class bonus counting if the class fits, as for an ability's), and "
              "holds end; (4) every player whose "
              "Fungeoneer lives rolls one die, their Thwack-O: the highest chooses first "
              "among Traps, Monsters, Treasure with {/fungeon pick category=CATEGORY}, then "
@@ -453,11 +454,9 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_trap_find},
     {.name = "trigger",
      .desc = "Stumble into a trap or get past it: an Annoy roll against its Annoy dice",
-     .help = "Ruling: no class bonus on the Annoy roll. The text says two things: disarming "
-             "is triggering 'only' with class bonuses (line 96), yet its conflict rules give a "
-             "Fire Mage her bonus against a fire trap (line 260); the trap rule is written for "
-             "this roll and wins, "
-             "and the Fire Mage's bonus counts when she disarms it and in the Pain roll. A "
+     .help = "The class bonus counts on the Annoy roll when the class is tied to the "
+             "trap's type (line 260: a Fire Mage against a fire trap), or for those bonus: "
+             "names, unless the trap is universal. A "
              "success sidesteps "
              "the trap and earns its cost in XP (Ruling: each time, an Unlimited trap's too); a "
              "failure makes its Pain roll against that Fungeoneer, where the class bonus counts "

@@ -293,20 +293,6 @@ render_announce(struct reply *out, const struct fungeon_channel *c, struct invoc
 	reply_nl(out);
 }
 
-/* Whether the word list who holds a word that starts with bonus: (any
- * case), which triggering, with no class bonus on its Annoy roll, lacks. */
-static bool
-names_bonus(const char *who)
-{
-	for (const char *w = who; w != NULL && *w != '\0'; w++) {
-		if (w != who && w[-1] != ' ' && w[-1] != ',')
-			continue;
-		if (strncasecmp(w, "bonus:", 6) == 0)
-			return true;
-	}
-	return false;
-}
-
 static void
 trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 {
@@ -319,14 +305,6 @@ trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 	bool b[FUNGEON_PARTY_MAX], dead[FUNGEON_PARTY_MAX];
 	char err[300];
 
-	if (act == FUNGEON_TRAP_TRIGGER && names_bonus(invocation_str(inv, "who"))) {
-		reply_error(out,
-		            "Triggering takes no bonus:, as no class bonus counts on its Annoy "
-		            "roll (a Ruling, /help fungeon trigger), while the Pain roll after "
-		            "a failure counts it by itself where the class fits; bonus: is for "
-		            "/fungeon find and /fungeon disarm.");
-		return;
-	}
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRAP, out) ||
 	    fungeon_roll_part_resolve(c, invocation_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
 	    fungeon_channel_bonus_check(c, bonus, out) < 0)

@@ -144,7 +144,7 @@ fungeon_trap_play(struct rng *rng, const struct fungeon_member *m, const int *me
                   enum fungeon_trap_act a, struct fungeon_trap_out *out, char *err, size_t errlen)
 {
 	int caught[FUNGEON_PARTY_MAX], nc = 0, dice;
-	bool cbonus[FUNGEON_PARTY_MAX], pbonus[FUNGEON_PARTY_MAX];
+	bool cbonus[FUNGEON_PARTY_MAX];
 
 	memset(out, 0, sizeof(*out));
 	out->act = a;
@@ -165,10 +165,7 @@ fungeon_trap_play(struct rng *rng, const struct fungeon_member *m, const int *me
 		if (!out->caught[i])
 			continue;
 		out->annoy_of[i] = nc;
-		/* On the Annoy roll the class bonus is disarming's and searching's,
-		 * not stumbling's; the Pain roll counts it whenever the class fits. */
-		cbonus[nc] = a != FUNGEON_TRAP_TRIGGER && bonus[i];
-		pbonus[nc] = bonus[i];
+		cbonus[nc] = bonus[i];
 		caught[nc++] = members[i];
 	}
 	if (nc == 0) {
@@ -202,7 +199,7 @@ fungeon_trap_play(struct rng *rng, const struct fungeon_member *m, const int *me
 	for (int k = 0; k < nc; k++) {
 		if (!out->annoy.fails[k])
 			continue;
-		if (t->d.pain > 0 && pain_of(rng, m, caught[k], pbonus[k], &out->o,
+		if (t->d.pain > 0 && pain_of(rng, m, caught[k], cbonus[k], &out->o,
 		                             &out->pain[out->npain++], err, errlen) < 0)
 			return -1;
 	}

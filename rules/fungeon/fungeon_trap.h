@@ -8,14 +8,16 @@
  *            not search the same trap again; once found it is not searched
  *            for again.
  *   trigger  stumbling into the trap or trying to get past it: one
- *            Fungeoneer makes an Annoy roll against its Annoy dice (no class
- *            bonus: that is disarming's); several at once each roll one die
- *            + level, the highest (and all tied with it) avoid it and the
- *            others make the Annoy roll. A success sidesteps it and earns
- *            its cost in XP; a failure forces the trap's Pain roll against
- *            that Fungeoneer alone (the class bonus counting when the class
- *            fits, as in every Painful conflict), and starts its continuous
- *            damage. The trap springs: without Unlimited Use, once.
+ *            Fungeoneer makes an Annoy roll against its Annoy dice, the
+ *            class bonus counting when the class fits (text 000, line 260:
+ *            the Fire Mage against a Flaming Column); several at once each
+ *            roll one die + level, the highest (and all tied with it) avoid
+ *            it and the others make the Annoy roll. A success sidesteps it
+ *            and earns its cost in XP; a failure forces the trap's Pain roll
+ *            against that Fungeoneer alone (the class bonus counting when
+ *            the class fits, as in every Painful conflict), and starts its
+ *            continuous damage. The trap springs: without Unlimited Use,
+ *            once.
  *   disarm   the same roll by one Fungeoneer, the class bonus counting when
  *            the class fits. Ruling: a trap must be found first. A success
  *            disarms it (XP); a failure is a triggering.
@@ -97,7 +99,7 @@ struct fungeon_trap_out {
 /*
  * Rolls action a of members[0..n) of party m against trap t (checked with
  * fungeon_trap_check()); bonus[i] says whether members[i]'s class fits (it
- * counts in the Annoy roll of a search or a disarming, and in every Pain roll). roller is the
+ * counts in every Annoy roll and every Pain roll unless t is universal). roller is the
  * member whose player rolls for the trap, or -1. Returns 0, or -1 with one sentence in err (nothing
  * rolled) when a roll would pass CF_DICE_MAX dice.
  */

@@ -63,11 +63,60 @@ f1_no_class_bonus_against_monster_attacks(void **unused)
 	fgtable_free(t);
 }
 
+static const char *const spark_room[] = {"/fungeon trap add spark annoy 2 pain 1 type fire", NULL};
+
+/* F3 (line 260, the Fire Mage against a Flaming Column Trap): a
+ * Fungeoneer whose class is tied to a trap's type counts the class bonus
+ * when triggering it: Brix, a level 2 fire mage of class type fire, rolls
+ * 2 + 1 dice against a fire trap. */
+static void
+f3_triggering_counts_the_class_bonus(void **unused)
+{
+	struct fgtable *t = fgtable_new(11);
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_ok(t, "bo", "/fungeon join Brix fire-mage 2 type:fire");
+	fgtable_room_made(t, spark_room);
+	text = fgtable_said(t, "bo", "/fungeon trigger spark");
+	fgtable_holds(text, "spark: 2 4 → 4\nBrix (bo): 2 3 1 → 3, fails\n");
+	free(text);
+	fgtable_free(t);
+}
+
+/* F3, the hallway: the re-roll of a trap's continuous damage is its Annoy
+ * roll again, so the class bonus counts there too when the class fits:
+ * Brix rolls 3 dice against a fire trap's continuous damage. */
+static void
+f3_hallway_re_roll_counts_the_class_bonus(void **unused)
+{
+	struct fgtable *t = fgtable_new(11);
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_DAMAGE,
+	                           .from = FUNGEON_FROM_TRAP,
+	                           .source = "brand",
+	                           .annoy = 2,
+	                           .pain = 1,
+	                           .type = "fire"};
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_ok(t, "bo", "/fungeon join Brix fire-mage 2 type:fire");
+	assert_int_equal(fungeon_effect_add(&fgtable_fungeon(t)->m[1], &e), 0);
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	fgtable_holds(text, "brand: 3 1 → 3\nBrix (bo): 2 1 2 → 2, fails\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f1_no_class_bonus_against_monster_attacks),
+	    cmocka_unit_test(f3_triggering_counts_the_class_bonus),
+	    cmocka_unit_test(f3_hallway_re_roll_counts_the_class_bonus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
