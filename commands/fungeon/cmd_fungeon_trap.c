@@ -16,6 +16,43 @@
 #include "rules/base/mem.h"
 #include "rules/fungeon/fungeon_trap.h"
 
+/* The tie for highest among several who trigger a trap, re-rolled round
+ * by round ("Tie at 8, re-rolled: Alba 3, Brom 5"), and who avoids it. */
+static void
+render_tie(struct reply *out, const struct fungeon_channel *c, const struct fungeon_trap_out *t,
+           const struct thwacko_style *styles)
+{
+	int tied[FUNGEON_PARTY_MAX], nt = 0;
+
+	for (int i = 0; i < t->n; i++)
+		if (t->tied[i])
+			tied[nt++] = i;
+	if (nt == 0)
+		return;
+	for (int k = 0; k < t->tie.nrounds; k++) {
+		bool first = true;
+
+		for (int j = 0; j < nt; j++) {
+			int at = k == 0 ? t->tie.value[j] : t->tie.round[k - 1][j];
+			int mi = t->member[tied[j]];
+
+			if (t->tie.group[k][j] == 0)
+				continue;
+			if (first)
+				reply_add(out, 0, "Tie at %d, re-rolled: ", at);
+			else
+				reply_add(out, 0, ", ");
+			first = false;
+			reply_add(out, 0, "%s ", c->m[mi].name);
+			reply_add_user(out, &styles[mi], RS_BOLD, "%d", t->tie.round[k][j]);
+		}
+		reply_nl(out);
+	}
+	for (int i = 0; i < t->n; i++)
+		if (t->tied[i] && t->t.avoids[i])
+			reply_line(out, 0, "%s avoids it.", c->m[t->member[i]].name);
+}
+
 /* The several who trigger it at once: one die + level each. */
 static void
 render_draw(struct reply *out, const struct fungeon_channel *c, const struct fungeon_trap_out *t,
@@ -28,11 +65,14 @@ render_draw(struct reply *out, const struct fungeon_channel *c, const struct fun
 		char suffix[80], label[FUNGEON_LABEL_MAX], whole[256];
 
 		snprintf(suffix, sizeof(suffix), " + %d = %d, %s", t->level[i], t->t.total[i],
-		         t->t.avoids[i] ? "avoids it" : "is caught");
+		         t->tied[i]       ? "tied for highest"
+		         : t->t.avoids[i] ? "avoids it"
+		                          : "is caught");
 		snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
 		fungeon_render_fit_label(label, sizeof(label), whole);
 		fungeon_render_group_line(out, &t->draw.g[i], label, styles, suffix);
 	}
+	render_tie(out, c, t, styles);
 	fungeon_render_narration_lines(out, &t->draw_nar, c, styles, NULL);
 }
 

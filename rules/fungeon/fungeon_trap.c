@@ -122,10 +122,13 @@ pain_of(struct rng *rng, const struct fungeon_member *m, int member, bool bonus,
 	                         errlen);
 }
 
-/* Several trigger it at once: one die + level each, the highest avoid it. */
+/* Several trigger it at once: one die + level each, the highest avoids
+ * it; those tied for highest re-roll one die each until one is highest. */
 static void
 draw_several(struct rng *rng, const struct fungeon_member *m, struct fungeon_trap_out *out)
 {
+	int tied[FUNGEON_PARTY_MAX], nt = 0, top[FUNGEON_PARTY_MAX];
+
 	for (int i = 0; i < out->n; i++) {
 		out->level[i] = m[out->member[i]].level;
 		out->draw.g[i] = (struct cf_group){.player = out->member[i], .n = 1, .thwacko = -1};
@@ -133,6 +136,20 @@ draw_several(struct rng *rng, const struct fungeon_member *m, struct fungeon_tra
 	out->draw.ng = out->n;
 	conflict_roll(rng, &out->draw, FUNGEON_DIE);
 	conflict_trigger(&out->draw, out->level, &out->t);
+	for (int i = 0; i < out->n; i++) {
+		out->tied[i] = out->t.avoids[i];
+		if (out->tied[i])
+			tied[nt++] = i;
+	}
+	if (nt > 1) {
+		for (int k = 0; k < nt; k++)
+			top[k] = out->t.total[tied[k]];
+		conflict_rank(rng, top, nt, 1, FUNGEON_DIE, &out->tie);
+		for (int k = 0; k < nt; k++)
+			out->t.avoids[tied[k]] = k == out->tie.order[0];
+	} else {
+		out->tied[tied[0]] = false;
+	}
 	conflict_narrator(rng, &out->draw, FUNGEON_DIE, &out->draw_nar);
 	for (int i = 0; i < out->n; i++)
 		out->caught[i] = !out->t.avoids[i];

@@ -11,8 +11,10 @@
  *            Fungeoneer makes an Annoy roll against its Annoy dice, the
  *            class bonus counting when the class fits (text 000, line 260:
  *            the Fire Mage against a Flaming Column); several at once each
- *            roll one die + level, the highest (and all tied with it) avoid
- *            it and the others make the Annoy roll. A success sidesteps it
+ *            roll one die + level, the highest avoids it (a tie for
+ *            highest re-rolled among the tied, one die each, until one is
+ *            highest: "whoever rolls highest", line 94) and the others make
+ *            the Annoy roll. A success sidesteps it
  *            and earns its cost in XP; a failure forces the trap's Pain roll
  *            against that Fungeoneer alone (the class bonus counting when
  *            the class fits, as in every Painful conflict), and starts its
@@ -76,11 +78,15 @@ struct fungeon_trap_out {
 	struct fungeon_play_obstacle o;
 	int n;
 	int member[FUNGEON_PARTY_MAX];
-	/* trigger by several: one die + level each; the highest avoid it */
+	/* trigger by several: one die + level each; the highest avoids it, a
+	 * tie for highest re-rolled among the tied (one die each) until one is
+	 * highest */
 	bool several;
 	struct cf_roll draw;
 	int level[FUNGEON_PARTY_MAX];
-	struct cf_trigger t;
+	struct cf_trigger t;          /* t.avoids: the one who avoids it */
+	bool tied[FUNGEON_PARTY_MAX]; /* tied for the highest total */
+	struct cf_ranking tie;        /* the re-rolls of the tied (tie.nrounds 0: none) */
 	struct cf_narration draw_nar;
 	bool caught[FUNGEON_PARTY_MAX];
 	/* the Annoy roll of those caught (every one, unless several) */

@@ -110,6 +110,34 @@ f3_hallway_re_roll_counts_the_class_bonus(void **unused)
 	fgtable_free(t);
 }
 
+static const char *const dart_room[] = {"/fungeon trap add dart annoy 2 pain 1 type darts", NULL};
+
+/* F5 (line 94, "whoever rolls highest has the dubious honor of avoiding
+ * the Trap"): one avoids it; a tie for the highest die + level is
+ * re-rolled among the tied, shown, and the others are caught. */
+static void
+f5_a_tie_to_avoid_a_trap_is_re_rolled(void **unused)
+{
+	struct fgtable *t = fgtable_new(23);
+	char *text;
+
+	(void)unused;
+	fgtable_fighters(t, 4, 2);
+	fgtable_room_made(t, dart_room);
+	text = fgtable_said(t, fgtable_holder(t, FUNGEON_CAT_TRAPS), "/fungeon trigger dart all");
+	fgtable_holds(text, "Al (al): 6 + 2 = 8, tied for highest\n"
+	                    "Bo (bo): 6 + 2 = 8, tied for highest\n"
+	                    "Cy (cy): 2 + 2 = 4, is caught\n"
+	                    "Di (di): 2 + 2 = 4, is caught\n"
+	                    "Tie at 8, re-rolled: Al 5, Bo 6\n"
+	                    "Bo avoids it.\n");
+	fgtable_holds(text, "Those caught roll against dart:\ndart: 4 5 → 5\n"
+	                    "Al (al): 4 5 → 5, succeeds (+2 XP)\n"
+	                    "Cy (cy): 1 3 → 3, fails\nDi (di): 1 1 → 1, fails\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -117,6 +145,7 @@ main(void)
 	    cmocka_unit_test(f1_no_class_bonus_against_monster_attacks),
 	    cmocka_unit_test(f3_triggering_counts_the_class_bonus),
 	    cmocka_unit_test(f3_hallway_re_roll_counts_the_class_bonus),
+	    cmocka_unit_test(f5_a_tie_to_avoid_a_trap_is_re_rolled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
