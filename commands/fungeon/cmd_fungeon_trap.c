@@ -346,6 +346,7 @@ trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 	char err[300];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRAP, out) ||
+	    !fungeon_rights_need_invoker_in_play(c, inv, out) ||
 	    fungeon_roll_part_resolve(c, invocation_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
 	    fungeon_channel_bonus_check(c, bonus, out) < 0)
 		return;

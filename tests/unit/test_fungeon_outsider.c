@@ -138,6 +138,65 @@ f5_a_tie_to_avoid_a_trap_is_re_rolled(void **unused)
 	fgtable_free(t);
 }
 
+/* The Fungeoneer of user u, one of fgtable_fighters()'s: "al" plays Al. */
+static void
+fighter_of(const char *u, char *name)
+{
+	name[0] = (char)(u[0] - 'a' + 'A');
+	name[1] = u[1];
+	name[2] = '\0';
+}
+
+/* Kills the Fungeoneer of user u by its player's own adjustment, and
+ * returns the refusal its player gets from then on. */
+static void
+dies(struct fgtable *t, const char *u, char *want, size_t len)
+{
+	char line[80], name[3];
+
+	fighter_of(u, name);
+	snprintf(line, sizeof(line), "/fungeon adjust %s hits:-10", name);
+	fgtable_ok(t, u, line);
+	snprintf(want, len, "%s is dead: %s is out of the game until the next hallway.", name, u);
+}
+
+/* F4 (line 254: a dead Fungeoneer's player "is out of the game until the
+ * party is next in the Hallway"): the maker of a trap and a monster whose
+ * Fungeoneer died is refused, for that reason, what they would do with
+ * them: triggering it on another or on everyone, renaming it, aiming the
+ * monster. The trap still springs when another triggers it. */
+static void
+f4_a_dead_maker_is_out_of_the_game(void **unused)
+{
+	static const char *const d[] = {"/fungeon trap add pit annoy 2 pain 1 type spikes",
+	                                "/fungeon monster add rat level 2", NULL};
+	struct fgtable *t = fgtable_new(1);
+	const char *traps, *monsters, *third = NULL;
+	char want[120], line[80], name[3];
+
+	(void)unused;
+	fgtable_fighters(t, 3, 2);
+	fgtable_room_made(t, d);
+	traps = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	monsters = fgtable_holder(t, FUNGEON_CAT_MONSTERS);
+	for (const char *const *u = (const char *const[]){"al", "bo", "cy", NULL}; *u; u++)
+		if (strcmp(*u, traps) != 0 && strcmp(*u, monsters) != 0)
+			third = *u;
+	assert_non_null(third);
+	fighter_of(third, name);
+	dies(t, traps, want, sizeof(want));
+	snprintf(line, sizeof(line), "/fungeon trigger pit %s", name);
+	fgtable_fails_unchanged(t, traps, line, want);
+	fgtable_fails_unchanged(t, traps, "/fungeon trigger pit all", want);
+	fgtable_fails_unchanged(t, traps, "/fungeon trap rename pit chasm", want);
+	dies(t, monsters, want, sizeof(want));
+	fgtable_fails_unchanged(t, monsters, "/fungeon monster rename rat mouse", want);
+	snprintf(line, sizeof(line), "/fungeon orders targets:rat>%s", name);
+	fgtable_fails_unchanged(t, monsters, line, want);
+	fgtable_says(t, third, "/fungeon trigger pit", "Triggering pit");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -146,6 +205,7 @@ main(void)
 	    cmocka_unit_test(f3_triggering_counts_the_class_bonus),
 	    cmocka_unit_test(f3_hallway_re_roll_counts_the_class_bonus),
 	    cmocka_unit_test(f5_a_tie_to_avoid_a_trap_is_re_rolled),
+	    cmocka_unit_test(f4_a_dead_maker_is_out_of_the_game),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
