@@ -197,6 +197,27 @@ f4_a_dead_maker_is_out_of_the_game(void **unused)
 	fgtable_free(t);
 }
 
+/* F7: a parse error names the real problem: the word after ability is
+ * the ability's name, so "ability annoy 2" leaves the 2 over; a word
+ * left over after join's places are filled names the word before it
+ * that took the last place (the class type). */
+static void
+f7_parse_errors_name_the_word_taken(void **unused)
+{
+	struct fgtable *t = fgtable_new(1);
+
+	(void)unused;
+	fgtable_fails_unchanged(t, "al", "/fungeon cost monster level 2 ability annoy 2 type x",
+	                        "'2' is left over: 'annoy' was taken as the ability's name, since "
+	                        "the word after ability names it; name it first (ability breath "
+	                        "annoy 2).");
+	fgtable_fails_unchanged(t, "al", "/fungeon join Alba wizard 2 extra words here",
+	                        "Unexpected 'words' ('extra' before it filled type:, the last "
+	                        "place); "
+	                        "usage: /fungeon join <name> <class> [level] [type]");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -206,6 +227,7 @@ main(void)
 	    cmocka_unit_test(f3_hallway_re_roll_counts_the_class_bonus),
 	    cmocka_unit_test(f5_a_tie_to_avoid_a_trap_is_re_rolled),
 	    cmocka_unit_test(f4_a_dead_maker_is_out_of_the_game),
+	    cmocka_unit_test(f7_parse_errors_name_the_word_taken),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
