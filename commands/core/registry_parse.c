@@ -131,6 +131,30 @@ unexpected(char *what, size_t size, const char *w)
 	snprintf(what, size, "unexpected %s", quoted(w, q, sizeof(q)));
 }
 
+/* Appends to what (size bytes) which option took the word just before
+ * word k by its place (at, routed_at: the token each option took so, as
+ * in bind_tokens): " ('extra' before it filled type:, the last place)".
+ * A word left over once every place is filled often meant to go with the
+ * word before it. */
+static void
+taken_before(const struct command *c, const struct invocation *inv, const size_t *at,
+             const size_t *routed_at, size_t k, char *what, size_t size)
+{
+	size_t len = strlen(what);
+	char q[120];
+
+	for (int i = 0; k > 0 && c->opts != NULL && c->opts[i].name != NULL && i < CMD_MAX_OPTS;
+	     i++) {
+		if (!inv->args[i].set || (at[i] != k - 1 && routed_at[i] != k - 1))
+			continue;
+		if (len < size && inv->args[i].s != NULL)
+			snprintf(what + len, size - len,
+			         " (%s before it filled %s:, the last place)",
+			         quoted(inv->args[i].s, q, sizeof(q)), c->opts[i].name);
+		return;
+	}
+}
+
 /* Whether s holds a numeral that is not one of the digits 0 to 9: another
  * script's digit (fullwidth "３", Arabic-Indic "٣"), a Roman numeral "Ⅲ",
  * a superscript "³". */
@@ -1214,6 +1238,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 				goto done;
 			}
 			unexpected(what, sizeof(what), tok[k].unq);
+			taken_before(c, inv, at, routed_at, k, what, sizeof(what));
 			usage_error(inv, out, what);
 			goto done;
 		}
@@ -1238,6 +1263,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 					goto done;
 				}
 				unexpected(what, sizeof(what), tok[k].unq);
+				taken_before(c, inv, at, routed_at, k, what, sizeof(what));
 				usage_error(inv, out, what);
 				goto done;
 			}

@@ -161,6 +161,7 @@ static const struct cmd_opt trigger_opts[] = {
     TRAP_OPT,
     WHO_LIST("Whose action springs it: yours; its maker or the GM names whose, or all "
              "(default: yours)"),
+    BONUS,
     {0},
 };
 static const struct cmd_opt disarm_opts[] = {
@@ -250,15 +251,10 @@ static const struct help_topic combat_topics[] = {
              "its dice there count 0, as a roll that ran out (shown \"0 (dead, rolled 4)\", "
              "the die it rolled beside), so it wins and deals nothing more. Monster attacks are "
              "universal: no class bonus or magic "
-             "protects against them. Ruling (the text says two things: universal attacks "
-             "cancel class bonuses, yet Resist dice are bought against a Fungeoneer's "
-             "Combat Bonus): universal damage takes away what defends, not the "
-             "Fungeoneer's own attack, so in (3) a Fungeoneer strikes with its class bonus "
-             "(its Combat Bonus) when its class has a type (type: at join, or bonus:), and "
-             "a monster's Resist dice against that type take as many of those dice away "
-             "(the most any monster in the fight has); magic still counts for nothing "
-             "there. In an ability's conflict Resist dice take the class-bonus and magic "
-             "dice of the ability's type. They never add dice. Ruling: they count for nothing "
+             "counts against them, so in (3) each Fungeoneer rolls its level alone (bonus: "
+             "adds nothing there). In an ability's conflict a monster's Resist dice take "
+             "the class-bonus and magic dice of the ability's type. They never add dice. Ruling: "
+             "they count for nothing "
              "in continuous damage's Pain roll (1), where the sufferer hurts nobody. Each "
              "point dealt "
              "to a monster earns XP equal to its cost; Ruling: its maker's Fungeoneer too (a "
@@ -375,7 +371,7 @@ static const struct command fungeon_subs[] = {
              "several at once, each level recomputing class bonus and max hits and healing "
              "5 hits; (3) continuous damage, from traps and monsters, is rolled (a success "
              "against a trap's earns its cost in XP; a trap's Annoy roll is rolled as when "
-             "triggered, with no class bonus; an ability's with it if the class fits), and "
+             "triggered, the class bonus counting if the class fits, as for an ability's), and "
              "holds end; (4) every player whose "
              "Fungeoneer lives rolls one die, their Thwack-O: the highest chooses first "
              "among Traps, Monsters, Treasure with {/fungeon pick category=CATEGORY}, then "
@@ -458,18 +454,17 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_trap_find},
     {.name = "trigger",
      .desc = "Stumble into a trap or get past it: an Annoy roll against its Annoy dice",
-     .help = "Ruling: no class bonus on the Annoy roll. The text says two things: disarming "
-             "is triggering 'only' with class bonuses (line 96), yet its conflict rules give a "
-             "Fire Mage her bonus against a fire trap (line 260); the trap rule is written for "
-             "this roll and wins, "
-             "and the Fire Mage's bonus counts when she disarms it and in the Pain roll. A "
+     .help = "The class bonus counts on the Annoy roll when the class is tied to the "
+             "trap's type (line 260: a Fire Mage against a fire trap), or for those bonus: "
+             "names, unless the trap is universal. A "
              "success sidesteps "
              "the trap and earns its cost in XP (Ruling: each time, an Unlimited trap's too); a "
              "failure makes its Pain roll against that Fungeoneer, where the class bonus counts "
              "when the class fits (Ruling: as in every Painful conflict), and starts its "
              "continuous damage, whose re-roll in each hallway is this Annoy roll again. Several "
              "at once each roll one die + level first; "
-             "Ruling: the highest and everyone tied with it avoid it, the others make the "
+             "the highest avoids it (Ruling: a tie for highest is re-rolled among the tied, "
+             "shown), the others make the "
              "Annoy roll. A trap without Unlimited Use springs once. A trap springs by a "
              "Fungeoneer's own action: a player triggers their own; the trap's maker, who "
              "keeps track of it, announces a sprung trap by naming whose action sprang it "

@@ -13,6 +13,7 @@
 #include "commands/fungeon/cmd_fungeon_hallway.h"
 #include "commands/fungeon/cmd_fungeon_town.h"
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_rights.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
@@ -648,7 +649,8 @@ rename_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 	struct fungeon_piece *s = need_piece(c, k, invocation_str(inv, "name"), out);
 	char from[FUNGEON_NAME_MAX + 1];
 
-	if (s == NULL || !may_rename(inv, c, s, k, out))
+	if (s == NULL || !fungeon_rights_need_invoker_in_play(c, inv, out) ||
+	    !may_rename(inv, c, s, k, out))
 		return;
 	/* A taken treasure is its carrier's item, carried under the name it
 	 * was taken by (numbered beside one of that name), perhaps used up

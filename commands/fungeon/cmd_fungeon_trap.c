@@ -16,6 +16,43 @@
 #include "rules/base/mem.h"
 #include "rules/fungeon/fungeon_trap.h"
 
+/* The tie for highest among several who trigger a trap, re-rolled round
+ * by round ("Tie at 8, re-rolled: Alba 3, Brom 5"), and who avoids it. */
+static void
+render_tie(struct reply *out, const struct fungeon_channel *c, const struct fungeon_trap_out *t,
+           const struct thwacko_style *styles)
+{
+	int tied[FUNGEON_PARTY_MAX], nt = 0;
+
+	for (int i = 0; i < t->n; i++)
+		if (t->tied[i])
+			tied[nt++] = i;
+	if (nt == 0)
+		return;
+	for (int k = 0; k < t->tie.nrounds; k++) {
+		bool first = true;
+
+		for (int j = 0; j < nt; j++) {
+			int at = k == 0 ? t->tie.value[j] : t->tie.round[k - 1][j];
+			int mi = t->member[tied[j]];
+
+			if (t->tie.group[k][j] == 0)
+				continue;
+			if (first)
+				reply_add(out, 0, "Tie at %d, re-rolled: ", at);
+			else
+				reply_add(out, 0, ", ");
+			first = false;
+			reply_add(out, 0, "%s ", c->m[mi].name);
+			reply_add_user(out, &styles[mi], RS_BOLD, "%d", t->tie.round[k][j]);
+		}
+		reply_nl(out);
+	}
+	for (int i = 0; i < t->n; i++)
+		if (t->tied[i] && t->t.avoids[i])
+			reply_line(out, 0, "%s avoids it.", c->m[t->member[i]].name);
+}
+
 /* The several who trigger it at once: one die + level each. */
 static void
 render_draw(struct reply *out, const struct fungeon_channel *c, const struct fungeon_trap_out *t,
@@ -28,11 +65,14 @@ render_draw(struct reply *out, const struct fungeon_channel *c, const struct fun
 		char suffix[80], label[FUNGEON_LABEL_MAX], whole[256];
 
 		snprintf(suffix, sizeof(suffix), " + %d = %d, %s", t->level[i], t->t.total[i],
-		         t->t.avoids[i] ? "avoids it" : "is caught");
+		         t->tied[i]       ? "tied for highest"
+		         : t->t.avoids[i] ? "avoids it"
+		                          : "is caught");
 		snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
 		fungeon_render_fit_label(label, sizeof(label), whole);
 		fungeon_render_group_line(out, &t->draw.g[i], label, styles, suffix);
 	}
+	render_tie(out, c, t, styles);
 	fungeon_render_narration_lines(out, &t->draw_nar, c, styles, NULL);
 }
 
@@ -293,20 +333,6 @@ render_announce(struct reply *out, const struct fungeon_channel *c, struct invoc
 	reply_nl(out);
 }
 
-/* Whether the word list who holds a word that starts with bonus: (any
- * case), which triggering, with no class bonus on its Annoy roll, lacks. */
-static bool
-names_bonus(const char *who)
-{
-	for (const char *w = who; w != NULL && *w != '\0'; w++) {
-		if (w != who && w[-1] != ' ' && w[-1] != ',')
-			continue;
-		if (strncasecmp(w, "bonus:", 6) == 0)
-			return true;
-	}
-	return false;
-}
-
 static void
 trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 {
@@ -319,15 +345,8 @@ trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 	bool b[FUNGEON_PARTY_MAX], dead[FUNGEON_PARTY_MAX];
 	char err[300];
 
-	if (act == FUNGEON_TRAP_TRIGGER && names_bonus(invocation_str(inv, "who"))) {
-		reply_error(out,
-		            "Triggering takes no bonus:, as no class bonus counts on its Annoy "
-		            "roll (a Ruling, /help fungeon trigger), while the Pain roll after "
-		            "a failure counts it by itself where the class fits; bonus: is for "
-		            "/fungeon find and /fungeon disarm.");
-		return;
-	}
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRAP, out) ||
+	    !fungeon_rights_need_invoker_in_play(c, inv, out) ||
 	    fungeon_roll_part_resolve(c, invocation_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
 	    fungeon_channel_bonus_check(c, bonus, out) < 0)
 		return;

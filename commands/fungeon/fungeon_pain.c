@@ -155,22 +155,16 @@ check_one(const struct fungeon_channel *c, const struct fungeon_part *p, struct 
 	return 0;
 }
 
-/*
- * Participant i of parts[0..n) as the rules take it. In a fight with the
- * monsters' attacks (a combat turn's Painful conflict) a member strikes:
- * its class bonus counts when its class has a type (or bonus: names it),
- * less the Resist dice a monster there has against that type (a Ruling);
- * elsewhere it counts when the class fits the damage faced.
- */
+/* Participant i of parts[0..n) as the rules take it: a member's class
+ * bonus counts when its class fits the damage faced (or bonus: names it);
+ * against universal damage, every monster's attacks included, it never
+ * does (fungeon_play_member_dice). */
 static struct fungeon_play_part
-part_of(const struct fungeon_channel *c, const struct fungeon_part *parts, int n, int i,
-        const char *bonus, const char *type)
+part_of(const struct fungeon_channel *c, const struct fungeon_part *parts, int i, const char *bonus,
+        const char *type)
 {
 	const struct fungeon_part *p = &parts[i];
-	bool attacks = false;
 
-	for (int k = 0; k < n; k++)
-		attacks |= parts[k].kind == FGP_MONSTER;
 	if (p->kind != FGP_MEMBER)
 		return (struct fungeon_play_part){
 		    .member = -1,
@@ -185,11 +179,8 @@ part_of(const struct fungeon_channel *c, const struct fungeon_part *parts, int n
 	    .hits = -1,
 	    .player = p->member,
 	    .target = p->target,
-	    .bonus = fungeon_channel_bonus_for(c, bonus, p->member,
-	                                       attacks ? c->m[p->member].ctype : type),
+	    .bonus = fungeon_channel_bonus_for(c, bonus, p->member, type),
 	    .held = p->held,
-	    .strikes = attacks,
-	    .resist = attacks ? resist_vs(parts, n, c->m[p->member].ctype) : 0,
 	};
 }
 
@@ -238,7 +229,7 @@ fungeon_pain_check(struct fungeon_channel *c, struct fungeon_part *parts, int n,
 	faced(c, parts, n, &type, &universal, &resist);
 	for (int i = 0; i < n; i++) {
 		char name[FUNGEON_SOURCE_MAX];
-		struct fungeon_play_part pp = part_of(c, parts, n, i, bonus, type.type);
+		struct fungeon_play_part pp = part_of(c, parts, i, bonus, type.type);
 		int resisted,
 		    d = parts[i].kind == FGP_MEMBER
 		            ? fungeon_play_member_dice(&c->m[parts[i].member], &pp, type.type,
@@ -333,7 +324,7 @@ fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct funge
 	faced(c, parts, n, &type, &universal, &resist);
 	for (int i = 0; i < n; i++) {
 		fungeon_roll_part_name(c, &parts[i], names[i], sizeof(names[i]));
-		pp[i] = part_of(c, parts, n, i, bonus, type.type);
+		pp[i] = part_of(c, parts, i, bonus, type.type);
 	}
 	if (fungeon_play_pain(inv->rng, c->m, pp, n, type.type, universal, resist, o, err,
 	                      sizeof(err)) < 0) {

@@ -223,6 +223,17 @@ fungeon_rights_need_free(const struct fungeon_channel *c, int i, struct reply *o
 	return fungeon_rights_need_all_free(c, &i, 1, out);
 }
 
+bool
+fungeon_rights_need_invoker_in_play(const struct fungeon_channel *c, const struct invocation *inv,
+                                    struct reply *out)
+{
+	int me = fungeon_channel_member_of(c, inv->from->user_key);
+
+	if (inv->is_gm || me < 0 || fungeon_rights_in_play(c, me))
+		return true;
+	return fungeon_rights_need_in_play(c, me, out);
+}
+
 int
 fungeon_rights_director(const struct fungeon_channel *c, const struct fungeon_piece *p)
 {
@@ -254,7 +265,9 @@ fungeon_rights_may_direct(const struct fungeon_channel *c, const struct invocati
 		return true;
 	if (out == NULL)
 		return false;
-	if (d >= 0)
+	if (me >= 0 && !strcmp(p->s->maker, inv->from->user_key))
+		fungeon_rights_need_in_play(c, me, out); /* its maker, out of the game */
+	else if (d >= 0)
 		reply_error(out,
 		            "%s is %s's to direct: whoever made a monster directs it (the GM may "
 		            "direct any).",

@@ -82,6 +82,15 @@ const char *fungeon_rights_out_until(const struct fungeon_channel *c);
  * party is in play, what comes first (the fallen's new Fungeoneers, then
  * the hallway; on the way back, town). */
 bool fungeon_rights_need_in_play(const struct fungeon_channel *c, int i, struct reply *out);
+/* Whether the invoker may act as a player of the party now: the GM
+ * always, a user without a Fungeoneer in the party too (what they may do
+ * is checked where they do it); a player whose Fungeoneer is out of play
+ * (dead, or a replacement waiting) is out of the game until the next
+ * hallway, and may neither act for it nor for the traps and monsters they
+ * made (text 000, line 254). Else an error as fungeon_rights_need_in_play
+ * gives. */
+bool fungeon_rights_need_invoker_in_play(const struct fungeon_channel *c,
+                                         const struct invocation *inv, struct reply *out);
 /* The Continuous Hold member i suffers from a monster standing in the
  * room, or NULL. A held Fungeoneer may not act (line 175) until a roll in
  * a combat turn breaks the hold, or its monster falls. */

@@ -16,7 +16,7 @@
  * conflict_pain() (ranks compared across all rolls, the single highest die
  * at a rank deals 1 damage; Ruling: a tie for highest deals none; a roll
  * that ran out counts 0), conflict_trigger() (one die + level each, the
- * highest avoids). conflict_narrator() names the player with the highest
+ * highest total marked). conflict_narrator() names the player with the highest
  * Thwack-O value; Ruling: a tie is broken by re-rolling the tied Thwack-O
  * dice, as often as needed, every re-roll recorded so it can be shown.
  *
@@ -105,7 +105,8 @@ struct cf_annoy {
 void conflict_annoy(const struct cf_roll *r, int obstacle, struct cf_annoy *out);
 
 /* Several Fungeoneers triggering one trap: group i (one die) + bonus[i];
- * the highest total avoids it (everyone tied for highest avoids). */
+ * avoids[i] marks the highest total, every one tied for it (the caller
+ * breaks such a tie: conflict_rank()). */
 struct cf_trigger {
 	int total[CF_GROUPS_MAX];
 	bool avoids[CF_GROUPS_MAX];

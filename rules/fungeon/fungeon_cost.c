@@ -344,6 +344,17 @@ start_ability(struct parser *ps, struct fungeon_design *d)
 	return 0;
 }
 
+/* Whether an ability's name is one of a monster's feature words (a name
+ * left out: "ability annoy 2" names the ability annoy). */
+static bool
+named_as_feature(const char *name)
+{
+	int i;
+
+	return !strcasecmp(name, "ability") || find_word(monster_words, name, &i) != NULL ||
+	       find_word(ability_words, name, &i) != NULL;
+}
+
 static int
 parse_monster(struct parser *ps, struct fungeon_design *d)
 {
@@ -374,6 +385,13 @@ parse_monster(struct parser *ps, struct fungeon_design *d)
 		}
 		if (r < 0)
 			return -1;
+		if (r > 0 && d->nab > 0 && aseen == 0 && named_as_feature(d->ab[d->nab - 1].name)) {
+			seterr(ps->err, ps->errlen,
+			       "'%s' is left over: '%s' was taken as the ability's name, since the "
+			       "word after ability names it; name it first (ability breath %s %s).",
+			       w, d->ab[d->nab - 1].name, d->ab[d->nab - 1].name, w);
+			return -1;
+		}
 		if (r > 0)
 			return unknown(ps, w, allowed);
 	}

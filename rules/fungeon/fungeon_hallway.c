@@ -26,8 +26,7 @@ fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi,
 	memset(out, 0, sizeof(*out));
 	out->member = mi;
 	out->effect = *e;
-	out->pain_bonus = fungeon_class_fits(m, e->type) && !e->universal;
-	out->bonus = out->pain_bonus && e->from != FUNGEON_FROM_TRAP;
+	out->bonus = fungeon_class_fits(m, e->type) && !e->universal;
 	out->hits_before = out->hits_after = m->hits;
 	for (int h = 0; e->kind == FUNGEON_EFFECT_DAMAGE && h < m->neffects; h++)
 		out->hold |= m->effects[h].kind == FUNGEON_EFFECT_HOLD &&
@@ -60,7 +59,7 @@ fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi,
 	out->pained = true;
 	out->pain.ng = 2;
 	out->pain.g[0].player = mi;
-	out->pain.g[0].n = fungeon_pain_dice(m, out->pain_bonus, e->type, e->universal, NULL);
+	out->pain.g[0].n = fungeon_pain_dice(m, out->bonus, e->type, e->universal, NULL);
 	out->pain.g[1].player = roller;
 	out->pain.g[1].n = out->effect.pain;
 	conflict_roll(rng, &out->pain, FUNGEON_DIE);

@@ -48,8 +48,7 @@ struct fungeon_cont {
 	int member;
 	struct fungeon_effect effect; /* as rolled */
 	bool hold;                    /* continuous damage rolled for its source's hold too */
-	bool bonus;                   /* the class bonus counted in the Annoy roll */
-	bool pain_bonus;              /* and in the Pain roll (the class fits its type) */
+	bool bonus;                   /* the class bonus counted (the class fits its type) */
 	struct cf_roll annoy;         /* group 0: the Fungeoneer, 1: the effect (its maker's) */
 	struct cf_narration annoy_nar;
 	struct cf_annoy annoy_res;
@@ -66,14 +65,13 @@ struct fungeon_cont {
 
 /*
  * Rolls effect ei of party member mi; roller is the member whose player
- * rolls for the effect (its maker), or -1. The class bonus counts when the
- * class fits the effect's type and it is not universal, but never in the
- * Annoy roll of a trap's continuous damage: that is the trap's Annoy roll
- * again (text 000, line 125, "reroll the Trap's Annoy Roll"), which has no
- * class bonus when the trap is triggered (line 96); a monster ability's
- * is an Annoying conflict against the ability (line 260). Magic counts as
- * it does when triggered: of the effect's type, not against universal
- * damage. Removes the effect
+ * rolls for the effect (its maker), or -1. The class bonus counts, in the
+ * Annoy roll and the Pain roll alike, when the class fits the effect's
+ * type and it is not universal: a trap's re-roll is its Annoy roll again
+ * (text 000, line 125), which counts the class bonus when triggered (line
+ * 260), and a monster ability's is an Annoying conflict against the
+ * ability. Magic counts as it does when triggered: of the effect's type,
+ * not against universal damage. Removes the effect
  * on a success and adds its XP; applies the damage of a failure. Dice
  * counts are bounded by construction (designs and carried magic are
  * limited so that no roll passes CF_DICE_MAX).

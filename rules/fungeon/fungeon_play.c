@@ -131,19 +131,10 @@ int
 fungeon_play_member_dice(const struct fungeon_member *f, const struct fungeon_play_part *p,
                          const char *type, bool universal, int resist, int *resisted)
 {
-	int all, added;
+	int all = fungeon_pain_dice(f, p->bonus, type, universal, NULL), added = all - f->level;
 
-	if (p->strikes) {
-		all = fungeon_pain_dice(f, false, type, universal, NULL);
-		added = p->bonus ? fungeon_class_bonus(f->level) : 0;
-		resist = p->resist;
-	} else {
-		all = fungeon_pain_dice(f, p->bonus, type, universal, NULL);
-		added = all - f->level;
-		all -= added;
-	}
 	*resisted = resist <= 0 ? 0 : resist < added ? resist : added;
-	return all + added - *resisted;
+	return all - *resisted;
 }
 
 int

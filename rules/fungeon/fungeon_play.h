@@ -98,21 +98,12 @@ struct fungeon_play_part {
 	int target;    /* the participant it hits when it wins a rank, or -1 */
 	bool bonus;    /* a member's class fits */
 	bool held;     /* a member held this turn: it rolls, but a rank it wins deals nothing */
-	/* A member in a combat turn's Painful conflict, against the monsters'
-	 * attacks: its class bonus (when `bonus`) is its Combat Bonus, the
-	 * dice its own attacks add, and counts though those attacks deal
-	 * Universal Damage; `resist` of them (the Resist dice of a monster in
-	 * the fight against its class type) are taken away. Ruling: the
-	 * text's Resist dice are bought against a Fungeoneer's "Combat Bonus"
-	 * type, which only a class bonus counted in combat can give. */
-	bool strikes;
-	int resist;
 };
 
 /* The Pain dice member f rolls as participant p against damage of `type`
- * (universal or not) with `resist` Resist dice against the dice its class
- * bonus and magic add (p->strikes: p->resist against its class bonus
- * alone); *resisted says how many were taken away. */
+ * (universal or not): level, + class bonus (p->bonus) and matching magic
+ * Pain dice unless the damage is universal, less `resist` Resist dice
+ * taken from those added dice; *resisted says how many were taken away. */
 int fungeon_play_member_dice(const struct fungeon_member *f, const struct fungeon_play_part *p,
                              const char *type, bool universal, int resist, int *resisted);
 
@@ -136,9 +127,9 @@ struct fungeon_play_pain {
  * level, + class bonus and matching magic Pain dice unless the damage they
  * face is universal; `type` is the damage type they face. Resist dice:
  * `resist` of those added dice (the most Resist dice an opponent has
- * against `type`) are taken away from each member (from a member who
- * strikes, its own p->resist of its class bonus); they never add dice to
- * anyone. A held member may not act: it rolls its dice (making a roll it
+ * against `type`) are taken away from each member; they never add dice to
+ * anyone. A monster's attacks deal universal damage, so against them a
+ * member rolls its level alone. A held member may not act: it rolls its dice (making a roll it
  * is forced to is no action), but a rank it wins deals no damage. Each
  * rank's winner hurts its target
  * when that one can take damage (any other participant, of either side),

@@ -122,10 +122,13 @@ pain_of(struct rng *rng, const struct fungeon_member *m, int member, bool bonus,
 	                         errlen);
 }
 
-/* Several trigger it at once: one die + level each, the highest avoid it. */
+/* Several trigger it at once: one die + level each, the highest avoids
+ * it; those tied for highest re-roll one die each until one is highest. */
 static void
 draw_several(struct rng *rng, const struct fungeon_member *m, struct fungeon_trap_out *out)
 {
+	int tied[FUNGEON_PARTY_MAX], nt = 0, top[FUNGEON_PARTY_MAX];
+
 	for (int i = 0; i < out->n; i++) {
 		out->level[i] = m[out->member[i]].level;
 		out->draw.g[i] = (struct cf_group){.player = out->member[i], .n = 1, .thwacko = -1};
@@ -133,6 +136,20 @@ draw_several(struct rng *rng, const struct fungeon_member *m, struct fungeon_tra
 	out->draw.ng = out->n;
 	conflict_roll(rng, &out->draw, FUNGEON_DIE);
 	conflict_trigger(&out->draw, out->level, &out->t);
+	for (int i = 0; i < out->n; i++) {
+		out->tied[i] = out->t.avoids[i];
+		if (out->tied[i])
+			tied[nt++] = i;
+	}
+	if (nt > 1) {
+		for (int k = 0; k < nt; k++)
+			top[k] = out->t.total[tied[k]];
+		conflict_rank(rng, top, nt, 1, FUNGEON_DIE, &out->tie);
+		for (int k = 0; k < nt; k++)
+			out->t.avoids[tied[k]] = k == out->tie.order[0];
+	} else {
+		out->tied[tied[0]] = false;
+	}
 	conflict_narrator(rng, &out->draw, FUNGEON_DIE, &out->draw_nar);
 	for (int i = 0; i < out->n; i++)
 		out->caught[i] = !out->t.avoids[i];
@@ -144,7 +161,7 @@ fungeon_trap_play(struct rng *rng, const struct fungeon_member *m, const int *me
                   enum fungeon_trap_act a, struct fungeon_trap_out *out, char *err, size_t errlen)
 {
 	int caught[FUNGEON_PARTY_MAX], nc = 0, dice;
-	bool cbonus[FUNGEON_PARTY_MAX], pbonus[FUNGEON_PARTY_MAX];
+	bool cbonus[FUNGEON_PARTY_MAX];
 
 	memset(out, 0, sizeof(*out));
 	out->act = a;
@@ -165,10 +182,7 @@ fungeon_trap_play(struct rng *rng, const struct fungeon_member *m, const int *me
 		if (!out->caught[i])
 			continue;
 		out->annoy_of[i] = nc;
-		/* On the Annoy roll the class bonus is disarming's and searching's,
-		 * not stumbling's; the Pain roll counts it whenever the class fits. */
-		cbonus[nc] = a != FUNGEON_TRAP_TRIGGER && bonus[i];
-		pbonus[nc] = bonus[i];
+		cbonus[nc] = bonus[i];
 		caught[nc++] = members[i];
 	}
 	if (nc == 0) {
@@ -202,7 +216,7 @@ fungeon_trap_play(struct rng *rng, const struct fungeon_member *m, const int *me
 	for (int k = 0; k < nc; k++) {
 		if (!out->annoy.fails[k])
 			continue;
-		if (t->d.pain > 0 && pain_of(rng, m, caught[k], pbonus[k], &out->o,
+		if (t->d.pain > 0 && pain_of(rng, m, caught[k], cbonus[k], &out->o,
 		                             &out->pain[out->npain++], err, errlen) < 0)
 			return -1;
 	}

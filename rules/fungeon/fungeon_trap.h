@@ -8,14 +8,18 @@
  *            not search the same trap again; once found it is not searched
  *            for again.
  *   trigger  stumbling into the trap or trying to get past it: one
- *            Fungeoneer makes an Annoy roll against its Annoy dice (no class
- *            bonus: that is disarming's); several at once each roll one die
- *            + level, the highest (and all tied with it) avoid it and the
- *            others make the Annoy roll. A success sidesteps it and earns
- *            its cost in XP; a failure forces the trap's Pain roll against
- *            that Fungeoneer alone (the class bonus counting when the class
- *            fits, as in every Painful conflict), and starts its continuous
- *            damage. The trap springs: without Unlimited Use, once.
+ *            Fungeoneer makes an Annoy roll against its Annoy dice, the
+ *            class bonus counting when the class fits (text 000, line 260:
+ *            the Fire Mage against a Flaming Column); several at once each
+ *            roll one die + level, the highest avoids it (a tie for
+ *            highest re-rolled among the tied, one die each, until one is
+ *            highest: "whoever rolls highest", line 94) and the others make
+ *            the Annoy roll. A success sidesteps it
+ *            and earns its cost in XP; a failure forces the trap's Pain roll
+ *            against that Fungeoneer alone (the class bonus counting when
+ *            the class fits, as in every Painful conflict), and starts its
+ *            continuous damage. The trap springs: without Unlimited Use,
+ *            once.
  *   disarm   the same roll by one Fungeoneer, the class bonus counting when
  *            the class fits. Ruling: a trap must be found first. A success
  *            disarms it (XP); a failure is a triggering.
@@ -74,11 +78,15 @@ struct fungeon_trap_out {
 	struct fungeon_play_obstacle o;
 	int n;
 	int member[FUNGEON_PARTY_MAX];
-	/* trigger by several: one die + level each; the highest avoid it */
+	/* trigger by several: one die + level each; the highest avoids it, a
+	 * tie for highest re-rolled among the tied (one die each) until one is
+	 * highest */
 	bool several;
 	struct cf_roll draw;
 	int level[FUNGEON_PARTY_MAX];
-	struct cf_trigger t;
+	struct cf_trigger t;          /* t.avoids: the one who avoids it */
+	bool tied[FUNGEON_PARTY_MAX]; /* tied for the highest total */
+	struct cf_ranking tie;        /* the re-rolls of the tied (tie.nrounds 0: none) */
 	struct cf_narration draw_nar;
 	bool caught[FUNGEON_PARTY_MAX];
 	/* the Annoy roll of those caught (every one, unless several) */
@@ -97,7 +105,7 @@ struct fungeon_trap_out {
 /*
  * Rolls action a of members[0..n) of party m against trap t (checked with
  * fungeon_trap_check()); bonus[i] says whether members[i]'s class fits (it
- * counts in the Annoy roll of a search or a disarming, and in every Pain roll). roller is the
+ * counts in every Annoy roll and every Pain roll unless t is universal). roller is the
  * member whose player rolls for the trap, or -1. Returns 0, or -1 with one sentence in err (nothing
  * rolled) when a roll would pass CF_DICE_MAX dice.
  */

@@ -100,11 +100,12 @@ fire_mage_suffers(struct fungeon_member *m, bool trap)
 }
 
 /* F1 (text 000, line 125: in each hallway "reroll the Trap's Annoy Roll";
- * line 96: triggering has no class bonus): a trap's continuous damage is
- * re-rolled as its Annoy roll was when triggered, level 3 + magic 2 = 5
- * dice, no class bonus; its Pain roll on a failure counts the bonus as
- * the first did (3 + 1 = 4). A monster ability's continuous damage is an
- * Annoying conflict against the ability, its class bonus counting: 6. */
+ * line 260: the Fire Mage's class bonus against a fire trap): a trap's
+ * continuous damage is re-rolled as its Annoy roll was when triggered,
+ * level 3 + class bonus 1 + magic 2 = 6 dice; its Pain roll on a failure
+ * counts the bonus as the first did (3 + 1 = 4). A monster ability's
+ * continuous damage is an Annoying conflict against the ability, its
+ * class bonus counting the same way: 6. */
 static void
 f1_a_trap_reroll_is_its_annoy_roll_again(void **unused)
 {
@@ -120,7 +121,7 @@ f1_a_trap_reroll_is_its_annoy_roll_again(void **unused)
 
 		fire_mage_suffers(&m[0], trap);
 		fungeon_hallway_cont_roll(rng, m, 0, 0, -1, k);
-		assert_int_equal(k->annoy.g[0].n, trap ? 5 : 6);
+		assert_int_equal(k->annoy.g[0].n, 6);
 		assert_int_equal(k->annoy.g[1].n, 2);
 		if (k->pained) {
 			pained++;

@@ -301,46 +301,6 @@ resist_takes_dice_away(void **unused)
 	rng_free(rng);
 }
 
-/* Play-test 3, F2: in a combat turn's Painful conflict a Fungeoneer
- * strikes: its class bonus is its Combat Bonus and counts though the
- * monsters' attacks are universal (Ruling: the text's Resist dice are
- * bought against a Combat Bonus type), magic protection does not; a
- * monster's Resist dice against its class type take those dice away.
- * Alba, level 4, class type fire (bonus 2), with a fire ring (+1 Pain):
- * 4 + 2 = 6 dice; against a monster with 1 Resist die vs fire, 5. */
-static void
-a_striker_s_combat_bonus_meets_resist_dice(void **unused)
-{
-	struct fungeon_member m;
-	struct fungeon_play_part p[2] = {
-	    {.member = 0, .target = -1, .bonus = true, .strikes = true},
-	    {.member = -1, .dice = 4, .hits = 12, .player = -1, .target = -1},
-	};
-	struct fungeon_play_pain o;
-	struct rng *rng = rng_new_seeded(3);
-	char err[200];
-
-	(void)unused;
-	fire_mage(&m);
-	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "", true, 0, &o, err, sizeof(err)), 0);
-	assert_int_equal(o.roll.g[0].n, 6);
-	assert_int_equal(o.resisted[0], 0);
-	p[0].resist = 1;
-	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "", true, 0, &o, err, sizeof(err)), 0);
-	assert_int_equal(o.roll.g[0].n, 5);
-	assert_int_equal(o.resisted[0], 1);
-	assert_int_equal(o.roll.g[1].n, 4);
-	p[0].resist = 9; /* never below the level */
-	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "", true, 0, &o, err, sizeof(err)), 0);
-	assert_int_equal(o.roll.g[0].n, 4);
-	assert_int_equal(o.resisted[0], 2);
-	p[0].strikes = false; /* defending against universal damage: level alone */
-	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "", true, 0, &o, err, sizeof(err)), 0);
-	assert_int_equal(o.roll.g[0].n, 4);
-	unparty(&m, 1);
-	rng_free(rng);
-}
-
 /* Issue 13 #9: each failure on the way back builds its own wandering
  * monster of Level + floor points; failures never pool. Seed 2, floor 2:
  * Alba (level 1) 1, Brom (level 2) 5 2, the floor 5 5 -> 5: Alba fails
@@ -442,7 +402,6 @@ main(void)
 	    cmocka_unit_test(held_rolls_but_deals_nothing),
 	    cmocka_unit_test(winner_may_hurt_a_fellow),
 	    cmocka_unit_test(resist_takes_dice_away),
-	    cmocka_unit_test(a_striker_s_combat_bonus_meets_resist_dice),
 	    cmocka_unit_test(retreat_failures_never_pool),
 	    cmocka_unit_test(no_magic_against_the_floor),
 	    cmocka_unit_test(refusals_roll_nothing),

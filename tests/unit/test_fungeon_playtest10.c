@@ -50,25 +50,20 @@ u7_the_healer_and_a_session_are_in_town(void **unused)
 	fgtable_free(t);
 }
 
-/* U11 (line 96: only disarming adds class bonuses; the Ruling of /help
- * fungeon trigger): bonus: given to a triggering is refused naming that
- * Ruling, not read as a name or passed over; no die is rolled. */
+/* U11, revisited (fun24; line 260: the class bonus counts against a trap
+ * when the class is tied to it): bonus: given to a triggering names those
+ * whose class fits, as for disarming: Al, a level 3 fighter, rolls 3 + 1
+ * dice against the spiked pit. */
 static void
-u11_triggering_takes_no_bonus(void **unused)
+u11_triggering_takes_bonus(void **unused)
 {
 	static const char *const d[] = {"/fungeon trap add pit annoy 2 pain 1 type spikes", NULL};
-	static const char want[] =
-	    "Triggering takes no bonus:, as no class bonus counts on its Annoy roll (a Ruling, "
-	    "/help fungeon trigger), while the Pain roll after a failure counts it by itself "
-	    "where the class fits; bonus: is for /fungeon find and /fungeon disarm.";
 	struct fgtable *t = fgtable_new(2611);
 
 	(void)unused;
 	fgtable_two_in_room(t, 3, d);
-	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit bonus:Al", want);
-	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Al BONUS:all", want);
-	fgtable_fails_unchanged(t, "al", "/fungeon trigger pit Al,bonus:", want);
-	fgtable_says(t, "al", "/fungeon trigger pit Al", "Triggering pit");
+	fgtable_says(t, "al", "/fungeon trigger pit Al bonus:Al",
+	             "pit: 6 3 → 6\nAl (al): 6 4 3 4 → 6, succeeds (+2 XP)\n");
 	fgtable_free(t);
 }
 
@@ -363,7 +358,7 @@ main(void)
 	    cmocka_unit_test(u6_the_deads_dice_stay_in_sight),
 	    cmocka_unit_test(u7_the_healer_and_a_session_are_in_town),
 	    cmocka_unit_test(u10_no_treasure_no_word_of_it),
-	    cmocka_unit_test(u11_triggering_takes_no_bonus),
+	    cmocka_unit_test(u11_triggering_takes_bonus),
 	    cmocka_unit_test(f5_the_healer_ends_continuous_damage),
 	    cmocka_unit_test(p1_a_refusal_reads_as_one),
 	    cmocka_unit_test(p2_the_dead_are_told_what_they_may_do),

@@ -135,8 +135,11 @@ p1_orders_lapse_with_those_they_concern(void **unused)
 	text = fgtable_said(t, "bo", "/fungeon sheet");
 	assert_null(strstr(text, "Aims at"));
 	free(text);
+	/* its maker hears why (fun24, F4): out of the game */
+	fgtable_fails_unchanged(t, "cy", "/fungeon orders targets:ogre>Al",
+	                        "Cy is dead: cy is out of the game until the next hallway.");
 	fgtable_fails_unchanged(
-	    t, "cy", "/fungeon orders targets:ogre>Al",
+	    t, "al", "/fungeon orders targets:ogre>Bo",
 	    "Nobody in play directs ogre now (its maker has left or is out of "
 	    "the game), so it follows the defaults; only the GM may direct it.");
 	fgtable_gm(t, "/fungeon adjust newt hits:-18");

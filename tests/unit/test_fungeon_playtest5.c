@@ -193,25 +193,26 @@ q2_a_disarmed_trap_is_not_listed_as_triggered(void **unused)
 
 /* Q3: a held Fungeoneer's dice line says both why it deals nothing and
  * how many of its dice a Resist took: Bo, a level 2 fire-mage (class type
- * fire, bonus 1), is held by the beetle's bite, which resists fire. */
+ * fire, bonus 1), held by the beetle's grab, fails the Annoy roll against
+ * its fire bite, which resists fire, and meets it in the bite's Painful
+ * conflict. (A monster's attacks in step 3 are universal: no class bonus
+ * there for a Resist to take.) */
 static void
 q3_held_and_resisted_both_shown(void **unused)
 {
-	static const char *const d[] = {"/fungeon monster add beetle level 2 ability bite annoy 1 "
-	                                "pain 1 resist 1 fire type bite",
+	static const char *const d[] = {"/fungeon monster add beetle level 2 ability bite annoy 4 "
+	                                "pain 1 resist 1 fire type fire",
 	                                NULL};
-	struct fgtable *t = fgtable_new(1);
+	struct fgtable *t = fgtable_new(3);
 	char *text;
 
 	(void)unused;
 	fgtable_ok(t, "bo", "/fungeon join Bo fire-mage 2 type:fire");
 	fgtable_into_room(t, 2, d);
-	fgtable_held(t, 0, "beetle/bite", 4, "bite");
+	fgtable_held(t, 0, "beetle/grab", 9, "crush");
 	text = fgtable_said(t, "al", "/fungeon combat");
-	fgtable_holds(text, "Bo (bo): 4 3 → 4, fails\n");
 	/* 2 dice: level 2 + class bonus 1 - 1 resisted */
-	fgtable_holds(text,
-	              "3. Painful conflict\nBo (bo, held: deals no damage, 1 resisted): 5 4\n");
+	fgtable_holds(text, "Bo (bo, held: deals no damage, 1 resisted): 6 6\n");
 	free(text);
 	fgtable_free(t);
 }
@@ -265,11 +266,12 @@ q9_who_and_which_name_come_before_the_design(void **unused)
 	fgtable_free(t);
 }
 
-/* Q11 (line 96 against lines 256-260): a pyromancer (class type fire,
- * bonus 1) getting past a fire trap rolls her level's dice alone, and
- * /help fungeon trigger says why the trap rule wins over the Fire Mage. */
+/* Q11, revisited (fun24; line 260: a Fire Mage gets her class bonus
+ * against a Flaming Column Trap): a pyromancer (class type fire, bonus 1)
+ * getting past a fire trap rolls her level + 1 dice, as in the Pain roll
+ * after, and /help fungeon trigger says so. */
 static void
-q11_the_trigger_ruling_faces_the_fire_mage(void **unused)
+q11_the_fire_mage_counts_her_bonus_when_triggering(void **unused)
 {
 	static const char *const d[] = {"/fungeon trap add flame annoy 2 pain 1 type fire", NULL};
 	struct fgtable *t = fgtable_new(804);
@@ -277,18 +279,12 @@ q11_the_trigger_ruling_faces_the_fire_mage(void **unused)
 	(void)unused;
 	fgtable_ok(t, "ub", "/fungeon join Ub pyromancer 3 type:fire");
 	fgtable_into_room(t, 3, d);
-	/* 3 dice on the Annoy roll; 4 (with the bonus) on the Pain roll */
 	fgtable_says(t, "ub", "/fungeon trigger flame Ub",
-	             "\nUb (ub): 3 1 2 → 3, fails\nNarrative control: ub (Ub), Thwack-O 3.\n"
-	             "Ub's Pain roll against flame (1 Pain die):\nUb (ub): 6 4 3 2\n");
-	fgtable_says(
-	    t, "ub", "/help fungeon trigger",
-	    "Ruling: no class bonus on the Annoy roll. The text says two things: disarming "
-	    "is triggering 'only' with class bonuses (line 96), yet its conflict rules give a "
-	    "Fire Mage her bonus against a fire trap (line 260); the trap rule is written for "
-	    "this roll "
-	    "and wins, and the Fire Mage's bonus counts when she disarms it and in the Pain "
-	    "roll.");
+	             "flame: 2 2 → 2\nUb (ub): 3 1 2 5 → 5, succeeds (+2 XP)\n");
+	fgtable_says(t, "ub", "/help fungeon trigger",
+	             "The class bonus counts on the Annoy roll when the class is tied to the "
+	             "trap's type (line 260: a Fire Mage against a fire trap), or for those bonus: "
+	             "names, unless the trap is universal.");
 	fgtable_free(t);
 }
 
@@ -555,7 +551,7 @@ main(void)
 	    cmocka_unit_test(q3_held_and_resisted_both_shown),
 	    cmocka_unit_test(q4_those_who_broke_free_do_not_suffer_it),
 	    cmocka_unit_test(q9_who_and_which_name_come_before_the_design),
-	    cmocka_unit_test(q11_the_trigger_ruling_faces_the_fire_mage),
+	    cmocka_unit_test(q11_the_fire_mage_counts_her_bonus_when_triggering),
 	    cmocka_unit_test(q15_the_held_may_not_act_between_turns),
 	    cmocka_unit_test(q12_wording),
 	    cmocka_unit_test(q14_names_fold_case_in_every_script),

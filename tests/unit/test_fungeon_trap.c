@@ -156,15 +156,15 @@ several_trigger_without_class_bonus(void **unused)
 	free(o);
 }
 
-/* Play-test 3, F1: the class bonus is left out of a trigger's Annoy roll
- * (disarming's), never out of its Pain roll ("Painful Conflicts": level
- * plus a class bonus if applicable). Brix, a level 4 fire mage (class
- * bonus 2, type fire), stumbles into a fire trap, Annoy 14 / Pain 2. Seed
- * 1: his 4 dice (no bonus) best 5 against the trap's best 6: fails. His
- * Pain roll has 4 + 2 = 6 dice, 4 3 3 3 1 1 against the trap's 3 2: he
- * wins the first two ranks and takes nothing (with 4 dice, 3 3 1 1 against
- * 4 3, the trap won rank 1 and he took 1). Against the same trap with
- * Universal Damage his Pain roll is his level alone. */
+/* Text 000, line 260 (a Fire Mage gets her class bonus against a Flaming
+ * Column Trap) and "Painful Conflicts" (level plus a class bonus if
+ * applicable): triggering counts the class bonus on the Annoy roll and
+ * on the Pain roll alike. Brix, a level 4 fire mage (class bonus 2, type
+ * fire), stumbles into a fire trap, Annoy 14 / Pain 2. Seed 1: his 4 + 2
+ * dice best 5 against the trap's best 6: fails. His Pain roll has 6 dice,
+ * 4 3 3 3 3 2 against the trap's 6 3: the trap wins rank 1 and he takes
+ * 1. Against the same trap with Universal Damage his Pain roll is his
+ * level alone. */
 static void
 trigger_pain_roll_counts_class_bonus(void **unused)
 {
@@ -191,14 +191,15 @@ trigger_pain_roll_counts_class_bonus(void **unused)
 	assert_int_equal(fungeon_trap_play(rng, m, who, 1, bonus, &t, -1, FUNGEON_TRAP_TRIGGER, o,
 	                                   err, sizeof(err)),
 	                 0);
-	assert_int_equal(o->annoy.roll.g[0].n, 4);
+	assert_int_equal(o->annoy.roll.g[0].n, 6);
 	assert_int_equal(o->annoy.res.best[0], 5);
 	assert_int_equal(o->annoy.res.obstacle_best, 6);
 	assert_int_equal(o->npain, 1);
 	assert_int_equal(o->pain[0].roll.roll.g[0].n, 6);
 	assert_int_equal(o->pain[0].roll.roll.g[0].v[0], 4);
-	assert_int_equal(o->pain[0].roll.roll.g[1].v[0], 3);
-	assert_int_equal(o->pain[0].roll.res.taken[0], 0);
+	assert_int_equal(o->pain[0].roll.roll.g[1].v[0], 6);
+	assert_int_equal(o->pain[0].roll.roll.g[1].v[1], 3);
+	assert_int_equal(o->pain[0].roll.res.taken[0], 1);
 	rng_free(rng);
 
 	t.d.universal = true;

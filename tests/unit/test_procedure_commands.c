@@ -219,7 +219,8 @@ bad_input_leaves_state(void **unused)
 	    {"wander rest x", "Exits must be a whole number from 1 to 20 (got 'x'); usage: "},
 	    {"wander tension 3 x",
 	     "Tension must be a whole number from 1 to 10 (got 'x'); usage: "},
-	    {"wander rest 3 x", "Unexpected 'x'; usage: /wander check"},
+	    {"wander rest 3 x", "Unexpected 'x' ('3' before it filled exits:, the last place); "
+	                        "usage: /wander check"},
 	    {"wander tension chance:lots",
 	     "Chance is for the classic check only; the tension check has fixed odds."},
 	    /* F14: not "takes its odds as ... 2 6" of odds given and a

@@ -308,7 +308,8 @@ odds_are_one_value(void **state)
 	                    "/draw [count|odds|both] [n] [odds]");
 	assert_int_equal(parse_draw(f, "draw count 3 x"), -1);
 	assert_string_equal(reply_error_text(f->out),
-	                    "Unexpected 'x'; usage: /draw [count|odds|both] [n] [odds]");
+	                    "Unexpected 'x' ('3' before it filled n:, the last place); usage: "
+	                    "/draw [count|odds|both] [n] [odds]");
 	/* named, as Discord gives it: one text */
 	invocation_clear(&f->inv);
 	reply_clear(f->out);
@@ -535,7 +536,8 @@ errors_say_what_is_allowed(void **state)
 	    "Note is too long: at most 10 bytes (got 11); usage: /room set paint <red|green> "
 	    "[coats] [note]");
 	expect_error(f, "room set paint red 1 ok extra",
-	             "Unexpected 'extra'; usage: /room set paint <red|green> [coats] [note]");
+	             "Unexpected 'extra' ('ok' before it filled note:, the last place); usage: "
+	             "/room set paint <red|green> [coats] [note]");
 	/* hidden12: a misspelt option name was blamed on the next option's
 	 * value ("Secret must be true or false (got 'private:true')"). */
 	expect_error(f, "room set paint red 1 ok coat:2",
