@@ -159,9 +159,8 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 		 * the sequence named: this process or one before it may have
 		 * handled them (exactly once: request.h). */
 		bool replayed = discord_gw_state(discord_shard_gw(s)) == DISCORD_GW_RESUMING;
-		uint64_t idn = 0;
+		uint64_t idn = out.idn; /* interaction() read and checked it */
 
-		(void)discord_json_snowflake(out.id, &idn); /* interaction() checked it */
 		if (replayed) {
 			request_set_replayed(req);
 			discord_burst_run(dc, idn);

@@ -37,6 +37,7 @@ struct answer {
 	struct discord *dc;
 	uint64_t rx_ns;
 	char id[24];
+	uint64_t idn; /* id as its number, 0 when not known */
 	char *followup_path;
 	char *followups[2 * DISCORD_PARTS_MAX];
 	size_t nfollowups, next;      /* the follow-ups, the next one to send */
@@ -124,14 +125,28 @@ id_value(const char *id)
 	return v;
 }
 
+/* An interaction's id as its number: idn when known (not 0), else id's. */
+static uint64_t
+id_num(const char *id, uint64_t idn)
+{
+	return idn != 0 ? idn : id_value(id);
+}
+
+/* out's interaction id as its number. */
+static uint64_t
+out_id(const struct interact_out *out)
+{
+	return id_num(out->id, out->idn);
+}
+
 /* The answer to interaction id is over (sent, refused or given up): a
  * restart need not replay it (discord_seqs.h), and a panel's update it
  * carried that did not land by now never will (discord_live_answered). */
 static void
-over(struct discord *dc, const char *id)
+over(struct discord *dc, const char *id, uint64_t idn)
 {
 	discord_live_answered(dc, id, false);
-	discord_interaction_over(dc, id_value(id));
+	discord_interaction_over(dc, id_num(id, idn));
 }
 
 /* Frees a without ending its interaction (answer_free ends it). */
@@ -148,7 +163,7 @@ answer_drop(struct answer *a)
 static void
 answer_free(struct answer *a)
 {
-	over(a->dc, a->id);
+	over(a->dc, a->id, a->idn);
 	answer_drop(a);
 }
 
@@ -252,6 +267,7 @@ answer_new(struct discord *dc, struct interact_out *out, uint64_t rx_ns)
 	a->dc = dc;
 	a->rx_ns = rx_ns;
 	utf8_copy_bytes(a->id, sizeof(a->id), out->id);
+	a->idn = out->idn;
 	a->followup_path = out->followup_path;
 	memcpy(a->followups, out->followups, out->nfollowups * sizeof(*a->followups));
 	a->nfollowups = out->nfollowups;
@@ -323,7 +339,7 @@ send_edit(struct discord *dc, struct defer_item *item)
 			log_warnx(
 			    "discord: the deferred answer to interaction %s could not be sent",
 			    item->ready.id);
-		over(dc, item->ready.id);
+		over(dc, item->ready.id, item->ready.idn);
 		return;
 	}
 	a = answer_new(dc, &item->ready, item->rx_ns);
@@ -375,7 +391,7 @@ on_deferred(void *ctx, const struct rest_result *res)
 	snprintf(digits, sizeof(digits), "%llu", (unsigned long long)item->id);
 	discord_pending_done(dc, digits); /* no "thinking..." to complete */
 	if (item->have_ready) {
-		over(dc, item->ready.id);
+		over(dc, item->ready.id, item->ready.idn);
 		discord_defer_remove(dc->defer, item);
 	}
 }
@@ -451,8 +467,8 @@ discord_answer_complete(struct discord *dc, struct interact_out *ans, bool priva
 	created = now > age ? now - age : 0;
 	/* Kept as a deferral sent, and completed at once as one whose answer
 	 * came: never left in the table for defer_run. */
-	item = discord_defer_add(dc->defer, id_value(ans->id), ans->type, private, "",
-	                         ans->followup_path, created,
+	item = discord_defer_add(dc->defer, out_id(ans), ans->type, private, "", ans->followup_path,
+	                         created,
 	                         created + (uint64_t)(SHED_WINDOW_MS - SHED_MARGIN_MS) * NS_PER_MS);
 	if (item == NULL)
 		return; /* held already: this process answers it */
@@ -467,7 +483,7 @@ discord_answer_complete(struct discord *dc, struct interact_out *ans, bool priva
 void
 discord_answer_hold(struct discord *dc, const struct interact_out *out, struct request *req)
 {
-	uint64_t id = id_value(out->id);
+	uint64_t id = out_id(out);
 	struct defer_item *item;
 
 	/* Without a deadline there is nothing to be late for; without the
@@ -539,7 +555,7 @@ check_answer(struct check *c, const char *refusal)
 		discord_interact_out_clear(&item.ready);
 	} else if (c->out.deadline != 0 && uv_hrtime() >= c->out.deadline) {
 		count_shed_ran(dc, c->handled_before);
-		over(dc, c->out.id);
+		over(dc, c->out.id, c->out.idn);
 	} else {
 		discord_answer_now(dc, &c->out);
 	}
@@ -588,7 +604,7 @@ on_original(void *ctx, const struct rest_result *res)
 			dc->stats.replayed_answered++;
 			log_debug("discord: interaction %s was answered before the restart",
 			          c->out.id);
-			over(dc, c->out.id);
+			over(dc, c->out.id, c->out.idn);
 			check_free(c);
 			return;
 		}
@@ -599,7 +615,7 @@ on_original(void *ctx, const struct rest_result *res)
 			    "discord: cannot tell whether replayed interaction %s was answered "
 			    "(%ld); it is not answered again",
 			    c->out.id, res->status);
-		over(dc, c->out.id);
+		over(dc, c->out.id, c->out.idn);
 		check_free(c);
 		return;
 	}
@@ -620,7 +636,7 @@ on_original(void *ctx, const struct rest_result *res)
 static void
 answer_here(struct discord *dc, struct interact_out *out)
 {
-	struct defer_item *item = discord_defer_find(dc->defer, id_value(out->id));
+	struct defer_item *item = discord_defer_find(dc->defer, out_id(out));
 
 	if (item != NULL)
 		item->req = NULL; /* answered: gone */
@@ -628,7 +644,7 @@ answer_here(struct discord *dc, struct interact_out *out)
 		/* Nothing to send, or the deferral failed (counted already). */
 		if (item != NULL)
 			discord_defer_remove(dc->defer, item);
-		over(dc, out->id);
+		over(dc, out->id, out->idn);
 		discord_interact_out_clear(out);
 		return;
 	}
@@ -645,7 +661,7 @@ answer_here(struct discord *dc, struct interact_out *out)
 		discord_defer_remove(dc->defer, item); /* in time: no deferral */
 	if (out->deadline != 0 && uv_hrtime() >= out->deadline) {
 		count_shed_ran(dc, false);
-		over(dc, out->id);
+		over(dc, out->id, out->idn);
 	} else {
 		discord_answer_now(dc, out);
 	}
@@ -706,7 +722,7 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 	char *webhook = hook != NULL ? xstrdup(hook) : NULL;
 
 	request_free(req);
-	item = discord_defer_find(dc->defer, id_value(out->id));
+	item = discord_defer_find(dc->defer, out_id(out));
 	if (item != NULL)
 		item->req = NULL; /* answered: gone */
 	if (dc->rest == NULL || !known || (check && webhook == NULL)) {
@@ -717,7 +733,7 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 			          out->id);
 		if (item != NULL)
 			discord_defer_remove(dc->defer, item);
-		over(dc, out->id);
+		over(dc, out->id, out->idn);
 		discord_interact_out_clear(out);
 		discord_live_post_drop(post);
 		free(webhook);
@@ -769,7 +785,7 @@ handled_elsewhere(struct discord *dc, struct request *req)
 		discord_interact_out_clear(&out);
 		return false;
 	}
-	item = discord_defer_find(dc->defer, id_value(out.id));
+	item = discord_defer_find(dc->defer, out_id(&out));
 	if (item != NULL && item->state != DEFER_WAITING) {
 		discord_interact_out_clear(&out);
 		return false;
@@ -780,7 +796,7 @@ handled_elsewhere(struct discord *dc, struct request *req)
 	request_free(req);
 	if (item != NULL)
 		discord_defer_remove(dc->defer, item);
-	over(dc, out.id);
+	over(dc, out.id, out.idn);
 	discord_interact_out_clear(&out);
 	return true;
 }

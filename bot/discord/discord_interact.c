@@ -707,6 +707,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	}
 	memset(out, 0, sizeof(*out));
 	memcpy(out->id, snowflake_digits(idj), strlen(snowflake_digits(idj)) + 1);
+	out->idn = id;
 	out->type = type->valueint;
 	out->rx_ns = rx_ns;
 	out->deadline = deadline;
@@ -732,6 +733,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	t = xcalloc(1, sizeof(*t));
 	t->it = it;
 	memcpy(t->ev.id, out->id, sizeof(t->ev.id));
+	t->ev.idn = out->idn;
 	t->ev.type = out->type;
 	t->ev.callback_path = xstrdup(out->callback_path);
 	t->ev.followup_path = out->followup_path != NULL ? xstrdup(out->followup_path) : NULL;

@@ -54,6 +54,7 @@ struct interact_opts {
 /* What answers one interaction. Every string is owned by the struct. */
 struct interact_out {
 	char id[24];         /* the interaction's id */
+	uint64_t idn;        /* the same id as its number; 0: not known, read id */
 	int type;            /* the interaction's type */
 	char *callback_path; /* "/interactions/<id>/<token>/callback" */
 	char *callback_body;

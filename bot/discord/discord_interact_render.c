@@ -318,6 +318,7 @@ static void
 out_of(const struct tag *t, struct interact_out *out)
 {
 	memcpy(out->id, t->ev.id, sizeof(out->id));
+	out->idn = t->ev.idn;
 	out->type = t->ev.type;
 	out->rx_ns = t->ev.rx_ns;
 	out->deadline = t->ev.deadline;

@@ -31,7 +31,8 @@ enum ukind {
 
 /* One output line of a message, before fitting it into the limit. */
 struct unit {
-	char *text;
+	char *text; /* in its units' texts, or its own allocation (own) */
+	bool own;
 	size_t len; /* UTF-16 code units */
 	enum ukind kind;
 	bool fenced;
@@ -45,9 +46,28 @@ struct unit {
 	size_t alt_len;
 };
 
+/* A block of the units' texts, each NUL-terminated, laid end to end. */
+struct texts {
+	struct texts *next;
+	char data[];
+};
+
+/* Units (and their texts' bytes) most replies fit in without allocating. */
+#define UNITS_FIRST 16
+#define TEXTS_FIRST 2048
+/* The smallest block of texts allocated past the first. */
+#define TEXTS_BLOCK 4000
+
+/* A reply's units: v is first_v until more are needed; the texts go in
+ * first_texts, then in blocks allocated as needed (texts). */
 struct units {
 	struct unit *v;
 	size_t n, cap;
+	char *room;          /* where the next text goes */
+	size_t room_left;    /* bytes free from room on */
+	struct texts *texts; /* the blocks allocated, the newest first */
+	struct unit first_v[UNITS_FIRST];
+	char first_texts[TEXTS_FIRST];
 };
 
 size_t
@@ -103,14 +123,38 @@ units_add(struct units *u, enum ukind kind, bool fenced, struct buf *text)
 	struct unit *x;
 	size_t len = text->len;
 
-	if (u->n == u->cap) { /* doubling: one allocation for most replies */
-		u->cap = u->cap != 0 ? 2 * u->cap : 16;
+	if (u->v == NULL) {
+		u->v = u->first_v;
+		u->cap = UNITS_FIRST;
+	} else if (u->n == u->cap && u->v == u->first_v) {
+		u->v = xmalloc(2 * u->cap * sizeof(*u->v));
+		memcpy(u->v, u->first_v, u->cap * sizeof(*u->v));
+		u->cap *= 2;
+	} else if (u->n == u->cap) {
+		u->cap *= 2;
 		u->v = xrealloc(u->v, u->cap * sizeof(*u->v));
+	}
+	if (u->room == NULL && len < TEXTS_FIRST) {
+		u->room = u->first_texts;
+		u->room_left = TEXTS_FIRST;
+	} else if (u->room_left <= len) {
+		size_t size = len + 1 > TEXTS_BLOCK ? len + 1 : TEXTS_BLOCK;
+		struct texts *t = xmalloc(sizeof(*t) + size);
+
+		t->next = u->texts;
+		u->texts = t;
+		u->room = t->data;
+		u->room_left = size;
 	}
 	x = &u->v[u->n++];
 	memset(x, 0, sizeof(*x));
-	/* A copy of the exact size: text keeps its memory for the next line. */
-	x->text = xstrndup(buf_str(text), len);
+	/* A copy into the units' texts: text keeps its memory for the next
+	 * line. */
+	x->text = u->room;
+	memcpy(x->text, buf_str(text), len);
+	x->text[len] = '\0';
+	u->room += len + 1;
+	u->room_left -= len + 1;
 	buf_reset(text);
 	x->len = len_of(x->text, len);
 	x->kind = kind;
@@ -123,10 +167,18 @@ static void
 units_free(struct units *u)
 {
 	for (size_t i = 0; i < u->n; i++) {
-		free(u->v[i].text);
+		if (u->v[i].own)
+			free(u->v[i].text);
 		free(u->v[i].alt);
 	}
-	free(u->v);
+	if (u->v != u->first_v)
+		free(u->v);
+	while (u->texts != NULL) {
+		struct texts *next = u->texts->next;
+
+		free(u->texts);
+		u->texts = next;
+	}
 }
 
 static void
@@ -231,8 +283,10 @@ shorten(struct unit *x, size_t keep)
 	buf_init(&b, RENDER_DISCORD_TEXT_MAX);
 	buf_add(&b, x->text, cut_point(x->text, keep));
 	buf_adds(&b, x->fenced ? RENDER_SGR_RESET SHORTENED : SHORTENED);
-	free(x->text);
+	if (x->own)
+		free(x->text);
 	x->text = buf_take(&b);
+	x->own = true;
 	x->len = render_discord_len(x->text);
 	x->bl = NULL; /* its ansi rendering would be the whole line */
 }
@@ -245,12 +299,13 @@ split_long(struct units *u)
 {
 	struct unit *x = &u->v[u->n - 1];
 	char *text, *rest, carry[32] = "";
-	bool fenced = x->fenced;
+	bool fenced = x->fenced, own;
 	struct buf b;
 
 	if (x->len <= LINE_MAX_UNITS)
 		return;
 	text = x->text;
+	own = x->own;
 	x->text = NULL;
 	free(x->alt);
 	u->n--;
@@ -283,7 +338,8 @@ split_long(struct units *u)
 	buf_adds(&b, rest);
 	units_add(u, U_LINE, fenced, &b);
 	buf_free(&b);
-	free(text);
+	if (own)
+		free(text);
 }
 
 static void
@@ -702,12 +758,16 @@ size_t
 render_discord_parts(const struct reply_msg *m, bool ephemeral, struct discord_buttons *bs,
                      const char *head, char **out, size_t max)
 {
-	struct units u = {0};
+	struct units u;
 	size_t n = 0, a = 0;
 	char *content = NULL;
 
 	if (max == 0)
 		return 0;
+	u.v = NULL; /* the arrays need no zeroing */
+	u.n = u.cap = u.room_left = 0;
+	u.room = NULL;
+	u.texts = NULL;
 	build_units(m, &u);
 	if (u.n > 0 && part_fits_len(&u, 0, u.n)) {
 		content = assemble_part(&u, 0, u.n);

@@ -140,17 +140,25 @@ discord_cmd(const struct reply_cmdref *c)
 	struct buf b;
 
 	buf_init(&b, RENDER_DISCORD_TEXT_MAX);
-	buf_addf(&b, "/%s", c->path);
+	buf_addc(&b, '/');
+	buf_adds(&b, c->path);
 	for (size_t i = 0; i < c->nopts; i++) {
 		const struct reply_cmd_opt *o = &c->opts[i];
 
-		if (!c->usage)
-			buf_addf(&b, " %s:%s", o->name, o->value);
-		else if (o->name[0] == '\0') /* the subcommands */
-			buf_addf(&b, " <%s>", o->value);
-		else
-			buf_addf(&b, " %s%s:%s%s", o->optional ? "[" : "", o->name, o->kind,
-			         o->optional ? "]" : "");
+		buf_addc(&b, ' ');
+		if (c->usage && o->name[0] == '\0') { /* the subcommands */
+			buf_addc(&b, '<');
+			buf_adds(&b, o->value);
+			buf_addc(&b, '>');
+			continue;
+		}
+		if (c->usage && o->optional)
+			buf_addc(&b, '[');
+		buf_adds(&b, o->name);
+		buf_addc(&b, ':');
+		buf_adds(&b, c->usage ? o->kind : o->value);
+		if (c->usage && o->optional)
+			buf_addc(&b, ']');
 	}
 	return buf_take(&b);
 }
