@@ -470,6 +470,18 @@ adjust_check(const struct fungeon_channel *c, const struct fungeon_part *p, bool
 		reply_add(out, RS_BAD, " takes back a death that was a mistake.");
 		return -1;
 	}
+	if (hits && !xp) {
+		const char *name = m != NULL ? m->name : p->s->name;
+		int now = m != NULL ? m->hits : p->s->hits;
+		int max = m != NULL ? fungeon_max_hits(m->level)
+		                    : fungeon_cost_monster_hits(p->s->d.level);
+
+		if ((dh > 0 && now >= max) || (dh < 0 && now <= 0)) {
+			reply_error(out, "%s's hits are already %d of %d; nothing changed.", name,
+			            now, max);
+			return -1;
+		}
+	}
 	if (xp && dx < 0 && -dx > m->xp) {
 		reply_error(out, "%s has %lld XP, so an adjustment takes away at most %lld.",
 		            m->name, (long long)m->xp, (long long)m->xp);

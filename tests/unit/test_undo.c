@@ -282,6 +282,18 @@ kill_undone_by_its_maker(void **unused)
 	free(after);
 }
 
+/* An adjustment that would leave the hits as they are is refused and
+ * leaves no step to undo. */
+static void
+adjust_to_the_same_hits_refused(void **unused)
+{
+	(void)unused;
+	run("alice", "/fungeon join Alba wizard 2");
+	assert_string_equal(run("alice", "/fungeon adjust Alba hits:+5"),
+	                    "Alba's hits are already 10 of 10; nothing changed.");
+	assert_int_equal(undo_depth(table()), 1);
+}
+
 static void
 only_the_maker_or_the_gm(void **unused)
 {
@@ -973,6 +985,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(kill_undone_by_its_maker, setup, teardown),
+	    cmocka_unit_test_setup_teardown(adjust_to_the_same_hits_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(only_the_maker_or_the_gm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(not_undoable_leaves_no_step, setup, teardown),
 	    cmocka_unit_test_setup_teardown(read_only_commands_change_nothing, setup, teardown),
