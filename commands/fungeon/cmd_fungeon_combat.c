@@ -656,20 +656,30 @@ use_ability(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 	pain_safe(inv, c, parts, np, styles, out);
 }
 
+/* Step 2. A bonus: counts only in an ability's conflicts (a monster's
+ * attacks in step 3 are Universal), so a turn with none says it counts
+ * for nothing rather than setting it aside silently. */
 static void
 step_abilities(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
                const struct thwacko_style *styles, struct reply *out)
 {
-	if (t->nuse == 0 && rollchan_compact(inv->chan)) {
+	int used = 0;
+
+	for (int u = 0; u < t->nuse; u++)
+		used += t->use[u].s->hits > 0;
+	if (t->nuse == 0 && rollchan_compact(inv->chan))
 		reply_line(out, RS_DIM, "2. Special abilities: none.");
-		return;
-	}
-	reply_line(out, RS_BOLD, "2. Special abilities");
-	if (t->nuse == 0)
+	else
+		reply_line(out, RS_BOLD, "2. Special abilities");
+	if (t->nuse == 0 && !rollchan_compact(inv->chan))
 		reply_line(out, RS_DIM, "None.");
 	for (int u = 0; u < t->nuse; u++)
 		if (t->use[u].s->hits > 0)
 			use_ability(inv, c, t, &t->use[u], styles, out);
+	if (used == 0 && invocation_str(inv, "bonus") != NULL)
+		reply_line(out, RS_DIM,
+		           "bonus: counts only against a special ability; no monster uses one this "
+		           "turn.");
 }
 
 static void

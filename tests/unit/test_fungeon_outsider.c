@@ -40,10 +40,14 @@ step3(char *text)
 
 static const char *const rat_room[] = {"/fungeon monster add rat level 6", NULL};
 
+#define BONUS_UNUSED                                                                               \
+	"bonus: counts only against a special ability; no monster uses one this turn.\n"
+
 /* F1 (lines 123, 140): a monster's attacks are Universal Damage, so in
  * step 3 nobody adds a class bonus against them: a level 2 fire mage of
  * class type fire rolls 2 dice against a rat of no type, and bonus:
- * naming a Fungeoneer adds no die there either. */
+ * naming a Fungeoneer adds no die there either, and with no ability
+ * used the turn's reply says so in step 2 (fun25 G2). */
 static void
 f1_no_class_bonus_against_monster_attacks(void **unused)
 {
@@ -56,9 +60,11 @@ f1_no_class_bonus_against_monster_attacks(void **unused)
 	fgtable_room_made(t, rat_room);
 	text = fgtable_said(t, "al", "/fungeon combat");
 	assert_string_equal(line_at(strstr(step3(text), "Brix (bo): ")), "Brix (bo): 5 1\n");
+	assert_null(strstr(text, BONUS_UNUSED));
 	free(text);
 	text = fgtable_said(t, "al", "/fungeon combat bonus:Al");
 	assert_string_equal(line_at(strstr(step3(text), "Al (al): ")), "Al (al): 6 5\n");
+	assert_non_null(strstr(text, "2. Special abilities\nNone.\n" BONUS_UNUSED "3. Painful"));
 	free(text);
 	fgtable_free(t);
 }
