@@ -557,11 +557,12 @@ static const struct command fungeon_subs[] = {
 static const struct help_topic fungeon_topics[] = {
     {.name = "rulings",
      .desc = "the rulings that hold all through",
-     .text = "Ruling (the text says both \"whenever dice are rolled\" and \"only one "
-             "Thwack-O this turn\"): one Thwack-O a player in each roll, even one made for "
-             "their Fungeoneer and their trap or monster at once, and a combat turn is several "
-             "rolls (each step-1 roll, each ability, the Painful conflict), each with its own "
-             "Thwack-O dice and narrator. Ruling: every Fungeon die is a d6. Ruling: a tie for "
+     .text = "Thwack-O, as the text has it (\"only roll one Thwack-O Die, even if you are "
+             "making multiple Rolls this turn\"): in a combat turn each player rolls one "
+             "Thwack-O, in the first roll of the turn they take part in, and the highest of "
+             "the turn narrates it; outside combat each roll holds each player's Thwack-O "
+             "once (even one made for their Fungeoneer and their trap at once) and has its "
+             "own narrator. Ruling: every Fungeon die is a d6. Ruling: a tie for "
              "the highest Thwack-O is broken by re-rolling the tied dice, shown. Costs: plain "
              "points first, then one doubling per doubling feature. Ruling: an odd number of "
              "Annoy dice costs as the next even number. Ruling: a tie at a rank of a Painful "
@@ -575,11 +576,12 @@ const struct command cmd_fungeon = {
     .desc = "Fungeon: masterless dungeon crawling with Thwack-O dice",
     .help = "A party goes from town into a dungeon: a hallway, then the room its players "
             "made, then the next hallway, until it heads back. Every player rolls in every "
-            "conflict; each player's Thwack-O die replaces one of their dice (one per player "
-            "per roll) and is drawn in their style ({/thwacko show}). The highest Thwack-O "
-            "narrates. Nobody runs the game: each player decides for their own Fungeoneer, "
-            "whoever made a trap or monster runs it, any player of the party moves it on, and "
-            "the GM, where a channel has one, may decide for anyone.",
+            "conflict; each player's Thwack-O die replaces one of their dice (one in each "
+            "roll, one in a whole combat turn) and is drawn in their style "
+            "({/thwacko show}). The highest Thwack-O narrates (in combat, the whole turn's). "
+            "Nobody runs the game: each player decides for their own Fungeoneer, whoever "
+            "made a trap or monster runs it, any player of the party moves it on, and the "
+            "GM, where a channel has one, may decide for anyone.",
     .topics = fungeon_topics,
     .subs = fungeon_subs,
     .default_sub = "party",

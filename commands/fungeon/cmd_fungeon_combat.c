@@ -42,6 +42,9 @@ struct turn {
 	 * Annoy roll a turn against those sources is in step 1 */
 	int nfaced[FUNGEON_PARTY_MAX];
 	char faced[FUNGEON_PARTY_MAX][FUNGEON_EFFECTS_MAX][FUNGEON_SOURCE_MAX];
+	/* the Thwack-O dice of the turn: one a player, in the first roll of
+	 * the turn they take part in (text 000, line 271) */
+	struct cf_turn thw;
 };
 
 /* Whether the invoker directs monster p; for tests of a list, no reply. */
@@ -468,18 +471,28 @@ faced_at_start(const struct turn *t, int i, const char *source)
 	return false;
 }
 
-/* Runs a Painful conflict checked before the turn began; should the check
- * fail after all (a death changed who can take part), it says so on a
- * line rather than replacing the reply. */
+/* After a roll of the turn: names who narrates so far when the roll held
+ * a Thwack-O die the turn had not seen (before: the turn as it was). */
 static void
-pain_safe(struct invocation *inv, struct fungeon_channel *c, struct fungeon_part *parts, int n,
-          const struct thwacko_style *styles, struct reply *out)
+say_so_far(struct reply *out, const struct fungeon_channel *c, const struct turn *t,
+           const struct cf_turn *before, const struct thwacko_style *styles)
+{
+	if (memcmp(before, &t->thw, sizeof(*before)) != 0)
+		fungeon_render_turn_so_far(out, &t->thw, c, styles);
+}
+
+/* Runs a Painful conflict of the turn checked before the turn began;
+ * should the check fail after all (a death changed who can take part), it
+ * says so on a line rather than replacing the reply. */
+static void
+pain_safe(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
+          struct fungeon_part *parts, int n, const struct thwacko_style *styles, struct reply *out)
 {
 	struct reply *tmp = reply_new();
 	const char *bonus = invocation_str(inv, "bonus");
 
 	if (fungeon_pain_check(c, parts, n, bonus, tmp) == 0)
-		fungeon_pain_run(inv, c, parts, n, bonus, styles, out);
+		fungeon_pain_run(inv, c, parts, n, bonus, styles, &t->thw, out);
 	else
 		reply_line(out, RS_BAD, "%s", reply_error_text(tmp));
 	reply_free(tmp);
@@ -546,11 +559,13 @@ step_effects(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 		while (!c->m[i].dead && (e = next_effect(&c->m[i], done, ndone)) >= 0) {
 			const struct fungeon_effect *ef = &c->m[i].effects[e];
 			bool hold = ef->kind == FUNGEON_EFFECT_HOLD;
+			struct cf_turn before = t->thw;
 
 			snprintf(done[ndone++], FUNGEON_SOURCE_MAX, "%s", ef->source);
 			fungeon_hallway_cont_roll(inv->rng, c->m, i, e,
-			                          fungeon_rights_roller(c, ef->maker), k);
+			                          fungeon_rights_roller(c, ef->maker), &t->thw, k);
 			fungeon_render_cont(out, c, k, styles, false);
+			say_so_far(out, c, t, &before, styles);
 			rolled++;
 			if ((hold || k->hold) && !k->success && !c->m[i].dead) {
 				t->held[i] = true;
@@ -594,7 +609,7 @@ use_ability(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 	struct fungeon_part parts[CF_PARTS_MAX];
 	int targets[FUNGEON_PARTY_MAX], nt = 0, np = 0, skipped = 0;
 	bool fails[FUNGEON_PARTY_MAX];
-	char what[FUNGEON_LABEL_MAX + 48];
+	struct cf_turn before = t->thw;
 
 	fungeon_roll_obstacle_of(c, use, &o);
 	for (int f = 0; f < t->nfight; f++) {
@@ -622,14 +637,14 @@ use_ability(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 	if (o.annoy > 0) {
 		struct fungeon_play_annoy *a = xcalloc(1, sizeof(*a));
 
-		if (fungeon_roll_annoy_play(inv, c, &o, o.annoy, targets, nt, bonus, styles, a,
-		                            out) < 0)
+		if (fungeon_roll_annoy_play(inv, c, &o, o.annoy, targets, nt, bonus, styles,
+		                            &t->thw, a, out) < 0)
 			for (int i = 0; i < nt; i++)
 				a->fails[i] = false;
 		for (int i = 0; i < nt; i++)
 			fails[i] = a->fails[i];
-		snprintf(what, sizeof(what), "Narrative control of the %s Annoy roll", o.label);
-		fungeon_render_narration_lines(out, &a->nar, c, styles, what);
+		say_so_far(out, c, t, &before, styles);
+		before = t->thw;
 		free(a);
 	} else {
 		for (int i = 0; i < nt; i++)
@@ -653,7 +668,8 @@ use_ability(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 	set_targets(t, parts, np);
 	for (int i = 0; i < np; i++)
 		parts[i].target_soft = true; /* this turn's targets are the Painful conflict's */
-	pain_safe(inv, c, parts, np, styles, out);
+	pain_safe(inv, c, t, parts, np, styles, out);
+	say_so_far(out, c, t, &before, styles);
 }
 
 /* Step 2. A bonus: counts only in an ability's conflicts (a monster's
@@ -702,7 +718,19 @@ step_pain(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 		reply_line(out, RS_GOOD, "No monster is left standing in this fight.");
 		return;
 	}
-	pain_safe(inv, c, parts, n, styles, out);
+	pain_safe(inv, c, t, parts, n, styles, out);
+}
+
+/* The turn's narrator: the highest Thwack-O rolled in the whole turn (line
+ * 244), a tie re-rolled and shown. */
+static void
+say_narrator(struct invocation *inv, const struct fungeon_channel *c, const struct turn *t,
+             const struct thwacko_style *styles, struct reply *out)
+{
+	struct cf_narration nar;
+
+	conflict_turn_narrator(inv->rng, &t->thw, FUNGEON_DIE, &nar);
+	fungeon_render_narration_lines(out, &nar, c, styles, NULL);
 }
 
 /* Names the standing monsters left out of this turn, when the turn could
@@ -812,6 +840,7 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 	step_effects(inv, c, t, styles, out);
 	step_abilities(inv, c, t, styles, out);
 	step_pain(inv, c, t, styles, out);
+	say_narrator(inv, c, t, styles, out);
 	channel_touch(inv->chan);
 	next_buttons(c, t, out);
 	if (fungeon_room_standing(&c->d.room) == 0) {

@@ -310,7 +310,8 @@ label_of(const struct fungeon_channel *c, const struct fungeon_part *p, const ch
 
 void
 fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct fungeon_part *parts,
-                 int n, const char *bonus, const struct thwacko_style *styles, struct reply *out)
+                 int n, const char *bonus, const struct thwacko_style *styles, struct cf_turn *turn,
+                 struct reply *out)
 {
 	struct fungeon_play_pain *o = xmalloc(sizeof(*o));
 	struct fungeon_play_part pp[CF_PARTS_MAX];
@@ -326,7 +327,7 @@ fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct funge
 		fungeon_roll_part_name(c, &parts[i], names[i], sizeof(names[i]));
 		pp[i] = part_of(c, parts, i, bonus, type.type);
 	}
-	if (fungeon_play_pain(inv->rng, c->m, pp, n, type.type, universal, resist, o, err,
+	if (fungeon_play_pain(inv->rng, c->m, pp, n, type.type, universal, resist, turn, o, err,
 	                      sizeof(err)) < 0) {
 		reply_line(out, RS_BAD, "%s", err);
 		free(o);

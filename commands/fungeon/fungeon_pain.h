@@ -16,11 +16,12 @@
  * participant named as its target); fungeon_pain_run has
  * rules/fungeon/fungeon_play.h decide the outcome, shows the rank-by-rank
  * table and the outcome, applies it (damage, deaths and the treasure the
- * dead leave, XP, monsters' hits) and names the narrator. */
+ * dead leave, XP, monsters' hits) and names the narrator; within a combat
+ * turn (turn not NULL) its Thwack-O dice are the turn's and it names none. */
 int fungeon_pain_check(struct fungeon_channel *c, struct fungeon_part *parts, int n,
                        const char *bonus, struct reply *out);
 void fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct fungeon_part *parts,
                       int n, const char *bonus, const struct thwacko_style *styles,
-                      struct reply *out);
+                      struct cf_turn *turn, struct reply *out);
 
 #endif

@@ -57,6 +57,16 @@ fungeon_render_group_line(struct reply *out, const struct cf_group *g, const cha
 		reply_working(out);
 }
 
+/* "alice (Alba), Thwack-O ◆5": player p with its Thwack-O value v. */
+static void
+narrator_of(struct reply *out, const struct fungeon_channel *c, const struct thwacko_style *styles,
+            int p, int v)
+{
+	reply_add(out, RS_BOLD, "%s", c->m[p].player);
+	reply_add(out, 0, " (%s), Thwack-O ", c->m[p].name);
+	reply_add_user(out, &styles[p], RS_BOLD, "%d", v);
+}
+
 void
 fungeon_render_narration_lines(struct reply *out, const struct cf_narration *n,
                                const struct fungeon_channel *c, const struct thwacko_style *styles,
@@ -95,10 +105,30 @@ fungeon_render_narration_lines(struct reply *out, const struct cf_narration *n,
 	}
 	final = n->nrounds > 0 ? n->round[n->nrounds - 1][n->winner] : n->value[n->winner];
 	reply_add(out, 0, "%s: ", what != NULL ? what : "Narrative control");
-	reply_add(out, RS_BOLD, "%s", c->m[n->winner].player);
-	reply_add(out, 0, " (%s), Thwack-O ", c->m[n->winner].name);
-	reply_add_user(out, &styles[n->winner], RS_BOLD, "%d", final);
+	narrator_of(out, c, styles, n->winner, final);
 	reply_add(out, 0, ".");
+	reply_nl(out);
+}
+
+void
+fungeon_render_turn_so_far(struct reply *out, const struct cf_turn *t,
+                           const struct fungeon_channel *c, const struct thwacko_style *styles)
+{
+	int tied, lead = conflict_turn_leader(t, &tied), said = 0;
+
+	if (lead < 0 || lead >= c->n)
+		return;
+	reply_add(out, 0, "Narrative control so far this turn: ");
+	if (tied > 1)
+		reply_add(out, 0, "tied between ");
+	for (int p = lead; p < CF_PLAYERS_MAX && p < c->n; p++) {
+		if (t->value[p] != t->value[lead])
+			continue;
+		said++;
+		reply_add(out, 0, "%s", said == 1 ? "" : said == tied ? " and " : ", ");
+		narrator_of(out, c, styles, p, t->value[p]);
+	}
+	reply_add(out, 0, "%s.", tied > 1 ? " (re-rolled if still tied when the turn ends)" : "");
 	reply_nl(out);
 }
 

@@ -19,6 +19,13 @@ void fungeon_render_narration_lines(struct reply *out, const struct cf_narration
                                     const struct fungeon_channel *c,
                                     const struct thwacko_style *styles, const char *what);
 
+/* The line naming who narrates so far in a combat turn: the highest
+ * Thwack-O rolled in it yet, or the players tied for it (re-rolled only
+ * when the turn ends tied); nothing while nobody rolled one. */
+void fungeon_render_turn_so_far(struct reply *out, const struct cf_turn *t,
+                                const struct fungeon_channel *c,
+                                const struct thwacko_style *styles);
+
 /* Renders an Annoying conflict's outcome: the obstacle's roll, then each
  * member's with its result and XP. */
 void fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,

@@ -346,14 +346,15 @@ fungeon_roll_bonus_flags(const struct fungeon_channel *c, const char *bonus, con
 int
 fungeon_roll_annoy_play(struct invocation *inv, struct fungeon_channel *c,
                         const struct fungeon_play_obstacle *o, int dice, const int *members, int n,
-                        const char *bonus, const struct thwacko_style *styles,
+                        const char *bonus, const struct thwacko_style *styles, struct cf_turn *turn,
                         struct fungeon_play_annoy *a, struct reply *out)
 {
 	bool b[FUNGEON_PARTY_MAX];
 	char err[200];
 
 	fungeon_roll_bonus_flags(c, bonus, o->type, members, n, b);
-	if (fungeon_play_annoy(inv->rng, c->m, members, n, b, o, dice, a, err, sizeof(err)) < 0) {
+	if (fungeon_play_annoy(inv->rng, c->m, members, n, b, o, dice, turn, a, err, sizeof(err)) <
+	    0) {
 		reply_line(out, RS_BAD, "%s", err);
 		return -1;
 	}

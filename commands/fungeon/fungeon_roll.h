@@ -54,7 +54,8 @@ void fungeon_roll_obstacle_of(const struct fungeon_channel *c, const struct fung
  * (returns -1 with an error reply, nothing rolled or changed).
  * fungeon_roll_annoy_play() then has rules/fungeon/fungeon_play.h decide the outcome into *a,
  * renders every roll, and applies the outcome (XP, continuous effects);
- * the caller adds its own lines and then the narration (a->nar).
+ * the caller adds its own lines and then the narration (a->nar). turn:
+ * the combat turn it is part of (then a->nar names nobody), or NULL.
  */
 int fungeon_roll_annoy_check(const struct fungeon_channel *c, const struct fungeon_play_obstacle *o,
                              int dice, const int *members, int n, const char *bonus,
@@ -62,7 +63,7 @@ int fungeon_roll_annoy_check(const struct fungeon_channel *c, const struct funge
 int fungeon_roll_annoy_play(struct invocation *inv, struct fungeon_channel *c,
                             const struct fungeon_play_obstacle *o, int dice, const int *members,
                             int n, const char *bonus, const struct thwacko_style *styles,
-                            struct fungeon_play_annoy *a, struct reply *out);
+                            struct cf_turn *turn, struct fungeon_play_annoy *a, struct reply *out);
 /* out[i]: whether members[i]'s class fits damage of `type`, by its class
  * type or the bonus option. */
 void fungeon_roll_bonus_flags(const struct fungeon_channel *c, const char *bonus, const char *type,

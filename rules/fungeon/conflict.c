@@ -134,28 +134,111 @@ break_ties(struct rng *rng, const int *values, const bool *in, int n, int sides,
 	}
 }
 
-void
-conflict_narrator(struct rng *rng, const struct cf_roll *r, int sides, struct cf_narration *out)
+/* Fills out from each player's Thwack-O value (in[p]: p rolled one),
+ * re-rolling a tie for the highest. */
+static void
+narrate(struct rng *rng, const int *value, const bool *in, int sides, struct cf_narration *out)
 {
-	bool in[CF_PLAYERS_MAX] = {false};
 	int order[CF_PLAYERS_MAX], any = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->winner = -1;
-	for (int i = 0; i < r->ng; i++) {
-		const struct cf_group *g = &r->g[i];
-
-		if (g->thwacko < 0 || g->player < 0 || g->player >= CF_PLAYERS_MAX)
-			continue;
-		out->value[g->player] = g->v[g->thwacko];
-		in[g->player] = true;
-		any++;
+	for (int p = 0; p < CF_PLAYERS_MAX; p++) {
+		out->value[p] = in[p] ? value[p] : 0;
+		any += in[p];
 	}
 	if (any == 0)
 		return;
 	out->nrounds =
 	    break_ties(rng, out->value, in, CF_PLAYERS_MAX, sides, 1, order, out->round, NULL);
 	out->winner = order[0];
+}
+
+void
+conflict_narrator(struct rng *rng, const struct cf_roll *r, int sides, struct cf_narration *out)
+{
+	bool in[CF_PLAYERS_MAX] = {false};
+	int value[CF_PLAYERS_MAX] = {0};
+
+	for (int i = 0; i < r->ng; i++) {
+		const struct cf_group *g = &r->g[i];
+
+		if (g->thwacko < 0 || g->player < 0 || g->player >= CF_PLAYERS_MAX)
+			continue;
+		value[g->player] = g->v[g->thwacko];
+		in[g->player] = true;
+	}
+	narrate(rng, value, in, sides, out);
+}
+
+int
+conflict_turn_take(struct cf_turn *t, struct cf_roll *r)
+{
+	int took = 0;
+
+	for (int i = 0; i < r->ng; i++) {
+		struct cf_group *g = &r->g[i];
+
+		if (g->thwacko < 0 || g->player < 0 || g->player >= CF_PLAYERS_MAX)
+			continue;
+		if (t->value[g->player] > 0) {
+			g->thwacko = -1;
+			continue;
+		}
+		t->value[g->player] = g->v[g->thwacko];
+		took++;
+	}
+	return took;
+}
+
+int
+conflict_turn_leader(const struct cf_turn *t, int *tied)
+{
+	int best = -1;
+
+	*tied = 0;
+	for (int p = 0; p < CF_PLAYERS_MAX; p++) {
+		if (t->value[p] <= 0)
+			continue;
+		if (best < 0 || t->value[p] > t->value[best]) {
+			best = p;
+			*tied = 1;
+		} else if (t->value[p] == t->value[best]) {
+			(*tied)++;
+		}
+	}
+	return best;
+}
+
+void
+conflict_turn_narrator(struct rng *rng, const struct cf_turn *t, int sides,
+                       struct cf_narration *out)
+{
+	bool in[CF_PLAYERS_MAX];
+
+	for (int p = 0; p < CF_PLAYERS_MAX; p++)
+		in[p] = t->value[p] > 0;
+	narrate(rng, t->value, in, sides, out);
+}
+
+void
+conflict_roll_turn(struct rng *rng, struct cf_roll *r, int sides, struct cf_turn *t)
+{
+	conflict_roll(rng, r, sides);
+	if (t != NULL)
+		conflict_turn_take(t, r);
+}
+
+void
+conflict_narrator_turn(struct rng *rng, const struct cf_roll *r, int sides, const struct cf_turn *t,
+                       struct cf_narration *out)
+{
+	if (t == NULL) {
+		conflict_narrator(rng, r, sides, out);
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	out->winner = -1;
 }
 
 void

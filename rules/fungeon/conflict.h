@@ -9,7 +9,9 @@
  * that player's regular dice, exactly one per player per roll, even when the
  * player rolls several groups (for a Fungeoneer and a trap at once): it is
  * the first die of the player's first group that has dice. It counts like
- * any die.
+ * any die. Within a combat turn a player rolls one Thwack-O die in the
+ * whole turn (struct cf_turn), in the first roll of the turn they take
+ * part in.
  *
  * Resolution is separate from rolling, so tests give the dice directly:
  * conflict_annoy() (highest against highest, lower fails, equal succeeds),
@@ -95,6 +97,44 @@ struct cf_ranking {
 };
 void conflict_rank(struct rng *rng, const int *values, int n, int upto, int sides,
                    struct cf_ranking *out);
+
+/*
+ * The Thwack-O dice of one combat turn (text 000, lines 246-252 and 271:
+ * "Only roll one Thwack-O Die, even if you are making multiple Rolls this
+ * turn"): each player rolls one Thwack-O die in the whole turn, in the
+ * first roll of the turn they take part in; their later rolls of the turn
+ * hold regular dice only. The turn's narrator is the highest Thwack-O of
+ * the turn. A zeroed cf_turn is a turn in which nobody rolled one yet.
+ */
+struct cf_turn {
+	int value[CF_PLAYERS_MAX]; /* the Thwack-O player p rolled this turn, 0 while none */
+};
+
+/* Takes the Thwack-O dice of r (as conflict_roll() placed them) into turn
+ * t: a player who rolled theirs earlier in the turn keeps a regular die in
+ * r (the mark is taken off), a player's first is recorded in t. Returns
+ * how many players rolled their Thwack-O die in r. */
+int conflict_turn_take(struct cf_turn *t, struct cf_roll *r);
+
+/* Who narrates so far in turn t: the player with the highest Thwack-O,
+ * the first of the party among equals, or -1 when nobody rolled one;
+ * *tied receives how many share that value. Rolls nothing. */
+int conflict_turn_leader(const struct cf_turn *t, int *tied);
+
+/* The turn's narrator: the highest Thwack-O of t, a tie re-rolled as
+ * conflict_narrator() does; out->winner is -1 when nobody rolled one. */
+void conflict_turn_narrator(struct rng *rng, const struct cf_turn *t, int sides,
+                            struct cf_narration *out);
+
+/* A roll of turn t (or alone, t NULL): conflict_roll(), then its Thwack-O
+ * dice taken into t (conflict_turn_take()). */
+void conflict_roll_turn(struct rng *rng, struct cf_roll *r, int sides, struct cf_turn *t);
+
+/* The narrator of a roll of turn t: none (out->winner -1, nothing rolled),
+ * since the turn names its own once it is over; alone (t NULL), the roll's
+ * own (conflict_narrator()). */
+void conflict_narrator_turn(struct rng *rng, const struct cf_roll *r, int sides,
+                            const struct cf_turn *t, struct cf_narration *out);
 
 /* Annoying conflict: group `obstacle` against every other group. */
 struct cf_annoy {

@@ -18,7 +18,7 @@ fungeon_hallway_category_name(enum fungeon_category c)
 
 void
 fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi, int ei, int roller,
-                          struct fungeon_cont *out)
+                          struct cf_turn *turn, struct fungeon_cont *out)
 {
 	struct fungeon_member *m = &party[mi];
 	const struct fungeon_effect *e = &m->effects[ei];
@@ -37,8 +37,8 @@ fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi,
 	out->annoy.g[0].n = fungeon_annoy_dice(m, out->bonus, e->type, e->universal, NULL);
 	out->annoy.g[1].player = roller;
 	out->annoy.g[1].n = e->annoy;
-	conflict_roll(rng, &out->annoy, FUNGEON_DIE);
-	conflict_narrator(rng, &out->annoy, FUNGEON_DIE, &out->annoy_nar);
+	conflict_roll_turn(rng, &out->annoy, FUNGEON_DIE, turn);
+	conflict_narrator_turn(rng, &out->annoy, FUNGEON_DIE, turn, &out->annoy_nar);
 	conflict_annoy(&out->annoy, 1, &out->annoy_res);
 	out->success = !out->annoy_res.fails[0];
 	if (out->success) {
@@ -62,10 +62,10 @@ fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi,
 	out->pain.g[0].n = fungeon_pain_dice(m, out->bonus, e->type, e->universal, NULL);
 	out->pain.g[1].player = roller;
 	out->pain.g[1].n = out->effect.pain;
-	conflict_roll(rng, &out->pain, FUNGEON_DIE);
+	conflict_roll_turn(rng, &out->pain, FUNGEON_DIE, turn);
 	conflict_sort(&out->pain.g[0]);
 	conflict_sort(&out->pain.g[1]);
-	conflict_narrator(rng, &out->pain, FUNGEON_DIE, &out->pain_nar);
+	conflict_narrator_turn(rng, &out->pain, FUNGEON_DIE, turn, &out->pain_nar);
 	{
 		struct cf_pain_part parts[2] = {
 		    {.g = &out->pain.g[0], .side = 0, .hits = m->hits, .target = -1},
@@ -148,8 +148,9 @@ step_continuous(struct rng *rng, struct fungeon_member *m, int i,
 	for (int e = 0; e < m[i].neffects && !m[i].dead;) {
 		struct fungeon_hall_event ev = {.member = i};
 
-		fungeon_hallway_cont_roll(
-		    rng, m, i, e, roller_of != NULL ? roller_of(&m[i].effects[e], ctx) : -1, cont);
+		fungeon_hallway_cont_roll(rng, m, i, e,
+		                          roller_of != NULL ? roller_of(&m[i].effects[e], ctx) : -1,
+		                          NULL, cont);
 		ev.kind = FUNGEON_HALL_CONT;
 		ev.cont = cont;
 		emit(fn, ctx, &ev);

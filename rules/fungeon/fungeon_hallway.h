@@ -80,9 +80,11 @@ struct fungeon_cont {
  * a hold from the same ability is that hold's roll too (out->hold): a
  * success ends both, a failure holds mi and brings the Pain roll. A hold
  * alone is rolled by itself. Pointers to mi's effects are stale after.
+ * turn: the combat turn whose first step it is (fungeon_play.h), or NULL
+ * in the hallway.
  */
 void fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi, int ei,
-                               int roller, struct fungeon_cont *out);
+                               int roller, struct cf_turn *turn, struct fungeon_cont *out);
 
 /* The category draw: group i is member[i]'s single die, their Thwack-O;
  * order lists the members best first (the ties among the first three

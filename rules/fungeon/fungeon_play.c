@@ -69,7 +69,7 @@ effect_of(const struct fungeon_play_obstacle *o, enum fungeon_effect_kind kind,
 int
 fungeon_play_annoy(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
                    const bool *bonus, const struct fungeon_play_obstacle *o, int dice,
-                   struct fungeon_play_annoy *out, char *err, size_t errlen)
+                   struct cf_turn *turn, struct fungeon_play_annoy *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	if (dice < 1)
@@ -99,7 +99,7 @@ fungeon_play_annoy(struct rng *rng, const struct fungeon_member *m, const int *m
 	out->n = n;
 	out->roll.g[n] = (struct cf_group){.player = o->roller, .n = dice, .thwacko = -1};
 	out->roll.ng = n + 1;
-	conflict_roll(rng, &out->roll, FUNGEON_DIE);
+	conflict_roll_turn(rng, &out->roll, FUNGEON_DIE, turn);
 	conflict_annoy(&out->roll, n, &out->res);
 	if (o->hold)
 		effect_of(o, FUNGEON_EFFECT_HOLD, &out->eff[out->neff++]);
@@ -110,7 +110,7 @@ fungeon_play_annoy(struct rng *rng, const struct fungeon_member *m, const int *m
 		out->xp[i] = out->fails[i] ? 0 : o->xp;
 		out->effect[i] = out->fails[i] && (o->hold || o->continuous);
 	}
-	conflict_narrator(rng, &out->roll, FUNGEON_DIE, &out->nar);
+	conflict_narrator_turn(rng, &out->roll, FUNGEON_DIE, turn, &out->nar);
 	return 0;
 }
 
@@ -140,7 +140,8 @@ fungeon_play_member_dice(const struct fungeon_member *f, const struct fungeon_pl
 int
 fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
                   const struct fungeon_play_part *p, int n, const char *type, bool universal,
-                  int resist, struct fungeon_play_pain *out, char *err, size_t errlen)
+                  int resist, struct cf_turn *turn, struct fungeon_play_pain *out, char *err,
+                  size_t errlen)
 {
 	struct cf_pain_part pp[CF_PARTS_MAX];
 
@@ -169,7 +170,7 @@ fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
 	}
 	out->n = n;
 	out->roll.ng = n;
-	conflict_roll(rng, &out->roll, FUNGEON_DIE);
+	conflict_roll_turn(rng, &out->roll, FUNGEON_DIE, turn);
 	for (int i = 0; i < n; i++) {
 		conflict_sort(&out->roll.g[i]);
 		pp[i].g = &out->roll.g[i];
@@ -192,7 +193,7 @@ fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
 		else
 			out->defeated[i] = p[i].hits > 0 && out->hits[i] == 0;
 	}
-	conflict_narrator(rng, &out->roll, FUNGEON_DIE, &out->nar);
+	conflict_narrator_turn(rng, &out->roll, FUNGEON_DIE, turn, &out->nar);
 	return 0;
 }
 
@@ -221,7 +222,8 @@ fungeon_play_retreat(struct rng *rng, const struct fungeon_member *m, const int 
 	memset(out, 0, sizeof(*out));
 	fungeon_play_floor_obstacle(floor, &o);
 	out->floor = floor;
-	if (fungeon_play_annoy(rng, m, members, n, bonus, &o, floor, &out->annoy, err, errlen) < 0)
+	if (fungeon_play_annoy(rng, m, members, n, bonus, &o, floor, NULL, &out->annoy, err,
+	                       errlen) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		int64_t pts;

@@ -21,6 +21,12 @@
  *
  * The rng is drawn in a fixed order (every die of the roll in group order,
  * then the Thwack-O tie re-rolls), so a seeded rng gives exact outcomes.
+ * A play within a combat turn is given the turn (struct cf_turn): its roll
+ * holds the Thwack-O dice of the players who had none in the turn yet
+ * (conflict_turn_take()), and it names no narrator of its own (nar.winner
+ * is -1, no tie re-rolled): the turn's narrator is found once the turn is
+ * over. Given NULL, a play is its own occasion: every player's Thwack-O in
+ * its roll, and its own narrator.
  * Pure: no I/O, no globals, no allocation; randomness only from the rng.
  */
 #ifndef DELVER_FUNGEON_PLAY_H
@@ -77,13 +83,15 @@ int fungeon_play_annoy_dice(const struct fungeon_member *m, bool bonus,
 
 /*
  * Rolls o with `dice` Annoy dice against members[0..n) of party m; bonus[i]
- * says whether members[i]'s class fits. Returns 0, or -1 with one sentence
+ * says whether members[i]'s class fits; turn: the combat turn it is part
+ * of, or NULL. Returns 0, or -1 with one sentence
  * in err (nothing rolled) when dice is outside 1..CF_DICE_MAX, a member
  * would roll more, n is outside 1..FUNGEON_PARTY_MAX, or a member is dead.
  */
 int fungeon_play_annoy(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
                        const bool *bonus, const struct fungeon_play_obstacle *o, int dice,
-                       struct fungeon_play_annoy *out, char *err, size_t errlen);
+                       struct cf_turn *turn, struct fungeon_play_annoy *out, char *err,
+                       size_t errlen);
 /* Adds each member's XP and starts the effects the outcome names; marks
  * in a->capped whose XP reached FUNGEON_XP_MAX. */
 void fungeon_play_annoy_apply(struct fungeon_member *m, struct fungeon_play_annoy *a);
@@ -135,13 +143,14 @@ struct fungeon_play_pain {
  * when that one can take damage (any other participant, of either side),
  * else the participant of the other side with the lowest die there. A
  * member earns the worth of the participant it deals each point to.
- * Returns 0, or -1 with one sentence in err (nothing rolled) when n is
- * outside 2..CF_PARTS_MAX, a member is dead or anyone would roll more than
+ * turn: the combat turn it is part of, or NULL. Returns 0, or -1 with one sentence in err (nothing
+ * rolled) when n is outside 2..CF_PARTS_MAX, a member is dead or anyone would roll more than
  * CF_DICE_MAX dice.
  */
 int fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
                       const struct fungeon_play_part *p, int n, const char *type, bool universal,
-                      int resist, struct fungeon_play_pain *out, char *err, size_t errlen);
+                      int resist, struct cf_turn *turn, struct fungeon_play_pain *out, char *err,
+                      size_t errlen);
 /* Applies the members' damage, deaths and XP (marking in o->capped whose
  * XP reached FUNGEON_XP_MAX). */
 void fungeon_play_pain_apply(struct fungeon_member *m, const struct fungeon_play_part *p,

@@ -118,7 +118,7 @@ pain_of(struct rng *rng, const struct fungeon_member *m, int member, bool bonus,
 	p->part[0] = (struct fungeon_play_part){.member = member, .target = -1, .bonus = bonus};
 	p->part[1] = (struct fungeon_play_part){
 	    .member = -1, .dice = o->pain, .hits = -1, .player = o->roller, .target = 0};
-	return fungeon_play_pain(rng, m, p->part, 2, o->type, o->universal, 0, &p->roll, err,
+	return fungeon_play_pain(rng, m, p->part, 2, o->type, o->universal, 0, NULL, &p->roll, err,
 	                         errlen);
 }
 
@@ -200,7 +200,7 @@ fungeon_trap_play(struct rng *rng, const struct fungeon_member *m, const int *me
 			    t->name, (long long)t->cost, CF_DICE_MAX);
 	}
 	dice = a == FUNGEON_TRAP_SEARCH ? (int)t->cost : t->d.annoy;
-	if (fungeon_play_annoy(rng, m, caught, nc, cbonus, &out->o, dice, &out->annoy, err,
+	if (fungeon_play_annoy(rng, m, caught, nc, cbonus, &out->o, dice, NULL, &out->annoy, err,
 	                       errlen) < 0)
 		return -1;
 	out->annoyed = true;

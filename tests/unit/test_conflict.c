@@ -58,6 +58,44 @@ thwacko_placement_in_multi_group_rolls(void **unused)
 	free(r);
 }
 
+/* A combat turn's Thwack-O dice (line 271): the first roll of the turn a
+ * player takes part in holds theirs; in a later roll of the turn their
+ * die is a regular one. The leader so far counts a tie without rolling. */
+static void
+thwacko_once_a_turn(void **unused)
+{
+	static const int a[] = {4, 2}, b[] = {6, 1}, c[] = {6, 6, 3};
+	struct cf_roll *r = new_roll();
+	struct cf_turn t = {0};
+	int tied;
+
+	(void)unused;
+	assert_int_equal(conflict_turn_leader(&t, &tied), -1);
+	assert_int_equal(tied, 0);
+	set_group(r, 0, 0, 2, a);
+	set_group(r, 1, -1, 2, b);
+	conflict_place_thwacko(r);
+	assert_int_equal(conflict_turn_take(&t, r), 1);
+	assert_int_equal(r->g[0].thwacko, 0);
+	assert_int_equal(t.value[0], 4);
+	/* the next roll: player 0 again, and player 1 for the first time */
+	memset(r, 0, sizeof(*r));
+	set_group(r, 0, 0, 2, b);
+	set_group(r, 1, 1, 3, c);
+	conflict_place_thwacko(r);
+	assert_int_equal(conflict_turn_take(&t, r), 1);
+	assert_int_equal(r->g[0].thwacko, -1);
+	assert_int_equal(r->g[1].thwacko, 0);
+	assert_int_equal(t.value[0], 4);
+	assert_int_equal(t.value[1], 6);
+	assert_int_equal(conflict_turn_leader(&t, &tied), 1);
+	assert_int_equal(tied, 1);
+	t.value[3] = 6;
+	assert_int_equal(conflict_turn_leader(&t, &tied), 1);
+	assert_int_equal(tied, 2);
+	free(r);
+}
+
 /* conflict_roll draws exactly one d6 per die, in group order, and the
  * Thwack-O die is one of them (counted like any die). */
 static void
@@ -461,6 +499,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(thwacko_placement_in_multi_group_rolls),
+	    cmocka_unit_test(thwacko_once_a_turn),
 	    cmocka_unit_test(roll_draws_every_die_once),
 	    cmocka_unit_test(sort_keeps_the_thwacko_mark),
 	    cmocka_unit_test(narrator_without_tie),

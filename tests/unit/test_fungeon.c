@@ -348,7 +348,7 @@ continuous_damage_roll(void **unused)
 		                                                     .annoy = 4,
 		                                                     .pain = 3}),
 		                 0);
-		fungeon_hallway_cont_roll(rng, m, 0, 0, -1, c);
+		fungeon_hallway_cont_roll(rng, m, 0, 0, -1, NULL, c);
 		rolls++;
 		assert_int_equal(c->annoy.g[0].n, 1);
 		assert_int_equal(c->annoy.g[1].n, 4);
@@ -553,7 +553,7 @@ ending_a_trap_effect_earns_its_cost(void **unused)
 		                                                .pain = 1,
 		                                                .xp = trap ? 8 : 0}),
 		    0);
-		fungeon_hallway_cont_roll(rng, m, 0, 0, -1, c);
+		fungeon_hallway_cont_roll(rng, m, 0, 0, -1, NULL, c);
 		if (c->success) {
 			successes++;
 			assert_int_equal(c->xp, trap ? 8 : 0);
@@ -594,7 +594,7 @@ hold_and_damage_share_one_roll(void **unused)
 	assert_int_equal(fungeon_effect_add(&m[0], &hold), 0);
 	assert_int_equal(fungeon_effect_add(&m[0], &other), 0);
 	assert_int_equal(fungeon_effect_add(&m[0], &dmg), 0);
-	fungeon_hallway_cont_roll(rng, m, 0, 2, -1, c);
+	fungeon_hallway_cont_roll(rng, m, 0, 2, -1, NULL, c);
 	assert_true(c->hold);
 	assert_true(c->success);
 	assert_int_equal(m[0].neffects, 1);
@@ -605,13 +605,13 @@ hold_and_damage_share_one_roll(void **unused)
 	fungeon_member_init(&m[0], "b", "bob", "Brom", "fighter", 1);
 	assert_int_equal(fungeon_effect_add(&m[0], &dmg), 0);
 	assert_int_equal(fungeon_effect_add(&m[0], &hold), 0);
-	fungeon_hallway_cont_roll(rng, m, 0, 0, -1, c);
+	fungeon_hallway_cont_roll(rng, m, 0, 0, -1, NULL, c);
 	assert_true(c->hold);
 	assert_false(c->success);
 	assert_true(c->pained);
 	assert_int_equal(m[0].neffects, 2);
 	/* a hold alone shares nothing */
-	fungeon_hallway_cont_roll(rng, m, 0, 1, -1, c);
+	fungeon_hallway_cont_roll(rng, m, 0, 1, -1, NULL, c);
 	assert_false(c->hold);
 	fungeon_member_free(&m[0]);
 	rng_free(rng);

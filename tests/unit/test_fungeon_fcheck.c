@@ -120,7 +120,7 @@ f1_a_trap_reroll_is_its_annoy_roll_again(void **unused)
 		bool trap = round % 2 == 0;
 
 		fire_mage_suffers(&m[0], trap);
-		fungeon_hallway_cont_roll(rng, m, 0, 0, -1, k);
+		fungeon_hallway_cont_roll(rng, m, 0, 0, -1, NULL, k);
 		assert_int_equal(k->annoy.g[0].n, 6);
 		assert_int_equal(k->annoy.g[1].n, 2);
 		if (k->pained) {

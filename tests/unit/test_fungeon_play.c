@@ -86,8 +86,8 @@ annoy_outcome_and_apply(void **unused)
 
 	seed_is(2, dice, 4);
 	party(m, 2, lv);
-	assert_int_equal(fungeon_play_annoy(rng, m, who, 2, bonus, &pit, 2, &a, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    fungeon_play_annoy(rng, m, who, 2, bonus, &pit, 2, NULL, &a, err, sizeof(err)), 0);
 	assert_int_equal(a.res.obstacle_best, 5);
 	assert_int_equal(a.roll.g[2].v[0], 2);
 	assert_int_equal(a.roll.g[2].v[1], 5);
@@ -109,11 +109,86 @@ annoy_outcome_and_apply(void **unused)
 	/* a hold that is also continuous damage brings both */
 	pit.hold = true;
 	rng_seed(rng, 2);
-	assert_int_equal(fungeon_play_annoy(rng, m, who, 2, bonus, &pit, 2, &a, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    fungeon_play_annoy(rng, m, who, 2, bonus, &pit, 2, NULL, &a, err, sizeof(err)), 0);
 	fungeon_play_annoy_apply(m, &a);
 	assert_int_equal(m[0].neffects, 2);
 	assert_int_equal(m[0].effects[1].kind, FUNGEON_EFFECT_HOLD);
+	unparty(m, 2);
+	rng_free(rng);
+}
+
+/* How many Thwack-O dice player p has in r. */
+static int
+thwackos_of(const struct cf_roll *r, int p)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->ng; i++)
+		n += r->g[i].player == p && r->g[i].thwacko >= 0;
+	return n;
+}
+
+/* Within a combat turn (line 271) Alba and Brom resist the spit of the
+ * goblin Brom's player made (step 2), then fight it in step 3: each
+ * player rolls one Thwack-O die in the whole turn, in the spit's Annoy
+ * roll (Brom's on Brom, not on the spit), and the Painful conflict holds
+ * none. Neither roll names a narrator; the turn does, its highest. The
+ * next turn rolls new ones, and a roll alone (no turn) holds each
+ * player's own once. */
+static void
+one_thwacko_a_player_in_a_combat_turn(void **unused)
+{
+	struct fungeon_member m[2];
+	const int lv[] = {2, 2}, who[] = {0, 1};
+	const bool bonus[] = {false, false};
+	struct fungeon_play_obstacle spit = {
+	    .label = "goblin/spit", .annoy = 3, .pain = 2, .roller = 1};
+	struct fungeon_play_part p[3] = {
+	    {.member = 0, .target = -1},
+	    {.member = 1, .target = -1},
+	    {.member = -1, .dice = 2, .hits = 9, .worth = 2, .player = 1, .target = -1},
+	};
+	struct fungeon_play_annoy a;
+	struct fungeon_play_pain o;
+	struct cf_turn turn = {0}, next = {0};
+	struct cf_narration nar;
+	struct rng *rng = rng_new_seeded(11);
+	char err[200];
+
+	(void)unused;
+	party(m, 2, lv);
+	assert_int_equal(
+	    fungeon_play_annoy(rng, m, who, 2, bonus, &spit, 3, &turn, &a, err, sizeof(err)), 0);
+	assert_int_equal(thwackos_of(&a.roll, 0), 1);
+	assert_int_equal(thwackos_of(&a.roll, 1), 1);
+	assert_int_equal(a.roll.g[2].thwacko, -1); /* Brom's is on Brom, not the spit */
+	assert_int_equal(a.nar.winner, -1);
+	assert_int_equal(turn.value[0], a.roll.g[0].v[0]);
+	assert_int_equal(turn.value[1], a.roll.g[1].v[0]);
+	assert_int_equal(turn.value[2], 0);
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &turn, &o, err, sizeof(err)),
+	                 0);
+	assert_int_equal(thwackos_of(&o.roll, 0), 0);
+	assert_int_equal(thwackos_of(&o.roll, 1), 0);
+	assert_int_equal(o.nar.winner, -1);
+	conflict_turn_narrator(rng, &turn, FUNGEON_DIE, &nar);
+	assert_int_equal(nar.value[0], turn.value[0]);
+	assert_int_equal(nar.value[1], turn.value[1]);
+	assert_true(nar.winner == 0 || nar.winner == 1);
+	assert_true(nar.value[nar.winner] >= nar.value[1 - nar.winner]);
+	/* the next turn: new ones */
+	assert_int_equal(
+	    fungeon_play_annoy(rng, m, who, 2, bonus, &spit, 3, &next, &a, err, sizeof(err)), 0);
+	assert_int_equal(thwackos_of(&a.roll, 0), 1);
+	assert_int_equal(thwackos_of(&a.roll, 1), 1);
+	/* alone, each roll holds every player's own */
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, NULL, &o, err, sizeof(err)),
+	                 0);
+	assert_int_equal(thwackos_of(&o.roll, 0), 1);
+	assert_int_equal(thwackos_of(&o.roll, 1), 1);
+	assert_int_equal(o.roll.g[2].thwacko, -1);
+	assert_true(o.nar.winner >= 0);
 	unparty(m, 2);
 	rng_free(rng);
 }
@@ -141,7 +216,8 @@ pain_outcome_damage_xp_death(void **unused)
 	party(m, 2, lv);
 	m[0].hits = 1;
 	m[1].hits = 1;
-	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, NULL, &o, err, sizeof(err)),
+	                 0);
 	assert_int_equal(o.res.nranks, 2);
 	assert_int_equal(o.res.rank[0].winner, 0);
 	assert_int_equal(o.res.rank[0].target, 2);
@@ -184,7 +260,8 @@ held_rolls_but_deals_nothing(void **unused)
 	(void)unused;
 	seed_is(26, (const int[]){2, 3, 2, 2}, 4);
 	party(m, 2, lv);
-	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, NULL, &o, err, sizeof(err)),
+	                 0);
 	assert_int_equal(o.roll.g[1].n, 1); /* held: it rolls all the same */
 	assert_int_equal(o.roll.g[1].v[0], 3);
 	/* rank 1: Alba 2, Brom 3, goblin 2: Brom wins, but may not act */
@@ -203,7 +280,8 @@ held_rolls_but_deals_nothing(void **unused)
 	/* the held one is hurt when the monster aims at it */
 	p[2].target = 1;
 	rng_seed(rng, 26);
-	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, NULL, &o, err, sizeof(err)),
+	                 0);
 	assert_int_equal(o.res.rank[1].target, 1);
 	assert_int_equal(o.res.taken[1], 1);
 	unparty(m, 2);
@@ -230,7 +308,8 @@ winner_may_hurt_a_fellow(void **unused)
 
 	(void)unused;
 	party(m, 2, lv);
-	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, NULL, &o, err, sizeof(err)),
+	                 0);
 	assert_int_equal(o.res.rank[0].winner, 0);
 	assert_int_equal(o.res.rank[0].target, 1);
 	assert_int_equal(o.res.taken[1], 1);
@@ -238,7 +317,8 @@ winner_may_hurt_a_fellow(void **unused)
 	/* aiming at itself falls back to the other side's lowest */
 	p[0].target = 0;
 	rng_seed(rng, 3);
-	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, NULL, &o, err, sizeof(err)),
+	                 0);
 	assert_int_equal(o.res.rank[0].target, 2);
 	unparty(m, 2);
 	rng_free(rng);
@@ -278,23 +358,23 @@ resist_takes_dice_away(void **unused)
 
 	(void)unused;
 	fire_mage(&m);
-	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "fire", false, 0, &o, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    fungeon_play_pain(rng, &m, p, 2, "fire", false, 0, NULL, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.roll.g[0].n, 7);
 	assert_int_equal(o.roll.g[1].n, 5);
-	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "fire", false, 2, &o, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    fungeon_play_pain(rng, &m, p, 2, "fire", false, 2, NULL, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.roll.g[0].n, 5);
 	assert_int_equal(o.resisted[0], 2);
 	assert_int_equal(o.roll.g[1].n, 5); /* the monster's dice are as they were */
 	/* more Resist dice than added dice: down to the level, never below */
-	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "fire", false, 9, &o, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    fungeon_play_pain(rng, &m, p, 2, "fire", false, 9, NULL, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.roll.g[0].n, 4);
 	assert_int_equal(o.resisted[0], 3);
 	/* universal: nothing added, nothing to resist */
-	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "fire", true, 2, &o, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    fungeon_play_pain(rng, &m, p, 2, "fire", true, 2, NULL, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.roll.g[0].n, 4);
 	assert_int_equal(o.resisted[0], 0);
 	unparty(&m, 1);
@@ -379,13 +459,13 @@ refusals_roll_nothing(void **unused)
 	char err[200];
 
 	party(m, 2, lv);
-	assert_int_equal(fungeon_play_annoy(rng, m, who, 2, bonus, &none, 0, &a, err, sizeof(err)),
-	                 -1);
+	assert_int_equal(
+	    fungeon_play_annoy(rng, m, who, 2, bonus, &none, 0, NULL, &a, err, sizeof(err)), -1);
 	assert_string_equal(err, "zap has no Annoy dice, so nobody has to resist it.");
 	m[1].dead = true;
 	none.annoy = 1;
-	assert_int_equal(fungeon_play_annoy(rng, m, who, 2, bonus, &none, 1, &a, err, sizeof(err)),
-	                 -1);
+	assert_int_equal(
+	    fungeon_play_annoy(rng, m, who, 2, bonus, &none, 1, NULL, &a, err, sizeof(err)), -1);
 	assert_string_equal(err, "Brom is dead and rolls no more.");
 	assert_int_equal(rng_draws(rng), 0);
 	unparty(m, 2);
@@ -398,6 +478,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(universal_annoy_has_no_bonus_or_magic),
 	    cmocka_unit_test(annoy_outcome_and_apply),
+	    cmocka_unit_test(one_thwacko_a_player_in_a_combat_turn),
 	    cmocka_unit_test(pain_outcome_damage_xp_death),
 	    cmocka_unit_test(held_rolls_but_deals_nothing),
 	    cmocka_unit_test(winner_may_hurt_a_fellow),

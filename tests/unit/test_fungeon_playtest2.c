@@ -103,7 +103,9 @@ d2_every_standing_monster_fights(void **unused)
  * roll of the ability that held it and in the turn's Painful conflict, but
  * a rank it wins deals no damage. On floor 30 the wolf (level 2, a howl of
  * 2 + 22 Annoy dice and 2 + 2 Pain dice, a hold) holds Al (level 1): Al's
- * die is in both Pain rolls, and every conflict names who narrates. */
+ * die is in both Pain rolls. al's one Thwack-O of the turn (line 271) is
+ * in the howl's Annoy roll, which names al narrating so far; the turn ends
+ * naming al its narrator. */
 static void
 d3_the_held_roll_but_deal_nothing(void **unused)
 {
@@ -123,11 +125,14 @@ d3_the_held_roll_but_deal_nothing(void **unused)
 	/* the howl's Pain roll: Al's one die against the wolf's four */
 	fgtable_holds(text, "\nAl (al, held: deals no damage): ");
 	assert_null(strstr(text, "no dice"));
-	/* step 3 too (Al stands at 1 hit); each conflict names who narrates */
+	/* step 3 too (Al stands at 1 hit) */
 	fgtable_holds(step3, "\nAl (al, held: deals no damage): ");
-	fgtable_holds(step3, "Narrative control: al (Al), Thwack-O ");
+	fgtable_holds(step3, "\nNarrative control: al (Al), Thwack-O 1.\n");
 	*step3 = '\0';
-	fgtable_holds(text, "Narrative control: al (Al), Thwack-O ");
+	fgtable_holds(text, "Al (al): 1 → 1, fails\n"
+	                    "Narrative control so far this turn: al (Al), Thwack-O 1.\n"
+	                    "Al is held");
+	assert_null(strstr(text, "\nNarrative control: "));
 	free(text);
 	fgtable_free(t);
 }

@@ -16,13 +16,15 @@
 #include "tests/unit/helpers/fgtable.h"
 
 /* Q1 (line 242: whenever dice are rolled, each player's Thwack-O is in
- * them; line 271: only one Thwack-O, even for several rolls "this
- * turn"; Ruling: one a player in each roll, a combat turn holding
- * several): cy's ogre holds Al and Bo, so in one turn cy's Thwack-O is
- * in each of step 1's two rolls, in step 2's roll against Cy and in step
- * 3's conflict, each roll with its narrator; /help fungeon rulings says so. */
+ * them; line 271: only one Thwack-O, even for several rolls "this turn";
+ * lines 246-252: combat is dealt with in turns): cy's ogre holds Al and
+ * Bo, so in one turn cy's Thwack-O lands on the ogre's dice in step 1's
+ * first roll (4) and nowhere after: not on the ogre's dice against Bo, not
+ * on Cy's in step 2, not in step 3. Each roll that brings a Thwack-O says
+ * who narrates so far, and the turn ends naming its narrator, bo with the
+ * turn's highest (6); /help fungeon rulings says so. */
 static void
-q1_one_thwacko_a_player_in_each_roll(void **unused)
+q1_one_thwacko_a_player_in_each_combat_turn(void **unused)
 {
 	static const char *const m[] = {
 	    "/fungeon monster add ogre level 2 ability grab annoy 2 hold type crush", NULL};
@@ -36,24 +38,24 @@ q1_one_thwacko_a_player_in_each_roll(void **unused)
 	text = fgtable_said(t, "bo", "/fungeon combat");
 	fgtable_holds(text, "Continuous hold: ogre/grab on Al\nogre/grab: 4 4 5 6 → 6\n"
 	                    "Al (al): 3 2 1 6 4 1 → 6, succeeds: the effect ends\n"
-	                    "Narrative control: cy (Cy), Thwack-O 4.\n"
+	                    "Narrative control so far this turn: cy (Cy), Thwack-O 4.\n"
 	                    "Continuous hold: ogre/grab on Bo\nogre/grab: 6 3 5 4 → 6\n"
 	                    "Bo (bo): 6 5 5 4 6 4 → 6, succeeds: the effect ends\n"
-	                    "Thwack-O tie at 6 (bo, cy): re-rolled bo 1 cy 4\n"
-	                    "Narrative control: cy (Cy), Thwack-O 4.\n"
+	                    "Narrative control so far this turn: bo (Bo), Thwack-O 6.\n"
 	                    "2. Special abilities\n");
-	fgtable_holds(text, "Cy (cy): 5 6 6 4 5 3 → 6, succeeds\n"
-	                    "Narrative control of the ogre/grab Annoy roll: cy (Cy), Thwack-O "
-	                    "5.\n3. Painful conflict\n");
+	fgtable_holds(text, "Cy (cy): 1 4 5 6 6 4 → 6, succeeds\n3. Painful conflict\n");
 	fgtable_holds(strstr(text, "3. Painful conflict\n"),
-	              "\nNarrative control: cy (Cy), Thwack-O 4.\n");
+	              "ogre deals 0 and takes 4: 2/6 hits.\n"
+	              "Narrative control: bo (Bo), Thwack-O 6.\n");
+	assert_null(strstr(text, "Thwack-O tie"));
 	free(text);
 	text = fgtable_said(t, "bo", "/help fungeon rulings");
-	fgtable_holds(text, "Ruling (the text says both \"whenever dice are rolled\" and \"only "
-	                    "one Thwack-O this turn\"): one Thwack-O a player in each roll, even "
-	                    "one made for their Fungeoneer and their trap or monster at once, and "
-	                    "a combat turn is several rolls (each step-1 roll, each ability, the "
-	                    "Painful conflict), each with its own Thwack-O dice and narrator.");
+	fgtable_holds(text, "Thwack-O, as the text has it (\"only roll one Thwack-O Die, even if "
+	                    "you are making multiple Rolls this turn\"): in a combat turn each "
+	                    "player rolls one Thwack-O, in the first roll of the turn they take "
+	                    "part in, and the highest of the turn narrates it; outside combat "
+	                    "each roll holds each player's Thwack-O once (even one made for their "
+	                    "Fungeoneer and their trap at once) and has its own narrator.");
 	free(text);
 	fgtable_free(t);
 }
@@ -544,7 +546,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(q1_one_thwacko_a_player_in_each_roll),
+	    cmocka_unit_test(q1_one_thwacko_a_player_in_each_combat_turn),
 	    cmocka_unit_test(q5_the_dead_deal_no_more),
 	    cmocka_unit_test(q10_no_room_goes_without_what_its_points_buy),
 	    cmocka_unit_test(q2_a_disarmed_trap_is_not_listed_as_triggered),

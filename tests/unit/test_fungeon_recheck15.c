@@ -251,8 +251,8 @@ f2_a_long_monster_list_keeps_its_state(void **unused)
 }
 
 /* F3: the IRC summary of a special ability says what the monster rolled,
- * how many resisted (everyone, when all did), and whose Annoy roll its
- * narrator belongs to. */
+ * how many resisted (everyone, when all did), and, its roll being the
+ * turn's first, who narrates the turn so far. */
 static void
 f3_an_ability_summary_shows_its_roll(void **unused)
 {
@@ -287,8 +287,7 @@ f3_an_ability_summary_shows_its_roll(void **unused)
 		all |= fails == 0;
 		some |= fails > 0;
 		fgtable_holds(irc, want);
-		fgtable_holds(irc, "Narrative control of the MMMMMMMMMMMMMMMMMMMMMM00/spit Annoy "
-		                   "roll: ");
+		fgtable_holds(irc, "Narrative control so far this turn: ");
 		/* the console's lines of each roll stay as they were */
 		assert_null(strstr(text, "resist."));
 		free(irc);
@@ -312,8 +311,10 @@ f3_an_ability_summary_shows_its_roll(void **unused)
 		render_irc(reply_msg(t->last, REPLY_CHANNEL), &io, &lines);
 		irc = joined(&lines);
 		fgtable_holds(irc, "boss/spit → ");
-		fgtable_holds(irc, ": everyone resists. · Narrative control of the boss/spit Annoy "
-		                   "roll: ");
+		fgtable_holds(irc,
+		              ": everyone resists. · Narrative control so far this turn: bo (Bo), "
+		              "Thwack-O ◆6. · 3. Painful conflict · ");
+		fgtable_holds(irc, "\nNarrative control: bo (Bo), Thwack-O ◆6.");
 		free(irc);
 		render_irc_lines_free(&lines);
 		free(text);
