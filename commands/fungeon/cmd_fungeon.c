@@ -488,8 +488,10 @@ static const struct command fungeon_subs[] = {
              "{/fungeon orders} chose another); those who fail face its Pain dice. (3) "
              "Everyone's Painful conflict: each rank's winner hurts its target (the other "
              "side's lowest die unless {/fungeon orders} aimed it), a tie deals nothing, and "
-             "each point dealt to a monster earns its cost in XP. Any player whose Fungeoneer "
-             "is in play may play the turn; the GM may decide for anyone.",
+             "each point dealt to a monster earns its cost in XP. Each player rolls one "
+             "Thwack-O die in the whole turn, in their first roll of it, and the turn's "
+             "highest narrates. Any player whose Fungeoneer is in play may play the turn; the "
+             "GM may decide for anyone.",
      .topics = combat_topics,
      .opts = combat_opts,
      .fn = cmd_fungeon_combat},

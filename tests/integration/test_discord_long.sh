@@ -29,9 +29,11 @@ button 1 "fungeon monster add rat level 2"
 button 1 "fungeon monster add goblin level 3"
 button 1 "fungeon enter waive:true" 8 # the GM lets the rest go, outside the rules
 
-# The combat turn: every step, each fight's rank table and the narrator.
+# The combat turn: every step, each fight's rank table, who narrates so far
+# (the sting's Annoy roll brings the turn's Thwack-O dice) and the turn's
+# narrator.
 one "$(tmpl fungeon '[{"type":1,"name":"combat"}]' 'Combat turn' false \
-	',"user":1,"permissions":"8","parts":["Combat turn","1. Continuous monster features","2. Special abilities","rank","Narrative control","3. Painful conflict","rank","goblin","deals","Narrative control"]')"
+	',"user":1,"permissions":"8","parts":["Combat turn","1. Continuous monster features","2. Special abilities","Narrative control so far this turn","rank","3. Painful conflict","rank","goblin","deals","Narrative control: "]')"
 
 # Ten totals of a thousand dice each: every line and its total.
 P=""
