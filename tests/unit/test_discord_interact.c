@@ -506,6 +506,63 @@ test_kept_answer_is_the_answer(void **state)
 	teardown((void **)&g);
 }
 
+/* A token is 1 to 1,000 letters, digits, '.', '_' and '-': every byte
+ * value, at every place of tokens of 1 to 40 bytes (the whole blocks of 16
+ * and the bytes after them), is judged as that set says. */
+static void
+test_token_bytes(void **state)
+{
+	static const char set[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+	char token[1002], json[1200];
+
+	(void)state;
+	for (size_t n = 1; n <= 40; n++) {
+		for (size_t at = 0; at < n; at++) {
+			for (int c = 1; c < 256; c++) {
+				cJSON *d;
+				char *path;
+
+				for (size_t i = 0; i < n; i++)
+					token[i] = set[(i * 7) % (sizeof(set) - 1)];
+				token[at] = (char)c;
+				token[n] = '\0';
+				d = cJSON_CreateObject();
+				cJSON_AddStringToObject(d, "application_id", "42");
+				cJSON_AddStringToObject(d, "token", token);
+				path = discord_interact_webhook_of(d);
+				if (strchr(set, c) != NULL) {
+					snprintf(json, sizeof(json), "/webhooks/42/%s", token);
+					assert_non_null(path);
+					assert_string_equal(path, json);
+				} else {
+					assert_null(path);
+				}
+				free(path);
+				cJSON_Delete(d);
+			}
+		}
+	}
+	{
+		cJSON *d = cJSON_CreateObject();
+		char *path;
+
+		memset(token, 'a', 1001);
+		token[1001] = '\0';
+		cJSON_AddStringToObject(d, "application_id", "42");
+		cJSON_AddStringToObject(d, "token", token);
+		assert_null(discord_interact_webhook_of(d));
+		token[1000] = '\0';
+		cJSON_ReplaceItemInObject(d, "token", cJSON_CreateString(token));
+		path = discord_interact_webhook_of(d);
+		assert_non_null(path);
+		free(path);
+		cJSON_ReplaceItemInObject(d, "token", cJSON_CreateString(""));
+		assert_null(discord_interact_webhook_of(d));
+		cJSON_Delete(d);
+	}
+}
+
 /* An answer kept in either form reads as the same answer: the first form
  * (one JSON object, the bodies as strings, as earlier versions stored it)
  * and the second (a head measuring the bodies, then the bodies as they
@@ -1628,6 +1685,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_seen_window, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_answer_held_for_the_commit, setup, teardown),
+	    cmocka_unit_test(test_token_bytes),
 	    cmocka_unit_test(test_kept_answer_both_forms),
 	    cmocka_unit_test_setup_teardown(test_kept_answer_is_the_answer, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_held_private_reply_defers_private, setup,
