@@ -465,7 +465,7 @@ bind_command(struct interact *it, const cJSON *data, struct invocation *inv, str
 	const cJSON *resolved = cJSON_GetObjectItemCaseSensitive(data, "resolved");
 	const char *names[3];
 	const cJSON *leaves = NULL, *opt;
-	char *value = xmalloc(VALUE_MAX);
+	char value[VALUE_MAX];
 	int r = -1;
 
 	inv->path[0] = find_command(it, name);
@@ -511,7 +511,6 @@ bind_command(struct interact *it, const cJSON *data, struct invocation *inv, str
 	}
 	r = focused != NULL ? 0 : registry_parse_check_required(inv, out);
 done:
-	free(value);
 	if (r < 0)
 		invocation_clear(inv);
 	return r;
