@@ -442,9 +442,9 @@ on_ready(struct discord_gw *g, const cJSON *d)
 }
 
 static void
-on_dispatch(struct discord_gw *g, const cJSON *root, const cJSON *d)
+on_dispatch(struct discord_gw *g, const cJSON *tj, const cJSON *d)
 {
-	const char *t = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "t"));
+	const char *t = cJSON_GetStringValue(tj);
 
 	if (t == NULL) {
 		g->stats.ignored++;
@@ -477,13 +477,35 @@ on_dispatch(struct discord_gw *g, const cJSON *root, const cJSON *d)
 		g->h.event(g->h.ctx, t, d);
 }
 
+/* The members op, s, d and t of a frame (root may be NULL), each NULL when
+ * absent: the first of its name, as cJSON_GetObjectItemCaseSensitive finds
+ * it, in one walk over the frame's few members. */
+static void
+frame_fields(const cJSON *root, const cJSON **op, const cJSON **s, const cJSON **d, const cJSON **t)
+{
+	*op = *s = *d = *t = NULL;
+	for (const cJSON *c = root != NULL ? root->child : NULL; c != NULL; c = c->next) {
+		const char *k = c->string;
+		const cJSON **slot = NULL;
+
+		if (k == NULL)
+			continue;
+		if (k[0] == 'o' && k[1] == 'p' && k[2] == '\0')
+			slot = op;
+		else if (k[0] != '\0' && k[1] == '\0')
+			slot = k[0] == 's' ? s : k[0] == 'd' ? d : k[0] == 't' ? t : NULL;
+		if (slot != NULL && *slot == NULL)
+			*slot = c;
+	}
+}
+
 /* Handles one parsed frame (root may be NULL: not JSON). */
 static void
 message(struct discord_gw *g, const cJSON *root, size_t len, int64_t now)
 {
-	const cJSON *op = cJSON_GetObjectItemCaseSensitive(root, "op");
-	const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "s");
-	const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "d");
+	const cJSON *op, *s, *d, *t;
+
+	frame_fields(root, &op, &s, &d, &t);
 
 	g->clock = now;
 	if (g->state < DISCORD_GW_WAIT_HELLO || g->state > DISCORD_GW_READY)
@@ -538,7 +560,7 @@ message(struct discord_gw *g, const cJSON *root, size_t len, int64_t now)
 		}
 		break;
 	case DISCORD_OP_DISPATCH:
-		on_dispatch(g, root, d);
+		on_dispatch(g, t, d);
 		break;
 	default:
 		g->stats.ignored++;

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <uthash.h>
 
@@ -170,13 +173,52 @@ discord_interact_channel_named(const struct origin *o, const char *text, char *k
 	return true;
 }
 
+/* Whether c may be in an interaction's token: a letter, a digit, '.',
+ * '_' or '-'. */
+static bool
+token_byte(unsigned char c)
+{
+	return (unsigned char)((c | 0x20) - 'a') < 26 || (unsigned char)(c - '0') < 10 ||
+	       c == '.' || c == '_' || c == '-';
+}
+
+#ifdef __SSE2__
+/* Whether the 16 bytes at s are all token_byte's. */
+static bool
+token_block(const char *s)
+{
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+	/* Bytes past 0x7F are negative here, below every range's low end. */
+	const __m128i l = _mm_or_si128(v, _mm_set1_epi8(0x20));
+	__m128i ok = _mm_and_si128(_mm_cmpgt_epi8(l, _mm_set1_epi8('a' - 1)),
+	                           _mm_cmplt_epi8(l, _mm_set1_epi8('z' + 1)));
+
+	ok = _mm_or_si128(ok, _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+	                                    _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+	ok = _mm_or_si128(ok, _mm_cmpeq_epi8(v, _mm_set1_epi8('.')));
+	ok = _mm_or_si128(ok, _mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+	ok = _mm_or_si128(ok, _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+	return _mm_movemask_epi8(ok) == 0xFFFF;
+}
+#endif
+
+/* An interaction's token: 1 to TOKEN_MAX token_byte's. */
 static bool
 valid_token(const char *s)
 {
-	size_t n = s != NULL ? strlen(s) : 0;
+	size_t n = s != NULL ? strlen(s) : 0, i = 0;
 
-	return n > 0 && n <= TOKEN_MAX &&
-	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+	if (n == 0 || n > TOKEN_MAX)
+		return false;
+#ifdef __SSE2__
+	for (; n - i >= 16; i += 16)
+		if (!token_block(s + i))
+			return false;
+#endif
+	for (; i < n; i++)
+		if (!token_byte((unsigned char)s[i]))
+			return false;
+	return true;
 }
 
 /* Copies a display name: valid UTF-8, no control characters, cut to fit. */
@@ -423,7 +465,7 @@ bind_command(struct interact *it, const cJSON *data, struct invocation *inv, str
 	const cJSON *resolved = cJSON_GetObjectItemCaseSensitive(data, "resolved");
 	const char *names[3];
 	const cJSON *leaves = NULL, *opt;
-	char *value = xmalloc(VALUE_MAX);
+	char value[VALUE_MAX];
 	int r = -1;
 
 	inv->path[0] = find_command(it, name);
@@ -469,7 +511,6 @@ bind_command(struct interact *it, const cJSON *data, struct invocation *inv, str
 	}
 	r = focused != NULL ? 0 : registry_parse_check_required(inv, out);
 done:
-	free(value);
 	if (r < 0)
 		invocation_clear(inv);
 	return r;

@@ -15,6 +15,9 @@
 #include "rules/base/json.h"
 #include "rules/base/mem.h"
 
+/* Room for the kept answer's head beyond the bodies it measures. */
+#define KEPT_HEAD_ROOM 1024
+
 char *
 discord_interact__body(struct interact *it, int type, cJSON *data)
 {
@@ -224,6 +227,7 @@ discord_interact__keep(struct request *req, struct buf *out)
 {
 	struct tag *t = request_tag(req);
 	struct interact_out *k = &t->kept;
+	size_t lens[2 * DISCORD_PARTS_MAX + 2], total;
 
 	discord_interact_out_clear(k);
 	k->type = t->ev.type; /* render_reply counts a button's messages apart */
@@ -231,20 +235,29 @@ discord_interact__keep(struct request *req, struct buf *out)
 	    render_reply(t->it, request_reply(req), t->ev.followup_path,
 	                 request_origin(req)->chan_key, t->followups_max, t->update, k);
 	t->have_kept = true;
-	/* Written as json_print() writes the object {c, f, [d, g, n,] e, w}
-	 * (restore_kept reads it), without building it first. */
-	buf_adds(out, "{\"c\":");
-	json_write_string(k->callback_body, out);
+	/* A head {"v":2,"c":LEN,"f":[LEN,...],["d":LEN,"g":..,"n":..,]"e":..,"w":..}
+	 * then the bodies it measures, as they are: they are JSON texts
+	 * already, written again as strings they would be escaped twice
+	 * (discord_interact_render_kept reads both forms). */
+	lens[0] = strlen(k->callback_body);
+	total = lens[0];
+	for (size_t i = 0; i < k->nfollowups; i++)
+		total += lens[1 + i] = strlen(k->followups[i]);
+	if (k->dm_body != NULL)
+		total += lens[1 + k->nfollowups] = strlen(k->dm_body);
+	buf_reserve(out, total + KEPT_HEAD_ROOM);
+	buf_adds(out, "{\"v\":2,\"c\":");
+	json_write_int((int64_t)lens[0], out);
 	buf_adds(out, ",\"f\":[");
 	for (size_t i = 0; i < k->nfollowups; i++) {
 		if (i > 0)
 			buf_addc(out, ',');
-		json_write_string(k->followups[i], out);
+		json_write_int((int64_t)lens[1 + i], out);
 	}
 	buf_addc(out, ']');
 	if (k->dm_body != NULL) {
 		buf_adds(out, ",\"d\":");
-		json_write_string(k->dm_body, out);
+		json_write_int((int64_t)lens[1 + k->nfollowups], out);
 		buf_adds(out, ",\"g\":");
 		json_write_string(k->gm_user, out);
 		buf_adds(out, ",\"n\":");
@@ -252,27 +265,95 @@ discord_interact__keep(struct request *req, struct buf *out)
 	}
 	buf_adds(out, k->error ? ",\"e\":true" : ",\"e\":false");
 	buf_adds(out, k->followup_path != NULL ? ",\"w\":true}" : ",\"w\":false}");
+	buf_add(out, k->callback_body, lens[0]);
+	for (size_t i = 0; i < k->nfollowups; i++)
+		buf_add(out, k->followups[i], lens[1 + i]);
+	if (k->dm_body != NULL)
+		buf_add(out, k->dm_body, lens[1 + k->nfollowups]);
 	return out->toobig ? -1 : 0;
+}
+
+/* The next body of a kept answer's second form: the length v says, from
+ * *at (before end), which may hold no NUL. Returns it (owned), or NULL. */
+static char *
+kept_body(const cJSON *v, const char **at, const char *end)
+{
+	double n = cJSON_IsNumber(v) ? v->valuedouble : -1;
+	size_t len;
+	char *s;
+
+	if (n < 0 || n > (double)(end - *at) || n != (double)(size_t)n)
+		return NULL;
+	len = (size_t)n;
+	if (memchr(*at, '\0', len) != NULL)
+		return NULL;
+	s = xstrndup(*at, len);
+	*at += len;
+	return s;
+}
+
+/* The bodies of the second form of a kept answer (head o, the bodies from
+ * at to end) into out; false when they are not what the head says. */
+static bool
+kept_bodies(const cJSON *o, const char *at, const char *end, struct interact_out *out)
+{
+	const cJSON *v, *d = cJSON_GetObjectItemCaseSensitive(o, "d");
+
+	out->callback_body = kept_body(cJSON_GetObjectItemCaseSensitive(o, "c"), &at, end);
+	if (out->callback_body == NULL || *out->callback_body == '\0')
+		return false;
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(o, "f"))
+	{
+		char *f = kept_body(v, &at, end);
+
+		if (f == NULL)
+			return false;
+		if (out->nfollowups < 2 * DISCORD_PARTS_MAX)
+			out->followups[out->nfollowups++] = f;
+		else
+			free(f);
+	}
+	if (d != NULL && (out->dm_body = kept_body(d, &at, end)) == NULL)
+		return false;
+	return at == end;
 }
 
 int
 discord_interact_render_kept(const char *bytes, size_t len, const char *webhook,
                              struct interact_out *out)
 {
-	cJSON *o = bytes != NULL ? cJSON_ParseWithLength(bytes, len) : NULL, *v;
-	const char *c = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "c"));
+	const char *head_end = NULL;
+	cJSON *o = bytes != NULL ? cJSON_ParseWithLengthOpts(bytes, len, &head_end, false) : NULL,
+	      *v;
 	int rc = -1;
 
-	if (c == NULL || *c == '\0')
-		goto done;
-	out->callback_body = xstrdup(c);
-	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(o, "f"))
-	{
-		if (cJSON_IsString(v) && out->nfollowups < 2 * DISCORD_PARTS_MAX)
-			out->followups[out->nfollowups++] = xstrdup(v->valuestring);
+	if (cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "v")) == 2) {
+		/* The second form: the bodies follow the head as they are. */
+		if (!kept_bodies(o, head_end, bytes + len, out)) {
+			free(out->callback_body);
+			for (size_t i = 0; i < out->nfollowups; i++)
+				free(out->followups[i]);
+			free(out->dm_body);
+			out->callback_body = out->dm_body = NULL;
+			out->nfollowups = 0;
+			goto done;
+		}
+	} else {
+		/* The first form: one JSON object, the bodies in it as strings. */
+		const char *c = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "c"));
+
+		if (c == NULL || *c == '\0')
+			goto done;
+		out->callback_body = xstrdup(c);
+		cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(o, "f"))
+		{
+			if (cJSON_IsString(v) && out->nfollowups < 2 * DISCORD_PARTS_MAX)
+				out->followups[out->nfollowups++] = xstrdup(v->valuestring);
+		}
+		if ((v = cJSON_GetObjectItemCaseSensitive(o, "d")) != NULL && cJSON_IsString(v))
+			out->dm_body = xstrdup(v->valuestring);
 	}
-	if ((v = cJSON_GetObjectItemCaseSensitive(o, "d")) != NULL && cJSON_IsString(v)) {
-		out->dm_body = xstrdup(v->valuestring);
+	if (out->dm_body != NULL) {
 		snprintf(out->gm_user, sizeof(out->gm_user), "%s",
 		         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "g")) != NULL
 		             ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "g"))

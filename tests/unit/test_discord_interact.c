@@ -448,19 +448,24 @@ test_kept_answer_is_the_answer(void **state)
 	assert_int_equal(f->out.nfollowups, 1);
 	first = strdup(f->out.callback_body);
 	{
-		/* The kept bytes: one JSON object, the message and its parts as
-		 * sent (no GM here: no direct message). */
-		cJSON *k = cJSON_ParseWithLength(kept.p, kept.len);
+		/* The kept bytes: a JSON head measuring the message and its
+		 * parts, then those as sent (no GM here: no direct message). */
+		const char *end = NULL;
+		cJSON *k = cJSON_ParseWithLengthOpts(kept.p, kept.len, &end, false);
+		size_t clen = strlen(first), flen = strlen(f->out.followups[0]);
 
 		assert_non_null(k);
-		assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(k, "c")), first);
+		assert_int_equal(cJSON_GetNumberValue(cJSON_GetObjectItem(k, "v")), 2);
+		assert_int_equal(cJSON_GetNumberValue(cJSON_GetObjectItem(k, "c")), clen);
 		assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(k, "f")), 1);
-		assert_string_equal(
-		    cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItem(k, "f"), 0)),
-		    f->out.followups[0]);
+		assert_int_equal(
+		    cJSON_GetNumberValue(cJSON_GetArrayItem(cJSON_GetObjectItem(k, "f"), 0)), flen);
 		assert_null(cJSON_GetObjectItem(k, "d"));
 		assert_true(cJSON_IsFalse(cJSON_GetObjectItem(k, "e")));
 		assert_true(cJSON_IsTrue(cJSON_GetObjectItem(k, "w")));
+		assert_int_equal(kept.p + kept.len - end, clen + flen);
+		assert_memory_equal(end, first, clen);
+		assert_memory_equal(end + clen, f->out.followups[0], flen);
 		cJSON_Delete(k);
 	}
 	dispatch_set_store(g->d, &holdstore_ops, &h2);
@@ -499,6 +504,120 @@ test_kept_answer_is_the_answer(void **state)
 	dispatch_set_store(f->d, NULL, NULL);
 	dispatch_set_store(g->d, NULL, NULL);
 	teardown((void **)&g);
+}
+
+/* A token is 1 to 1,000 letters, digits, '.', '_' and '-': every byte
+ * value, at every place of tokens of 1 to 40 bytes (the whole blocks of 16
+ * and the bytes after them), is judged as that set says. */
+static void
+test_token_bytes(void **state)
+{
+	static const char set[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+	char token[1002], json[1200];
+
+	(void)state;
+	for (size_t n = 1; n <= 40; n++) {
+		for (size_t at = 0; at < n; at++) {
+			for (int c = 1; c < 256; c++) {
+				cJSON *d;
+				char *path;
+
+				for (size_t i = 0; i < n; i++)
+					token[i] = set[(i * 7) % (sizeof(set) - 1)];
+				token[at] = (char)c;
+				token[n] = '\0';
+				d = cJSON_CreateObject();
+				cJSON_AddStringToObject(d, "application_id", "42");
+				cJSON_AddStringToObject(d, "token", token);
+				path = discord_interact_webhook_of(d);
+				if (strchr(set, c) != NULL) {
+					snprintf(json, sizeof(json), "/webhooks/42/%s", token);
+					assert_non_null(path);
+					assert_string_equal(path, json);
+				} else {
+					assert_null(path);
+				}
+				free(path);
+				cJSON_Delete(d);
+			}
+		}
+	}
+	{
+		cJSON *d = cJSON_CreateObject();
+		char *path;
+
+		memset(token, 'a', 1001);
+		token[1001] = '\0';
+		cJSON_AddStringToObject(d, "application_id", "42");
+		cJSON_AddStringToObject(d, "token", token);
+		assert_null(discord_interact_webhook_of(d));
+		token[1000] = '\0';
+		cJSON_ReplaceItemInObject(d, "token", cJSON_CreateString(token));
+		path = discord_interact_webhook_of(d);
+		assert_non_null(path);
+		free(path);
+		cJSON_ReplaceItemInObject(d, "token", cJSON_CreateString(""));
+		assert_null(discord_interact_webhook_of(d));
+		cJSON_Delete(d);
+	}
+}
+
+/* An answer kept in either form reads as the same answer: the first form
+ * (one JSON object, the bodies as strings, as earlier versions stored it)
+ * and the second (a head measuring the bodies, then the bodies as they
+ * are). A second form whose lengths do not add up to the bytes after its
+ * head is no answer. */
+static void
+test_kept_answer_both_forms(void **state)
+{
+	static const char c[] =
+	    "{\"type\":4,\"data\":{\"content\":\"Hi \\\"you\\\"\",\"flags\":64}}";
+	static const char fu[] = "{\"content\":\"two \\u00e9\"}";
+	static const char dm[] = "{\"content\":\"for the GM\"}";
+	static const char first[] =
+	    "{\"c\":\"{\\\"type\\\":4,\\\"data\\\":{\\\"content\\\":\\\"Hi "
+	    "\\\\\\\"you\\\\\\\"\\\",\\\"flags\\\":64}}\",\"f\":[\"{\\\"content\\\":\\\"two "
+	    "\\\\u00e9\\\"}\"],\"d\":\"{\\\"content\\\":\\\"for the "
+	    "GM\\\"}\",\"g\":\"77\",\"n\":\"G\u00e9e\",\"e\":false,\"w\":true}";
+	static const char second[] =
+	    "{\"v\":2,\"c\":53,\"f\":[24],\"d\":24,\"g\":\"77\",\"n\":\"G\u00e9e\",\"e\":false,"
+	    "\"w\":true}{\"type\":4,\"data\":{\"content\":\"Hi \\\"you\\\"\",\"flags\":64}}{"
+	    "\"content\":\"two \\u00e9\"}{\"content\":\"for the GM\"}";
+	const char *forms[] = {first, second};
+	struct interact_out out;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		memset(&out, 0, sizeof(out));
+		assert_int_equal(discord_interact_render_kept(forms[i], strlen(forms[i]),
+		                                              "/webhooks/42/t", &out),
+		                 0);
+		assert_string_equal(out.callback_body, c);
+		assert_int_equal(out.nfollowups, 1);
+		assert_string_equal(out.followups[0], fu);
+		assert_string_equal(out.dm_body, dm);
+		assert_string_equal(out.gm_user, "77");
+		assert_string_equal(out.gm_name, "G\u00e9e");
+		assert_false(out.error);
+		assert_string_equal(out.followup_path, "/webhooks/42/t");
+		discord_interact_out_clear(&out);
+	}
+	/* One byte short, one byte over. */
+	memset(&out, 0, sizeof(out));
+	assert_int_equal(discord_interact_render_kept(second, strlen(second) - 1, NULL, &out), -1);
+	assert_null(out.callback_body);
+	assert_int_equal(out.nfollowups, 0);
+	assert_null(out.dm_body);
+	{
+		char *over = malloc(sizeof(second) + 1);
+
+		memcpy(over, second, sizeof(second) - 1);
+		memcpy(over + sizeof(second) - 1, "x", 2);
+		assert_int_equal(discord_interact_render_kept(over, strlen(over), NULL, &out), -1);
+		assert_null(out.callback_body);
+		free(over);
+	}
 }
 
 /*
@@ -1051,9 +1170,8 @@ test_press_answers_with_its_kept_messages(void **state)
 	struct interact *it = discord_interact_new(&o);
 	struct holdstore h = {.st = f->st};
 	struct reply *panel = reply_new();
-	struct interact_out out;
+	struct interact_out out, ko;
 	struct buf kept;
-	cJSON *k;
 	const char *c;
 	char *body;
 
@@ -1071,20 +1189,18 @@ test_press_answers_with_its_kept_messages(void **state)
 	memset(&out, 0, sizeof(out));
 	assert_true(discord_interact_render_press(it, press, body, true, &out));
 	/* The kept answer: its callback's message, then its private part. */
-	k = cJSON_ParseWithLength(kept.p, kept.len);
-	assert_non_null(k);
-	c = cJSON_GetStringValue(cJSON_GetObjectItem(k, "c"));
-	assert_non_null(c);
+	memset(&ko, 0, sizeof(ko));
+	assert_int_equal(discord_interact_render_kept(kept.p, kept.len, NULL, &ko), 0);
+	c = ko.callback_body;
 	assert_int_equal(strncmp(c, "{\"type\":4,\"data\":", 17), 0);
 	assert_int_equal(out.nfollowups, 2);
 	assert_int_equal(strlen(out.followups[0]), strlen(c) - 18);
 	assert_memory_equal(out.followups[0], c + 17, strlen(c) - 18);
 	assert_non_null(strstr(out.followups[0], "\"custom_id\":\"b:"));
-	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(k, "f")), 1);
-	assert_string_equal(out.followups[1], cJSON_GetStringValue(cJSON_GetArrayItem(
-	                                          cJSON_GetObjectItem(k, "f"), 0)));
+	assert_int_equal(ko.nfollowups, 1);
+	assert_string_equal(out.followups[1], ko.followups[0]);
 	assert_string_equal(out.followup_path, "/webhooks/42/tok-1201");
-	cJSON_Delete(k);
+	discord_interact_out_clear(&ko);
 	buf_free(&kept);
 	discord_interact_out_clear(&out);
 	reply_free(panel);
@@ -1569,6 +1685,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_seen_window, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_answer_held_for_the_commit, setup, teardown),
+	    cmocka_unit_test(test_token_bytes),
+	    cmocka_unit_test(test_kept_answer_both_forms),
 	    cmocka_unit_test_setup_teardown(test_kept_answer_is_the_answer, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_held_private_reply_defers_private, setup,
 	                                    teardown),
