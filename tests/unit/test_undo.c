@@ -38,24 +38,9 @@
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/cmdrun.h"
 
-static struct cmdrun cr;
 static char text[8192];
 
-static int
-setup(void **unused)
-{
-	(void)unused;
-	cmdrun_open(&cr, 7);
-	return 0;
-}
-
-static int
-teardown(void **unused)
-{
-	(void)unused;
-	cmdrun_close(&cr);
-	return 0;
-}
+CMDRUN_FIXTURE(7)
 
 /* Runs line as user in the channel chan; its text (or error) in text. */
 static const char *
