@@ -129,7 +129,7 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 	if (strcmp(t, "RESUMED") == 0 || strcmp(t, "READY") == 0)
 		discord_answer_late_over(dc);
 	if (strcmp(t, "RESUMED") == 0)
-		discord_burst_resumed(dc);
+		discord_burst_resumed(dc, s);
 	if (strcmp(t, "INTERACTION_CREATE") == 0 &&
 	    (deadline =
 	         deadline_of(dc, d, rx_ns,
@@ -163,7 +163,7 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 
 		if (replayed) {
 			request_set_replayed(req);
-			discord_burst_run(dc, idn);
+			discord_burst_run(s, idn);
 		}
 		discord_shard_interaction(s, idn);
 		/* The command's road (commands/core/request.h); its answer
@@ -486,9 +486,14 @@ void
 discord_interaction_over(struct discord *dc, uint64_t id)
 {
 	for (int i = 0; i < dc->nshards; i++)
-		if (discord_shard_answered(dc->shards[i], id))
-			break;
-	discord_burst_settled(dc, id);
+		if (discord_shard_answered(dc->shards[i], id)) {
+			discord_burst_settled(dc, dc->shards[i], id);
+			return;
+		}
+	/* In flight on no shard (held past SEQS_STALE_MS): a replay run
+	 * still settles its shard's burst. */
+	for (int i = 0; i < dc->nshards; i++)
+		discord_burst_settled(dc, dc->shards[i], id);
 }
 
 void
@@ -546,7 +551,6 @@ discord_free(struct discord *dc)
 	}
 	free(dc->lat);
 	discord_unanswered_free(&dc->unanswered);
-	discord_burst_free(&dc->burst);
 	free(dc);
 }
 

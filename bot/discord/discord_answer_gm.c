@@ -119,6 +119,15 @@ untell_channel(struct discord_answer_gm *g)
 	                  REST_INTERACTION | REST_OPTIONAL, NULL, NULL);
 }
 
+/* What the GM's channel set with /gm secret-channel receives, as g's
+ * messages to the invoker name it: secret rolls, or, for an aside (what
+ * a player's command put behind the GM's screen), that. */
+static const char *
+gm_chan_for(const struct discord_answer_gm *g)
+{
+	return g->gm_aside ? "what goes behind their screen" : "secret rolls";
+}
+
 /* The message to the GM's channel for secret rolls went, or not. */
 static void
 on_secret_channel(void *ctx, const struct rest_result *res)
@@ -130,20 +139,19 @@ on_secret_channel(void *ctx, const struct rest_result *res)
 		g->dc->stats.dms++;
 		snprintf(text, sizeof(text),
 		         "The GM, %s, takes no direct messages from delver, so %s went to <#%s>, "
-		         "where the GM reads secret rolls.",
-		         g->gm_name, g->gm_what, g->gm_chan);
+		         "where the GM reads %s.",
+		         g->gm_name, g->gm_what, g->gm_chan, gm_chan_for(g));
 	} else {
-		log_warnx("discord: the secret roll of interaction %s could not go to channel %s, "
-		          "which the GM set for them (%ld%s%.120s)",
-		          g->id, g->gm_chan, res->status, res->len > 0 ? ": " : "",
-		          res->len > 0 ? res->body : "");
+		log_warnx("discord: the %s of interaction %s could not go to channel %s, which "
+		          "the GM named with /gm secret-channel (%ld%s%.120s)",
+		          g->gm_aside ? "message to the GM" : "secret roll", g->id, g->gm_chan,
+		          res->status, res->len > 0 ? ": " : "", res->len > 0 ? res->body : "");
 		snprintf(
 		    text, sizeof(text),
 		    "The GM, %s, takes no direct messages from delver, and <#%s>, where the GM "
-		    "reads secret rolls, refused delver's message (Discord answered %ld), so "
-		    "nobody saw %s; the GM can let delver post there or name another with /gm "
-		    "secret-channel.",
-		    g->gm_name, g->gm_chan, res->status, g->gm_what);
+		    "reads %s, refused delver's message (Discord answered %ld), so nobody saw %s; "
+		    "the GM can let delver post there or name another with /gm secret-channel.",
+		    g->gm_name, g->gm_chan, gm_chan_for(g), res->status, g->gm_what);
 	}
 	tell_invoker(g, text);
 }
@@ -185,8 +193,8 @@ dm_refused(struct discord_answer_gm *g, long status, bool closed, bool known)
 		snprintf(text, sizeof(text),
 		         "The GM, %s, takes no direct messages from delver, so nobody saw %s; "
 		         "they can allow direct messages from this server's members (Privacy "
-		         "Settings) or name a channel for secret rolls with /gm secret-channel%s.",
-		         g->gm_name, g->gm_what,
+		         "Settings) or name a channel for %s with /gm secret-channel%s.",
+		         g->gm_name, g->gm_what, gm_chan_for(g),
 		         g->gm_aside ? "" : ", or you can roll in the open");
 	else
 		snprintf(text, sizeof(text),

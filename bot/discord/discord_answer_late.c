@@ -26,6 +26,7 @@
  * unless GET @original tells it was answered). */
 struct late {
 	struct discord *dc;
+	struct discord_shard *s; /* the shard it was replayed on, or NULL */
 	char id[24];
 	uint64_t n; /* id as a number, in flight on its shard (0: not) */
 	enum discord_unanswered_kind kind;
@@ -62,7 +63,7 @@ on_late_probe(struct request *req, void *ctx)
 	else
 		discord_unanswered_count(l->dc, l->kind, l->n);
 	request_free(req);
-	discord_burst_check_done(l->dc, false);
+	discord_burst_check_done(l->dc, l->s, false);
 	free(l);
 }
 
@@ -74,6 +75,7 @@ on_late_original(void *ctx, const struct rest_result *res)
 {
 	struct late *l = ctx;
 	struct discord *dc = l->dc;
+	struct discord_shard *s;
 	cJSON *j = NULL;
 	const cJSON *flags;
 	bool answered = false;
@@ -103,8 +105,9 @@ on_late_original(void *ctx, const struct rest_result *res)
 		discord_unanswered_count(dc, l->kind, l->n);
 	}
 	cJSON_Delete(j);
+	s = l->s;
 	free(l);
-	discord_burst_check_done(dc, answered);
+	discord_burst_check_done(dc, s, answered);
 }
 
 void
@@ -150,6 +153,7 @@ discord_answer_late_replay(struct discord *dc, struct discord_shard *s, const st
 	dc->late_checks++;
 	l = xcalloc(1, sizeof(*l));
 	l->dc = dc;
+	l->s = s;
 	l->kind = late_kind(dc, id);
 	l->n = n;
 	snprintf(l->id, sizeof(l->id), "%s", id);
@@ -157,7 +161,7 @@ discord_answer_late_replay(struct discord *dc, struct discord_shard *s, const st
 	snprintf(path, sizeof(path), "%s/messages/@original", hook);
 	free(hook);
 	dc->stats.replayed++;
-	discord_burst_check_start(dc);
+	discord_burst_check_start(s);
 	discord_rest_call(dc->rest, "GET", path, NULL, REST_INTERACTION | REST_OPTIONAL,
 	                  on_late_original, l);
 }

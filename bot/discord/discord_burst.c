@@ -1,4 +1,5 @@
-/* discord_burst: the end of the replay burst after a RESUME; see discord_burst.h. */
+/* discord_burst: the end of a shard's replay burst after a RESUME; see
+ * discord_burst.h. */
 #include "bot/discord/discord_burst.h"
 #include "bot/discord/discord_int.h"
 
@@ -9,11 +10,12 @@
 #include "bot/discord/discord_unanswered.h"
 #include "rules/base/mem.h"
 
-/* Ends the burst when RESUMED came and nothing replayed is unsettled. */
+/* Ends s's burst when its RESUMED came and nothing it replayed is
+ * unsettled. */
 static void
-maybe_over(struct discord *dc)
+maybe_over(struct discord *dc, struct discord_shard *s)
 {
-	struct discord_burst *b = &dc->burst;
+	struct discord_burst *b = discord_shard_burst(s);
 
 	if (!b->open || b->checks > 0 || b->nruns > 0 || dc->stopped)
 		return;
@@ -29,17 +31,17 @@ maybe_over(struct discord *dc)
 	         (unsigned long long)b->ran, (unsigned long long)b->late_answered,
 	         (unsigned long long)b->late_unanswered);
 	b->ran = b->late_answered = b->late_unanswered = 0;
-	for (int i = 0; i < dc->nshards; i++)
-		discord_shard_save_settled(dc->shards[i]);
+	discord_shard_save_settled(s);
 }
 
 void
-discord_burst_run(struct discord *dc, uint64_t id)
+discord_burst_run(struct discord_shard *s, uint64_t id)
 {
-	struct discord_burst *b = &dc->burst;
+	struct discord_burst *b;
 
-	if (id == 0)
+	if (s == NULL || id == 0)
 		return;
+	b = discord_shard_burst(s);
 	if (b->nruns == b->capruns) {
 		b->capruns = b->capruns > 0 ? 2 * b->capruns : 16;
 		b->runs = xrealloc(b->runs, b->capruns * sizeof(*b->runs));
@@ -49,42 +51,51 @@ discord_burst_run(struct discord *dc, uint64_t id)
 }
 
 void
-discord_burst_settled(struct discord *dc, uint64_t id)
+discord_burst_settled(struct discord *dc, struct discord_shard *s, uint64_t id)
 {
-	struct discord_burst *b = &dc->burst;
+	struct discord_burst *b;
 
+	if (s == NULL)
+		return;
+	b = discord_shard_burst(s);
 	for (size_t i = 0; i < b->nruns; i++) {
 		if (b->runs[i] != id)
 			continue;
 		b->runs[i] = b->runs[--b->nruns];
-		maybe_over(dc);
+		maybe_over(dc, s);
 		return;
 	}
 }
 
 void
-discord_burst_check_start(struct discord *dc)
+discord_burst_check_start(struct discord_shard *s)
 {
-	dc->burst.checks++;
+	if (s != NULL)
+		discord_shard_burst(s)->checks++;
 }
 
 void
-discord_burst_check_done(struct discord *dc, bool answered)
+discord_burst_check_done(struct discord *dc, struct discord_shard *s, bool answered)
 {
+	struct discord_burst *b;
+
+	if (s == NULL)
+		return;
+	b = discord_shard_burst(s);
 	if (answered)
-		dc->burst.late_answered++;
+		b->late_answered++;
 	else
-		dc->burst.late_unanswered++;
-	if (dc->burst.checks > 0)
-		dc->burst.checks--;
-	maybe_over(dc);
+		b->late_unanswered++;
+	if (b->checks > 0)
+		b->checks--;
+	maybe_over(dc, s);
 }
 
 void
-discord_burst_resumed(struct discord *dc)
+discord_burst_resumed(struct discord *dc, struct discord_shard *s)
 {
-	dc->burst.open = true;
-	maybe_over(dc);
+	discord_shard_burst(s)->open = true;
+	maybe_over(dc, s);
 }
 
 void

@@ -20,7 +20,6 @@
 
 #include "bot/discord/discord.h"
 #include "bot/discord/discord_answer.h"
-#include "bot/discord/discord_burst.h"
 #include "bot/discord/discord_unanswered.h"
 
 struct rest;
@@ -69,7 +68,6 @@ struct discord {
 	uint64_t defer_armed;                 /* the uv_hrtime() defer_timer is set for, 0: none */
 	uint64_t summary_failed;              /* since the last summary */
 	struct discord_unanswered unanswered; /* discord_unanswered.h */
-	struct discord_burst burst;           /* discord_burst.h */
 	int64_t start_wall_ms; /* the wall clock (ms since 1970) when discord_start ran */
 	/* Late replays of the resume under way checked with Discord
 	 * (discord_answer_late_replay), and whether the cap was logged. */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bot/discord/discord_burst.h"
 #include "bot/discord/discord_gw.h"
 #include "bot/discord/discord_idq.h"
 #include "bot/discord/discord_interact.h"
@@ -34,7 +35,8 @@ struct discord_shard {
 	char *session_path;
 	struct discord_session saved;
 	bool saving, save_again;
-	bool tell_saved; /* discord_shard_save_settled: log once the file is written */
+	bool tell_saved;            /* discord_shard_save_settled: log once the file is written */
+	struct discord_burst burst; /* its replays after a RESUME (discord_burst.h) */
 	/* the last write's failure, logged once until a write succeeds or
 	 * fails otherwise (a stop retries every 20 ms) */
 	char save_err[512];
@@ -66,7 +68,7 @@ tell_saved(struct discord_shard *s)
 		return;
 	s->tell_saved = false;
 	log_info("discord: shard %d: %s; its session file resumes at sequence %lld", s->id,
-	         s->dc->burst.said, (long long)s->saved.seq);
+	         s->burst.said, (long long)s->saved.seq);
 }
 
 static void
@@ -477,8 +479,15 @@ discord_shard_free(struct discord_shard *s)
 	discord_ws_free(s->ws);
 	discord_gw_free(s->gw);
 	discord_seqs_free(s->seqs);
+	discord_burst_free(&s->burst);
 	free(s->session_path);
 	free(s);
+}
+
+struct discord_burst *
+discord_shard_burst(struct discord_shard *s)
+{
+	return &s->burst;
 }
 
 int

@@ -72,6 +72,8 @@ void discord_shard_shutdown(struct discord_shard *s, void (*done)(void *ctx), vo
 void discord_shard_free(struct discord_shard *s);
 
 int discord_shard_id(const struct discord_shard *s);
+/* Its replay burst after a RESUME (discord_burst.h). */
+struct discord_burst *discord_shard_burst(struct discord_shard *s);
 struct discord_gw *discord_shard_gw(struct discord_shard *s);
 /* uv_hrtime() when the frame being handled was complete. */
 uint64_t discord_shard_rx_ns(const struct discord_shard *s);
@@ -86,9 +88,9 @@ bool discord_shard_answered(struct discord_shard *s, uint64_t id);
 /* Writes the resume point now, if it moved (after the stop: the answers
  * that went since moved it). */
 void discord_shard_save(struct discord_shard *s);
-/* The same at the end of a replay burst (discord_burst.h): once the file
- * is written (or held the point already), one info line gives
- * dc->burst.said and the sequence the file resumes at. */
+/* The same at the end of its replay burst (discord_burst.h): once the
+ * file is written (or held the point already), one info line gives its
+ * burst's said and the sequence the file resumes at. */
 void discord_shard_save_settled(struct discord_shard *s);
 
 #endif

@@ -442,6 +442,20 @@ adjust_xp(struct fungeon_channel *c, int i, int64_t n, struct reply *out)
 	reply_nl(out);
 }
 
+/* Whether adjusting p's hits by dh (not 0) changes them: not when they
+ * are at their most and dh adds, or at 0 and dh takes. Sets *now and
+ * *max to p's hits and their most. */
+static bool
+adjust_moves_hits(const struct fungeon_channel *c, const struct fungeon_part *p, int64_t dh,
+                  int *now, int *max)
+{
+	const struct fungeon_member *m = p->kind == FGP_MEMBER ? &c->m[p->member] : NULL;
+
+	*now = m != NULL ? m->hits : p->s->hits;
+	*max = m != NULL ? fungeon_max_hits(m->level) : fungeon_cost_monster_hits(p->s->d.level);
+	return dh > 0 ? *now < *max : *now > 0;
+}
+
 /* Everything an adjustment could break, checked before it changes
  * anything. Returns 0, or -1 with an error reply. */
 static int
@@ -449,6 +463,7 @@ adjust_check(const struct fungeon_channel *c, const struct fungeon_part *p, bool
              bool xp, int64_t dx, struct reply *out)
 {
 	const struct fungeon_member *m = p->kind == FGP_MEMBER ? &c->m[p->member] : NULL;
+	int now, max;
 
 	if (!hits && !xp) {
 		reply_error(out, "Say what to adjust: hits:+N or hits:-N, xp:+N or xp:-N.");
@@ -470,17 +485,10 @@ adjust_check(const struct fungeon_channel *c, const struct fungeon_part *p, bool
 		reply_add(out, RS_BAD, " takes back a death that was a mistake.");
 		return -1;
 	}
-	if (hits && !xp) {
-		const char *name = m != NULL ? m->name : p->s->name;
-		int now = m != NULL ? m->hits : p->s->hits;
-		int max = m != NULL ? fungeon_max_hits(m->level)
-		                    : fungeon_cost_monster_hits(p->s->d.level);
-
-		if ((dh > 0 && now >= max) || (dh < 0 && now <= 0)) {
-			reply_error(out, "%s's hits are already %d of %d; nothing changed.", name,
-			            now, max);
-			return -1;
-		}
+	if (hits && !xp && !adjust_moves_hits(c, p, dh, &now, &max)) {
+		reply_error(out, "%s's hits are already %d of %d; nothing changed.",
+		            m != NULL ? m->name : p->s->name, now, max);
+		return -1;
 	}
 	if (xp && dx < 0 && -dx > m->xp) {
 		reply_error(out, "%s has %lld XP, so an adjustment takes away at most %lld.",
@@ -504,6 +512,7 @@ cmd_fungeon_adjust(struct invocation *inv, struct reply *out)
 	struct fungeon_part p;
 	bool hits = invocation_has(inv, "hits"), xp = invocation_has(inv, "xp");
 	int64_t dh = invocation_int(inv, "hits", 0), dx = invocation_int(inv, "xp", 0);
+	int now, max;
 
 	if (fungeon_roll_part_resolve(c, invocation_str(inv, "who"), FGP_MEMBER | FGP_MONSTER, &p,
 	                              out) < 0 ||
@@ -516,6 +525,9 @@ cmd_fungeon_adjust(struct invocation *inv, struct reply *out)
 		            "Fungeoneer or a monster.");
 		return;
 	}
+	/* With the XP adjusted too, hits that stay as they are go unsaid:
+	 * the reply shows only what changed. */
+	hits = hits && adjust_moves_hits(c, &p, dh, &now, &max);
 	/* The reminder of how hits come back is for a Fungeoneer healed by
 	 * hand, not for every correction. */
 	reply_add(out, RS_BAD, "Adjusted by hand, outside the rules (%s",

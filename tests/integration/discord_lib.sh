@@ -46,6 +46,7 @@
 # bot_stats                        SIGUSR1 to the bot, then wait (5 s) for its stats line in $BOT_LOG
 # log_wait PATTERN SECONDS         wait for a line matching PATTERN (grep -E) in $BOT_LOG
 # bot_wait_exit SECONDS            wait for the bot to exit; sets BOT_STATUS
+# bot_kill                         SIGKILL to the bot (a crash), then wait for it
 # one_channel_start                the fake (a heartbeat every 2 s) and the bot,
 #                                  ready with its commands registered; sets
 #                                  CHAN, the channel of one-channel injections
@@ -336,6 +337,12 @@ bot_stats() {
 	log_wait "discord stats:" 5
 }
 
+bot_kill() {
+	kill -KILL "$BOT_PID"
+	wait "$BOT_PID" 2>/dev/null
+	BOT_PID=""
+}
+
 bot_stop() {
 	kill -TERM "$BOT_PID" 2>/dev/null
 	bot_wait_exit 10
@@ -431,9 +438,7 @@ ran_unanswered() {
 	wait_until "i['left_to_inject'] == 0" 10
 	log_wait "warn: discord: 1 interaction $RAN_UNANSWERED; 1 since the start$" 5
 	log_wait "warn: discord: [0-9]+ interactions? $RAN_UNANSWERED; $1 since the start$" 5
-	kill -KILL "$BOT_PID"
-	wait "$BOT_PID" 2>/dev/null
-	BOT_PID=""
+	bot_kill
 	ctl restclear
 	cp "$WORK/session.first" "$ran_session"
 	sleep 4 # every replay past its 3 s

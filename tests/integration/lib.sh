@@ -33,6 +33,20 @@
 #   process that starts writes for the test: a port file, a session file,
 #   a notify socket); returns 1 when SECONDS (a whole number) pass first,
 #   and the caller says what is missing.
+#
+# scratch
+#   A script's scratch space: $top a fresh temporary directory, removed at
+#   exit after the background delver in $pid (when set) is killed; $pid
+#   empty; $fails 0; $d the state directory $top/state (not yet made).
+#
+# console_bg DIR [delver args...]
+#   The console as the user gm on the state directory DIR (no colour) in
+#   the background, reading the FIFO $top/in that descriptor 3 writes to;
+#   stdout to $top/out, stderr to $top/err, its PID in $pid.
+#
+# console_kill
+#   Kills the console_bg delver with SIGKILL (a crash: nothing of its own
+#   shutdown runs), waits for it and closes descriptor 3.
 set -u
 BUILD=${1:-build/default}
 DELVER=${DELVER:-$BUILD/delver}
@@ -102,6 +116,32 @@ console_on() {
 	shift
 	"$DELVER" --console --color never --user gm --state-dir "$cdir" "$@" \
 		> "$top/out" 2> "$top/err"
+}
+
+scratch() {
+	top=$(mktemp -d)
+	pid=
+	trap '[ -n "$pid" ] && kill -9 "$pid" 2> /dev/null; rm -rf "$top"' EXIT
+	fails=0
+	d=$top/state
+}
+
+console_bg() {
+	cdir=$1
+	shift
+	rm -f "$top/in"
+	mkfifo "$top/in"
+	"$DELVER" --console --color never --user gm --state-dir "$cdir" "$@" \
+		< "$top/in" > "$top/out" 2> "$top/err" &
+	pid=$!
+	exec 3> "$top/in"
+}
+
+console_kill() {
+	kill -9 "$pid"
+	wait "$pid" 2> /dev/null
+	pid=
+	exec 3>&-
 }
 
 file_wait() {

@@ -30,9 +30,7 @@
 pg_freezable_start deferred
 
 kill9() {
-	kill -KILL "$BOT_PID"
-	wait "$BOT_PID" 2>/dev/null
-	BOT_PID=""
+	bot_kill
 }
 
 # refused_kill9 MATCH METHOD: with the store frozen and a deferral sent,

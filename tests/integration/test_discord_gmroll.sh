@@ -116,7 +116,8 @@ log_wait "could not go to channel 1300000000000000005" 10
 
 # A player's hazard roll while Tension is hidden goes the same road: the
 # channel reads the roll, what the encounter table gave goes to the GM, and
-# here (DMs closed, the GM's channel refused) the roller is told it did not.
+# here (DMs closed, the GM's channel refused; then no channel named) the
+# roller is told it did not, in words for what went behind the screen.
 sub() { # NAME OPTIONS: a subcommand's options
 	printf '[{"type":1,"name":"%s","options":%s}]' "$1" "$2"
 }
@@ -124,7 +125,13 @@ one "$(tmpl tension "$(sub mode '[{"type":3,"name":"mode","value":"hidden"}]')" 
 one "$(tmpl hazard "$(sub table '[{"type":3,"name":"table","value":"delving"}]')" 'delving' false ',"user":1')"
 one "$(tmpl hazard "$(sub custom '[{"type":3,"name":"die","value":"d2"},{"type":3,"name":"entries","value":"1-2 Encounter"}]')" 'custom' false ',"user":1')"
 before=$(stat interactions.followups)
-one "$(tmpl hazard "$(sub roll '[]')" 'The encounter is behind the GM' false ',"user":2,"parts":["so nobody saw what your hazard roll put behind the GM'"'"'s screen"],"forbid":["From the encounter table","Behind the screen"],"forbid_public":true')"
+one "$(tmpl hazard "$(sub roll '[]')" 'The encounter is behind the GM' false ',"user":2,"parts":["and <#1300000000000000005>, where the GM reads what goes behind their screen, refused delver'"'"'s message (Discord answered 403), so nobody saw what your hazard roll put behind the GM'"'"'s screen"],"forbid":["From the encounter table","Behind the screen"],"forbid_public":true')"
+wait_until "i['followups'] == $((before + 1))" 10
+# With no channel named, the roller is told the GM may name one for what
+# goes behind the screen, worded for that and not for secret rolls.
+one "$(tmpl gm '[{"type":1,"name":"secret-channel","options":[{"type":5,"name":"off","value":true}]}]' 'by direct message only' true ',"user":1')"
+before=$(stat interactions.followups)
+one "$(tmpl hazard "$(sub roll '[]')" 'The encounter is behind the GM' false ',"user":2,"parts":["so nobody saw what your hazard roll put behind the GM'"'"'s screen; they can allow direct messages from this server'"'"'s members (Privacy Settings) or name a channel for what goes behind their screen with /gm secret-channel."],"forbid":["From the encounter table","Behind the screen"],"forbid_public":true')"
 wait_until "i['followups'] == $((before + 1))" 10
 # /log secret: the GM alone sees them, privately; a player is refused; the
 # public log has none of them.

@@ -20,9 +20,7 @@ until LEDGER=$(echo "$XDG_RUNTIME_DIR"/delver/*/discord-identify.json) && grep -
 	sleep 0.1
 done
 grep -F -q -- "$TOKEN" "$LEDGER" && fail "the identify ledger holds the token"
-kill -KILL "$BOT_PID"
-wait "$BOT_PID" 2>/dev/null
-BOT_PID=""
+bot_kill
 ctl hold off
 bot_start
 wait_until "g['identifies'] == 2 and g['ready']" 20

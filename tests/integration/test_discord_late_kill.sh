@@ -20,9 +20,7 @@ bot_start
 wait_until "g['resumed'] == 1 and g['ready']" 10
 wait_until "i['original_gets'] >= 5" 10
 sleep 2
-kill -KILL "$BOT_PID"
-wait "$BOT_PID" 2>/dev/null
-BOT_PID=""
+bot_kill
 grep -E "discord: .*(unanswered|not answered)" "$BOT_LOG" &&
 	fail "the second process logged the replays (the test needs them held)"
 ctl restclear

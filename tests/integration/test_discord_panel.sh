@@ -135,9 +135,7 @@ third=$(field 1)
 # and Discord says it was answered: no second panel is posted. The next
 # change edits the panel the record names, and its buttons work.
 gets=$(stat interactions.original_gets)
-kill -9 "$BOT_PID"
-wait "$BOT_PID" 2>/dev/null
-BOT_PID=""
+bot_kill
 identify_window
 bot_start
 wait_until "g['ready']" 15
@@ -171,9 +169,7 @@ gets=$(stat interactions.original_gets)
 inject "{\"count\":20,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$(press 'Next turn' 1 'Turn' false)]}"
 n=$((n + 20))
 sleep 1
-kill -9 "$BOT_PID"
-wait "$BOT_PID" 2>/dev/null
-BOT_PID=""
+bot_kill
 sleep 1
 bot_start
 wait_until "g['resumed'] > $resumed and g['ready']" 10

@@ -65,9 +65,7 @@ settle() {
 # leaves it (the copy settle kept).
 kill_early() {
 	kill -STOP "$BOT_PID"
-	kill -KILL "$BOT_PID"
-	wait "$BOT_PID" 2>/dev/null
-	BOT_PID=""
+	bot_kill
 	cp "$WORK/session.saved" "$SESSION"
 }
 # restart R: the next bot, waited on until it resumed the session (R: the
@@ -177,9 +175,7 @@ case "$(field 3)" in
 *"Turn 1 "*) ;;
 *) fail "the failed edit changed the panel: $(field 3)" ;;
 esac
-kill -KILL "$BOT_PID"
-wait "$BOT_PID" 2>/dev/null
-BOT_PID=""
+bot_kill
 sleep 8
 snap
 restart "$resumed"

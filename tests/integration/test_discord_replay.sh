@@ -54,9 +54,7 @@ round() {
 	inject "$BURST"
 	sleep "$(rand 100 1000)"
 	if [ "$2" = kill ]; then
-		kill -KILL "$BOT_PID"
-		wait "$BOT_PID" 2>/dev/null
-		BOT_PID=""
+		bot_kill
 		sleep "$(rand 200 700)"
 	else
 		bot_stop
@@ -115,9 +113,7 @@ inject "{\"count\":150,\"rate\":50,\"channels\":1,\"users\":3,\"templates\":[$TU
 # first events, and a kill before that leaves nothing to try.
 session_file
 sleep "$(rand 500 1500)"
-kill -KILL "$BOT_PID"
-wait "$BOT_PID" 2>/dev/null
-BOT_PID=""
+bot_kill
 sleep 2.5
 identify_window
 bot_start

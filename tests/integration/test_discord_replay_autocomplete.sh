@@ -21,9 +21,7 @@ DROPPED="replayed past its 3 s, is dropped"
 # process runs, SECONDS more, then the next process, once it has resumed
 # (Discord's RESUMED follows the replays).
 down_then_up() {
-	kill -KILL "$BOT_PID"
-	wait "$BOT_PID" 2>/dev/null
-	BOT_PID=""
+	bot_kill
 	resumed0=$(stat gateway.resumed)
 	inject "{\"count\":$1,\"rate\":50,\"channels\":1,\"users\":2,\"templates\":[$AC]}"
 	wait_until "i['left_to_inject'] == 0" 10

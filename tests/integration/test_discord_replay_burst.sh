@@ -38,9 +38,7 @@ print(total)' "$DB" "$1"
 # sent so far was answered.
 crash() {
 	sleep "$1"
-	kill -KILL "$BOT_PID"
-	wait "$BOT_PID" 2>/dev/null
-	BOT_PID=""
+	bot_kill
 	sleep "$2"
 	bot_start
 	wait_until "g['resumed'] >= $3 and g['ready']" 10

@@ -44,9 +44,7 @@ answered0=$(stat interactions.answered)
 BOT_EXTRA=''
 bot_start
 wait_until "g['resumed'] == 2 and g['ready']" 10
-kill -KILL "$BOT_PID"
-wait "$BOT_PID" 2>/dev/null
-BOT_PID=""
+bot_kill
 ctl lenient on # nobody can answer while no process runs; a late answer is still a violation
 inject "{\"count\":20,\"rate\":50,\"channels\":1,\"users\":2,\"templates\":[$TURN]}"
 wait_until "i['left_to_inject'] == 0" 10
@@ -69,9 +67,7 @@ echo "replays about 3 s old: 20 sent while down, $answered answered in time, $la
 # down, not as overload, which would send the operator to look for a lack
 # of CPU: the first at once, the others summed up (here at the stop).
 late_replays_down() {
-	kill -KILL "$BOT_PID"
-	wait "$BOT_PID" 2>/dev/null
-	BOT_PID=""
+	bot_kill
 	turn0=$(turns)
 	gets0=$(stat interactions.original_gets)
 	resumed0=$(stat gateway.resumed)
@@ -108,8 +104,6 @@ wait_until "g['resumed'] == $resumed0 + 1 and g['ready']" 10
 late_replays_down 5
 log_wait "warn: discord: 1 interaction $LATE; 1 since the start$" 5
 log_wait "warn: discord: [0-9]+ interactions? $LATE in the last 1 s; 5 since the start$" 5
-kill -KILL "$BOT_PID"
-wait "$BOT_PID" 2>/dev/null
-BOT_PID=""
+bot_kill
 [ "$(turns)" = "$turn0" ] || fail "a late replay was applied (turn $turn0 -> $(turns))"
 finish

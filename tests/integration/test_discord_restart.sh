@@ -37,9 +37,7 @@ n=$(grep -c "resuming" "$BOT_LOG")
 
 sleep 5
 # kill -9, then a new process at once
-kill -KILL "$BOT_PID"
-wait "$BOT_PID" 2>/dev/null
-BOT_PID=""
+bot_kill
 bot_start
 wait_until "g['resumed'] == 2 and g['ready']" 10
 

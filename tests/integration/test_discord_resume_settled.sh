@@ -20,9 +20,7 @@ fake_start --heartbeat 41250
 bot_start
 wait_until "g['ready']" 10
 file_wait "$WORK/state/discord-session-0.json" 20 || fail "no session file after 20 s"
-kill -KILL "$BOT_PID"
-wait "$BOT_PID" 2>/dev/null
-BOT_PID=""
+bot_kill
 ctl lenient on # nobody can answer while no process runs
 inject "{\"count\":10,\"rate\":50,\"channels\":1,\"users\":2,\"templates\":[$TURN]}"
 wait_until "i['left_to_inject'] == 0" 10
@@ -32,9 +30,7 @@ gets0=$(stat interactions.original_gets)
 bot_start
 wait_until "g['resumed'] == 1 and g['ready']" 10
 log_wait "$SETTLED: 0 run \(as new, or answered from their saved answers\), 0 too late and answered before the restart, 10 too late and unanswered; its session file resumes at sequence [0-9]+$" 10
-kill -KILL "$BOT_PID"
-wait "$BOT_PID" 2>/dev/null
-BOT_PID=""
+bot_kill
 gets=$(($(stat interactions.original_gets) - gets0))
 said=$(grep "went unanswered" "$BOT_LOG" | sed 's/.*discord: \([0-9]*\) .*/\1/' | paste -sd+ | bc)
 echo "first restart: $gets GET @original, $said counted, then killed -9 after: $(grep "$SETTLED" "$BOT_LOG")"

@@ -28,9 +28,7 @@ wait_until "g['resumed'] == 1 and g['ready']" 10
 inject "$BURST"
 wait_until "i['answered'] == 40" 10
 [ "$(turns)" = 40 ] || fail "the second process counted $(turns) turns for 40 interactions"
-kill -KILL "$BOT_PID"
-wait "$BOT_PID" 2>/dev/null
-BOT_PID=""
+bot_kill
 cp "$WORK/session.first" "$SESSION"
 
 bot_start

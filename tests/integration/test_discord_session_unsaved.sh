@@ -7,16 +7,22 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
+# unsaved_run READY WANT: the session file's temporary name taken by a
+# directory, a bot started, once READY holds answering one /roll, and
+# stopped; its log must hold one line about saving the session: WANT.
+unsaved_run() {
+	mkdir -p "$WORK/state/discord-session-0.json.tmp"
+	bot_start
+	wait_until "$1" 15
+	alone "$(tmpl roll '[{"type":3,"name":"expression","value":"1d1"}]' "1" false)"
+	wait_until "i['left_to_inject'] == 0 and i['answered'] == i['created']" 15
+	bot_stop
+	got=$(unstamp "$BOT_LOG" | grep -F "cannot save shard")
+	[ "$got" = "$2" ] || fail "not the one warning: $got"
+}
+
 fake_start --heartbeat 41250
-mkdir -p "$WORK/state/discord-session-0.json.tmp"
-bot_start
-wait_until "g['ready']" 15
-inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$(tmpl roll '[{"type":3,"name":"expression","value":"1d1"}]' "1" false)]}"
-wait_until "i['left_to_inject'] == 0 and i['answered'] == i['created']" 15
-bot_stop
-want="warn: discord: cannot save shard 0's gateway session (a restart will start a new one): cannot create $WORK/state/discord-session-0.json.tmp: Is a directory"
-got=$(unstamp "$BOT_LOG" | grep -F "cannot save shard")
-[ "$got" = "$want" ] || fail "not the one warning: $got"
+unsaved_run "g['ready']" "warn: discord: cannot save shard 0's gateway session (a restart will start a new one): cannot create $WORK/state/discord-session-0.json.tmp: Is a directory"
 echo "ok   a session file that cannot be written: one warning in the run and its stop"
 
 # The same once a session file was written (as on a disk that filled up
@@ -29,14 +35,6 @@ file_wait "$WORK/state/discord-session-0.json" 20 || fail "no session file after
 bot_stop
 seq=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["seq"])' \
 	"$WORK/state/discord-session-0.json")
-mkdir -p "$WORK/state/discord-session-0.json.tmp"
-bot_start
-wait_until "g['resumed'] == 1 and g['ready']" 15
-inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$(tmpl roll '[{"type":3,"name":"expression","value":"1d1"}]' "1" false)]}"
-wait_until "i['left_to_inject'] == 0 and i['answered'] == i['created']" 15
-bot_stop
-want="warn: discord: cannot save shard 0's gateway session (a restart resumes it from the point saved before, sequence $seq, and Discord replays the events since): cannot create $WORK/state/discord-session-0.json.tmp: Is a directory"
-got=$(unstamp "$BOT_LOG" | grep -F "cannot save shard")
-[ "$got" = "$want" ] || fail "not the one warning naming the older point: $got"
+unsaved_run "g['resumed'] == 1 and g['ready']" "warn: discord: cannot save shard 0's gateway session (a restart resumes it from the point saved before, sequence $seq, and Discord replays the events since): cannot create $WORK/state/discord-session-0.json.tmp: Is a directory"
 echo "ok   with an older session file: the warning says a restart resumes from it"
 finish

@@ -8,9 +8,7 @@
 # and puts a good one back.
 . tests/integration/lib.sh
 set -u
-top=$(mktemp -d)
-trap 'rm -rf "$top"' EXIT
-fails=0
+scratch
 
 # A database with two channels: table (GM gm) and crypt (GM bob).
 db=$top/db

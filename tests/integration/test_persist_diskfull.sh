@@ -49,11 +49,7 @@ say() {
 
 full="This change was not made: the disk holding the bot's saved state is full; try again once space is freed (nothing saved before is affected)."
 
-mkfifo "$top/in"
-"$DELVER" --console --color never --user gm --state-dir "$state" --fsync always \
-	< "$top/in" > "$top/out" 2> "$top/err" &
-pid=$!
-exec 3> "$top/in"
+console_bg "$state" --fsync always
 say "/gm claim" "gm is now the GM of this channel."
 say "/thwacko style red X" "Your Thwack-O die, in every channel: X6 (red, mark X)."
 

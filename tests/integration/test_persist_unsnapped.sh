@@ -8,48 +8,18 @@
 # holds the change.
 . tests/integration/lib.sh
 set -u
-top=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill -9 "$pid" 2> /dev/null; rm -rf "$top"' EXIT
-fails=0
-d=$top/state
+scratch
 
-# console_bg: the console on $d in the background, its input from the fifo
-# on descriptor 3.
-console_bg() {
-	rm -f "$top/in"
-	mkfifo "$top/in"
-	"$DELVER" --console --color never --user gm --state-dir "$d" --fsync always \
-		--snapshot-interval 3600 < "$top/in" > "$top/out" 2> "$top/err" &
-	pid=$!
-	exec 3> "$top/in"
-}
-# out_wait TEXT FILE: waits (20 s at most) until FILE holds TEXT.
-out_wait() {
-	i=0
-	until grep -qF -- "$1" "$2"; do
-		i=$((i + 1))
-		[ $i -gt 400 ] && return 1
-		sleep 0.05
-	done
-}
-kill_bg() {
-	kill -9 "$pid"
-	wait "$pid" 2> /dev/null
-	pid=
-	exec 3>&-
-}
-
-console_bg
+console_bg "$d" --fsync always --snapshot-interval 3600
 printf '/gm claim\n/turn advance\n' >&3
-out_wait "Turn 1 (" "$top/out"
+text_wait "$top/out" "Turn 1 (" 20
 step_check "a change acknowledged" $? "no Turn 1"
-kill_bg
+console_kill
 [ ! -d "$d/snapshots" ] || [ -z "$(ls "$d/snapshots")" ]
 step_check "no snapshot before the crash" $? "$(ls "$d/snapshots" 2> /dev/null)"
 
-console_bg
-out_wait "a snapshot is written 5 s after the start, even if nothing changes" "$top/err"
+console_bg "$d" --fsync always --snapshot-interval 3600
+text_wait "$top/err" "a snapshot is written 5 s after the start, even if nothing changes" 20
 step_check "the start says a snapshot follows in 5 s" $? "$(cat "$top/err")"
 i=0
 until [ -n "$(ls "$d/snapshots" 2> /dev/null | grep '\.db\.gz$')" ]; do
@@ -61,7 +31,7 @@ snap=$(ls "$d/snapshots" 2> /dev/null | grep '\.db\.gz$' | head -n 1)
 [ -n "$snap" ]
 step_check "a snapshot written soon after the start, though the interval is an hour" $? \
 	"none in 30 s: $(ls "$d/snapshots" 2> /dev/null)"
-kill_bg
+console_kill
 
 # The snapshot holds the change: restored, the channel is at turn 1.
 "$DELVER" --state-dir "$d" --restore "$d/snapshots/$snap" > "$top/out" 2> "$top/err"

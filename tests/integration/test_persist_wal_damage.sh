@@ -9,34 +9,18 @@
 # start keeps its own copy beside the first.
 . tests/integration/lib.sh
 set -u
-top=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill -9 "$pid" 2> /dev/null; rm -rf "$top"' EXIT
-fails=0
-d=$top/state
+scratch
 
 # run_until TEXT COMMANDS...: the console on $d with the commands, each on
-# its own line, killed with SIGKILL once its output holds TEXT.
+# its own line, killed with SIGKILL once its output holds TEXT (or after
+# 20 s without it).
 run_until() {
 	want=$1
 	shift
-	rm -f "$top/in"
-	mkfifo "$top/in"
-	"$DELVER" --console --color never --user gm --state-dir "$d" --fsync always \
-		--snapshot-interval 3600 < "$top/in" > "$top/out" 2> "$top/err" &
-	pid=$!
-	exec 3> "$top/in"
+	console_bg "$d" --fsync always --snapshot-interval 3600
 	printf '%s\n' "$@" >&3
-	i=0
-	until grep -qF -- "$want" "$top/out"; do
-		i=$((i + 1))
-		[ $i -gt 400 ] && break
-		sleep 0.05
-	done
-	kill -9 "$pid"
-	wait "$pid" 2> /dev/null
-	pid=
-	exec 3>&-
+	text_wait "$top/out" "$want" 20
+	console_kill
 }
 
 run_until "Turn 6 (" "/gm claim" "/turn advance" "/turn advance" "/turn advance" \

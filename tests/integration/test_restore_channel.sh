@@ -7,10 +7,7 @@
 # byte as it was.
 . tests/integration/lib.sh
 set -u
-top=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2> /dev/null; rm -rf "$top"' EXIT
-fails=0
+scratch
 
 gm_of() { # gm_of DIR CHANNEL: the console's answer to /gm there
 	printf '/channel %s\n/gm\n' "$2" | console_on "$1"

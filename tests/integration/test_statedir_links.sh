@@ -8,9 +8,7 @@
 # makes one): delver starts there as anywhere.
 . tests/integration/lib.sh
 set -u
-top=$(mktemp -d)
-trap 'rm -rf "$top"' EXIT
-fails=0
+scratch
 
 # The victims: a file of mode 0644 and a directory of mode 0755 outside the
 # state directory, as the target of each link.

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "bot/app.c"
+#include "tests/unit/helpers/slurp.h"
 
 static char trace[512];
 
@@ -418,22 +419,6 @@ test_sigint_asks_the_interrupt_handler_first(void **state)
 	assert_int_equal(a.status, APP_EXIT_OK);
 }
 
-/* The whole of a file, NUL-terminated (the caller frees it). */
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text = calloc(1, 1 << 20);
-	size_t n;
-
-	assert_non_null(f);
-	assert_non_null(text);
-	n = fread(text, 1, (1 << 20) - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	return text;
-}
-
 /* The value of the one line "key=..." of a unit, or fails. */
 static void
 unit_value(const char *unit, const char *key, char *out, size_t len)
@@ -459,7 +444,7 @@ test_units_name_every_fatal_status(void **unused)
 {
 	static const char *const units[] = {"systemd/delver.service", "systemd/delver@.service"};
 	static const int codes[] = {4004, 4010, 4011, 4012, 4013, 4014, 401};
-	char want[128] = "", got[256], *man = slurp("bot/man/delver.8");
+	char want[128] = "", got[256], *man = slurp("bot/man/delver.8", NULL);
 	const char *exit_status = strstr(man, "\n.SH EXIT STATUS\n"), *p;
 	int seen = 0;
 
@@ -467,7 +452,7 @@ test_units_name_every_fatal_status(void **unused)
 		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%d",
 		         s == APP_EXIT_FATAL_FIRST ? "" : " ", s);
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		char *unit = slurp(units[i]);
+		char *unit = slurp(units[i], NULL);
 
 		unit_value(unit, "Restart", got, sizeof(got));
 		assert_string_equal(got, "on-failure");

@@ -19,23 +19,7 @@
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/cmdrun.h"
 
-static struct cmdrun cr;
-
-static int
-setup(void **unused)
-{
-	(void)unused;
-	cmdrun_open(&cr, 1);
-	return 0;
-}
-
-static int
-teardown(void **unused)
-{
-	(void)unused;
-	cmdrun_close(&cr);
-	return 0;
-}
+CMDRUN_FIXTURE(1)
 
 /* Runs line as the GM gm of the console channel "table"; returns the reply
  * as plain text (valid until the next call). */

@@ -111,21 +111,7 @@ capped_chain_shows_the_die(void **unused)
 
 /* The state, RNG (seed 5) and dispatcher of the tests below, anew for
  * each. */
-static struct cmdrun cr;
-
-static int
-setup(void **unused)
-{
-	cmdrun_open(&cr, 5);
-	return 0;
-}
-
-static int
-teardown(void **unused)
-{
-	cmdrun_close(&cr);
-	return 0;
-}
+CMDRUN_FIXTURE(5)
 
 /* One command in the test's state, as user (key console:<user>) in
  * channel console:t; the reply stays cr's until the next one. */

@@ -30,6 +30,7 @@
 #include "rules/base/rng.h"
 #include "rules/tables/roll_table.h"
 #include "tests/unit/helpers/cmdrun.h"
+#include "tests/unit/helpers/slurp.h"
 
 static struct cmdrun cr;
 static const char *text; /* the last reply as plain text */
@@ -1301,22 +1302,6 @@ saved_form_round_trips(void **unused)
 	}
 }
 
-static char *
-slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	struct buf b;
-	char chunk[4096];
-	size_t n;
-
-	assert_non_null(f);
-	buf_init(&b, 16u << 20);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	return buf_take(&b);
-}
-
 /* /table examples: one table at least for each of the five rule texts,
  * each parses and sets as it stands, and delver(7) (one entry a line) and
  * README.md (on one line) show the very same tables. */
@@ -1325,7 +1310,7 @@ examples_are_whole_and_documented(void **unused)
 {
 	size_t n;
 	const struct table_example *ex = cmd_table_examples(&n);
-	char *man = slurp("bot/man/delver.7.md"), *readme = slurp("README.md");
+	char *man = slurp("bot/man/delver.7.md", NULL), *readme = slurp("README.md", NULL);
 	int texts = 0;
 
 	(void)unused;

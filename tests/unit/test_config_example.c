@@ -20,6 +20,7 @@
 #include "bot/config/config.h"
 #include "bot/config/config_keys.h"
 #include "rules/base/buf.h"
+#include "tests/unit/helpers/slurp.h"
 
 #define EXAMPLE "config/delver.conf.example"
 
@@ -34,26 +35,11 @@ assert_same_str(const char *got, const char *want)
 		assert_string_equal(got, want);
 }
 
-static char *
-read_example(void)
-{
-	struct buf b;
-	char line[512];
-	FILE *f = fopen(EXAMPLE, "r");
-
-	assert_non_null(f);
-	buf_init(&b, 1 << 20);
-	while (fgets(line, sizeof(line), f) != NULL)
-		buf_adds(&b, line);
-	fclose(f);
-	return buf_take(&b);
-}
-
 /* The example with every "#key = " and "#[section]" line uncommented. */
 static char *
 uncommented(void)
 {
-	char *text = read_example(), *line = text;
+	char *text = slurp(EXAMPLE, NULL), *line = text;
 	struct buf b;
 
 	buf_init(&b, 1 << 20);
@@ -117,7 +103,7 @@ assert_discord_defaults(const struct config_discord *got, const struct config_di
 static void
 test_example_as_shipped_is_the_defaults(void **state)
 {
-	char *text = read_example();
+	char *text = slurp(EXAMPLE, NULL);
 	struct config *c = load_text(text), *d = config_defaults();
 
 	assert_bot_defaults(&c->bot, &d->bot);

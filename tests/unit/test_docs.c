@@ -21,6 +21,7 @@
 #include "commands/core/registry_parse.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "tests/unit/helpers/slurp.h"
 
 /* The documents a user reads, joined: README.md and the manual pages. */
 static const char *const doc_files[] = {"README.md", "bot/man/delver.7.md", "bot/man/delver.8",
@@ -33,16 +34,14 @@ read_docs(void)
 
 	buf_init(&all, 16u << 20);
 	for (size_t i = 0; i < sizeof(doc_files) / sizeof(doc_files[0]); i++) {
-		FILE *f = fopen(doc_files[i], "r");
-		char chunk[4096];
 		size_t n;
+		char *text = slurp_try(doc_files[i], &n);
 
-		if (f == NULL)
+		if (text == NULL)
 			continue; /* a page that does not exist yet */
-		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			buf_add(&all, chunk, n);
-		fclose(f);
+		buf_add(&all, text, n);
 		buf_add(&all, "\n", 1);
+		free(text);
 	}
 	{
 		char *text = xstrdup(buf_str(&all));
@@ -98,26 +97,6 @@ every_command_is_documented(void **state)
 	free(docs);
 }
 
-/* Reads one file whole, or fails the test. */
-static char *
-read_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	struct buf b;
-	char chunk[4096];
-	size_t n;
-	char *text;
-
-	assert_non_null(f);
-	buf_init(&b, 1u << 20);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	text = xstrdup(buf_str(&b));
-	buf_free(&b);
-	return text;
-}
-
 struct key_check {
 	const char *page;
 	char missing[2048];
@@ -140,7 +119,7 @@ check_key(const char *section, const char *key, void *ctx)
 static void
 every_config_key_is_documented(void **state)
 {
-	struct key_check k = {.page = read_file("bot/man/delver.conf.5.md")};
+	struct key_check k = {.page = slurp("bot/man/delver.conf.5.md", NULL)};
 
 	(void)state;
 	config_keys_each(check_key, &k);
@@ -299,7 +278,7 @@ every_shown_command_exists(void **state)
 	(void)state;
 	buf_init(&bad, 1u << 16);
 	for (size_t f = 0; f < sizeof(doc_files) / sizeof(doc_files[0]); f++) {
-		char *text = read_file(doc_files[f]);
+		char *text = slurp(doc_files[f], NULL);
 
 		for (const char *p = text; *p != '\0'; p++) {
 			const char *end, *start = p + 1, *nl;
@@ -387,8 +366,8 @@ every_shown_command_exists(void **state)
 static void
 the_room_played_is_the_transcript(void **state)
 {
-	char *page = read_file("bot/man/delver.7.md");
-	char *want = read_file("tests/integration/transcripts/room.expected");
+	char *page = slurp("bot/man/delver.7.md", NULL);
+	char *want = slurp("tests/integration/transcripts/room.expected", NULL);
 	const char *block = strstr(page, "## A room, played"), *end;
 	size_t n;
 

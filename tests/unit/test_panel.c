@@ -25,6 +25,7 @@
 #include "commands/panel/panel_state.h"
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
+#include "tests/unit/helpers/slurp.h"
 
 static struct dispatch *d;
 static struct reply *last;
@@ -134,14 +135,8 @@ discord_text(const struct reply_msg *m, bool ephemeral)
 static void
 buttons_as_the_manual_says(const struct reply_msg *m)
 {
-	FILE *f = fopen("bot/man/delver.7.md", "r");
-	static char page[1 << 20];
-	size_t n;
+	char *page = slurp("bot/man/delver.7.md", NULL);
 
-	assert_non_null(f);
-	n = fread(page, 1, sizeof(page) - 1, f);
-	fclose(f);
-	page[n] = '\0';
 	for (char *p = page; *p != '\0'; p++)
 		if (*p == '\n')
 			*p = ' ';
@@ -153,6 +148,7 @@ buttons_as_the_manual_says(const struct reply_msg *m)
 		if (strstr(page, want) == NULL)
 			fail_msg("delver(7) does not name the panel's button as %s", want);
 	}
+	free(page);
 }
 
 static void

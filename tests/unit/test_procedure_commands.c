@@ -20,23 +20,7 @@
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/cmdrun.h"
 
-static struct cmdrun cr;
-
-static int
-setup(void **unused)
-{
-	(void)unused;
-	cmdrun_open(&cr, 99);
-	return 0;
-}
-
-static int
-teardown(void **unused)
-{
-	(void)unused;
-	cmdrun_close(&cr);
-	return 0;
-}
+CMDRUN_FIXTURE(99)
 
 /* Runs line as user in channel; the reply stays in cr.last. */
 static const struct reply *

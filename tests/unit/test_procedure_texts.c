@@ -16,23 +16,7 @@
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/cmdrun.h"
 
-static struct cmdrun cr;
-
-static int
-setup(void **unused)
-{
-	(void)unused;
-	cmdrun_open(&cr, 4);
-	return 0;
-}
-
-static int
-teardown(void **unused)
-{
-	(void)unused;
-	cmdrun_close(&cr);
-	return 0;
-}
+CMDRUN_FIXTURE(4)
 
 /* Runs line as the GM; returns the reply's plain text (valid until the
  * next line), failing on an error. */

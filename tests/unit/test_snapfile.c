@@ -13,6 +13,7 @@
 
 #include "bot/store/snapfile.h"
 #include "tests/unit/helpers/faultio.h"
+#include "tests/unit/helpers/slurp.h"
 
 /* Writes n bytes of a pattern (compressible, not trivially) to path. */
 static void
@@ -24,24 +25,6 @@ write_pattern(const char *path, size_t n)
 	for (size_t i = 0; i < n; i++)
 		fputc((int)("SQLite format 3\0delver"[i % 22] ^ (i / 4096 % 7)), f);
 	fclose(f);
-}
-
-static char *
-slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "r");
-	char *p;
-	long len;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	p = malloc((size_t)len + 1);
-	assert_int_equal(fread(p, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	*n = (size_t)len;
-	return p;
 }
 
 /* A snapshot compressed and expanded again is the same bytes; the

@@ -38,24 +38,9 @@
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/cmdrun.h"
 
-static struct cmdrun cr;
 static char text[8192];
 
-static int
-setup(void **unused)
-{
-	(void)unused;
-	cmdrun_open(&cr, 7);
-	return 0;
-}
-
-static int
-teardown(void **unused)
-{
-	(void)unused;
-	cmdrun_close(&cr);
-	return 0;
-}
+CMDRUN_FIXTURE(7)
 
 /* Runs line as user in the channel chan; its text (or error) in text. */
 static const char *
@@ -292,6 +277,20 @@ adjust_to_the_same_hits_refused(void **unused)
 	assert_string_equal(run("alice", "/fungeon adjust Alba hits:+5"),
 	                    "Alba's hits are already 10 of 10; nothing changed.");
 	assert_int_equal(undo_depth(table()), 1);
+}
+
+/* XP and hits adjusted at once, the hits at full: the reply says what
+ * changed (the XP) and neither shows the hits going from 10 to 10 nor
+ * reminds how hits come back. */
+static void
+adjust_shows_only_what_changed(void **unused)
+{
+	(void)unused;
+	run("alice", "/fungeon join Alba wizard 2");
+	assert_string_equal(run("alice", "/fungeon adjust Alba hits:+5 xp:+3"),
+	                    "Adjusted by hand, outside the rules (/undo takes back a mistake):\n"
+	                    "Alba's XP 0 → 3.\n");
+	assert_int_equal(undo_depth(table()), 2);
 }
 
 static void
@@ -986,6 +985,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(kill_undone_by_its_maker, setup, teardown),
 	    cmocka_unit_test_setup_teardown(adjust_to_the_same_hits_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(adjust_shows_only_what_changed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(only_the_maker_or_the_gm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(not_undoable_leaves_no_step, setup, teardown),
 	    cmocka_unit_test_setup_teardown(read_only_commands_change_nothing, setup, teardown),

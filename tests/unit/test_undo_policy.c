@@ -28,24 +28,9 @@
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/cmdrun.h"
 
-static struct cmdrun cr;
 static char text[8192];
 
-static int
-setup(void **unused)
-{
-	(void)unused;
-	cmdrun_open(&cr, 11);
-	return 0;
-}
-
-static int
-teardown(void **unused)
-{
-	(void)unused;
-	cmdrun_close(&cr);
-	return 0;
-}
+CMDRUN_FIXTURE(11)
 
 /* Runs line as user (a channel admin when admin) in the channel "table";
  * the channel's text (or the error) in text, the invoker's part after it

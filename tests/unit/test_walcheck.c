@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "bot/store/walcheck.h"
+#include "tests/unit/helpers/slurp.h"
 
 #define ROWS 6
 
@@ -26,25 +27,6 @@ struct wal {
 	unsigned char *db, *log;
 	size_t db_n, log_n;
 };
-
-static unsigned char *
-slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *p;
-	long len;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	p = malloc((size_t)len + 1);
-	assert_non_null(p);
-	assert_int_equal(fread(p, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	*n = (size_t)len;
-	return p;
-}
 
 static void
 spill(const char *path, const unsigned char *p, size_t n)
@@ -89,9 +71,9 @@ make_wal(struct wal *w, bool restart)
 		exec(db, "PRAGMA wal_checkpoint(RESTART)");
 		exec(db, "INSERT INTO t VALUES(99)");
 	}
-	w->db = slurp(path, &w->db_n);
+	w->db = (unsigned char *)slurp(path, &w->db_n);
 	snprintf(path, sizeof(path), "%s/t.db-wal", dir);
-	w->log = slurp(path, &w->log_n);
+	w->log = (unsigned char *)slurp(path, &w->log_n);
 	sqlite3_close(db);
 	snprintf(sql, sizeof(sql), "rm -rf %s", dir);
 	assert_int_equal(system(sql), 0);
@@ -322,11 +304,11 @@ test_keep(void **state)
 	         log, c.frames, log);
 	assert_string_equal(msg, want);
 	snprintf(name, sizeof(name), "%s.damaged-20261202T144456Z", log);
-	back = slurp(name, &back_n);
+	back = (unsigned char *)slurp(name, &back_n);
 	assert_int_equal(back_n, w.log_n);
 	assert_memory_equal(back, w.log, w.log_n);
 	free(back);
-	back = slurp(log, &back_n);
+	back = (unsigned char *)slurp(log, &back_n);
 	assert_memory_equal(back, w.log, w.log_n);
 	free(back);
 
@@ -337,7 +319,7 @@ test_keep(void **state)
 	assert_non_null(strstr(msg, "2 frames of its current generation"));
 	assert_non_null(strstr(msg, ".damaged-20261202T144456Z.1, and"));
 	snprintf(name, sizeof(name), "%s.damaged-20261202T144456Z", log);
-	back = slurp(name, &back_n);
+	back = (unsigned char *)slurp(name, &back_n);
 	assert_int_equal(back_n, w.log_n);
 	assert_memory_not_equal(back, w.log, w.log_n);
 	free(back);

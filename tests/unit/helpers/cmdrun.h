@@ -44,4 +44,24 @@ struct reply *cmdrun_reply(struct cmdrun *cr);
 /* The last reply as plain text (reply_plain), valid until the next line. */
 const char *cmdrun_plain(struct cmdrun *cr);
 
+/*
+ * Defines a test file's one dispatcher, the static struct cmdrun cr, and
+ * the cmocka fixtures setup() (cmdrun_open with seed) and teardown()
+ * (cmdrun_close) that give each test a fresh one.
+ */
+#define CMDRUN_FIXTURE(seed)                                                                       \
+	static struct cmdrun cr;                                                                   \
+	static int setup(void **unused)                                                            \
+	{                                                                                          \
+		(void)unused;                                                                      \
+		cmdrun_open(&cr, (seed));                                                          \
+		return 0;                                                                          \
+	}                                                                                          \
+	static int teardown(void **unused)                                                         \
+	{                                                                                          \
+		(void)unused;                                                                      \
+		cmdrun_close(&cr);                                                                 \
+		return 0;                                                                          \
+	}
+
 #endif

@@ -12,6 +12,7 @@
 #include "bot/store/crc32.h"
 #include "bot/fsio.h"
 #include "rules/base/mem.h"
+#include "tests/unit/helpers/slurp.h"
 
 static struct {
 	int n, err, calls, failed;
@@ -107,22 +108,12 @@ tmpdir_remove(char *dir)
 unsigned long
 file_crc(const char *path)
 {
-	FILE *fp = fopen(path, "rb");
-	char *data = NULL;
-	size_t len = 0, cap = 0, n;
+	size_t len;
+	char *data = slurp_try(path, &len);
 	unsigned long crc;
 
-	if (fp == NULL)
+	if (data == NULL)
 		return 0;
-	do {
-		if (cap - len < 4096) {
-			cap = cap * 2 + 4096;
-			data = xrealloc(data, cap);
-		}
-		n = fread(data + len, 1, cap - len, fp);
-		len += n;
-	} while (n > 0);
-	fclose(fp);
 	crc = crc32_of(data, len);
 	free(data);
 	return crc;
